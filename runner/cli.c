@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+#include "runner/cli.h"
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void vline(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs("dbt3stab: ", stderr);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vline("", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vline("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void cli_info(int quiet, const char *fmt, ...)
+{
+	if (quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "dbt3stab %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'dbt3stab %s --help')\n", cmd);
+	return CLI_USAGE;
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	if (c == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", arg);
+	if (optopt && optopt != '?')
+		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+	return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+void cli_getopt_reset(void)
+{
+	optind = 0; /* GNU: full reinitialisation */
+	opterr = 0;
+	optopt = 0;
+}
+
+int cli_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_fraction(const char *s, double *out)
+{
+	char buf[64];
+	size_t n = s ? strlen(s) : 0;
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n + 1);
+	int percent = buf[n - 1] == '%';
+	if (percent)
+		buf[n - 1] = '\0';
+	double v;
+	if (cli_parse_double(buf, 0.0, percent ? 1e6 : 1e4, &v) < 0)
+		return -1;
+	*out = percent ? v / 100.0 : v;
+	return 0;
+}
+
+int cli_is_tty(FILE *f)
+{
+	return isatty(fileno(f));
+}
+
+int cli_use_color(FILE *f)
+{
+	const char *term = getenv("TERM");
+	if (getenv("NO_COLOR") || !cli_is_tty(f))
+		return 0;
+	return !(term && strcmp(term, "dumb") == 0);
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#include "runner/cli.h"
+#include "runner/cmd.h"
+
+int cmd_doctor(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	cli_error("'doctor' is not implemented yet");
+	return CLI_FOUND;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Small utilities shared by every module: error buffers, files, SHA-256, clocks. */
+#ifndef DBT3_UTIL_H
+#define DBT3_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define UTIL_PRINTF(n, m) __attribute__((format(printf, n, m)))
+
+/* An error message owned by whoever holds the context; modules fill it, commands print it. */
+struct errbuf {
+	char msg[1024];
+};
+
+/* Sets the message; returns -1 so callers can "return errbuf_set(...)". */
+int errbuf_set(struct errbuf *e, const char *fmt, ...) UTIL_PRINTF(2, 3);
+
+/* Like errbuf_set, appending ": strerror(errnum)". */
+int errbuf_errno(struct errbuf *e, int errnum, const char *fmt, ...) UTIL_PRINTF(3, 4);
+
+/* mkdir -p with mode 0755; 0 on success, -1 with errno set. */
+int util_mkdir_p(const char *path);
+
+/* Writes len bytes to path atomically: path.tmp, fsync, rename, fsync of the directory. */
+int util_write_atomic(const char *path, const void *data, size_t len, struct errbuf *err);
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer the caller frees. */
+int util_read_file(const char *path, char **out, size_t *len, struct errbuf *err);
+
+/* SHA-256 of a buffer / file as 64 lowercase hex digits plus NUL in out[65]. */
+void util_sha256_hex(char out[65], const void *data, size_t len);
+int util_sha256_file(char out[65], const char *path, struct errbuf *err);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t util_now_ns(void);
+
+/* Current UTC time as ISO 8601 "2026-11-30T02:48:56Z" into out[32]. */
+void util_utc_iso8601(char out[32]);
+
+/* Default state directory: $DBT3STAB_HOME, else $HOME/.dbt3stab; caller frees. */
+char *util_state_dir(void);
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+#include "runner/util.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int errbuf_set(struct errbuf *e, const char *fmt, ...)
+{
+	if (!e)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int errbuf_errno(struct errbuf *e, int errnum, const char *fmt, ...)
+{
+	if (!e)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(e->msg))
+		snprintf(e->msg + n, sizeof(e->msg) - (size_t)n, ": %s", strerror(errnum));
+	return -1;
+}
+
+int util_mkdir_p(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+	if (n == 0 || n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return -1;
+	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	free(copy);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int util_write_atomic(const char *path, const void *data, size_t len, struct errbuf *err)
+{
+	char tmp[4200];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return errbuf_set(err, "path too long: '%s'", path);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errbuf_errno(err, errno, "cannot create '%s'", tmp);
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		int saved = errno;
+		close(fd);
+		unlink(tmp);
+		return errbuf_errno(err, saved, "cannot write '%s'", tmp);
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		int saved = errno;
+		unlink(tmp);
+		return errbuf_errno(err, saved, "cannot write '%s'", path);
+	}
+	fsync_dir_of(path);
+	return 0;
+}
+
+int util_read_file(const char *path, char **out, size_t *len, struct errbuf *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return errbuf_errno(err, errno, "cannot open '%s'", path);
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n - 1, f);
+		if (n < cap - 1)
+			break;
+		char *bigger = realloc(buf, cap * 2);
+		if (!bigger) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = bigger;
+		cap *= 2;
+	}
+	int failed = ferror(f) || !buf;
+	int saved = errno;
+	fclose(f);
+	if (failed) {
+		free(buf);
+		return errbuf_errno(err, saved ? saved : ENOMEM, "cannot read '%s'", path);
+	}
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+static void to_hex(char out[65], const unsigned char *md)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (int i = 0; i < 32; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[64] = '\0';
+}
+
+void util_sha256_hex(char out[65], const void *data, size_t len)
+{
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+	to_hex(out, md);
+}
+
+int util_sha256_file(char out[65], const char *path, struct errbuf *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return errbuf_errno(err, errno, "cannot open '%s'", path);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char buf[65536], md[32];
+	unsigned int mdlen = 0;
+	size_t n;
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		EVP_DigestUpdate(ctx, buf, n);
+	int failed = ferror(f);
+	fclose(f);
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	if (failed)
+		return errbuf_set(err, "cannot read '%s'", path);
+	to_hex(out, md);
+	return 0;
+}
+
+uint64_t util_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void util_utc_iso8601(char out[32])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+char *util_state_dir(void)
+{
+	const char *env = getenv("DBT3STAB_HOME");
+	const char *home = getenv("HOME");
+	char *out = NULL;
+	if (env && *env)
+		return strdup(env);
+	if (asprintf(&out, "%s/.dbt3stab", home && *home ? home : "/tmp") < 0)
+		return NULL;
+	return out;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+#include "harness.h"
+#include <CUnit/Basic.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int wanted(const char *name, int argc, char **argv)
+{
+	if (argc < 2)
+		return 1;
+	for (int i = 1; i < argc; i++)
+		if (strstr(name, argv[i]))
+			return 1;
+	return 0;
+}
+
+int th_run(const char *suite, const struct th_case *cases, int argc, char **argv)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	CU_pSuite s = CU_add_suite(suite, NULL, NULL);
+	if (!s)
+		goto fail;
+	for (const struct th_case *c = cases; c->name; c++)
+		if (wanted(c->name, argc, argv) && !CU_add_test(s, c->name, c->fn))
+			goto fail;
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	unsigned ran = CU_get_number_of_tests_run();
+	CU_cleanup_registry();
+	return (failed || ran == 0) ? 1 : 0;
+fail:
+	fprintf(stderr, "cunit: %s\n", CU_get_error_msg());
+	CU_cleanup_registry();
+	return 2;
+}
+
+char *th_tempdir(const char *tag)
+{
+	const char *base = getenv("TMPDIR");
+	char *path = NULL;
+	if (asprintf(&path, "%s/dbt3-%s-XXXXXX", base && *base ? base : "/tmp", tag) < 0)
+		return NULL;
+	if (!mkdtemp(path)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void th_rmtree(const char *dir)
+{
+	if (dir)
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
