@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* DBT-3 data generator: rows byte-identical to TPC-H dbgen, streamed as '|'-separated text
+ * from any row of any table (the random streams jump ahead, as dbgen's -C/-S chunks do). */
+#ifndef DBT3_GEN_H
+#define DBT3_GEN_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runner/util.h"
+
+/* The eight tables, in the order dbgen writes its file list. */
+enum gen_table {
+	GEN_CUSTOMER,
+	GEN_LINEITEM,
+	GEN_NATION,
+	GEN_ORDERS,
+	GEN_PART,
+	GEN_PARTSUPP,
+	GEN_REGION,
+	GEN_SUPPLIER,
+	GEN_NTABLES
+};
+
+/* Stream flags. */
+enum gen_flags {
+	GEN_NO_TRAILING_DELIMITER = 1 << 0 /* rows end "...|last\n" (DBT-3 MySQL build), not "...|last|\n" */
+};
+
+/* A buffer of at least GEN_ROW_MAX bytes always receives at least one whole row (or unit, see
+ * gen_rows) per gen_stream_read call; smaller buffers get the text in pieces. */
+#define GEN_ROW_MAX 4096
+
+/* The shared, read-only state for one scale factor (the 300 MiB text pool, the distributions).
+ * Build it once and share it between threads; it must outlive every stream made from it. */
+struct gen_ctx;
+
+/* Builds the context for scale factor sf (dbgen's range: 0 < sf <= 100000; fractions below 1
+ * follow dbgen's rules). 0 on success; -1 with err filled. Free with gen_ctx_free(). */
+int gen_ctx_new(struct gen_ctx **out, double sf, struct errbuf *err);
+
+/* Frees the context; NULL is fine. Free every stream made from it first. */
+void gen_ctx_free(struct gen_ctx *ctx);
+
+/* The scale factor the context was built for. */
+double gen_ctx_scale(const struct gen_ctx *ctx);
+
+/* Number of range units of table t at the context's scale factor. A unit is a row of the table,
+ * except: lineitem is counted in ORDERS (unit i = all lineitem rows of order row i, 1 to 7 rows)
+ * and partsupp in PARTS (unit i = the 4 partsupp rows of part row i). Ranges passed to
+ * gen_stream_new are in these units, 0-based: [0, gen_rows(ctx, t)). */
+int64_t gen_rows(const struct gen_ctx *ctx, enum gen_table t);
+
+/* "customer", "lineitem", ... (no extension). */
+const char *gen_table_name(enum gen_table t);
+
+/* Parses a table name as written by gen_table_name; 0 on success, -1 when unknown. */
+int gen_table_parse(const char *name, enum gen_table *out);
+
+/* A pull-style generator of the units [first, last) of one table. Each stream owns its random
+ * state and buffers, so any number of streams may run in parallel threads over one context;
+ * a single stream must not be used by two threads at once. */
+struct gen_stream;
+
+/* Opens a stream over units [first, last) of t (see gen_rows; last is clamped to gen_rows).
+ * Starting at first costs O(log first), not O(first). 0 on success; -1 with err filled.
+ * The caller frees the stream with gen_stream_free(); the context must outlive it. */
+int gen_stream_new(struct gen_stream **out, const struct gen_ctx *ctx, enum gen_table t,
+		   int64_t first, int64_t last, unsigned flags, struct errbuf *err);
+
+/* Fills buf with up to len bytes of the next rows ('|'-separated, '\n'-terminated) and returns
+ * the number of bytes written; 0 once the range is exhausted. With len >= GEN_ROW_MAX the
+ * bytes are always whole rows; a smaller len gets partial rows, continued by the next call.
+ * Signature-compatible with the body of a mysql_set_local_infile_handler read callback. */
+size_t gen_stream_read(struct gen_stream *s, char *buf, size_t len);
+
+/* Number of units (see gen_rows) fully delivered so far by this stream, for progress displays. */
+int64_t gen_stream_done(const struct gen_stream *s);
+
+/* Frees the stream; NULL is fine. */
+void gen_stream_free(struct gen_stream *s);
+
+#endif
