@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* The private database server: connection options, config template, init/start/stop, record. */
+#ifndef DBT3_SRV_H
+#define DBT3_SRV_H
+#include "runner/util.h"
+#include <getopt.h>
+#include <jansson.h>
+#include <mysql.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Instance layout: `--datadir DIR` names the instance directory the tool owns:
+ *   DIR/data/        the server's own datadir (initialised by `srv_init_datadir`)
+ *   DIR/my.cnf       the generated option file, rewritten at every start (the record)
+ *   DIR/mysqld.sock  DIR/mysqld.pid  DIR/error.log
+ * Default DIR: util_state_dir() + "/server".
+ */
+
+/* Failures a caller handles; everything else is -1 with a message. */
+enum srv_error {
+	SRV_E_EXISTS = -2,  /* srv_init_datadir: already initialised */
+	SRV_E_RUNNING = -3, /* srv_start: this instance is already running */
+	SRV_E_EXITED = -4,  /* the server process exited (crash or failed start); message has the log tail */
+	SRV_E_EXTERNAL = -5 /* the operation needs a managed server, these options name an external one */
+};
+
+enum srv_flavour { SRV_FLAVOUR_UNKNOWN = 0, SRV_FLAVOUR_MARIADB, SRV_FLAVOUR_MYSQL };
+
+/* One server option "name=value" (value NULL for a bare flag such as "skip-name-resolve"). */
+struct srv_kv {
+	char *name;
+	char *value;
+};
+
+/* getopt_long codes of the shared server options; commands' own long-only codes stay below 1000. */
+#define SRV_OPT_BASE 1000
+enum srv_opt_code {
+	SRV_OPT_DATADIR = SRV_OPT_BASE,
+	SRV_OPT_MYSQLD,
+	SRV_OPT_BASEDIR,
+	SRV_OPT_PORT,
+	SRV_OPT_SOCKET,
+	SRV_OPT_HOST,
+	SRV_OPT_USER,
+	SRV_OPT_SERVER_OPTION,
+	SRV_OPT_DEFAULTS_EXTRA_FILE,
+	SRV_OPT_START_TIMEOUT,
+	SRV_OPT_STOP_TIMEOUT,
+	SRV_OPT_BUFFER_POOL,
+	SRV_OPT_PERFORMANCE_SCHEMA,
+	SRV_OPT_END
+};
+
+/* Default TCP port of a managed server (bound to 127.0.0.1 only). */
+#define SRV_DEFAULT_PORT 13306
+/* Share of physical RAM the default buffer pool may take. */
+#define SRV_POOL_RAM_SHARE 0.5
+
+/* Connection and lifecycle options shared by `server`, `load`, `query` and `run`. */
+struct srv_opts {
+	char *datadir;             /* instance directory; NULL until srv_opts_finish fills the default */
+	char *mysqld;              /* server binary; NULL: from basedir, else mariadbd/mysqld on PATH */
+	char *basedir;             /* installation directory, for the binary and the initializer */
+	long port;                 /* 0: SRV_DEFAULT_PORT for a managed server, 3306 for an external one */
+	char *socket;              /* external server's socket (a managed one uses DIR/mysqld.sock) */
+	char *host;                /* external server's host */
+	char *user;                /* external server's user (managed: root) */
+	char *defaults_extra_file; /* user option file: !include'd by my.cnf, read by the client when external */
+	double start_timeout;      /* seconds to wait for the first ping (default 120) */
+	double stop_timeout;       /* seconds to wait for a clean shutdown before SIGKILL (default 120) */
+	uint64_t buffer_pool;      /* bytes; 0: from scale, capped at SRV_POOL_RAM_SHARE of RAM */
+	double scale;              /* scale factor the pool is sized for; callers that know it set it (default 1) */
+	int performance_schema;    /* --performance-schema: leave it on */
+	int external;              /* set by srv_opts_finish: host/port/socket/user without --datadir */
+	struct srv_kv *server_options; /* --server-option, in order given */
+	size_t n_server_options;
+};
+
+/* Long options to append to a command's getopt_long table (terminated by a zero entry). */
+extern const struct option srv_long_options[];
+/* Usage lines describing srv_long_options, for a command's --help. */
+extern const char srv_options_usage[];
+
+/* Defaults; no allocation. */
+void srv_opts_init(struct srv_opts *o);
+
+/* Handles one getopt_long result: 1 consumed, 0 not a server option, -1 bad value (message in err). */
+int srv_opts_parse(struct srv_opts *o, int opt, const char *arg, struct errbuf *err);
+
+/* After parsing: fills the default datadir and decides managed vs external; -1 on conflicts. */
+int srv_opts_finish(struct srv_opts *o, struct errbuf *err);
+
+/* Frees what srv_opts_parse/finish allocated. */
+void srv_opts_release(struct srv_opts *o);
+
+/* Appends (or replaces, '-' and '_' equal) name=value in a kv list; 0 or -1 on allocation failure. */
+int srv_kv_set(struct srv_kv **list, size_t *n, const char *name, const char *value);
+/* Frees a kv list; NULL is fine. */
+void srv_kv_free(struct srv_kv *list, size_t n);
+
+/* Parses "512M", "2G", "1073741824" (K/M/G/T, powers of 1024); 0 on success. */
+int srv_parse_size(const char *s, uint64_t *out);
+
+/* Inputs of the option-file template that do not come from srv_opts. */
+struct srv_template_in {
+	enum srv_flavour flavour;
+	int version[3];      /* e.g. {10, 11, 6} */
+	uint64_t ram_bytes;  /* physical RAM, for the pool cap */
+	int run_as_root;     /* add user=root */
+	const char *instdir; /* instance directory (absolute) */
+};
+
+/*
+ * Builds the full ordered option set of [mysqld]: the documented template (docs/server.md),
+ * then overlay (per-start profile), then the user's --server-option values, later ones
+ * replacing earlier ones. The caller frees *out with srv_kv_free.
+ */
+int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *o,
+		     const struct srv_template_in *in, const struct srv_kv *overlay,
+		     size_t n_overlay, struct errbuf *err);
+
+/* Renders an option set as my.cnf text ([mysqld] group, !include of the extra file before the
+ * user's --server-option values); caller frees. */
+char *srv_config_render(const struct srv_kv *kv, size_t n, const char *defaults_extra_file,
+			const struct srv_kv *user_opts, size_t n_user);
+
+/* Default buffer pool bytes for a scale factor and RAM size (see docs/server.md). */
+uint64_t srv_default_buffer_pool(double scale, uint64_t ram_bytes);
+
+/* A handle on one server: managed (the instance in --datadir) or external. */
+struct srv;
+
+/* Resolves the binary and its flavour/version (managed), or just records the address
+ * (external). Starts nothing. Free with srv_free. */
+int srv_open(struct srv **out, const struct srv_opts *o, struct errbuf *err);
+
+/* Stops the server if this handle started it and it still runs (unless detached), then frees. */
+void srv_free(struct srv *s);
+
+/* Creates DIR/data with the server's own initializer; SRV_E_EXISTS if already there. */
+int srv_init_datadir(struct srv *s, struct errbuf *err);
+
+/* Nonzero when DIR/data holds an initialised datadir. */
+int srv_is_initialised(const struct srv *s);
+
+/* Runs in the child between fork and exec (CPU/memory binding, ASLR, nice). Nonzero return
+ * fails the start with err's message. Only async-signal-safe work is strictly safe here. */
+struct srv_launch {
+	int (*child_hook)(void *arg, struct errbuf *err);
+	void *arg;
+	const struct srv_kv *overlay; /* options for this start only (e.g. a bulk-load profile) */
+	size_t n_overlay;
+};
+
+/* Writes my.cnf, fork/execs the server (its own session, stdout/stderr to the error log), waits
+ * until it answers a ping. SRV_E_EXITED if it died first (reason from its error log),
+ * SRV_E_RUNNING if already up, -1 on timeout (the server is killed). launch may be NULL. */
+int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err);
+
+/* Starts the server unless it already answers; *out_started says whether this call started it. */
+int srv_ensure_started(struct srv *s, const struct srv_launch *launch, int *out_started,
+		       struct errbuf *err);
+
+/* Clean SHUTDOWN, wait stop_timeout, then SIGKILL. Works on a server another dbt3stab process
+ * started (pid file). 0 also when it was not running. */
+int srv_stop(struct srv *s, struct errbuf *err);
+
+/* Leaves a server this handle started running after srv_free/exit (`server start`). */
+void srv_detach(struct srv *s);
+
+/* Nonzero when the managed server's process exists (pid file or child) / it answers a ping. */
+int srv_is_alive(struct srv *s);
+int srv_ping(struct srv *s);
+
+/* The server's pid, or 0 when not running (or external). */
+pid_t srv_pid(struct srv *s);
+
+/* Crash detection for the run protocol: 0 while the process runs, SRV_E_EXITED once it has
+ * exited (exit status or signal and the error log tail in err). */
+int srv_check(struct srv *s, struct errbuf *err);
+
+/* The last nlines of the error log, malloc'd (caller frees); "" when there is none. */
+char *srv_error_log_tail(const struct srv *s, int nlines);
+
+/* A connection (utf8mb4, local infile enabled) to db (NULL for none); caller mysql_close()s. */
+MYSQL *srv_connect(struct srv *s, const char *db, struct errbuf *err);
+
+/* {"flavour","version","binary","binary_sha256","external","options":{my.cnf set},
+ *  "variables":{SHOW GLOBAL VARIABLES}} for the result file; NULL on failure. Caller decrefs. */
+json_t *srv_info_json(struct srv *s, struct errbuf *err);
+
+/* Accessors for display. */
+enum srv_flavour srv_flavour(const struct srv *s);
+const char *srv_version(const struct srv *s); /* "10.11.6-MariaDB-0+deb12u1", "" when unknown */
+const char *srv_binary(const struct srv *s);
+const char *srv_instdir(const struct srv *s);
+const char *srv_socket_path(const struct srv *s);
+long srv_port(const struct srv *s);
+int srv_is_external(const struct srv *s);
+
+/* Flavour and version from a `--version` line; 0 on success. */
+int srv_parse_version(const char *line, enum srv_flavour *out_flavour, int out_version[3],
+		      char *out_string, size_t string_len);
+
+/* A TCP port on 127.0.0.1 free right now (bind to port 0), for tests; -1 on failure. */
+int srv_free_port(struct errbuf *err);
+
+/*
+ * No stray servers: srv_start records each child pid in one small process-wide registry and
+ * installs SIGINT/SIGTERM handlers (and an atexit hook) that SIGTERM every registered server,
+ * wait up to 30 s, SIGKILL the rest, then exit 130. A command that installs its own handler
+ * calls srv_stop_registered() from it (async-signal-safe).
+ */
+void srv_stop_registered(void);
+
+#endif
