@@ -144,10 +144,11 @@ int srv_init_datadir(struct srv *s, struct errbuf *err);
 /* Nonzero when DIR/data holds an initialised datadir. */
 int srv_is_initialised(const struct srv *s);
 
-/* Runs in the child between fork and exec (CPU/memory binding, ASLR, nice). Nonzero return
- * fails the start with err's message. Only async-signal-safe work is strictly safe here. */
+/* child_hook runs in the child between fork and exec (CPU/memory binding, ASLR, nice), after
+ * stdout/stderr point at the error log: a nonzero return fails the start and what the hook
+ * wrote on stderr appears in the error message. Only async-signal-safe work is strictly safe. */
 struct srv_launch {
-	int (*child_hook)(void *arg, struct errbuf *err);
+	int (*child_hook)(void *arg); /* e.g. pin_child_hook */
 	void *arg;
 	const struct srv_kv *overlay; /* options for this start only (e.g. a bulk-load profile) */
 	size_t n_overlay;
