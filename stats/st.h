@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/* Restart-aware statistics on GSL: variance components, tests on log restart means,
+ * multiplicity corrections, power, and the Mann-Kendall warm-up trend test.
+ * Plain C arrays in, plain structs out; nothing here allocates memory the caller frees.
+ * Formulas and references: above each function in st.c and in docs/statistics.md. */
+#ifndef DBT3_ST_H
+#define DBT3_ST_H
+#include "runner/util.h"
+#include <stddef.h>
+
+/* Return codes (besides 0): bad input (non-finite, non-positive times, sizes) or too little data. */
+enum st_error {
+	ST_EINVAL = -1,
+	ST_ENODATA = -2,
+};
+
+/* ---- one query in one result file ------------------------------------------------------- */
+
+/* One-way random-effects ANOVA, groups = restarts, observations = measured runs (seconds).
+ * Balanced or unbalanced (n0 of Searle, Casella & McCulloch 1992, eq. 3.10). */
+struct st_anova {
+	size_t k;           /* groups (restarts) */
+	size_t n;           /* observations (runs) */
+	double grand_mean;  /* mean of all observations */
+	double ss_within, ss_between;
+	double df_within, df_between; /* n - k, k - 1 */
+	double ms_within, ms_between;
+	double n0;          /* effective group size; equals the group size when balanced */
+	double var_within;  /* sigma^2_e = MS_within */
+	double var_between; /* sigma^2_a = max(0, (MS_between - MS_within) / n0) */
+	double f, p;        /* F = MSB/MSW on (k-1, n-k) df and its upper-tail p; NaN if undefined */
+};
+
+/* Fills out from runs laid out restart after restart: restart i has nruns[i] values. Needs
+ * k >= 1 and every nruns[i] >= 1; a component that cannot be estimated is NaN. */
+int st_anova_oneway(struct st_anova *out, const double *runs, const size_t *nruns, size_t k,
+		    struct errbuf *err);
+
+/* The figures `summary` prints for one query. */
+struct st_query_stats {
+	size_t n_restarts, n_runs;
+	double mean;        /* mean of all runs (seconds) */
+	double gmean;       /* geometric mean of the restart means (seconds) */
+	double cov_within;  /* sqrt(anova.var_within) / anova.grand_mean */
+	double cov_between; /* sqrt(anova.var_between) / anova.grand_mean: restart-to-restart noise */
+	double sd_log;      /* sample sd of log restart means (n_restarts - 1 df): what the tests see */
+	struct st_anova anova;
+};
+
+/* out_means (may be NULL) receives the k restart means; runs/nruns as for st_anova_oneway.
+ * Every time must be finite and > 0. */
+int st_query_stats_compute(struct st_query_stats *out, double *out_means, const double *runs,
+			   const size_t *nruns, size_t k, struct errbuf *err);
+
+/* Arithmetic means of each restart's runs into out[k]. */
+int st_restart_means(double *out, const double *runs, const size_t *nruns, size_t k,
+		     struct errbuf *err);
+
+/* Geometric mean exp(mean(log x)); NaN if n == 0 or any x <= 0. */
+double st_gmean(const double *x, size_t n);
+
+/* ---- comparing two results, one query ------------------------------------------------------ */
+
+/* How the restart variance of log restart means is estimated. */
+enum st_method {
+	ST_METHOD_WELCH = 0, /* per query Welch t, Welch-Satterthwaite df (default) */
+	ST_METHOD_EB = 1,    /* moderated t (Smyth 2004): each query's pooled variance shrunk towards
+			      * a prior fitted across all queries; df = d0 + n_a + n_b - 2 */
+};
+
+enum st_alternative {
+	ST_TWO_SIDED = 0, /* regressions and improvements */
+	ST_GREATER = 1,   /* new slower than old only (regressions) */
+};
+
+/* A variance of log restart means with its degrees of freedom; df == 0 means "none". */
+struct st_prior {
+	double var;
+	double df;
+};
+
+/* Summary of one side: n restart means, mean and sample variance of their logs. */
+struct st_sample {
+	size_t n;
+	double mean_log;
+	double var_log; /* NaN when n < 2 */
+};
+
+/* Which test was actually run. */
+enum st_test_kind {
+	ST_TEST_NONE = 0,     /* inconclusive: fewer than 2 restarts on a side and no baseline */
+	ST_TEST_WELCH = 1,    /* Welch t, both variances from the two files */
+	ST_TEST_BASELINE = 2, /* pooled with a baseline variance (prior.df added to the df) */
+	ST_TEST_MODERATED = 3 /* empirical-Bayes moderated t */
+};
+
+/* The comparison of one query: ratio of geometric means new/old with a CI and the test. */
+struct st_test {
+	enum st_test_kind kind;
+	size_t n_a, n_b;           /* restarts old (a), new (b) */
+	double diff;               /* mean log b - mean log a */
+	double ratio;              /* exp(diff) = gmean(b) / gmean(a) */
+	double se, df, t, p;       /* p raw (before correction); NaN when kind == ST_TEST_NONE */
+	double ci_lo, ci_hi;       /* two-sided (1 - alpha) CI of ratio; NaN when untested */
+};
+
+/* Logs and summarises n restart means (all finite and > 0). */
+int st_sample_init(struct st_sample *out, const double *means, size_t n, struct errbuf *err);
+
+/* Tests log(b) - log(a). ST_METHOD_WELCH: Welch when both sides have >= 2 restarts, else if
+ * prior && prior->df > 0 the pooled test with the baseline variance, else ST_TEST_NONE.
+ * ST_METHOD_EB: prior is the fitted across-query prior (st_eb_prior_fit), optionally already
+ * combined with a baseline; fewer than 2 restarts on a side without a baseline -> ST_TEST_NONE.
+ * alpha sets the CI level only. */
+int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
+	       enum st_method method, const struct st_prior *prior, double alpha,
+	       enum st_alternative alt, struct errbuf *err);
+
+/* Convenience: st_sample_init on both sides, then st_compare. */
+int st_compare_means(struct st_test *out, const double *a, size_t n_a, const double *b,
+		     size_t n_b, enum st_method method, const struct st_prior *prior, double alpha,
+		     enum st_alternative alt, struct errbuf *err);
+
+/* Pooled within-side variance of log restart means of one query ((n_a-1)s_a^2 + (n_b-1)s_b^2)
+ * / (n_a+n_b-2); out->df = n_a+n_b-2 (0 and var NaN when no side has 2 restarts). */
+void st_sample_pooled_var(struct st_prior *out, const struct st_sample *a,
+			  const struct st_sample *b);
+
+/* Baseline variance of one query from a baseline result's restart means (n >= 2): sample
+ * variance of the logs with n - 1 df. */
+int st_baseline_prior(struct st_prior *out, const double *means, size_t n, struct errbuf *err);
+
+/* Fits the scaled inverse chi-square prior (s0^2, d0) to m per-query variances var[i] with df[i]
+ * degrees of freedom by the method of moments on log variances (Smyth 2004, sec. 6.2). Entries
+ * with df <= 0 or non-finite var are skipped; needs >= 3 usable. d0 may be +inf (all equal). */
+int st_eb_prior_fit(struct st_prior *out, const double *var, const double *df, size_t m,
+		    struct errbuf *err);
+
+/* ---- many queries ----------------------------------------------------------------------- */
+
+enum st_correction {
+	ST_CORR_HOLM = 0, /* Holm 1979 step-down: family-wise error rate (default) */
+	ST_CORR_BH = 1,   /* Benjamini-Hochberg 1995 step-up: false discovery rate */
+	ST_CORR_NONE = 2,
+};
+
+/* Adjusted p-values into out[m] (may alias p), as R's p.adjust: NaN entries are left NaN and
+ * not counted in m. */
+void st_p_adjust(double *out, const double *p, size_t m, enum st_correction corr);
+
+enum st_verdict {
+	ST_VERDICT_UNCHANGED = 0,
+	ST_VERDICT_IMPROVEMENT = 1,
+	ST_VERDICT_REGRESSION = 2,
+	ST_VERDICT_INCONCLUSIVE = 3,
+};
+
+/* Verdict of one query: untested -> inconclusive; regression when p_adj < alpha and
+ * ratio >= 1 + min_effect; improvement when p_adj < alpha and ratio <= 1 / (1 + min_effect)
+ * (never with ST_GREATER); otherwise unchanged. */
+enum st_verdict st_verdict_of(const struct st_test *t, double p_adj, double alpha,
+			      double min_effect, enum st_alternative alt);
+
+/* "unchanged", "improvement", "regression", "inconclusive". */
+const char *st_verdict_name(enum st_verdict v);
+
+/* Method names for option parsing and output: "welch", "eb"; "holm", "bh", "none". */
+const char *st_method_name(enum st_method m);
+int st_method_parse(const char *s, enum st_method *out);
+const char *st_correction_name(enum st_correction c);
+int st_correction_parse(const char *s, enum st_correction *out);
+
+enum st_overall_kind {
+	ST_OVERALL_BY_RESTART = 0, /* Welch t on per-restart means of log times over all queries */
+	ST_OVERALL_INDEPENDENT = 1 /* mean of per-query log ratios, variances summed (independence),
+				    * Satterthwaite df */
+};
+
+/* The overall geometric-mean ratio over all compared queries. */
+struct st_overall {
+	enum st_overall_kind kind;
+	size_t n_queries;
+	double diff, ratio, se, df, t, p, ci_lo, ci_hi; /* as in st_test */
+};
+
+/* By restart: a[r * nq + q] is the restart mean of query q in restart r of the old file (na
+ * restarts), b likewise (nb). Each restart gives g_r = mean_q log x[r,q]; restarts with a
+ * non-finite or non-positive value are skipped. Welch on the g_r of the two sides, so shared
+ * restart effects across queries are accounted for. ST_ENODATA when a side keeps < 2 restarts. */
+int st_overall_by_restart(struct st_overall *out, const double *a, size_t na, const double *b,
+			  size_t nb, size_t nq, double alpha, struct errbuf *err);
+
+/* Fallback from m per-query tests (untested ones skipped): diff = mean diff_q, se^2 =
+ * sum se_q^2 / m^2, df by Welch-Satterthwaite. ST_ENODATA when no query was tested. */
+int st_overall_from_tests(struct st_overall *out, const struct st_test *tests, size_t m,
+			  double alpha, struct errbuf *err);
+
+/* ---- power --------------------------------------------------------------------------------- */
+
+/* A planned comparison of one query among m with per-side n restarts. */
+struct st_power_spec {
+	double effect;     /* true ratio - 1 to detect, e.g. 0.03 (a slowdown) */
+	double sd_log;     /* between-restart sd of log restart means (st_query_stats.sd_log) */
+	double alpha;      /* family alpha */
+	size_t m;          /* queries tested at once (>= 1) */
+	enum st_correction corr;
+	double min_effect; /* also require the estimated ratio >= 1 + min_effect */
+	enum st_method method;
+	double prior_df;   /* extra df for ST_METHOD_EB or a baseline (0 for plain Welch) */
+	enum st_alternative alt;
+};
+
+/* Probability of a regression verdict with n restarts a side (n >= 2), exact for the model
+ * (log-normal restart means, equal variances): Welch by integrating over both sample variances,
+ * fixed-df tests through the noncentral t, at the per-test level alpha/m (Holm and BH first
+ * step for one changed query). NaN on bad input. */
+double st_power(const struct st_power_spec *spec, size_t n);
+
+/* Smallest n in [2, max_n] whose st_power >= target (e.g. 0.8); ST_ENODATA if none. */
+int st_restarts_needed(size_t *out, const struct st_power_spec *spec, double target, size_t max_n);
+
+/* ---- warm-up trend -------------------------------------------------------------------------- */
+
+/* Mann-Kendall trend test on a series in run order. */
+struct st_mk {
+	size_t n;
+	double s;     /* sum of sign(x_j - x_i), i < j */
+	double var_s; /* with tie correction */
+	double z;     /* continuity-corrected normal score */
+	double p;     /* two-sided; exact permutation p when there are no ties and n <= 40 */
+	double tau;   /* Kendall's tau-b against time */
+	double slope; /* Sen's slope (median of pairwise slopes), per run */
+	int exact;    /* 1 when p is exact */
+};
+
+/* Needs n >= 3 finite values; p == 1 when all values are equal. */
+int st_mann_kendall(struct st_mk *out, const double *x, size_t n, struct errbuf *err);
+
+/* 1 when the measured runs of one restart still trend (Mann-Kendall p < alpha): `not_steady`. */
+int st_not_steady(const double *x, size_t n, double alpha);
+
+#endif
