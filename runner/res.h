@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* The result file (docs/result-format.md): an in-memory model, builders, an atomic writer and a
+ * strict reader. Times are milliseconds. */
+#ifndef DBT3_RES_H
+#define DBT3_RES_H
+#include "runner/util.h"
+#include <jansson.h>
+#include <stddef.h>
+
+#define RES_FORMAT "dbt3stab-result"
+#define RES_FORMAT_VERSION 1
+
+/* What happened to a query in one restart. */
+enum res_status {
+	RES_STATUS_OK = 0,  /* every execution finished */
+	RES_STATUS_TIMEOUT, /* an execution was killed by --query-timeout */
+	RES_STATUS_CRASH,   /* the server died during the query */
+	RES_STATUS_ERROR,   /* the server returned an error */
+};
+
+/* "ok", "timeout", "crash", "error". */
+const char *res_status_name(enum res_status s);
+
+/* Parses a status name; 0 on success, -1 when unknown. */
+int res_status_parse(const char *s, enum res_status *out);
+
+/* One query in one server start. The model owns every pointer; NULL strings are JSON null. */
+struct res_restart {
+	int index;               /* restart number, 0-based */
+	enum res_status status;
+	double *warmup_ms;       /* warm-up execution times */
+	size_t n_warmup;
+	double *measured_ms;     /* measured execution times; non-empty when status is ok */
+	size_t n_measured;
+	double *server_cpu_ms;   /* server CPU per measured execution; n_measured or 0 entries */
+	size_t n_server_cpu;
+	long long rows;          /* rows returned by one execution; -1 when none finished (null) */
+	char *result_sha256;     /* 64 hex digits, or NULL */
+	char *plan_sha256;       /* fingerprint of the normalised plan shape, or NULL */
+	char *plan;              /* EXPLAIN FORMAT=JSON text, or NULL */
+	int not_steady;          /* the measured runs still trend (warm-up check) */
+	char *error;             /* error text (crash: tail of the server's error log), or NULL */
+	json_t *extra;           /* further members the producer adds (an object), or NULL */
+};
+
+/* One query of the plan and its restarts in order. */
+struct res_query {
+	char *id;                /* "Q1" ... "Q22" */
+	char *sql_sha256;        /* SHA-256 of the query text with its parameters substituted */
+	struct res_restart *restarts;
+	size_t n_restarts;
+	size_t cap_restarts;
+	json_t *extra;           /* further members (an object), or NULL */
+};
+
+/* A whole result file. The free-form sections are JSON objects the producer fills and the model
+ * owns (a reference each); the reader checks only the members named in docs/result-format.md. */
+struct res_file {
+	int format_version;      /* RES_FORMAT_VERSION */
+	char *tool_version;      /* dbt3stab version that wrote the file */
+	char *label;             /* --label, or NULL */
+	char *started_at;        /* UTC ISO 8601 */
+	char *finished_at;       /* UTC ISO 8601; NULL while the run is in progress (a checkpoint) */
+	json_t *host;            /* name, cpu_model, kernel, topology, governor, turbo, aslr, ... */
+	json_t *server;          /* version, binary, binary_sha256, options, ... */
+	json_t *dataset;         /* scale_factor (number, required), generator_version, fingerprint */
+	json_t *plan;            /* restarts, warmup, runs, query_order, seed, variant, ... */
+	json_t *pinning;         /* server_cpus, client_cpus, memory_nodes, stabilizers, ... */
+	struct res_query *queries;
+	size_t n_queries;
+	size_t cap_queries;
+	json_t *extra;           /* further top-level members (an object), or NULL */
+};
+
+/* A new empty result: format_version 1, this tool's version, started_at now, empty objects for the
+ * sections (dataset gets no scale factor: set it). NULL on out of memory. Free with res_file_free. */
+struct res_file *res_file_new(void);
+
+/* Frees the result and everything it owns; NULL is fine. */
+void res_file_free(struct res_file *res);
+
+/* Replaces a string member (started_at, finished_at, label, ...) with a copy of s (NULL allowed). */
+int res_set_string(char **member, const char *s);
+
+/* Sets finished_at to the current UTC time. */
+int res_file_finish(struct res_file *res);
+
+/* Replaces a section (res->host, res->server, ...) with obj, taking over the caller's reference. */
+void res_set_section(json_t **member, json_t *obj);
+
+/* Adds a query with no restarts; the returned pointer is valid until the next res_file_add_query.
+ * NULL on out of memory or when id already exists. */
+struct res_query *res_file_add_query(struct res_file *res, const char *id, const char *sql_sha256);
+
+/* Finds a query by id; NULL when absent. */
+struct res_query *res_file_find_query(const struct res_file *res, const char *id);
+
+/* Appends a deep copy of r (arrays, strings and a new reference to extra) to q; the caller keeps
+ * r. Returns the stored copy, valid until the next res_query_add_restart on q; NULL on OOM. */
+struct res_restart *res_query_add_restart(struct res_query *q, const struct res_restart *r);
+
+/* The JSON form of the result (a new reference). Times are rounded to the nanosecond. */
+json_t *res_file_to_json(const struct res_file *res);
+
+/* Serialises the result to path atomically (temp file, fsync, rename): safe for checkpoints. */
+int res_file_write(const struct res_file *res, const char *path, struct errbuf *err);
+
+/* The result as a JSON text (malloc'd, the caller frees), as res_file_write writes it. */
+char *res_file_dumps(const struct res_file *res);
+
+/* Strict reader. On error fills err with one line naming the file and the JSON path, e.g.
+ * "'new.json': $.queries[3].restarts[1].measured_ms[2]: negative time -1.5", returns -1.
+ * name is the file name used in messages. */
+int res_file_read(struct res_file **out, const char *path, struct errbuf *err);
+int res_file_parse(struct res_file **out, const char *text, size_t len, const char *name,
+		   struct errbuf *err);
+
+/* The dataset's scale factor (0 when absent) and fingerprint (NULL when absent or null). */
+double res_file_scale_factor(const struct res_file *res);
+const char *res_file_dataset_fingerprint(const struct res_file *res);
+
+#endif
