@@ -107,19 +107,35 @@ struct st_test {
 /* Logs and summarises n restart means (all finite and > 0). */
 int st_sample_init(struct st_sample *out, const double *means, size_t n, struct errbuf *err);
 
-/* Tests log(b) - log(a). ST_METHOD_WELCH: Welch when both sides have >= 2 restarts, else if
- * prior && prior->df > 0 the pooled test with the baseline variance, else ST_TEST_NONE.
- * ST_METHOD_EB: prior is the fitted across-query prior (st_eb_prior_fit), optionally already
- * combined with a baseline; fewer than 2 restarts on a side without a baseline -> ST_TEST_NONE.
- * alpha sets the CI level only. */
+/* Options of a comparison; st_compare_opts_init sets the defaults (Welch, two-sided, alpha 0.05,
+ * no baseline, no prior). */
+struct st_compare_opts {
+	enum st_method method;
+	enum st_alternative alt;
+	double alpha;             /* CI level 1 - alpha (tests are corrected later) */
+	struct st_prior baseline; /* from a baseline result (st_baseline_prior); df 0 = none */
+	struct st_prior eb;       /* ST_METHOD_EB: across-query prior (st_eb_prior_fit) */
+};
+void st_compare_opts_init(struct st_compare_opts *out);
+
+/* Tests log(b) - log(a) for one query. Fewer than 2 restarts on a side: a test only with a
+ * baseline (variance pooled with it, its df added), else ST_TEST_NONE (inconclusive).
+ * ST_METHOD_WELCH with >= 2 restarts a side: Welch (the baseline is not used).
+ * ST_METHOD_EB: pooled variance of both sides combined with opts->eb (and the baseline). */
 int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
-	       enum st_method method, const struct st_prior *prior, double alpha,
-	       enum st_alternative alt, struct errbuf *err);
+	       const struct st_compare_opts *opts, struct errbuf *err);
 
 /* Convenience: st_sample_init on both sides, then st_compare. */
 int st_compare_means(struct st_test *out, const double *a, size_t n_a, const double *b,
-		     size_t n_b, enum st_method method, const struct st_prior *prior, double alpha,
-		     enum st_alternative alt, struct errbuf *err);
+		     size_t n_b, const struct st_compare_opts *opts, struct errbuf *err);
+
+/* All m queries at once: for ST_METHOD_EB fits opts->eb from the m pooled variances first
+ * (falls back to Welch per query when fewer than 3 queries have a variance; out_prior, may be
+ * NULL, receives the prior used, df 0 if none). baseline[i] (array may be NULL) is query i's
+ * baseline prior and overrides opts->baseline. */
+int st_compare_all(struct st_test *out, struct st_prior *out_prior, const struct st_sample *a,
+		   const struct st_sample *b, size_t m, const struct st_prior *baseline,
+		   const struct st_compare_opts *opts, struct errbuf *err);
 
 /* Pooled within-side variance of log restart means of one query ((n_a-1)s_a^2 + (n_b-1)s_b^2)
  * / (n_a+n_b-2); out->df = n_a+n_b-2 (0 and var NaN when no side has 2 restarts). */
@@ -160,6 +176,12 @@ enum st_verdict {
  * (never with ST_GREATER); otherwise unchanged. */
 enum st_verdict st_verdict_of(const struct st_test *t, double p_adj, double alpha,
 			      double min_effect, enum st_alternative alt);
+
+/* Corrects the p of the m tests (st_p_adjust over the tested ones) into out_padj[m] and sets
+ * out_verdict[m] with st_verdict_of; returns the number of regressions. */
+size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st_test *tests,
+		 size_t m, enum st_correction corr, double alpha, double min_effect,
+		 enum st_alternative alt);
 
 /* "unchanged", "improvement", "regression", "inconclusive". */
 const char *st_verdict_name(enum st_verdict v);
@@ -206,14 +228,15 @@ struct st_power_spec {
 	enum st_correction corr;
 	double min_effect; /* also require the estimated ratio >= 1 + min_effect */
 	enum st_method method;
-	double prior_df;   /* extra df for ST_METHOD_EB or a baseline (0 for plain Welch) */
+	struct st_prior eb; /* ST_METHOD_EB: the fitted prior (its var is a fixed number) */
+	double baseline_df; /* df of a baseline variance of this query (0: none) */
 	enum st_alternative alt;
 };
 
-/* Probability of a regression verdict with n restarts a side (n >= 2), exact for the model
- * (log-normal restart means, equal variances): Welch by integrating over both sample variances,
- * fixed-df tests through the noncentral t, at the per-test level alpha/m (Holm and BH first
- * step for one changed query). NaN on bad input. */
+/* Probability of a regression verdict with n restarts a side (n >= 2) for the model of
+ * log-normal restart means with equal variances on both sides: Welch by integrating over the two
+ * sample variances, pooled/EB/baseline tests over the one chi-square they depend on; at the
+ * per-test level alpha/m (the first step of Holm and of BH when one query changed). */
 double st_power(const struct st_power_spec *spec, size_t n);
 
 /* Smallest n in [2, max_n] whose st_power >= target (e.g. 0.8); ST_ENODATA if none. */
