@@ -79,4 +79,23 @@ int64_t gen_stream_done(const struct gen_stream *s);
 /* Frees the stream; NULL is fine. */
 void gen_stream_free(struct gen_stream *s);
 
+/* A growable byte buffer; the holder frees data with gen_buf_release(). */
+struct gen_buf {
+	char *data;
+	size_t len, cap;
+};
+
+/* Grows b to hold at least need bytes; 0 on success, -1 when out of memory. */
+int gen_buf_reserve(struct gen_buf *b, size_t need);
+
+/* Frees b's data and empties it. */
+void gen_buf_release(struct gen_buf *b);
+
+/* Replaces out's contents with the rows of units [first, last) of t (see gen_rows). For
+ * t = GEN_ORDERS or GEN_PART, a non-NULL out_child also receives the lineitem or partsupp rows of
+ * the same units in the same pass (the two tables share random streams); otherwise pass NULL.
+ * Thread-safe over a shared ctx. 0 on success; -1 with err filled. */
+int gen_chunk(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_t last,
+	      unsigned flags, struct gen_buf *out, struct gen_buf *out_child, struct errbuf *err);
+
 #endif
