@@ -63,12 +63,26 @@ void pin_ids_format(char *out, size_t len, const unsigned *ids, int n);
  * the caller owns the reference. */
 json_t *pin_placement_to_json(const struct pin_placement *p);
 
-/* getopt_long entries for --topology, --server-cpus, --client-cpus, --membind, --no-pin and
- * the stabilizer flags, terminated by a zero entry, to copy into a command's own table.
- * Their val codes are PIN_OPT_BASE and up: keep the command's own codes below it. */
+/* getopt_long entries for --server-cpus, --client-cpus, --membind, --no-pin and the
+ * stabilizer flags (--no-aslr, --nice, --sched-fifo, --drop-caches, --large-pages),
+ * terminated by a zero entry, to copy into a command's own table. Their val codes are
+ * PIN_OPT_BASE and up (srv.h uses 1000..): keep the command's own codes below 1000.
+ * PIN_OPT_TOPOLOGY is handled by pin_opts_parse but only `pin` lists it. */
 #define PIN_OPT_BASE 0x7000
+enum pin_opt_code {
+	PIN_OPT_SERVER_CPUS = PIN_OPT_BASE,
+	PIN_OPT_CLIENT_CPUS,
+	PIN_OPT_MEMBIND,
+	PIN_OPT_NO_PIN,
+	PIN_OPT_NO_ASLR,
+	PIN_OPT_NICE,
+	PIN_OPT_SCHED_FIFO,
+	PIN_OPT_DROP_CACHES,
+	PIN_OPT_LARGE_PAGES,
+	PIN_OPT_TOPOLOGY
+};
 extern const struct option pin_long_options[];
-#define PIN_LONG_OPTIONS_COUNT 10
+#define PIN_LONG_OPTIONS_COUNT 9 /* entries before the zero one */
 
 /* Handles one getopt_long result c with its optarg: 1 when c is a pin or stabilizer option
  * (stored into opts), 0 when it is not one of ours, -1 on a bad value (err filled). */
@@ -97,13 +111,15 @@ int pin_child_hook(void *arg);
 /* Parent side, before each start: --drop-caches (sync, then /proc/sys/vm/drop_caches). */
 int pin_ctx_before_start(struct pin_ctx *ctx, struct errbuf *err);
 
-/* Extra server options the stabilizers add ("--large-pages" when asked for and the host has
- * huge pages): up to max pointers to static strings into out; returns the count. */
+/* Extra server options the stabilizers add, as option names for a srv_kv overlay without
+ * value ("large-pages" when asked for and the host has huge pages): up to max pointers to
+ * static strings into out; returns the count. */
 int pin_ctx_server_args(const struct pin_ctx *ctx, const char **out, int max);
 
 /* Parent side, after the server is up: reads Cpus_allowed_list, Mems_allowed_list and the
  * memory policy (numa_maps) of every thread in /proc/PID/task; any thread that differs from
- * the placement is an error naming the thread. Unpinned placements always pass. */
+ * the placement is an error naming the thread (-1). Returns the number of threads checked,
+ * 0 for an unpinned placement. */
 int pin_ctx_verify(const struct pin_ctx *ctx, pid_t pid, struct errbuf *err);
 
 /* Binds the calling thread (the client) to the client CPUs and its memory to membind_nodes. */

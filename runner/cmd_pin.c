@@ -1,11 +1,134 @@
 /* SPDX-License-Identifier: MIT */
+/* dbt3stab pin --explain: the placement a run would use, and why. */
+#include "pinning/pin.h"
 #include "runner/cli.h"
 #include "runner/cmd.h"
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_HELP = 'h', OPT_QUIET = 'q', OPT_EXPLAIN = 500, OPT_JSON, OPT_ALLOWED };
+
+static void usage(FILE *f)
+{
+	fputs("usage: dbt3stab pin [--explain] [--json] [--topology FILE|synthetic:DESC]\n"
+	      "                    [--allowed LIST] [placement options]\n\n"
+	      "Prints the CPU and memory placement of the server and the client, and why.\n\n"
+	      "  --explain                print the placement (the default action)\n"
+	      "  --json                   as JSON: server_cpus, client_cpus, membind_nodes, reason\n"
+	      "  --topology FILE          an XML topology (lstopo FILE.xml) instead of this machine;\n"
+	      "                           'synthetic:DESC' for an hwloc synthetic description\n"
+	      "  --allowed LIST           restrict the allowed PUs, as taskset or a cgroup would\n"
+	      "  -q, --quiet              no warning on stderr\n"
+	      "  -h, --help               this help\n\n",
+	      f);
+	pin_opts_usage(f);
+}
+
+static void print_ids(const char *label, const char *unit, const unsigned *ids, int n, int pinned)
+{
+	char list[1024];
+	pin_ids_format(list, sizeof(list), ids, n);
+	if (!pinned || n == 0)
+		printf("%-9s unbound\n", label);
+	else
+		printf("%-9s %s%s %s\n", label, unit, n == 1 ? "" : "s", list);
+}
+
+static int explain(const struct pin_opts *o, const char *allowed, int as_json, int quiet)
+{
+	struct errbuf err = {{0}};
+	struct pin_topo *topo = NULL;
+	struct pin_placement *p = malloc(sizeof(*p));
+	int rc = CLI_USAGE;
+	char desc[1024];
+	if (!p) {
+		cli_error("out of memory");
+		return CLI_FOUND;
+	}
+	if (pin_topo_load(&topo, o->topology, &err) < 0 ||
+	    (allowed && pin_topo_restrict(topo, allowed, &err) < 0) ||
+	    pin_placement_compute(p, topo, o, &err) < 0) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	pin_topo_describe(topo, desc, sizeof(desc));
+	if (p->warning[0] && !quiet)
+		cli_warn("%s", p->warning);
+	if (as_json) {
+		json_t *j = pin_placement_to_json(p);
+		json_object_set_new(j, "topology", json_string(desc));
+		json_object_set_new(j, "stabilizers", stab_opts_to_json(&o->stab));
+		char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+		json_decref(j);
+		if (!s) {
+			cli_error("out of memory");
+			rc = CLI_FOUND;
+			goto out;
+		}
+		printf("%s\n", s);
+		free(s);
+	} else {
+		printf("%-9s %s\n", "topology", desc);
+		print_ids("server", "PU", p->server_cpus, p->n_server, p->pinned);
+		print_ids("client", "PU", p->client_cpus, p->n_client, p->pinned);
+		print_ids("memory", "NUMA node", p->membind_nodes, p->n_membind, p->pinned);
+		printf("%-9s %s\n", "reason", p->reason);
+	}
+	rc = CLI_OK;
+out:
+	pin_topo_free(topo);
+	free(p);
+	return rc;
+}
 
 int cmd_pin(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("'pin' is not implemented yet");
-	return CLI_FOUND;
+	static const struct option own[] = {
+		{"help", no_argument, NULL, OPT_HELP},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"explain", no_argument, NULL, OPT_EXPLAIN},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"allowed", required_argument, NULL, OPT_ALLOWED},
+		{"topology", required_argument, NULL, PIN_OPT_TOPOLOGY},
+	};
+	enum { N_OWN = sizeof(own) / sizeof(own[0]) };
+	struct option longopts[N_OWN + PIN_LONG_OPTIONS_COUNT + 1];
+	memcpy(longopts, own, sizeof(own));
+	memcpy(longopts + N_OWN, pin_long_options, sizeof(struct option) * (PIN_LONG_OPTIONS_COUNT + 1));
+
+	struct pin_opts o;
+	memset(&o, 0, sizeof(o));
+	int as_json = 0, quiet = 0, c;
+	const char *allowed = NULL;
+	struct errbuf err = {{0}};
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
+		int r = pin_opts_parse(&o, c, optarg, &err);
+		if (r < 0)
+			return cli_usage_error(argv[0], "%s", err.msg);
+		if (r > 0)
+			continue;
+		switch (c) {
+		case OPT_HELP:
+			usage(stdout);
+			return CLI_OK;
+		case OPT_QUIET:
+			quiet = 1;
+			break;
+		case OPT_EXPLAIN:
+			break;
+		case OPT_JSON:
+			as_json = 1;
+			break;
+		case OPT_ALLOWED:
+			allowed = optarg;
+			break;
+		default:
+			return cli_bad_option(argv[0], c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	return explain(&o, allowed, as_json, quiet);
 }
