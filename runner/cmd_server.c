@@ -1,11 +1,237 @@
 /* SPDX-License-Identifier: MIT */
+/* dbt3stab server init|start|stop|status: the private database server. */
 #include "runner/cli.h"
 #include "runner/cmd.h"
+#include "runner/srv.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_SCALE = 1, OPT_JSON, OPT_HELP = 'h', OPT_QUIET = 'q' };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: dbt3stab server <init|start|stop|status> [options]\n"
+		   "\n"
+		   "  init     create the instance and its datadir with the server's own initializer\n"
+		   "           (mariadb-install-db, or mysqld --initialize-insecure); a no-op when done\n"
+		   "  start    write DIR/my.cnf from the template, start the server, wait until it\n"
+		   "           answers; it keeps running after dbt3stab exits\n"
+		   "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout\n"
+		   "  status   print whether it runs (exit 0) or not (exit 1); --json: version,\n"
+		   "           binary, SHA-256 and option record of a running server\n"
+		   "\n"
+		   "options:\n"
+		   "  --scale SF               size the default buffer pool for scale factor SF (default 1)\n"
+		   "  --json                   status: print the server record as JSON\n"
+		   "  -q, --quiet              no progress messages\n"
+		   "  -h, --help               this help\n"
+		   "\n%s"
+		   "\nexit: 0 ok, 1 not running (status), 2 usage, 4 the server failed\n",
+		srv_options_usage);
+}
+
+static struct option *long_options(void)
+{
+	static const struct option own[] = {
+		{"scale", required_argument, NULL, OPT_SCALE},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"help", no_argument, NULL, OPT_HELP},
+	};
+	size_t n_own = sizeof(own) / sizeof(own[0]), n_srv = 0;
+	while (srv_long_options[n_srv].name)
+		n_srv++;
+	struct option *all = calloc(n_own + n_srv + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	memcpy(all, own, sizeof(own));
+	memcpy(all + n_own, srv_long_options, n_srv * sizeof(*all));
+	return all;
+}
+
+static int do_init(struct srv *s, int quiet, int json)
+{
+	(void)json;
+	struct errbuf err;
+	cli_info(quiet, "initialising '%s'", srv_instdir(s));
+	int rc = srv_init_datadir(s, &err);
+	if (rc == SRV_E_EXISTS) {
+		cli_info(quiet, "'%s' is already initialised", srv_instdir(s));
+		return CLI_OK;
+	}
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		return CLI_SERVER;
+	}
+	cli_info(quiet, "initialised '%s' (%s %s)", srv_instdir(s), srv_binary(s), srv_version(s));
+	return CLI_OK;
+}
+
+static int do_start(struct srv *s, int quiet, int json)
+{
+	(void)json;
+	struct errbuf err;
+	int rc = srv_start(s, NULL, &err);
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		return CLI_SERVER;
+	}
+	srv_detach(s);
+	cli_info(quiet, "server running: pid %d, 127.0.0.1:%ld, socket '%s', %s %s", (int)srv_pid(s),
+		 srv_port(s), srv_socket_path(s), srv_binary(s), srv_version(s));
+	return CLI_OK;
+}
+
+static int do_stop(struct srv *s, int quiet, int json)
+{
+	(void)json;
+	struct errbuf err;
+	pid_t pid = srv_pid(s);
+	if (!pid) {
+		cli_info(quiet, "the server in '%s' is not running", srv_instdir(s));
+		return CLI_OK;
+	}
+	if (srv_stop(s, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_SERVER;
+	}
+	cli_info(quiet, "server stopped (pid %d)", (int)pid);
+	return CLI_OK;
+}
+
+static int do_status(struct srv *s, int quiet, int json)
+{
+	(void)quiet;
+	struct errbuf err;
+	if (srv_is_external(s) ? !srv_ping(s) : !srv_pid(s)) {
+		if (json)
+			printf("{\"running\": false}\n");
+		else
+			printf("not running (%s)\n", srv_is_external(s) ? srv_socket_path(s) : srv_instdir(s));
+		return CLI_FOUND;
+	}
+	if (!json) {
+		if (!srv_ping(s)) {
+			cli_error("the server (pid %d) runs but does not answer on '%s'", (int)srv_pid(s),
+				  srv_socket_path(s));
+			return CLI_SERVER;
+		}
+		if (srv_is_external(s))
+			printf("running (external server)\n");
+		else
+			printf("running: pid %d, datadir '%s', socket '%s'\n", (int)srv_pid(s), srv_instdir(s),
+			       srv_socket_path(s));
+		return CLI_OK;
+	}
+	json_t *info = srv_info_json(s, &err);
+	if (!info) {
+		cli_error("%s", err.msg);
+		return CLI_SERVER;
+	}
+	json_object_set_new(info, "running", json_true());
+	if (!srv_is_external(s))
+		json_object_set_new(info, "pid", json_integer(srv_pid(s)));
+	json_dumpf(info, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+	putchar('\n');
+	json_decref(info);
+	return CLI_OK;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct srv *s, int quiet, int json);
+} actions[] = {
+	{"init", do_init},
+	{"start", do_start},
+	{"stop", do_stop},
+	{"status", do_status},
+};
 
 int cmd_server(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("'server' is not implemented yet");
-	return CLI_FOUND;
+	struct srv_opts o;
+	struct errbuf err;
+	struct srv *s = NULL;
+	int quiet = 0, json = 0, rc = CLI_USAGE;
+	struct option *opts = long_options();
+	if (!opts) {
+		cli_error("out of memory");
+		return CLI_FOUND;
+	}
+	srv_opts_init(&o);
+	cli_getopt_reset();
+	int c;
+	while ((c = getopt_long(argc, argv, ":hq", opts, NULL)) != -1) {
+		int r = srv_opts_parse(&o, c, optarg, &err);
+		if (r < 0) {
+			rc = cli_usage_error("server", "%s", err.msg);
+			goto out;
+		}
+		if (r > 0)
+			continue;
+		switch (c) {
+		case OPT_SCALE:
+			if (cli_parse_double(optarg, 0.0001, 100000, &o.scale) < 0) {
+				rc = cli_usage_error("server", "bad value '%s' for --scale (a scale factor like 1 or 0.1)",
+						     optarg);
+				goto out;
+			}
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case OPT_QUIET:
+			quiet = 1;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			rc = CLI_OK;
+			goto out;
+		default:
+			rc = cli_bad_option("server", c, argv);
+			goto out;
+		}
+	}
+	if (optind >= argc) {
+		rc = cli_usage_error("server", "missing action: init, start, stop or status");
+		goto out;
+	}
+	const char *action = argv[optind];
+	if (optind + 1 < argc) {
+		rc = cli_usage_error("server", "unexpected argument '%s'", argv[optind + 1]);
+		goto out;
+	}
+	size_t a = 0;
+	while (a < sizeof(actions) / sizeof(actions[0]) && strcmp(actions[a].name, action))
+		a++;
+	if (a == sizeof(actions) / sizeof(actions[0])) {
+		rc = cli_usage_error("server", "unknown action '%s' (init, start, stop or status)", action);
+		goto out;
+	}
+	if (json && strcmp(action, "status")) {
+		rc = cli_usage_error("server", "--json goes with 'status' only");
+		goto out;
+	}
+	if (srv_opts_finish(&o, &err) < 0) {
+		rc = cli_usage_error("server", "%s", err.msg);
+		goto out;
+	}
+	if (o.external && strcmp(action, "status")) {
+		rc = cli_usage_error("server", "'%s' needs a managed server (--datadir), not --host/--socket/--user",
+				     action);
+		goto out;
+	}
+	if (srv_open(&s, &o, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	rc = actions[a].fn(s, quiet, json);
+out:
+	srv_free(s);
+	srv_opts_release(&o);
+	free(opts);
+	return rc;
 }

@@ -131,8 +131,8 @@ uint64_t srv_default_buffer_pool(double scale, uint64_t ram_bytes);
 /* A handle on one server: managed (the instance in --datadir) or external. */
 struct srv;
 
-/* Resolves the binary and its flavour/version (managed), or just records the address
- * (external). Starts nothing. Free with srv_free. */
+/* A handle on the server o describes (o must outlive it). Checks paths; the binary and its
+ * flavour are resolved on first need. Starts nothing. Free with srv_free. */
 int srv_open(struct srv **out, const struct srv_opts *o, struct errbuf *err);
 
 /* Stops the server if this handle started it and it still runs (unless detached), then frees. */
@@ -159,7 +159,8 @@ struct srv_launch {
  * SRV_E_RUNNING if already up, -1 on timeout (the server is killed). launch may be NULL. */
 int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err);
 
-/* Starts the server unless it already answers; *out_started says whether this call started it. */
+/* Starts the server unless it already answers, initialising the datadir first if needed;
+ * *out_started says whether this call started it (then stop it when done). */
 int srv_ensure_started(struct srv *s, const struct srv_launch *launch, int *out_started,
 		       struct errbuf *err);
 

@@ -1,0 +1,1016 @@
+/* SPDX-License-Identifier: MIT */
+/* Server lifecycle: binary discovery, init, fork/exec with a child hook, ping, stop, record. */
+#include "runner/srv.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <ftw.h>
+#include <linux/close_range.h>
+
+#define PATHLEN 4096
+
+struct srv {
+	const struct srv_opts *o;
+	int external;
+	char instdir[PATHLEN - 64], datadir[PATHLEN], cnf[PATHLEN], sock[PATHLEN], pidfile[PATHLEN],
+		log[PATHLEN], extra[PATHLEN];
+	long port;
+	/* the binary, resolved on first need */
+	int resolved;
+	char binary[PATHLEN];
+	char version_str[128];
+	enum srv_flavour flavour;
+	int version[3];
+	/* the process: child of this handle, or found through the pid file */
+	pid_t pid;
+	int is_child, detached, reaped, wstatus;
+	struct srv_kv *cfg; /* the option set written at the last start */
+	size_t n_cfg;
+};
+
+/* ---- the process-wide registry of started servers (signal and atexit path) ---- */
+
+#define REG_MAX 32
+static volatile pid_t reg_pids[REG_MAX];
+static pthread_once_t reg_once = PTHREAD_ONCE_INIT;
+
+static void reg_sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+void srv_stop_registered(void)
+{
+	int saved = errno;
+	for (int i = 0; i < REG_MAX; i++)
+		if (reg_pids[i] > 0)
+			kill(reg_pids[i], SIGTERM);
+	for (int waited = 0; waited < 300; waited++) { /* 30 s */
+		int left = 0;
+		for (int i = 0; i < REG_MAX; i++) {
+			pid_t p = reg_pids[i];
+			if (p <= 0)
+				continue;
+			if (waitpid(p, NULL, WNOHANG) == p || (kill(p, 0) < 0 && errno == ESRCH))
+				reg_pids[i] = 0;
+			else
+				left++;
+		}
+		if (!left)
+			break;
+		reg_sleep_ms(100);
+	}
+	for (int i = 0; i < REG_MAX; i++) {
+		pid_t p = reg_pids[i];
+		if (p > 0) {
+			kill(p, SIGKILL);
+			waitpid(p, NULL, 0);
+			reg_pids[i] = 0;
+		}
+	}
+	errno = saved;
+}
+
+static void reg_on_signal(int sig)
+{
+	(void)sig;
+	srv_stop_registered();
+	_exit(130);
+}
+
+static void reg_install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = reg_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	for (int sig = SIGINT; sig; sig = sig == SIGINT ? SIGTERM : 0) {
+		struct sigaction old;
+		/* leave a handler a command installed itself alone (it calls srv_stop_registered) */
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sig, &sa, NULL);
+	}
+	atexit(srv_stop_registered);
+}
+
+static void reg_add(pid_t pid)
+{
+	pthread_once(&reg_once, reg_install);
+	for (int i = 0; i < REG_MAX; i++)
+		if (reg_pids[i] <= 0) {
+			reg_pids[i] = pid;
+			return;
+		}
+}
+
+static void reg_remove(pid_t pid)
+{
+	for (int i = 0; i < REG_MAX; i++)
+		if (reg_pids[i] == pid)
+			reg_pids[i] = 0;
+}
+
+/* ---- small helpers ---- */
+
+static int is_exec(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static int find_in_path(char out[PATHLEN], const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATHLEN * 2];
+	snprintf(buf, sizeof(buf), "%s:/usr/sbin:/usr/local/sbin:/usr/bin:/usr/local/bin:/sbin",
+		 path ? path : "");
+	for (char *save = NULL, *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		if (!*dir)
+			continue;
+		if (snprintf(out, PATHLEN, "%s/%s", dir, name) < PATHLEN && is_exec(out))
+			return 0;
+	}
+	return -1;
+}
+
+static int absolute(char *out, size_t len, const char *path)
+{
+	if (path[0] == '/')
+		return snprintf(out, len, "%s", path) < (int)len ? 0 : -1;
+	char cwd[PATHLEN];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -1;
+	return snprintf(out, len, "%s/%s", cwd, path) < (int)len ? 0 : -1;
+}
+
+static uint64_t ram_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+static double now_s(void)
+{
+	return (double)util_now_ns() / 1e9;
+}
+
+/* Runs argv with stdout+stderr captured (at most ~64 KiB kept); returns the wait status or -1. */
+static int run_capture(char *const argv[], char **out, struct errbuf *err)
+{
+	int fds[2];
+	*out = NULL;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return errbuf_errno(err, errno, "cannot create a pipe");
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return errbuf_errno(err, e, "cannot fork");
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		execv(argv[0], argv);
+		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t cap = 65536, len = 0;
+	char *buf = malloc(cap);
+	char chunk[4096];
+	for (;;) {
+		ssize_t r = read(fds[0], chunk, sizeof(chunk));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (buf && len + (size_t)r < cap) {
+			memcpy(buf + len, chunk, (size_t)r);
+			len += (size_t)r;
+		}
+	}
+	close(fds[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			free(buf);
+			return errbuf_errno(err, errno, "cannot wait for '%s'", argv[0]);
+		}
+	}
+	if (buf)
+		buf[len] = '\0';
+	*out = buf;
+	return status;
+}
+
+/* The last nlines of text (pointer into it). */
+static const char *tail_lines(const char *text, size_t len, int nlines)
+{
+	const char *p = text + len;
+	while (p > text && (p[-1] == '\n' || p[-1] == ' '))
+		p--;
+	int seen = 0;
+	while (p > text) {
+		if (p[-1] == '\n' && ++seen >= nlines)
+			break;
+		p--;
+	}
+	return p;
+}
+
+static void describe_status(char *out, size_t len, int status)
+{
+	if (WIFEXITED(status))
+		snprintf(out, len, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(out, len, "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(out, len, "stopped (status 0x%x)", status);
+}
+
+int srv_parse_version(const char *line, enum srv_flavour *out_flavour, int out_version[3],
+		      char *out_string, size_t string_len)
+{
+	const char *ver = line ? strstr(line, "Ver ") : NULL;
+	if (!ver)
+		return -1;
+	ver += 4;
+	int v[3] = {0, 0, 0};
+	if (sscanf(ver, "%d.%d.%d", &v[0], &v[1], &v[2]) < 2)
+		return -1;
+	size_t n = strcspn(ver, " \t\n");
+	if (out_string && string_len) {
+		if (n >= string_len)
+			n = string_len - 1;
+		memcpy(out_string, ver, n);
+		out_string[n] = '\0';
+	}
+	memcpy(out_version, v, sizeof(v));
+	*out_flavour = strstr(line, "MariaDB") ? SRV_FLAVOUR_MARIADB : SRV_FLAVOUR_MYSQL;
+	return 0;
+}
+
+/* ---- handle ---- */
+
+int srv_open(struct srv **out, const struct srv_opts *o, struct errbuf *err)
+{
+	struct srv *s = calloc(1, sizeof(*s));
+	if (!s)
+		return errbuf_set(err, "out of memory");
+	s->o = o;
+	s->external = o->external;
+	if (s->external) {
+		s->port = o->port ? o->port : 3306;
+		*out = s;
+		return 0;
+	}
+	if (!o->datadir || absolute(s->instdir, sizeof(s->instdir), o->datadir) < 0) {
+		free(s);
+		return errbuf_set(err, "bad --datadir '%s'", o->datadir ? o->datadir : "");
+	}
+	snprintf(s->datadir, PATHLEN, "%s/data", s->instdir);
+	snprintf(s->cnf, PATHLEN, "%s/my.cnf", s->instdir);
+	snprintf(s->pidfile, PATHLEN, "%s/mysqld.pid", s->instdir);
+	snprintf(s->log, PATHLEN, "%s/error.log", s->instdir);
+	snprintf(s->sock, PATHLEN, "%s/mysqld.sock", s->instdir);
+	if (strlen(s->sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		int rc = errbuf_set(err, "socket path '%s' is too long for a unix socket (%zu bytes max): "
+					 "use a shorter --datadir",
+				    s->sock, sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+		free(s);
+		return rc;
+	}
+	if (o->defaults_extra_file) {
+		if (!realpath(o->defaults_extra_file, s->extra)) {
+			int rc = errbuf_errno(err, errno, "cannot use --defaults-extra-file '%s'",
+					      o->defaults_extra_file);
+			free(s);
+			return rc;
+		}
+	}
+	s->port = o->port ? o->port : SRV_DEFAULT_PORT;
+	*out = s;
+	return 0;
+}
+
+static int resolve_binary(struct srv *s, struct errbuf *err)
+{
+	if (s->resolved)
+		return 0;
+	if (s->external)
+		return errbuf_set(err, "the server at '%s' is not managed by dbt3stab", s->o->host ? s->o->host : "");
+	const struct srv_opts *o = s->o;
+	char path[PATHLEN];
+	if (o->mysqld) {
+		if (strchr(o->mysqld, '/')) {
+			if (absolute(path, sizeof(path), o->mysqld) < 0 || !is_exec(path))
+				return errbuf_set(err, "--mysqld '%s' is not an executable file", o->mysqld);
+		} else if (find_in_path(path, o->mysqld) < 0) {
+			return errbuf_set(err, "--mysqld '%s' not found on PATH", o->mysqld);
+		}
+	} else if (o->basedir) {
+		static const char *const rel[] = {"bin/mariadbd", "sbin/mariadbd", "bin/mysqld",
+						  "sbin/mysqld", "libexec/mysqld", NULL};
+		int found = 0;
+		for (int i = 0; rel[i] && !found; i++)
+			found = snprintf(path, PATHLEN, "%s/%s", o->basedir, rel[i]) < PATHLEN && is_exec(path);
+		if (!found)
+			return errbuf_set(err, "no mariadbd or mysqld under --basedir '%s'", o->basedir);
+	} else if (find_in_path(path, "mariadbd") < 0 && find_in_path(path, "mysqld") < 0) {
+		return errbuf_set(err, "no mariadbd or mysqld found on PATH or in /usr/sbin: install "
+				       "mariadb-server or give --mysqld PATH");
+	}
+	char *argv[] = {path, "--no-defaults", "--version", NULL};
+	char *text = NULL;
+	int st = run_capture(argv, &text, err);
+	if (st < 0)
+		return -1;
+	int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+		 srv_parse_version(text, &s->flavour, s->version, s->version_str,
+				   sizeof(s->version_str)) == 0;
+	if (!ok) {
+		errbuf_set(err, "'%s --version' does not look like MariaDB or MySQL: %.200s", path,
+			   text ? text : "");
+		free(text);
+		return -1;
+	}
+	free(text);
+	memcpy(s->binary, path, PATHLEN);
+	s->resolved = 1;
+	return 0;
+}
+
+void srv_free(struct srv *s)
+{
+	if (!s)
+		return;
+	if (s->is_child && !s->detached && !s->reaped) {
+		struct errbuf ignored;
+		srv_stop(s, &ignored);
+	}
+	srv_kv_free(s->cfg, s->n_cfg);
+	free(s);
+}
+
+void srv_detach(struct srv *s)
+{
+	if (s && s->is_child) {
+		s->detached = 1;
+		reg_remove(s->pid);
+	}
+}
+
+int srv_is_initialised(const struct srv *s)
+{
+	char path[PATHLEN + 16];
+	struct stat st;
+	if (s->external)
+		return 0;
+	snprintf(path, sizeof(path), "%s/mysql", s->datadir);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay, struct errbuf *err)
+{
+	struct srv_template_in in = {
+		.flavour = s->flavour,
+		.ram_bytes = ram_bytes(),
+		.run_as_root = geteuid() == 0,
+		.instdir = s->instdir,
+	};
+	memcpy(in.version, s->version, sizeof(in.version));
+	struct srv_kv *kv = NULL;
+	size_t n = 0;
+	if (srv_config_build(&kv, &n, s->o, &in, overlay, n_overlay, err) < 0)
+		return -1;
+	char *text = srv_config_render(kv, n, s->extra[0] ? s->extra : NULL, s->o->server_options,
+				       s->o->n_server_options);
+	if (!text) {
+		srv_kv_free(kv, n);
+		return errbuf_set(err, "out of memory");
+	}
+	int rc = util_write_atomic(s->cnf, text, strlen(text), err);
+	free(text);
+	if (rc < 0) {
+		srv_kv_free(kv, n);
+		return -1;
+	}
+	srv_kv_free(s->cfg, s->n_cfg);
+	s->cfg = kv;
+	s->n_cfg = n;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static int find_installer(const struct srv *s, char out[PATHLEN])
+{
+	char base[PATHLEN];
+	if (s->o->basedir) {
+		snprintf(base, PATHLEN, "%s", s->o->basedir);
+	} else { /* /usr/sbin/mariadbd -> /usr */
+		snprintf(base, PATHLEN, "%s", s->binary);
+		for (int i = 0; i < 2; i++) {
+			char *slash = strrchr(base, '/');
+			if (slash)
+				*slash = '\0';
+		}
+	}
+	static const char *const rel[] = {"scripts/mariadb-install-db", "bin/mariadb-install-db",
+					  "scripts/mysql_install_db", "bin/mysql_install_db", NULL};
+	for (int i = 0; rel[i]; i++)
+		if (snprintf(out, PATHLEN, "%s/%s", base, rel[i]) < PATHLEN && is_exec(out))
+			return 0;
+	if (find_in_path(out, "mariadb-install-db") == 0 || find_in_path(out, "mysql_install_db") == 0)
+		return 0;
+	return -1;
+}
+
+int srv_init_datadir(struct srv *s, struct errbuf *err)
+{
+	if (s->external) {
+		errbuf_set(err, "cannot initialise an external server");
+		return SRV_E_EXTERNAL;
+	}
+	if (resolve_binary(s, err) < 0)
+		return -1;
+	if (srv_is_initialised(s)) {
+		errbuf_set(err, "'%s' is already initialised", s->datadir);
+		return SRV_E_EXISTS;
+	}
+	struct stat st;
+	if (stat(s->datadir, &st) == 0) {
+		/* leftovers of a failed init: the initializers want an empty or missing datadir */
+		nftw(s->datadir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	if (util_mkdir_p(s->instdir) < 0)
+		return errbuf_errno(err, errno, "cannot create '%s'", s->instdir);
+	if (write_cnf(s, NULL, 0, err) < 0)
+		return -1;
+	char defaults[PATHLEN + 32], datadir[PATHLEN + 32], basedir[PATHLEN + 32], prog[PATHLEN];
+	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
+	snprintf(datadir, sizeof(datadir), "--datadir=%s", s->datadir);
+	char *argv[12];
+	int n = 0;
+	if (s->flavour == SRV_FLAVOUR_MARIADB) {
+		if (find_installer(s, prog) < 0)
+			return errbuf_set(err, "cannot find mariadb-install-db next to '%s' or on PATH",
+					  s->binary);
+		argv[n++] = prog;
+		argv[n++] = defaults;
+		argv[n++] = datadir;
+		argv[n++] = "--auth-root-authentication-method=normal";
+		argv[n++] = "--skip-test-db";
+		if (s->o->basedir) {
+			snprintf(basedir, sizeof(basedir), "--basedir=%s", s->o->basedir);
+			argv[n++] = basedir;
+		}
+	} else {
+		argv[n++] = s->binary;
+		argv[n++] = defaults;
+		argv[n++] = "--initialize-insecure";
+		if (s->o->basedir) {
+			snprintf(basedir, sizeof(basedir), "--basedir=%s", s->o->basedir);
+			argv[n++] = basedir;
+		}
+	}
+	if (geteuid() == 0)
+		argv[n++] = "--user=root";
+	argv[n] = NULL;
+	char *text = NULL;
+	int status = run_capture(argv, &text, err);
+	if (status < 0)
+		return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && srv_is_initialised(s)) {
+		free(text);
+		return 0;
+	}
+	char how[96], *log = srv_error_log_tail(s, 8);
+	describe_status(how, sizeof(how), status);
+	errbuf_set(err, "'%s' %s: %s%s%s", argv[0], how,
+		   text ? tail_lines(text, strlen(text), 8) : "", log && *log ? "\nerror log:\n" : "",
+		   log ? log : "");
+	free(text);
+	free(log);
+	nftw(s->datadir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return -1;
+}
+
+static pid_t read_pidfile(const struct srv *s)
+{
+	char *text = NULL;
+	struct errbuf ignored;
+	if (util_read_file(s->pidfile, &text, NULL, &ignored) < 0)
+		return 0;
+	char *end;
+	long v = strtol(text, &end, 10);
+	free(text);
+	return v > 1 && v < INT_MAX ? (pid_t)v : 0;
+}
+
+/* A process that exists and is not a zombie. */
+static int pid_running(pid_t pid)
+{
+	if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH))
+		return 0;
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	ssize_t r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return 1;
+	buf[r] = '\0';
+	char *paren = strrchr(buf, ')');
+	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
+
+/* Reaps our child without blocking; 1 when it has exited. */
+static int child_reap(struct srv *s)
+{
+	if (!s->is_child || s->reaped)
+		return s->reaped;
+	int st;
+	pid_t r = waitpid(s->pid, &st, WNOHANG);
+	if (r == s->pid || (r < 0 && errno == ECHILD)) {
+		s->reaped = 1;
+		s->wstatus = r == s->pid ? st : 0;
+		reg_remove(s->pid);
+	}
+	return s->reaped;
+}
+
+int srv_is_alive(struct srv *s)
+{
+	if (s->external)
+		return srv_ping(s);
+	if (s->is_child)
+		return !child_reap(s);
+	pid_t pid = read_pidfile(s);
+	if (pid_running(pid)) {
+		s->pid = pid;
+		return 1;
+	}
+	return 0;
+}
+
+pid_t srv_pid(struct srv *s)
+{
+	return !s->external && srv_is_alive(s) ? s->pid : 0;
+}
+
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static void lib_init(void)
+{
+	mysql_library_init(0, NULL, NULL);
+}
+
+static MYSQL *connect_timeout(struct srv *s, const char *db, unsigned timeout, struct errbuf *err)
+{
+	pthread_once(&lib_once, lib_init);
+	MYSQL *m = mysql_init(NULL);
+	if (!m)
+		return errbuf_set(err, "out of memory"), NULL;
+	unsigned one = 1;
+	mysql_options(m, MYSQL_OPT_LOCAL_INFILE, &one);
+	mysql_options(m, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+	mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+	const char *host, *user, *pass = NULL, *sock;
+	unsigned port = 0;
+	if (s->external) {
+		if (s->o->defaults_extra_file)
+			mysql_options(m, MYSQL_READ_DEFAULT_FILE, s->o->defaults_extra_file);
+		mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
+		host = s->o->host;
+		user = s->o->user;
+		pass = getenv("MYSQL_PWD");
+		sock = s->o->socket;
+		port = s->o->port ? (unsigned)s->o->port : 0;
+	} else {
+		host = "localhost";
+		user = "root";
+		sock = s->sock;
+	}
+	if (!mysql_real_connect(m, host, user, pass, db, port, sock, CLIENT_LOCAL_FILES)) {
+		const char *where = s->external ? (sock ? sock : host ? host : "localhost") : s->sock;
+		errbuf_set(err, "cannot connect to the server at '%s': %s", where, mysql_error(m));
+		mysql_close(m);
+		return NULL;
+	}
+	return m;
+}
+
+MYSQL *srv_connect(struct srv *s, const char *db, struct errbuf *err)
+{
+	return connect_timeout(s, db, 10, err);
+}
+
+int srv_ping(struct srv *s)
+{
+	struct errbuf ignored;
+	MYSQL *m = connect_timeout(s, NULL, 2, &ignored);
+	if (!m)
+		return 0;
+	int ok = mysql_ping(m) == 0;
+	mysql_close(m);
+	return ok;
+}
+
+char *srv_error_log_tail(const struct srv *s, int nlines)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct errbuf ignored;
+	if (s->external || util_read_file(s->log, &text, &len, &ignored) < 0)
+		return strdup("");
+	const char *t = tail_lines(text, len, nlines);
+	size_t n = strlen(t);
+	while (n && (t[n - 1] == '\n' || t[n - 1] == ' '))
+		n--;
+	char *out = strndup(t, n);
+	free(text);
+	return out;
+}
+
+static int exited_error(struct srv *s, const char *what, struct errbuf *err)
+{
+	char how[96];
+	char *tail = srv_error_log_tail(s, 12);
+	describe_status(how, sizeof(how), s->wstatus);
+	errbuf_set(err, "%s: the server (pid %d) %s; last lines of '%s':\n%s", what, (int)s->pid, how,
+		   s->log, tail && *tail ? tail : "(empty)");
+	free(tail);
+	return SRV_E_EXITED;
+}
+
+int srv_check(struct srv *s, struct errbuf *err)
+{
+	if (s->external)
+		return srv_ping(s) ? 0 : errbuf_set(err, "the server at '%s' does not answer",
+						    s->o->host ? s->o->host : s->o->socket ? s->o->socket : "localhost");
+	if (s->is_child) {
+		if (!child_reap(s))
+			return 0;
+		return exited_error(s, "server crashed", err);
+	}
+	if (s->pid && !pid_running(s->pid)) {
+		char *tail = srv_error_log_tail(s, 12);
+		errbuf_set(err, "the server (pid %d) is gone; last lines of '%s':\n%s", (int)s->pid, s->log,
+			   tail && *tail ? tail : "(empty)");
+		free(tail);
+		return SRV_E_EXITED;
+	}
+	return 0;
+}
+
+static void kill_and_reap(struct srv *s)
+{
+	kill(s->pid, SIGKILL);
+	if (s->is_child) {
+		int st;
+		if (waitpid(s->pid, &st, 0) == s->pid)
+			s->wstatus = st;
+		s->reaped = 1;
+	} else {
+		for (int i = 0; i < 100 && pid_running(s->pid); i++)
+			reg_sleep_ms(50);
+	}
+	reg_remove(s->pid);
+}
+
+int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err)
+{
+	if (s->external) {
+		errbuf_set(err, "cannot start an external server");
+		return SRV_E_EXTERNAL;
+	}
+	if (resolve_binary(s, err) < 0)
+		return -1;
+	if (srv_is_alive(s)) {
+		errbuf_set(err, "the server in '%s' is already running (pid %d)", s->instdir, (int)s->pid);
+		return SRV_E_RUNNING;
+	}
+	if (!srv_is_initialised(s))
+		return errbuf_set(err, "'%s' is not initialised: run 'dbt3stab server init --datadir %s'",
+				  s->instdir, s->instdir);
+	unlink(s->pidfile); /* stale */
+	if (write_cnf(s, launch ? launch->overlay : NULL, launch ? launch->n_overlay : 0, err) < 0)
+		return -1;
+	/* a marker so the tail shows only this start's lines when the server dies early */
+	int logfd = open(s->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	if (logfd < 0)
+		return errbuf_errno(err, errno, "cannot open '%s'", s->log);
+	char stamp[32];
+	util_utc_iso8601(stamp);
+	dprintf(logfd, "---- dbt3stab: starting '%s' at %s ----\n", s->binary, stamp);
+
+	char defaults[PATHLEN + 32];
+	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
+	char *argv[] = {s->binary, defaults, NULL};
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(logfd);
+		return errbuf_errno(err, e, "cannot create a pipe");
+	}
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old); /* no handler runs in the child before exec */
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		setsid(); /* a Ctrl-C on the terminal reaches the tool, which stops the server */
+		int devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		pthread_sigmask(SIG_SETMASK, &none, NULL);
+		int code = 0;
+		if (launch && launch->child_hook && launch->child_hook(launch->arg) != 0) {
+			code = -1;
+		} else {
+			close_range(3, ~0U, CLOSE_RANGE_CLOEXEC); /* only the error pipe survives, until exec */
+			execv(argv[0], argv);
+			code = errno;
+		}
+		ssize_t w = write(fds[1], &code, sizeof(code));
+		(void)w;
+		_exit(127);
+	}
+	int fork_errno = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(fds[1]);
+	close(logfd);
+	if (pid < 0) {
+		close(fds[0]);
+		return errbuf_errno(err, fork_errno, "cannot fork");
+	}
+	s->pid = pid;
+	s->is_child = 1;
+	s->reaped = 0;
+	s->detached = 0;
+	s->wstatus = 0;
+	reg_add(pid);
+	int code = 0;
+	ssize_t r;
+	while ((r = read(fds[0], &code, sizeof(code))) < 0 && errno == EINTR)
+		;
+	close(fds[0]);
+	if (r > 0) {
+		int st;
+		waitpid(pid, &st, 0);
+		s->reaped = 1;
+		s->wstatus = st;
+		reg_remove(pid);
+		if (code == -1) {
+			char *tail = srv_error_log_tail(s, 3);
+			errbuf_set(err, "the start hook failed before running '%s': %s", s->binary,
+				   tail ? tail : "");
+			free(tail);
+			return -1;
+		}
+		return errbuf_errno(err, code, "cannot run '%s'", s->binary);
+	}
+	double deadline = now_s() + s->o->start_timeout;
+	for (;;) {
+		if (child_reap(s))
+			return exited_error(s, "the server did not start", err);
+		if (srv_ping(s)) {
+			if (child_reap(s)) /* another instance owned the socket */
+				return exited_error(s, "the server did not start", err);
+			return 0;
+		}
+		if (now_s() > deadline) {
+			kill_and_reap(s);
+			char *tail = srv_error_log_tail(s, 12);
+			errbuf_set(err, "the server did not answer within %.0f s (killed); last lines of '%s':\n%s",
+				   s->o->start_timeout, s->log, tail ? tail : "");
+			free(tail);
+			return -1;
+		}
+		reg_sleep_ms(100);
+	}
+}
+
+int srv_ensure_started(struct srv *s, const struct srv_launch *launch, int *out_started,
+		       struct errbuf *err)
+{
+	*out_started = 0;
+	if (s->external)
+		return srv_ping(s) ? 0 : (srv_check(s, err), -1);
+	if (srv_is_alive(s)) {
+		if (srv_ping(s))
+			return 0;
+		return errbuf_set(err, "the server in '%s' (pid %d) runs but does not answer on '%s'",
+				  s->instdir, (int)s->pid, s->sock);
+	}
+	if (!srv_is_initialised(s)) {
+		int rc = srv_init_datadir(s, err);
+		if (rc < 0 && rc != SRV_E_EXISTS)
+			return rc;
+	}
+	int rc = srv_start(s, launch, err);
+	if (rc == 0)
+		*out_started = 1;
+	return rc;
+}
+
+int srv_stop(struct srv *s, struct errbuf *err)
+{
+	if (s->external) {
+		errbuf_set(err, "cannot stop an external server");
+		return SRV_E_EXTERNAL;
+	}
+	if (!srv_is_alive(s))
+		return 0;
+	struct errbuf ignored;
+	MYSQL *m = connect_timeout(s, NULL, 5, &ignored);
+	int asked = 0;
+	if (m) {
+		asked = mysql_query(m, "SHUTDOWN") == 0;
+		mysql_close(m);
+	}
+	if (!asked && kill(s->pid, SIGTERM) < 0 && errno != ESRCH)
+		return errbuf_errno(err, errno, "cannot signal the server (pid %d)", (int)s->pid);
+	double deadline = now_s() + s->o->stop_timeout;
+	while (now_s() < deadline) {
+		if (s->is_child ? child_reap(s) : !pid_running(s->pid)) {
+			reg_remove(s->pid);
+			return 0;
+		}
+		reg_sleep_ms(50);
+	}
+	kill_and_reap(s);
+	unlink(s->pidfile);
+	return errbuf_set(err, "the server (pid %d) did not shut down within %.0f s and was killed",
+			  (int)s->pid, s->o->stop_timeout);
+}
+
+static json_t *kv_json(const struct srv_kv *kv, size_t n)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; o && i < n; i++)
+		json_object_set_new(o, kv[i].name, kv[i].value ? json_string(kv[i].value) : json_true());
+	return o;
+}
+
+static const char *flavour_name(enum srv_flavour f)
+{
+	return f == SRV_FLAVOUR_MARIADB ? "mariadb" : f == SRV_FLAVOUR_MYSQL ? "mysql" : "unknown";
+}
+
+json_t *srv_info_json(struct srv *s, struct errbuf *err)
+{
+	json_t *j = json_object();
+	if (!j)
+		return errbuf_set(err, "out of memory"), NULL;
+	MYSQL *m = srv_connect(s, NULL, err);
+	if (!m) {
+		json_decref(j);
+		return NULL;
+	}
+	json_t *vars = json_object();
+	char version[256] = "";
+	if (mysql_query(m, "SHOW GLOBAL VARIABLES") == 0) {
+		MYSQL_RES *res = mysql_store_result(m);
+		MYSQL_ROW row;
+		while (res && (row = mysql_fetch_row(res)))
+			if (row[0])
+				json_object_set_new(vars, row[0], row[1] ? json_string(row[1]) : json_null());
+		mysql_free_result(res);
+	}
+	if (mysql_query(m, "SELECT VERSION()") == 0) {
+		MYSQL_RES *res = mysql_store_result(m);
+		MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+		if (row && row[0])
+			snprintf(version, sizeof(version), "%s", row[0]);
+		mysql_free_result(res);
+	} else {
+		errbuf_set(err, "SELECT VERSION() failed: %s", mysql_error(m));
+		mysql_close(m);
+		json_decref(vars);
+		json_decref(j);
+		return NULL;
+	}
+	mysql_close(m);
+	json_object_set_new(j, "version", json_string(version));
+	json_object_set_new(j, "external", json_boolean(s->external));
+	if (s->external) {
+		json_object_set_new(j, "flavour", json_string(strstr(version, "MariaDB") ? "mariadb" : "mysql"));
+		json_object_set_new(j, "binary", json_null());
+		json_object_set_new(j, "binary_sha256", json_null());
+		json_object_set_new(j, "options", json_null());
+	} else {
+		char sha[65];
+		if (resolve_binary(s, err) < 0 || util_sha256_file(sha, s->binary, err) < 0) {
+			json_decref(vars);
+			json_decref(j);
+			return NULL;
+		}
+		json_object_set_new(j, "flavour", json_string(flavour_name(s->flavour)));
+		json_object_set_new(j, "binary", json_string(s->binary));
+		json_object_set_new(j, "binary_sha256", json_string(sha));
+		json_object_set_new(j, "datadir", json_string(s->instdir));
+		json_object_set_new(j, "options", s->cfg ? kv_json(s->cfg, s->n_cfg) : json_null());
+		char *cnf = NULL;
+		struct errbuf ignored;
+		if (util_read_file(s->cnf, &cnf, NULL, &ignored) == 0) {
+			json_object_set_new(j, "option_file", json_string(cnf));
+			free(cnf);
+		}
+		json_object_set_new(j, "defaults_extra_file", s->extra[0] ? json_string(s->extra) : json_null());
+	}
+	json_object_set_new(j, "variables", vars);
+	return j;
+}
+
+enum srv_flavour srv_flavour(const struct srv *s)
+{
+	return s->flavour;
+}
+
+const char *srv_version(const struct srv *s)
+{
+	return s->version_str;
+}
+
+const char *srv_binary(const struct srv *s)
+{
+	return s->binary;
+}
+
+const char *srv_instdir(const struct srv *s)
+{
+	return s->instdir;
+}
+
+const char *srv_socket_path(const struct srv *s)
+{
+	return s->external ? (s->o->socket ? s->o->socket : "") : s->sock;
+}
+
+long srv_port(const struct srv *s)
+{
+	return s->port;
+}
+
+int srv_is_external(const struct srv *s)
+{
+	return s->external;
+}
+
+int srv_free_port(struct errbuf *err)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errbuf_errno(err, errno, "cannot create a socket");
+	struct sockaddr_in a;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = 0;
+	socklen_t len = sizeof(a);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+		int e = errno;
+		close(fd);
+		return errbuf_errno(err, e, "cannot bind a port on 127.0.0.1");
+	}
+	close(fd);
+	return ntohs(a.sin_port);
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* The generated option file: documented template (docs/server.md), overlays, rendering. */
+#include "runner/srv.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+#define POOL_UNIT (128 * MIB) /* InnoDB's default buffer pool chunk */
+
+/* DBT-3 in InnoDB takes roughly 2 GiB per scale factor with its indexes; 2.5 GiB per SF keeps
+ * the whole set cached. At least 128 MiB, at most SRV_POOL_RAM_SHARE of RAM, in 128 MiB units. */
+uint64_t srv_default_buffer_pool(double scale, uint64_t ram_bytes)
+{
+	if (!(scale > 0))
+		scale = 1;
+	double want = scale * 2.5 * (double)GIB;
+	uint64_t pool = want > 1e18 ? UINT64_C(1) << 60 : (uint64_t)want;
+	pool = (pool + POOL_UNIT - 1) / POOL_UNIT * POOL_UNIT;
+	if (ram_bytes) {
+		uint64_t cap = (uint64_t)((double)ram_bytes * SRV_POOL_RAM_SHARE) / POOL_UNIT * POOL_UNIT;
+		if (pool > cap)
+			pool = cap;
+	}
+	return pool < POOL_UNIT ? POOL_UNIT : pool;
+}
+
+static int version_at_least(const int v[3], int a, int b, int c)
+{
+	if (v[0] != a)
+		return v[0] > a;
+	if (v[1] != b)
+		return v[1] > b;
+	return v[2] >= c;
+}
+
+static int put(struct srv_kv **kv, size_t *n, const char *name, const char *value)
+{
+	return srv_kv_set(kv, n, name, value);
+}
+
+static int put_size(struct srv_kv **kv, size_t *n, const char *name, uint64_t bytes)
+{
+	char buf[32];
+	if (bytes % MIB == 0)
+		snprintf(buf, sizeof(buf), "%lluM", (unsigned long long)(bytes / MIB));
+	else
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
+	return put(kv, n, name, buf);
+}
+
+int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *o,
+		     const struct srv_template_in *in, const struct srv_kv *overlay,
+		     size_t n_overlay, struct errbuf *err)
+{
+	struct srv_kv *kv = NULL;
+	size_t n = 0;
+	char path[4200], port[16];
+	int rc = 0;
+	const char *dir = in->instdir;
+	uint64_t pool = o->buffer_pool ? o->buffer_pool : srv_default_buffer_pool(o->scale, in->ram_bytes);
+	/* Redo log about 25% of the pool (MySQL manual, "Optimizing InnoDB redo logging"). */
+	uint64_t redo = pool / 4 / MIB * MIB;
+	if (redo < 48 * MIB)
+		redo = 48 * MIB;
+
+	snprintf(path, sizeof(path), "%s/data", dir);
+	rc |= put(&kv, &n, "datadir", path);
+	snprintf(path, sizeof(path), "%s/mysqld.sock", dir);
+	rc |= put(&kv, &n, "socket", path);
+	snprintf(path, sizeof(path), "%s/mysqld.pid", dir);
+	rc |= put(&kv, &n, "pid_file", path);
+	snprintf(path, sizeof(path), "%s/error.log", dir);
+	rc |= put(&kv, &n, "log_error", path);
+	snprintf(port, sizeof(port), "%ld", o->port ? o->port : (long)SRV_DEFAULT_PORT);
+	rc |= put(&kv, &n, "port", port);
+	rc |= put(&kv, &n, "bind_address", "127.0.0.1");
+	if (in->run_as_root)
+		rc |= put(&kv, &n, "user", "root");
+	rc |= put(&kv, &n, "skip_name_resolve", NULL);
+	rc |= put(&kv, &n, "skip_log_bin", NULL);
+	rc |= put(&kv, &n, "local_infile", "1");
+	rc |= put(&kv, &n, "character_set_server", "utf8mb4");
+	rc |= put(&kv, &n, "performance_schema", o->performance_schema ? "ON" : "OFF");
+	rc |= put_size(&kv, &n, "innodb_buffer_pool_size", pool);
+	if (in->flavour == SRV_FLAVOUR_MYSQL && version_at_least(in->version, 8, 0, 30))
+		rc |= put_size(&kv, &n, "innodb_redo_log_capacity", redo);
+	else
+		rc |= put_size(&kv, &n, "innodb_log_file_size", redo);
+	rc |= put(&kv, &n, "innodb_adaptive_hash_index", "ON");
+	rc |= put(&kv, &n, "innodb_file_per_table", "ON");
+	/* A restart must be cold: no buffer pool dump/reload across restarts. */
+	rc |= put(&kv, &n, "innodb_buffer_pool_dump_at_shutdown", "OFF");
+	rc |= put(&kv, &n, "innodb_buffer_pool_load_at_startup", "OFF");
+	rc |= put(&kv, &n, "max_allowed_packet", "64M");
+	if (in->flavour == SRV_FLAVOUR_MYSQL) {
+		rc |= put(&kv, &n, "mysqlx", "OFF"); /* no second listener on 33060 */
+	} else {
+		rc |= put(&kv, &n, "query_cache_type", "0");
+		rc |= put(&kv, &n, "query_cache_size", "0");
+	}
+	for (size_t i = 0; i < n_overlay; i++)
+		rc |= put(&kv, &n, overlay[i].name, overlay[i].value);
+	for (size_t i = 0; i < o->n_server_options; i++)
+		rc |= put(&kv, &n, o->server_options[i].name, o->server_options[i].value);
+	if (rc) {
+		srv_kv_free(kv, n);
+		return errbuf_set(err, "out of memory");
+	}
+	*out = kv;
+	*n_out = n;
+	return 0;
+}
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	int failed;
+};
+
+static void sb_add(struct sbuf *b, const char *s)
+{
+	size_t l = strlen(s);
+	if (b->failed)
+		return;
+	if (b->len + l + 1 > b->cap) {
+		size_t cap = (b->cap ? b->cap * 2 : 1024) + l;
+		char *p = realloc(b->p, cap);
+		if (!p) {
+			b->failed = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, l + 1);
+	b->len += l;
+}
+
+/* Values with spaces, '#', quotes or a backslash are double-quoted with escapes (my.cnf rules). */
+static void sb_add_value(struct sbuf *b, const char *v)
+{
+	if (!strpbrk(v, " \t#\"'\\") && *v) {
+		sb_add(b, v);
+		return;
+	}
+	sb_add(b, "\"");
+	for (const char *c = v; *c; c++) {
+		char one[3] = {*c, 0, 0};
+		if (*c == '"' || *c == '\\') {
+			one[0] = '\\';
+			one[1] = *c;
+		}
+		sb_add(b, one);
+	}
+	sb_add(b, "\"");
+}
+
+static void sb_add_kv(struct sbuf *b, const struct srv_kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sb_add(b, kv[i].name);
+		if (kv[i].value) {
+			sb_add(b, " = ");
+			sb_add_value(b, kv[i].value);
+		}
+		sb_add(b, "\n");
+	}
+}
+
+char *srv_config_render(const struct srv_kv *kv, size_t n, const char *defaults_extra_file,
+			const struct srv_kv *user_opts, size_t n_user)
+{
+	struct sbuf b = {0};
+	sb_add(&b, "# Generated by dbt3stab at every start; edits are overwritten.\n"
+		   "# Template: docs/server.md. Later lines win; --server-option values come last.\n"
+		   "[mysqld]\n");
+	sb_add_kv(&b, kv, n);
+	if (defaults_extra_file) {
+		sb_add(&b, "\n# --defaults-extra-file\n!include ");
+		sb_add(&b, defaults_extra_file);
+		sb_add(&b, "\n");
+		if (n_user) {
+			sb_add(&b, "\n# --server-option (again, to win over the included file)\n[mysqld]\n");
+			sb_add_kv(&b, user_opts, n_user);
+		}
+	}
+	if (b.failed) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}

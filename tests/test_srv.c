@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of runner/srv*.c: option parsing, sizes, the config template, argument errors. */
+#include "runner/srv.h"
+#include "tests/harness.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+
+static const char *kv_get(const struct srv_kv *kv, size_t n, const char *name, int *found)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(kv[i].name, name) == 0) {
+			*found = 1;
+			return kv[i].value;
+		}
+	*found = 0;
+	return NULL;
+}
+
+static int parse(struct srv_opts *o, int code, const char *arg)
+{
+	struct errbuf err;
+	err.msg[0] = '\0';
+	int rc = srv_opts_parse(o, code, arg, &err);
+	if (rc < 0) {
+		CU_ASSERT(strlen(err.msg) > 0);
+	}
+	return rc;
+}
+
+static void test_srv__opts_parse_accepts_and_rejects(void)
+{
+	static const struct {
+		int code;
+		const char *arg;
+		int want;
+	} cases[] = {
+		{SRV_OPT_PORT, "3307", 1},
+		{SRV_OPT_PORT, "0", -1},
+		{SRV_OPT_PORT, "65536", -1},
+		{SRV_OPT_PORT, "33o6", -1},
+		{SRV_OPT_DATADIR, "", -1},
+		{SRV_OPT_DATADIR, "/tmp/x", 1},
+		{SRV_OPT_START_TIMEOUT, "30", 1},
+		{SRV_OPT_START_TIMEOUT, "0", -1},
+		{SRV_OPT_START_TIMEOUT, "ten", -1},
+		{SRV_OPT_STOP_TIMEOUT, "2.5", 1},
+		{SRV_OPT_BUFFER_POOL, "512M", 1},
+		{SRV_OPT_BUFFER_POOL, "4k", -1},
+		{SRV_OPT_BUFFER_POOL, "lots", -1},
+		{SRV_OPT_SERVER_OPTION, "innodb_io_capacity=2000", 1},
+		{SRV_OPT_SERVER_OPTION, "skip-name-resolve", 1},
+		{SRV_OPT_SERVER_OPTION, "--innodb-flush-method=fsync", 1},
+		{SRV_OPT_SERVER_OPTION, "=1", -1},
+		{SRV_OPT_SERVER_OPTION, "bad name=1", -1},
+		{SRV_OPT_SERVER_OPTION, "x=a\nport=1", -1},
+		{SRV_OPT_PERFORMANCE_SCHEMA, NULL, 1},
+		{'q', NULL, 0},
+		{1, "x", 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct srv_opts o;
+		srv_opts_init(&o);
+		int rc = parse(&o, cases[i].code, cases[i].arg);
+		if (rc != cases[i].want)
+			fprintf(stderr, "case %zu (%d '%s'): got %d, want %d\n", i, cases[i].code,
+				cases[i].arg ? cases[i].arg : "", rc, cases[i].want);
+		CU_ASSERT_EQUAL(rc, cases[i].want);
+		srv_opts_release(&o);
+	}
+}
+
+static void test_srv__opts_values_land_in_fields(void)
+{
+	struct srv_opts o;
+	srv_opts_init(&o);
+	CU_ASSERT_EQUAL(o.start_timeout, 120);
+	CU_ASSERT_EQUAL(o.scale, 1);
+	CU_ASSERT_EQUAL(parse(&o, SRV_OPT_PORT, "3307"), 1);
+	CU_ASSERT_EQUAL(o.port, 3307);
+	CU_ASSERT_EQUAL(parse(&o, SRV_OPT_BUFFER_POOL, "2G"), 1);
+	CU_ASSERT_EQUAL(o.buffer_pool, 2 * GIB);
+	CU_ASSERT_EQUAL(parse(&o, SRV_OPT_SERVER_OPTION, "innodb-io-capacity=100"), 1);
+	CU_ASSERT_EQUAL(parse(&o, SRV_OPT_SERVER_OPTION, "skip-name-resolve"), 1);
+	/* the same option spelt with '_' replaces the first value in place */
+	CU_ASSERT_EQUAL(parse(&o, SRV_OPT_SERVER_OPTION, "innodb_io_capacity=200"), 1);
+	CU_ASSERT_EQUAL(o.n_server_options, 2);
+	CU_ASSERT_STRING_EQUAL(o.server_options[0].name, "innodb-io-capacity");
+	CU_ASSERT_STRING_EQUAL(o.server_options[0].value, "200");
+	CU_ASSERT_PTR_NULL(o.server_options[1].value);
+	CU_ASSERT_EQUAL(parse(&o, SRV_OPT_SERVER_OPTION, "--log-warnings=2"), 1);
+	CU_ASSERT_STRING_EQUAL(o.server_options[2].name, "log-warnings");
+	srv_opts_release(&o);
+}
+
+static void test_srv__opts_finish_managed_and_external(void)
+{
+	struct srv_opts o;
+	struct errbuf err;
+	char *home = th_tempdir("srvhome");
+	setenv("DBT3STAB_HOME", home, 1);
+
+	srv_opts_init(&o);
+	CU_ASSERT_EQUAL(srv_opts_finish(&o, &err), 0);
+	CU_ASSERT_FALSE(o.external);
+	char want[4200];
+	snprintf(want, sizeof(want), "%s/server", home);
+	CU_ASSERT_STRING_EQUAL(o.datadir, want);
+	srv_opts_release(&o);
+
+	srv_opts_init(&o);
+	parse(&o, SRV_OPT_DATADIR, "/tmp/inst///");
+	CU_ASSERT_EQUAL(srv_opts_finish(&o, &err), 0);
+	CU_ASSERT_STRING_EQUAL(o.datadir, "/tmp/inst");
+	srv_opts_release(&o);
+
+	srv_opts_init(&o);
+	parse(&o, SRV_OPT_HOST, "db.example");
+	parse(&o, SRV_OPT_PORT, "3306");
+	CU_ASSERT_EQUAL(srv_opts_finish(&o, &err), 0);
+	CU_ASSERT_TRUE(o.external);
+	CU_ASSERT_PTR_NULL(o.datadir);
+	srv_opts_release(&o);
+
+	srv_opts_init(&o);
+	parse(&o, SRV_OPT_SOCKET, "/run/mysqld/mysqld.sock");
+	parse(&o, SRV_OPT_DATADIR, "/tmp/inst");
+	CU_ASSERT_EQUAL(srv_opts_finish(&o, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--datadir"));
+	srv_opts_release(&o);
+
+	srv_opts_init(&o);
+	parse(&o, SRV_OPT_USER, "bench");
+	parse(&o, SRV_OPT_SERVER_OPTION, "innodb_io_capacity=1");
+	CU_ASSERT_EQUAL(srv_opts_finish(&o, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--server-option"));
+	srv_opts_release(&o);
+
+	unsetenv("DBT3STAB_HOME");
+	th_rmtree(home);
+	free(home);
+}
+
+static void test_srv__parse_size_suffixes(void)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		uint64_t want;
+	} cases[] = {
+		{"1048576", 0, MIB}, {"512M", 0, 512 * MIB}, {"512m", 0, 512 * MIB},
+		{"2G", 0, 2 * GIB},  {"2GB", 0, 2 * GIB},    {"2GiB", 0, 2 * GIB},
+		{"1T", 0, 1024 * GIB}, {"64K", 0, 64 * 1024}, {"", -1, 0},
+		{"-1G", -1, 0},      {"1.5G", -1, 0},        {"1X", -1, 0},
+		{"G", -1, 0},        {"99999999999999999999T", -1, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 0;
+		int rc = srv_parse_size(cases[i].s, &v);
+		CU_ASSERT_EQUAL(rc, cases[i].rc);
+		if (rc == 0) {
+			CU_ASSERT_EQUAL(v, cases[i].want);
+		}
+	}
+}
+
+static void test_srv__default_pool_scales_and_caps(void)
+{
+	CU_ASSERT_EQUAL(srv_default_buffer_pool(1, 64 * GIB), 2560 * MIB);
+	CU_ASSERT_EQUAL(srv_default_buffer_pool(10, 64 * GIB), 25600 * MIB);
+	/* capped at half of RAM */
+	CU_ASSERT_EQUAL(srv_default_buffer_pool(100, 8 * GIB), 4 * GIB);
+	/* at least 128 MiB, in 128 MiB units */
+	CU_ASSERT_EQUAL(srv_default_buffer_pool(0.01, 64 * GIB), 128 * MIB);
+	CU_ASSERT_EQUAL(srv_default_buffer_pool(0.1, 64 * GIB), 256 * MIB);
+	CU_ASSERT_EQUAL(srv_default_buffer_pool(1, 100 * MIB), 128 * MIB);
+}
+
+static struct srv_template_in mariadb_in(void)
+{
+	struct srv_template_in in = {
+		.flavour = SRV_FLAVOUR_MARIADB,
+		.version = {10, 11, 6},
+		.ram_bytes = 64 * GIB,
+		.run_as_root = 1,
+		.instdir = "/srv/dbt3",
+	};
+	return in;
+}
+
+static void test_srv__template_mariadb_defaults(void)
+{
+	struct srv_opts o;
+	struct errbuf err;
+	struct srv_kv *kv = NULL;
+	size_t n = 0;
+	int found;
+	srv_opts_init(&o);
+	o.port = 4406;
+	struct srv_template_in in = mariadb_in();
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	static const struct {
+		const char *name, *value;
+	} want[] = {
+		{"datadir", "/srv/dbt3/data"},
+		{"socket", "/srv/dbt3/mysqld.sock"},
+		{"pid_file", "/srv/dbt3/mysqld.pid"},
+		{"log_error", "/srv/dbt3/error.log"},
+		{"port", "4406"},
+		{"bind_address", "127.0.0.1"},
+		{"user", "root"},
+		{"local_infile", "1"},
+		{"performance_schema", "OFF"},
+		{"innodb_buffer_pool_size", "2560M"},
+		{"innodb_log_file_size", "640M"},
+		{"innodb_adaptive_hash_index", "ON"},
+		{"innodb_buffer_pool_load_at_startup", "OFF"},
+		{"innodb_buffer_pool_dump_at_shutdown", "OFF"},
+		{"query_cache_type", "0"},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *v = kv_get(kv, n, want[i].name, &found);
+		CU_ASSERT_TRUE(found);
+		if (found && v) {
+			CU_ASSERT_STRING_EQUAL(v, want[i].value);
+		} else {
+			fprintf(stderr, "missing %s\n", want[i].name);
+		}
+	}
+	kv_get(kv, n, "skip_log_bin", &found);
+	CU_ASSERT_TRUE(found);
+	kv_get(kv, n, "mysqlx", &found);
+	CU_ASSERT_FALSE(found);
+	kv_get(kv, n, "innodb_redo_log_capacity", &found);
+	CU_ASSERT_FALSE(found);
+	srv_kv_free(kv, n);
+
+	/* not root: no user=; --performance-schema; default port */
+	in.run_as_root = 0;
+	o.port = 0;
+	o.performance_schema = 1;
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	kv_get(kv, n, "user", &found);
+	CU_ASSERT_FALSE(found);
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "performance_schema", &found), "ON");
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "port", &found), "13306");
+	srv_kv_free(kv, n);
+}
+
+static void test_srv__template_mysql_redo_option_by_version(void)
+{
+	struct srv_opts o;
+	struct errbuf err;
+	struct srv_kv *kv = NULL;
+	size_t n = 0;
+	int found;
+	srv_opts_init(&o);
+	o.buffer_pool = 1 * GIB;
+	struct srv_template_in in = mariadb_in();
+	in.flavour = SRV_FLAVOUR_MYSQL;
+	in.version[0] = 8, in.version[1] = 0, in.version[2] = 36;
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_buffer_pool_size", &found), "1024M");
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_redo_log_capacity", &found), "256M");
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "mysqlx", &found), "OFF");
+	kv_get(kv, n, "query_cache_type", &found);
+	CU_ASSERT_FALSE(found);
+	kv_get(kv, n, "innodb_log_file_size", &found);
+	CU_ASSERT_FALSE(found);
+	srv_kv_free(kv, n);
+
+	in.version[2] = 20; /* 8.0.20 predates innodb_redo_log_capacity */
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_log_file_size", &found), "256M");
+	srv_kv_free(kv, n);
+
+	/* a tiny pool still gets a workable redo log */
+	o.buffer_pool = 128 * MIB;
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_log_file_size", &found), "48M");
+	srv_kv_free(kv, n);
+}
+
+static void test_srv__overlay_then_user_options_win(void)
+{
+	struct srv_opts o;
+	struct errbuf err;
+	struct srv_kv *kv = NULL;
+	size_t n = 0, n_template = 0;
+	int found;
+	srv_opts_init(&o);
+	struct srv_template_in in = mariadb_in();
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n_template, &o, &in, NULL, 0, &err), 0);
+	srv_kv_free(kv, n_template);
+
+	struct srv_kv overlay[] = {
+		{"innodb_flush_log_at_trx_commit", "0"},
+		{"innodb_doublewrite", "0"},
+		{"innodb-adaptive-hash-index", "OFF"},
+	};
+	parse(&o, SRV_OPT_SERVER_OPTION, "innodb_doublewrite=1");
+	parse(&o, SRV_OPT_SERVER_OPTION, "port=5555");
+	parse(&o, SRV_OPT_SERVER_OPTION, "innodb_io_capacity=900");
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, overlay, 3, &err), 0);
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_flush_log_at_trx_commit", &found), "0");
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_doublewrite", &found), "1");
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "port", &found), "5555");
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_io_capacity", &found), "900");
+	/* '-' and '_' name the same option: replaced in place, not repeated */
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_adaptive_hash_index", &found), "OFF");
+	kv_get(kv, n, "innodb-adaptive-hash-index", &found);
+	CU_ASSERT_FALSE(found);
+	CU_ASSERT_EQUAL(n, n_template + 3);
+	srv_kv_free(kv, n);
+	srv_opts_release(&o);
+}
+
+static void test_srv__render_quotes_and_includes(void)
+{
+	struct srv_kv kv[] = {
+		{"port", "4406"},
+		{"skip_log_bin", NULL},
+		{"init_connect", "SET @a = '#x'"},
+	};
+	struct srv_kv user[] = {{"port", "4406"}};
+	char *text = srv_config_render(kv, 3, NULL, user, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "[mysqld]\nport = 4406\nskip_log_bin\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "init_connect = \"SET @a = '#x'\"\n"));
+	CU_ASSERT_PTR_NULL(strstr(text, "!include"));
+	free(text);
+
+	text = srv_config_render(kv, 3, "/etc/extra.cnf", user, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	const char *inc = strstr(text, "!include /etc/extra.cnf\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(inc);
+	/* the user's options follow the include so they win over it */
+	CU_ASSERT_PTR_NOT_NULL(strstr(inc, "[mysqld]\nport = 4406\n"));
+	free(text);
+}
+
+static void test_srv__parse_version_lines(void)
+{
+	enum srv_flavour f;
+	int v[3];
+	char s[64];
+	CU_ASSERT_EQUAL(srv_parse_version("/usr/sbin/mariadbd  Ver 10.11.6-MariaDB-0+deb12u1 for "
+					  "debian-linux-gnu on x86_64 (Debian 12)",
+					  &f, v, s, sizeof(s)),
+			0);
+	CU_ASSERT_EQUAL(f, SRV_FLAVOUR_MARIADB);
+	CU_ASSERT_EQUAL(v[0], 10);
+	CU_ASSERT_EQUAL(v[1], 11);
+	CU_ASSERT_EQUAL(v[2], 6);
+	CU_ASSERT_STRING_EQUAL(s, "10.11.6-MariaDB-0+deb12u1");
+	CU_ASSERT_EQUAL(srv_parse_version("/usr/sbin/mysqld  Ver 8.0.36 for Linux on x86_64 (MySQL "
+					  "Community Server - GPL)",
+					  &f, v, s, sizeof(s)),
+			0);
+	CU_ASSERT_EQUAL(f, SRV_FLAVOUR_MYSQL);
+	CU_ASSERT_EQUAL(v[2], 36);
+	CU_ASSERT_STRING_EQUAL(s, "8.0.36");
+	CU_ASSERT_EQUAL(srv_parse_version("bash: mysqld: command not found", &f, v, s, sizeof(s)), -1);
+	CU_ASSERT_EQUAL(srv_parse_version("Ver x", &f, v, s, sizeof(s)), -1);
+}
+
+static void test_srv__free_port_is_bindable(void)
+{
+	struct errbuf err;
+	int a = srv_free_port(&err), b = srv_free_port(&err);
+	CU_ASSERT(a > 0 && a < 65536);
+	CU_ASSERT(b > 0 && b < 65536);
+}
+
+/* Runs dbt3stab with args (a shell fragment) and returns its exit code; stderr into out. */
+static int run_cli(const char *args, char *out, size_t len)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "DBT3STAB_HOME=/nonexistent/dbt3 '%s' %s 2>&1", DBT3_BINARY, args);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	size_t n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_srv__cli_argument_errors(void)
+{
+	static const struct {
+		const char *args;
+		int code;
+		const char *says;
+	} cases[] = {
+		{"server", 2, "missing action"},
+		{"server frobnicate", 2, "unknown action 'frobnicate'"},
+		{"server start extra", 2, "unexpected argument 'extra'"},
+		{"server start --port 0", 2, "--port"},
+		{"server start --port", 2, "needs a value"},
+		{"server start --bogus", 2, "unknown option '--bogus'"},
+		{"server start --buffer-pool 12Q", 2, "--buffer-pool"},
+		{"server start --server-option '=1'", 2, "bad server option"},
+		{"server stop --datadir /tmp/x --host h", 2, "one or the other"},
+		{"server start --host db.example", 2, "managed server"},
+		{"server init --json", 2, "--json"},
+		{"server --help", 0, "usage: dbt3stab server"},
+		{"help server", 0, "--server-option"},
+		{"server status --datadir /nonexistent/dbt3/inst", 1, "not running"},
+		{"server stop --datadir /nonexistent/dbt3/inst", 0, "not running"},
+		{"server start --datadir /nonexistent/dbt3/inst", 4, "not initialised"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char out[8192];
+		int code = run_cli(cases[i].args, out, sizeof(out));
+		int ok = code == cases[i].code && strstr(out, cases[i].says);
+		if (!ok)
+			fprintf(stderr, "'%s': exit %d, output:\n%s\n", cases[i].args, code, out);
+		CU_ASSERT_TRUE(ok);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+		{"opts_parse_accepts_and_rejects", test_srv__opts_parse_accepts_and_rejects},
+		{"opts_values_land_in_fields", test_srv__opts_values_land_in_fields},
+		{"opts_finish_managed_and_external", test_srv__opts_finish_managed_and_external},
+		{"parse_size_suffixes", test_srv__parse_size_suffixes},
+		{"default_pool_scales_and_caps", test_srv__default_pool_scales_and_caps},
+		{"template_mariadb_defaults", test_srv__template_mariadb_defaults},
+		{"template_mysql_redo_option_by_version", test_srv__template_mysql_redo_option_by_version},
+		{"overlay_then_user_options_win", test_srv__overlay_then_user_options_win},
+		{"render_quotes_and_includes", test_srv__render_quotes_and_includes},
+		{"parse_version_lines", test_srv__parse_version_lines},
+		{"free_port_is_bindable", test_srv__free_port_is_bindable},
+		{"cli_argument_errors", test_srv__cli_argument_errors},
+		{NULL, NULL},
+	};
+	return th_run("srv", cases, argc, argv);
+}
