@@ -1,11 +1,247 @@
 /* SPDX-License-Identifier: MIT */
+/* dbt3stab load: create the schema and bulk-load a scale factor. */
+#include "dbt3/load.h"
 #include "runner/cli.h"
 #include "runner/cmd.h"
+#include "runner/srv.h"
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_DATABASE = 1,
+	OPT_INDEXES,
+	OPT_FROM,
+	OPT_FORCE,
+	OPT_NO_BULK,
+	OPT_SCALE = 's',
+	OPT_JOBS = 'j',
+	OPT_QUIET = 'q',
+	OPT_HELP = 'h'
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dbt3stab load -s SF [options]\n"
+		"\n"
+		"Creates the DBT-3 schema and loads scale factor SF: rows stream from the built-in\n"
+		"generator into LOAD DATA LOCAL INFILE (no files), in parallel connections; then the\n"
+		"secondary indexes, persistent statistics, row-count checks, and last a fingerprint.\n"
+		"A second load of the same data is a no-op. A managed server runs with a bulk-load\n"
+		"profile during the load and is restarted without it before the fingerprint.\n"
+		"\n"
+		"options:\n"
+		"  -s, --scale SF           scale factor (default 1)\n"
+		"  --database NAME          database to load (default dbt3)\n"
+		"  --indexes dbt3|keys-only the DBT-3 secondary indexes, or primary keys alone\n"
+		"                           (default dbt3)\n"
+		"  --from DIR               load DIR/<table>.tbl (dbgen files, with or without the\n"
+		"                           trailing '|') instead of generating\n"
+		"  -j, --jobs N             parallel connections (default 2)\n"
+		"  --force                  reload even when the fingerprint matches\n"
+		"  --no-bulk-profile        do not restart a managed server with the bulk profile\n"
+		"  -q, --quiet              no progress display\n"
+		"  -h, --help               this help\n"
+		"\n%s"
+		"\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
+		srv_options_usage);
+}
+
+static struct option *long_options(void)
+{
+	static const struct option own[] = {
+		{"scale", required_argument, NULL, OPT_SCALE},
+		{"database", required_argument, NULL, OPT_DATABASE},
+		{"indexes", required_argument, NULL, OPT_INDEXES},
+		{"from", required_argument, NULL, OPT_FROM},
+		{"jobs", required_argument, NULL, OPT_JOBS},
+		{"force", no_argument, NULL, OPT_FORCE},
+		{"no-bulk-profile", no_argument, NULL, OPT_NO_BULK},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"help", no_argument, NULL, OPT_HELP},
+	};
+	size_t n_own = sizeof(own) / sizeof(own[0]), n_srv = 0;
+	while (srv_long_options[n_srv].name)
+		n_srv++;
+	struct option *all = calloc(n_own + n_srv + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	memcpy(all, own, sizeof(own));
+	memcpy(all + n_own, srv_long_options, n_srv * sizeof(*all));
+	return all;
+}
+
+struct display {
+	int tty;
+	int quiet;
+	enum load_phase phase;
+	int started;
+	int finished[GEN_NTABLES];
+	int live; /* a \r line is on screen */
+};
+
+static void show(void *arg, const struct load_progress *p)
+{
+	struct display *d = arg;
+	if (d->quiet)
+		return;
+	if (!d->started || p->phase != d->phase) {
+		if (d->live)
+			fputc('\n', stderr);
+		d->live = 0;
+		d->started = 1;
+		d->phase = p->phase;
+		memset(d->finished, 0, sizeof(d->finished));
+		fprintf(stderr, "%s...\n", load_phase_name(p->phase));
+	}
+	int any = 0;
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		if (p->finished[t] && !d->finished[t]) {
+			d->finished[t] = 1;
+			if (d->live)
+				fputc('\n', stderr);
+			d->live = 0;
+			fprintf(stderr, "  %-9s done (%.1f s)\n", gen_table_name((enum gen_table)t),
+				p->elapsed);
+		}
+		any |= p->total[t] > 0;
+	}
+	if (d->tty && any) {
+		fprintf(stderr, "\r ");
+		for (int t = 0; t < GEN_NTABLES; t++)
+			if (p->total[t] > 0 && !p->finished[t])
+				fprintf(stderr, " %s %3.0f%%", gen_table_name((enum gen_table)t),
+					100.0 * (double)p->done[t] / (double)p->total[t]);
+		fprintf(stderr, "  %.0f s\033[K", p->elapsed);
+		d->live = 1;
+	}
+	fflush(stderr);
+}
 
 int cmd_load(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("'load' is not implemented yet");
-	return CLI_FOUND;
+	struct load_opts o;
+	struct srv_opts so;
+	struct errbuf err;
+	struct srv *s = NULL;
+	int quiet = 0, rc = CLI_OK, c;
+	long jobs = 2;
+	load_opts_init(&o);
+	srv_opts_init(&so);
+	struct option *opts = long_options();
+	if (!opts) {
+		cli_error("out of memory");
+		return CLI_FOUND;
+	}
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":s:j:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SCALE:
+			if (cli_parse_double(optarg, 1e-6, 100000, &o.sf) < 0) {
+				rc = cli_usage_error(argv[0], "invalid scale factor '%s'", optarg);
+				goto out;
+			}
+			break;
+		case OPT_DATABASE:
+			o.database = optarg;
+			break;
+		case OPT_INDEXES:
+			if (schema_indexes_parse(optarg, &o.indexes) < 0) {
+				rc = cli_usage_error(argv[0], "--indexes takes dbt3 or keys-only, not '%s'",
+						     optarg);
+				goto out;
+			}
+			break;
+		case OPT_FROM:
+			o.from_dir = optarg;
+			break;
+		case OPT_JOBS:
+			if (cli_parse_long(optarg, 1, 16, &jobs) < 0) {
+				rc = cli_usage_error(argv[0], "--jobs takes 1 to 16, not '%s'", optarg);
+				goto out;
+			}
+			o.jobs = (int)jobs;
+			break;
+		case OPT_FORCE:
+			o.force = 1;
+			break;
+		case OPT_NO_BULK:
+			o.bulk_profile = 0;
+			break;
+		case OPT_QUIET:
+			quiet = 1;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			goto out;
+		case '?':
+		case ':':
+			rc = cli_bad_option(argv[0], c, argv);
+			goto out;
+		default: {
+			int r = srv_opts_parse(&so, c, optarg, &err);
+			if (r < 0) {
+				rc = cli_usage_error(argv[0], "%s", err.msg);
+				goto out;
+			}
+			if (r == 0) {
+				rc = cli_usage_error(argv[0], "unexpected option");
+				goto out;
+			}
+		}
+		}
+	}
+	if (optind < argc) {
+		rc = cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	so.scale = o.sf;
+	if (srv_opts_finish(&so, &err) < 0) {
+		rc = cli_usage_error(argv[0], "%s", err.msg);
+		goto out;
+	}
+	if (srv_open(&s, &so, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = CLI_SERVER;
+		goto out;
+	}
+	struct display d = {.tty = cli_is_tty(stderr), .quiet = quiet};
+	o.progress = show;
+	o.progress_arg = &d;
+	struct load_report rep;
+	int r = load_run(s, &o, &rep, &err);
+	if (d.live)
+		fputc('\n', stderr);
+	if (r < 0) {
+		cli_error("%s", err.msg);
+		rc = r == LOAD_E_SERVER ? CLI_SERVER : CLI_FOUND;
+		goto out;
+	}
+	if (rep.noop) {
+		cli_info(quiet,
+			 "'%s' already holds scale factor %g (%s indexes, loaded %s): nothing to do "
+			 "(--force reloads)",
+			 o.database, rep.fp.sf, rep.fp.indexes, rep.fp.loaded_at);
+		goto out;
+	}
+	if (!quiet) {
+		fprintf(stderr, "loaded scale factor %g into '%s' in %.1f s\n", o.sf, o.database,
+			rep.total_seconds);
+		for (int p = 0; p < LOAD_NPHASES; p++)
+			fprintf(stderr, "  %-12s %8.1f s\n", load_phase_name((enum load_phase)p),
+				rep.phase_seconds[p]);
+		fprintf(stderr, "rows:");
+		for (int t = 0; t < GEN_NTABLES; t++)
+			fprintf(stderr, " %s=%" PRId64, gen_table_name((enum gen_table)t),
+				rep.fp.rows[t]);
+		fputc('\n', stderr);
+	}
+out:
+	srv_free(s);
+	srv_opts_release(&so);
+	free(opts);
+	return rc;
 }

@@ -1,11 +1,190 @@
 /* SPDX-License-Identifier: MIT */
+/* dbt3stab query N: run one query and print its result and time. */
+#include "dbt3/load.h"
+#include "dbt3/qry.h"
 #include "runner/cli.h"
 #include "runner/cmd.h"
+#include "runner/srv.h"
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_SEED = 1,
+	OPT_FORMAT,
+	OPT_DATABASE,
+	OPT_SCALE = 's',
+	OPT_QUIET = 'q',
+	OPT_HELP = 'h'
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dbt3stab query N [-s SF] [--seed N] [--format table|tbl|json] [options]\n"
+		"\n"
+		"Runs query N (1-22) once on the loaded database and prints its result; the time\n"
+		"of the timed statement (send, execute, fetch every row) goes to stderr.\n"
+		"--format tbl prints the layout of the TPC-H answer files (header of column names,\n"
+		"'|'-separated rows, fractions at 2 decimals) for a diff against the official answers.\n"
+		"\n"
+		"options:\n"
+		"  -s, --scale SF           scale factor for Q11's fraction (default: the loaded one)\n"
+		"  --seed N                 parameters as TPC-H qgen -r N (default: validation ones)\n"
+		"  --format F               table (default), tbl or json\n"
+		"  --database NAME          database (default dbt3)\n"
+		"  -q, --quiet              no time line\n"
+		"  -h, --help               this help\n"
+		"\n%s"
+		"\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
+		srv_options_usage);
+}
+
+static struct option *long_options(void)
+{
+	static const struct option own[] = {
+		{"scale", required_argument, NULL, OPT_SCALE},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"database", required_argument, NULL, OPT_DATABASE},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"help", no_argument, NULL, OPT_HELP},
+	};
+	size_t n_own = sizeof(own) / sizeof(own[0]), n_srv = 0;
+	while (srv_long_options[n_srv].name)
+		n_srv++;
+	struct option *all = calloc(n_own + n_srv + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	memcpy(all, own, sizeof(own));
+	memcpy(all + n_own, srv_long_options, n_srv * sizeof(*all));
+	return all;
+}
 
 int cmd_query(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("'query' is not implemented yet");
-	return CLI_FOUND;
+	struct qry_opts qo = {.sf = 0};
+	struct srv_opts so;
+	struct errbuf err;
+	struct srv *s = NULL;
+	MYSQL *m = NULL;
+	struct qry q = {0};
+	struct qry_result res = {0};
+	enum qry_format fmt = QRY_FORMAT_TABLE;
+	const char *db = "dbt3";
+	int quiet = 0, rc = CLI_OK, c;
+	long id = 0;
+	srv_opts_init(&so);
+	struct option *opts = long_options();
+	if (!opts) {
+		cli_error("out of memory");
+		return CLI_FOUND;
+	}
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":s:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SCALE:
+			if (cli_parse_double(optarg, 1e-6, 100000, &qo.sf) < 0) {
+				rc = cli_usage_error(argv[0], "invalid scale factor '%s'", optarg);
+				goto out;
+			}
+			break;
+		case OPT_SEED:
+			if (cli_parse_long(optarg, 0, 2147483646, &qo.seed) < 0) {
+				rc = cli_usage_error(argv[0], "--seed takes 0 to 2147483646, not '%s'",
+						     optarg);
+				goto out;
+			}
+			qo.seeded = 1;
+			break;
+		case OPT_FORMAT:
+			if (qry_format_parse(optarg, &fmt) < 0) {
+				rc = cli_usage_error(argv[0], "--format takes table, tbl or json, not '%s'",
+						     optarg);
+				goto out;
+			}
+			break;
+		case OPT_DATABASE:
+			db = optarg;
+			break;
+		case OPT_QUIET:
+			quiet = 1;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			goto out;
+		case '?':
+		case ':':
+			rc = cli_bad_option(argv[0], c, argv);
+			goto out;
+		default: {
+			int r = srv_opts_parse(&so, c, optarg, &err);
+			if (r <= 0) {
+				rc = cli_usage_error(argv[0], "%s", r < 0 ? err.msg : "unexpected option");
+				goto out;
+			}
+		}
+		}
+	}
+	if (optind >= argc) {
+		rc = cli_usage_error(argv[0], "which query? (1 to %d)", QRY_COUNT);
+		goto out;
+	}
+	if (cli_parse_long(argv[optind], 1, QRY_COUNT, &id) < 0) {
+		rc = cli_usage_error(argv[0], "no query '%s': queries are numbered 1 to %d",
+				     argv[optind], QRY_COUNT);
+		goto out;
+	}
+	if (optind + 1 < argc) {
+		rc = cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind + 1]);
+		goto out;
+	}
+	if (srv_opts_finish(&so, &err) < 0) {
+		rc = cli_usage_error(argv[0], "%s", err.msg);
+		goto out;
+	}
+	int started = 0;
+	if (srv_open(&s, &so, &err) < 0 || srv_ensure_started(s, NULL, &started, &err) < 0 ||
+	    !(m = srv_connect(s, NULL, &err))) {
+		cli_error("%s", err.msg);
+		rc = CLI_SERVER;
+		goto out;
+	}
+	struct load_fingerprint fp;
+	int r = load_fingerprint_read(m, db, &fp, &err);
+	if (r == LOAD_E_NONE) {
+		cli_error("database '%s' holds no complete load (see 'dbt3stab load --help')", db);
+		rc = CLI_FOUND;
+		goto out;
+	}
+	if (r < 0 || mysql_select_db(m, db) != 0) {
+		cli_error("%s", r < 0 ? err.msg : mysql_error(m));
+		rc = CLI_SERVER;
+		goto out;
+	}
+	if (qo.sf == 0)
+		qo.sf = fp.sf;
+	if (qry_build(&q, (int)id, &qo, &err) < 0 || qry_exec(m, &q, &res, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = mysql_errno(m) >= 2000 && mysql_errno(m) < 3000 ? CLI_SERVER : CLI_FOUND;
+		goto out;
+	}
+	if (qry_result_print(stdout, &res, (int)id, fmt) < 0) {
+		rc = CLI_FOUND;
+		goto out;
+	}
+	if (!quiet && fmt != QRY_FORMAT_JSON)
+		fprintf(stderr, "Q%ld: %" PRIu64 " rows in %.3f s (scale factor %g)\n", id, res.nrows,
+			res.seconds, fp.sf);
+out:
+	qry_result_release(&res);
+	qry_release(&q);
+	if (m)
+		mysql_close(m);
+	srv_free(s);
+	srv_opts_release(&so);
+	free(opts);
+	return rc;
 }

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Bulk loader: schema, rows streamed from the in-process generator (or .tbl files) through
+ * LOAD DATA LOCAL INFILE in parallel connections, indexes, statistics, checks, fingerprint. */
+#ifndef DBT3_LOAD_H
+#define DBT3_LOAD_H
+#include <jansson.h>
+#include <mysql.h>
+#include <stdint.h>
+
+#include "dbt3/gen.h"
+#include "dbt3/schema.h"
+#include "runner/srv.h"
+#include "runner/util.h"
+
+/* Failures a caller handles. */
+enum load_error {
+	LOAD_E_NONE = -2,  /* load_fingerprint_read: the database holds no complete load */
+	LOAD_E_SERVER = -3 /* the server failed or went away (exit code "server failure") */
+};
+
+/* The table holding the fingerprint, written last by a load. */
+#define LOAD_FINGERPRINT_TABLE "dbt3stab_fingerprint"
+
+/* What data a database holds: written last by load_run, so its presence means complete. */
+struct load_fingerprint {
+	double sf;
+	char generator[96];          /* "dbt3stab 0.1.0 gen (TPC-H dbgen 2.18 rows)" or "files" */
+	char indexes[16];            /* schema_indexes_name() */
+	char options[256];           /* how it was loaded, "source=generator jobs=2 ..." */
+	int64_t rows[GEN_NTABLES];   /* verified row counts, by enum gen_table */
+	char loaded_at[32];          /* UTC ISO 8601 */
+	double load_seconds;
+};
+
+/* Reads the fingerprint of database db on m: 0 when found, LOAD_E_NONE when the database or
+ * its fingerprint is missing (never loaded, or a load that did not finish), -1 on errors. */
+int load_fingerprint_read(MYSQL *m, const char *db, struct load_fingerprint *out,
+			  struct errbuf *err);
+
+/* {"scale_factor","generator","indexes","options","rows":{table:n},"loaded_at",
+ *  "load_seconds"}, for result files; NULL when out of memory. Caller decrefs. */
+json_t *load_fingerprint_json(const struct load_fingerprint *fp);
+
+/* The phases of a load, in order. */
+enum load_phase {
+	LOAD_PHASE_SCHEMA,
+	LOAD_PHASE_DATA,
+	LOAD_PHASE_INDEXES,
+	LOAD_PHASE_ANALYZE,
+	LOAD_PHASE_VERIFY,
+	LOAD_PHASE_RESTORE, /* restart of a managed server without the bulk-load profile */
+	LOAD_PHASE_FINGERPRINT,
+	LOAD_NPHASES
+};
+
+/* "schema", "data", ... */
+const char *load_phase_name(enum load_phase p);
+
+/* A progress snapshot passed to the progress callback (called from the calling thread). */
+struct load_progress {
+	enum load_phase phase;
+	int64_t done[GEN_NTABLES];  /* units (gen_rows) or bytes (--from) finished per table */
+	int64_t total[GEN_NTABLES]; /* 0 for tables not part of this phase */
+	int finished[GEN_NTABLES];  /* nonzero once the table is done in this phase */
+	double elapsed;             /* seconds since the phase started */
+};
+
+struct load_opts {
+	double sf;
+	const char *database;       /* default "dbt3" */
+	enum schema_indexes indexes;
+	const char *from_dir;       /* NULL: generate in-process; else DIR/<table>.tbl */
+	int force;                  /* reload even when the fingerprint matches */
+	int jobs;                   /* parallel connections (default 2) */
+	int bulk_profile;           /* managed server: restart with the bulk profile (default 1) */
+	void (*progress)(void *arg, const struct load_progress *p);
+	void *progress_arg;
+};
+
+/* What load_run did. */
+struct load_report {
+	int noop;                        /* the fingerprint matched: nothing loaded */
+	struct load_fingerprint fp;      /* the database's fingerprint afterwards */
+	double phase_seconds[LOAD_NPHASES];
+	double total_seconds;
+};
+
+/* Defaults: sf 1, database "dbt3", DBT-3 indexes, generator, 2 jobs, bulk profile. */
+void load_opts_init(struct load_opts *o);
+
+/* The server options of the bulk-load profile (innodb_flush_log_at_trx_commit=0, doublewrite
+ * off, large redo log), for srv_launch.overlay; static, *out_n entries. */
+const struct srv_kv *load_bulk_profile(size_t *out_n);
+
+/* Loads o->sf into o->database on server s (started if managed and down; left as found).
+ * A matching fingerprint makes this a no-op unless o->force. The fingerprint table is dropped
+ * first and written last. 0 on success; LOAD_E_SERVER or -1 with err filled. */
+int load_run(struct srv *s, const struct load_opts *o, struct load_report *out,
+	     struct errbuf *err);
+
+#endif

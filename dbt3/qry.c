@@ -1,0 +1,608 @@
+/* SPDX-License-Identifier: MIT */
+/* Parameter substitution follows TPC-H qgen (qgen.c, varsub.c): validation defaults, or per-query
+ * random streams seeded from -r with the Park-Miller "minimal standard" generator of dbgen. */
+#include "dbt3/qry.h"
+#include "dbt3/qry_templates.h"
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* qgen -d values (varsub.c defaults[]); Q11's fraction is computed from the scale factor. */
+static const char *const defaults[QRY_COUNT + 1][QRY_MAX_PARAMS + 1] = {
+	{NULL},
+	{NULL, "90"},
+	{NULL, "15", "BRASS", "EUROPE"},
+	{NULL, "BUILDING", "1995-03-15"},
+	{NULL, "1993-07-01"},
+	{NULL, "ASIA", "1994-01-01"},
+	{NULL, "1994-01-01", ".06", "24"},
+	{NULL, "FRANCE", "GERMANY"},
+	{NULL, "BRAZIL", "AMERICA", "ECONOMY ANODIZED STEEL"},
+	{NULL, "green"},
+	{NULL, "1993-10-01"},
+	{NULL, "GERMANY", NULL},
+	{NULL, "MAIL", "SHIP", "1994-01-01"},
+	{NULL, "special", "requests"},
+	{NULL, "1995-09-01"},
+	{NULL, "1996-01-01"},
+	{NULL, "Brand#45", "MEDIUM POLISHED", "49", "14", "23", "45", "19", "3", "36", "9"},
+	{NULL, "Brand#23", "MED BOX"},
+	{NULL, "300"},
+	{NULL, "Brand#12", "Brand#23", "Brand#34", "1", "10", "20"},
+	{NULL, "forest", "1994-01-01", "CANADA"},
+	{NULL, "SAUDI ARABIA"},
+	{NULL, "13", "31", "23", "29", "30", "18", "17"},
+};
+
+static const int nparams[QRY_COUNT + 1] = {0, 1, 3, 2, 1, 2, 3, 2, 3, 1, 1, 2,
+					   3, 2, 1, 1, 10, 2, 1, 6, 3, 1, 7};
+
+/* dists.dss lists used by qgen (all members weigh 1 except Q13a/Q13b, 20 and 40 each, which
+ * scales the draw but not the choice probabilities). */
+static const char *const regions[] = {"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"};
+static const char *const nations[] = {
+	"ALGERIA", "ARGENTINA", "BRAZIL",  "CANADA",	 "EGYPT",	   "ETHIOPIA",	 "FRANCE",
+	"GERMANY", "INDIA",	"INDONESIA", "IRAN",	 "IRAQ",	   "JAPAN",	 "JORDAN",
+	"KENYA",   "MOROCCO",	"MOZAMBIQUE", "PERU",	 "CHINA",	   "ROMANIA",	 "SAUDI ARABIA",
+	"VIETNAM", "RUSSIA",	"UNITED KINGDOM", "UNITED STATES"};
+/* Region of each nation: the cumulative "nations" weights of dists.dss. */
+static const int nation_region[] = {0, 1, 1, 1, 4, 0, 3, 3, 2, 2, 4, 4, 2,
+				    4, 0, 0, 0, 1, 2, 3, 4, 2, 3, 3, 1};
+static const char *const segments[] = {"AUTOMOBILE", "BUILDING", "FURNITURE", "HOUSEHOLD",
+				       "MACHINERY"};
+static const char *const smodes[] = {"REG AIR", "AIR", "RAIL", "TRUCK", "MAIL", "FOB", "SHIP"};
+static const char *const q13a[] = {"special", "pending", "unusual", "express"};
+static const char *const q13b[] = {"packages", "requests", "accounts", "deposits"};
+static const char *const type_s1[] = {"STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO"};
+static const char *const type_s2[] = {"ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED"};
+static const char *const type_s3[] = {"TIN", "NICKEL", "BRASS", "STEEL", "COPPER"};
+static const char *const cntr_s1[] = {"SM", "LG", "MED", "JUMBO", "WRAP"};
+static const char *const cntr_s2[] = {"CASE", "BOX", "BAG", "JAR", "PACK", "PKG", "CAN", "DRUM"};
+static const char *const colors[] = {
+	"almond",    "antique",	  "aquamarine", "azure",     "beige",	  "bisque",    "black",
+	"blanched",  "blue",	  "blush",	"brown",     "burlywood", "burnished", "chartreuse",
+	"chiffon",   "chocolate", "coral",	"cornflower", "cornsilk", "cream",     "cyan",
+	"dark",	     "deep",	  "dim",	"dodger",    "drab",	  "firebrick", "floral",
+	"forest",    "frosted",	  "gainsboro",	"ghost",     "goldenrod", "green",     "grey",
+	"honeydew",  "hot",	  "indian",	"ivory",     "khaki",	  "lace",      "lavender",
+	"lawn",	     "lemon",	  "light",	"lime",	     "linen",	  "magenta",   "maroon",
+	"medium",    "metallic",  "midnight",	"mint",	     "misty",	  "moccasin",  "navajo",
+	"navy",	     "olive",	  "orange",	"orchid",    "pale",	  "papaya",    "peach",
+	"peru",	     "pink",	  "plum",	"powder",    "puff",	  "purple",    "red",
+	"rose",	     "rosy",	  "royal",	"saddle",    "salmon",	  "sandy",     "seashell",
+	"sienna",    "sky",	  "slate",	"smoke",     "snow",	  "spring",    "steel",
+	"tan",	     "thistle",	  "tomato",	"turquoise", "violet",	  "wheat",     "white",
+	"yellow"};
+
+#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define RNG_M 2147483647
+
+/* Park and Miller, "Random number generators: good ones are hard to find", CACM 31(10), 1988:
+ * x' = 16807 x mod (2^31 - 1); dbgen's NextRand(). */
+static int64_t rng_next(int64_t x)
+{
+	return (x * 16807) % RNG_M;
+}
+
+/* dbgen's UnifInt(): low + floor(x / M * (high - low + 1)) with x the next stream value. */
+static int64_t unif(int64_t *stream, int64_t low, int64_t high)
+{
+	*stream = rng_next(*stream);
+	double range = (double)(high - low + 1);
+	return low + (int64_t)(((double)*stream / (double)RNG_M) * range);
+}
+
+/* dbgen's pick_str() over n members of equal weight w: draws in [1, n*w]. */
+static int pick(int64_t *stream, int n, int w)
+{
+	int64_t j = unif(stream, 1, (int64_t)n * w);
+	return (int)((j - 1) / w);
+}
+
+/* dbgen's permute(): a Fisher-Yates pass with swaps drawn from [i, n-1]. */
+static void permute(int64_t *stream, long *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t s = unif(stream, i, n - 1);
+		long t = a[s];
+		a[s] = a[i];
+		a[i] = t;
+	}
+}
+
+static void month_date(char *out, size_t n, int64_t t)
+{
+	snprintf(out, n, "19%02" PRId64 "-%02" PRId64 "-01", 93 + t / 12, t % 12 + 1);
+}
+
+static void ptype(char *out, size_t n, int i)
+{
+	snprintf(out, n, "%s %s %s", type_s1[i / 25], type_s2[(i / 5) % 5], type_s3[i % 5]);
+}
+
+/* varsub(qnum, 0, flags) without DFLT: draws the parameters of query id from its stream. */
+static void draw(char p[][64], int id, int64_t *st)
+{
+	const size_t n = 64;
+	int64_t a, b;
+	int i, j;
+	switch (id) {
+	case 1:
+		snprintf(p[1], n, "%" PRId64, unif(st, 60, 120));
+		break;
+	case 2:
+		snprintf(p[1], n, "%" PRId64, unif(st, 1, 50));
+		i = pick(st, 150, 1);
+		snprintf(p[2], n, "%s", type_s3[i % 5]);
+		snprintf(p[3], n, "%s", regions[pick(st, NELEM(regions), 1)]);
+		break;
+	case 3:
+		snprintf(p[1], n, "%s", segments[pick(st, NELEM(segments), 1)]);
+		snprintf(p[2], n, "1995-03-%02" PRId64, unif(st, 0, 30) + 1);
+		break;
+	case 4:
+		month_date(p[1], n, unif(st, 0, 57));
+		break;
+	case 5:
+		snprintf(p[1], n, "%s", regions[pick(st, NELEM(regions), 1)]);
+		snprintf(p[2], n, "19%02" PRId64 "-01-01", unif(st, 93, 97));
+		break;
+	case 6:
+		snprintf(p[1], n, "19%02" PRId64 "-01-01", unif(st, 93, 97));
+		snprintf(p[2], n, "0.%02" PRId64, unif(st, 2, 9));
+		snprintf(p[3], n, "%" PRId64, unif(st, 24, 25));
+		break;
+	case 7:
+		i = pick(st, NELEM(nations), 1);
+		snprintf(p[1], n, "%s", nations[i]);
+		while ((j = pick(st, NELEM(nations), 1)) == i)
+			;
+		snprintf(p[2], n, "%s", nations[j]);
+		break;
+	case 8:
+		i = pick(st, NELEM(nations), 1);
+		snprintf(p[1], n, "%s", nations[i]);
+		snprintf(p[2], n, "%s", regions[nation_region[i]]);
+		ptype(p[3], n, pick(st, 150, 1));
+		break;
+	case 9:
+		snprintf(p[1], n, "%s", colors[pick(st, NELEM(colors), 1)]);
+		break;
+	case 10:
+		month_date(p[1], n, unif(st, 1, 24));
+		break;
+	case 11:
+		snprintf(p[1], n, "%s", nations[pick(st, NELEM(nations), 1)]);
+		break;
+	case 12:
+		i = pick(st, NELEM(smodes), 1);
+		snprintf(p[1], n, "%s", smodes[i]);
+		while ((j = pick(st, NELEM(smodes), 1)) == i)
+			;
+		snprintf(p[2], n, "%s", smodes[j]);
+		snprintf(p[3], n, "19%02" PRId64 "-01-01", unif(st, 93, 97));
+		break;
+	case 13:
+		snprintf(p[1], n, "%s", q13a[pick(st, NELEM(q13a), 20)]);
+		snprintf(p[2], n, "%s", q13b[pick(st, NELEM(q13b), 40)]);
+		break;
+	case 14:
+		month_date(p[1], n, unif(st, 0, 59));
+		break;
+	case 15:
+		month_date(p[1], n, unif(st, 0, 57));
+		break;
+	case 16: {
+		a = unif(st, 1, 5);
+		b = unif(st, 1, 5);
+		snprintf(p[1], n, "Brand#%" PRId64 "%" PRId64, a, b);
+		i = pick(st, 150, 1);
+		snprintf(p[2], n, "%s %s", type_s1[i / 25], type_s2[(i / 5) % 5]);
+		long sizes[50];
+		for (int k = 0; k < 50; k++)
+			sizes[k] = k + 1;
+		permute(st, sizes, 50);
+		for (int k = 3; k <= 10; k++)
+			snprintf(p[k], n, "%ld", sizes[k - 3]);
+		break;
+	}
+	case 17:
+		a = unif(st, 1, 5);
+		b = unif(st, 1, 5);
+		snprintf(p[1], n, "Brand#%" PRId64 "%" PRId64, a, b);
+		i = pick(st, 40, 1);
+		snprintf(p[2], n, "%s %s", cntr_s1[i / 8], cntr_s2[i % 8]);
+		break;
+	case 18:
+		snprintf(p[1], n, "%" PRId64, unif(st, 312, 315));
+		break;
+	case 19:
+		for (int k = 1; k <= 3; k++) {
+			a = unif(st, 1, 5);
+			b = unif(st, 1, 5);
+			snprintf(p[k], n, "Brand#%" PRId64 "%" PRId64, a, b);
+		}
+		snprintf(p[4], n, "%" PRId64, unif(st, 1, 10));
+		snprintf(p[5], n, "%" PRId64, unif(st, 10, 20));
+		snprintf(p[6], n, "%" PRId64, unif(st, 20, 30));
+		break;
+	case 20:
+		snprintf(p[1], n, "%s", colors[pick(st, NELEM(colors), 1)]);
+		snprintf(p[2], n, "19%02" PRId64 "-01-01", unif(st, 93, 97));
+		snprintf(p[3], n, "%s", nations[pick(st, NELEM(nations), 1)]);
+		break;
+	case 21:
+		snprintf(p[1], n, "%s", nations[pick(st, NELEM(nations), 1)]);
+		break;
+	case 22: {
+		long cc[25];
+		for (int k = 0; k < 25; k++)
+			cc[k] = k;
+		permute(st, cc, 25);
+		for (int k = 0; k < 7; k++)
+			snprintf(p[k + 1], n, "%ld", 10 + cc[k]);
+		break;
+	}
+	}
+}
+
+/* Replaces ":N" in tmpl with p[N]; caller frees. */
+static char *substitute(const char *tmpl, char p[][64], int np)
+{
+	size_t cap = strlen(tmpl) + 1;
+	for (const char *s = tmpl; *s; s++)
+		if (*s == ':' && isdigit((unsigned char)s[1]))
+			cap += 64;
+	char *out = malloc(cap), *o = out;
+	if (!out)
+		return NULL;
+	for (const char *s = tmpl; *s;) {
+		if (*s == ':' && isdigit((unsigned char)s[1])) {
+			char *end;
+			long k = strtol(s + 1, &end, 10);
+			if (k >= 1 && k <= np) {
+				size_t len = strlen(p[k]);
+				memcpy(o, p[k], len);
+				o += len;
+				s = end;
+				continue;
+			}
+		}
+		*o++ = *s++;
+	}
+	*o = '\0';
+	return out;
+}
+
+int qry_build(struct qry *out, int id, const struct qry_opts *opts, struct errbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (id < 1 || id > QRY_COUNT)
+		return errbuf_set(err, "no query %d: queries are numbered 1 to %d", id, QRY_COUNT);
+	if (!(opts->sf > 0))
+		return errbuf_set(err, "invalid scale factor %g", opts->sf);
+	out->id = id;
+	out->nparams = nparams[id];
+	if (opts->seeded) {
+		/* qgen main(): Seed[0] = rndm; Seed[i] = NextRand^i(rndm) for query i. */
+		int64_t s = opts->seed < 0 ? opts->seed + RNG_M : opts->seed;
+		for (int i = 1; i <= id; i++)
+			s = rng_next(s);
+		draw(out->params, id, &s);
+	} else {
+		for (int k = 1; k <= out->nparams; k++)
+			if (defaults[id][k])
+				snprintf(out->params[k], sizeof(out->params[k]), "%s",
+					 defaults[id][k]);
+	}
+	if (id == 11)
+		snprintf(out->params[2], sizeof(out->params[2]), "%11.10f", 0.0001 / opts->sf);
+	out->sql = substitute(qry_template(id), out->params, out->nparams);
+	if (id == 15) {
+		out->pre = substitute(qry_q15_pre, out->params, out->nparams);
+		out->post = strdup(qry_q15_post);
+	}
+	if (!out->sql || (id == 15 && (!out->pre || !out->post))) {
+		qry_release(out);
+		return errbuf_set(err, "out of memory");
+	}
+	return 0;
+}
+
+void qry_release(struct qry *q)
+{
+	if (!q)
+		return;
+	free(q->pre);
+	free(q->sql);
+	free(q->post);
+	q->pre = q->sql = q->post = NULL;
+}
+
+char *qry_text(const struct qry *q)
+{
+	size_t n = 32 + strlen(q->sql) + (q->pre ? strlen(q->pre) : 0) +
+		   (q->post ? strlen(q->post) : 0) + 8;
+	char *s = malloc(n);
+	if (!s)
+		return NULL;
+	int len = snprintf(s, n, "-- Q%d\n", q->id);
+	if (q->pre)
+		len += snprintf(s + len, n - (size_t)len, "%s;\n", q->pre);
+	len += snprintf(s + len, n - (size_t)len, "%s;\n", q->sql);
+	if (q->post)
+		snprintf(s + len, n - (size_t)len, "%s;\n", q->post);
+	return s;
+}
+
+void qry_sha256(char out[65], const struct qry *q)
+{
+	char *t = qry_text(q);
+	if (!t) {
+		out[0] = '\0';
+		return;
+	}
+	util_sha256_hex(out, t, strlen(t));
+	free(t);
+}
+
+static int run_simple(MYSQL *m, const char *sql, struct errbuf *err)
+{
+	if (mysql_real_query(m, sql, strlen(sql)) != 0)
+		return errbuf_set(err, "query failed: %s (%u)", mysql_error(m), mysql_errno(m));
+	MYSQL_RES *r = mysql_store_result(m);
+	mysql_free_result(r);
+	return 0;
+}
+
+static int is_frac_field(const MYSQL_FIELD *f)
+{
+	switch (f->type) {
+	case MYSQL_TYPE_DECIMAL:
+	case MYSQL_TYPE_NEWDECIMAL:
+		return f->decimals > 0;
+	case MYSQL_TYPE_FLOAT:
+	case MYSQL_TYPE_DOUBLE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int collect(MYSQL_RES *res, struct qry_result *out)
+{
+	out->ncols = mysql_num_fields(res);
+	out->names = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
+	out->is_frac = calloc(out->ncols ? out->ncols : 1, sizeof(int));
+	if (!out->names || !out->is_frac)
+		return -1;
+	MYSQL_FIELD *fields = mysql_fetch_fields(res);
+	for (unsigned c = 0; c < out->ncols; c++) {
+		out->names[c] = strdup(fields[c].name);
+		out->is_frac[c] = is_frac_field(&fields[c]);
+		if (!out->names[c])
+			return -1;
+	}
+	uint64_t n = mysql_num_rows(res);
+	out->rows = calloc(n ? n : 1, sizeof(char **));
+	if (!out->rows)
+		return -1;
+	MYSQL_ROW row;
+	while ((row = mysql_fetch_row(res))) {
+		char **cells = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
+		if (!cells)
+			return -1;
+		out->rows[out->nrows++] = cells;
+		for (unsigned c = 0; c < out->ncols; c++)
+			if (row[c] && !(cells[c] = strdup(row[c])))
+				return -1;
+	}
+	return 0;
+}
+
+int qry_exec(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (q->pre && run_simple(m, q->pre, err) < 0)
+		return -1;
+	int rc = 0;
+	uint64_t t0 = util_now_ns();
+	MYSQL_RES *res = NULL;
+	if (mysql_real_query(m, q->sql, strlen(q->sql)) != 0 || !(res = mysql_store_result(m))) {
+		rc = errbuf_set(err, "Q%d failed: %s (%u)", q->id, mysql_error(m), mysql_errno(m));
+	}
+	uint64_t t1 = util_now_ns();
+	out->seconds = (double)(t1 - t0) / 1e9;
+	if (rc == 0 && collect(res, out) < 0)
+		rc = errbuf_set(err, "out of memory");
+	mysql_free_result(res);
+	if (q->post) {
+		struct errbuf e2;
+		if (run_simple(m, q->post, &e2) < 0 && rc == 0)
+			rc = errbuf_set(err, "%s", e2.msg);
+	}
+	if (rc < 0)
+		qry_result_release(out);
+	return rc;
+}
+
+void qry_result_release(struct qry_result *r)
+{
+	if (!r)
+		return;
+	for (uint64_t i = 0; i < r->nrows; i++) {
+		for (unsigned c = 0; c < r->ncols; c++)
+			free(r->rows[i][c]);
+		free(r->rows[i]);
+	}
+	free(r->rows);
+	if (r->names)
+		for (unsigned c = 0; c < r->ncols; c++)
+			free(r->names[c]);
+	free(r->names);
+	free(r->is_frac);
+	memset(r, 0, sizeof(*r));
+}
+
+void qry_round2(char *out, size_t n, const char *s)
+{
+	const char *p = s;
+	int neg = 0;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	const char *ip = p;
+	while (isdigit((unsigned char)*p))
+		p++;
+	size_t ilen = (size_t)(p - ip);
+	const char *fp = NULL;
+	size_t flen = 0;
+	if (*p == '.') {
+		fp = ++p;
+		while (isdigit((unsigned char)*p))
+			p++;
+		flen = (size_t)(p - fp);
+	}
+	if (*p != '\0' || ilen + flen == 0 || ilen > 60) {
+		snprintf(out, n, "%s", s);
+		return;
+	}
+	/* digits = integer part and two decimals, as one number; then round on the third decimal */
+	char d[72];
+	size_t k = 0;
+	d[k++] = '0'; /* room for a carry */
+	for (size_t i = 0; i < ilen; i++)
+		d[k++] = ip[i];
+	for (size_t i = 0; i < 2; i++)
+		d[k++] = i < flen ? fp[i] : '0';
+	if (flen > 2 && fp[2] >= '5')
+		for (size_t i = k; i-- > 0;) {
+			if (d[i] == '9') {
+				d[i] = '0';
+				continue;
+			}
+			d[i]++;
+			break;
+		}
+	d[k] = '\0';
+	size_t start = 0;
+	while (start < k - 3 && d[start] == '0')
+		start++;
+	int zero = 1;
+	for (size_t i = start; i < k; i++)
+		if (d[i] != '0')
+			zero = 0;
+	snprintf(out, n, "%s%.*s.%.2s", neg && !zero ? "-" : "", (int)(k - 2 - start), d + start,
+		 d + k - 2);
+}
+
+int qry_format_parse(const char *s, enum qry_format *out)
+{
+	if (strcmp(s, "table") == 0)
+		*out = QRY_FORMAT_TABLE;
+	else if (strcmp(s, "tbl") == 0)
+		*out = QRY_FORMAT_TBL;
+	else if (strcmp(s, "json") == 0)
+		*out = QRY_FORMAT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *cell_text(const struct qry_result *r, uint64_t i, unsigned c, char *buf,
+			     size_t n, int round)
+{
+	const char *v = r->rows[i][c];
+	if (!v)
+		return "NULL";
+	if (round && r->is_frac[c]) {
+		qry_round2(buf, n, v);
+		return buf;
+	}
+	return v;
+}
+
+static int print_table(FILE *f, const struct qry_result *r)
+{
+	size_t *w = calloc(r->ncols ? r->ncols : 1, sizeof(size_t));
+	if (!w)
+		return -1;
+	for (unsigned c = 0; c < r->ncols; c++)
+		w[c] = strlen(r->names[c]);
+	for (uint64_t i = 0; i < r->nrows; i++)
+		for (unsigned c = 0; c < r->ncols; c++) {
+			size_t l = strlen(r->rows[i][c] ? r->rows[i][c] : "NULL");
+			if (l > w[c])
+				w[c] = l;
+		}
+	for (unsigned c = 0; c < r->ncols; c++)
+		fprintf(f, "%s%-*s", c ? "  " : "", (int)w[c], r->names[c]);
+	fputc('\n', f);
+	for (unsigned c = 0; c < r->ncols; c++) {
+		fputs(c ? "  " : "", f);
+		for (size_t k = 0; k < w[c]; k++)
+			fputc('-', f);
+	}
+	fputc('\n', f);
+	for (uint64_t i = 0; i < r->nrows; i++) {
+		for (unsigned c = 0; c < r->ncols; c++) {
+			const char *v = r->rows[i][c] ? r->rows[i][c] : "NULL";
+			int num = r->rows[i][c] && (isdigit((unsigned char)v[0]) || v[0] == '-');
+			fprintf(f, num ? "%s%*s" : "%s%-*s", c ? "  " : "", (int)w[c], v);
+		}
+		fputc('\n', f);
+	}
+	free(w);
+	return 0;
+}
+
+static int print_json(FILE *f, const struct qry_result *r, int id)
+{
+	json_t *o = json_object(), *cols = json_array(), *rows = json_array();
+	json_object_set_new(o, "query", json_integer(id));
+	json_object_set_new(o, "seconds", json_real(r->seconds));
+	json_object_set_new(o, "row_count", json_integer((json_int_t)r->nrows));
+	for (unsigned c = 0; c < r->ncols; c++)
+		json_array_append_new(cols, json_string(r->names[c]));
+	for (uint64_t i = 0; i < r->nrows; i++) {
+		json_t *row = json_array();
+		for (unsigned c = 0; c < r->ncols; c++)
+			json_array_append_new(row, r->rows[i][c] ? json_string(r->rows[i][c])
+								 : json_null());
+		json_array_append_new(rows, row);
+	}
+	json_object_set_new(o, "columns", cols);
+	json_object_set_new(o, "rows", rows);
+	int rc = json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+	json_decref(o);
+	return rc;
+}
+
+int qry_result_print(FILE *f, const struct qry_result *r, int id, enum qry_format fmt)
+{
+	char buf[80];
+	int rc = 0;
+	switch (fmt) {
+	case QRY_FORMAT_TABLE:
+		rc = print_table(f, r);
+		break;
+	case QRY_FORMAT_JSON:
+		rc = print_json(f, r, id);
+		break;
+	case QRY_FORMAT_TBL:
+		for (unsigned c = 0; c < r->ncols; c++)
+			fprintf(f, "%s%s", c ? "|" : "", r->names[c]);
+		fputc('\n', f);
+		for (uint64_t i = 0; i < r->nrows; i++) {
+			for (unsigned c = 0; c < r->ncols; c++)
+				fprintf(f, "%s%s", c ? "|" : "",
+					cell_text(r, i, c, buf, sizeof(buf), 1));
+			fputc('\n', f);
+		}
+		break;
+	}
+	return rc < 0 || ferror(f) ? -1 : 0;
+}

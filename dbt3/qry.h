@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* The 22 DBT-3 queries in the MySQL/MariaDB dialect with TPC-H substitution parameters: the
+ * validation defaults, or the values TPC-H qgen draws with -r SEED (same random streams). */
+#ifndef DBT3_QRY_H
+#define DBT3_QRY_H
+#include <mysql.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include "runner/util.h"
+
+#define QRY_COUNT 22
+#define QRY_MAX_PARAMS 10
+
+/* How parameters are chosen. seeded = 0: the TPC-H validation (qgen -d) values; otherwise qgen
+ * -r seed. sf only changes Q11's fraction (0.0001 / sf), as in qgen -s. */
+struct qry_opts {
+	double sf;
+	int seeded;
+	long seed; /* 0 .. 2147483646, as qgen accepts */
+};
+
+/* One query ready to run. Only sql is timed; pre and post (Q15's CREATE OR REPLACE VIEW and
+ * DROP VIEW) run untimed around it on the same connection. Release with qry_release(). */
+struct qry {
+	int id;     /* 1..22 */
+	char *pre;  /* NULL or one statement to run before the timed one */
+	char *sql;  /* the timed statement (no trailing ';') */
+	char *post; /* NULL or one statement to run after the timed one */
+	int nparams;
+	char params[QRY_MAX_PARAMS + 1][64]; /* params[1..nparams], as substituted */
+};
+
+/* Builds query id (1..22) with opts. 0 on success; -1 with err filled. */
+int qry_build(struct qry *out, int id, const struct qry_opts *opts, struct errbuf *err);
+
+/* Frees the statements of q (not q itself); NULL is fine. */
+void qry_release(struct qry *q);
+
+/* The stable text of q, the basis of sql_sha256: "-- Q<id>\n" then pre, sql and post, each
+ * followed by ";\n". Caller frees; NULL when out of memory. */
+char *qry_text(const struct qry *q);
+
+/* SHA-256 (64 hex digits) of qry_text(q); "" when out of memory. */
+void qry_sha256(char out[65], const struct qry *q);
+
+/* A query's result: column names, each row's cells as text (NULL for SQL NULL), and which
+ * columns are fractional numbers (DECIMAL/FLOAT/DOUBLE with decimals). */
+struct qry_result {
+	unsigned ncols;
+	char **names;
+	int *is_frac;
+	uint64_t nrows;
+	char ***rows;    /* rows[r][c] */
+	double seconds;  /* wall time of the timed statement: send, execute, fetch every row */
+};
+
+/* Runs q on m (the current database must hold the DBT-3 tables): pre, then the timed sql with
+ * every row fetched, then post (also after a failure of sql). 0 on success; -1 with err. The
+ * caller releases out with qry_result_release(). */
+int qry_exec(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err);
+
+/* Frees the result's contents; NULL is fine. */
+void qry_result_release(struct qry_result *r);
+
+/* Rounds the decimal string s to 2 places, half away from zero ("25.5220" -> "25.52"), into out
+ * (size n). Strings that are not plain decimals are copied unchanged. */
+void qry_round2(char *out, size_t n, const char *s);
+
+/* Output formats of qry_result_print. */
+enum qry_format {
+	QRY_FORMAT_TABLE, /* aligned columns with a header rule, for people */
+	QRY_FORMAT_TBL,   /* header of names, then rows '|'-separated, fractions at 2 places */
+	QRY_FORMAT_JSON   /* {"query":N,"seconds":S,"columns":[...],"rows":[[...],...]} */
+};
+
+/* Parses "table" / "tbl" / "json"; 0 on success, -1 otherwise. */
+int qry_format_parse(const char *s, enum qry_format *out);
+
+/* Prints r (result of query id) to f in format fmt; -1 on a write error. */
+int qry_result_print(FILE *f, const struct qry_result *r, int id, enum qry_format fmt);
+
+#endif

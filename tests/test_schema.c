@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+#include "dbt3/schema.h"
+#include "tests/harness.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void test_schema__has_the_fifteen_dbt3_indexes(void)
+{
+	static const char *names[] = {
+		"i_s_nationkey", "i_ps_partkey", "i_ps_suppkey", "i_c_nationkey",
+		"i_o_orderdate", "i_o_custkey", "i_n_regionkey", "i_l_shipdate",
+		"i_l_suppkey_partkey (l_partkey, l_suppkey)", "i_l_partkey", "i_l_suppkey",
+		"i_l_receiptdate", "i_l_orderkey", "i_l_orderkey_quantity (l_orderkey, l_quantity)",
+		"i_l_commitdate"};
+	CU_ASSERT_EQUAL(schema_index_count(), 15);
+	char *s = schema_script(SCHEMA_INDEXES_DBT3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		CU_ASSERT_PTR_NOT_NULL(strstr(s, names[i]));
+	free(s);
+}
+
+static void test_schema__keys_only_has_no_secondary_index(void)
+{
+	char *s = schema_script(SCHEMA_INDEXES_KEYS_ONLY);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_PTR_NULL(strstr(s, "ADD INDEX"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "PRIMARY KEY (l_orderkey, l_linenumber)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "PRIMARY KEY (ps_partkey, ps_suppkey)"));
+	free(s);
+}
+
+static void test_schema__dbt3_types_and_persistent_statistics(void)
+{
+	const char *li = schema_table_create(GEN_LINEITEM);
+	CU_ASSERT_PTR_NOT_NULL(strstr(li, "l_extendedprice DECIMAL(10,2)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(li, "l_shipdate DATE"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(li, "l_comment VARCHAR(44)"));
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		const char *c = schema_table_create((enum gen_table)t);
+		CU_ASSERT_PTR_NOT_NULL(strstr(c, "ENGINE=InnoDB"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(c, "STATS_PERSISTENT=1 STATS_AUTO_RECALC=0"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(c, "STATS_SAMPLE_PAGES="));
+	}
+}
+
+static void test_schema__indexes_option_parses(void)
+{
+	enum schema_indexes ix;
+	CU_ASSERT_EQUAL(schema_indexes_parse("dbt3", &ix), 0);
+	CU_ASSERT_EQUAL(ix, SCHEMA_INDEXES_DBT3);
+	CU_ASSERT_EQUAL(schema_indexes_parse("keys-only", &ix), 0);
+	CU_ASSERT_EQUAL(ix, SCHEMA_INDEXES_KEYS_ONLY);
+	CU_ASSERT_EQUAL(schema_indexes_parse("all", &ix), -1);
+	CU_ASSERT_STRING_EQUAL(schema_indexes_name(SCHEMA_INDEXES_KEYS_ONLY), "keys-only");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+		{"has_the_fifteen_dbt3_indexes", test_schema__has_the_fifteen_dbt3_indexes},
+		{"keys_only_has_no_secondary_index", test_schema__keys_only_has_no_secondary_index},
+		{"dbt3_types_and_persistent_statistics",
+		 test_schema__dbt3_types_and_persistent_statistics},
+		{"indexes_option_parses", test_schema__indexes_option_parses},
+		{NULL, NULL},
+	};
+	return th_run("schema", cases, argc, argv);
+}
