@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: MIT */
+/* Variance components, tests on log restart means, multiplicity, verdicts, overall ratio. */
+#include "stats/st.h"
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_psi.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Above this many degrees of freedom the t distribution is replaced by the normal. */
+#define ST_DF_NORMAL 1e7
+
+static int valid_times(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]) || x[i] <= 0)
+			return 0;
+	return 1;
+}
+
+/* Upper tail P(T > t) of Student's t with df degrees of freedom (normal for huge df). */
+static double t_upper(double t, double df)
+{
+	if (df >= ST_DF_NORMAL)
+		return gsl_cdf_ugaussian_Q(t);
+	return gsl_cdf_tdist_Q(t, df);
+}
+
+/* Quantile t_{p, df}. */
+static double t_quantile(double p, double df)
+{
+	if (df >= ST_DF_NORMAL)
+		return gsl_cdf_ugaussian_Pinv(p);
+	return gsl_cdf_tdist_Pinv(p, df);
+}
+
+int st_restart_means(double *out, const double *runs, const size_t *nruns, size_t k,
+		     struct errbuf *err)
+{
+	size_t off = 0;
+	if (k == 0)
+		return errbuf_set(err, "no restarts"), ST_ENODATA;
+	for (size_t i = 0; i < k; i++) {
+		double s = 0;
+		if (nruns[i] == 0)
+			return errbuf_set(err, "restart %zu has no measured runs", i), ST_ENODATA;
+		if (!valid_times(runs + off, nruns[i]))
+			return errbuf_set(err, "restart %zu has a time that is not finite and > 0",
+					  i),
+			       ST_EINVAL;
+		for (size_t j = 0; j < nruns[i]; j++)
+			s += runs[off + j];
+		out[i] = s / (double)nruns[i];
+		off += nruns[i];
+	}
+	return 0;
+}
+
+/* Geometric mean exp((1/n) sum log x_i). */
+double st_gmean(const double *x, size_t n)
+{
+	double s = 0;
+	if (n == 0 || !valid_times(x, n))
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		s += log(x[i]);
+	return exp(s / (double)n);
+}
+
+/* One-way random-effects ANOVA (model y_ij = mu + a_i + e_ij, a_i ~ N(0, s_a^2),
+ * e_ij ~ N(0, s_e^2)). SSB = sum n_i (ybar_i - ybar)^2, SSW = sum (y_ij - ybar_i)^2, MSB = SSB/(k-1),
+ * MSW = SSW/(N-k); ANOVA (method of moments) estimators s_e^2 = MSW, s_a^2 = (MSB - MSW) / n0
+ * with n0 = (N - sum n_i^2 / N) / (k - 1), which is n for balanced data; negative estimates are
+ * truncated at 0. Searle, Casella & McCulloch, "Variance Components" (1992), sec. 3.5-3.6 and
+ * eq. (3.10); Sokal & Rohlf, "Biometry" (3rd ed. 1995), sec. 9.3 (unequal n, "n0"). F = MSB/MSW
+ * on (k-1, N-k) df. Two-pass sums for accuracy. */
+int st_anova_oneway(struct st_anova *out, const double *runs, const size_t *nruns, size_t k,
+		    struct errbuf *err)
+{
+	size_t n = 0, off = 0;
+	double sum = 0, sumsq_n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (k == 0)
+		return errbuf_set(err, "no restarts"), ST_ENODATA;
+	for (size_t i = 0; i < k; i++) {
+		if (nruns[i] == 0)
+			return errbuf_set(err, "restart %zu has no measured runs", i), ST_ENODATA;
+		n += nruns[i];
+		sumsq_n += (double)nruns[i] * (double)nruns[i];
+	}
+	for (size_t j = 0; j < n; j++) {
+		if (!isfinite(runs[j]))
+			return errbuf_set(err, "run %zu is not finite", j), ST_EINVAL;
+		sum += runs[j];
+	}
+	out->k = k;
+	out->n = n;
+	out->grand_mean = sum / (double)n;
+	for (size_t i = 0; i < k; i++) {
+		double gm = 0;
+		for (size_t j = 0; j < nruns[i]; j++)
+			gm += runs[off + j];
+		gm /= (double)nruns[i];
+		for (size_t j = 0; j < nruns[i]; j++) {
+			double d = runs[off + j] - gm;
+			out->ss_within += d * d;
+		}
+		out->ss_between += (double)nruns[i] * (gm - out->grand_mean) * (gm - out->grand_mean);
+		off += nruns[i];
+	}
+	out->df_between = (double)(k - 1);
+	out->df_within = (double)(n - k);
+	out->ms_between = k > 1 ? out->ss_between / out->df_between : NAN;
+	out->ms_within = n > k ? out->ss_within / out->df_within : NAN;
+	out->n0 = k > 1 ? ((double)n - sumsq_n / (double)n) / (double)(k - 1) : NAN;
+	out->var_within = out->ms_within;
+	if (k > 1 && n > k) {
+		double v = (out->ms_between - out->ms_within) / out->n0;
+		out->var_between = v > 0 ? v : 0;
+	} else {
+		out->var_between = NAN;
+	}
+	if (k > 1 && n > k && out->ms_within > 0) {
+		out->f = out->ms_between / out->ms_within;
+		out->p = gsl_cdf_fdist_Q(out->f, out->df_between, out->df_within);
+	} else {
+		out->f = NAN;
+		out->p = NAN;
+	}
+	return 0;
+}
+
+/* Sample variance with n-1 in the denominator (two-pass); NaN for n < 2. */
+static double sample_var(const double *x, size_t n, double *out_mean)
+{
+	double m = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		m += x[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	if (out_mean)
+		*out_mean = m;
+	return n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
+/* Per-query figures: restart means, ANOVA components as coefficients of variation (s / grand
+ * mean, the usual CoV of a variance component: Searle et al. 1992), and the sd of the log restart
+ * means, which for log-normal data is close to the CoV of the restart means. */
+int st_query_stats_compute(struct st_query_stats *out, double *out_means, const double *runs,
+			   const size_t *nruns, size_t k, struct errbuf *err)
+{
+	double *means, *logs;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (k == 0)
+		return errbuf_set(err, "no restarts"), ST_ENODATA;
+	means = calloc(2 * k, sizeof(double));
+	if (!means)
+		return errbuf_set(err, "out of memory"), ST_EINVAL;
+	logs = means + k;
+	rc = st_restart_means(means, runs, nruns, k, err);
+	if (rc == 0)
+		rc = st_anova_oneway(&out->anova, runs, nruns, k, err);
+	if (rc == 0) {
+		out->n_restarts = k;
+		out->n_runs = out->anova.n;
+		out->mean = out->anova.grand_mean;
+		out->gmean = st_gmean(means, k);
+		out->cov_within = sqrt(out->anova.var_within) / out->anova.grand_mean;
+		out->cov_between = sqrt(out->anova.var_between) / out->anova.grand_mean;
+		for (size_t i = 0; i < k; i++)
+			logs[i] = log(means[i]);
+		out->sd_log = sqrt(sample_var(logs, k, NULL));
+		if (out_means)
+			memcpy(out_means, means, k * sizeof(double));
+	}
+	free(means);
+	return rc;
+}
+
+int st_sample_init(struct st_sample *out, const double *means, size_t n, struct errbuf *err)
+{
+	double logs[64], *l = logs;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return errbuf_set(err, "no restart means"), ST_ENODATA;
+	if (!valid_times(means, n))
+		return errbuf_set(err, "a restart mean is not finite and > 0"), ST_EINVAL;
+	if (n > sizeof(logs) / sizeof(logs[0])) {
+		l = malloc(n * sizeof(double));
+		if (!l)
+			return errbuf_set(err, "out of memory"), ST_EINVAL;
+	}
+	for (size_t i = 0; i < n; i++)
+		l[i] = log(means[i]);
+	out->n = n;
+	out->var_log = sample_var(l, n, &out->mean_log);
+	if (l != logs)
+		free(l);
+	return 0;
+}
+
+void st_compare_opts_init(struct st_compare_opts *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->method = ST_METHOD_WELCH;
+	out->alt = ST_TWO_SIDED;
+	out->alpha = 0.05;
+}
+
+/* Pooled variance s_p^2 = sum (n_i - 1) s_i^2 / sum (n_i - 1) over the sides with n_i >= 2
+ * (Student 1908; e.g. Snedecor & Cochran, "Statistical Methods", 8th ed., sec. 6.7). */
+void st_sample_pooled_var(struct st_prior *out, const struct st_sample *a,
+			  const struct st_sample *b)
+{
+	double ss = 0, df = 0;
+	const struct st_sample *s[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		if (s[i]->n >= 2 && isfinite(s[i]->var_log)) {
+			ss += (double)(s[i]->n - 1) * s[i]->var_log;
+			df += (double)(s[i]->n - 1);
+		}
+	}
+	out->df = df;
+	out->var = df > 0 ? ss / df : NAN;
+}
+
+/* Sample variance of the log restart means of a baseline result, n - 1 df. */
+int st_baseline_prior(struct st_prior *out, const double *means, size_t n, struct errbuf *err)
+{
+	struct st_sample s;
+	int rc = st_sample_init(&s, means, n, err);
+	out->var = NAN;
+	out->df = 0;
+	if (rc)
+		return rc;
+	if (n < 2)
+		return errbuf_set(err, "a baseline needs at least 2 restarts"), ST_ENODATA;
+	out->var = s.var_log;
+	out->df = (double)(n - 1);
+	return 0;
+}
+
+/* Fills t, p and the CI from diff, se and df: t = diff / se; two-sided p = 2 P(T > |t|),
+ * one-sided (new slower) p = P(T > t); CI exp(diff -+ t_{1-alpha/2,df} se). */
+static void finish_test(struct st_test *out, double alpha, enum st_alternative alt)
+{
+	double q;
+	if (out->se > 0) {
+		out->t = out->diff / out->se;
+	} else {
+		/* no spread at all: identical means are "no evidence", anything else is certain */
+		out->t = out->diff == 0 ? 0 : copysign(INFINITY, out->diff);
+	}
+	if (alt == ST_GREATER)
+		out->p = out->t == INFINITY ? 0 : out->t == -INFINITY ? 1 : t_upper(out->t, out->df);
+	else
+		out->p = isinf(out->t) ? 0 : 2 * t_upper(fabs(out->t), out->df);
+	if (out->p > 1)
+		out->p = 1;
+	q = t_quantile(1 - alpha / 2, out->df);
+	out->ratio = exp(out->diff);
+	out->ci_lo = exp(out->diff - q * out->se);
+	out->ci_hi = exp(out->diff + q * out->se);
+}
+
+/* Welch's t-test (Welch 1947, Biometrika 34:28-35): se^2 = s_a^2/n_a + s_b^2/n_b; Welch-
+ * Satterthwaite df = se^4 / ((s_a^2/n_a)^2/(n_a-1) + (s_b^2/n_b)^2/(n_b-1)) (Satterthwaite 1946,
+ * Biometrics Bull. 2:110-114). Baseline: pooled variance (Student 1908) of the baseline and the
+ * sides with >= 2 restarts, df the sum of theirs, se^2 = s^2 (1/n_a + 1/n_b). Moderated t (Smyth
+ * 2004, Stat. Appl. Genet. Mol. Biol. 3(1) art. 3, eq. 2-3): s~^2 = (d0 s0^2 + d s^2) / (d0 + d)
+ * with s^2 the pooled variance on d df, df = d0 + d; a baseline adds its d_b s_b^2 and d_b. */
+int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
+	       const struct st_compare_opts *opts, struct errbuf *err)
+{
+	double inv_n;
+	int both = a->n >= 2 && b->n >= 2;
+	int have_base = opts->baseline.df > 0 && isfinite(opts->baseline.var);
+
+	memset(out, 0, sizeof(*out));
+	if (a->n == 0 || b->n == 0)
+		return errbuf_set(err, "a side has no restarts"), ST_ENODATA;
+	if (!(opts->alpha > 0 && opts->alpha < 1))
+		return errbuf_set(err, "alpha %g is not in (0, 1)", opts->alpha), ST_EINVAL;
+	out->n_a = a->n;
+	out->n_b = b->n;
+	out->diff = b->mean_log - a->mean_log;
+	out->ratio = exp(out->diff);
+	inv_n = 1.0 / (double)a->n + 1.0 / (double)b->n;
+
+	if (!both && !have_base) {
+		out->kind = ST_TEST_NONE;
+		out->se = out->df = out->t = out->p = NAN;
+		out->ci_lo = out->ci_hi = NAN;
+		return 0;
+	}
+	if (opts->method == ST_METHOD_WELCH && both) {
+		double va = a->var_log / (double)a->n, vb = b->var_log / (double)b->n;
+		double se2 = va + vb;
+		out->kind = ST_TEST_WELCH;
+		out->se = sqrt(se2);
+		if (se2 > 0)
+			out->df = se2 * se2 /
+				  (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+		else
+			out->df = (double)(a->n + b->n - 2);
+	} else {
+		struct st_prior pooled;
+		double ss, df;
+		st_sample_pooled_var(&pooled, a, b);
+		ss = pooled.df > 0 ? pooled.df * pooled.var : 0;
+		df = pooled.df;
+		out->kind = ST_TEST_BASELINE;
+		if (have_base) {
+			ss += opts->baseline.df * opts->baseline.var;
+			df += opts->baseline.df;
+		}
+		if (opts->method == ST_METHOD_EB && opts->eb.df > 0 && isfinite(opts->eb.var)) {
+			out->kind = ST_TEST_MODERATED;
+			if (isinf(opts->eb.df)) {
+				out->df = INFINITY;
+				out->se = sqrt(opts->eb.var * inv_n);
+				finish_test(out, opts->alpha, opts->alt);
+				return 0;
+			}
+			ss += opts->eb.df * opts->eb.var;
+			df += opts->eb.df;
+		}
+		if (df <= 0) {
+			out->kind = ST_TEST_NONE;
+			out->se = out->df = out->t = out->p = NAN;
+			out->ci_lo = out->ci_hi = NAN;
+			return 0;
+		}
+		out->df = df;
+		out->se = sqrt(ss / df * inv_n);
+	}
+	finish_test(out, opts->alpha, opts->alt);
+	return 0;
+}
+
+int st_compare_means(struct st_test *out, const double *a, size_t n_a, const double *b,
+		     size_t n_b, const struct st_compare_opts *opts, struct errbuf *err)
+{
+	struct st_sample sa, sb;
+	int rc = st_sample_init(&sa, a, n_a, err);
+	if (rc == 0)
+		rc = st_sample_init(&sb, b, n_b, err);
+	if (rc)
+		return rc;
+	return st_compare(out, &sa, &sb, opts, err);
+}
+
+/* Inverse of the trigamma function psi'(x) = y by Newton's method on 1/psi', as in Smyth 2004
+ * (limma's trigammaInverse): start x = 0.5 + 1/y, step x += psi'(x)(1 - psi'(x)/y) / psi''(x). */
+static double trigamma_inverse(double y)
+{
+	double x;
+	if (y > 1e7)
+		return 1 / sqrt(y);
+	if (y < 1e-6)
+		return 1 / y;
+	x = 0.5 + 1 / y;
+	for (int i = 0; i < 60; i++) {
+		double tri = gsl_sf_psi_1(x);
+		double dif = tri * (1 - tri / y) / gsl_sf_psi_n(2, x);
+		x += dif;
+		if (-dif / x < 1e-10)
+			break;
+	}
+	return x;
+}
+
+/* Empirical-Bayes prior for variances (Smyth 2004, sec. 6.2, "fitFDist"): with z_i = log s_i^2
+ * and e_i = z_i - psi(d_i/2) + log(d_i/2), the prior s_i^2 ~ s0^2 F(d_i, d0) gives
+ * E e_i = log s0^2 + psi(d0/2) - log(d0/2) and Var e_i = psi'(d_i/2) + psi'(d0/2). So
+ * psi'(d0/2) = mean((e_i - ebar)^2 m/(m-1) - psi'(d_i/2)); if that is <= 0, d0 = infinity
+ * (no extra spread: all variances are equal); s0^2 = exp(ebar + psi(d0/2) - log(d0/2)). */
+int st_eb_prior_fit(struct st_prior *out, const double *var, const double *df, size_t m,
+		    struct errbuf *err)
+{
+	double sum_e = 0, sum_tri = 0, ss = 0, ebar, rhs;
+	size_t g = 0;
+
+	out->var = NAN;
+	out->df = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (!(df[i] > 0) || !isfinite(var[i]) || var[i] <= 0)
+			continue;
+		sum_e += log(var[i]) - gsl_sf_psi(df[i] / 2) + log(df[i] / 2);
+		sum_tri += gsl_sf_psi_1(df[i] / 2);
+		g++;
+	}
+	if (g < 3)
+		return errbuf_set(err, "%zu queries with a restart variance, need 3", g),
+		       ST_ENODATA;
+	ebar = sum_e / (double)g;
+	for (size_t i = 0; i < m; i++) {
+		double e;
+		if (!(df[i] > 0) || !isfinite(var[i]) || var[i] <= 0)
+			continue;
+		e = log(var[i]) - gsl_sf_psi(df[i] / 2) + log(df[i] / 2);
+		ss += (e - ebar) * (e - ebar);
+	}
+	rhs = ss / (double)(g - 1) - sum_tri / (double)g;
+	if (rhs > 0) {
+		double d0 = 2 * trigamma_inverse(rhs);
+		out->df = d0;
+		out->var = exp(ebar + gsl_sf_psi(d0 / 2) - log(d0 / 2));
+	} else {
+		out->df = INFINITY;
+		out->var = exp(ebar);
+	}
+	return 0;
+}
+
+int st_compare_all(struct st_test *out, struct st_prior *out_prior, const struct st_sample *a,
+		   const struct st_sample *b, size_t m, const struct st_prior *baseline,
+		   const struct st_compare_opts *opts, struct errbuf *err)
+{
+	struct st_compare_opts o = *opts;
+	int rc = 0;
+
+	o.eb.df = 0;
+	o.eb.var = NAN;
+	if (opts->method == ST_METHOD_EB) {
+		double *v = malloc(2 * (m ? m : 1) * sizeof(double)), *d;
+		struct errbuf ignore;
+		if (!v)
+			return errbuf_set(err, "out of memory"), ST_EINVAL;
+		d = v + m;
+		for (size_t i = 0; i < m; i++) {
+			struct st_prior p;
+			st_sample_pooled_var(&p, &a[i], &b[i]);
+			v[i] = p.var;
+			d[i] = p.df;
+		}
+		if (st_eb_prior_fit(&o.eb, v, d, m, &ignore) != 0)
+			o.method = ST_METHOD_WELCH;
+		free(v);
+	}
+	if (out_prior)
+		*out_prior = o.eb;
+	for (size_t i = 0; i < m && rc == 0; i++) {
+		if (baseline)
+			o.baseline = baseline[i];
+		rc = st_compare(&out[i], &a[i], &b[i], &o, err);
+	}
+	return rc;
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int pidx_cmp(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+	return a->p < b->p ? -1 : a->p > b->p ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Holm (1979, Scand. J. Statist. 6:65-70) step-down: with p_(1) <= ... <= p_(m),
+ * p~_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)). Benjamini & Hochberg (1995, JRSS B 57:289-300)
+ * step-up: p~_(i) = min_{j >= i} min(1, m p_(j) / j). Both as R's p.adjust (stats package). */
+void st_p_adjust(double *out, const double *p, size_t m, enum st_correction corr)
+{
+	struct pidx *v = malloc((m ? m : 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v) { /* cannot sort: Bonferroni needs no sort and is never smaller than Holm or BH */
+		size_t k = 0;
+		for (size_t i = 0; i < m; i++)
+			k += !isnan(p[i]);
+		for (size_t i = 0; i < m; i++)
+			out[i] = isnan(p[i]) ? NAN : fmin(1, p[i] * (corr == ST_CORR_NONE ? 1 : k));
+		return;
+	}
+	for (size_t i = 0; i < m; i++)
+		if (!isnan(p[i]))
+			v[n++] = (struct pidx){p[i], i};
+	for (size_t i = 0; i < m; i++)
+		if (isnan(p[i]))
+			out[i] = NAN;
+	qsort(v, n, sizeof(*v), pidx_cmp);
+	if (corr == ST_CORR_HOLM) {
+		double run = 0;
+		for (size_t j = 0; j < n; j++) {
+			double q = fmin(1, (double)(n - j) * v[j].p);
+			run = fmax(run, q);
+			out[v[j].i] = run;
+		}
+	} else if (corr == ST_CORR_BH) {
+		double run = 1;
+		for (size_t j = n; j-- > 0;) {
+			double q = fmin(1, (double)n * v[j].p / (double)(j + 1));
+			run = fmin(run, q);
+			out[v[j].i] = run;
+		}
+	} else {
+		for (size_t j = 0; j < n; j++)
+			out[v[j].i] = v[j].p;
+	}
+	free(v);
+}
+
+/* Significance after correction AND a practically relevant size: |log ratio| >= log(1 + e). */
+enum st_verdict st_verdict_of(const struct st_test *t, double p_adj, double alpha,
+			      double min_effect, enum st_alternative alt)
+{
+	if (t->kind == ST_TEST_NONE || isnan(p_adj))
+		return ST_VERDICT_INCONCLUSIVE;
+	if (!(p_adj < alpha))
+		return ST_VERDICT_UNCHANGED;
+	if (t->diff >= log1p(min_effect) && t->diff > 0)
+		return ST_VERDICT_REGRESSION;
+	if (alt == ST_TWO_SIDED && t->diff <= -log1p(min_effect) && t->diff < 0)
+		return ST_VERDICT_IMPROVEMENT;
+	return ST_VERDICT_UNCHANGED;
+}
+
+size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st_test *tests,
+		 size_t m, enum st_correction corr, double alpha, double min_effect,
+		 enum st_alternative alt)
+{
+	double praw[64] = {0}, *p = praw;
+	size_t nreg = 0;
+
+	if (m > sizeof(praw) / sizeof(praw[0])) {
+		p = malloc(m * sizeof(double));
+		if (!p) /* degrade to Bonferroni on the fly, still a valid family-wise bound */
+			p = out_padj;
+	}
+	for (size_t i = 0; i < m; i++)
+		p[i] = tests[i].kind == ST_TEST_NONE ? NAN : tests[i].p;
+	st_p_adjust(out_padj, p, m, corr);
+	for (size_t i = 0; i < m; i++) {
+		out_verdict[i] = st_verdict_of(&tests[i], out_padj[i], alpha, min_effect, alt);
+		nreg += out_verdict[i] == ST_VERDICT_REGRESSION;
+	}
+	if (p != praw && p != out_padj)
+		free(p);
+	return nreg;
+}
+
+const char *st_verdict_name(enum st_verdict v)
+{
+	switch (v) {
+	case ST_VERDICT_UNCHANGED:
+		return "unchanged";
+	case ST_VERDICT_IMPROVEMENT:
+		return "improvement";
+	case ST_VERDICT_REGRESSION:
+		return "regression";
+	case ST_VERDICT_INCONCLUSIVE:
+		return "inconclusive";
+	}
+	return "?";
+}
+
+const char *st_method_name(enum st_method m)
+{
+	return m == ST_METHOD_EB ? "eb" : "welch";
+}
+
+int st_method_parse(const char *s, enum st_method *out)
+{
+	if (strcmp(s, "welch") == 0)
+		*out = ST_METHOD_WELCH;
+	else if (strcmp(s, "eb") == 0)
+		*out = ST_METHOD_EB;
+	else
+		return -1;
+	return 0;
+}
+
+const char *st_correction_name(enum st_correction c)
+{
+	return c == ST_CORR_BH ? "bh" : c == ST_CORR_NONE ? "none" : "holm";
+}
+
+int st_correction_parse(const char *s, enum st_correction *out)
+{
+	if (strcmp(s, "holm") == 0)
+		*out = ST_CORR_HOLM;
+	else if (strcmp(s, "bh") == 0)
+		*out = ST_CORR_BH;
+	else if (strcmp(s, "none") == 0)
+		*out = ST_CORR_NONE;
+	else
+		return -1;
+	return 0;
+}
+
+/* Per restart g_r = (1/nq) sum_q log x[r,q]: the log of that restart's geometric mean over all
+ * queries. Restarts are the independent units, so a Welch test on the g_r (Welch 1947) keeps any
+ * correlation between queries of one restart; exp(mean g_b - mean g_a) is the ratio of the
+ * overall geometric means. */
+int st_overall_by_restart(struct st_overall *out, const double *a, size_t na, const double *b,
+			  size_t nb, size_t nq, double alpha, struct errbuf *err)
+{
+	double *g;
+	size_t ka = 0, kb = 0;
+	struct st_sample sa, sb;
+	struct st_test t;
+	struct st_compare_opts o;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (nq == 0)
+		return errbuf_set(err, "no queries"), ST_ENODATA;
+	g = malloc((na + nb + 1) * sizeof(double));
+	if (!g)
+		return errbuf_set(err, "out of memory"), ST_EINVAL;
+	for (int side = 0; side < 2; side++) {
+		const double *x = side ? b : a;
+		size_t nr = side ? nb : na, *k = side ? &kb : &ka;
+		double *dst = side ? g + ka : g;
+		for (size_t r = 0; r < nr; r++) {
+			double s = 0;
+			if (!valid_times(x + r * nq, nq))
+				continue;
+			for (size_t q = 0; q < nq; q++)
+				s += log(x[r * nq + q]);
+			dst[(*k)++] = exp(s / (double)nq);
+		}
+	}
+	if (ka < 2 || kb < 2) {
+		free(g);
+		return errbuf_set(err, "fewer than 2 complete restarts on a side"), ST_ENODATA;
+	}
+	st_compare_opts_init(&o);
+	o.alpha = alpha;
+	rc = st_sample_init(&sa, g, ka, err);
+	if (rc == 0)
+		rc = st_sample_init(&sb, g + ka, kb, err);
+	if (rc == 0)
+		rc = st_compare(&t, &sa, &sb, &o, err);
+	free(g);
+	if (rc)
+		return rc;
+	out->kind = ST_OVERALL_BY_RESTART;
+	out->n_queries = nq;
+	out->diff = t.diff;
+	out->ratio = t.ratio;
+	out->se = t.se;
+	out->df = t.df;
+	out->t = t.t;
+	out->p = t.p;
+	out->ci_lo = t.ci_lo;
+	out->ci_hi = t.ci_hi;
+	return 0;
+}
+
+/* Mean of m independent log ratios: diff = (1/m) sum d_q, se^2 = (1/m^2) sum se_q^2, df by
+ * Welch-Satterthwaite: (sum se_q^2)^2 / sum (se_q^4 / df_q) (Satterthwaite 1946). */
+int st_overall_from_tests(struct st_overall *out, const struct st_test *tests, size_t m,
+			  double alpha, struct errbuf *err)
+{
+	double sd = 0, sv = 0, sv2 = 0, q;
+	size_t k = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < m; i++) {
+		const struct st_test *t = &tests[i];
+		double v;
+		if (t->kind == ST_TEST_NONE || !isfinite(t->se))
+			continue;
+		v = t->se * t->se;
+		sd += t->diff;
+		sv += v;
+		if (isfinite(t->df) && t->df > 0)
+			sv2 += v * v / t->df;
+		k++;
+	}
+	if (k == 0)
+		return errbuf_set(err, "no query was tested"), ST_ENODATA;
+	out->kind = ST_OVERALL_INDEPENDENT;
+	out->n_queries = k;
+	out->diff = sd / (double)k;
+	out->ratio = exp(out->diff);
+	out->se = sqrt(sv) / (double)k;
+	out->df = sv2 > 0 ? sv * sv / sv2 : INFINITY;
+	if (out->se > 0) {
+		out->t = out->diff / out->se;
+		out->p = fmin(1, 2 * t_upper(fabs(out->t), out->df));
+	} else {
+		out->t = out->diff == 0 ? 0 : copysign(INFINITY, out->diff);
+		out->p = out->diff == 0 ? 1 : 0;
+	}
+	q = t_quantile(1 - alpha / 2, out->df);
+	out->ci_lo = exp(out->diff - q * out->se);
+	out->ci_hi = exp(out->diff + q * out->se);
+	return 0;
+}
