@@ -270,8 +270,8 @@ static void finish_test(struct st_test *out, double alpha, enum st_alternative a
 
 /* Welch's t-test (Welch 1947, Biometrika 34:28-35): se^2 = s_a^2/n_a + s_b^2/n_b; Welch-
  * Satterthwaite df = se^4 / ((s_a^2/n_a)^2/(n_a-1) + (s_b^2/n_b)^2/(n_b-1)) (Satterthwaite 1946,
- * Biometrics Bull. 2:110-114). Baseline: pooled variance (Student 1908) of the baseline and the
- * sides with >= 2 restarts, df the sum of theirs, se^2 = s^2 (1/n_a + 1/n_b). Moderated t (Smyth
+ * Biometrics Bull. 2:110-114). Pooled (and baseline): pooled variance (Student 1908) of the
+ * sides with >= 2 restarts and the baseline, df the sum of theirs, se^2 = s^2 (1/n_a + 1/n_b). Moderated t (Smyth
  * 2004, Stat. Appl. Genet. Mol. Biol. 3(1) art. 3, eq. 2-3): s~^2 = (d0 s0^2 + d s^2) / (d0 + d)
  * with s^2 the pooled variance on d df, df = d0 + d; a baseline adds its d_b s_b^2 and d_b. */
 int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
@@ -314,7 +314,7 @@ int st_compare(struct st_test *out, const struct st_sample *a, const struct st_s
 		st_sample_pooled_var(&pooled, a, b);
 		ss = pooled.df > 0 ? pooled.df * pooled.var : 0;
 		df = pooled.df;
-		out->kind = ST_TEST_BASELINE;
+		out->kind = have_base ? ST_TEST_BASELINE : ST_TEST_POOLED;
 		if (have_base) {
 			ss += opts->baseline.df * opts->baseline.var;
 			df += opts->baseline.df;
@@ -564,7 +564,7 @@ const char *st_verdict_name(enum st_verdict v)
 
 const char *st_method_name(enum st_method m)
 {
-	return m == ST_METHOD_EB ? "eb" : "welch";
+	return m == ST_METHOD_EB ? "eb" : m == ST_METHOD_POOLED ? "pooled" : "welch";
 }
 
 int st_method_parse(const char *s, enum st_method *out)
@@ -573,6 +573,8 @@ int st_method_parse(const char *s, enum st_method *out)
 		*out = ST_METHOD_WELCH;
 	else if (strcmp(s, "eb") == 0)
 		*out = ST_METHOD_EB;
+	else if (strcmp(s, "pooled") == 0)
+		*out = ST_METHOD_POOLED;
 	else
 		return -1;
 	return 0;

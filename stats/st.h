@@ -63,9 +63,13 @@ double st_gmean(const double *x, size_t n);
 
 /* How the restart variance of log restart means is estimated. */
 enum st_method {
-	ST_METHOD_WELCH = 0, /* per query Welch t, Welch-Satterthwaite df (default) */
-	ST_METHOD_EB = 1,    /* moderated t (Smyth 2004): each query's pooled variance shrunk towards
-			      * a prior fitted across all queries; df = d0 + n_a + n_b - 2 */
+	ST_METHOD_WELCH = 0,  /* per query Welch t, Welch-Satterthwaite df (default) */
+	ST_METHOD_EB = 1,     /* moderated t (Smyth 2004): each query's pooled variance shrunk towards
+			       * a prior fitted across all queries; df = d0 + n_a + n_b - 2.
+			       * Experimental: exceeds the false-alarm bound when queries differ
+			       * (docs/statistics.md) */
+	ST_METHOD_POOLED = 2, /* per query Student t with the variance pooled over both sides and a
+			       * baseline if given: df = n_a + n_b - 2 (+ baseline df) */
 };
 
 enum st_alternative {
@@ -91,7 +95,8 @@ enum st_test_kind {
 	ST_TEST_NONE = 0,     /* inconclusive: fewer than 2 restarts on a side and no baseline */
 	ST_TEST_WELCH = 1,    /* Welch t, both variances from the two files */
 	ST_TEST_BASELINE = 2, /* pooled with a baseline variance (prior.df added to the df) */
-	ST_TEST_MODERATED = 3 /* empirical-Bayes moderated t */
+	ST_TEST_MODERATED = 3, /* empirical-Bayes moderated t */
+	ST_TEST_POOLED = 4     /* Student t, variance pooled over the two sides only */
 };
 
 /* The comparison of one query: ratio of geometric means new/old with a CI and the test. */
@@ -121,6 +126,7 @@ void st_compare_opts_init(struct st_compare_opts *out);
 /* Tests log(b) - log(a) for one query. Fewer than 2 restarts on a side: a test only with a
  * baseline (variance pooled with it, its df added), else ST_TEST_NONE (inconclusive).
  * ST_METHOD_WELCH with >= 2 restarts a side: Welch (the baseline is not used).
+ * ST_METHOD_POOLED: pooled variance of both sides and the baseline.
  * ST_METHOD_EB: pooled variance of both sides combined with opts->eb (and the baseline). */
 int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
 	       const struct st_compare_opts *opts, struct errbuf *err);
@@ -186,7 +192,7 @@ size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st
 /* "unchanged", "improvement", "regression", "inconclusive". */
 const char *st_verdict_name(enum st_verdict v);
 
-/* Method names for option parsing and output: "welch", "eb"; "holm", "bh", "none". */
+/* Method names for option parsing and output: "welch", "pooled", "eb"; "holm", "bh", "none". */
 const char *st_method_name(enum st_method m);
 int st_method_parse(const char *s, enum st_method *out);
 const char *st_correction_name(enum st_correction c);
@@ -229,7 +235,7 @@ struct st_power_spec {
 	double min_effect; /* also require the estimated ratio >= 1 + min_effect */
 	enum st_method method;
 	struct st_prior eb; /* ST_METHOD_EB: the fitted prior (its var is a fixed number) */
-	double baseline_df; /* df of a baseline variance of this query (0: none) */
+	double baseline_df; /* POOLED, EB: df of a baseline variance of this query (0: none) */
 	enum st_alternative alt;
 };
 

@@ -53,7 +53,7 @@ static void test_stats__welch_matches_r_sleep(void)
 
 /* R: t.test(extra ~ group, data = sleep, var.equal = TRUE) prints
  *   t = -1.8608, df = 18, p-value = 0.07919;  CI -3.363874  0.203874.
- * The pooled test is what ST_METHOD_EB does when the across-query prior is empty. */
+ * ST_METHOD_POOLED, and ST_METHOD_EB when the across-query prior is empty. */
 static void test_stats__pooled_matches_r_student(void)
 {
 	double a[10], b[10];
@@ -64,14 +64,24 @@ static void test_stats__pooled_matches_r_student(void)
 	exp_of(a, sleep1, 10);
 	exp_of(b, sleep2, 10);
 	st_compare_opts_init(&o);
-	o.method = ST_METHOD_EB;
+	for (int i = 0; i < 2; i++) {
+		o.method = i ? ST_METHOD_EB : ST_METHOD_POOLED;
+		CU_ASSERT_EQUAL_FATAL(st_compare_means(&t, a, 10, b, 10, &o, &err), 0);
+		CU_ASSERT_EQUAL(t.kind, ST_TEST_POOLED);
+		CU_ASSERT_DOUBLE_EQUAL(t.t, 1.8608, 5e-5);
+		CU_ASSERT_DOUBLE_EQUAL(t.df, 18, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(t.p, 0.07919, 5e-6);
+		CU_ASSERT_DOUBLE_EQUAL(log(t.ci_lo), -0.203874, 5e-7);
+		CU_ASSERT_DOUBLE_EQUAL(log(t.ci_hi), 3.363874, 5e-7);
+	}
+	/* a baseline adds its variance and df: with group 1 again as baseline, s^2 = (9*3.2005556 +
+	 * 18*s_p^2) / 27 with s_p^2 = 3.6047778 (R: (var(g1) + var(g2)) / 2) */
+	o.method = ST_METHOD_POOLED;
+	CU_ASSERT_EQUAL_FATAL(st_baseline_prior(&o.baseline, a, 10, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(st_compare_means(&t, a, 10, b, 10, &o, &err), 0);
 	CU_ASSERT_EQUAL(t.kind, ST_TEST_BASELINE);
-	CU_ASSERT_DOUBLE_EQUAL(t.t, 1.8608, 5e-5);
-	CU_ASSERT_DOUBLE_EQUAL(t.df, 18, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(t.p, 0.07919, 5e-6);
-	CU_ASSERT_DOUBLE_EQUAL(log(t.ci_lo), -0.203874, 5e-7);
-	CU_ASSERT_DOUBLE_EQUAL(log(t.ci_hi), 3.363874, 5e-7);
+	CU_ASSERT_DOUBLE_EQUAL(t.df, 27, 0);
+	CU_ASSERT_DOUBLE_EQUAL(t.se, sqrt((9 * 3.2005556 + 18 * 3.6047778) / 27 * 0.2), 1e-6);
 }
 
 /* One restart a side: inconclusive without a baseline; with one, the baseline variance s_b^2 on
@@ -215,6 +225,9 @@ static void test_stats__verdict_needs_significance_and_size(void)
 		CU_ASSERT_EQUAL(st_correction_parse("sidak", &c), -1);
 		CU_ASSERT_EQUAL(st_method_parse("eb", &m), 0);
 		CU_ASSERT_STRING_EQUAL(st_method_name(m), "eb");
+		CU_ASSERT_EQUAL(st_method_parse("pooled", &m), 0);
+		CU_ASSERT_EQUAL(m, ST_METHOD_POOLED);
+		CU_ASSERT_EQUAL(st_method_parse("t", &m), -1);
 	}
 }
 
@@ -443,7 +456,7 @@ static void test_stats__power_matches_r_power_t_test(void)
 	    .m = 1,
 	    .corr = ST_CORR_NONE,
 	    .min_effect = 0,
-	    .method = ST_METHOD_EB,
+	    .method = ST_METHOD_POOLED,
 	};
 	size_t n = 0;
 
