@@ -247,7 +247,8 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 	/* Reason: the server, then the client, then memory. */
 	pin_bitmap_format(list, sizeof(list), b->server);
 	if (o->server_cpus) {
-		snprintf(p->reason, sizeof(p->reason), "server on PUs %s from --server-cpus", list);
+		snprintf(p->reason, sizeof(p->reason), "server on PU%s %s from --server-cpus",
+			 hwloc_bitmap_weight(b->server) > 1 ? "s" : "", list);
 	} else if (s >= 0) {
 		core_words(where, sizeof(where), t, a[s].os);
 		snprintf(p->reason, sizeof(p->reason), "server on PU %s (%s)", list, where);
@@ -262,7 +263,8 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 	}
 	pin_bitmap_format(list, sizeof(list), b->client);
 	if (o->client_cpus) {
-		append(p->reason, sizeof(p->reason), "; client on PUs %s from --client-cpus", list);
+		append(p->reason, sizeof(p->reason), "; client on PU%s %s from --client-cpus",
+		       hwloc_bitmap_weight(b->client) > 1 ? "s" : "", list);
 	} else if (c >= 0) {
 		core_words(where, sizeof(where), t, a[c].os);
 		append(p->reason, sizeof(p->reason), "; client on PU %s (%s)", list, where);
@@ -289,7 +291,8 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 
 	if (o->membind) {
 		pin_bitmap_format(list, sizeof(list), b->nodes);
-		append(p->reason, sizeof(p->reason), "; memory on NUMA node %s from --membind", list);
+		append(p->reason, sizeof(p->reason), "; memory on NUMA node%s %s from --membind",
+		       hwloc_bitmap_weight(b->nodes) > 1 ? "s" : "", list);
 	} else if (!hwloc_bitmap_iszero(b->server)) {
 		nodes_local(b->nodes, t, b->server);
 		pin_bitmap_format(list, sizeof(list), b->nodes);

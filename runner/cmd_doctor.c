@@ -1,11 +1,188 @@
 /* SPDX-License-Identifier: MIT */
+/* dbt3stab doctor: checks the host for sources of benchmark noise; --tune / --reset. */
+#include "pinning/doc.h"
+#include "pinning/pin.h"
 #include "runner/cli.h"
 #include "runner/cmd.h"
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { OPT_HELP = 'h', OPT_QUIET = 'q', OPT_JSON = 500, OPT_TUNE, OPT_RESET };
+
+static void usage(FILE *f)
+{
+	fputs("usage: dbt3stab doctor [--json] [--tune | --reset] [placement options]\n\n"
+	      "Checks what makes single-threaded benchmarks unstable: CPU governor, turbo, SMT,\n"
+	      "isolated CPUs, ASLR, transparent huge pages, NUMA balancing, swap, load, busy\n"
+	      "processes on the benchmark PUs, irqbalance, hypervisor, performance counters.\n"
+	      "Each check is ok, warn or unknown, with the value seen and the fix.\n"
+	      "Exit status: 0 when nothing is warn, 1 otherwise.\n\n"
+	      "  --json                   the checks as JSON\n"
+	      "  --tune                   as root, apply what has a file in /proc or /sys and save\n"
+	      "                           the previous values (under $DBT3STAB_HOME or ~/.dbt3stab)\n"
+	      "  --reset                  restore the values --tune saved\n"
+	      "  -q, --quiet              no log of --tune/--reset changes\n"
+	      "  -h, --help               this help\n\n"
+	      "The benchmark PUs are the default placement (see 'dbt3stab pin'), or:\n"
+	      "  --server-cpus LIST, --client-cpus LIST\n"
+	      "DBT3STAB_SYSROOT=DIR reads (and tunes) DIR/proc and DIR/sys instead, for tests.\n",
+	      f);
+}
+
+static char *state_file(void)
+{
+	char *dir = util_state_dir();
+	if (!dir)
+		return NULL;
+	size_t n = strlen(dir) + 32;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/doctor-saved.json", dir);
+	free(dir);
+	return p;
+}
+
+/* The PUs of the placement a run would use: server then client. */
+static int benchmark_cpus(const struct pin_opts *o, unsigned *cpus, int max, int *n)
+{
+	struct errbuf err = {{0}};
+	struct pin_topo *topo = NULL;
+	struct pin_placement *p = calloc(1, sizeof(*p));
+	int rc = -1;
+	*n = 0;
+	if (p && pin_topo_load(&topo, o->topology, &err) == 0 &&
+	    pin_placement_compute(p, topo, o, &err) == 0) {
+		for (int i = 0; i < p->n_server && *n < max; i++)
+			cpus[(*n)++] = p->server_cpus[i];
+		for (int i = 0; i < p->n_client && *n < max; i++)
+			cpus[(*n)++] = p->client_cpus[i];
+		rc = 0;
+	} else {
+		cli_error("%s", p ? err.msg : "out of memory");
+	}
+	pin_topo_free(topo);
+	free(p);
+	return rc;
+}
+
+static int report(const struct doc_check *checks, int as_json, const unsigned *cpus, int n_cpus)
+{
+	int warns = 0, unknown = 0;
+	for (int i = 0; i < DOC_N_CHECKS; i++) {
+		warns += checks[i].status == DOC_WARN;
+		unknown += checks[i].status == DOC_UNKNOWN;
+	}
+	if (as_json) {
+		json_t *cp = json_array();
+		for (int i = 0; i < n_cpus; i++)
+			json_array_append_new(cp, json_integer(cpus[i]));
+		json_t *j = json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
+				      doc_to_json(checks, DOC_N_CHECKS), "warn", warns, "unknown", unknown);
+		char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+		json_decref(j);
+		if (!s) {
+			cli_error("out of memory");
+			return CLI_FOUND;
+		}
+		printf("%s\n", s);
+		free(s);
+	} else {
+		for (int i = 0; i < DOC_N_CHECKS; i++) {
+			printf("%-22s %-8s %s\n", checks[i].name, doc_status_name(checks[i].status),
+			       checks[i].value);
+			if (checks[i].fix[0])
+				printf("%-22s %-8s fix: %s\n", "", "", checks[i].fix);
+		}
+		printf("%d warn, %d unknown, %d ok\n", warns, unknown, DOC_N_CHECKS - warns - unknown);
+	}
+	return warns ? CLI_FOUND : CLI_OK;
+}
 
 int cmd_doctor(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("'doctor' is not implemented yet");
-	return CLI_FOUND;
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, OPT_HELP},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"tune", no_argument, NULL, OPT_TUNE},
+		{"reset", no_argument, NULL, OPT_RESET},
+		{"server-cpus", required_argument, NULL, PIN_OPT_SERVER_CPUS},
+		{"client-cpus", required_argument, NULL, PIN_OPT_CLIENT_CPUS},
+		{NULL, 0, NULL, 0},
+	};
+	struct pin_opts o;
+	memset(&o, 0, sizeof(o));
+	int as_json = 0, quiet = 0, tune = 0, reset = 0, c;
+	struct errbuf err = {{0}};
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
+		int r = pin_opts_parse(&o, c, optarg, &err);
+		if (r < 0)
+			return cli_usage_error(argv[0], "%s", err.msg);
+		if (r > 0)
+			continue;
+		switch (c) {
+		case OPT_HELP:
+			usage(stdout);
+			return CLI_OK;
+		case OPT_QUIET:
+			quiet = 1;
+			break;
+		case OPT_JSON:
+			as_json = 1;
+			break;
+		case OPT_TUNE:
+			tune = 1;
+			break;
+		case OPT_RESET:
+			reset = 1;
+			break;
+		default:
+			return cli_bad_option(argv[0], c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (tune && reset)
+		return cli_usage_error(argv[0], "--tune and --reset exclude each other");
+
+	const char *root = getenv("DBT3STAB_SYSROOT");
+	if (root && !*root)
+		root = NULL;
+	if ((tune || reset) && !root && geteuid() != 0) {
+		cli_error("--%s needs root (it writes /proc/sys and /sys)", tune ? "tune" : "reset");
+		return CLI_FOUND;
+	}
+	if (tune || reset) {
+		char *sf = state_file();
+		if (!sf) {
+			cli_error("out of memory");
+			return CLI_FOUND;
+		}
+		int r = tune ? doc_tune(root, sf, quiet ? NULL : stderr, &err)
+			     : doc_reset(sf, quiet ? NULL : stderr, &err);
+		if (r < 0)
+			cli_error("%s", err.msg);
+		else if (r > 0)
+			cli_error("%d value%s could not be written", r, r == 1 ? "" : "s");
+		else if (reset)
+			cli_info(quiet, "restored the values saved in '%s'", sf);
+		else
+			cli_info(quiet, "previous values saved in '%s' ('dbt3stab doctor --reset' restores them)",
+				 sf);
+		free(sf);
+		if (r != 0 || reset)
+			return r == 0 ? CLI_OK : CLI_FOUND;
+	}
+
+	unsigned cpus[PIN_MAX_IDS];
+	int n_cpus = 0;
+	if (benchmark_cpus(&o, cpus, PIN_MAX_IDS, &n_cpus) < 0)
+		return CLI_USAGE;
+	struct doc_check checks[DOC_N_CHECKS];
+	struct doc_env env = {.root = root, .cpus = cpus, .n_cpus = n_cpus, .sample_ms = 300};
+	doc_run(checks, &env);
+	return report(checks, as_json, cpus, n_cpus);
 }

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Host checks for benchmark noise (dbt3stab doctor), and tune/reset of the knobs that have a
+ * file in /proc or /sys (the model is pyperf's system tune/reset). */
+#ifndef DBT3_DOC_H
+#define DBT3_DOC_H
+#include "runner/util.h"
+#include <jansson.h>
+#include <stdio.h>
+
+enum doc_status { DOC_OK = 0, DOC_WARN, DOC_UNKNOWN };
+
+struct doc_check {
+	const char *name;       /* stable identifier, e.g. "cpu_governor" */
+	enum doc_status status;
+	char value[512];        /* what was seen */
+	char fix[512];          /* the command that fixes a warn, "" when none */
+};
+
+/* Where to look: root "" is the real system; tests point it at a directory that mirrors the
+ * files under /proc and /sys. cpus are the PUs the benchmark will use (server then client). */
+struct doc_env {
+	const char *root;
+	const unsigned *cpus;
+	int n_cpus;
+	int sample_ms; /* how long to watch the chosen CPUs for busy processes (0: 300) */
+};
+
+/* Number of checks doc_run fills. */
+#define DOC_N_CHECKS 13
+
+/* Runs every check into out[DOC_N_CHECKS]; never fails: what cannot be read is DOC_UNKNOWN. */
+void doc_run(struct doc_check out[DOC_N_CHECKS], const struct doc_env *env);
+
+const char *doc_status_name(enum doc_status s);
+
+/* [{"name", "status", "value", "fix"}, ...]; the caller owns the reference. */
+json_t *doc_to_json(const struct doc_check *checks, int n);
+
+/* Writes the tuned values (performance governor, no turbo, ASLR off, THP madvise, NUMA
+ * balancing off, perf_event_paranoid 1) where they differ, saving each previous value in
+ * state_file first (values saved by an earlier --tune are kept). Reports each change or
+ * failure as one line into log (may be NULL). Returns the number of failed writes, or -1. */
+int doc_tune(const char *root, const char *state_file, FILE *log, struct errbuf *err);
+
+/* Writes back the values doc_tune saved, then removes state_file. Returns the number of
+ * failed writes, or -1 (no state file: err says so). */
+int doc_reset(const char *state_file, FILE *log, struct errbuf *err);
+
+#endif
