@@ -239,6 +239,62 @@ static const char *tail_lines(const char *text, size_t len, int nlines)
 	return p;
 }
 
+#define START_MARKER "---- dbt3stab: starting"
+
+/* The most telling lines of a server log or initializer output, fitted into out[budget]: only
+ * what follows the last start marker; the [ERROR] lines when there are any, else the last
+ * lines; the newest lines are kept when space runs out. */
+static void excerpt(const char *text, char *out, size_t budget)
+{
+	out[0] = '\0';
+	if (!text || budget < 2)
+		return;
+	const char *from = text, *m;
+	while ((m = strstr(from, START_MARKER)) != NULL) {
+		const char *nl = strchr(m, '\n');
+		from = nl ? nl + 1 : m + strlen(m);
+		text = from;
+	}
+	int errors_only = strstr(text, "[ERROR]") != NULL || strstr(text, "ERROR:") != NULL;
+	const char *end = text + strlen(text);
+	size_t used = 0;
+	/* walk lines backwards, prepending the ones that qualify and fit */
+	while (end > text) {
+		const char *line_end = end;
+		while (line_end > text && (line_end[-1] == '\n' || line_end[-1] == '\r'))
+			line_end--;
+		const char *line = line_end;
+		while (line > text && line[-1] != '\n')
+			line--;
+		end = line;
+		size_t len = (size_t)(line_end - line);
+		if (len == 0)
+			continue;
+		if (errors_only && !memmem(line, len, "[ERROR]", 7) && !memmem(line, len, "ERROR:", 6))
+			continue;
+		if (used + len + 2 > budget)
+			break;
+		memmove(out + len + (used ? 1 : 0), out, used + 1);
+		memcpy(out, line, len);
+		if (used)
+			out[len] = '\n';
+		used += len + (used ? 1 : 0);
+	}
+}
+
+static void log_excerpt(const struct srv *s, char *out, size_t budget)
+{
+	char *text = NULL;
+	struct errbuf ignored;
+	out[0] = '\0';
+	if (util_read_file(s->log, &text, NULL, &ignored) == 0) {
+		excerpt(text, out, budget);
+		free(text);
+	}
+	if (!out[0])
+		snprintf(out, budget, "(nothing in '%.200s')", s->log);
+}
+
 static void describe_status(char *out, size_t len, int status)
 {
 	if (WIFEXITED(status))
@@ -514,13 +570,12 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 		free(text);
 		return 0;
 	}
-	char how[96], *log = srv_error_log_tail(s, 8);
+	char how[96], out[600], log[400];
 	describe_status(how, sizeof(how), status);
-	errbuf_set(err, "'%s' %s: %s%s%s", argv[0], how,
-		   text ? tail_lines(text, strlen(text), 8) : "", log && *log ? "\nerror log:\n" : "",
-		   log ? log : "");
+	excerpt(text, out, sizeof(out));
+	log_excerpt(s, log, sizeof(log));
+	errbuf_set(err, "'%s' %s:\n%s\nerror log:\n%s", argv[0], how, out, log);
 	free(text);
-	free(log);
 	nftw(s->datadir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return -1;
 }
@@ -665,12 +720,10 @@ char *srv_error_log_tail(const struct srv *s, int nlines)
 
 static int exited_error(struct srv *s, const char *what, struct errbuf *err)
 {
-	char how[96];
-	char *tail = srv_error_log_tail(s, 12);
+	char how[96], log[700];
 	describe_status(how, sizeof(how), s->wstatus);
-	errbuf_set(err, "%s: the server (pid %d) %s; last lines of '%s':\n%s", what, (int)s->pid, how,
-		   s->log, tail && *tail ? tail : "(empty)");
-	free(tail);
+	log_excerpt(s, log, sizeof(log));
+	errbuf_set(err, "%s: pid %d %s; from '%s':\n%s", what, (int)s->pid, how, s->log, log);
 	return SRV_E_EXITED;
 }
 
@@ -682,13 +735,12 @@ int srv_check(struct srv *s, struct errbuf *err)
 	if (s->is_child) {
 		if (!child_reap(s))
 			return 0;
-		return exited_error(s, "server crashed", err);
+		return exited_error(s, "the server crashed", err);
 	}
 	if (s->pid && !pid_running(s->pid)) {
-		char *tail = srv_error_log_tail(s, 12);
-		errbuf_set(err, "the server (pid %d) is gone; last lines of '%s':\n%s", (int)s->pid, s->log,
-			   tail && *tail ? tail : "(empty)");
-		free(tail);
+		char log[700];
+		log_excerpt(s, log, sizeof(log));
+		errbuf_set(err, "the server (pid %d) is gone; from '%s':\n%s", (int)s->pid, s->log, log);
 		return SRV_E_EXITED;
 	}
 	return 0;
@@ -733,7 +785,7 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 		return errbuf_errno(err, errno, "cannot open '%s'", s->log);
 	char stamp[32];
 	util_utc_iso8601(stamp);
-	dprintf(logfd, "---- dbt3stab: starting '%s' at %s ----\n", s->binary, stamp);
+	dprintf(logfd, START_MARKER " '%s' at %s ----\n", s->binary, stamp);
 
 	char defaults[PATHLEN + 32];
 	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
@@ -799,10 +851,9 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 		s->wstatus = st;
 		reg_remove(pid);
 		if (code == -1) {
-			char *tail = srv_error_log_tail(s, 3);
-			errbuf_set(err, "the start hook failed before running '%s': %s", s->binary,
-				   tail ? tail : "");
-			free(tail);
+			char log[700];
+			log_excerpt(s, log, sizeof(log));
+			errbuf_set(err, "the start hook failed before running '%s': %s", s->binary, log);
 			return -1;
 		}
 		return errbuf_errno(err, code, "cannot run '%s'", s->binary);
@@ -810,18 +861,18 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 	double deadline = now_s() + s->o->start_timeout;
 	for (;;) {
 		if (child_reap(s))
-			return exited_error(s, "the server did not start", err);
+			return exited_error(s, "cannot start the server", err);
 		if (srv_ping(s)) {
 			if (child_reap(s)) /* another instance owned the socket */
-				return exited_error(s, "the server did not start", err);
+				return exited_error(s, "cannot start the server", err);
 			return 0;
 		}
 		if (now_s() > deadline) {
 			kill_and_reap(s);
-			char *tail = srv_error_log_tail(s, 12);
-			errbuf_set(err, "the server did not answer within %.0f s (killed); last lines of '%s':\n%s",
-				   s->o->start_timeout, s->log, tail ? tail : "");
-			free(tail);
+			char log[700];
+			log_excerpt(s, log, sizeof(log));
+			errbuf_set(err, "the server did not answer within %.0f s (killed); from '%s':\n%s",
+				   s->o->start_timeout, s->log, log);
 			return -1;
 		}
 		reg_sleep_ms(100);

@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: MIT */
+/* Real-server tests of runner/srv.c: one private MariaDB datadir (initialised once), free port. */
+#include "runner/srv.h"
+#include "tests/harness.h"
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *tmp;       /* temp dir of this test file */
+static char inst[4200]; /* instance directory inside it */
+static long port;
+static int init_rc;
+static struct errbuf init_err;
+
+static void opts_for_test(struct srv_opts *o)
+{
+	struct errbuf err;
+	srv_opts_init(o);
+	srv_opts_parse(o, SRV_OPT_DATADIR, inst, &err);
+	o->port = port;
+	o->buffer_pool = 128u << 20;
+	o->start_timeout = 120;
+	o->stop_timeout = 60;
+	srv_opts_finish(o, &err);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Processes whose command line mentions our temp dir (a server started by these tests). */
+static int servers_left(void)
+{
+	DIR *d = opendir("/proc");
+	int n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char path[300], buf[8192];
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || atoi(e->d_name) == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			continue;
+		size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		for (size_t i = 0; i < len; i++)
+			if (buf[i] == '\0')
+				buf[i] = ' ';
+		buf[len] = '\0';
+		if (strstr(buf, "--defaults-file=") && strstr(buf, tmp))
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A live process (a zombie left for an init that does not reap is not one). */
+static int pid_exists(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	return !(p && (p[2] == 'Z' || p[2] == 'X'));
+}
+
+/* First column of the first row of sql, into out. */
+static int query_one(MYSQL *m, const char *sql, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (mysql_query(m, sql) != 0)
+		return -1;
+	MYSQL_RES *res = mysql_store_result(m);
+	MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+	int rc = row && row[0] ? 0 : -1;
+	if (rc == 0)
+		snprintf(out, len, "%s", row[0]);
+	mysql_free_result(res);
+	return rc;
+}
+
+static void test_srv_db__init_creates_datadir_once(void)
+{
+	if (init_rc != 0)
+		fprintf(stderr, "init: %s\n", init_err.msg);
+	CU_ASSERT_EQUAL_FATAL(init_rc, 0);
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	opts_for_test(&o);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_TRUE(srv_is_initialised(s));
+	CU_ASSERT_EQUAL(srv_init_datadir(s, &err), SRV_E_EXISTS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "already initialised"));
+	CU_ASSERT_EQUAL(srv_flavour(s), SRV_FLAVOUR_MARIADB);
+	CU_ASSERT_PTR_NOT_NULL(strstr(srv_version(s), "MariaDB"));
+	srv_free(s);
+	srv_opts_release(&o);
+}
+
+static void test_srv_db__start_applies_template_and_overlay(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	char v[256];
+	opts_for_test(&o);
+	struct srv_kv profile[] = {{"innodb_flush_log_at_trx_commit", "0"}};
+	struct srv_launch launch = {.overlay = profile, .n_overlay = 1};
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	int rc = srv_start(s, &launch, &err);
+	if (rc)
+		fprintf(stderr, "start: %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_TRUE(srv_is_alive(s));
+	CU_ASSERT_TRUE(pid_exists(srv_pid(s)));
+	MYSQL *m = srv_connect(s, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(query_one(m, "SELECT VERSION()", v, sizeof(v)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v, "MariaDB"));
+	/* the version the binary reported is the version the server runs */
+	CU_ASSERT_EQUAL(strncmp(v, srv_version(s), strcspn(srv_version(s), "-")), 0);
+	static const struct {
+		const char *sql, *want;
+	} vars[] = {
+		{"SELECT @@bind_address", "127.0.0.1"},
+		{"SELECT @@local_infile", "1"},
+		{"SELECT @@log_bin", "0"},
+		{"SELECT @@performance_schema", "0"},
+		{"SELECT @@innodb_adaptive_hash_index", "1"},
+		{"SELECT @@innodb_buffer_pool_size", "134217728"},
+		{"SELECT @@innodb_log_file_size", "50331648"},
+		{"SELECT @@innodb_buffer_pool_load_at_startup", "0"},
+		{"SELECT @@innodb_flush_log_at_trx_commit", "0"}, /* from the overlay */
+		{"SELECT @@character_set_connection", "utf8mb4"},
+	};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		CU_ASSERT_EQUAL(query_one(m, vars[i].sql, v, sizeof(v)), 0);
+		if (strcmp(v, vars[i].want))
+			fprintf(stderr, "%s: '%s', want '%s'\n", vars[i].sql, v, vars[i].want);
+		CU_ASSERT_STRING_EQUAL(v, vars[i].want);
+	}
+	CU_ASSERT_EQUAL(query_one(m, "SELECT @@port", v, sizeof(v)), 0);
+	CU_ASSERT_EQUAL(strtol(v, NULL, 10), port);
+	mysql_close(m);
+
+	json_t *info = srv_info_json(s, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "flavour")), "mariadb");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "binary")), srv_binary(s));
+	const char *sha = json_string_value(json_object_get(info, "binary_sha256"));
+	CU_ASSERT_TRUE(sha && strlen(sha) == 64);
+	char want_sha[65];
+	CU_ASSERT_EQUAL(util_sha256_file(want_sha, srv_binary(s), &err), 0);
+	CU_ASSERT_STRING_EQUAL(sha, want_sha);
+	json_t *opts = json_object_get(info, "options");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(opts, "innodb_flush_log_at_trx_commit")), "0");
+	json_t *vars_j = json_object_get(info, "variables");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(vars_j, "innodb_flush_log_at_trx_commit")), "0");
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(info, "version")), "MariaDB"));
+	json_decref(info);
+
+	pid_t pid = srv_pid(s);
+	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	CU_ASSERT_FALSE(pid_exists(pid));
+	CU_ASSERT_FALSE(srv_is_alive(s));
+	CU_ASSERT_EQUAL(srv_pid(s), 0);
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+static void test_srv_db__restart_gives_a_fresh_process(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	char v[64];
+	opts_for_test(&o);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
+	pid_t first = srv_pid(s);
+	MYSQL *m = srv_connect(s, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(mysql_query(m, "CREATE DATABASE IF NOT EXISTS t"), 0);
+	CU_ASSERT_EQUAL(mysql_query(m, "CREATE TABLE IF NOT EXISTS t.k (a INT PRIMARY KEY) ENGINE=InnoDB"), 0);
+	CU_ASSERT_EQUAL(mysql_query(m, "REPLACE INTO t.k VALUES (42)"), 0);
+	mysql_close(m);
+	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	CU_ASSERT_FALSE(pid_exists(first));
+	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
+	pid_t second = srv_pid(s);
+	CU_ASSERT_NOT_EQUAL(first, second);
+	m = srv_connect(s, "t", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(query_one(m, "SELECT a FROM k", v, sizeof(v)), 0);
+	CU_ASSERT_STRING_EQUAL(v, "42");
+	CU_ASSERT_EQUAL(mysql_query(m, "DROP DATABASE t"), 0);
+	mysql_close(m);
+	/* a second start of a running instance is refused */
+	struct srv *other = NULL;
+	CU_ASSERT_EQUAL(srv_open(&other, &o, &err), 0);
+	CU_ASSERT_EQUAL(srv_start(other, NULL, &err), SRV_E_RUNNING);
+	CU_ASSERT_EQUAL(srv_pid(other), second);
+	int started = -1;
+	CU_ASSERT_EQUAL(srv_ensure_started(other, NULL, &started, &err), 0);
+	CU_ASSERT_EQUAL(started, 0);
+	srv_free(other); /* did not start it: leaves it running */
+	CU_ASSERT_TRUE(pid_exists(second));
+	srv_free(s); /* started it: stops it */
+	CU_ASSERT_FALSE(pid_exists(second));
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+static void test_srv_db__bad_option_fails_with_server_reason(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	opts_for_test(&o);
+	CU_ASSERT_EQUAL(srv_opts_parse(&o, SRV_OPT_SERVER_OPTION, "no_such_option_dbt3=1", &err), 1);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	int rc = srv_start(s, NULL, &err);
+	CU_ASSERT_EQUAL(rc, SRV_E_EXITED);
+	/* MariaDB says: [ERROR] /usr/sbin/mariadbd: unknown variable 'no_such_option_dbt3=1' */
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "unknown variable 'no_such_option_dbt3=1'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "exited with status"));
+	CU_ASSERT_EQUAL(srv_pid(s), 0);
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+static void test_srv_db__crash_is_detected(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	opts_for_test(&o);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
+	CU_ASSERT_EQUAL(srv_check(s, &err), 0);
+	pid_t pid = srv_pid(s);
+	CU_ASSERT_EQUAL(kill(pid, SIGKILL), 0);
+	int rc = 0;
+	for (int i = 0; i < 100 && rc == 0; i++) {
+		rc = srv_check(s, &err);
+		if (rc == 0)
+			sleep_ms(50);
+	}
+	CU_ASSERT_EQUAL(rc, SRV_E_EXITED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "killed by signal 9"));
+	CU_ASSERT_FALSE(srv_is_alive(s));
+	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	srv_free(s);
+	/* InnoDB recovers: the next start works */
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	rc = srv_start(s, NULL, &err);
+	if (rc)
+		fprintf(stderr, "restart after crash: %s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+static int nice_hook(void *arg)
+{
+	return setpriority(PRIO_PROCESS, 0, *(int *)arg);
+}
+
+static int refusing_hook(void *arg)
+{
+	(void)arg;
+	fputs("dbt3stab-test: hook refused to bind\n", stderr);
+	fflush(stderr);
+	return -1;
+}
+
+static long proc_nice(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -100;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	/* after ") ": state(3) ... nice is field 19 */
+	for (int field = 2; p && field < 19; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtol(p + 1, NULL, 10) : -100;
+}
+
+static void test_srv_db__child_hook_runs_before_exec(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	int nice_value = 7;
+	opts_for_test(&o);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	struct srv_launch refuse = {.child_hook = refusing_hook};
+	CU_ASSERT_EQUAL(srv_start(s, &refuse, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "hook refused to bind"));
+	CU_ASSERT_EQUAL(servers_left(), 0);
+
+	struct srv_launch niced = {.child_hook = nice_hook, .arg = &nice_value};
+	CU_ASSERT_EQUAL_FATAL(srv_start(s, &niced, &err), 0);
+	CU_ASSERT_EQUAL(proc_nice(srv_pid(s)), 7);
+	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+static void test_srv_db__sigterm_stops_started_servers(void)
+{
+	int fds[2];
+	CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
+	pid_t child = fork();
+	CU_ASSERT_FATAL(child >= 0);
+	if (child == 0) {
+		struct srv_opts o;
+		struct srv *s = NULL;
+		struct errbuf err;
+		close(fds[0]);
+		opts_for_test(&o);
+		int pid = 0;
+		if (srv_open(&s, &o, &err) == 0 && srv_start(s, NULL, &err) == 0)
+			pid = (int)srv_pid(s);
+		if (write(fds[1], &pid, sizeof(pid)) != sizeof(pid))
+			_exit(3);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	int server = 0;
+	CU_ASSERT_EQUAL(read(fds[0], &server, sizeof(server)), (ssize_t)sizeof(server));
+	close(fds[0]);
+	CU_ASSERT(server > 0);
+	CU_ASSERT_TRUE(server > 0 && pid_exists(server));
+	kill(child, SIGTERM);
+	int st = 0;
+	CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
+	CU_ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	CU_ASSERT_FALSE(server > 0 && pid_exists(server));
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+static int run(const char *args, char *out, size_t len)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "'%s' server %s --datadir '%s' --port %ld --buffer-pool 128M 2>&1",
+		 DBT3_BINARY, args, inst, port);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	size_t n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_srv_db__cli_start_status_stop(void)
+{
+	char out[1 << 16];
+	int rc = run("start", out, sizeof(out));
+	if (rc)
+		fprintf(stderr, "%s\n", out);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "server running: pid "));
+	CU_ASSERT_EQUAL(servers_left(), 1); /* still running after dbt3stab exited */
+	CU_ASSERT_EQUAL(run("start", out, sizeof(out)), 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "already running"));
+	CU_ASSERT_EQUAL(run("status", out, sizeof(out)), 0);
+	const char *p = strstr(out, "running: pid ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	pid_t pid = (pid_t)strtol(p + strlen("running: pid "), NULL, 10);
+	CU_ASSERT_TRUE(pid_exists(pid));
+	CU_ASSERT_EQUAL(run("status --json", out, sizeof(out)), 0);
+	json_error_t jerr;
+	json_t *j = json_loads(out, 0, &jerr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "pid")), pid);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "version")), "MariaDB"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "option_file")), "innodb_buffer_pool_size = 128M"));
+	json_decref(j);
+	CU_ASSERT_EQUAL(run("stop", out, sizeof(out)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "server stopped"));
+	CU_ASSERT_FALSE(pid_exists(pid));
+	CU_ASSERT_EQUAL(run("status", out, sizeof(out)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "not running"));
+	CU_ASSERT_EQUAL(run("start --server-option no_such_option_dbt3=2", out, sizeof(out)), 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "unknown variable 'no_such_option_dbt3=2'"));
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+		{"init_creates_datadir_once", test_srv_db__init_creates_datadir_once},
+		{"start_applies_template_and_overlay", test_srv_db__start_applies_template_and_overlay},
+		{"restart_gives_a_fresh_process", test_srv_db__restart_gives_a_fresh_process},
+		{"bad_option_fails_with_server_reason", test_srv_db__bad_option_fails_with_server_reason},
+		{"crash_is_detected", test_srv_db__crash_is_detected},
+		{"child_hook_runs_before_exec", test_srv_db__child_hook_runs_before_exec},
+		{"sigterm_stops_started_servers", test_srv_db__sigterm_stops_started_servers},
+		{"cli_start_status_stop", test_srv_db__cli_start_status_stop},
+		{NULL, NULL},
+	};
+	struct errbuf err;
+	tmp = th_tempdir("srvdb");
+	if (!tmp) {
+		perror("mkdtemp");
+		return 2;
+	}
+	snprintf(inst, sizeof(inst), "%s/inst", tmp);
+	port = srv_free_port(&err);
+	if (port < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 2;
+	}
+	/* init once per test file; every case reuses the datadir */
+	struct srv_opts o;
+	struct srv *s = NULL;
+	opts_for_test(&o);
+	init_rc = srv_open(&s, &o, &init_err);
+	if (init_rc == 0)
+		init_rc = srv_init_datadir(s, &init_err);
+	srv_free(s);
+	srv_opts_release(&o);
+
+	int rc = th_run("srv_db", cases, argc, argv);
+
+	/* whatever a failed case left running */
+	opts_for_test(&o);
+	if (srv_open(&s, &o, &err) == 0) {
+		srv_stop(s, &err);
+		srv_free(s);
+	}
+	srv_opts_release(&o);
+	if (servers_left() != 0) {
+		fprintf(stderr, "servers left behind in '%s'\n", tmp);
+		rc = 1;
+	}
+	th_rmtree(tmp);
+	free(tmp);
+	return rc;
+}
