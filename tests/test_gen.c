@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/* dbt3/gen.c against TPC-H dbgen's own output (md5 of each table at SF 0.01 and 0.1), chunked
+ * and partial reads against the whole stream, and the 'gen' command's files and exit codes. */
+#include "dbt3/gen.h"
+#include "runner/cli.h"
+#include "tests/harness.h"
+
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct ref_md5 {
+	enum gen_table t;
+	const char *md5;
+};
+
+/* dbgen -s 0.01 (default format, every row ends with '|'). */
+static const struct ref_md5 ref_sf001[] = {
+	{GEN_CUSTOMER, "a8aa97edad6d47b183a569759fbd3eec"}, {GEN_LINEITEM, "4c6d44350a1f7974f56f5d3d7091c2be"},
+	{GEN_NATION, "2f588e0b7fa72939b498c2abecd9fbbe"},   {GEN_ORDERS, "c8d2008fb47f47f9e56543d4cb0f4e6a"},
+	{GEN_PART, "9cce16188c241c25617ca5ed6191e37e"},     {GEN_PARTSUPP, "c6889c3ed0939ca02475f7fb410cbb50"},
+	{GEN_REGION, "c235841b00d29ad4f817771fcc851207"},   {GEN_SUPPLIER, "56e0621c472064c2a998757c70b44043"},
+};
+
+/* dbgen -s 0.1 (default format). */
+static const struct ref_md5 ref_sf01[] = {
+	{GEN_CUSTOMER, "8f279b30fee7203e32886be01efd823b"}, {GEN_LINEITEM, "dec17abbc566d431f5808c5c9f81b8a5"},
+	{GEN_NATION, "2f588e0b7fa72939b498c2abecd9fbbe"},   {GEN_ORDERS, "2520d48234df183e47c57027a52007ee"},
+	{GEN_PART, "3f5dc86fbedff28bf1a88bea8341aa6f"},     {GEN_PARTSUPP, "e3bd40ee500c9cc88fd14a4dc904c09e"},
+	{GEN_REGION, "c235841b00d29ad4f817771fcc851207"},   {GEN_SUPPLIER, "85f567a75bd806f3ccff89341866ab1c"},
+};
+
+static struct gen_ctx *ctx_001;
+
+static struct gen_ctx *sf001(void)
+{
+	struct errbuf err;
+	if (!ctx_001 && gen_ctx_new(&ctx_001, 0.01, &err) < 0)
+		fprintf(stderr, "gen_ctx_new: %s\n", err.msg);
+	return ctx_001;
+}
+
+static void md5_hex(char out[33], const void *data, size_t len)
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	EVP_Digest(data, len, d, &n, EVP_md5(), NULL);
+	for (unsigned i = 0; i < n && i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+	out[32] = '\0';
+}
+
+/* The whole table through the public pull API, with reads of `step` bytes. */
+static int stream_all(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_t last,
+		      unsigned flags, size_t step, struct gen_buf *out)
+{
+	struct errbuf err;
+	struct gen_stream *s;
+	if (gen_stream_new(&s, ctx, t, first, last, flags, &err) < 0) {
+		fprintf(stderr, "gen_stream_new: %s\n", err.msg);
+		return -1;
+	}
+	out->len = 0;
+	for (;;) {
+		if (gen_buf_reserve(out, out->len + step) < 0)
+			return -1;
+		size_t n = gen_stream_read(s, out->data + out->len, step);
+		if (n == 0)
+			break;
+		if (n > step)
+			return -1;
+		out->len += n;
+	}
+	gen_stream_free(s);
+	return 0;
+}
+
+static void check_md5s(const struct gen_ctx *ctx, const struct ref_md5 *ref, size_t n)
+{
+	struct gen_buf b = {0};
+	for (size_t i = 0; i < n; i++) {
+		char hex[33];
+		CU_ASSERT_EQUAL_FATAL(stream_all(ctx, ref[i].t, 0, gen_rows(ctx, ref[i].t), 0, 1 << 20, &b), 0);
+		md5_hex(hex, b.data, b.len);
+		if (strcmp(hex, ref[i].md5) != 0)
+			fprintf(stderr, "%s: md5 %s, dbgen %s\n", gen_table_name(ref[i].t), hex, ref[i].md5);
+		CU_ASSERT_STRING_EQUAL(hex, ref[i].md5);
+	}
+	gen_buf_release(&b);
+}
+
+static void test_gen__sf001_matches_dbgen_md5(void)
+{
+	struct gen_ctx *ctx = sf001();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_CUSTOMER), 1500);
+	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_ORDERS), 15000);
+	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_LINEITEM), 15000);
+	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_PART), 2000);
+	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_SUPPLIER), 100);
+	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_NATION), 25);
+	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_REGION), 5);
+	check_md5s(ctx, ref_sf001, sizeof(ref_sf001) / sizeof(ref_sf001[0]));
+}
+
+static void test_gen__sf01_matches_dbgen_md5(void)
+{
+	struct errbuf err;
+	struct gen_ctx *ctx = NULL;
+	CU_ASSERT_EQUAL_FATAL(gen_ctx_new(&ctx, 0.1, &err), 0);
+	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_ORDERS), 150000);
+	check_md5s(ctx, ref_sf01, sizeof(ref_sf01) / sizeof(ref_sf01[0]));
+	gen_ctx_free(ctx);
+}
+
+/* Without the trailing delimiter each row is the default row with its last '|' dropped. */
+static void test_gen__no_trailing_delimiter_drops_last_bar(void)
+{
+	struct gen_ctx *ctx = sf001();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+	struct gen_buf a = {0}, b = {0};
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		CU_ASSERT_EQUAL_FATAL(stream_all(ctx, t, 0, gen_rows(ctx, t), 0, 1 << 16, &a), 0);
+		CU_ASSERT_EQUAL_FATAL(
+			stream_all(ctx, t, 0, gen_rows(ctx, t), GEN_NO_TRAILING_DELIMITER, 1 << 16, &b), 0);
+		size_t k = 0, rows = 0;
+		int same = 1;
+		for (size_t i = 0; i < a.len; i++) {
+			if (a.data[i] == '|' && i + 1 < a.len && a.data[i + 1] == '\n')
+				continue;
+			if (a.data[i] == '\n')
+				rows++;
+			if (k >= b.len || b.data[k++] != a.data[i]) {
+				same = 0;
+				break;
+			}
+		}
+		CU_ASSERT(same);
+		CU_ASSERT_EQUAL(k, b.len);
+		CU_ASSERT(rows > 0);
+	}
+	gen_buf_release(&a);
+	gen_buf_release(&b);
+}
+
+/* Starting mid-table (jumping the streams ahead) gives exactly the rest of the full stream,
+ * for every table, including reads smaller than a row. */
+static void test_gen__chunk_from_middle_equals_full_stream(void)
+{
+	struct gen_ctx *ctx = sf001();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+	struct gen_buf full = {0}, head = {0}, tail = {0}, small = {0};
+	struct errbuf err;
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		int64_t n = gen_rows(ctx, t);
+		int64_t mid = n * 7 / 13 + 1;
+		CU_ASSERT_EQUAL_FATAL(stream_all(ctx, t, 0, n, 0, 1 << 16, &full), 0);
+		CU_ASSERT_EQUAL_FATAL(gen_chunk(ctx, t, 0, mid, 0, &head, NULL, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(gen_chunk(ctx, t, mid, n, 0, &tail, NULL, &err), 0);
+		CU_ASSERT_EQUAL(head.len + tail.len, full.len);
+		CU_ASSERT(head.len > 0 && tail.len > 0);
+		CU_ASSERT(head.len <= full.len && memcmp(full.data, head.data, head.len) == 0);
+		CU_ASSERT(tail.len <= full.len &&
+			  memcmp(full.data + full.len - tail.len, tail.data, tail.len) == 0);
+		/* 7-byte reads split rows; concatenated they are still the same bytes */
+		CU_ASSERT_EQUAL_FATAL(stream_all(ctx, t, mid, n, 0, 7, &small), 0);
+		CU_ASSERT_EQUAL(small.len, tail.len);
+		CU_ASSERT(small.len == tail.len && memcmp(small.data, tail.data, tail.len) == 0);
+	}
+	gen_buf_release(&full);
+	gen_buf_release(&head);
+	gen_buf_release(&tail);
+	gen_buf_release(&small);
+}
+
+/* orders+lineitem and part+partsupp in one pass equal the tables generated alone. */
+static void test_gen__paired_pass_equals_single_tables(void)
+{
+	struct gen_ctx *ctx = sf001();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+	static const enum gen_table pairs[2][2] = {{GEN_ORDERS, GEN_LINEITEM}, {GEN_PART, GEN_PARTSUPP}};
+	struct gen_buf m = {0}, c = {0}, alone = {0};
+	struct errbuf err;
+	for (int i = 0; i < 2; i++) {
+		int64_t n = gen_rows(ctx, pairs[i][0]);
+		CU_ASSERT_EQUAL_FATAL(gen_chunk(ctx, pairs[i][0], 100, n, 0, &m, &c, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(stream_all(ctx, pairs[i][0], 100, n, 0, 1 << 16, &alone), 0);
+		CU_ASSERT(m.len == alone.len && memcmp(m.data, alone.data, m.len) == 0);
+		CU_ASSERT_EQUAL_FATAL(stream_all(ctx, pairs[i][1], 100, n, 0, 1 << 16, &alone), 0);
+		CU_ASSERT(c.len == alone.len && memcmp(c.data, alone.data, c.len) == 0);
+	}
+	gen_buf_release(&m);
+	gen_buf_release(&c);
+	gen_buf_release(&alone);
+}
+
+static void test_gen__rows_follow_dbgen_scaling(void)
+{
+	struct gen_ctx *ctx = sf001();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+	enum gen_table t;
+	CU_ASSERT_EQUAL(gen_table_parse("partsupp", &t), 0);
+	CU_ASSERT_EQUAL(t, GEN_PARTSUPP);
+	CU_ASSERT_EQUAL(gen_table_parse("parts", &t), -1);
+	CU_ASSERT_STRING_EQUAL(gen_table_name(GEN_LINEITEM), "lineitem");
+	struct errbuf err;
+	struct gen_ctx *bad = NULL;
+	CU_ASSERT_EQUAL(gen_ctx_new(&bad, 0, &err), -1);
+	CU_ASSERT_PTR_NULL(bad);
+	CU_ASSERT_EQUAL(gen_ctx_new(&bad, 100001, &err), -1);
+	struct gen_stream *s = NULL;
+	CU_ASSERT_EQUAL(gen_stream_new(&s, ctx, GEN_ORDERS, 20, 10, 0, &err), -1);
+	CU_ASSERT_PTR_NULL(s);
+}
+
+static int run_gen(const char *args, const char *dir)
+{
+	char cmd[9000];
+	snprintf(cmd, sizeof(cmd), "'%s' gen %s -o '%s' >/dev/null 2>&1", DBT3_BINARY, args, dir);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_gen__command_writes_dbgen_files(void)
+{
+	char *dir = th_tempdir("gen");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	CU_ASSERT_EQUAL(run_gen("-s 0.01 -j 2 -q", dir), 0);
+	char path[4096];
+	for (size_t i = 0; i < sizeof(ref_sf001) / sizeof(ref_sf001[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s.tbl", dir, gen_table_name(ref_sf001[i].t));
+		char *data = NULL;
+		size_t len = 0;
+		struct errbuf err;
+		CU_ASSERT_EQUAL_FATAL(util_read_file(path, &data, &len, &err), 0);
+		char hex[33];
+		md5_hex(hex, data, len);
+		CU_ASSERT_STRING_EQUAL(hex, ref_sf001[i].md5);
+		free(data);
+		snprintf(path, sizeof(path), "%s/%s.tbl.tmp", dir, gen_table_name(ref_sf001[i].t));
+		CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+	}
+	th_rmtree(dir);
+}
+
+static void test_gen__command_rejects_bad_input(void)
+{
+	char *dir = th_tempdir("genbad");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	CU_ASSERT_EQUAL(run_gen("-s 0", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s -1", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s abc", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s 100001", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s 1 -T nosuch", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s 1 -j 0", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("", dir), CLI_USAGE);
+	/* a regular file where the directory should be: I/O error, nothing written */
+	char file[4096], sub[4200];
+	snprintf(file, sizeof(file), "%s/plain", dir);
+	FILE *f = fopen(file, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	snprintf(sub, sizeof(sub), "%s/out", file);
+	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T nation", sub), CLI_FOUND);
+	th_rmtree(dir);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+		{"sf001_matches_dbgen_md5", test_gen__sf001_matches_dbgen_md5},
+		{"no_trailing_delimiter_drops_last_bar", test_gen__no_trailing_delimiter_drops_last_bar},
+		{"chunk_from_middle_equals_full_stream", test_gen__chunk_from_middle_equals_full_stream},
+		{"paired_pass_equals_single_tables", test_gen__paired_pass_equals_single_tables},
+		{"rows_follow_dbgen_scaling", test_gen__rows_follow_dbgen_scaling},
+		{"sf01_matches_dbgen_md5", test_gen__sf01_matches_dbgen_md5},
+		{"command_writes_dbgen_files", test_gen__command_writes_dbgen_files},
+		{"command_rejects_bad_input", test_gen__command_rejects_bad_input},
+		{NULL, NULL},
+	};
+	int rc = th_run("gen", cases, argc, argv);
+	gen_ctx_free(ctx_001);
+	return rc;
+}
