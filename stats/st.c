@@ -245,6 +245,17 @@ int st_baseline_prior(struct st_prior *out, const double *means, size_t n, struc
 	return 0;
 }
 
+/* Pooled variance of independent estimates of one variance (Student 1908; Snedecor & Cochran
+ * sec. 6.7): sum df_i var_i / sum df_i on sum df_i degrees of freedom. */
+void st_prior_pool(struct st_prior *out, const struct st_prior *a, const struct st_prior *b)
+{
+	double da = a->df > 0 && isfinite(a->var) ? a->df : 0;
+	double db = b->df > 0 && isfinite(b->var) ? b->df : 0;
+	double ss = (da > 0 ? da * a->var : 0) + (db > 0 ? db * b->var : 0);
+	out->df = da + db;
+	out->var = out->df > 0 ? ss / out->df : NAN;
+}
+
 /* Fills t, p and the CI from diff, se and df: t = diff / se; two-sided p = 2 P(T > |t|),
  * one-sided (new slower) p = P(T > t); CI exp(diff -+ t_{1-alpha/2,df} se). */
 static void finish_test(struct st_test *out, double alpha, enum st_alternative alt)

@@ -152,6 +152,10 @@ void st_sample_pooled_var(struct st_prior *out, const struct st_sample *a,
  * variance of the logs with n - 1 df. */
 int st_baseline_prior(struct st_prior *out, const double *means, size_t n, struct errbuf *err);
 
+/* Pools two variance estimates of the same query (e.g. several baseline results):
+ * var = (df_a var_a + df_b var_b) / (df_a + df_b), df = df_a + df_b; a side with df 0 is ignored. */
+void st_prior_pool(struct st_prior *out, const struct st_prior *a, const struct st_prior *b);
+
 /* Fits the scaled inverse chi-square prior (s0^2, d0) to m per-query variances var[i] with df[i]
  * degrees of freedom by the method of moments on log variances (Smyth 2004, sec. 6.2). Entries
  * with df <= 0 or non-finite var are skipped; needs >= 3 usable. d0 may be +inf (all equal). */

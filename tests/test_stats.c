@@ -82,6 +82,17 @@ static void test_stats__pooled_matches_r_student(void)
 	CU_ASSERT_EQUAL(t.kind, ST_TEST_BASELINE);
 	CU_ASSERT_DOUBLE_EQUAL(t.df, 27, 0);
 	CU_ASSERT_DOUBLE_EQUAL(t.se, sqrt((9 * 3.2005556 + 18 * 3.6047778) / 27 * 0.2), 1e-6);
+	/* two baselines pool the same way: (9 * 3.2005556 + 9 * v2) / 18, v2 = var(group 2) */
+	{
+		struct st_prior b2, both, none = {NAN, 0};
+		CU_ASSERT_EQUAL_FATAL(st_baseline_prior(&b2, b, 10, &err), 0);
+		st_prior_pool(&both, &o.baseline, &b2);
+		CU_ASSERT_DOUBLE_EQUAL(both.df, 18, 0);
+		CU_ASSERT_DOUBLE_EQUAL(both.var, 3.6047778, 1e-6);
+		st_prior_pool(&both, &none, &b2);
+		CU_ASSERT_DOUBLE_EQUAL(both.var, b2.var, 0);
+		CU_ASSERT_DOUBLE_EQUAL(both.df, 9, 0);
+	}
 }
 
 /* One restart a side: inconclusive without a baseline; with one, the baseline variance s_b^2 on
