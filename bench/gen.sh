@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Times 'dbt3stab gen' at 1 and 2 threads with /usr/bin/time -v and prints a table.
+# usage: bench/gen.sh [-b DBT3STAB] [-s SF] [-j "1 2"] [-o DIR]
+set -euo pipefail
+
+bin=""
+sf=1
+threads="1 2"
+out=""
+while getopts "b:s:j:o:h" opt; do
+	case $opt in
+	b) bin=$OPTARG ;;
+	s) sf=$OPTARG ;;
+	j) threads=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) sed -n '3,4p' "$0" | sed 's/^# //'; exit 2 ;;
+	esac
+done
+here=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "$bin" ]; then
+	for c in "$here/build/runner/dbt3stab" "$here"/build-*/runner/dbt3stab; do
+		if [ -x "$c" ]; then bin=$c; break; fi
+	done
+fi
+[ -x "$bin" ] || { echo "gen.sh: no dbt3stab binary (give -b PATH)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "gen.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
+
+work=$(mktemp -d "${out:-${TMPDIR:-/tmp}}/dbt3gen.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+rows=()
+for j in $threads; do
+	rm -rf "$work/data"
+	/usr/bin/time -v -o "$work/time" "$bin" gen -s "$sf" -j "$j" -q -o "$work/data"
+	bytes=$(cat "$work"/data/*.tbl | wc -c)
+	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
+		n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/time")
+	user=$(awk -F': ' '/User time/ {print $2}' "$work/time")
+	sys=$(awk -F': ' '/System time/ {print $2}' "$work/time")
+	rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$work/time")
+	mbs=$(awk -v b="$bytes" -v w="$wall" 'BEGIN { printf "%.0f", (w > 0 ? b / 1e6 / w : 0) }')
+	rows+=("$(printf '| %7s | %7s | %7.2f | %7.2f | %7.2f | %7s | %11s |' "$sf" "$j" "$wall" "$user" "$sys" "$mbs" "$rss")")
+done
+
+echo "dbt3stab gen, $(nproc) CPUs, load average before: $load"
+echo "| SF      | threads | wall s  | user s  | sys s   | MB/s    | peak RSS MiB |"
+echo "|---------|---------|---------|---------|---------|---------|-------------|"
+printf '%s\n' "${rows[@]}"
