@@ -1,11 +1,174 @@
 /* SPDX-License-Identifier: MIT */
+/* dbt3stab compare old.json new.json: flag what exceeds the restart variance. */
+#include "reports/rpt.h"
 #include "runner/cli.h"
 #include "runner/cmd.h"
+#include "runner/res.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dbt3stab compare OLD.json NEW.json [options]\n"
+		"\n"
+		"Compares two result files query by query on their restart means and flags what\n"
+		"exceeds the restart-to-restart variance.\n"
+		"\n"
+		"  --alpha A            family-wise (or FDR) level, default 0.05\n"
+		"  --min-effect E       smallest slowdown flagged, e.g. 2%% (default) or 0.02\n"
+		"  --correction C       holm (default), bh or none\n"
+		"  --method M           welch (default) or eb (moderated t, variances shrunk\n"
+		"                       across queries)\n"
+		"  --baseline FILE      restart variance for queries with fewer than 2 restarts\n"
+		"                       on a side (a result with several restarts)\n"
+		"  --format F           text (default), markdown, json or junit\n"
+		"  -o, --output FILE    write the report to FILE instead of standard output\n"
+		"  --force              compare files that are not comparable, with a warning\n"
+		"  -q, --quiet          no warnings on standard error\n"
+		"  -h, --help           this help\n"
+		"\n"
+		"verdicts: regression, improvement, unchanged, inconclusive, wrong-result\n"
+		"exit: 0 nothing flagged, 1 regression, 3 wrong result (takes precedence),\n"
+		"      2 usage or input error\n");
+}
+
+enum { OPT_ALPHA = 256, OPT_MIN_EFFECT, OPT_CORRECTION, OPT_METHOD, OPT_BASELINE, OPT_FORMAT,
+       OPT_FORCE };
+
+static int read_file(struct res_file **out, const char *path)
+{
+	struct errbuf err = {""};
+	if (res_file_read(out, path, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("'compare' is not implemented yet");
-	return CLI_FOUND;
+	static const struct option longopts[] = {
+		{"alpha", required_argument, NULL, OPT_ALPHA},
+		{"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+		{"correction", required_argument, NULL, OPT_CORRECTION},
+		{"method", required_argument, NULL, OPT_METHOD},
+		{"baseline", required_argument, NULL, OPT_BASELINE},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"output", required_argument, NULL, 'o'},
+		{"force", no_argument, NULL, OPT_FORCE},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct rpt_compare_opts opts;
+	enum rpt_format fmt = RPT_TEXT;
+	const char *baseline_path = NULL, *output = NULL;
+	int quiet = 0, c;
+	rpt_compare_opts_init(&opts);
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ALPHA:
+			if (cli_parse_double(optarg, 1e-12, 0.5, &opts.alpha) < 0)
+				return cli_usage_error("compare", "bad --alpha '%s' (0 < A <= 0.5)",
+						       optarg);
+			break;
+		case OPT_MIN_EFFECT:
+			if (cli_parse_fraction(optarg, &opts.min_effect) < 0 || opts.min_effect >= 10)
+				return cli_usage_error("compare",
+						       "bad --min-effect '%s' (e.g. 2%% or 0.02)",
+						       optarg);
+			break;
+		case OPT_CORRECTION:
+			if (st_correction_parse(optarg, &opts.correction) < 0)
+				return cli_usage_error("compare",
+						       "bad --correction '%s' (holm, bh or none)",
+						       optarg);
+			break;
+		case OPT_METHOD:
+			if (st_method_parse(optarg, &opts.method) < 0)
+				return cli_usage_error("compare", "bad --method '%s' (welch or eb)",
+						       optarg);
+			break;
+		case OPT_BASELINE:
+			baseline_path = optarg;
+			break;
+		case OPT_FORMAT:
+			if (rpt_format_parse(optarg, 0xf, &fmt) < 0)
+				return cli_usage_error(
+					"compare", "bad --format '%s' (text, markdown, json or junit)",
+					optarg);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_FORCE:
+			opts.force = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return CLI_OK;
+		default:
+			return cli_bad_option("compare", c, argv);
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("compare", "expected two result files, OLD.json and NEW.json");
+
+	struct res_file *old = NULL, *new = NULL, *base = NULL;
+	struct rpt_compare *cmp = NULL;
+	struct errbuf err = {""};
+	int rc = CLI_USAGE;
+	const char *old_path = argv[optind], *new_path = argv[optind + 1];
+	if (read_file(&old, old_path) < 0 || read_file(&new, new_path) < 0 ||
+	    (baseline_path && read_file(&base, baseline_path) < 0))
+		goto out;
+	struct rpt_file_info fo = {old_path, old}, fn = {new_path, new},
+			     fb = {baseline_path, base};
+	if (rpt_compare_build(&cmp, &fo, &fn, &fb, &opts, &err) < 0) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	if (!quiet)
+		for (size_t i = 0; i < cmp->n_warnings; i++)
+			cli_warn("%s", cmp->warnings[i]);
+
+	FILE *f = stdout;
+	char *buf = NULL;
+	size_t len = 0;
+	if (output && !(f = open_memstream(&buf, &len))) {
+		cli_error("out of memory");
+		rc = CLI_FOUND;
+		goto out;
+	}
+	int wrc = rpt_compare_write(f, cmp, fmt, !output && fmt == RPT_TEXT && cli_use_color(f));
+	if (output) {
+		wrc |= fclose(f);
+		if (wrc == 0 && util_write_atomic(output, buf, len, &err) < 0) {
+			cli_error("%s", err.msg);
+			wrc = -1;
+		}
+		free(buf);
+	}
+	if (wrc < 0) {
+		if (!output)
+			cli_error("cannot write standard output");
+		rc = CLI_FOUND;
+		goto out;
+	}
+	rc = cmp->worst == RPT_WRONG_RESULT ? CLI_WRONG
+	     : cmp->worst == RPT_REGRESSION ? CLI_FOUND
+					    : CLI_OK;
+out:
+	rpt_compare_free(cmp);
+	res_file_free(old);
+	res_file_free(new);
+	res_file_free(base);
+	return rc;
 }

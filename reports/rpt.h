@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* The compare and summary models built from result files, and their output formats (text,
+ * Markdown, JSON, JUnit). A renderer (e.g. HTML) reads struct rpt_compare / rpt_summary only. */
+#ifndef DBT3_RPT_H
+#define DBT3_RPT_H
+#include "runner/res.h"
+#include "runner/util.h"
+#include "stats/st.h"
+#include <stdio.h>
+
+/* Verdicts in increasing severity. */
+enum rpt_verdict {
+	RPT_UNCHANGED = 0,
+	RPT_IMPROVEMENT,
+	RPT_INCONCLUSIVE,
+	RPT_REGRESSION,
+	RPT_WRONG_RESULT, /* result fingerprints differ: the most severe */
+	RPT_N_VERDICTS
+};
+
+/* "unchanged", "improvement", "inconclusive", "regression", "wrong-result". */
+const char *rpt_verdict_name(enum rpt_verdict v);
+
+/* Output formats (HTML is rendered elsewhere from the same model). */
+enum rpt_format { RPT_TEXT = 0, RPT_MARKDOWN, RPT_JSON, RPT_JUNIT };
+
+/* Parses "text", "markdown", "json", "junit"; allowed is a mask of 1 << format. */
+int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out);
+
+/* One query of one result file as the statistics see it. Strings are borrowed from the
+ * res_file, which must outlive the model. */
+struct rpt_side {
+	int present;            /* the query is in this file */
+	size_t n_restarts;      /* restarts in the file */
+	size_t n_used;          /* restarts with status ok: their means are the sample */
+	double *means_ms;       /* n_used restart means (mean of measured_ms), owned */
+	int *indices;           /* restart index of each mean, owned */
+	double gmean_ms;        /* geometric mean of the restart means; NaN when n_used == 0 */
+	double sd_log;          /* sd of log restart means (about the between-restart CoV); NaN < 2 */
+	size_t not_steady, timeouts, crashes, errors;
+	const char *result_sha256; /* the fingerprint of the first ok restart, or NULL */
+	int results_vary;          /* ok restarts disagree on result_sha256 */
+	const char *plan_sha256;   /* the plan fingerprint of the first restart that has one */
+	const char *plan;          /* its plan text, or NULL */
+	int plans_vary;            /* restarts disagree on plan_sha256 */
+	long long rows;            /* rows of the first ok restart, or -1 */
+};
+
+/* Warning flags of one query (either side). */
+enum rpt_warn {
+	RPT_W_NOT_STEADY = 1 << 0,
+	RPT_W_TIMEOUT = 1 << 1,
+	RPT_W_CRASH = 1 << 2,
+	RPT_W_ERROR = 1 << 3,
+	RPT_W_PLAN_VARIES = 1 << 4,   /* plan fingerprint differs between restarts of one file */
+	RPT_W_RESULT_VARIES = 1 << 5, /* result fingerprint differs between restarts of one file */
+};
+
+struct rpt_query {
+	const char *id;
+	struct rpt_side old, new;
+	struct st_test test;     /* kind ST_TEST_NONE when untested */
+	double p_adj;            /* after the correction; NaN when untested */
+	enum rpt_verdict verdict;
+	int plan_changed;        /* the plan fingerprints of old and new differ */
+	int result_changed;      /* the result fingerprints differ (verdict wrong-result) */
+	unsigned warn;           /* enum rpt_warn */
+	const char *why;         /* short reason for inconclusive / wrong-result, or NULL (static) */
+};
+
+struct rpt_compare_opts {
+	double alpha;            /* family alpha (0.05) */
+	double min_effect;       /* 0.02: flag only slowdowns of at least 2% */
+	enum st_correction correction;
+	enum st_method method;
+	int force;               /* compare incomparable files, with warnings */
+};
+
+/* Defaults: alpha 0.05, min_effect 0.02, Holm, Welch. */
+void rpt_compare_opts_init(struct rpt_compare_opts *o);
+
+struct rpt_file_info {
+	const char *path;
+	const struct res_file *res; /* borrowed */
+};
+
+struct rpt_compare {
+	struct rpt_compare_opts opts;
+	struct rpt_file_info old, new, baseline; /* baseline.res NULL without --baseline */
+	struct rpt_query *queries; /* queries in both files, in the old file's order */
+	size_t n_queries;
+	size_t n_tested;           /* queries with a test (the m of the correction) */
+	struct st_overall overall; /* geometric-mean ratio over the compared queries */
+	int have_overall;
+	struct st_prior eb_prior;  /* --method eb: the across-query prior used (df 0: none) */
+	size_t counts[RPT_N_VERDICTS];
+	enum rpt_verdict worst;    /* RPT_UNCHANGED when nothing was compared */
+	char **warnings;           /* file-level warnings (comparability with --force, ...) */
+	size_t n_warnings;
+};
+
+/* Checks that old and new measured the same thing: scale factor, dataset fingerprint, query
+ * texts (sql_sha256), at least one query in common. -1 and one line in err saying what differs;
+ * with force, the differences become warnings in *c instead (c may be NULL without force). */
+int rpt_comparable(const struct rpt_file_info *a, const struct rpt_file_info *b, int force,
+		   struct rpt_compare *c, struct errbuf *err);
+
+/* Builds the comparison (comparability checks included). baseline may have res NULL.
+ * Free with rpt_compare_free. */
+int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
+		      const struct rpt_file_info *new, const struct rpt_file_info *baseline,
+		      const struct rpt_compare_opts *opts, struct errbuf *err);
+void rpt_compare_free(struct rpt_compare *c);
+
+/* The comparison as JSON (a new reference); both plans are included when a plan changed. */
+json_t *rpt_compare_to_json(const struct rpt_compare *c);
+
+/* Writes the comparison to f in fmt; color applies to RPT_TEXT only. -1 on a write error. */
+int rpt_compare_write(FILE *f, const struct rpt_compare *c, enum rpt_format fmt, int color);
+
+/* ---- summary of one result file ---- */
+
+struct rpt_summary_query {
+	const char *id;
+	struct rpt_side side;
+	int have_stats;               /* at least one ok restart */
+	struct st_query_stats stats;  /* in milliseconds */
+	size_t needed;                /* restarts a side to detect opts.detect; 0 when unknown */
+	int needed_over;              /* more than max restarts would be needed */
+	double power_now;             /* power with the file's own restart count; NaN if < 2 */
+	unsigned warn;
+};
+
+struct rpt_summary_opts {
+	double detect;      /* change to detect (0.03) */
+	double power;       /* target power (0.8) */
+	double alpha;       /* 0.05 */
+	double min_effect;  /* compare's min effect (0.02) */
+	enum st_correction correction;
+	enum st_method method;
+	size_t max_restarts; /* upper bound of the search (100) */
+};
+
+void rpt_summary_opts_init(struct rpt_summary_opts *o);
+
+struct rpt_summary {
+	struct rpt_summary_opts opts;
+	struct rpt_file_info file;
+	struct rpt_summary_query *queries;
+	size_t n_queries;
+};
+
+int rpt_summary_build(struct rpt_summary **out, const struct rpt_file_info *file,
+		      const struct rpt_summary_opts *opts, struct errbuf *err);
+void rpt_summary_free(struct rpt_summary *s);
+json_t *rpt_summary_to_json(const struct rpt_summary *s);
+int rpt_summary_write(FILE *f, const struct rpt_summary *s, enum rpt_format fmt, int color);
+
+#endif

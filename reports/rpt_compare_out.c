@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: MIT */
+/* compare output: aligned text, Markdown (pull-request comments), JSON, JUnit XML. */
+#include "reports/rpt.h"
+#include "reports/rpt_table.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RED "\033[1;31m"
+#define GREEN "\033[32m"
+#define YELLOW "\033[33m"
+
+static const char *verdict_color(enum rpt_verdict v)
+{
+	switch (v) {
+	case RPT_REGRESSION:
+	case RPT_WRONG_RESULT:
+		return RED;
+	case RPT_IMPROVEMENT:
+		return GREEN;
+	case RPT_INCONCLUSIVE:
+		return YELLOW;
+	default:
+		return NULL;
+	}
+}
+
+static const char *test_name(enum st_test_kind k)
+{
+	switch (k) {
+	case ST_TEST_WELCH:
+		return "welch";
+	case ST_TEST_BASELINE:
+		return "baseline";
+	case ST_TEST_MODERATED:
+		return "moderated";
+	default:
+		return "none";
+	}
+}
+
+static void fmt_ms(char *buf, size_t n, double ms)
+{
+	if (!isfinite(ms))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.3f", ms);
+}
+
+static void fmt_p(char *buf, size_t n, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, n, "-");
+	else if (p < 0.001)
+		snprintf(buf, n, "<0.001");
+	else
+		snprintf(buf, n, "%.3f", p);
+}
+
+static void fmt_ci(char *buf, size_t n, double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.3f–%.3f", lo, hi);
+}
+
+static void fmt_ratio(char *buf, size_t n, double r)
+{
+	if (!isfinite(r))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.3f", r);
+}
+
+/* The marks of one query: "plan changed, not steady, ..." into buf. */
+static void fmt_marks(char *buf, size_t n, const struct rpt_query *q)
+{
+	static const struct {
+		unsigned flag;
+		const char *text;
+	} marks[] = {
+		{RPT_W_NOT_STEADY, "not steady"},	{RPT_W_TIMEOUT, "timeout"},
+		{RPT_W_CRASH, "crash"},			{RPT_W_ERROR, "error"},
+		{RPT_W_PLAN_VARIES, "plan varies"},	{RPT_W_RESULT_VARIES, "result varies"},
+	};
+	size_t at = 0;
+	buf[0] = '\0';
+#define ADD(s)                                                                                     \
+	do {                                                                                       \
+		int k_ = snprintf(buf + at, n - at, "%s%s", at ? ", " : "", (s));                  \
+		if (k_ > 0 && (size_t)k_ < n - at)                                                 \
+			at += (size_t)k_;                                                          \
+	} while (0)
+	if (q->plan_changed)
+		ADD("plan changed");
+	if (q->test.kind == ST_TEST_BASELINE)
+		ADD("baseline variance");
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (q->warn & marks[i].flag)
+			ADD(marks[i].text);
+#undef ADD
+}
+
+static double ci_level(const struct rpt_compare *c)
+{
+	return 100.0 * (1.0 - c->opts.alpha);
+}
+
+static const char *method_text(const struct rpt_compare *c)
+{
+	return c->opts.method == ST_METHOD_EB ? "moderated t (empirical Bayes)" : "Welch t";
+}
+
+/* Counts like "1 regression, 2 unchanged" in severity order. */
+static void fmt_counts(char *buf, size_t n, const struct rpt_compare *c)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int v = RPT_N_VERDICTS - 1; v >= 0; v--) {
+		if (!c->counts[v])
+			continue;
+		int k = snprintf(buf + at, n - at, "%s%zu %s", at ? ", " : "", c->counts[v],
+				 rpt_verdict_name((enum rpt_verdict)v));
+		if (k > 0 && (size_t)k < n - at)
+			at += (size_t)k;
+	}
+	if (!at)
+		snprintf(buf, n, "no query compared");
+}
+
+/* Per-query warnings (not steady, timeout, crash, error) as lines "Q6: ...". */
+static void side_warnings(FILE *f, const char *prefix, const char *id, const struct rpt_side *s,
+			  const char *path, int md)
+{
+	const char *q = md ? "`" : "'";
+	if (s->not_steady)
+		fprintf(f, "%s%s: not steady in %zu of %zu restarts of %s%s%s\n", prefix, id,
+			s->not_steady, s->n_restarts, q, path, q);
+	if (s->timeouts)
+		fprintf(f, "%s%s: timed out in %zu of %zu restarts of %s%s%s\n", prefix, id,
+			s->timeouts, s->n_restarts, q, path, q);
+	if (s->crashes)
+		fprintf(f, "%s%s: the server crashed in %zu of %zu restarts of %s%s%s\n", prefix, id,
+			s->crashes, s->n_restarts, q, path, q);
+	if (s->errors)
+		fprintf(f, "%s%s: failed with an error in %zu of %zu restarts of %s%s%s\n", prefix,
+			id, s->errors, s->n_restarts, q, path, q);
+	if (s->plans_vary)
+		fprintf(f, "%s%s: the plan differs between restarts of %s%s%s\n", prefix, id, q, path,
+			q);
+	if (s->results_vary)
+		fprintf(f, "%s%s: the result differs between restarts of %s%s%s\n", prefix, id, q,
+			path, q);
+}
+
+static size_t count_warnings(const struct rpt_compare *c)
+{
+	size_t n = c->n_warnings;
+	for (size_t i = 0; i < c->n_queries; i++)
+		n += c->queries[i].warn != 0;
+	return n;
+}
+
+static void all_warnings(FILE *f, const struct rpt_compare *c, const char *prefix, int md)
+{
+	for (size_t i = 0; i < c->n_warnings; i++)
+		fprintf(f, "%s%s\n", prefix, c->warnings[i]);
+	for (size_t i = 0; i < c->n_queries; i++) {
+		const struct rpt_query *q = &c->queries[i];
+		side_warnings(f, prefix, q->id, &q->old, c->old.path, md);
+		side_warnings(f, prefix, q->id, &q->new, c->new.path, md);
+	}
+}
+
+static size_t max_restarts(const struct rpt_compare *c, int new)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		size_t n = new ? c->queries[i].new.n_restarts : c->queries[i].old.n_restarts;
+		m = n > m ? n : m;
+	}
+	return m;
+}
+
+static void fmt_overall(char *buf, size_t n, const struct rpt_compare *c)
+{
+	char ci[64];
+	if (!c->have_overall) {
+		snprintf(buf, n, "overall: not available (no query tested)");
+		return;
+	}
+	fmt_ci(ci, sizeof(ci), c->overall.ci_lo, c->overall.ci_hi);
+	snprintf(buf, n, "overall geometric-mean ratio over %zu queries: %.3f (%g%% CI %s, %s)",
+		 c->overall.n_queries, c->overall.ratio, ci_level(c), ci,
+		 c->overall.kind == ST_OVERALL_BY_RESTART ? "by restart" : "from per-query tests");
+}
+
+static int write_text(FILE *f, const struct rpt_compare *c, int color)
+{
+	static const char *const heads[] = {"query",  "verdict", "old ms", "new ms",   "ratio",
+					    "CI",     "p adj",   "restarts", "marks"};
+	char ci_head[32], a[64], b[64], r[64], ci[64], p[64], marks[256], counts[256];
+	struct rpt_table t;
+	snprintf(ci_head, sizeof(ci_head), "%g%% CI", ci_level(c));
+	const char *h[9];
+	memcpy(h, heads, sizeof(h));
+	h[5] = ci_head;
+	size_t ra = max_restarts(c, 0), rb = max_restarts(c, 1);
+	fprintf(f, "old: '%s' (%zu restart%s)\nnew: '%s' (%zu restart%s)\n", c->old.path, ra,
+		ra == 1 ? "" : "s", c->new.path, rb, rb == 1 ? "" : "s");
+	if (c->baseline.res)
+		fprintf(f, "baseline: '%s'\n", c->baseline.path);
+	fprintf(f, "test: %s on log restart means, correction %s, alpha %g, min effect %g%%\n\n",
+		method_text(c), st_correction_name(c->opts.correction), c->opts.alpha,
+		100.0 * c->opts.min_effect);
+	rpt_table_init(&t, 9, h, "llrrrrrrl");
+	for (size_t i = 0; i < c->n_queries; i++) {
+		const struct rpt_query *q = &c->queries[i];
+		fmt_ms(a, sizeof(a), q->old.gmean_ms);
+		fmt_ms(b, sizeof(b), q->new.gmean_ms);
+		fmt_ratio(r, sizeof(r), q->test.kind != ST_TEST_NONE ? q->test.ratio
+								     : q->new.gmean_ms / q->old.gmean_ms);
+		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
+		fmt_p(p, sizeof(p), q->p_adj);
+		fmt_marks(marks, sizeof(marks), q);
+		rpt_table_row(&t);
+		rpt_table_cell(&t, NULL, "%s", q->id);
+		rpt_table_cell(&t, verdict_color(q->verdict), "%s", rpt_verdict_name(q->verdict));
+		rpt_table_cell(&t, NULL, "%s", a);
+		rpt_table_cell(&t, NULL, "%s", b);
+		rpt_table_cell(&t, NULL, "%s", r);
+		rpt_table_cell(&t, NULL, "%s", ci);
+		rpt_table_cell(&t, NULL, "%s", p);
+		rpt_table_cell(&t, NULL, "%zu/%zu", q->old.n_used, q->new.n_used);
+		rpt_table_cell(&t, NULL, "%s", marks);
+	}
+	rpt_table_print(f, &t, "", color);
+	rpt_table_release(&t);
+	char line[512];
+	fmt_overall(line, sizeof(line), c);
+	fprintf(f, "\n%s\n", line);
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (c->queries[i].why && c->queries[i].verdict != RPT_UNCHANGED)
+			fprintf(f, "%s %s: %s\n", c->queries[i].id,
+				rpt_verdict_name(c->queries[i].verdict), c->queries[i].why);
+	if (count_warnings(c)) {
+		fprintf(f, "\nwarnings:\n");
+		all_warnings(f, c, "  ", 0);
+	}
+	fmt_counts(counts, sizeof(counts), c);
+	fprintf(f, "\nresult: %s\n", counts);
+	return 0;
+}
+
+static int write_markdown(FILE *f, const struct rpt_compare *c)
+{
+	char a[64], b[64], r[64], ci[64], p[64], marks[256], counts[256], line[512];
+	fmt_counts(counts, sizeof(counts), c);
+	fprintf(f, "### dbt3stab compare: %s\n\n", counts);
+	size_t ra = max_restarts(c, 0), rb = max_restarts(c, 1);
+	fprintf(f, "`%s` (%zu restart%s) → `%s` (%zu restart%s)", c->old.path, ra,
+		ra == 1 ? "" : "s", c->new.path, rb, rb == 1 ? "" : "s");
+	if (c->baseline.res)
+		fprintf(f, ", baseline `%s`", c->baseline.path);
+	fprintf(f, " · %s on log restart means · correction %s · alpha %g · min effect %g%%\n\n",
+		method_text(c), st_correction_name(c->opts.correction), c->opts.alpha,
+		100.0 * c->opts.min_effect);
+	fprintf(f, "| query | verdict | old ms | new ms | ratio | %g%% CI | p adj | restarts | "
+		   "marks |\n",
+		ci_level(c));
+	fprintf(f, "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+	for (size_t i = 0; i < c->n_queries; i++) {
+		const struct rpt_query *q = &c->queries[i];
+		int strong = q->verdict == RPT_REGRESSION || q->verdict == RPT_WRONG_RESULT;
+		fmt_ms(a, sizeof(a), q->old.gmean_ms);
+		fmt_ms(b, sizeof(b), q->new.gmean_ms);
+		fmt_ratio(r, sizeof(r), q->test.kind != ST_TEST_NONE ? q->test.ratio
+								     : q->new.gmean_ms / q->old.gmean_ms);
+		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
+		fmt_p(p, sizeof(p), q->p_adj);
+		fmt_marks(marks, sizeof(marks), q);
+		fprintf(f, "| %s | %s%s%s | %s | %s | %s | %s | %s | %zu/%zu | %s |\n", q->id,
+			strong ? "**" : "", rpt_verdict_name(q->verdict), strong ? "**" : "", a, b, r,
+			ci, p, q->old.n_used, q->new.n_used, marks);
+	}
+	fmt_overall(line, sizeof(line), c);
+	line[0] = (char)(line[0] - 'a' + 'A');
+	fprintf(f, "\n%s.\n", line);
+	int any = 0;
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (c->queries[i].why && c->queries[i].verdict != RPT_UNCHANGED) {
+			if (!any++)
+				fputc('\n', f);
+			fprintf(f, "- %s %s: %s\n", c->queries[i].id,
+				rpt_verdict_name(c->queries[i].verdict), c->queries[i].why);
+		}
+	if (count_warnings(c)) {
+		fprintf(f, "\n**Warnings**\n\n");
+		all_warnings(f, c, "- ", 1);
+	}
+	return 0;
+}
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *side_json(const struct rpt_side *s)
+{
+	json_t *o = json_object(), *means = json_array(), *idx = json_array();
+	for (size_t i = 0; i < s->n_used; i++) {
+		json_array_append_new(means, json_real(s->means_ms[i]));
+		json_array_append_new(idx, json_integer(s->indices[i]));
+	}
+	json_object_set_new(o, "restarts", json_integer((json_int_t)s->n_restarts));
+	json_object_set_new(o, "restarts_used", json_integer((json_int_t)s->n_used));
+	json_object_set_new(o, "restart_indices", idx);
+	json_object_set_new(o, "restart_means_ms", means);
+	json_object_set_new(o, "gmean_ms", num(s->gmean_ms));
+	json_object_set_new(o, "sd_log", num(s->sd_log));
+	json_object_set_new(o, "not_steady", json_integer((json_int_t)s->not_steady));
+	json_object_set_new(o, "timeouts", json_integer((json_int_t)s->timeouts));
+	json_object_set_new(o, "crashes", json_integer((json_int_t)s->crashes));
+	json_object_set_new(o, "errors", json_integer((json_int_t)s->errors));
+	json_object_set_new(o, "rows", s->rows >= 0 ? json_integer(s->rows) : json_null());
+	return o;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *warn_json(unsigned w)
+{
+	static const struct {
+		unsigned flag;
+		const char *name;
+	} names[] = {{RPT_W_NOT_STEADY, "not_steady"},	 {RPT_W_TIMEOUT, "timeout"},
+		     {RPT_W_CRASH, "crash"},		 {RPT_W_ERROR, "error"},
+		     {RPT_W_PLAN_VARIES, "plan_varies"}, {RPT_W_RESULT_VARIES, "result_varies"}};
+	json_t *a = json_array();
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (w & names[i].flag)
+			json_array_append_new(a, json_string(names[i].name));
+	return a;
+}
+
+static json_t *file_json(const struct rpt_file_info *fi)
+{
+	if (!fi->res)
+		return json_null();
+	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "path", fi->path, "label",
+			 str_or_null(fi->res->label), "tool_version",
+			 str_or_null(fi->res->tool_version), "started_at",
+			 str_or_null(fi->res->started_at), "finished_at",
+			 str_or_null(fi->res->finished_at));
+}
+
+json_t *rpt_compare_to_json(const struct rpt_compare *c)
+{
+	json_t *o = json_object(), *qs = json_array(), *counts = json_object(), *w = json_array();
+	json_object_set_new(o, "format", json_string("dbt3stab-compare"));
+	json_object_set_new(o, "format_version", json_integer(1));
+	json_object_set_new(o, "old", file_json(&c->old));
+	json_object_set_new(o, "new", file_json(&c->new));
+	json_object_set_new(o, "baseline", file_json(&c->baseline));
+	json_object_set_new(
+		o, "options",
+		json_pack("{s:f, s:f, s:s, s:s, s:b}", "alpha", c->opts.alpha, "min_effect",
+			  c->opts.min_effect, "correction", st_correction_name(c->opts.correction),
+			  "method", st_method_name(c->opts.method), "force", c->opts.force));
+	for (size_t i = 0; i < c->n_queries; i++) {
+		const struct rpt_query *q = &c->queries[i];
+		json_t *jq = json_object();
+		json_object_set_new(jq, "id", json_string(q->id));
+		json_object_set_new(jq, "verdict", json_string(rpt_verdict_name(q->verdict)));
+		json_object_set_new(jq, "reason", str_or_null(q->why));
+		json_object_set_new(jq, "ratio", num(q->test.ratio));
+		json_object_set_new(jq, "ci", json_pack("[o, o]", num(q->test.ci_lo),
+							 num(q->test.ci_hi)));
+		json_object_set_new(jq, "test", json_string(test_name(q->test.kind)));
+		json_object_set_new(jq, "t", num(q->test.t));
+		json_object_set_new(jq, "df", num(q->test.df));
+		json_object_set_new(jq, "p", num(q->test.p));
+		json_object_set_new(jq, "p_adjusted", num(q->p_adj));
+		json_object_set_new(jq, "old", side_json(&q->old));
+		json_object_set_new(jq, "new", side_json(&q->new));
+		json_object_set_new(jq, "result",
+				    json_pack("{s:b, s:o, s:o}", "changed", q->result_changed,
+					      "old_sha256", str_or_null(q->old.result_sha256),
+					      "new_sha256", str_or_null(q->new.result_sha256)));
+		json_t *plan = json_pack("{s:b, s:o, s:o}", "changed", q->plan_changed,
+					 "old_sha256", str_or_null(q->old.plan_sha256),
+					 "new_sha256", str_or_null(q->new.plan_sha256));
+		if (q->plan_changed) {
+			json_object_set_new(plan, "old", str_or_null(q->old.plan));
+			json_object_set_new(plan, "new", str_or_null(q->new.plan));
+		}
+		json_object_set_new(jq, "plan", plan);
+		json_object_set_new(jq, "warnings", warn_json(q->warn));
+		json_array_append_new(qs, jq);
+	}
+	json_object_set_new(o, "queries", qs);
+	if (c->have_overall)
+		json_object_set_new(
+			o, "overall",
+			json_pack("{s:s, s:I, s:o, s:[o, o], s:o, s:o, s:o}", "method",
+				  c->overall.kind == ST_OVERALL_BY_RESTART ? "by_restart"
+									   : "from_tests",
+				  "queries", (json_int_t)c->overall.n_queries, "ratio",
+				  num(c->overall.ratio), "ci", num(c->overall.ci_lo),
+				  num(c->overall.ci_hi), "t", num(c->overall.t), "df",
+				  num(c->overall.df), "p", num(c->overall.p)));
+	else
+		json_object_set_new(o, "overall", json_null());
+	for (int v = 0; v < RPT_N_VERDICTS; v++)
+		json_object_set_new(counts, rpt_verdict_name((enum rpt_verdict)v),
+				    json_integer((json_int_t)c->counts[v]));
+	json_object_set_new(o, "counts", counts);
+	json_object_set_new(o, "worst", json_string(rpt_verdict_name(c->worst)));
+	for (size_t i = 0; i < c->n_warnings; i++)
+		json_array_append_new(w, json_string(c->warnings[i]));
+	json_object_set_new(o, "warnings", w);
+	return o;
+}
+
+static int write_json(FILE *f, const struct rpt_compare *c)
+{
+	json_t *o = rpt_compare_to_json(c);
+	if (!o)
+		return -1;
+	int rc = json_dumpf(o, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	json_decref(o);
+	fputc('\n', f);
+	return rc;
+}
+
+static void xml_escaped(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, f);
+		}
+	}
+}
+
+static int write_junit(FILE *f, const struct rpt_compare *c)
+{
+	size_t failures = c->counts[RPT_REGRESSION] + c->counts[RPT_WRONG_RESULT];
+	char a[64], b[64], r[64], ci[64], p[64], marks[256], msg[1024];
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuites name=\"dbt3stab compare\" tests=\"%zu\" failures=\"%zu\">\n",
+		c->n_queries, failures);
+	fprintf(f, "  <testsuite name=\"dbt3stab.compare\" tests=\"%zu\" failures=\"%zu\" "
+		   "errors=\"0\" skipped=\"%zu\">\n",
+		c->n_queries, failures, c->counts[RPT_INCONCLUSIVE]);
+	fprintf(f, "    <properties>\n      <property name=\"old\" value=\"");
+	xml_escaped(f, c->old.path);
+	fprintf(f, "\"/>\n      <property name=\"new\" value=\"");
+	xml_escaped(f, c->new.path);
+	fprintf(f, "\"/>\n    </properties>\n");
+	for (size_t i = 0; i < c->n_queries; i++) {
+		const struct rpt_query *q = &c->queries[i];
+		double secs = isfinite(q->new.gmean_ms) ? q->new.gmean_ms / 1000.0 : 0.0;
+		fmt_ms(a, sizeof(a), q->old.gmean_ms);
+		fmt_ms(b, sizeof(b), q->new.gmean_ms);
+		fmt_ratio(r, sizeof(r), q->test.ratio);
+		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
+		fmt_p(p, sizeof(p), q->p_adj);
+		fmt_marks(marks, sizeof(marks), q);
+		snprintf(msg, sizeof(msg), "%s: old %s ms, new %s ms, ratio %s (CI %s), p adj %s%s%s%s%s",
+			 rpt_verdict_name(q->verdict), a, b, r, ci, p, q->why ? "; " : "",
+			 q->why ? q->why : "", marks[0] ? "; " : "", marks);
+		fprintf(f, "    <testcase classname=\"dbt3stab.compare\" name=\"");
+		xml_escaped(f, q->id);
+		fprintf(f, "\" time=\"%.6f\">\n", secs);
+		if (q->verdict == RPT_REGRESSION || q->verdict == RPT_WRONG_RESULT) {
+			fprintf(f, "      <failure type=\"%s\" message=\"",
+				rpt_verdict_name(q->verdict));
+			xml_escaped(f, msg);
+			fprintf(f, "\"/>\n");
+		} else if (q->verdict == RPT_INCONCLUSIVE) {
+			fprintf(f, "      <skipped message=\"");
+			xml_escaped(f, msg);
+			fprintf(f, "\"/>\n");
+		} else {
+			fprintf(f, "      <system-out>");
+			xml_escaped(f, msg);
+			fprintf(f, "</system-out>\n");
+		}
+		fprintf(f, "    </testcase>\n");
+	}
+	fprintf(f, "  </testsuite>\n</testsuites>\n");
+	return 0;
+}
+
+int rpt_compare_write(FILE *f, const struct rpt_compare *c, enum rpt_format fmt, int color)
+{
+	int rc;
+	switch (fmt) {
+	case RPT_MARKDOWN:
+		rc = write_markdown(f, c);
+		break;
+	case RPT_JSON:
+		rc = write_json(f, c);
+		break;
+	case RPT_JUNIT:
+		rc = write_junit(f, c);
+		break;
+	default:
+		rc = write_text(f, c, color);
+	}
+	return rc < 0 || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: MIT */
+/* The compare and summary models: restart means per query, tests, corrections, verdicts. */
+#include "reports/rpt.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdict_names[RPT_N_VERDICTS] = {
+	"unchanged", "improvement", "inconclusive", "regression", "wrong-result"};
+
+const char *rpt_verdict_name(enum rpt_verdict v)
+{
+	return (unsigned)v < RPT_N_VERDICTS ? verdict_names[v] : "unknown";
+}
+
+int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out)
+{
+	static const char *const names[] = {"text", "markdown", "json", "junit"};
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((allowed & (1u << i)) && strcmp(s, names[i]) == 0) {
+			*out = (enum rpt_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+void rpt_compare_opts_init(struct rpt_compare_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->alpha = 0.05;
+	o->min_effect = 0.02;
+	o->correction = ST_CORR_HOLM;
+	o->method = ST_METHOD_WELCH;
+}
+
+void rpt_summary_opts_init(struct rpt_summary_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->detect = 0.03;
+	o->power = 0.8;
+	o->alpha = 0.05;
+	o->min_effect = 0.02;
+	o->correction = ST_CORR_HOLM;
+	o->method = ST_METHOD_WELCH;
+	o->max_restarts = 100;
+}
+
+/* ---- one query of one file ---- */
+
+static void side_release(struct rpt_side *s)
+{
+	free(s->means_ms);
+	free(s->indices);
+	memset(s, 0, sizeof(*s));
+}
+
+static int side_init(struct rpt_side *s, const struct res_query *q, const char *path,
+		     struct errbuf *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->gmean_ms = s->sd_log = NAN;
+	s->rows = -1;
+	if (!q)
+		return 0;
+	s->present = 1;
+	s->n_restarts = q->n_restarts;
+	if (q->n_restarts) {
+		s->means_ms = calloc(q->n_restarts, sizeof(double));
+		s->indices = calloc(q->n_restarts, sizeof(int));
+		if (!s->means_ms || !s->indices)
+			return errbuf_set(err, "out of memory");
+	}
+	for (size_t i = 0; i < q->n_restarts; i++) {
+		const struct res_restart *r = &q->restarts[i];
+		s->not_steady += r->not_steady != 0;
+		s->timeouts += r->status == RES_STATUS_TIMEOUT;
+		s->crashes += r->status == RES_STATUS_CRASH;
+		s->errors += r->status == RES_STATUS_ERROR;
+		if (r->plan_sha256) {
+			if (!s->plan_sha256) {
+				s->plan_sha256 = r->plan_sha256;
+				s->plan = r->plan;
+			} else if (strcmp(s->plan_sha256, r->plan_sha256) != 0) {
+				s->plans_vary = 1;
+			}
+		}
+		if (r->status != RES_STATUS_OK)
+			continue;
+		if (r->result_sha256) {
+			if (!s->result_sha256)
+				s->result_sha256 = r->result_sha256;
+			else if (strcmp(s->result_sha256, r->result_sha256) != 0)
+				s->results_vary = 1;
+		}
+		if (s->rows < 0)
+			s->rows = r->rows;
+		size_t n = r->n_measured;
+		double m = NAN;
+		struct errbuf why = {""};
+		if (st_restart_means(&m, r->measured_ms, &n, 1, &why) < 0 || !(m > 0))
+			return errbuf_set(err, "'%s': query %s restart %d: unusable times%s%s", path,
+					  q->id, r->index, why.msg[0] ? ": " : " (mean 0)", why.msg);
+		s->means_ms[s->n_used] = m;
+		s->indices[s->n_used] = r->index;
+		s->n_used++;
+	}
+	if (s->n_used) {
+		struct st_sample smp;
+		if (st_sample_init(&smp, s->means_ms, s->n_used, err) < 0)
+			return -1;
+		s->gmean_ms = exp(smp.mean_log);
+		s->sd_log = s->n_used >= 2 ? sqrt(smp.var_log) : NAN;
+	}
+	return 0;
+}
+
+static unsigned side_warn(const struct rpt_side *s)
+{
+	return (s->not_steady ? RPT_W_NOT_STEADY : 0u) | (s->timeouts ? RPT_W_TIMEOUT : 0u) |
+	       (s->crashes ? RPT_W_CRASH : 0u) | (s->errors ? RPT_W_ERROR : 0u) |
+	       (s->plans_vary ? RPT_W_PLAN_VARIES : 0u) |
+	       (s->results_vary ? RPT_W_RESULT_VARIES : 0u);
+}
+
+/* ---- comparability ---- */
+
+static int add_warning(struct rpt_compare *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
+
+static int add_warning(struct rpt_compare *c, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	char **w = realloc(c->warnings, (c->n_warnings + 1) * sizeof(*w));
+	if (!w) {
+		free(msg);
+		return -1;
+	}
+	c->warnings = w;
+	c->warnings[c->n_warnings++] = msg;
+	return 0;
+}
+
+/* One difference: an error without force, a warning with it. */
+static int differs(int force, struct rpt_compare *c, struct errbuf *err,
+		   const struct rpt_file_info *a, const struct rpt_file_info *b, const char *what)
+{
+	if (force) {
+		if (c && add_warning(c, "'%s' and '%s' are not comparable: %s (compared anyway)",
+				     a->path, b->path, what) < 0)
+			return errbuf_set(err, "out of memory");
+		return 0;
+	}
+	return errbuf_set(err, "'%s' and '%s' are not comparable: %s (--force compares anyway)",
+			  a->path, b->path, what);
+}
+
+int rpt_comparable(const struct rpt_file_info *a, const struct rpt_file_info *b, int force,
+		   struct rpt_compare *c, struct errbuf *err)
+{
+	char what[512];
+	const struct res_file *x = a->res, *y = b->res;
+	if (x->format_version != y->format_version) {
+		snprintf(what, sizeof(what), "format version %d vs %d", x->format_version,
+			 y->format_version);
+		if (differs(force, c, err, a, b, what) < 0)
+			return -1;
+	}
+	double sx = res_file_scale_factor(x), sy = res_file_scale_factor(y);
+	if (fabs(sx - sy) > 1e-9 * fmax(fabs(sx), fabs(sy))) {
+		snprintf(what, sizeof(what), "scale factor %g vs %g", sx, sy);
+		if (differs(force, c, err, a, b, what) < 0)
+			return -1;
+	}
+	const char *fx = res_file_dataset_fingerprint(x), *fy = res_file_dataset_fingerprint(y);
+	if (fx && fy && strcmp(fx, fy) != 0) {
+		snprintf(what, sizeof(what), "dataset fingerprint %.12s… vs %.12s…", fx, fy);
+		if (differs(force, c, err, a, b, what) < 0)
+			return -1;
+	}
+	size_t common = 0;
+	for (size_t i = 0; i < x->n_queries; i++) {
+		const struct res_query *qx = &x->queries[i];
+		const struct res_query *qy = res_file_find_query(y, qx->id);
+		if (!qy)
+			continue;
+		common++;
+		if (strcmp(qx->sql_sha256, qy->sql_sha256) != 0) {
+			snprintf(what, sizeof(what),
+				 "query %s has another text or parameters (sql_sha256 %.12s… vs %.12s…)",
+				 qx->id, qx->sql_sha256, qy->sql_sha256);
+			if (differs(force, c, err, a, b, what) < 0)
+				return -1;
+		}
+	}
+	if (common == 0)
+		return errbuf_set(err, "'%s' and '%s' have no query in common", a->path, b->path);
+	return 0;
+}
+
+/* ---- compare ---- */
+
+void rpt_compare_free(struct rpt_compare *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		side_release(&c->queries[i].old);
+		side_release(&c->queries[i].new);
+	}
+	free(c->queries);
+	for (size_t i = 0; i < c->n_warnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	free(c);
+}
+
+/* Sets result_changed/plan_changed from the fingerprints of the two sides. */
+static void compare_fingerprints(struct rpt_query *q)
+{
+	const struct rpt_side *a = &q->old, *b = &q->new;
+	q->result_changed = a->result_sha256 && b->result_sha256 &&
+			    strcmp(a->result_sha256, b->result_sha256) != 0;
+	if (!q->result_changed && a->rows >= 0 && b->rows >= 0 && a->rows != b->rows)
+		q->result_changed = 1;
+	q->plan_changed =
+		a->plan_sha256 && b->plan_sha256 && strcmp(a->plan_sha256, b->plan_sha256) != 0;
+}
+
+/* The baseline's restart variance for one query: NULL prior (df 0) when it has < 2 restarts. */
+static int baseline_prior(struct st_prior *out, const struct rpt_file_info *baseline,
+			  const char *id, struct errbuf *err)
+{
+	struct rpt_side s;
+	out->var = NAN;
+	out->df = 0;
+	if (!baseline->res)
+		return 0;
+	if (side_init(&s, res_file_find_query(baseline->res, id), baseline->path, err) < 0) {
+		side_release(&s);
+		return -1;
+	}
+	int rc = 0;
+	if (s.n_used >= 2)
+		rc = st_baseline_prior(out, s.means_ms, s.n_used, err);
+	side_release(&s);
+	return rc;
+}
+
+static void test_none(struct st_test *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = ST_TEST_NONE;
+	t->diff = t->ratio = t->se = t->df = t->t = t->p = t->ci_lo = t->ci_hi = NAN;
+}
+
+/* Tests every query with a successful restart on both sides, then corrects and decides. */
+static int run_tests(struct rpt_compare *c, enum st_verdict *verdicts, struct errbuf *err)
+{
+	size_t n = c->n_queries, m = 0, k = n ? n : 1;
+	struct st_sample *sa = calloc(k, sizeof(*sa)), *sb = calloc(k, sizeof(*sb));
+	struct st_prior *base = calloc(k, sizeof(*base));
+	struct st_test *tests = calloc(k, sizeof(*tests));
+	size_t *map = calloc(k, sizeof(*map));
+	double *padj = calloc(k, sizeof(double));
+	enum st_verdict *v = calloc(k, sizeof(*v));
+	int rc = -1;
+	if (!sa || !sb || !base || !tests || !map || !padj || !v) {
+		errbuf_set(err, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct rpt_query *q = &c->queries[i];
+		test_none(&q->test);
+		q->p_adj = NAN;
+		verdicts[i] = ST_VERDICT_INCONCLUSIVE;
+		if (!q->old.n_used || !q->new.n_used)
+			continue;
+		if (st_sample_init(&sa[m], q->old.means_ms, q->old.n_used, err) < 0 ||
+		    st_sample_init(&sb[m], q->new.means_ms, q->new.n_used, err) < 0 ||
+		    baseline_prior(&base[m], &c->baseline, q->id, err) < 0)
+			goto out;
+		map[m++] = i;
+	}
+	struct st_compare_opts so;
+	st_compare_opts_init(&so);
+	so.method = c->opts.method;
+	so.alt = ST_TWO_SIDED;
+	so.alpha = c->opts.alpha;
+	if (m && st_compare_all(tests, &c->eb_prior, sa, sb, m, base, &so, err) < 0)
+		goto out;
+	st_decide(v, padj, tests, m, c->opts.correction, c->opts.alpha, c->opts.min_effect,
+		  ST_TWO_SIDED);
+	for (size_t j = 0; j < m; j++) {
+		struct rpt_query *q = &c->queries[map[j]];
+		q->test = tests[j];
+		q->p_adj = padj[j];
+		verdicts[map[j]] = v[j];
+	}
+	rc = 0;
+out:
+	free(sa);
+	free(sb);
+	free(base);
+	free(tests);
+	free(map);
+	free(padj);
+	free(v);
+	return rc;
+}
+
+static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
+{
+	c->worst = RPT_UNCHANGED;
+	memset(c->counts, 0, sizeof(c->counts));
+	c->n_tested = 0;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		struct rpt_query *q = &c->queries[i];
+		q->why = NULL;
+		if (q->test.kind != ST_TEST_NONE)
+			c->n_tested++;
+		if (q->result_changed) {
+			q->verdict = RPT_WRONG_RESULT;
+			q->why = q->old.rows >= 0 && q->new.rows >= 0 && q->old.rows != q->new.rows
+					 ? "row counts differ"
+					 : "result fingerprints differ";
+		} else if (!q->old.n_used || !q->new.n_used) {
+			q->verdict = RPT_INCONCLUSIVE;
+			q->why = "no successful restart on a side";
+		} else if (q->test.kind == ST_TEST_NONE) {
+			q->verdict = RPT_INCONCLUSIVE;
+			q->why = "fewer than 2 restarts on a side (use --baseline)";
+		} else {
+			switch (verdicts[i]) {
+			case ST_VERDICT_REGRESSION:
+				q->verdict = RPT_REGRESSION;
+				break;
+			case ST_VERDICT_IMPROVEMENT:
+				q->verdict = RPT_IMPROVEMENT;
+				break;
+			case ST_VERDICT_INCONCLUSIVE:
+				q->verdict = RPT_INCONCLUSIVE;
+				q->why = "untested";
+				break;
+			default:
+				q->verdict = RPT_UNCHANGED;
+			}
+		}
+		c->counts[q->verdict]++;
+		if (q->verdict > c->worst)
+			c->worst = q->verdict;
+	}
+}
+
+/* The overall ratio: by restart when the restarts line up, else from the per-query tests. */
+static void overall(struct rpt_compare *c)
+{
+	size_t nq = 0, na = 0, nb = 0;
+	int maxa = -1, maxb = -1;
+	struct errbuf err;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		const struct rpt_query *q = &c->queries[i];
+		if (q->verdict == RPT_WRONG_RESULT || !q->old.n_used || !q->new.n_used)
+			continue;
+		nq++;
+		for (size_t j = 0; j < q->old.n_used; j++)
+			maxa = q->old.indices[j] > maxa ? q->old.indices[j] : maxa;
+		for (size_t j = 0; j < q->new.n_used; j++)
+			maxb = q->new.indices[j] > maxb ? q->new.indices[j] : maxb;
+	}
+	c->have_overall = 0;
+	if (nq == 0)
+		return;
+	na = (size_t)maxa + 1;
+	nb = (size_t)maxb + 1;
+	double *a = malloc(na * nq * sizeof(double)), *b = malloc(nb * nq * sizeof(double));
+	if (a && b && na <= 100000 && nb <= 100000) {
+		for (size_t k = 0; k < na * nq; k++)
+			a[k] = NAN;
+		for (size_t k = 0; k < nb * nq; k++)
+			b[k] = NAN;
+		size_t col = 0;
+		for (size_t i = 0; i < c->n_queries; i++) {
+			const struct rpt_query *q = &c->queries[i];
+			if (q->verdict == RPT_WRONG_RESULT || !q->old.n_used || !q->new.n_used)
+				continue;
+			for (size_t j = 0; j < q->old.n_used; j++)
+				a[(size_t)q->old.indices[j] * nq + col] = q->old.means_ms[j];
+			for (size_t j = 0; j < q->new.n_used; j++)
+				b[(size_t)q->new.indices[j] * nq + col] = q->new.means_ms[j];
+			col++;
+		}
+		if (st_overall_by_restart(&c->overall, a, na, b, nb, nq, c->opts.alpha, &err) == 0)
+			c->have_overall = 1;
+	}
+	free(a);
+	free(b);
+	if (c->have_overall)
+		return;
+	struct st_test *tests = calloc(c->n_queries, sizeof(*tests));
+	size_t m = 0;
+	for (size_t i = 0; tests && i < c->n_queries; i++)
+		if (c->queries[i].verdict != RPT_WRONG_RESULT &&
+		    c->queries[i].test.kind != ST_TEST_NONE)
+			tests[m++] = c->queries[i].test;
+	if (tests && m && st_overall_from_tests(&c->overall, tests, m, c->opts.alpha, &err) == 0)
+		c->have_overall = 1;
+	free(tests);
+}
+
+int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
+		      const struct rpt_file_info *new, const struct rpt_file_info *baseline,
+		      const struct rpt_compare_opts *opts, struct errbuf *err)
+{
+	struct rpt_compare *c = calloc(1, sizeof(*c));
+	enum st_verdict *verdicts = NULL;
+	*out = NULL;
+	if (!c)
+		return errbuf_set(err, "out of memory");
+	c->opts = *opts;
+	c->old = *old;
+	c->new = *new;
+	if (baseline)
+		c->baseline = *baseline;
+	if (rpt_comparable(old, new, opts->force, c, err) < 0)
+		goto fail;
+	if (c->baseline.res && rpt_comparable(baseline, new, opts->force, c, err) < 0)
+		goto fail;
+	for (size_t i = 0; i < old->res->n_queries; i++)
+		if (!res_file_find_query(new->res, old->res->queries[i].id) &&
+		    add_warning(c, "%s is only in '%s'", old->res->queries[i].id, old->path) < 0)
+			goto oom;
+	for (size_t i = 0; i < new->res->n_queries; i++)
+		if (!res_file_find_query(old->res, new->res->queries[i].id) &&
+		    add_warning(c, "%s is only in '%s'", new->res->queries[i].id, new->path) < 0)
+			goto oom;
+	const struct rpt_file_info *files[] = {old, new, c->baseline.res ? &c->baseline : NULL};
+	for (size_t i = 0; i < 3; i++)
+		if (files[i] && !files[i]->res->finished_at &&
+		    add_warning(c, "'%s' is an unfinished run (finished_at is null)",
+				files[i]->path) < 0)
+			goto oom;
+	c->queries = calloc(old->res->n_queries ? old->res->n_queries : 1, sizeof(*c->queries));
+	if (!c->queries)
+		goto oom;
+	for (size_t i = 0; i < old->res->n_queries; i++) {
+		const struct res_query *qa = &old->res->queries[i];
+		const struct res_query *qb = res_file_find_query(new->res, qa->id);
+		if (!qb)
+			continue;
+		struct rpt_query *q = &c->queries[c->n_queries++];
+		q->id = qa->id;
+		if (side_init(&q->old, qa, old->path, err) < 0 ||
+		    side_init(&q->new, qb, new->path, err) < 0)
+			goto fail;
+		q->warn = side_warn(&q->old) | side_warn(&q->new);
+		compare_fingerprints(q);
+	}
+	verdicts = calloc(c->n_queries ? c->n_queries : 1, sizeof(*verdicts));
+	if (!verdicts)
+		goto oom;
+	if (run_tests(c, verdicts, err) < 0)
+		goto fail;
+	decide(c, verdicts);
+	free(verdicts);
+	overall(c);
+	*out = c;
+	return 0;
+oom:
+	errbuf_set(err, "out of memory");
+fail:
+	free(verdicts);
+	rpt_compare_free(c);
+	return -1;
+}
+
+/* ---- summary ---- */
+
+void rpt_summary_free(struct rpt_summary *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_queries; i++)
+		side_release(&s->queries[i].side);
+	free(s->queries);
+	free(s);
+}
+
+static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary *s,
+			 const struct res_query *q, struct errbuf *err)
+{
+	const struct rpt_summary_opts *o = &s->opts;
+	sq->id = q->id;
+	sq->power_now = NAN;
+	if (side_init(&sq->side, q, s->file.path, err) < 0)
+		return -1;
+	sq->warn = side_warn(&sq->side);
+	if (!sq->side.n_used)
+		return 0;
+	size_t total = 0;
+	for (size_t i = 0; i < q->n_restarts; i++)
+		if (q->restarts[i].status == RES_STATUS_OK)
+			total += q->restarts[i].n_measured;
+	double *runs = malloc(total * sizeof(double));
+	size_t *nruns = malloc(sq->side.n_used * sizeof(size_t));
+	if (!runs || !nruns) {
+		free(runs);
+		free(nruns);
+		return errbuf_set(err, "out of memory");
+	}
+	size_t k = 0, at = 0;
+	for (size_t i = 0; i < q->n_restarts; i++) {
+		const struct res_restart *r = &q->restarts[i];
+		if (r->status != RES_STATUS_OK)
+			continue;
+		memcpy(runs + at, r->measured_ms, r->n_measured * sizeof(double));
+		at += r->n_measured;
+		nruns[k++] = r->n_measured;
+	}
+	struct errbuf why = {""};
+	int rc = st_query_stats_compute(&sq->stats, NULL, runs, nruns, k, &why);
+	free(runs);
+	free(nruns);
+	if (rc < 0)
+		return errbuf_set(err, "'%s': query %s: %s", s->file.path, q->id, why.msg);
+	sq->have_stats = 1;
+	if (k < 2 || !isfinite(sq->stats.sd_log))
+		return 0;
+	struct st_power_spec spec = {
+		.effect = o->detect,
+		.sd_log = sq->stats.sd_log,
+		.alpha = o->alpha,
+		.m = s->n_queries ? s->n_queries : 1,
+		.corr = o->correction,
+		.min_effect = o->min_effect,
+		.method = o->method,
+		.baseline_df = 0,
+		.alt = ST_TWO_SIDED,
+	};
+	sq->power_now = st_power(&spec, k);
+	if (st_restarts_needed(&sq->needed, &spec, o->power, o->max_restarts) < 0) {
+		sq->needed = 0;
+		sq->needed_over = 1;
+	}
+	return 0;
+}
+
+int rpt_summary_build(struct rpt_summary **out, const struct rpt_file_info *file,
+		      const struct rpt_summary_opts *opts, struct errbuf *err)
+{
+	struct rpt_summary *s = calloc(1, sizeof(*s));
+	*out = NULL;
+	if (!s)
+		return errbuf_set(err, "out of memory");
+	s->opts = *opts;
+	s->file = *file;
+	size_t n = file->res->n_queries;
+	s->queries = calloc(n ? n : 1, sizeof(*s->queries));
+	if (!s->queries) {
+		free(s);
+		return errbuf_set(err, "out of memory");
+	}
+	s->n_queries = n;
+	for (size_t i = 0; i < n; i++)
+		if (summary_query(&s->queries[i], s, &file->res->queries[i], err) < 0) {
+			rpt_summary_free(s);
+			return -1;
+		}
+	*out = s;
+	return 0;
+}

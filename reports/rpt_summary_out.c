@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* summary output: restart-level figures of one result file as text, Markdown or JSON. */
+#include "reports/rpt.h"
+#include "reports/rpt_table.h"
+#include <math.h>
+#include <string.h>
+
+static void fmt_num(char *buf, size_t n, const char *fmt, double x)
+{
+	if (!isfinite(x))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, fmt, x);
+}
+
+static void fmt_needed(char *buf, size_t n, const struct rpt_summary *s,
+		       const struct rpt_summary_query *q)
+{
+	if (q->needed_over)
+		snprintf(buf, n, ">%zu", s->opts.max_restarts);
+	else if (q->needed)
+		snprintf(buf, n, "%zu", q->needed);
+	else
+		snprintf(buf, n, "-");
+}
+
+/* The figures of one query as strings, in table order. */
+enum { COLS = 10 };
+static void row(char cells[COLS][64], const struct rpt_summary *s,
+		const struct rpt_summary_query *q)
+{
+	const struct st_query_stats *st = &q->stats;
+	int ok = q->have_stats;
+	snprintf(cells[0], 64, "%s", q->id);
+	snprintf(cells[1], 64, "%zu/%zu", q->side.n_used, q->side.n_restarts);
+	snprintf(cells[2], 64, "%zu", ok ? st->n_runs : (size_t)0);
+	fmt_num(cells[3], 64, "%.3f", ok ? st->mean : NAN);
+	fmt_num(cells[4], 64, "%.3f", ok ? st->gmean : NAN);
+	fmt_num(cells[5], 64, "%.2f%%", ok ? 100.0 * st->cov_within : NAN);
+	fmt_num(cells[6], 64, "%.2f%%", ok ? 100.0 * st->cov_between : NAN);
+	fmt_num(cells[7], 64, "%.4g", ok ? st->anova.var_within : NAN);
+	fmt_num(cells[8], 64, "%.4g", ok ? st->anova.var_between : NAN);
+	fmt_needed(cells[9], 64, s, q);
+}
+
+static void heads(char h[COLS][64], const struct rpt_summary *s)
+{
+	static const char *const fixed[COLS] = {
+		"query",	    "restarts",		"runs", "mean ms", "gmean ms", "CoV within",
+		"CoV between", "var within ms²", "var between ms²", ""};
+	for (int i = 0; i < COLS; i++)
+		snprintf(h[i], 64, "%s", fixed[i]);
+	snprintf(h[9], 64, "restarts for %g%%", 100.0 * s->opts.detect);
+}
+
+static void header_line(FILE *f, const struct rpt_summary *s, int md)
+{
+	const struct res_file *r = s->file.res;
+	const char *q = md ? "`" : "'";
+	fprintf(f, "%s%s%s: scale factor %g", q, s->file.path, q, res_file_scale_factor(r));
+	if (r->label)
+		fprintf(f, ", label %s", r->label);
+	fprintf(f, ", started %s%s\n", r->started_at ? r->started_at : "?",
+		r->finished_at ? "" : " (unfinished)");
+}
+
+static void footnote(FILE *f, const struct rpt_summary *s, const char *prefix)
+{
+	fprintf(f,
+		"%srestarts for %g%%: restarts a side for compare to flag a %g%% slowdown with "
+		"%g%% power (Welch, %s over %zu queries, alpha %g, min effect %g%%), from the "
+		"between-restart variance measured here\n",
+		prefix, 100.0 * s->opts.detect, 100.0 * s->opts.detect, 100.0 * s->opts.power,
+		st_correction_name(s->opts.correction), s->n_queries, s->opts.alpha,
+		100.0 * s->opts.min_effect);
+}
+
+static void warnings(FILE *f, const struct rpt_summary *s, const char *prefix)
+{
+	for (size_t i = 0; i < s->n_queries; i++) {
+		const struct rpt_summary_query *q = &s->queries[i];
+		const struct rpt_side *d = &q->side;
+		if (d->not_steady)
+			fprintf(f, "%s%s: not steady in %zu of %zu restarts\n", prefix, q->id,
+				d->not_steady, d->n_restarts);
+		if (d->timeouts)
+			fprintf(f, "%s%s: timed out in %zu of %zu restarts\n", prefix, q->id,
+				d->timeouts, d->n_restarts);
+		if (d->crashes)
+			fprintf(f, "%s%s: the server crashed in %zu of %zu restarts\n", prefix, q->id,
+				d->crashes, d->n_restarts);
+		if (d->errors)
+			fprintf(f, "%s%s: failed with an error in %zu of %zu restarts\n", prefix,
+				q->id, d->errors, d->n_restarts);
+		if (q->have_stats && q->side.n_used < 2)
+			fprintf(f, "%s%s: fewer than 2 successful restarts: no between-restart "
+				   "variance\n",
+				prefix, q->id);
+	}
+}
+
+static size_t n_warnings(const struct rpt_summary *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_queries; i++)
+		n += s->queries[i].warn != 0 || (s->queries[i].have_stats &&
+						 s->queries[i].side.n_used < 2);
+	return n;
+}
+
+static int write_text(FILE *f, const struct rpt_summary *s, int color)
+{
+	char h[COLS][64], cells[COLS][64];
+	const char *hp[COLS];
+	struct rpt_table t;
+	heads(h, s);
+	for (int i = 0; i < COLS; i++)
+		hp[i] = h[i];
+	header_line(f, s, 0);
+	fputc('\n', f);
+	rpt_table_init(&t, COLS, hp, "lrrrrrrrrr");
+	for (size_t i = 0; i < s->n_queries; i++) {
+		row(cells, s, &s->queries[i]);
+		rpt_table_row(&t);
+		for (int j = 0; j < COLS; j++)
+			rpt_table_cell(&t, NULL, "%s", cells[j]);
+	}
+	rpt_table_print(f, &t, "", color);
+	rpt_table_release(&t);
+	fputc('\n', f);
+	footnote(f, s, "");
+	if (n_warnings(s)) {
+		fprintf(f, "\nwarnings:\n");
+		warnings(f, s, "  ");
+	}
+	return 0;
+}
+
+static int write_markdown(FILE *f, const struct rpt_summary *s)
+{
+	char h[COLS][64], cells[COLS][64];
+	heads(h, s);
+	fprintf(f, "### dbt3stab summary\n\n");
+	header_line(f, s, 1);
+	fputc('\n', f);
+	for (int j = 0; j < COLS; j++)
+		fprintf(f, "| %s ", h[j]);
+	fprintf(f, "|\n|---|");
+	for (int j = 1; j < COLS; j++)
+		fprintf(f, "--:|");
+	fputc('\n', f);
+	for (size_t i = 0; i < s->n_queries; i++) {
+		row(cells, s, &s->queries[i]);
+		for (int j = 0; j < COLS; j++)
+			fprintf(f, "| %s ", cells[j]);
+		fprintf(f, "|\n");
+	}
+	fputc('\n', f);
+	footnote(f, s, "");
+	if (n_warnings(s)) {
+		fprintf(f, "\n**Warnings**\n\n");
+		warnings(f, s, "- ");
+	}
+	return 0;
+}
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *rpt_summary_to_json(const struct rpt_summary *s)
+{
+	const struct res_file *r = s->file.res;
+	json_t *o = json_object(), *qs = json_array();
+	json_object_set_new(o, "format", json_string("dbt3stab-summary"));
+	json_object_set_new(o, "format_version", json_integer(1));
+	json_object_set_new(o, "file", json_string(s->file.path));
+	json_object_set_new(o, "label", r->label ? json_string(r->label) : json_null());
+	json_object_set_new(o, "scale_factor", json_real(res_file_scale_factor(r)));
+	json_object_set_new(o, "finished", json_boolean(r->finished_at != NULL));
+	json_object_set_new(o, "power",
+			    json_pack("{s:f, s:f, s:f, s:f, s:s, s:I}", "detect", s->opts.detect,
+				      "target", s->opts.power, "alpha", s->opts.alpha, "min_effect",
+				      s->opts.min_effect, "correction",
+				      st_correction_name(s->opts.correction), "queries",
+				      (json_int_t)s->n_queries));
+	for (size_t i = 0; i < s->n_queries; i++) {
+		const struct rpt_summary_query *q = &s->queries[i];
+		const struct st_query_stats *st = &q->stats;
+		int ok = q->have_stats;
+		json_t *jq = json_object(), *means = json_array();
+		for (size_t j = 0; j < q->side.n_used; j++)
+			json_array_append_new(means, json_real(q->side.means_ms[j]));
+		json_object_set_new(jq, "id", json_string(q->id));
+		json_object_set_new(jq, "restarts", json_integer((json_int_t)q->side.n_restarts));
+		json_object_set_new(jq, "restarts_used", json_integer((json_int_t)q->side.n_used));
+		json_object_set_new(jq, "runs", json_integer(ok ? (json_int_t)st->n_runs : 0));
+		json_object_set_new(jq, "restart_means_ms", means);
+		json_object_set_new(jq, "mean_ms", num(ok ? st->mean : NAN));
+		json_object_set_new(jq, "gmean_ms", num(ok ? st->gmean : NAN));
+		json_object_set_new(jq, "cov_within", num(ok ? st->cov_within : NAN));
+		json_object_set_new(jq, "cov_between", num(ok ? st->cov_between : NAN));
+		json_object_set_new(jq, "sd_log", num(ok ? st->sd_log : NAN));
+		json_object_set_new(jq, "var_within_ms2", num(ok ? st->anova.var_within : NAN));
+		json_object_set_new(jq, "var_between_ms2", num(ok ? st->anova.var_between : NAN));
+		json_object_set_new(jq, "anova_f", num(ok ? st->anova.f : NAN));
+		json_object_set_new(jq, "anova_p", num(ok ? st->anova.p : NAN));
+		json_object_set_new(jq, "power_now", num(q->power_now));
+		json_object_set_new(jq, "restarts_needed",
+				    q->needed ? json_integer((json_int_t)q->needed) : json_null());
+		json_object_set_new(jq, "not_steady", json_integer((json_int_t)q->side.not_steady));
+		json_object_set_new(jq, "timeouts", json_integer((json_int_t)q->side.timeouts));
+		json_object_set_new(jq, "crashes", json_integer((json_int_t)q->side.crashes));
+		json_object_set_new(jq, "errors", json_integer((json_int_t)q->side.errors));
+		json_array_append_new(qs, jq);
+	}
+	json_object_set_new(o, "queries", qs);
+	return o;
+}
+
+int rpt_summary_write(FILE *f, const struct rpt_summary *s, enum rpt_format fmt, int color)
+{
+	int rc = 0;
+	if (fmt == RPT_MARKDOWN) {
+		rc = write_markdown(f, s);
+	} else if (fmt == RPT_JSON) {
+		json_t *o = rpt_summary_to_json(s);
+		rc = o ? json_dumpf(o, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) : -1;
+		json_decref(o);
+		fputc('\n', f);
+	} else {
+		rc = write_text(f, s, color);
+	}
+	return rc < 0 || ferror(f) ? -1 : 0;
+}

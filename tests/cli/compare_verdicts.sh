@@ -1,0 +1,19 @@
+# compare on hand-made result files (tests/data/gen_compare.py): every verdict and exit code.
+cd "$(dirname "$0")/../data" || exit 1
+run() { echo "\$ dbt3stab $*"; "$DBT3STAB" "$@"; echo "exit=$?"; }
+# A/A: nothing flagged -> 0
+run compare cmp_old.json cmp_same.json
+# Q3 30% slower (regression), Q6 30% faster (improvement), Q14 plan changed -> 1
+run compare cmp_old.json cmp_regress.json
+# Q1 result differs (wrong-result) beside a regression: 3 takes precedence
+run compare cmp_old.json cmp_wrong.json
+# one restart on a side: inconclusive without a baseline (0), tested with one (1)
+run compare cmp_old.json cmp_one.json
+run compare cmp_old.json cmp_one.json --baseline cmp_same.json
+# crash, timeout, not steady and an unfinished file: warnings, still compared
+run compare cmp_old.json cmp_warn.json
+# the regression is below --min-effect 40%: unchanged
+run compare --min-effect 40% cmp_old.json cmp_regress.json --quiet
+# without a correction, and with BH
+run compare --correction none --alpha 0.01 cmp_old.json cmp_same.json
+run compare --correction bh cmp_old.json cmp_wrong.json

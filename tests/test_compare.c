@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/* The compare model on the hand-made result files of tests/data (made by gen_compare.py). */
+#include "reports/rpt.h"
+#include "runner/res.h"
+#include "tests/harness.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct res_file *load(const char *name)
+{
+	char path[4096];
+	struct errbuf err = {""};
+	struct res_file *res = NULL;
+	snprintf(path, sizeof(path), "%s/tests/data/%s", DBT3_SOURCE_DIR, name);
+	if (res_file_read(&res, path, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	return res;
+}
+
+/* Builds the comparison of two files (and an optional baseline) with the default options. */
+static struct rpt_compare *compare(struct res_file *a, struct res_file *b, struct res_file *base,
+				   int force, struct errbuf *err)
+{
+	struct rpt_compare_opts opts;
+	struct rpt_compare *c = NULL;
+	rpt_compare_opts_init(&opts);
+	opts.force = force;
+	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, fc = {"base.json", base};
+	if (rpt_compare_build(&c, &fa, &fb, &fc, &opts, err) < 0)
+		return NULL;
+	return c;
+}
+
+static const struct rpt_query *find(const struct rpt_compare *c, const char *id)
+{
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (strcmp(c->queries[i].id, id) == 0)
+			return &c->queries[i];
+	CU_FAIL_FATAL("query not compared");
+	return NULL;
+}
+
+static void test_compare__aa_pair_flags_nothing(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct errbuf err = {""};
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->n_queries, 4);
+	CU_ASSERT_EQUAL(c->n_tested, 4);
+	CU_ASSERT_EQUAL(c->counts[RPT_UNCHANGED], 4);
+	CU_ASSERT_EQUAL(c->worst, RPT_UNCHANGED);
+	CU_ASSERT_TRUE(c->have_overall);
+	CU_ASSERT(c->overall.ci_lo < 1.0 && c->overall.ci_hi > 1.0);
+	for (size_t i = 0; i < c->n_queries; i++) {
+		CU_ASSERT_EQUAL(c->queries[i].test.kind, ST_TEST_WELCH);
+		CU_ASSERT(c->queries[i].p_adj >= c->queries[i].test.p); /* Holm never lowers p */
+	}
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
+static void test_compare__regression_improvement_and_plan_change(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_regress.json");
+	struct errbuf err = {""};
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	const struct rpt_query *q3 = find(c, "Q3"), *q6 = find(c, "Q6"), *q14 = find(c, "Q14");
+	CU_ASSERT_EQUAL(q3->verdict, RPT_REGRESSION);
+	CU_ASSERT(q3->test.ratio > 1.25 && q3->test.ratio < 1.35);
+	CU_ASSERT(q3->test.ci_lo > 1.02);
+	CU_ASSERT_EQUAL(q6->verdict, RPT_IMPROVEMENT);
+	CU_ASSERT(q6->test.ratio < 0.75);
+	CU_ASSERT_EQUAL(q14->verdict, RPT_UNCHANGED);
+	CU_ASSERT_TRUE(q14->plan_changed);
+	CU_ASSERT_FALSE(q3->plan_changed);
+	CU_ASSERT_EQUAL(c->worst, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(c->counts[RPT_REGRESSION], 1);
+	CU_ASSERT_EQUAL(c->counts[RPT_IMPROVEMENT], 1);
+
+	/* JSON: both plans of the changed query, none for the others */
+	json_t *o = rpt_compare_to_json(c);
+	json_t *qs = json_object_get(o, "queries");
+	for (size_t i = 0; i < json_array_size(qs); i++) {
+		json_t *jq = json_array_get(qs, i);
+		json_t *plan = json_object_get(jq, "plan");
+		const char *id = json_string_value(json_object_get(jq, "id"));
+		if (strcmp(id, "Q14") == 0) {
+			CU_ASSERT_TRUE(json_is_true(json_object_get(plan, "changed")));
+			CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(plan, "old")),
+					       "{\"query_block\": \"plan-Q14\"}");
+			CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(plan, "new")),
+					       "{\"query_block\": \"plan-Q14-new\"}");
+		} else {
+			CU_ASSERT_PTR_NULL(json_object_get(plan, "old"));
+		}
+	}
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "worst")), "regression");
+	json_decref(o);
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
+static void test_compare__wrong_result_is_most_severe(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_wrong.json");
+	struct errbuf err = {""};
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_TRUE(find(c, "Q1")->result_changed);
+	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(c->worst, RPT_WRONG_RESULT);
+	/* the overall ratio leaves the wrong query out */
+	CU_ASSERT_EQUAL(c->overall.n_queries, 3);
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
+static void test_compare__row_count_change_is_wrong_result(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_query *q = res_file_find_query(b, "Q6");
+	for (size_t i = 0; i < q->n_restarts; i++) {
+		q->restarts[i].rows = 5;
+		free(q->restarts[i].result_sha256);
+		q->restarts[i].result_sha256 = NULL; /* no fingerprint: the row count decides */
+	}
+	struct errbuf err = {""};
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_STRING_EQUAL(find(c, "Q6")->why, "row counts differ");
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
+static void test_compare__one_restart_needs_a_baseline(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_one.json"),
+			*base = load("cmp_same.json");
+	struct errbuf err = {""};
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->counts[RPT_INCONCLUSIVE], 4);
+	CU_ASSERT_EQUAL(c->n_tested, 0);
+	CU_ASSERT_EQUAL(c->worst, RPT_INCONCLUSIVE);
+	CU_ASSERT_TRUE(isnan(find(c, "Q3")->p_adj));
+	rpt_compare_free(c);
+
+	c = compare(a, b, base, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->n_tested, 4);
+	CU_ASSERT_EQUAL(find(c, "Q3")->test.kind, ST_TEST_BASELINE);
+	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_UNCHANGED);
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+	res_file_free(base);
+}
+
+static void test_compare__failed_restarts_are_left_out_and_warned(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_warn.json");
+	struct errbuf err = {""};
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	const struct rpt_query *q3 = find(c, "Q3"), *q6 = find(c, "Q6"), *q14 = find(c, "Q14");
+	CU_ASSERT_EQUAL(q3->new.n_restarts, 5);
+	CU_ASSERT_EQUAL(q3->new.n_used, 4);
+	CU_ASSERT_EQUAL(q3->new.crashes, 1);
+	CU_ASSERT_TRUE(q3->warn & RPT_W_CRASH);
+	CU_ASSERT_TRUE(q6->warn & RPT_W_NOT_STEADY);
+	CU_ASSERT_EQUAL(q6->new.n_used, 5); /* not steady is a warning, not an exclusion */
+	CU_ASSERT_TRUE(q14->warn & RPT_W_TIMEOUT);
+	CU_ASSERT_EQUAL(q14->new.n_used, 4);
+	CU_ASSERT_EQUAL(c->n_warnings, 1); /* unfinished run */
+	CU_ASSERT_PTR_NOT_NULL(strstr(c->warnings[0], "unfinished"));
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
+static const struct {
+	const char *file, *msg;
+} incomparable[] = {
+	{"cmp_sf1.json", "'old.json' and 'new.json' are not comparable: scale factor 0.01 vs 1 "
+			 "(--force compares anyway)"},
+	{"cmp_fp.json", "'old.json' and 'new.json' are not comparable: dataset fingerprint "
+			"9f60d9c2a798… vs 873517954b8a… (--force compares anyway)"},
+	{"cmp_sql.json", "'old.json' and 'new.json' are not comparable: query Q6 has another text "
+			 "or parameters (sql_sha256 e15442848de1… vs 3701a698ca30…) (--force "
+			 "compares anyway)"},
+};
+
+static void test_compare__incomparable_files_are_refused_unless_forced(void)
+{
+	struct res_file *a = load("cmp_old.json");
+	for (size_t i = 0; i < sizeof(incomparable) / sizeof(incomparable[0]); i++) {
+		struct res_file *b = load(incomparable[i].file);
+		struct errbuf err = {""};
+		CU_ASSERT_PTR_NULL(compare(a, b, NULL, 0, &err));
+		CU_ASSERT_STRING_EQUAL(err.msg, incomparable[i].msg);
+		struct rpt_compare *c = compare(a, b, NULL, 1, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		CU_ASSERT_EQUAL(c->n_warnings, 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(c->warnings[0], "(compared anyway)"));
+		rpt_compare_free(c);
+		res_file_free(b);
+	}
+	res_file_free(a);
+}
+
+static void test_compare__disjoint_query_sets_are_an_error(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	for (size_t i = 0; i < b->n_queries; i++) {
+		free(b->queries[i].id);
+		b->queries[i].id = strdup(i == 0 ? "Q2" : i == 1 ? "Q4" : i == 2 ? "Q5" : "Q7");
+	}
+	struct errbuf err = {""};
+	CU_ASSERT_PTR_NULL(compare(a, b, NULL, 1, &err));
+	CU_ASSERT_STRING_EQUAL(err.msg, "'old.json' and 'new.json' have no query in common");
+	res_file_free(a);
+	res_file_free(b);
+}
+
+static void test_compare__min_effect_and_correction_change_verdicts(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_regress.json");
+	struct rpt_compare_opts opts;
+	struct rpt_compare *c = NULL;
+	struct errbuf err = {""};
+	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, none = {NULL, NULL};
+	rpt_compare_opts_init(&opts);
+	opts.min_effect = 0.5;
+	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_UNCHANGED);
+	CU_ASSERT_EQUAL(c->worst, RPT_UNCHANGED);
+	double p_holm = find(c, "Q1")->p_adj;
+	rpt_compare_free(c);
+	opts.min_effect = 0.02;
+	opts.correction = ST_CORR_NONE;
+	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(find(c, "Q1")->p_adj, find(c, "Q1")->test.p, 0);
+	CU_ASSERT(find(c, "Q1")->p_adj < p_holm);
+	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+		{"aa_pair_flags_nothing", test_compare__aa_pair_flags_nothing},
+		{"regression_improvement_and_plan_change",
+		 test_compare__regression_improvement_and_plan_change},
+		{"wrong_result_is_most_severe", test_compare__wrong_result_is_most_severe},
+		{"row_count_change_is_wrong_result", test_compare__row_count_change_is_wrong_result},
+		{"one_restart_needs_a_baseline", test_compare__one_restart_needs_a_baseline},
+		{"failed_restarts_are_left_out_and_warned",
+		 test_compare__failed_restarts_are_left_out_and_warned},
+		{"incomparable_files_are_refused_unless_forced",
+		 test_compare__incomparable_files_are_refused_unless_forced},
+		{"disjoint_query_sets_are_an_error", test_compare__disjoint_query_sets_are_an_error},
+		{"min_effect_and_correction_change_verdicts",
+		 test_compare__min_effect_and_correction_change_verdicts},
+		{NULL, NULL},
+	};
+	return th_run("compare", cases, argc, argv);
+}
