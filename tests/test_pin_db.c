@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/* A real private MariaDB started through srv_start with pin_child_hook runs bound: every
+ * thread's /proc status shows the placement's CPUs and memory nodes. */
+#include "pinning/pin.h"
+#include "runner/srv.h"
+#include "tests/harness.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *tmp;
+static char inst[4200];
+static long port;
+static int init_rc;
+static struct errbuf init_err;
+
+static void opts_for_test(struct srv_opts *o)
+{
+	struct errbuf err;
+	srv_opts_init(o);
+	srv_opts_parse(o, SRV_OPT_DATADIR, inst, &err);
+	o->port = port;
+	o->buffer_pool = 64u << 20;
+	o->start_timeout = 120;
+	o->stop_timeout = 60;
+	srv_opts_finish(o, &err);
+}
+
+static int read_line(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	int ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	out[strcspn(out, "\n")] = '\0';
+	return ok ? 0 : -1;
+}
+
+/* Nice value (field 19 of stat) of one thread. */
+static long thread_nice(pid_t pid, const char *tid)
+{
+	char path[512], line[2048];
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
+	if (read_line(path, line, sizeof(line)) < 0)
+		return -100;
+	int field = 2;
+	for (const char *q = strrchr(line, ')'); q && *q; q++)
+		if (*q == ' ' && ++field == 19)
+			return strtol(q + 1, NULL, 10);
+	return -100;
+}
+
+/* Starts the server with the placement of opts; returns the started handle or NULL. */
+static struct srv *start(struct pin_ctx *ctx, struct srv_opts *o)
+{
+	struct errbuf err;
+	struct srv *s = NULL;
+	opts_for_test(o);
+	if (srv_open(&s, o, &err) != 0) {
+		fprintf(stderr, "\nopen: %s\n", err.msg);
+		return NULL;
+	}
+	struct srv_launch launch = {.child_hook = ctx ? pin_child_hook : NULL, .arg = ctx};
+	if (ctx && pin_ctx_before_start(ctx, &err) != 0) {
+		fprintf(stderr, "\nbefore start: %s\n", err.msg);
+		srv_free(s);
+		return NULL;
+	}
+	if (srv_start(s, &launch, &err) != 0) {
+		fprintf(stderr, "\nstart: %s\n", err.msg);
+		srv_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void stop(struct srv *s, struct srv_opts *o)
+{
+	struct errbuf err;
+	if (s) {
+		CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+		srv_free(s);
+	}
+	srv_opts_release(o);
+}
+
+static void test_pin_db__server_threads_run_bound(void)
+{
+	CU_ASSERT_EQUAL_FATAL(init_rc, 0);
+	struct errbuf err = {{0}};
+	struct pin_ctx *ctx = NULL;
+	struct pin_opts po = {0};
+	po.stab.no_aslr = 1;
+	po.stab.nice_set = 1;
+	po.stab.nice = 3;
+	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &po, &err), 0);
+	const struct pin_placement *p = pin_ctx_placement(ctx);
+	if (!p->pinned) {
+		fprintf(stderr, "\nskipped: %s\n", p->warning);
+		pin_ctx_free(ctx);
+		return;
+	}
+	char want_cpus[256], want_nodes[256];
+	pin_ids_format(want_cpus, sizeof(want_cpus), p->server_cpus, p->n_server);
+	pin_ids_format(want_nodes, sizeof(want_nodes), p->membind_nodes, p->n_membind);
+
+	struct srv_opts o;
+	struct srv *s = start(ctx, &o);
+	CU_ASSERT_PTR_NOT_NULL(s);
+	pid_t pid = s ? srv_pid(s) : 0;
+	if (pid > 0) {
+		int n = pin_ctx_verify(ctx, pid, &err);
+		if (n < 0)
+			fprintf(stderr, "\nverify: %s\n", err.msg);
+		CU_ASSERT(n > 1); /* mariadbd runs many threads; all were checked */
+		/* Read every thread ourselves too. */
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+		DIR *d = opendir(path);
+		CU_ASSERT_PTR_NOT_NULL(d);
+		struct dirent *de;
+		int threads = 0;
+		while (d && (de = readdir(d)) != NULL) {
+			if (de->d_name[0] < '0' || de->d_name[0] > '9')
+				continue;
+			char cpus[256], mems[256];
+			pid_t tid = (pid_t)strtol(de->d_name, NULL, 10);
+			if (pin_proc_allowed(pid, tid, cpus, sizeof(cpus), mems, sizeof(mems), &err) != 0)
+				continue;
+			threads++;
+			CU_ASSERT_STRING_EQUAL(cpus, want_cpus);
+			CU_ASSERT_STRING_EQUAL(mems, want_nodes);
+			CU_ASSERT_EQUAL(thread_nice(pid, de->d_name), 3);
+		}
+		if (d)
+			closedir(d);
+		CU_ASSERT(threads > 1);
+		char line[64];
+		snprintf(path, sizeof(path), "/proc/%d/personality", (int)pid);
+		CU_ASSERT_EQUAL(read_line(path, line, sizeof(line)), 0);
+		CU_ASSERT_STRING_EQUAL(line, "00040000");
+		/* The server works: it answers a query. */
+		MYSQL *m = srv_connect(s, NULL, &err);
+		CU_ASSERT_PTR_NOT_NULL(m);
+		if (m) {
+			CU_ASSERT_EQUAL(mysql_query(m, "SELECT 1"), 0);
+			MYSQL_RES *r = mysql_store_result(m);
+			mysql_free_result(r);
+			mysql_close(m);
+		}
+		/* Threads created after the start (connections) inherit the binding. */
+		CU_ASSERT(pin_ctx_verify(ctx, pid, &err) > 1);
+	}
+	stop(s, &o);
+	pin_ctx_free(ctx);
+}
+
+static void test_pin_db__overrides_reach_the_server(void)
+{
+	struct errbuf err = {{0}};
+	struct pin_ctx *ctx = NULL;
+	struct pin_opts po = {0};
+	po.server_cpus = "0";
+	po.client_cpus = "1";
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin_ctx_init(&ctx, &po, &err) != 0) {
+		fprintf(stderr, "\nskipped: %s\n", err.msg[0] ? err.msg : "one CPU");
+		return;
+	}
+	struct srv_opts o;
+	struct srv *s = start(ctx, &o);
+	CU_ASSERT_PTR_NOT_NULL(s);
+	if (s) {
+		char cpus[256], mems[256];
+		pid_t pid = srv_pid(s);
+		CU_ASSERT_EQUAL(pin_proc_allowed(pid, pid, cpus, sizeof(cpus), mems, sizeof(mems), &err), 0);
+		CU_ASSERT_STRING_EQUAL(cpus, "0");
+		CU_ASSERT(pin_ctx_verify(ctx, pid, &err) > 1);
+	}
+	stop(s, &o);
+	pin_ctx_free(ctx);
+}
+
+static void test_pin_db__verify_rejects_an_unpinned_server(void)
+{
+	struct errbuf err = {{0}};
+	struct pin_ctx *ctx = NULL;
+	struct pin_opts po = {0};
+	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &po, &err), 0);
+	if (!pin_ctx_placement(ctx)->pinned) {
+		pin_ctx_free(ctx);
+		return;
+	}
+	struct srv_opts o;
+	struct srv *s = start(NULL, &o);
+	CU_ASSERT_PTR_NOT_NULL(s);
+	if (s) {
+		CU_ASSERT_EQUAL(pin_ctx_verify(ctx, srv_pid(s), &err), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "may run on PUs"));
+	}
+	stop(s, &o);
+	pin_ctx_free(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+		{"server_threads_run_bound", test_pin_db__server_threads_run_bound},
+		{"overrides_reach_the_server", test_pin_db__overrides_reach_the_server},
+		{"verify_rejects_an_unpinned_server", test_pin_db__verify_rejects_an_unpinned_server},
+		{NULL, NULL},
+	};
+	struct errbuf err;
+	tmp = th_tempdir("pindb");
+	if (!tmp) {
+		perror("mkdtemp");
+		return 2;
+	}
+	snprintf(inst, sizeof(inst), "%s/inst", tmp);
+	port = srv_free_port(&err);
+	if (port < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 2;
+	}
+	struct srv_opts o;
+	struct srv *s = NULL;
+	opts_for_test(&o);
+	init_rc = srv_open(&s, &o, &init_err);
+	if (init_rc == 0)
+		init_rc = srv_init_datadir(s, &init_err);
+	if (init_rc != 0)
+		fprintf(stderr, "init: %s\n", init_err.msg);
+	srv_free(s);
+	srv_opts_release(&o);
+
+	int rc = th_run("pin_db", cases, argc, argv);
+
+	/* Whatever a failed case left running. */
+	opts_for_test(&o);
+	if (srv_open(&s, &o, &err) == 0) {
+		srv_stop(s, &err);
+		srv_free(s);
+	}
+	srv_opts_release(&o);
+	th_rmtree(tmp);
+	free(tmp);
+	return rc;
+}
