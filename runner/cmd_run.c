@@ -1,11 +1,548 @@
 /* SPDX-License-Identifier: MIT */
+/* dbt3stab run: measure the queries over several server restarts (docs/run.md). */
+#include "pinning/pin.h"
 #include "runner/cli.h"
 #include "runner/cmd.h"
+#include "runner/res.h"
+#include "runner/run.h"
+#include "runner/run_report.h"
+#include "runner/srv.h"
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_VARIANTS 16
+
+enum {
+	OPT_RESTARTS = 256,
+	OPT_WARMUP,
+	OPT_RUNS,
+	OPT_QUERIES,
+	OPT_ORDER,
+	OPT_SEED,
+	OPT_LABEL,
+	OPT_QUERY_TIMEOUT,
+	OPT_MAX_CRASHES,
+	OPT_VARIANT,
+	OPT_RESUME,
+	OPT_NO_TABLE,
+};
+
+static const struct option own_options[] = {
+    {"scale", required_argument, NULL, 's'},
+    {"output", required_argument, NULL, 'o'},
+    {"restarts", required_argument, NULL, OPT_RESTARTS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"runs", required_argument, NULL, OPT_RUNS},
+    {"queries", required_argument, NULL, OPT_QUERIES},
+    {"order", required_argument, NULL, OPT_ORDER},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"label", required_argument, NULL, OPT_LABEL},
+    {"query-timeout", required_argument, NULL, OPT_QUERY_TIMEOUT},
+    {"max-crashes", required_argument, NULL, OPT_MAX_CRASHES},
+    {"variant", required_argument, NULL, OPT_VARIANT},
+    {"resume", required_argument, NULL, OPT_RESUME},
+    {"no-table", no_argument, NULL, OPT_NO_TABLE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "usage: dbt3stab run -s SF -o result.json [options] [server options] [pin options]\n"
+	    "       dbt3stab run -s SF -o DIR --variant NAME:mysqld=PATH[,option=value...] ...\n"
+	    "       dbt3stab run --resume result.json|DIR [server options] [pin options]\n"
+	    "\n"
+	    "Per restart: start the (pinned) server, run each query's warm-up then measured\n"
+	    "executions in one connection, fingerprint its result and plan, stop the server,\n"
+	    "write the checkpoint. Prints a per-query table at the end.\n"
+	    "\n"
+	    "options:\n"
+	    "  -s, --scale SF           scale factor of the loaded data (required)\n"
+	    "  -o, --output PATH        result file (with --variant: a directory, one NAME.json\n"
+	    "                           per variant)\n"
+	    "  --restarts N             server starts (default 5)\n"
+	    "  --warmup N               warm-up executions per query and restart (default 8)\n"
+	    "  --runs N                 measured executions per query and restart (default 10)\n"
+	    "  --queries LIST           e.g. 1-22, 1,3,5-7, Q6,Q14 (default 1-22)\n"
+	    "  --order fixed|shuffled   query order; shuffled draws a new order per restart\n"
+	    "  --seed N                 seed of the shuffles (query order, variant order)\n"
+	    "  --label TEXT             free text stored in the result file\n"
+	    "  --query-timeout S        kill an execution after S seconds (KILL QUERY from a\n"
+	    "                           second connection), record 'timeout', go on\n"
+	    "  --max-crashes N          give up after N server crashes (default 3; exit 4)\n"
+	    "  --variant NAME:mysqld=PATH[,option=value...]\n"
+	    "                           a server build or setting to measure (repeatable);\n"
+	    "                           restarts interleave A B A B (shuffled with --seed)\n"
+	    "  --resume PATH            complete an interrupted run (its file or directory)\n"
+	    "  --no-table               do not print the table at the end\n"
+	    "  -q, --quiet              no progress or messages\n"
+	    "  -h, --help               this help\n"
+	    "\n%s\n",
+	    srv_options_usage);
+	fprintf(f, "pin options:\n");
+	pin_opts_usage(f);
+}
+
+/* ---- progress display ---- */
+
+struct display {
+	int quiet, tty, line_open;
+	uint64_t last_ns;
+};
+
+static void fmt_duration(char *out, size_t len, double s)
+{
+	if (!isfinite(s) || s < 0) {
+		snprintf(out, len, "--:--");
+		return;
+	}
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(out, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(out, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void on_progress(void *arg, const struct run_progress *p)
+{
+	struct display *d = arg;
+	if (d->quiet || !d->tty)
+		return;
+	uint64_t now = util_now_ns();
+	if (d->line_open && now - d->last_ns < 100000000u)
+		return;
+	d->last_ns = now;
+	char el[32], eta[32], q[64] = "starting the server";
+	fmt_duration(el, sizeof(el), (double)p->elapsed_ns / 1e9);
+	fmt_duration(eta, sizeof(eta), p->eta_s);
+	if (p->query)
+		snprintf(q, sizeof(q), "%s (%d/%d) run %d/%d", p->query, p->qpos + 1, p->nq, p->run,
+			 p->runs);
+	fprintf(stderr, "\r\033[K%s%srestart %d/%d  %s  elapsed %s  ETA %s",
+		p->variant ? p->variant : "", p->variant ? ": " : "", p->restart + 1, p->restarts,
+		q, el, eta);
+	d->line_open = 1;
+}
+
+static void on_event(void *arg, const char *msg)
+{
+	struct display *d = arg;
+	if (d->quiet)
+		return;
+	if (d->line_open) {
+		fputs("\r\033[K", stderr);
+		d->line_open = 0;
+	}
+	fprintf(stderr, "%s\n", msg);
+}
+
+static void display_end(struct display *d)
+{
+	if (d->line_open)
+		fputs("\r\033[K", stderr);
+	d->line_open = 0;
+}
+
+/* ---- targets ---- */
+
+struct target_set {
+	struct run_variant variants[MAX_VARIANTS];
+	int n_variants;
+	struct run_target targets[MAX_VARIANTS];
+	struct srv_opts opts[MAX_VARIANTS]; /* shallow copies of the base with own option lists */
+	char *paths[MAX_VARIANTS];
+	int n;
+};
+
+static void targets_release(struct target_set *ts)
+{
+	for (int i = 0; i < ts->n; i++) {
+		srv_kv_free(ts->opts[i].server_options, ts->opts[i].n_server_options);
+		res_file_free(ts->targets[i].res);
+		free(ts->paths[i]);
+	}
+	for (int i = 0; i < ts->n_variants; i++)
+		run_variant_release(&ts->variants[i]);
+}
+
+/* Target i runs base with variant v (NULL: base alone). */
+static int target_add(struct target_set *ts, const struct srv_opts *base,
+		      const struct run_variant *v, char *path, struct errbuf *err)
+{
+	int i = ts->n++;
+	struct srv_opts *o = &ts->opts[i];
+	*o = *base;
+	o->server_options = NULL;
+	o->n_server_options = 0;
+	ts->paths[i] = path;
+	for (size_t k = 0; k < base->n_server_options; k++)
+		if (srv_kv_set(&o->server_options, &o->n_server_options,
+			       base->server_options[k].name, base->server_options[k].value) < 0)
+			return errbuf_set(err, "out of memory");
+	if (v) {
+		if (v->mysqld)
+			o->mysqld = v->mysqld;
+		for (size_t k = 0; k < v->n_options; k++)
+			if (srv_kv_set(&o->server_options, &o->n_server_options, v->options[k].name,
+				       v->options[k].value) < 0)
+				return errbuf_set(err, "out of memory");
+	}
+	ts->targets[i].name = v ? v->name : NULL;
+	ts->targets[i].spec = v ? v->spec : NULL;
+	ts->targets[i].opts = o;
+	ts->targets[i].out_path = path;
+	return 0;
+}
+
+static char *path_join(const char *dir, const char *name, const char *ext)
+{
+	char *p = NULL;
+	if (asprintf(&p, "%s/%s%s", dir, name, ext) < 0)
+		return NULL;
+	return p;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --resume PATH: a result file, or a directory of variant result files. */
+static int resume_load(struct target_set *ts, struct run_plan *plan, const struct srv_opts *base,
+		       const char *path, struct errbuf *err)
+{
+	char *files[MAX_VARIANTS];
+	int nf = 0;
+	if (is_dir(path)) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+		if (!d)
+			return errbuf_errno(err, errno, "cannot open '%s'", path);
+		while ((de = readdir(d)) != NULL && nf < MAX_VARIANTS) {
+			size_t n = strlen(de->d_name);
+			if (n > 5 && strcmp(de->d_name + n - 5, ".json") == 0)
+				files[nf++] = path_join(path, de->d_name, "");
+		}
+		closedir(d);
+		if (nf == 0)
+			return errbuf_set(err, "no result files (*.json) in '%s'", path);
+		qsort(files, (size_t)nf, sizeof(char *), cmp_str);
+	} else {
+		files[nf++] = strdup(path);
+	}
+	int rc = 0;
+	for (int i = 0; i < nf; i++) {
+		struct res_file *res = NULL;
+		struct run_plan p;
+		if (rc < 0 || !files[i]) {
+			free(files[i]);
+			rc = rc < 0 ? rc : errbuf_set(err, "out of memory");
+			continue;
+		}
+		if (res_file_read(&res, files[i], err) < 0 ||
+		    run_plan_from_result(&p, res, err) < 0) {
+			if (res)
+				errbuf_set(err, "'%s': cannot resume: %.900s", files[i], err->msg);
+			res_file_free(res);
+			free(files[i]);
+			rc = -1;
+			continue;
+		}
+		if (i == 0) {
+			p.label = plan->label;
+			p.query_timeout =
+			    plan->query_timeout > 0 ? plan->query_timeout : p.query_timeout;
+			*plan = p;
+		}
+		const char *spec = json_string_value(json_object_get(res->plan, "variant_spec"));
+		const struct run_variant *v = NULL;
+		if (spec) {
+			struct run_variant *nv = &ts->variants[ts->n_variants];
+			if (run_variant_parse(nv, spec, err) < 0) {
+				res_file_free(res);
+				free(files[i]);
+				rc = -1;
+				continue;
+			}
+			ts->n_variants++;
+			v = nv;
+		}
+		if (target_add(ts, base, v, files[i], err) < 0)
+			rc = -1;
+		ts->targets[ts->n - 1].res = res;
+	}
+	return rc;
+}
+
+/* ---- the command ---- */
+
+static int parse_int(const char *cmd, const char *flag, const char *arg, long min, long max,
+		     int *out)
+{
+	long v;
+	if (cli_parse_long(arg, min, max, &v) < 0)
+		return cli_usage_error(cmd, "%s needs an integer in %ld..%ld, not '%s'", flag, min,
+				       max, arg);
+	*out = (int)v;
+	return 0;
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("'run' is not implemented yet");
-	return CLI_FOUND;
+	const char *cmd = "run";
+	struct option longopts[64];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(own_options) / sizeof(own_options[0]); i++)
+		longopts[n++] = own_options[i];
+	for (const struct option *o = srv_long_options; o->name; o++)
+		longopts[n++] = *o;
+	for (const struct option *o = pin_long_options; o->name; o++)
+		longopts[n++] = *o;
+	memset(&longopts[n], 0, sizeof(longopts[n]));
+
+	struct run_plan plan;
+	struct srv_opts sopts;
+	struct pin_opts popts;
+	struct target_set ts;
+	struct errbuf err = {{0}};
+	const char *output = NULL, *resume = NULL;
+	const char *variant_specs[MAX_VARIANTS];
+	int n_variants = 0, quiet = 0, no_table = 0, scale_given = 0, rc = CLI_OK, c;
+	struct pin_ctx *pin = NULL;
+	run_plan_init(&plan);
+	srv_opts_init(&sopts);
+	memset(&popts, 0, sizeof(popts));
+	memset(&ts, 0, sizeof(ts));
+
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, "s:o:qh", longopts, NULL)) != -1) {
+		int r;
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			goto out;
+		case 'q':
+			quiet = 1;
+			break;
+		case 's':
+			if (cli_parse_double(optarg, 1e-6, 1e5, &plan.scale) < 0) {
+				rc = cli_usage_error(cmd, "bad scale factor '%s'", optarg);
+				goto out;
+			}
+			scale_given = 1;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_RESTARTS:
+			if ((rc = parse_int(cmd, "--restarts", optarg, 1, 100000, &plan.restarts)))
+				goto out;
+			break;
+		case OPT_WARMUP:
+			if ((rc = parse_int(cmd, "--warmup", optarg, 0, 1000000, &plan.warmup)))
+				goto out;
+			break;
+		case OPT_RUNS:
+			if ((rc = parse_int(cmd, "--runs", optarg, 1, 1000000, &plan.runs)))
+				goto out;
+			break;
+		case OPT_MAX_CRASHES:
+			if ((rc = parse_int(cmd, "--max-crashes", optarg, 0, 100000,
+					    &plan.max_crashes)))
+				goto out;
+			break;
+		case OPT_QUERIES:
+			if ((r = run_queries_parse(plan.queries, optarg, &err)) < 0) {
+				rc = cli_usage_error(cmd, "%s", err.msg);
+				goto out;
+			}
+			plan.n_queries = r;
+			break;
+		case OPT_ORDER:
+			if (strcmp(optarg, "fixed") != 0 && strcmp(optarg, "shuffled") != 0) {
+				rc = cli_usage_error(cmd, "--order is fixed or shuffled, not '%s'",
+						     optarg);
+				goto out;
+			}
+			plan.shuffled = strcmp(optarg, "shuffled") == 0;
+			break;
+		case OPT_SEED: {
+			long v;
+			if (cli_parse_long(optarg, 0, 0x7fffffffffffffffL, &v) < 0) {
+				rc = cli_usage_error(cmd, "bad --seed '%s'", optarg);
+				goto out;
+			}
+			plan.seed = (uint64_t)v;
+			plan.seed_given = 1;
+			break;
+		}
+		case OPT_LABEL:
+			plan.label = optarg;
+			break;
+		case OPT_QUERY_TIMEOUT:
+			if (cli_parse_double(optarg, 1e-6, 1e7, &plan.query_timeout) < 0) {
+				rc = cli_usage_error(cmd, "bad --query-timeout '%s' (seconds)",
+						     optarg);
+				goto out;
+			}
+			break;
+		case OPT_VARIANT:
+			if (n_variants == MAX_VARIANTS) {
+				rc = cli_usage_error(cmd, "at most %d variants", MAX_VARIANTS);
+				goto out;
+			}
+			variant_specs[n_variants++] = optarg;
+			break;
+		case OPT_RESUME:
+			resume = optarg;
+			break;
+		case OPT_NO_TABLE:
+			no_table = 1;
+			break;
+		case '?':
+		case ':':
+			rc = cli_bad_option(cmd, c, argv);
+			goto out;
+		default:
+			if ((r = srv_opts_parse(&sopts, c, optarg, &err)) == 0)
+				r = pin_opts_parse(&popts, c, optarg, &err);
+			if (r < 0) {
+				rc = cli_usage_error(cmd, "%s", err.msg);
+				goto out;
+			}
+			if (r == 0) {
+				rc = cli_bad_option(cmd, c, argv);
+				goto out;
+			}
+		}
+	}
+	if (optind < argc) {
+		rc = cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (resume && (n_variants || scale_given)) {
+		rc = cli_usage_error(cmd,
+				     "--resume takes the plan, scale and variants from the file");
+		goto out;
+	}
+	if (!resume && !scale_given) {
+		rc = cli_usage_error(cmd, "the scale factor (-s SF) is required");
+		goto out;
+	}
+	if (!resume && !output) {
+		rc = cli_usage_error(cmd, "the output (-o PATH) is required");
+		goto out;
+	}
+	if (pin_opts_check(&popts, &err) < 0) {
+		rc = cli_usage_error(cmd, "%s", err.msg);
+		goto out;
+	}
+
+	if (resume) {
+		if (resume_load(&ts, &plan, &sopts, resume, &err) < 0) {
+			cli_error("%s", err.msg);
+			rc = CLI_USAGE;
+			goto out;
+		}
+	} else {
+		for (int i = 0; i < n_variants; i++) {
+			if (run_variant_parse(&ts.variants[i], variant_specs[i], &err) < 0) {
+				rc = cli_usage_error(cmd, "%s", err.msg);
+				goto out;
+			}
+			ts.n_variants++;
+			for (int k = 0; k < i; k++)
+				if (strcmp(ts.variants[k].name, ts.variants[i].name) == 0) {
+					rc = cli_usage_error(cmd, "variant '%s' given twice",
+							     ts.variants[i].name);
+					goto out;
+				}
+		}
+		if (n_variants && util_mkdir_p(output) < 0) {
+			cli_error("cannot create '%s': %s", output, strerror(errno));
+			rc = CLI_FOUND;
+			goto out;
+		}
+		for (int i = 0; i < (n_variants ? n_variants : 1); i++) {
+			char *path = n_variants ? path_join(output, ts.variants[i].name, ".json")
+						: strdup(output);
+			if (!path || target_add(&ts, &sopts, n_variants ? &ts.variants[i] : NULL,
+						path, &err) < 0) {
+				cli_error("out of memory");
+				rc = CLI_FOUND;
+				goto out;
+			}
+		}
+	}
+	sopts.scale = plan.scale;
+	for (int i = 0; i < ts.n; i++)
+		ts.opts[i].scale = plan.scale;
+	if (srv_opts_finish(&sopts, &err) < 0) {
+		rc = cli_usage_error(cmd, "%s", err.msg);
+		goto out;
+	}
+	for (int i = 0; i < ts.n; i++) {
+		/* The shared fields srv_opts_finish filled (datadir, external). */
+		struct srv_kv *kv = ts.opts[i].server_options;
+		size_t nkv = ts.opts[i].n_server_options;
+		const char *mysqld = ts.opts[i].mysqld;
+		ts.opts[i] = sopts;
+		ts.opts[i].server_options = kv;
+		ts.opts[i].n_server_options = nkv;
+		ts.opts[i].mysqld = (char *)mysqld;
+	}
+	if (sopts.external) {
+		rc = cli_usage_error(cmd, "run restarts the server it measures: give --datadir (a "
+					  "managed instance), not --host/--socket/--user");
+		goto out;
+	}
+	if (pin_ctx_init(&pin, &popts, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	const struct pin_placement *pl = pin_ctx_placement(pin);
+	if (pl && pl->warning[0] && !quiet)
+		cli_warn("%s", pl->warning);
+	if (pin_ctx_bind_client(pin, &err) < 0)
+		cli_warn("cannot bind the client: %s", err.msg);
+
+	struct display d = {.quiet = quiet, .tty = cli_is_tty(stderr)};
+	struct run_hooks hooks = {on_progress, on_event, &d};
+	int r = run_execute(&plan, ts.targets, ts.n, pin, &hooks, &err);
+	display_end(&d);
+	if (r < 0)
+		cli_error("%s", err.msg);
+	if (r == 0 || r == RUN_E_SERVER) {
+		for (int i = 0; i < ts.n && !no_table; i++)
+			if (ts.targets[i].res)
+				run_report_table(stdout, ts.targets[i].res, ts.targets[i].name);
+		if (!quiet)
+			run_report_notes(stderr, ts.targets, ts.n);
+		for (int i = 0; i < ts.n && !quiet; i++)
+			cli_info(quiet, "wrote '%s'", ts.targets[i].out_path);
+	}
+	rc = r == 0		 ? CLI_OK
+	     : r == RUN_E_SERVER ? CLI_SERVER
+	     : r == RUN_E_NODATA ? CLI_USAGE
+				 : CLI_FOUND;
+out:
+	pin_ctx_free(pin);
+	targets_release(&ts);
+	srv_opts_release(&sopts);
+	return rc;
 }

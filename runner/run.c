@@ -1,0 +1,661 @@
+/* SPDX-License-Identifier: MIT */
+/* The run protocol (docs/run.md). */
+#include "runner/run.h"
+#include "dbt3/load.h"
+#include "dbt3/qry.h"
+#include "runner/run_exec.h"
+#include "runner/run_plan.h"
+#include "stats/st.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUN_DB "dbt3"
+#define RUN_LOG_TAIL_LINES 30
+
+/* Per target state during a run. */
+struct tstate {
+	struct run_target *t;
+	struct srv *srv;
+	int crashes;
+	int starts;    /* server starts in this run */
+	int described; /* server and dataset sections filled */
+	int start_seq; /* runctx.start_seq of the running server */
+};
+
+/* Everything one call of run_execute shares. */
+struct runctx {
+	const struct run_plan *plan;
+	struct tstate *ts;
+	int n_targets;
+	struct pin_ctx *pin;
+	const struct run_hooks *hooks;
+	struct qry queries[RUN_MAX_QUERIES + 1]; /* by query number */
+	/* During one restart. */
+	MYSQL *conn;
+	struct run_cpu *cpu;
+	struct run_watch *watch;
+	/* Progress and ETA. */
+	struct run_progress prog;
+	uint64_t t0;
+	uint64_t rem_execs[RUN_MAX_QUERIES + 1]; /* executions still to do, per query */
+	uint64_t seen_ns[RUN_MAX_QUERIES + 1], seen_n[RUN_MAX_QUERIES + 1];
+	uint64_t rem_starts, start_ns, start_n;
+	int execs_done; /* executions of the current query */
+	int start_seq;	/* server starts so far in this call, over all targets */
+};
+
+static void event(struct runctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void event(struct runctx *c, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+	if (!c->hooks || !c->hooks->event)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->hooks->event(c->hooks->arg, msg);
+}
+
+static double eta_seconds(const struct runctx *c)
+{
+	uint64_t all_ns = 0, all_n = 0;
+	for (int q = 1; q <= RUN_MAX_QUERIES; q++) {
+		all_ns += c->seen_ns[q];
+		all_n += c->seen_n[q];
+	}
+	if (all_n == 0)
+		return NAN;
+	double s = 0, global = (double)all_ns / (double)all_n;
+	for (int q = 1; q <= RUN_MAX_QUERIES; q++) {
+		double per = c->seen_n[q] ? (double)c->seen_ns[q] / (double)c->seen_n[q] : global;
+		s += per * (double)c->rem_execs[q];
+	}
+	if (c->start_n)
+		s += (double)c->rem_starts * (double)c->start_ns / (double)c->start_n;
+	return s / 1e9;
+}
+
+static void progress(struct runctx *c)
+{
+	if (!c->hooks || !c->hooks->progress)
+		return;
+	c->prog.elapsed_ns = util_now_ns() - c->t0;
+	c->prog.eta_s = eta_seconds(c);
+	c->hooks->progress(c->hooks->arg, &c->prog);
+}
+
+static int has_restart(const struct res_query *q, int r)
+{
+	for (size_t i = 0; i < q->n_restarts; i++)
+		if (q->restarts[i].index == r)
+			return 1;
+	return 0;
+}
+
+static struct res_query *query_of(struct res_file *res, int num)
+{
+	char id[8];
+	snprintf(id, sizeof(id), "Q%d", num);
+	return res_file_find_query(res, id);
+}
+
+/* Queries of the plan that restart r of this target still lacks. */
+static int pending(const struct runctx *c, const struct tstate *t, int r)
+{
+	int n = 0;
+	for (int i = 0; i < c->plan->n_queries; i++)
+		if (!has_restart(query_of(t->t->res, c->plan->queries[i]), r))
+			n++;
+	return n;
+}
+
+static int checkpoint(struct tstate *t, struct errbuf *err)
+{
+	return res_file_write(t->t->res, t->t->out_path, err);
+}
+
+json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
+			 const char *variant_spec)
+{
+	json_t *o = json_object(), *qs = json_array();
+	json_object_set_new(o, "restarts", json_integer(p->restarts));
+	json_object_set_new(o, "warmup", json_integer(p->warmup));
+	json_object_set_new(o, "runs", json_integer(p->runs));
+	for (int i = 0; i < p->n_queries; i++) {
+		char id[8];
+		snprintf(id, sizeof(id), "Q%d", p->queries[i]);
+		json_array_append_new(qs, json_string(id));
+	}
+	json_object_set_new(o, "queries", qs);
+	json_object_set_new(o, "query_order", json_string(p->shuffled ? "shuffled" : "fixed"));
+	json_object_set_new(o, "order", json_string(p->shuffled ? "shuffled" : "fixed"));
+	json_object_set_new(o, "seed",
+			    p->seed_given ? json_integer((json_int_t)p->seed) : json_null());
+	json_object_set_new(o, "variant", variant_name ? json_string(variant_name) : json_null());
+	json_object_set_new(o, "variant_spec",
+			    variant_spec ? json_string(variant_spec) : json_null());
+	json_object_set_new(o, "query_timeout_s",
+			    p->query_timeout > 0 ? json_real(p->query_timeout) : json_null());
+	json_object_set_new(o, "max_crashes", json_integer(p->max_crashes));
+	json_object_set_new(o, "steady_test", json_string("mann-kendall"));
+	json_object_set_new(o, "steady_alpha", json_real(p->steady_alpha));
+	json_object_set_new(o, "parameters", json_string("tpch-validation"));
+	return o;
+}
+
+/* A new result for a target, or the checks of a resumed one. */
+static int prepare_result(struct runctx *c, struct tstate *t, const char *variant_spec,
+			  struct errbuf *err)
+{
+	struct res_file *res = t->t->res;
+	if (!res) {
+		res = res_file_new();
+		if (!res)
+			return errbuf_set(err, "out of memory");
+		t->t->res = res;
+		res_set_string(&res->label, c->plan->label);
+		res_set_section(&res->plan, run_plan_to_json(c->plan, t->t->name, variant_spec));
+		json_t *pin = c->pin ? pin_ctx_to_json(c->pin) : NULL;
+		json_t *topo = pin ? json_object_get(pin, "topology") : NULL;
+		res_set_section(&res->host, run_host_json(json_string_value(topo)));
+		if (!pin) {
+			pin = json_object();
+			json_object_set_new(pin, "placement", json_null());
+		}
+		res_set_section(&res->pinning, pin);
+		json_object_set_new(res->dataset, "scale_factor", json_real(c->plan->scale));
+	} else {
+		res_set_string(&res->finished_at, NULL);
+	}
+	for (int i = 0; i < c->plan->n_queries; i++) {
+		int num = c->plan->queries[i];
+		char id[8], sha[65];
+		snprintf(id, sizeof(id), "Q%d", num);
+		qry_sha256(sha, &c->queries[num]);
+		struct res_query *q = res_file_find_query(res, id);
+		if (q && q->sql_sha256 && strcmp(q->sql_sha256, sha) != 0)
+			return errbuf_set(err, "'%s': %s was measured with another statement text",
+					  t->t->out_path, id);
+		if (!q && !res_file_add_query(res, id, sha))
+			return errbuf_set(err, "out of memory");
+	}
+	return 0;
+}
+
+static void close_session(struct runctx *c)
+{
+	run_watch_free(c->watch);
+	c->watch = NULL;
+	run_cpu_free(c->cpu);
+	c->cpu = NULL;
+	if (c->conn)
+		mysql_close(c->conn);
+	c->conn = NULL;
+}
+
+/* Connections and the CPU sampler for a running server. */
+static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	c->conn = srv_connect(t->srv, RUN_DB, err);
+	if (!c->conn)
+		return -1;
+	pid_t pid = srv_pid(t->srv);
+	if (pid > 0 && run_cpu_new(&c->cpu, pid, err) < 0)
+		goto fail;
+	if (c->plan->query_timeout > 0) {
+		MYSQL *killer = srv_connect(t->srv, NULL, err);
+		if (!killer)
+			goto fail;
+		uint64_t ns = (uint64_t)(c->plan->query_timeout * 1e9);
+		if (run_watch_new(&c->watch, killer, ns, err) < 0) {
+			mysql_close(killer);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	close_session(c);
+	return -1;
+}
+
+/* The dataset section from the load's fingerprint; the data must be a complete load of the
+ * plan's scale factor, and the same data a resumed file was measured on. */
+static int describe_dataset(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	struct load_fingerprint fp;
+	int rc = load_fingerprint_read(c->conn, RUN_DB, &fp, err);
+	if (rc == LOAD_E_NONE)
+		return (errbuf_set(err,
+				   "database '%s' in '%s' holds no complete load: run 'dbt3stab "
+				   "load -s %g' with the same server options first",
+				   RUN_DB, srv_instdir(t->srv), c->plan->scale),
+			RUN_E_NODATA);
+	if (rc < 0)
+		return rc == LOAD_E_SERVER ? RUN_E_SERVER : -1;
+	if (fabs(fp.sf - c->plan->scale) > 1e-9 * fmax(1, fp.sf))
+		return (errbuf_set(err, "the loaded data is scale factor %g, not %g", fp.sf,
+				   c->plan->scale),
+			RUN_E_NODATA);
+	char ident[1024], sha[65];
+	size_t n =
+	    (size_t)snprintf(ident, sizeof(ident), "sf=%.17g generator=%s indexes=%s rows=", fp.sf,
+			     fp.generator, fp.indexes);
+	for (int i = 0; i < GEN_NTABLES && n < sizeof(ident); i++)
+		n += (size_t)snprintf(ident + n, sizeof(ident) - n, "%s%lld", i ? "," : "",
+				      (long long)fp.rows[i]);
+	util_sha256_hex(sha, ident, strlen(ident));
+	const char *old = json_string_value(json_object_get(t->t->res->dataset, "fingerprint"));
+	if (old && strcmp(old, sha) != 0)
+		return (errbuf_set(err,
+				   "'%s' was measured on other data (dataset fingerprint %.12s, "
+				   "now %.12s): cannot resume on this data",
+				   t->t->out_path, old, sha),
+			RUN_E_NODATA);
+	json_t *ds = load_fingerprint_json(&fp);
+	if (!ds)
+		return errbuf_set(err, "out of memory");
+	json_object_set_new(ds, "generator_version", json_string(fp.generator));
+	json_object_set_new(ds, "fingerprint", json_string(sha));
+	json_object_set_new(ds, "database", json_string(RUN_DB));
+	res_set_section(&t->t->res->dataset, ds);
+	return 0;
+}
+
+/* Starts the target's server (pinned), verifies the placement, opens the session. */
+static int start_server(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	const char *extra[8];
+	struct srv_kv overlay[8];
+	int n_extra = 0;
+	struct srv_launch launch = {0};
+	uint64_t t0 = util_now_ns();
+	if (c->pin) {
+		if (pin_ctx_before_start(c->pin, err) < 0)
+			return -1;
+		n_extra = pin_ctx_server_args(c->pin, extra, 8);
+		for (int i = 0; i < n_extra; i++) {
+			overlay[i].name = (char *)extra[i];
+			overlay[i].value = NULL;
+		}
+		launch.child_hook = pin_child_hook;
+		launch.arg = c->pin;
+		launch.overlay = overlay;
+		launch.n_overlay = (size_t)n_extra;
+	}
+	if (srv_start(t->srv, &launch, err) < 0)
+		return RUN_E_SERVER;
+	t->starts++;
+	t->start_seq = c->start_seq++;
+	if (c->pin) {
+		struct errbuf verr;
+		if (pin_ctx_verify(c->pin, srv_pid(t->srv), &verr) < 0) {
+			event(c, "placement check failed: %s", verr.msg);
+			json_object_set_new(t->t->res->pinning, "verify_error",
+					    json_string(verr.msg));
+		} else {
+			json_object_set_new(t->t->res->pinning, "verified", json_true());
+		}
+	}
+	if (open_session(c, t, err) < 0)
+		return RUN_E_SERVER;
+	if (!t->described) {
+		struct errbuf ierr;
+		int drc = describe_dataset(c, t, err);
+		if (drc < 0) {
+			close_session(c);
+			srv_stop(t->srv, &ierr);
+			return drc;
+		}
+		json_t *info = srv_info_json(t->srv, &ierr);
+		if (info)
+			res_set_section(&t->t->res->server, info);
+		else
+			event(c, "cannot describe the server: %s", ierr.msg);
+		t->described = 1;
+	}
+	c->start_ns += util_now_ns() - t0;
+	c->start_n++;
+	return 0;
+}
+
+static int stop_server(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	uint64_t t0 = util_now_ns();
+	close_session(c);
+	int rc = srv_stop(t->srv, err);
+	c->start_ns += util_now_ns() - t0;
+	return rc;
+}
+
+/* Growing arrays of one restart's measurements. */
+struct series {
+	double *warm, *meas, *cpu;
+	size_t nw, nm, nc;
+};
+
+static int exec_counted(struct runctx *c, int num, const char *sql, unsigned flags,
+			struct run_exec_result *out, struct errbuf *err)
+{
+	enum run_exec_status st = run_exec(c->conn, sql, flags, c->cpu, c->watch, out, err);
+	c->execs_done++;
+	if (c->rem_execs[num])
+		c->rem_execs[num]--;
+	if (st == RUN_EXEC_OK) {
+		c->seen_ns[num] += out->wall_ns;
+		c->seen_n[num]++;
+	}
+	return (int)st;
+}
+
+/* Measures one query in one restart into r; returns the run_exec status of the failure that
+ * ended it (RUN_EXEC_OK when all went well). */
+static enum run_exec_status measure(struct runctx *c, int num, struct res_restart *r,
+				    struct series *s, struct errbuf *err)
+{
+	const struct run_plan *p = c->plan;
+	const struct qry *q = &c->queries[num];
+	struct run_exec_result x;
+	enum run_exec_status st = RUN_EXEC_OK;
+	char result_sha[65] = "";
+	long long rows = -1;
+	int total = p->warmup + p->runs + (p->warmup == 0);
+
+	if (q->pre && (st = run_exec_simple(c->conn, q->pre, err)) != RUN_EXEC_OK)
+		return st;
+	for (int i = 0; i < p->warmup + p->runs; i++) {
+		int warm = i < p->warmup;
+		unsigned flags = i == 0 && warm ? RUN_EXEC_HASH : 0;
+		c->prog.run = i + 1;
+		c->prog.runs = total;
+		progress(c);
+		st = exec_counted(c, num, q->sql, flags, &x, err);
+		if (st != RUN_EXEC_OK)
+			goto post;
+		if (flags & RUN_EXEC_HASH)
+			memcpy(result_sha, x.result_sha256, sizeof(result_sha));
+		rows = (long long)x.rows;
+		if (warm) {
+			s->warm[s->nw++] = (double)x.wall_ns / 1e6;
+		} else {
+			s->meas[s->nm++] = (double)x.wall_ns / 1e6;
+			if (c->cpu)
+				s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
+		}
+	}
+	if (p->warmup == 0) {
+		/* No warm-up to hash the result in: one more, unrecorded execution. */
+		c->prog.run = total;
+		progress(c);
+		st = exec_counted(c, num, q->sql, RUN_EXEC_HASH, &x, err);
+		if (st != RUN_EXEC_OK)
+			goto post;
+		memcpy(result_sha, x.result_sha256, sizeof(result_sha));
+	}
+	char plan_sha[65];
+	char *plan_text = NULL;
+	struct errbuf perr;
+	if (run_plan_fetch(c->conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
+		res_set_string(&r->plan, plan_text);
+		res_set_string(&r->plan_sha256, plan_sha);
+		free(plan_text);
+	} else {
+		event(c, "Q%d: %s", num, perr.msg);
+	}
+post:
+	r->rows = rows;
+	if (*result_sha)
+		res_set_string(&r->result_sha256, result_sha);
+	if (q->post && st != RUN_EXEC_LOST) {
+		struct errbuf perr2;
+		enum run_exec_status pst = run_exec_simple(c->conn, q->post, &perr2);
+		if (st == RUN_EXEC_OK && pst != RUN_EXEC_OK) {
+			*err = perr2;
+			st = pst;
+		}
+	}
+	return st;
+}
+
+/* One query in one restart of target t: measure, record, checkpoint; handles crashes.
+ * Returns 0, -1 or RUN_E_SERVER. */
+static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos,
+		     struct errbuf *err)
+{
+	const struct run_plan *p = c->plan;
+	struct res_restart rr;
+	struct series s = {0};
+	struct errbuf xerr = {{0}};
+	int rc = 0;
+	memset(&rr, 0, sizeof(rr));
+	rr.index = r;
+	rr.rows = -1;
+	s.warm = calloc((size_t)p->warmup + 1, sizeof(double));
+	s.meas = calloc((size_t)p->runs + 1, sizeof(double));
+	s.cpu = calloc((size_t)p->runs + 1, sizeof(double));
+	if (!s.warm || !s.meas || !s.cpu) {
+		rc = errbuf_set(err, "out of memory");
+		goto out;
+	}
+	c->execs_done = 0;
+	enum run_exec_status st = measure(c, num, &rr, &s, &xerr);
+	/* Executions a failure skipped leave the ETA. */
+	uint64_t skipped = (uint64_t)(p->warmup + p->runs + (p->warmup == 0) - c->execs_done);
+	c->rem_execs[num] -= skipped < c->rem_execs[num] ? skipped : c->rem_execs[num];
+	int crashed = 0;
+	switch (st) {
+	case RUN_EXEC_OK:
+		rr.status = RES_STATUS_OK;
+		break;
+	case RUN_EXEC_TIMEOUT:
+		rr.status = RES_STATUS_TIMEOUT;
+		res_set_string(&rr.error, xerr.msg);
+		event(c, "Q%d restart %d: timeout after %g s, killed", num, r, p->query_timeout);
+		break;
+	case RUN_EXEC_ERROR:
+		rr.status = RES_STATUS_ERROR;
+		res_set_string(&rr.error, xerr.msg);
+		event(c, "Q%d restart %d: error: %s", num, r, xerr.msg);
+		break;
+	case RUN_EXEC_LOST: {
+		struct errbuf cerr;
+		if (srv_check(t->srv, &cerr) == SRV_E_EXITED) {
+			char *tail = srv_error_log_tail(t->srv, RUN_LOG_TAIL_LINES);
+			char *msg = NULL;
+			crashed = 1;
+			rr.status = RES_STATUS_CRASH;
+			/* srv_check's first line says how it ended; the tail comes in full. */
+			cerr.msg[strcspn(cerr.msg, "\n")] = '\0';
+			char *cut = strstr(cerr.msg, "; last lines");
+			if (cut)
+				*cut = '\0';
+			if (asprintf(&msg, "%s\n%s", cerr.msg, tail ? tail : "") >= 0) {
+				res_set_string(&rr.error, msg);
+				free(msg);
+			}
+			free(tail);
+			event(c, "Q%d restart %d: %s", num, r, cerr.msg);
+		} else {
+			rr.status = RES_STATUS_ERROR;
+			res_set_string(&rr.error, xerr.msg);
+			event(c, "Q%d restart %d: connection lost: %s", num, r, xerr.msg);
+		}
+		break;
+	}
+	}
+	rr.warmup_ms = s.warm;
+	rr.n_warmup = s.nw;
+	rr.measured_ms = s.meas;
+	rr.n_measured = s.nm;
+	rr.server_cpu_ms = s.cpu;
+	rr.n_server_cpu = s.nc;
+	if (rr.status == RES_STATUS_OK && s.nm >= 3)
+		rr.not_steady = st_not_steady(s.meas, s.nm, p->steady_alpha);
+	rr.extra = json_object();
+	json_object_set_new(rr.extra, "position", json_integer(pos));
+	json_object_set_new(rr.extra, "server_start", json_integer(t->start_seq));
+	struct res_query *q = query_of(t->t->res, num);
+	if (!res_query_add_restart(q, &rr)) {
+		rc = errbuf_set(err, "out of memory");
+		goto out;
+	}
+	if ((rc = checkpoint(t, err)) < 0)
+		goto out;
+	if (st == RUN_EXEC_LOST && !crashed) {
+		close_session(c);
+		if (open_session(c, t, err) < 0)
+			rc = RUN_E_SERVER;
+		goto out;
+	}
+	if (crashed) {
+		t->crashes++;
+		close_session(c);
+		struct errbuf serr;
+		srv_stop(t->srv, &serr); /* cleans up after the dead process */
+		if (t->crashes > p->max_crashes) {
+			rc = RUN_E_SERVER;
+			errbuf_set(
+			    err,
+			    "the server crashed %d times (more than --max-crashes %d): giving up",
+			    t->crashes, p->max_crashes);
+			goto out;
+		}
+		event(c, "restarting the server (crash %d of at most %d)", t->crashes,
+		      p->max_crashes);
+		rc = start_server(c, t, err);
+	}
+out:
+	free(rr.plan);
+	free(rr.plan_sha256);
+	free(rr.result_sha256);
+	free(rr.error);
+	json_decref(rr.extra);
+	free(s.warm);
+	free(s.meas);
+	free(s.cpu);
+	return rc;
+}
+
+/* Restart r of target t: start, every pending query, stop. */
+static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf *err)
+{
+	int order[RUN_MAX_QUERIES], rc;
+	run_plan_order(c->plan, r, order);
+	c->prog.variant = t->t->name;
+	c->prog.restart = r;
+	c->prog.query = NULL;
+	progress(c);
+	if (c->rem_starts)
+		c->rem_starts--;
+	if ((rc = start_server(c, t, err)) < 0)
+		return rc;
+	for (int i = 0; i < c->plan->n_queries; i++) {
+		int num = order[i];
+		if (has_restart(query_of(t->t->res, num), r))
+			continue;
+		char id[8];
+		snprintf(id, sizeof(id), "Q%d", num);
+		c->prog.query = id;
+		c->prog.qpos = i;
+		c->prog.nq = c->plan->n_queries;
+		rc = run_query(c, t, r, num, i, err);
+		c->prog.query = NULL;
+		if (rc < 0) {
+			struct errbuf serr;
+			close_session(c);
+			srv_stop(t->srv, &serr);
+			return rc;
+		}
+	}
+	rc = stop_server(c, t, err);
+	if (rc < 0)
+		return RUN_E_SERVER;
+	event(c, "%s%srestart %d of %d done", t->t->name ? t->t->name : "", t->t->name ? ": " : "",
+	      r + 1, c->plan->restarts);
+	return 0;
+}
+
+int run_execute(const struct run_plan *plan, struct run_target *targets, int n_targets,
+		struct pin_ctx *pin, const struct run_hooks *hooks, struct errbuf *err)
+{
+	struct runctx c;
+	int rc = -1;
+	memset(&c, 0, sizeof(c));
+	c.plan = plan;
+	c.pin = pin;
+	c.hooks = hooks;
+	c.n_targets = n_targets;
+	c.t0 = util_now_ns();
+	c.prog.restarts = plan->restarts;
+	c.ts = calloc((size_t)n_targets, sizeof(*c.ts));
+	if (!c.ts)
+		return errbuf_set(err, "out of memory");
+	struct qry_opts qo = {.sf = plan->scale, .seeded = 0, .seed = 0};
+	for (int i = 0; i < plan->n_queries; i++)
+		if (qry_build(&c.queries[plan->queries[i]], plan->queries[i], &qo, err) < 0)
+			goto out;
+	for (int i = 0; i < n_targets; i++) {
+		struct tstate *t = &c.ts[i];
+		t->t = &targets[i];
+		if (prepare_result(&c, t, targets[i].spec, err) < 0)
+			goto out;
+		if (srv_open(&t->srv, targets[i].opts, err) < 0)
+			goto out;
+		if (srv_is_external(t->srv)) {
+			errbuf_set(err, "run needs a server it manages (restarts are the method): "
+					"give --datadir, not --host/--socket");
+			goto out;
+		}
+		if (srv_is_alive(t->srv)) {
+			event(&c, "stopping the server already running in '%s'",
+			      srv_instdir(t->srv));
+			if (srv_stop(t->srv, err) < 0)
+				goto out;
+		}
+	}
+	/* ETA bookkeeping: every pending execution. */
+	for (int i = 0; i < n_targets; i++)
+		for (int r = 0; r < plan->restarts; r++) {
+			int np = pending(&c, &c.ts[i], r);
+			if (np)
+				c.rem_starts++;
+			for (int k = 0; k < plan->n_queries; k++) {
+				int num = plan->queries[k];
+				if (!has_restart(query_of(c.ts[i].t->res, num), r))
+					c.rem_execs[num] += (uint64_t)(plan->warmup + plan->runs +
+								       (plan->warmup == 0));
+			}
+		}
+	int *vorder = calloc((size_t)n_targets, sizeof(int));
+	if (!vorder) {
+		errbuf_set(err, "out of memory");
+		goto out;
+	}
+	rc = 0;
+	for (int r = 0; r < plan->restarts && rc == 0; r++) {
+		run_variant_order(plan, r, n_targets, vorder);
+		for (int k = 0; k < n_targets && rc == 0; k++) {
+			struct tstate *t = &c.ts[vorder[k]];
+			if (pending(&c, t, r) == 0)
+				continue;
+			rc = run_restart(&c, t, r, err);
+		}
+	}
+	free(vorder);
+	for (int i = 0; i < n_targets && rc == 0; i++) {
+		res_file_finish(c.ts[i].t->res);
+		if (checkpoint(&c.ts[i], err) < 0)
+			rc = -1;
+	}
+out:
+	close_session(&c);
+	for (int i = 0; i < n_targets; i++)
+		srv_free(c.ts[i].srv);
+	for (int q = 1; q <= RUN_MAX_QUERIES; q++)
+		qry_release(&c.queries[q]);
+	free(c.ts);
+	return rc;
+}

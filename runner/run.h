@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* The run protocol: per restart start the (pinned) server, per query warm-up then measured
+ * executions in one connection, result and plan fingerprints, stop, checkpoint. Variants of the
+ * server are interleaved restart by restart; an interrupted run is completed with resume. */
+#ifndef DBT3_RUN_H
+#define DBT3_RUN_H
+#include "pinning/pin.h"
+#include "runner/res.h"
+#include "runner/srv.h"
+#include "runner/util.h"
+#include <stdint.h>
+
+#define RUN_MAX_QUERIES 22
+
+/* A server build or setting to measure: --variant NAME:mysqld=PATH[,option=value...]. */
+struct run_variant {
+	char *name;
+	char *mysqld;		/* server binary, NULL for the default */
+	struct srv_kv *options; /* server options of this variant, in order */
+	size_t n_options;
+	char *spec; /* the text given on the command line */
+};
+
+/* Parses one --variant value into out (release with run_variant_release). */
+int run_variant_parse(struct run_variant *out, const char *spec, struct errbuf *err);
+void run_variant_release(struct run_variant *v);
+
+/* Parses a query list "1-22", "1,3,5-7", "Q6,Q14" into out[] (numbers 1..22, in the order given,
+ * no duplicates); returns the count or -1. */
+int run_queries_parse(int out[RUN_MAX_QUERIES], const char *s, struct errbuf *err);
+
+/* What to measure and how. */
+struct run_plan {
+	int restarts, warmup, runs;
+	int queries[RUN_MAX_QUERIES]; /* query numbers in plan order */
+	int n_queries;
+	int shuffled;  /* --order shuffled: a new query order every restart */
+	uint64_t seed; /* for the shuffles (query order, variant order) */
+	int seed_given;
+	char *label;	      /* borrowed */
+	double query_timeout; /* seconds; 0 = none */
+	int max_crashes;      /* give up after this many server crashes (per variant) */
+	double scale;	      /* scale factor of the loaded data */
+	double steady_alpha;  /* Mann-Kendall level for not_steady */
+};
+
+/* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries. */
+void run_plan_init(struct run_plan *p);
+
+/* The query order of one restart: the plan order, or a permutation drawn from (seed, restart). */
+void run_plan_order(const struct run_plan *p, int restart, int out[RUN_MAX_QUERIES]);
+
+/* The variant order of one restart: 0..n-1, or a permutation drawn from (seed, restart). */
+void run_variant_order(const struct run_plan *p, int restart, int n, int *out);
+
+/* What the protocol reports while it runs (the command layer displays it). */
+struct run_progress {
+	const char *variant;   /* NULL without variants */
+	int restart, restarts; /* 0-based restart, total */
+	const char *query;     /* "Q7", NULL between queries */
+	int qpos, nq;	       /* position of the query in this restart, 0-based, and count */
+	int run, runs;	       /* execution within the query (warm-up included), 1-based */
+	uint64_t elapsed_ns;
+	double eta_s; /* NaN while unknown */
+};
+
+struct run_hooks {
+	void (*progress)(void *arg, const struct run_progress *p);
+	/* Notable events: a crash, a timeout, a restart done, a verification warning. */
+	void (*event)(void *arg, const char *msg);
+	void *arg;
+};
+
+/* One output of a run: a variant (or the only server), its options and its result file. */
+struct run_target {
+	const char *name;      /* variant name or NULL */
+	const char *spec;      /* the --variant text or NULL */
+	struct srv_opts *opts; /* server options of this target (borrowed) */
+	char *out_path;	       /* result file path (borrowed) */
+	struct res_file *res;  /* filled by run_execute; may be pre-filled by resume */
+};
+
+/* Outcome beyond 0/-1. */
+enum run_error {
+	RUN_E_SERVER = -2, /* the server failed to start or crashed more than max_crashes */
+	RUN_E_NODATA = -3, /* no complete load of the plan's scale factor (or other data) */
+};
+
+/* Runs the plan on the targets (interleaved restart by restart), writing each target's result
+ * file after every query (a checkpoint) and at the end with finished_at. pin may be NULL
+ * (unpinned). Returns 0, -1 (err), or RUN_E_SERVER (the files keep what was measured). */
+int run_execute(const struct run_plan *plan, struct run_target *targets, int n_targets,
+		struct pin_ctx *pin, const struct run_hooks *hooks, struct errbuf *err);
+
+/* The plan section of a result file (a new reference). */
+json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
+			 const char *variant_spec);
+
+/* Resume: checks that a result file was written by run (same plan sections) and fills plan
+ * from it; the restarts it holds are kept. */
+int run_plan_from_result(struct run_plan *out, const struct res_file *res, struct errbuf *err);
+
+/* Host section of the result: name, cpu_model, kernel, topology, governor, turbo, aslr. */
+json_t *run_host_json(const char *topology);
+
+#endif

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/* The run plan: defaults, query lists, variants, deterministic shuffles, resume. */
+#include "runner/run.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void run_plan_init(struct run_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->restarts = 5;
+	p->warmup = 8;
+	p->runs = 10;
+	for (int i = 0; i < RUN_MAX_QUERIES; i++)
+		p->queries[i] = i + 1;
+	p->n_queries = RUN_MAX_QUERIES;
+	p->max_crashes = 3;
+	p->scale = 1;
+	p->steady_alpha = 0.05;
+}
+
+static int parse_qnum(const char *s, const char *end, int *out)
+{
+	if (s < end && (*s == 'Q' || *s == 'q'))
+		s++;
+	if (s == end || end - s > 2)
+		return -1;
+	int v = 0;
+	for (; s < end; s++) {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	if (v < 1 || v > RUN_MAX_QUERIES)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int run_queries_parse(int out[RUN_MAX_QUERIES], const char *s, struct errbuf *err)
+{
+	int n = 0, seen[RUN_MAX_QUERIES + 1] = {0};
+	const char *p = s;
+	if (!s || !*s)
+		return errbuf_set(err, "empty query list");
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		const char *end = comma ? comma : p + strlen(p);
+		const char *dash = memchr(p, '-', (size_t)(end - p));
+		int a, b;
+		if (dash) {
+			if (parse_qnum(p, dash, &a) < 0 || parse_qnum(dash + 1, end, &b) < 0 ||
+			    b < a)
+				return errbuf_set(
+				    err, "bad query range '%.*s' in '%s' (queries are 1-22)",
+				    (int)(end - p), p, s);
+		} else {
+			if (parse_qnum(p, end, &a) < 0)
+				return errbuf_set(err,
+						  "bad query '%.*s' in '%s' (queries are 1-22)",
+						  (int)(end - p), p, s);
+			b = a;
+		}
+		for (int q = a; q <= b; q++) {
+			if (seen[q])
+				return errbuf_set(err, "query %d listed twice in '%s'", q, s);
+			seen[q] = 1;
+			out[n++] = q;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+		if (!*p)
+			return errbuf_set(err, "trailing comma in '%s'", s);
+	}
+	return n;
+}
+
+void run_variant_release(struct run_variant *v)
+{
+	if (!v)
+		return;
+	free(v->name);
+	free(v->mysqld);
+	free(v->spec);
+	srv_kv_free(v->options, v->n_options);
+	memset(v, 0, sizeof(*v));
+}
+
+int run_variant_parse(struct run_variant *out, const char *spec, struct errbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	const char *colon = strchr(spec, ':');
+	if (!colon || colon == spec)
+		return errbuf_set(
+		    err, "bad variant '%s' (expected NAME:mysqld=PATH[,option=value...])", spec);
+	for (const char *c = spec; c < colon; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+			return errbuf_set(
+			    err, "bad variant name '%.*s' (letters, digits, '-', '_', '.')",
+			    (int)(colon - spec), spec);
+	out->name = strndup(spec, (size_t)(colon - spec));
+	out->spec = strdup(spec);
+	char *rest = strdup(colon + 1);
+	if (!out->name || !out->spec || !rest) {
+		free(rest);
+		run_variant_release(out);
+		return errbuf_set(err, "out of memory");
+	}
+	char *save = NULL;
+	for (char *item = strtok_r(rest, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		if (eq)
+			*eq = '\0';
+		const char *value = eq ? eq + 1 : NULL;
+		if (!*item) {
+			errbuf_set(err, "bad variant '%s': empty option name", spec);
+			goto fail;
+		}
+		if (strcmp(item, "mysqld") == 0) {
+			if (!value || !*value) {
+				errbuf_set(err, "bad variant '%s': mysqld needs a path", spec);
+				goto fail;
+			}
+			free(out->mysqld);
+			out->mysqld = strdup(value);
+			if (!out->mysqld)
+				goto oom;
+		} else if (srv_kv_set(&out->options, &out->n_options, item, value) < 0) {
+			goto oom;
+		}
+	}
+	free(rest);
+	return 0;
+oom:
+	errbuf_set(err, "out of memory");
+fail:
+	free(rest);
+	run_variant_release(out);
+	return -1;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): a seeded stream for the Fisher-Yates shuffles. */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void shuffle(int *a, int n, uint64_t seed, uint64_t stream, int restart)
+{
+	uint64_t st = seed ^ (stream * 0xd1b54a32d192ed03ull) ^ ((uint64_t)restart << 32);
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)(splitmix64(&st) % (uint64_t)(i + 1));
+		int t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+void run_plan_order(const struct run_plan *p, int restart, int out[RUN_MAX_QUERIES])
+{
+	memcpy(out, p->queries, sizeof(int) * (size_t)p->n_queries);
+	if (p->shuffled)
+		shuffle(out, p->n_queries, p->seed, 1, restart);
+}
+
+void run_variant_order(const struct run_plan *p, int restart, int n, int *out)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = i;
+	if (p->seed_given)
+		shuffle(out, n, p->seed, 2, restart);
+}
+
+static int get_int(json_t *obj, const char *key, int *out, struct errbuf *err)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!json_is_integer(v))
+		return errbuf_set(err, "plan.%s missing or not an integer", key);
+	*out = (int)json_integer_value(v);
+	return 0;
+}
+
+int run_plan_from_result(struct run_plan *out, const struct res_file *res, struct errbuf *err)
+{
+	json_t *p = res->plan;
+	run_plan_init(out);
+	if (!json_is_object(p))
+		return errbuf_set(err, "no plan section");
+	if (get_int(p, "restarts", &out->restarts, err) < 0 ||
+	    get_int(p, "warmup", &out->warmup, err) < 0 || get_int(p, "runs", &out->runs, err) < 0)
+		return -1;
+	json_t *order = json_object_get(p, "order");
+	out->shuffled = json_is_string(order) && strcmp(json_string_value(order), "shuffled") == 0;
+	json_t *seed = json_object_get(p, "seed");
+	if (json_is_integer(seed)) {
+		out->seed = (uint64_t)json_integer_value(seed);
+		out->seed_given = 1;
+	}
+	json_t *qs = json_object_get(p, "queries");
+	if (!json_is_array(qs) || json_array_size(qs) == 0 || json_array_size(qs) > RUN_MAX_QUERIES)
+		return errbuf_set(err, "plan.queries missing or malformed");
+	out->n_queries = 0;
+	size_t i;
+	json_t *q;
+	json_array_foreach(qs, i, q)
+	{
+		int num;
+		const char *s = json_string_value(q);
+		if (!s || parse_qnum(s, s + strlen(s), &num) < 0)
+			return errbuf_set(err, "plan.queries[%zu] is not a query id", i);
+		out->queries[out->n_queries++] = num;
+	}
+	json_t *t = json_object_get(p, "query_timeout_s");
+	out->query_timeout = json_is_number(t) ? json_number_value(t) : 0;
+	json_t *mc = json_object_get(p, "max_crashes");
+	if (json_is_integer(mc))
+		out->max_crashes = (int)json_integer_value(mc);
+	out->scale = res_file_scale_factor(res);
+	if (out->restarts < 1 || out->runs < 1 || out->warmup < 0)
+		return errbuf_set(err, "plan has a bad restarts/warmup/runs value");
+	return 0;
+}

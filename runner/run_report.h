@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* What run prints at the end: the per-query table (mean, within- and between-restart CoV) and
+ * the notes (not steady, timeouts, crashes, errors, results or plans that differ). */
+#ifndef DBT3_RUN_REPORT_H
+#define DBT3_RUN_REPORT_H
+#include "runner/res.h"
+#include "runner/run.h"
+#include <stdio.h>
+
+/* The table of one result file; name (a variant) may be NULL. -1 on a write error. */
+int run_report_table(FILE *f, const struct res_file *res, const char *name);
+
+/* Notes over all targets; returns how many notes were printed. */
+int run_report_notes(FILE *f, const struct run_target *targets, int n);
+
+#endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* A JSON Schema (2020-12) validator for the keywords docs/result.schema.json uses: type, const,
+ * enum, required, properties, additionalProperties (boolean), items, $ref to "#/...", allOf,
+ * anyOf, oneOf, not, if/then/else, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+ * minLength, maxLength, minItems, maxItems, pattern (POSIX extended). Others are ignored. */
+#ifndef DBT3_RUN_SCHEMA_H
+#define DBT3_RUN_SCHEMA_H
+#include "runner/util.h"
+#include <jansson.h>
+
+/* 0 when doc is valid against schema; -1 with the first violation and its JSON path in err,
+ * e.g. "$.queries[2].restarts[0].status: not one of the enum values". */
+int run_schema_validate(json_t *schema, json_t *doc, struct errbuf *err);
+
+/* Loads both files and validates. */
+int run_schema_validate_files(const char *schema_path, const char *doc_path, struct errbuf *err);
+
+#endif

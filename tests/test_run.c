@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the run protocol's parts: query lists, variants, shuffles, plan shapes, result
+ * hashes, the CPU sampler, the schema validator and the end-of-run table. */
+#include "harness.h"
+#include "runner/res.h"
+#include "runner/run.h"
+#include "runner/run_cpu.h"
+#include "runner/run_exec.h"
+#include "runner/run_plan.h"
+#include "runner/run_report.h"
+#include "runner/run_schema.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void test_run__query_lists_parse(void)
+{
+	static const struct {
+		const char *in;
+		int n;
+		int first, last;
+	} ok[] = {
+	    {"1-22", 22, 1, 22},  {"6", 1, 6, 6},     {"Q6,Q14", 2, 6, 14},
+	    {"1,3,5-7", 5, 1, 7}, {"22,1", 2, 22, 1}, {"q2-q4", 3, 2, 4},
+	};
+	static const char *const bad[] = {"",	"0", "23",  "1-",    "-3", "5-2", "1,,2",
+					  "1,", "x", "1,1", "1-3,2", "Q",  "123"};
+	int out[RUN_MAX_QUERIES];
+	struct errbuf err;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		int n = run_queries_parse(out, ok[i].in, &err);
+		CU_ASSERT_EQUAL(n, ok[i].n);
+		if (n > 0) {
+			CU_ASSERT_EQUAL(out[0], ok[i].first);
+			CU_ASSERT_EQUAL(out[n - 1], ok[i].last);
+		}
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err.msg[0] = '\0';
+		CU_ASSERT_EQUAL(run_queries_parse(out, bad[i], &err), -1);
+		CU_ASSERT(err.msg[0] != '\0');
+	}
+}
+
+static void test_run__variant_parses_binary_and_options(void)
+{
+	struct run_variant v;
+	struct errbuf err;
+	CU_ASSERT_EQUAL_FATAL(run_variant_parse(&v,
+						"new:mysqld=/opt/new/mariadbd,"
+						"join_cache_level=4,skip-name-resolve",
+						&err),
+			      0);
+	CU_ASSERT_STRING_EQUAL(v.name, "new");
+	CU_ASSERT_STRING_EQUAL(v.mysqld, "/opt/new/mariadbd");
+	CU_ASSERT_EQUAL_FATAL(v.n_options, 2);
+	CU_ASSERT_STRING_EQUAL(v.options[0].name, "join_cache_level");
+	CU_ASSERT_STRING_EQUAL(v.options[0].value, "4");
+	CU_ASSERT_STRING_EQUAL(v.options[1].name, "skip-name-resolve");
+	CU_ASSERT_PTR_NULL(v.options[1].value);
+	run_variant_release(&v);
+
+	CU_ASSERT_EQUAL(run_variant_parse(&v, "old:", &err), 0); /* the default server */
+	CU_ASSERT_PTR_NULL(v.mysqld);
+	run_variant_release(&v);
+	CU_ASSERT_EQUAL(run_variant_parse(&v, "noname", &err), -1);
+	CU_ASSERT_EQUAL(run_variant_parse(&v, ":mysqld=/x", &err), -1);
+	CU_ASSERT_EQUAL(run_variant_parse(&v, "a b:mysqld=/x", &err), -1);
+	CU_ASSERT_EQUAL(run_variant_parse(&v, "a:mysqld=", &err), -1);
+}
+
+static int is_permutation(const int *a, int n, int lo)
+{
+	int seen[64] = {0};
+	for (int i = 0; i < n; i++) {
+		if (a[i] < lo || a[i] >= lo + n || seen[a[i]])
+			return 0;
+		seen[a[i]] = 1;
+	}
+	return 1;
+}
+
+static void test_run__orders_are_deterministic_permutations(void)
+{
+	struct run_plan p;
+	int a[RUN_MAX_QUERIES], b[RUN_MAX_QUERIES], v[4];
+	run_plan_init(&p);
+	run_plan_order(&p, 3, a);
+	for (int i = 0; i < RUN_MAX_QUERIES; i++)
+		CU_ASSERT_EQUAL(a[i], i + 1); /* fixed: the plan order */
+	run_variant_order(&p, 1, 4, v);
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(v[i], i); /* no seed: A B A B */
+
+	p.shuffled = 1;
+	p.seed = 42;
+	p.seed_given = 1;
+	run_plan_order(&p, 0, a);
+	run_plan_order(&p, 0, b);
+	CU_ASSERT(is_permutation(a, RUN_MAX_QUERIES, 1));
+	CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0); /* same seed and restart: same order */
+	run_plan_order(&p, 1, b);
+	CU_ASSERT(is_permutation(b, RUN_MAX_QUERIES, 1));
+	CU_ASSERT_NOT_EQUAL(memcmp(a, b, sizeof(a)), 0); /* a new order per restart */
+	p.seed = 43;
+	run_plan_order(&p, 0, b);
+	CU_ASSERT_NOT_EQUAL(memcmp(a, b, sizeof(a)), 0);
+
+	/* Variant orders over 40 restarts: a permutation each time, both orders occur. */
+	int first_a = 0;
+	for (int r = 0; r < 40; r++) {
+		int w[2];
+		run_variant_order(&p, r, 2, w);
+		CU_ASSERT(is_permutation(w, 2, 0));
+		first_a += w[0] == 0;
+	}
+	CU_ASSERT(first_a > 5 && first_a < 35);
+}
+
+/* A MariaDB EXPLAIN FORMAT=JSON document with placeholders for the estimates. */
+static char *mariadb_plan(const char *access, int rows, double cost)
+{
+	char *s = NULL;
+	int rc = asprintf(
+	    &s,
+	    "{\"query_block\": {\"select_id\": 1, \"cost\": %g, \"filesort\": {\"sort_key\": "
+	    "\"l_returnflag, l_linestatus\", \"temporary_table\": {\"nested_loop\": [{\"table\": "
+	    "{\"table_name\": \"lineitem\", \"access_type\": \"%s\", \"possible_keys\": "
+	    "[\"i_l_shipdate\"], \"key\": \"i_l_shipdate\", \"key_length\": \"4\", "
+	    "\"used_key_parts\": [\"l_shipdate\"], \"rows\": %d, \"filtered\": 100, "
+	    "\"attached_condition\": \"lineitem.l_shipdate <= '1998-09-02'\"}}, {\"table\": "
+	    "{\"table_name\": \"orders\", \"access_type\": \"eq_ref\", \"key\": \"PRIMARY\", "
+	    "\"ref\": [\"dbt3.lineitem.l_orderkey\"], \"rows\": 1, \"cost\": %g}}]}}}}",
+	    cost, access, rows, cost / 3);
+	return rc < 0 ? NULL : s;
+}
+
+static void test_run__plan_shape_ignores_estimates(void)
+{
+	struct errbuf err;
+	char *a = mariadb_plan("range", 1000, 12.5), *b = mariadb_plan("range", 98765, 0.25);
+	char *c = mariadb_plan("ALL", 1000, 12.5);
+	char *sa = NULL, *sb = NULL, *sc = NULL;
+	CU_ASSERT_EQUAL_FATAL(run_plan_shape(a, &sa, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_plan_shape(b, &sb, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_plan_shape(c, &sc, &err), 0);
+	CU_ASSERT_STRING_EQUAL(sa, sb);
+	CU_ASSERT_STRING_NOT_EQUAL(sa, sc);
+	CU_ASSERT_PTR_NULL(strstr(sa, "rows"));
+	CU_ASSERT_PTR_NULL(strstr(sa, "cost"));
+	CU_ASSERT_PTR_NULL(strstr(sa, "attached_condition"));
+	CU_ASSERT_PTR_NULL(strstr(sa, "possible_keys"));
+	CU_ASSERT_STRING_EQUAL(
+	    sa, "{\"query_block\":{\"select_id\":1,\"filesort\":{\"sort_key\":\"l_returnflag, "
+		"l_linestatus\",\"temporary_table\":{\"nested_loop\":[{\"table\":{\"table_name\":"
+		"\"lineitem\",\"access_type\":\"range\",\"key\":\"i_l_shipdate\","
+		"\"used_key_parts\":[\"l_shipdate\"]}},{\"table\":{\"table_name\":\"orders\","
+		"\"access_type\":\"eq_ref\",\"key\":\"PRIMARY\",\"ref\":[\"dbt3.lineitem."
+		"l_orderkey\"]}}]}}}}");
+	/* MySQL's form: cost_info objects and used_columns go. */
+	char *sm = NULL;
+	CU_ASSERT_EQUAL(run_plan_shape("{\"query_block\":{\"select_id\":1,\"cost_info\":"
+				       "{\"query_cost\":\"1.5\"},\"table\":{\"table_name\":\"t\","
+				       "\"access_type\":\"ALL\",\"rows_examined_per_scan\":3,"
+				       "\"used_columns\":[\"a\",\"b\"]}}}",
+				       &sm, &err),
+			0);
+	CU_ASSERT_STRING_EQUAL(sm, "{\"query_block\":{\"select_id\":1,\"table\":{\"table_name\":"
+				   "\"t\",\"access_type\":\"ALL\"}}}");
+	/* Join order is the shape too. */
+	char *swap = NULL;
+	CU_ASSERT_EQUAL(run_plan_shape("{\"nested_loop\":[{\"table\":{\"table_name\":\"b\"}},"
+				       "{\"table\":{\"table_name\":\"a\"}}]}",
+				       &swap, &err),
+			0);
+	CU_ASSERT_STRING_EQUAL(swap, "{\"nested_loop\":[{\"table\":{\"table_name\":\"b\"}},"
+				     "{\"table\":{\"table_name\":\"a\"}}]}");
+	CU_ASSERT_EQUAL(run_plan_shape("{not json", &swap, &err), -1);
+	free(a);
+	free(b);
+	free(c);
+	free(sa);
+	free(sb);
+	free(sc);
+	free(sm);
+	free(swap);
+}
+
+static void test_run__result_hash_matches_its_definition(void)
+{
+	/* Rows ("ab", NULL) and ("", "7"), built by hand per run_exec.h. */
+	static const unsigned char bytes[] = {
+	    1, 2, 0, 0, 0, 0, 0, 0, 0, 'a', 'b', 0, '\n', /* row 1 */
+	    1, 0, 0, 0, 0, 0, 0, 0, 0, 1,   1,	 0, 0,	  0, 0, 0, 0, 0, '7', '\n',
+	};
+	char expect[65], got[65];
+	util_sha256_hex(expect, bytes, sizeof(bytes));
+	struct run_hash *h = run_hash_new();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	run_hash_value(h, "ab", 2);
+	run_hash_value(h, NULL, 0);
+	run_hash_row_end(h);
+	run_hash_value(h, "", 0);
+	run_hash_value(h, "7", 1);
+	run_hash_row_end(h);
+	run_hash_final(h, got);
+	CU_ASSERT_STRING_EQUAL(got, expect);
+
+	/* NULL and the empty string differ; so do row boundaries. */
+	char n1[65], n2[65];
+	h = run_hash_new();
+	run_hash_value(h, NULL, 0);
+	run_hash_row_end(h);
+	run_hash_final(h, n1);
+	h = run_hash_new();
+	run_hash_value(h, "", 0);
+	run_hash_row_end(h);
+	run_hash_final(h, n2);
+	CU_ASSERT_STRING_NOT_EQUAL(n1, n2);
+}
+
+static double process_cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void test_run__cpu_sampler_follows_process_cpu_time(void)
+{
+	struct run_cpu *c = NULL;
+	struct errbuf err;
+	uint64_t ns = 0;
+	CU_ASSERT_EQUAL_FATAL(run_cpu_new(&c, getpid(), &err), 0);
+	double t0 = process_cpu_s();
+	volatile double x = 0;
+	while (process_cpu_s() - t0 < 0.2)
+		for (int i = 0; i < 10000; i++)
+			x += i * 0.5;
+	double used = process_cpu_s() - t0;
+	CU_ASSERT_EQUAL_FATAL(run_cpu_sample(c, &ns, &err), 0);
+	double got = (double)ns / 1e9;
+	/* schedstat and the CPU-time clock count the same thing. */
+	CU_ASSERT(got > used * 0.9 && got < used * 1.1 + 0.01);
+	/* A second sample right away: almost nothing. */
+	CU_ASSERT_EQUAL(run_cpu_sample(c, &ns, &err), 0);
+	CU_ASSERT(ns < 20000000u);
+	run_cpu_free(c);
+	CU_ASSERT_EQUAL(run_cpu_new(&c, 0x7ffffff0, &err), -1); /* no such process */
+	run_cpu_free(NULL);
+}
+
+static void test_run__schema_validator_keywords(void)
+{
+	json_error_t je;
+	json_t *schema = json_loads(
+	    "{\"type\":\"object\",\"required\":[\"a\"],\"properties\":{"
+	    "\"a\":{\"type\":\"integer\",\"minimum\":1},"
+	    "\"s\":{\"oneOf\":[{\"$ref\":\"#/$defs/hex\"},{\"type\":\"null\"}]},"
+	    "\"e\":{\"enum\":[\"x\",\"y\"]},"
+	    "\"l\":{\"type\":\"array\",\"items\":{\"type\":\"number\",\"exclusiveMinimum\":0}},"
+	    "\"st\":{\"type\":\"string\"}},"
+	    "\"if\":{\"properties\":{\"st\":{\"const\":\"ok\"}}},"
+	    "\"then\":{\"properties\":{\"l\":{\"minItems\":1}}},"
+	    "\"$defs\":{\"hex\":{\"type\":\"string\",\"pattern\":\"^[0-9a-f]{4}$\"}}}",
+	    0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(schema);
+	static const struct {
+		const char *doc;
+		int valid;
+		const char *where;
+	} cases[] = {
+	    {"{\"a\":1}", 1, NULL},
+	    {"{\"a\":1,\"s\":\"00ff\",\"e\":\"y\",\"l\":[0.5,2]}", 1, NULL},
+	    {"{\"a\":1,\"s\":null}", 1, NULL},
+	    {"{}", 0, "required member 'a'"},
+	    {"{\"a\":0}", 0, "$.a: less than the minimum"},
+	    {"{\"a\":1.5}", 0, "$.a: not of type integer"},
+	    {"{\"a\":1,\"s\":\"00FF\"}", 0, "$.s: matches none of oneOf"},
+	    {"{\"a\":1,\"e\":\"z\"}", 0, "$.e: not one of the enum"},
+	    {"{\"a\":1,\"l\":[1,0]}", 0, "$.l[1]: not more than 0"},
+	    {"{\"a\":1,\"st\":\"ok\",\"l\":[]}", 0, "$.l: fewer items"},
+	    {"{\"a\":1,\"st\":\"timeout\",\"l\":[]}", 1, NULL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct errbuf err = {{0}};
+		json_t *doc = json_loads(cases[i].doc, 0, &je);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		int rc = run_schema_validate(schema, doc, &err);
+		CU_ASSERT_EQUAL(rc == 0, cases[i].valid);
+		if (cases[i].where && !strstr(err.msg, cases[i].where)) {
+			fprintf(stderr, "case %zu: '%s' lacks '%s'\n", i, err.msg, cases[i].where);
+			CU_FAIL("message");
+		}
+		json_decref(doc);
+	}
+	json_decref(schema);
+}
+
+/* A result with two queries as run would write it. */
+static struct res_file *sample_result(void)
+{
+	struct res_file *res = res_file_new();
+	struct run_plan p;
+	run_plan_init(&p);
+	p.restarts = 2;
+	p.n_queries = 2;
+	p.queries[0] = 1;
+	p.queries[1] = 6;
+	res_set_section(&res->plan, run_plan_to_json(&p, NULL, NULL));
+	json_object_set_new(res->dataset, "scale_factor", json_real(0.01));
+	static const char sha[] =
+	    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	struct res_query *q1 = res_file_add_query(res, "Q1", sha);
+	double warm[] = {3.0}, m0[] = {2.0, 2.0, 2.0}, m1[] = {2.2, 2.2, 2.2}, cpu[] = {1, 1, 1};
+	struct res_restart r = {0};
+	r.warmup_ms = warm;
+	r.n_warmup = 1;
+	r.measured_ms = m0;
+	r.n_measured = 3;
+	r.server_cpu_ms = cpu;
+	r.n_server_cpu = 3;
+	r.rows = 4;
+	r.result_sha256 = (char *)sha;
+	r.plan_sha256 = (char *)sha;
+	res_query_add_restart(q1, &r);
+	r.index = 1;
+	r.measured_ms = m1;
+	res_query_add_restart(q1, &r);
+	struct res_query *q6 = res_file_add_query(res, "Q6", sha);
+	struct res_restart t = {0};
+	t.status = RES_STATUS_TIMEOUT;
+	t.rows = -1;
+	t.error = "killed after the query timeout";
+	res_query_add_restart(q6, &t);
+	return res;
+}
+
+static void test_run__result_validates_against_the_schema(void)
+{
+	struct res_file *res = sample_result();
+	json_t *doc = res_file_to_json(res);
+	json_error_t je;
+	json_t *schema = json_load_file(DBT3_SOURCE_DIR "/docs/result.schema.json", 0, &je);
+	struct errbuf err = {{0}};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(schema);
+	/* A checkpoint (finished_at null) and a finished file are both valid. */
+	CU_ASSERT_EQUAL(run_schema_validate(schema, doc, &err), 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+	res_file_finish(res);
+	json_decref(doc);
+	doc = res_file_to_json(res);
+	CU_ASSERT_EQUAL(run_schema_validate(schema, doc, &err), 0);
+	/* And a broken one is caught. */
+	json_t *q = json_array_get(json_object_get(doc, "queries"), 0);
+	json_t *r = json_array_get(json_object_get(q, "restarts"), 0);
+	json_object_set_new(r, "status", json_string("fine"));
+	CU_ASSERT_EQUAL(run_schema_validate(schema, doc, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$.queries[0].restarts[0].status"));
+	json_decref(doc);
+	json_decref(schema);
+
+	/* The plan section reads back as the plan. */
+	struct run_plan back;
+	CU_ASSERT_EQUAL(run_plan_from_result(&back, res, &err), 0);
+	CU_ASSERT_EQUAL(back.restarts, 2);
+	CU_ASSERT_EQUAL(back.warmup, 8);
+	CU_ASSERT_EQUAL(back.runs, 10);
+	CU_ASSERT_EQUAL(back.n_queries, 2);
+	CU_ASSERT_EQUAL(back.queries[1], 6);
+	CU_ASSERT_EQUAL(back.shuffled, 0);
+	res_file_free(res);
+}
+
+static void test_run__table_has_mean_and_covs(void)
+{
+	struct res_file *res = sample_result();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(run_report_table(f, res, NULL), 0);
+	fclose(f);
+	/* Q1: mean 2.1, no spread within a restart, sd of the restart means sqrt(0.02). */
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "Q1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "2.100"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "0.00%"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(buf, "6.73%")); /* between: sqrt(MSB / n0) = sqrt(0.02), / 2.1 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "1 timeout"));
+	free(buf);
+	res_file_free(res);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+	    {"query_lists_parse", test_run__query_lists_parse},
+	    {"variant_parses_binary_and_options", test_run__variant_parses_binary_and_options},
+	    {"orders_are_deterministic_permutations",
+	     test_run__orders_are_deterministic_permutations},
+	    {"plan_shape_ignores_estimates", test_run__plan_shape_ignores_estimates},
+	    {"result_hash_matches_its_definition", test_run__result_hash_matches_its_definition},
+	    {"cpu_sampler_follows_process_cpu_time",
+	     test_run__cpu_sampler_follows_process_cpu_time},
+	    {"schema_validator_keywords", test_run__schema_validator_keywords},
+	    {"result_validates_against_the_schema", test_run__result_validates_against_the_schema},
+	    {"table_has_mean_and_covs", test_run__table_has_mean_and_covs},
+	    {NULL, NULL},
+	};
+	return th_run("run", cases, argc, argv);
+}

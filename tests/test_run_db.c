@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: MIT */
+/* The run protocol against a real private MariaDB at SF 0.01: schema-valid results, a server
+ * killed mid-run, a query timeout, resume after an interrupt, interleaved variants. */
+#include "harness.h"
+#include "runner/res.h"
+#include "runner/run.h"
+#include "runner/run_schema.h"
+#include "runner/srv.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One loaded instance shared by the cases (made in main). */
+static char *tmp;
+static char inst[4200], portarg[32];
+static int loaded;
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Starts dbt3stab with args (NULL-terminated) plus the instance options; output to log. */
+static pid_t spawn(const char *log, const char *const *args)
+{
+	const char *argv[64];
+	int n = 0;
+	argv[n++] = DBT3_BINARY;
+	for (; *args && n < 56; args++)
+		argv[n++] = *args;
+	argv[n++] = "--datadir";
+	argv[n++] = inst;
+	argv[n++] = "--port";
+	argv[n++] = portarg;
+	argv[n++] = "--no-pin"; /* placement is pin's test; this machine may have one PU */
+	argv[n] = NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execv(DBT3_BINARY, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int wait_exit(pid_t pid)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void show_log(const char *log)
+{
+	char *text = NULL;
+	struct errbuf err;
+	if (util_read_file(log, &text, NULL, &err) == 0)
+		fprintf(stderr, "--- %s\n%s---\n", log, text);
+	free(text);
+}
+
+/* Runs dbt3stab to the end; the exit code. */
+static int run_cli(const char *tag, const char *const *args)
+{
+	char log[4300];
+	snprintf(log, sizeof(log), "%s/%s.log", tmp, tag);
+	int rc = wait_exit(spawn(log, args));
+	if (rc != 0)
+		show_log(log);
+	return rc;
+}
+
+static char *tmp_path(const char *name)
+{
+	char *p = NULL;
+	if (asprintf(&p, "%s/%s", tmp, name) < 0)
+		return NULL;
+	return p;
+}
+
+static int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+static struct res_file *read_result(const char *path)
+{
+	struct res_file *res = NULL;
+	struct errbuf err;
+	if (res_file_read(&res, path, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return NULL;
+	}
+	return res;
+}
+
+static void assert_schema_valid(const char *path)
+{
+	struct errbuf err = {{0}};
+	int rc = run_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", path, &err);
+	if (rc != 0)
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+}
+
+/* The server of the instance is not running (no stray process). */
+static void assert_server_stopped(void)
+{
+	char pidfile[4300], *text = NULL;
+	struct errbuf err;
+	snprintf(pidfile, sizeof(pidfile), "%s/mysqld.pid", inst);
+	if (util_read_file(pidfile, &text, NULL, &err) < 0)
+		return; /* no pid file: stopped */
+	long pid = strtol(text, NULL, 10);
+	free(text);
+	CU_ASSERT(pid <= 0 || kill((pid_t)pid, 0) != 0);
+}
+
+static const struct res_restart *restart_of(const struct res_query *q, int index)
+{
+	for (size_t i = 0; i < q->n_restarts; i++)
+		if (q->restarts[i].index == index)
+			return &q->restarts[i];
+	return NULL;
+}
+
+static void test_run_db__result_is_complete_and_schema_valid(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("plain.json");
+	const char *args[] = {"run",	"-s",	    "0.01",  "-o",	out, "--restarts",
+			      "2",	"--warmup", "1",     "--runs",	"2", "--queries",
+			      "1,6,15", "--label",  "ctest", "--quiet", NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("plain", args), 0);
+	assert_schema_valid(out);
+	assert_server_stopped();
+	struct res_file *res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	CU_ASSERT_PTR_NOT_NULL(res->finished_at);
+	CU_ASSERT_STRING_EQUAL(res->label, "ctest");
+	CU_ASSERT_DOUBLE_EQUAL(res_file_scale_factor(res), 0.01, 1e-12);
+	CU_ASSERT_PTR_NOT_NULL(res_file_dataset_fingerprint(res));
+	CU_ASSERT_EQUAL_FATAL(res->n_queries, 3);
+	static const struct {
+		const char *id;
+		long long rows; /* SF 0.01 answers */
+	} want[] = {{"Q1", 4}, {"Q6", 1}, {"Q15", 1}};
+	for (int i = 0; i < 3; i++) {
+		const struct res_query *q = &res->queries[i];
+		CU_ASSERT_STRING_EQUAL(q->id, want[i].id);
+		CU_ASSERT_EQUAL_FATAL(q->n_restarts, 2);
+		for (int r = 0; r < 2; r++) {
+			const struct res_restart *x = restart_of(q, r);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+			CU_ASSERT_EQUAL(x->status, RES_STATUS_OK);
+			CU_ASSERT_EQUAL(x->n_warmup, 1);
+			CU_ASSERT_EQUAL(x->n_measured, 2);
+			CU_ASSERT_EQUAL(x->n_server_cpu, 2);
+			for (size_t k = 0; k < x->n_measured; k++) {
+				CU_ASSERT(x->measured_ms[k] > 0);
+				/* The server worked on it, and not longer than the wall time
+				 * by more than rounding. */
+				CU_ASSERT(x->server_cpu_ms[k] > 0);
+				CU_ASSERT(x->server_cpu_ms[k] < x->measured_ms[k] * 2 + 1);
+			}
+			CU_ASSERT_EQUAL(x->rows, want[i].rows);
+			CU_ASSERT_PTR_NOT_NULL(x->result_sha256);
+			CU_ASSERT_PTR_NOT_NULL(x->plan_sha256);
+			CU_ASSERT_PTR_NOT_NULL(x->plan);
+			CU_ASSERT_PTR_NULL(x->error);
+		}
+		/* Same data, same answer and (stable statistics) the same plan shape. */
+		CU_ASSERT_STRING_EQUAL(q->restarts[0].result_sha256, q->restarts[1].result_sha256);
+		CU_ASSERT_STRING_EQUAL(q->restarts[0].plan_sha256, q->restarts[1].plan_sha256);
+	}
+	res_file_free(res);
+	free(out);
+}
+
+/* Waits until path exists (a first checkpoint); 0 when it did within ms. */
+static int wait_for_file(const char *path, pid_t child, int ms)
+{
+	for (int waited = 0; waited < ms; waited += 20) {
+		if (file_exists(path))
+			return 0;
+		if (waitpid(child, NULL, WNOHANG) == child)
+			return -1;
+		sleep_ms(20);
+	}
+	return -1;
+}
+
+static long server_pid(void)
+{
+	char pidfile[4300], *text = NULL;
+	struct errbuf err;
+	snprintf(pidfile, sizeof(pidfile), "%s/mysqld.pid", inst);
+	if (util_read_file(pidfile, &text, NULL, &err) < 0)
+		return -1;
+	long pid = strtol(text, NULL, 10);
+	free(text);
+	return pid;
+}
+
+static void test_run_db__killed_server_is_recorded_and_the_run_goes_on(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("crash.json"), log[4300];
+	snprintf(log, sizeof(log), "%s/crash.log", tmp);
+	/* Q6 first (short): its checkpoint says Q1 (30 executions) has begun. */
+	const char *args[] = {"run",	    "-s",	 "0.01",     "-o",	out,
+			      "--restarts", "2",	 "--warmup", "0",	"--runs",
+			      "30",	    "--queries", "6,1,14",   "--quiet", NULL};
+	pid_t child = spawn(log, args);
+	CU_ASSERT_EQUAL_FATAL(wait_for_file(out, child, 120000), 0);
+	long pid = server_pid();
+	CU_ASSERT_FATAL(pid > 0);
+	sleep_ms(100);
+	CU_ASSERT_EQUAL(kill((pid_t)pid, SIGKILL), 0);
+	int rc = wait_exit(child);
+	if (rc != 0)
+		show_log(log);
+	CU_ASSERT_EQUAL(rc, 0);
+	assert_schema_valid(out);
+	assert_server_stopped();
+	struct res_file *res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	int crashes = 0, ok = 0;
+	for (size_t i = 0; i < res->n_queries; i++) {
+		const struct res_query *q = &res->queries[i];
+		CU_ASSERT_EQUAL(q->n_restarts, 2); /* every query measured in both restarts */
+		for (size_t k = 0; k < q->n_restarts; k++) {
+			const struct res_restart *x = &q->restarts[k];
+			if (x->status == RES_STATUS_CRASH) {
+				crashes++;
+				CU_ASSERT_STRING_EQUAL(q->id, "Q1");
+				CU_ASSERT_EQUAL(x->index, 0);
+				CU_ASSERT(x->error && strstr(x->error, "signal 9"));
+				/* The tail of the server's error log is kept. */
+				CU_ASSERT(x->error && strchr(x->error, '\n'));
+			} else {
+				CU_ASSERT_EQUAL(x->status, RES_STATUS_OK);
+				CU_ASSERT_EQUAL(x->n_measured, 30);
+				ok++;
+			}
+		}
+	}
+	CU_ASSERT_EQUAL(crashes, 1);
+	CU_ASSERT_EQUAL(ok, 5);
+	res_file_free(res);
+	free(out);
+}
+
+static void test_run_db__query_timeout_is_recorded_and_the_run_goes_on(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("timeout.json");
+	/* 1 ms: Q1 aggregates 60 000 lineitem rows, never that fast. */
+	const char *args[] = {
+	    "run",	"-s",	   "0.01",   "-o", out,		"--restarts", "2",
+	    "--warmup", "1",	   "--runs", "2",  "--queries", "1,6",	      "--query-timeout",
+	    "0.001",	"--quiet", NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("timeout", args), 0);
+	assert_schema_valid(out);
+	struct res_file *res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	CU_ASSERT_PTR_NOT_NULL(res->finished_at);
+	const struct res_query *q1 = res_file_find_query(res, "Q1");
+	const struct res_query *q6 = res_file_find_query(res, "Q6");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q6);
+	CU_ASSERT_EQUAL_FATAL(q1->n_restarts, 2);
+	for (size_t k = 0; k < 2; k++) {
+		CU_ASSERT_EQUAL(q1->restarts[k].status, RES_STATUS_TIMEOUT);
+		CU_ASSERT_PTR_NOT_NULL(q1->restarts[k].error);
+	}
+	/* The run went on: Q6 was attempted in both restarts after Q1's kill. */
+	CU_ASSERT_EQUAL(q6->n_restarts, 2);
+	res_file_free(res);
+	free(out);
+}
+
+static void test_run_db__resume_completes_an_interrupted_run(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("resume.json"), log[4300];
+	snprintf(log, sizeof(log), "%s/resume1.log", tmp);
+	const char *args[] = {"run",	    "-s",	 "0.01",     "-o",	out,
+			      "--restarts", "3",	 "--warmup", "1",	"--runs",
+			      "3",	    "--queries", "6,14",     "--quiet", NULL};
+	pid_t child = spawn(log, args);
+	CU_ASSERT_EQUAL_FATAL(wait_for_file(out, child, 120000), 0);
+	CU_ASSERT_EQUAL(kill(child, SIGINT), 0);
+	int rc = wait_exit(child);
+	CU_ASSERT_EQUAL(rc, 130);
+	assert_server_stopped();
+	struct res_file *res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	CU_ASSERT_PTR_NULL(res->finished_at); /* a checkpoint */
+	size_t before = 0;
+	for (size_t i = 0; i < res->n_queries; i++)
+		before += res->queries[i].n_restarts;
+	CU_ASSERT(before >= 1 && before < 6);
+	res_file_free(res);
+
+	const char *resume[] = {"run", "--resume", out, "--quiet", NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("resume2", resume), 0);
+	assert_schema_valid(out);
+	res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	CU_ASSERT_PTR_NOT_NULL(res->finished_at);
+	CU_ASSERT_EQUAL_FATAL(res->n_queries, 2);
+	for (size_t i = 0; i < res->n_queries; i++) {
+		const struct res_query *q = &res->queries[i];
+		CU_ASSERT_EQUAL(q->n_restarts, 3);
+		for (int r = 0; r < 3; r++) {
+			const struct res_restart *x = restart_of(q, r);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+			CU_ASSERT_EQUAL(x->status, RES_STATUS_OK);
+			CU_ASSERT_EQUAL(x->n_measured, 3);
+		}
+	}
+	res_file_free(res);
+	free(out);
+}
+
+static int start_seq(const struct res_restart *x)
+{
+	json_t *v = x->extra ? json_object_get(x->extra, "server_start") : NULL;
+	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
+static void test_run_db__variants_interleave(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *dir = tmp_path("variants");
+	const char *args[] = {"run",
+			      "-s",
+			      "0.01",
+			      "-o",
+			      dir,
+			      "--restarts",
+			      "2",
+			      "--warmup",
+			      "0",
+			      "--runs",
+			      "2",
+			      "--queries",
+			      "6",
+			      "--variant",
+			      "old:mysqld=/usr/sbin/mariadbd",
+			      "--variant",
+			      "new:mysqld=/usr/sbin/mariadbd,join_cache_level=4",
+			      "--quiet",
+			      NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("variants", args), 0);
+	char path[2][4400];
+	struct res_file *res[2];
+	const char *names[2] = {"old", "new"};
+	for (int v = 0; v < 2; v++) {
+		snprintf(path[v], sizeof(path[v]), "%s/%s.json", dir, names[v]);
+		assert_schema_valid(path[v]);
+		res[v] = read_result(path[v]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(res[v]);
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res[v]->plan, "variant")),
+				       names[v]);
+	}
+	/* A B A B: the server starts 0 and 2 were old, 1 and 3 new. */
+	const struct res_query *qa = res_file_find_query(res[0], "Q6");
+	const struct res_query *qb = res_file_find_query(res[1], "Q6");
+	CU_ASSERT_EQUAL_FATAL(qa->n_restarts, 2);
+	CU_ASSERT_EQUAL_FATAL(qb->n_restarts, 2);
+	CU_ASSERT_EQUAL(start_seq(restart_of(qa, 0)), 0);
+	CU_ASSERT_EQUAL(start_seq(restart_of(qb, 0)), 1);
+	CU_ASSERT_EQUAL(start_seq(restart_of(qa, 1)), 2);
+	CU_ASSERT_EQUAL(start_seq(restart_of(qb, 1)), 3);
+	/* Each variant's own settings reached its server; the data and answers are shared. */
+	char *sa = json_dumps(json_object_get(res[0]->server, "options"), JSON_COMPACT);
+	char *sb = json_dumps(json_object_get(res[1]->server, "options"), JSON_COMPACT);
+	CU_ASSERT_PTR_NULL(strstr(sa ? sa : "", "join_cache_level"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb ? sb : "", "join_cache_level"));
+	free(sa);
+	free(sb);
+	CU_ASSERT_STRING_EQUAL(res_file_dataset_fingerprint(res[0]),
+			       res_file_dataset_fingerprint(res[1]));
+	CU_ASSERT_STRING_EQUAL(qa->restarts[0].result_sha256, qb->restarts[0].result_sha256);
+	res_file_free(res[0]);
+	res_file_free(res[1]);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	struct errbuf err;
+	tmp = th_tempdir("run");
+	if (!tmp)
+		return 2;
+	snprintf(inst, sizeof(inst), "%s/inst", tmp);
+	int port = srv_free_port(&err);
+	snprintf(portarg, sizeof(portarg), "%d", port);
+	char cmd[9000];
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' server init --datadir '%s' --port %s -q >'%s/setup.log' 2>&1 && "
+		 "'%s' load -s 0.01 --datadir '%s' --port %s -q >>'%s/setup.log' 2>&1",
+		 DBT3_BINARY, inst, portarg, tmp, DBT3_BINARY, inst, portarg, tmp);
+	loaded = port > 0 && system(cmd) == 0;
+	if (!loaded) {
+		char log[4300];
+		snprintf(log, sizeof(log), "%s/setup.log", tmp);
+		show_log(log);
+	}
+	static const struct th_case cases[] = {
+	    {"result_is_complete_and_schema_valid",
+	     test_run_db__result_is_complete_and_schema_valid},
+	    {"killed_server_is_recorded_and_the_run_goes_on",
+	     test_run_db__killed_server_is_recorded_and_the_run_goes_on},
+	    {"query_timeout_is_recorded_and_the_run_goes_on",
+	     test_run_db__query_timeout_is_recorded_and_the_run_goes_on},
+	    {"resume_completes_an_interrupted_run",
+	     test_run_db__resume_completes_an_interrupted_run},
+	    {"variants_interleave", test_run_db__variants_interleave},
+	    {NULL, NULL},
+	};
+	int rc = th_run("run_db", cases, argc, argv);
+	/* Whatever happened, no server is left running. */
+	snprintf(cmd, sizeof(cmd), "'%s' server stop --datadir '%s' --port %s -q >/dev/null 2>&1",
+		 DBT3_BINARY, inst, portarg);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot stop the test server in '%s'\n", inst);
+	th_rmtree(tmp);
+	free(tmp);
+	return rc;
+}
