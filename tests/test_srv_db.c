@@ -368,6 +368,83 @@ static void test_srv_db__sigterm_stops_started_servers(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
+static void test_srv_db__external_server_is_used_not_managed(void)
+{
+	struct srv_opts o, ext;
+	struct srv *s = NULL, *x = NULL;
+	struct errbuf err;
+	char v[256], sock[4300];
+	opts_for_test(&o);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
+	snprintf(sock, sizeof(sock), "%s/mysqld.sock", inst);
+	srv_opts_init(&ext);
+	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_SOCKET, sock, &err), 1);
+	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_USER, "root", &err), 1);
+	CU_ASSERT_EQUAL(srv_opts_finish(&ext, &err), 0);
+	CU_ASSERT_TRUE(ext.external);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&x, &ext, &err), 0);
+	CU_ASSERT_TRUE(srv_ping(x));
+	CU_ASSERT_EQUAL(srv_check(x, &err), 0);
+	MYSQL *m = srv_connect(x, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(query_one(m, "SELECT VERSION()", v, sizeof(v)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v, "MariaDB"));
+	mysql_close(m);
+	json_t *info = srv_info_json(x, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
+	CU_ASSERT_TRUE(json_is_true(json_object_get(info, "external")));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "version")), v);
+	json_decref(info);
+	/* no lifecycle on a server the tool does not manage */
+	CU_ASSERT_EQUAL(srv_start(x, NULL, &err), SRV_E_EXTERNAL);
+	CU_ASSERT_EQUAL(srv_stop(x, &err), SRV_E_EXTERNAL);
+	CU_ASSERT_EQUAL(srv_init_datadir(x, &err), SRV_E_EXTERNAL);
+	CU_ASSERT_EQUAL(srv_pid(x), 0);
+	srv_free(x);
+	CU_ASSERT_TRUE(srv_is_alive(s));
+	srv_opts_release(&ext);
+	/* and a wrong password is the server's refusal */
+	setenv("MYSQL_PWD", "wrong", 1);
+	srv_opts_init(&ext);
+	srv_opts_parse(&ext, SRV_OPT_HOST, "127.0.0.1", &err);
+	ext.port = port;
+	srv_opts_finish(&ext, &err);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&x, &ext, &err), 0);
+	CU_ASSERT_PTR_NULL(srv_connect(x, NULL, &err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cannot connect"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Access denied"));
+	srv_free(x);
+	srv_opts_release(&ext);
+	unsetenv("MYSQL_PWD");
+	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+static void test_srv_db__stuck_server_is_killed_after_timeout(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	opts_for_test(&o);
+	o.stop_timeout = 1;
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
+	pid_t pid = srv_pid(s);
+	CU_ASSERT_EQUAL(kill(pid, SIGSTOP), 0);
+	double t0 = (double)util_now_ns() / 1e9;
+	CU_ASSERT_EQUAL(srv_stop(s, &err), -1);
+	double took = (double)util_now_ns() / 1e9 - t0;
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "was killed"));
+	CU_ASSERT_TRUE(took < 30);
+	CU_ASSERT_FALSE(pid_exists(pid));
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
 static int run(const char *args, char *out, size_t len)
 {
 	char cmd[8192];
@@ -426,6 +503,8 @@ int main(int argc, char **argv)
 		{"crash_is_detected", test_srv_db__crash_is_detected},
 		{"child_hook_runs_before_exec", test_srv_db__child_hook_runs_before_exec},
 		{"sigterm_stops_started_servers", test_srv_db__sigterm_stops_started_servers},
+		{"external_server_is_used_not_managed", test_srv_db__external_server_is_used_not_managed},
+		{"stuck_server_is_killed_after_timeout", test_srv_db__stuck_server_is_killed_after_timeout},
 		{"cli_start_status_stop", test_srv_db__cli_start_status_stop},
 		{NULL, NULL},
 	};
