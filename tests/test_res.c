@@ -208,6 +208,15 @@ static void test_res__write_then_read_keeps_everything(void)
 	CU_ASSERT_EQUAL(b1->rows, -1);
 	CU_ASSERT_STRING_EQUAL(b1->error, "killed after 10 s");
 
+	/* the written file follows the JSON Schema of docs/result.schema.json */
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd),
+		 "for p in python3 /usr/bin/python3; do if $p -c 'import jsonschema' 2>/dev/null; "
+		 "then exec $p '%s/tests/data/validate_result.py' '%s/docs/result.schema.json' '%s'; "
+		 "fi; done; echo 'no python3 with jsonschema (python3-jsonschema)'; exit 3",
+		 DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, path);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+
 	/* a second write of what was read is byte-identical (resume rewrites checkpoints) */
 	char *t1 = res_file_dumps(res), *t2 = res_file_dumps(back);
 	CU_ASSERT_STRING_EQUAL(t1, t2);
