@@ -4,9 +4,11 @@
 #include "dbt3/gen.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "dbt3/gen_dists.h"
 
@@ -75,18 +77,33 @@ static inline int64_t rng_next(struct rng *r)
 	return r->seed;
 }
 
+/* dbgen UnifInt's (long)((double)s / M * range) for 0 < range < 2^32, computed exactly in
+ * integers: floor(s * range / M). The two double roundings move the product by less than
+ * range * 2^-51, so the truncations agree unless s * range / M lies within that distance of an
+ * integer; those rare cases are computed in double, as dbgen does. */
+static inline int64_t unif_scale(int64_t s, uint64_t range)
+{
+	uint64_t t = (uint64_t)s * range;
+	uint64_t q = t / RND_MOD, rem = t % RND_MOD;
+	uint64_t margin = (range >> 19) + 2;
+	if (rem > margin && RND_MOD - rem > margin)
+		return (int64_t)q;
+	return (int64_t)(((double)s / (double)RND_MOD) * (double)range);
+}
+
 /* dbgen UnifInt: lo + (long)((double)seed / M * (hi - lo + 1)). */
 static inline int32_t rng_int(struct rng *r, int32_t lo, int32_t hi)
 {
 	int64_t s = rng_next(r);
-	double range = (double)(hi - lo + 1);
-	return lo + (int32_t)(((double)s / (double)RND_MOD) * range);
+	return lo + (int32_t)unif_scale(s, (uint64_t)((int64_t)hi - lo + 1));
 }
 
 /* UnifInt over a 64-bit range (keys beyond 2^31 rows). */
 static inline int64_t rng_long(struct rng *r, int64_t lo, int64_t hi)
 {
 	int64_t s = rng_next(r);
+	if (hi - lo + 1 < ((int64_t)1 << 32))
+		return lo + unif_scale(s, (uint64_t)(hi - lo + 1));
 	double range = (double)(hi - lo + 1);
 	return lo + (int64_t)(((double)s / (double)RND_MOD) * range);
 }
@@ -272,6 +289,23 @@ static void pg_sentence(struct poolgen *g)
 	}
 }
 
+/* Faults the pool's pages in (the kernel zeroes them) on another CPU while the grammar runs. */
+static void *pool_populate(void *arg)
+{
+#ifdef MADV_POPULATE_WRITE
+	const struct gen_ctx *ctx = arg;
+	const size_t step = 8u << 20;
+	for (size_t off = 0; off < ctx->pool_map; off += step) {
+		size_t n = ctx->pool_map - off < step ? ctx->pool_map - off : step;
+		if (madvise(ctx->pool + off, n, MADV_POPULATE_WRITE) < 0)
+			break;
+	}
+#else
+	(void)arg;
+#endif
+	return NULL;
+}
+
 static int pool_build(struct gen_ctx *ctx)
 {
 	size_t want = (size_t)TEXT_POOL_SIZE + POOL_SLACK;
@@ -283,11 +317,16 @@ static int pool_build(struct gen_ctx *ctx)
 #endif
 	ctx->pool = m;
 	ctx->pool_map = want;
+	pthread_t helper;
+	int helped = sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		     pthread_create(&helper, NULL, pool_populate, ctx) == 0;
 	struct poolgen g = {.d = ctx->d, .p = ctx->pool};
 	rng_init(&g.r, 933588178, 0x7fffffff);
 	char *end = ctx->pool + TEXT_POOL_SIZE;
 	while (g.p < end)
 		pg_sentence(&g);
+	if (helped)
+		pthread_join(helper, NULL);
 	return 0;
 }
 
