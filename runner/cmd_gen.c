@@ -173,10 +173,12 @@ static void progress_show(struct progress *pr, const struct gen_run *r, int pi, 
 	char name[32];
 	snprintf(name, sizeof(name), "%s%s", gen_table_name(p->t),
 		 p->child ? (p->t == GEN_ORDERS ? "+lineitem" : "+partsupp") : "");
-	fprintf(stderr, "\r\033[Kgen: %-15s %lld/%lld rows  %.0f MB/s  ETA %.0fs", name,
-		(long long)done_units, (long long)p->units, mbs, eta < 0 ? 0 : eta);
 	if (final)
-		fputc('\n', stderr);
+		fprintf(stderr, "\r\033[Kgen: %-15s %lld rows  %.0f MB/s  done at %.1fs\n", name,
+			(long long)p->units, mbs, secs);
+	else
+		fprintf(stderr, "\r\033[Kgen: %-15s %lld/%lld rows  %.0f MB/s  ETA %.0fs", name,
+			(long long)done_units, (long long)p->units, mbs, eta < 0 ? 0 : eta);
 	fflush(stderr);
 }
 
@@ -480,6 +482,7 @@ int cmd_gen(int argc, char **argv)
 	pthread_cond_init(&run.cv, NULL);
 	if (pr.on)
 		fputs("\r\033[K", stderr);
+	pr.start_ns = util_now_ns(); /* rates and ETA from here, after the pool build */
 	int wrc = run_chunks(&run, (int)threads, to_stdout ? NULL : dir, &pr);
 	pthread_mutex_destroy(&run.mu);
 	pthread_cond_destroy(&run.cv);
