@@ -68,8 +68,11 @@ int pin_topo_restrict(struct pin_topo *t, const char *cpulist, struct errbuf *er
 	int rc = 0;
 	if (pin_list_parse(set, cpulist) < 0)
 		rc = errbuf_set(err, "invalid CPU list '%s'", cpulist);
-	else if (!hwloc_bitmap_isincluded(set, t->allowed_cpus))
-		rc = errbuf_set(err, "CPUs '%s' are not all in the topology", cpulist);
+	else if (!hwloc_bitmap_isincluded(set, t->allowed_cpus)) {
+		char a[256];
+		pin_bitmap_format(a, sizeof(a), t->allowed_cpus);
+		rc = errbuf_set(err, "CPUs '%s' are not all allowed (allowed PUs: %s)", cpulist, a);
+	}
 	else
 		hwloc_bitmap_copy(t->allowed_cpus, set);
 	hwloc_bitmap_free(set);
