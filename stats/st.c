@@ -68,10 +68,10 @@ double st_gmean(const double *x, size_t n)
 }
 
 /* One-way random-effects ANOVA (model y_ij = mu + a_i + e_ij, a_i ~ N(0, s_a^2),
- * e_ij ~ N(0, s_e^2)). SSB = sum n_i (ybar_i - ybar)^2, SSW = sum (y_ij - ybar_i)^2, MSB = SSB/(k-1),
- * MSW = SSW/(N-k); ANOVA (method of moments) estimators s_e^2 = MSW, s_a^2 = (MSB - MSW) / n0
- * with n0 = (N - sum n_i^2 / N) / (k - 1), which is n for balanced data; negative estimates are
- * truncated at 0. Searle, Casella & McCulloch, "Variance Components" (1992), sec. 3.5-3.6 and
+ * e_ij ~ N(0, s_e^2)). SSB = sum n_i (ybar_i - ybar)^2, SSW = sum (y_ij - ybar_i)^2, MSB =
+ * SSB/(k-1), MSW = SSW/(N-k); ANOVA (method of moments) estimators s_e^2 = MSW, s_a^2 = (MSB - MSW)
+ * / n0 with n0 = (N - sum n_i^2 / N) / (k - 1), which is n for balanced data; negative estimates
+ * are truncated at 0. Searle, Casella & McCulloch, "Variance Components" (1992), sec. 3.5-3.6 and
  * eq. (3.10); Sokal & Rohlf, "Biometry" (3rd ed. 1995), sec. 9.3 (unequal n, "n0"). F = MSB/MSW
  * on (k-1, N-k) df. Two-pass sums for accuracy. */
 int st_anova_oneway(struct st_anova *out, const double *runs, const size_t *nruns, size_t k,
@@ -106,7 +106,8 @@ int st_anova_oneway(struct st_anova *out, const double *runs, const size_t *nrun
 			double d = runs[off + j] - gm;
 			out->ss_within += d * d;
 		}
-		out->ss_between += (double)nruns[i] * (gm - out->grand_mean) * (gm - out->grand_mean);
+		out->ss_between +=
+		    (double)nruns[i] * (gm - out->grand_mean) * (gm - out->grand_mean);
 		off += nruns[i];
 	}
 	out->df_between = (double)(k - 1);
@@ -268,7 +269,9 @@ static void finish_test(struct st_test *out, double alpha, enum st_alternative a
 		out->t = out->diff == 0 ? 0 : copysign(INFINITY, out->diff);
 	}
 	if (alt == ST_GREATER)
-		out->p = out->t == INFINITY ? 0 : out->t == -INFINITY ? 1 : t_upper(out->t, out->df);
+		out->p = out->t == INFINITY    ? 0
+			 : out->t == -INFINITY ? 1
+					       : t_upper(out->t, out->df);
 	else
 		out->p = isinf(out->t) ? 0 : 2 * t_upper(fabs(out->t), out->df);
 	if (out->p > 1)
@@ -282,9 +285,10 @@ static void finish_test(struct st_test *out, double alpha, enum st_alternative a
 /* Welch's t-test (Welch 1947, Biometrika 34:28-35): se^2 = s_a^2/n_a + s_b^2/n_b; Welch-
  * Satterthwaite df = se^4 / ((s_a^2/n_a)^2/(n_a-1) + (s_b^2/n_b)^2/(n_b-1)) (Satterthwaite 1946,
  * Biometrics Bull. 2:110-114). Pooled (and baseline): pooled variance (Student 1908) of the
- * sides with >= 2 restarts and the baseline, df the sum of theirs, se^2 = s^2 (1/n_a + 1/n_b). Moderated t (Smyth
- * 2004, Stat. Appl. Genet. Mol. Biol. 3(1) art. 3, eq. 2-3): s~^2 = (d0 s0^2 + d s^2) / (d0 + d)
- * with s^2 the pooled variance on d df, df = d0 + d; a baseline adds its d_b s_b^2 and d_b. */
+ * sides with >= 2 restarts and the baseline, df the sum of theirs, se^2 = s^2 (1/n_a + 1/n_b).
+ * Moderated t (Smyth 2004, Stat. Appl. Genet. Mol. Biol. 3(1) art. 3, eq. 2-3): s~^2 = (d0 s0^2 + d
+ * s^2) / (d0 + d) with s^2 the pooled variance on d df, df = d0 + d; a baseline adds its d_b s_b^2
+ * and d_b. */
 int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
 	       const struct st_compare_opts *opts, struct errbuf *err)
 {
@@ -302,6 +306,16 @@ int st_compare(struct st_test *out, const struct st_sample *a, const struct st_s
 	out->diff = b->mean_log - a->mean_log;
 	out->ratio = exp(out->diff);
 	inv_n = 1.0 / (double)a->n + 1.0 / (double)b->n;
+	{
+		/* total sum of squares = within (both sides) + between: n_a n_b / N diff^2 */
+		double na = (double)a->n, nb = (double)b->n,
+		       ss = na * nb / (na + nb) * out->diff * out->diff;
+		if (a->n >= 2)
+			ss += (na - 1) * a->var_log;
+		if (b->n >= 2)
+			ss += (nb - 1) * b->var_log;
+		out->var_total = ss / (na + nb - 1);
+	}
 
 	if (!both && !have_base) {
 		out->kind = ST_TEST_NONE;
@@ -354,8 +368,8 @@ int st_compare(struct st_test *out, const struct st_sample *a, const struct st_s
 	return 0;
 }
 
-int st_compare_means(struct st_test *out, const double *a, size_t n_a, const double *b,
-		     size_t n_b, const struct st_compare_opts *opts, struct errbuf *err)
+int st_compare_means(struct st_test *out, const double *a, size_t n_a, const double *b, size_t n_b,
+		     const struct st_compare_opts *opts, struct errbuf *err)
 {
 	struct st_sample sa, sb;
 	int rc = st_sample_init(&sa, a, n_a, err);
@@ -554,6 +568,54 @@ size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st
 		nreg += out_verdict[i] == ST_VERDICT_REGRESSION;
 	}
 	if (p != praw && p != out_padj)
+		free(p);
+	return nreg;
+}
+
+/* The total sum of squares of the N = n_a + n_b log means is (N-1) var_total = SS_within +
+ * (n_a n_b / N) diff^2, so |diff| <= sqrt((N-1) var_total N / (n_a n_b)): below log(1 + e) no
+ * verdict other than unchanged is possible. */
+int st_flag_possible(const struct st_test *t, double min_effect)
+{
+	double na = (double)t->n_a, nb = (double)t->n_b, mu = log1p(min_effect);
+	if (t->kind == ST_TEST_NONE || !isfinite(t->var_total))
+		return 1;
+	return (na + nb - 1) * t->var_total * (na + nb) / (na * nb) >= mu * mu * (1 - 1e-12);
+}
+
+/* Independent filtering (Bourgon, Gentleman & Huber 2010, PNAS 107:9546-9551): under the null
+ * the N log means of a query are i.i.d. normal, (mean, var_total) is complete sufficient and the
+ * t statistic (Welch or pooled) is location-scale invariant, hence ancillary, so by Basu's
+ * theorem it is independent of var_total: null p-values stay uniform given the filter, and Holm
+ * or BH over the queries that pass keeps its error rate. The filter drops only queries that
+ * cannot be flagged anyway (st_flag_possible), so no power is lost on any query. */
+size_t st_decide_filtered(enum st_verdict *out_verdict, double *out_padj,
+			  const struct st_test *tests, size_t m, enum st_correction corr,
+			  double alpha, double min_effect, enum st_alternative alt)
+{
+	double praw[64] = {0}, *p = praw;
+	size_t nreg = 0;
+
+	if (m > sizeof(praw) / sizeof(praw[0])) {
+		p = malloc(m * sizeof(double));
+		if (!p) /* cannot filter: the plain decision is valid too */
+			return st_decide(out_verdict, out_padj, tests, m, corr, alpha, min_effect,
+					 alt);
+	}
+	for (size_t i = 0; i < m; i++)
+		p[i] = tests[i].kind == ST_TEST_NONE || !st_flag_possible(&tests[i], min_effect)
+			   ? NAN
+			   : tests[i].p;
+	st_p_adjust(out_padj, p, m, corr);
+	for (size_t i = 0; i < m; i++) {
+		if (tests[i].kind != ST_TEST_NONE && isnan(p[i]))
+			out_verdict[i] = ST_VERDICT_UNCHANGED;
+		else
+			out_verdict[i] =
+			    st_verdict_of(&tests[i], out_padj[i], alpha, min_effect, alt);
+		nreg += out_verdict[i] == ST_VERDICT_REGRESSION;
+	}
+	if (p != praw)
 		free(p);
 	return nreg;
 }

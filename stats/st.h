@@ -8,7 +8,7 @@
 #include "runner/util.h"
 #include <stddef.h>
 
-/* Return codes (besides 0): bad input (non-finite, non-positive times, sizes) or too little data. */
+/* Return codes besides 0: bad input (non-finite or non-positive times, sizes), too little data. */
 enum st_error {
 	ST_EINVAL = -1,
 	ST_ENODATA = -2,
@@ -19,16 +19,16 @@ enum st_error {
 /* One-way random-effects ANOVA, groups = restarts, observations = measured runs (seconds).
  * Balanced or unbalanced (n0 of Searle, Casella & McCulloch 1992, eq. 3.10). */
 struct st_anova {
-	size_t k;           /* groups (restarts) */
-	size_t n;           /* observations (runs) */
-	double grand_mean;  /* mean of all observations */
+	size_t k;	   /* groups (restarts) */
+	size_t n;	   /* observations (runs) */
+	double grand_mean; /* mean of all observations */
 	double ss_within, ss_between;
 	double df_within, df_between; /* n - k, k - 1 */
 	double ms_within, ms_between;
-	double n0;          /* effective group size; equals the group size when balanced */
+	double n0;	    /* effective group size; equals the group size when balanced */
 	double var_within;  /* sigma^2_e = MS_within */
 	double var_between; /* sigma^2_a = max(0, (MS_between - MS_within) / n0) */
-	double f, p;        /* F = MSB/MSW on (k-1, n-k) df and its upper-tail p; NaN if undefined */
+	double f, p; /* F = MSB/MSW on (k-1, n-k) df and its upper-tail p; NaN if undefined */
 };
 
 /* Fills out from runs laid out restart after restart: restart i has nruns[i] values. Needs
@@ -39,11 +39,11 @@ int st_anova_oneway(struct st_anova *out, const double *runs, const size_t *nrun
 /* The figures `summary` prints for one query. */
 struct st_query_stats {
 	size_t n_restarts, n_runs;
-	double mean;        /* mean of all runs (seconds) */
-	double gmean;       /* geometric mean of the restart means (seconds) */
+	double mean;	    /* mean of all runs (seconds) */
+	double gmean;	    /* geometric mean of the restart means (seconds) */
 	double cov_within;  /* sqrt(anova.var_within) / anova.grand_mean */
-	double cov_between; /* sqrt(anova.var_between) / anova.grand_mean: restart-to-restart noise */
-	double sd_log;      /* sample sd of log restart means (n_restarts - 1 df): what the tests see */
+	double cov_between; /* sqrt(anova.var_between) / anova.grand_mean: restart noise */
+	double sd_log;	    /* sd of log restart means (k - 1 df): the noise the tests see */
 	struct st_anova anova;
 };
 
@@ -63,18 +63,18 @@ double st_gmean(const double *x, size_t n);
 
 /* How the restart variance of log restart means is estimated. */
 enum st_method {
-	ST_METHOD_WELCH = 0,  /* per query Welch t, Welch-Satterthwaite df (default) */
-	ST_METHOD_EB = 1,     /* moderated t (Smyth 2004): each query's pooled variance shrunk towards
-			       * a prior fitted across all queries; df = d0 + n_a + n_b - 2.
-			       * Experimental: exceeds the false-alarm bound when queries differ
-			       * (docs/statistics.md) */
+	ST_METHOD_WELCH = 0, /* per query Welch t, Welch-Satterthwaite df (default) */
+	ST_METHOD_EB = 1, /* moderated t (Smyth 2004): each query's pooled variance shrunk towards
+			   * a prior fitted across all queries; df = d0 + n_a + n_b - 2.
+			   * Experimental: exceeds the false-alarm bound when queries differ
+			   * (docs/statistics.md) */
 	ST_METHOD_POOLED = 2, /* per query Student t with the variance pooled over both sides and a
 			       * baseline if given: df = n_a + n_b - 2 (+ baseline df) */
 };
 
 enum st_alternative {
 	ST_TWO_SIDED = 0, /* regressions and improvements */
-	ST_GREATER = 1,   /* new slower than old only (regressions) */
+	ST_GREATER = 1,	  /* new slower than old only (regressions) */
 };
 
 /* A variance of log restart means with its degrees of freedom; df == 0 means "none". */
@@ -92,9 +92,9 @@ struct st_sample {
 
 /* Which test was actually run. */
 enum st_test_kind {
-	ST_TEST_NONE = 0,     /* inconclusive: fewer than 2 restarts on a side and no baseline */
-	ST_TEST_WELCH = 1,    /* Welch t, both variances from the two files */
-	ST_TEST_BASELINE = 2, /* pooled with a baseline variance (prior.df added to the df) */
+	ST_TEST_NONE = 0,      /* inconclusive: fewer than 2 restarts on a side and no baseline */
+	ST_TEST_WELCH = 1,     /* Welch t, both variances from the two files */
+	ST_TEST_BASELINE = 2,  /* pooled with a baseline variance (prior.df added to the df) */
 	ST_TEST_MODERATED = 3, /* empirical-Bayes moderated t */
 	ST_TEST_POOLED = 4     /* Student t, variance pooled over the two sides only */
 };
@@ -102,11 +102,12 @@ enum st_test_kind {
 /* The comparison of one query: ratio of geometric means new/old with a CI and the test. */
 struct st_test {
 	enum st_test_kind kind;
-	size_t n_a, n_b;           /* restarts old (a), new (b) */
-	double diff;               /* mean log b - mean log a */
-	double ratio;              /* exp(diff) = gmean(b) / gmean(a) */
-	double se, df, t, p;       /* p raw (before correction); NaN when kind == ST_TEST_NONE */
-	double ci_lo, ci_hi;       /* two-sided (1 - alpha) CI of ratio; NaN when untested */
+	size_t n_a, n_b;     /* restarts old (a), new (b) */
+	double diff;	     /* mean log b - mean log a */
+	double ratio;	     /* exp(diff) = gmean(b) / gmean(a) */
+	double se, df, t, p; /* p raw (before correction); NaN when kind == ST_TEST_NONE */
+	double ci_lo, ci_hi; /* two-sided (1 - alpha) CI of ratio; NaN when untested */
+	double var_total;    /* sample variance of all n_a + n_b log means, sides ignored */
 };
 
 /* Logs and summarises n restart means (all finite and > 0). */
@@ -117,9 +118,9 @@ int st_sample_init(struct st_sample *out, const double *means, size_t n, struct 
 struct st_compare_opts {
 	enum st_method method;
 	enum st_alternative alt;
-	double alpha;             /* CI level 1 - alpha (tests are corrected later) */
+	double alpha;		  /* CI level 1 - alpha (tests are corrected later) */
 	struct st_prior baseline; /* from a baseline result (st_baseline_prior); df 0 = none */
-	struct st_prior eb;       /* ST_METHOD_EB: across-query prior (st_eb_prior_fit) */
+	struct st_prior eb;	  /* ST_METHOD_EB: across-query prior (st_eb_prior_fit) */
 };
 void st_compare_opts_init(struct st_compare_opts *out);
 
@@ -132,8 +133,8 @@ int st_compare(struct st_test *out, const struct st_sample *a, const struct st_s
 	       const struct st_compare_opts *opts, struct errbuf *err);
 
 /* Convenience: st_sample_init on both sides, then st_compare. */
-int st_compare_means(struct st_test *out, const double *a, size_t n_a, const double *b,
-		     size_t n_b, const struct st_compare_opts *opts, struct errbuf *err);
+int st_compare_means(struct st_test *out, const double *a, size_t n_a, const double *b, size_t n_b,
+		     const struct st_compare_opts *opts, struct errbuf *err);
 
 /* All m queries at once: for ST_METHOD_EB fits opts->eb from the m pooled variances first
  * (falls back to Welch per query when fewer than 3 queries have a variance; out_prior, may be
@@ -153,7 +154,8 @@ void st_sample_pooled_var(struct st_prior *out, const struct st_sample *a,
 int st_baseline_prior(struct st_prior *out, const double *means, size_t n, struct errbuf *err);
 
 /* Pools two variance estimates of the same query (e.g. several baseline results):
- * var = (df_a var_a + df_b var_b) / (df_a + df_b), df = df_a + df_b; a side with df 0 is ignored. */
+ * var = (df_a var_a + df_b var_b) / (df_a + df_b), df = df_a + df_b; a side with df 0 is ignored.
+ */
 void st_prior_pool(struct st_prior *out, const struct st_prior *a, const struct st_prior *b);
 
 /* Fits the scaled inverse chi-square prior (s0^2, d0) to m per-query variances var[i] with df[i]
@@ -166,7 +168,7 @@ int st_eb_prior_fit(struct st_prior *out, const double *var, const double *df, s
 
 enum st_correction {
 	ST_CORR_HOLM = 0, /* Holm 1979 step-down: family-wise error rate (default) */
-	ST_CORR_BH = 1,   /* Benjamini-Hochberg 1995 step-up: false discovery rate */
+	ST_CORR_BH = 1,	  /* Benjamini-Hochberg 1995 step-up: false discovery rate */
 	ST_CORR_NONE = 2,
 };
 
@@ -192,6 +194,19 @@ enum st_verdict st_verdict_of(const struct st_test *t, double p_adj, double alph
 size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st_test *tests,
 		 size_t m, enum st_correction corr, double alpha, double min_effect,
 		 enum st_alternative alt);
+
+/* 1 when the spread of all of a query's restart means (var_total) leaves room for a change of
+ * min_effect, i.e. (N-1) var_total N / (n_a n_b) >= log(1 + min_effect)^2; when 0, no test
+ * can flag the query, whatever its p. */
+int st_flag_possible(const struct st_test *t, double min_effect);
+
+/* st_decide with independent filtering (Bourgon, Gentleman & Huber 2010): queries for which
+ * st_flag_possible is 0 leave the family before the correction (p_adj NaN, verdict unchanged),
+ * so the others are corrected for fewer tests. Valid because the filter statistic is
+ * independent of the t statistic under the null (Basu's theorem). */
+size_t st_decide_filtered(enum st_verdict *out_verdict, double *out_padj,
+			  const struct st_test *tests, size_t m, enum st_correction corr,
+			  double alpha, double min_effect, enum st_alternative alt);
 
 /* "unchanged", "improvement", "regression", "inconclusive". */
 const char *st_verdict_name(enum st_verdict v);
@@ -231,10 +246,10 @@ int st_overall_from_tests(struct st_overall *out, const struct st_test *tests, s
 
 /* A planned comparison of one query among m with per-side n restarts. */
 struct st_power_spec {
-	double effect;     /* true ratio - 1 to detect, e.g. 0.03 (a slowdown) */
-	double sd_log;     /* between-restart sd of log restart means (st_query_stats.sd_log) */
-	double alpha;      /* family alpha */
-	size_t m;          /* queries tested at once (>= 1) */
+	double effect; /* true ratio - 1 to detect, e.g. 0.03 (a slowdown) */
+	double sd_log; /* between-restart sd of log restart means (st_query_stats.sd_log) */
+	double alpha;  /* family alpha */
+	size_t m;      /* queries tested at once (>= 1) */
 	enum st_correction corr;
 	double min_effect; /* also require the estimated ratio >= 1 + min_effect */
 	enum st_method method;

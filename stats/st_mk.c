@@ -97,7 +97,9 @@ int st_mann_kendall(struct st_mk *out, const double *x, size_t n, struct errbuf 
 	out->var_s = (nn * (nn - 1) * (2 * nn + 5) - ties) / 18;
 	out->slope = np % 2 ? slopes[np / 2] : (slopes[np / 2 - 1] + slopes[np / 2]) / 2;
 	if (out->var_s > 0) {
-		out->z = s > 0 ? (s - 1) / sqrt(out->var_s) : s < 0 ? (s + 1) / sqrt(out->var_s) : 0;
+		out->z = s > 0	 ? (s - 1) / sqrt(out->var_s)
+			 : s < 0 ? (s + 1) / sqrt(out->var_s)
+				 : 0;
 		out->tau = s / sqrt(((double)np - tx) * (double)np);
 	}
 	if (out->var_s <= 0) {

@@ -86,9 +86,10 @@ double st_power(const struct st_power_spec *spec, size_t n)
 			sum += wb * inner;
 		}
 	} else {
-		double d0 = spec->method == ST_METHOD_EB && spec->eb.df > 0 && isfinite(spec->eb.var)
-				? spec->eb.df
-				: 0;
+		double d0 =
+		    spec->method == ST_METHOD_EB && spec->eb.df > 0 && isfinite(spec->eb.var)
+			? spec->eb.df
+			: 0;
 		double db = spec->baseline_df > 0 ? spec->baseline_df : 0;
 		double r0 = d0 > 0 ? spec->eb.var / (spec->sd_log * spec->sd_log) : 0;
 		if (isinf(d0)) {

@@ -160,9 +160,9 @@ static void test_stats__holm_bh_match_benjamini_hochberg_1995(void)
 	static const double p[15] = {0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344,
 				     0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.000};
 	static const double holm[15] = {0.0015, 0.0056, 0.0247, 0.114, 0.2211, 0.278, 0.278, 0.278,
-					0.3213, 1, 1, 1, 1, 1, 1};
-	static const double bh[15] = {0.0015,	 0.003,	   0.0095,   0.035625, 0.0603,
-				      0.0638571, 0.0638571, 0.0645,   0.0765,	0.486,
+					0.3213, 1,	1,	1,     1,      1,     1};
+	static const double bh[15] = {0.0015,	 0.003,	    0.0095,    0.035625,  0.0603,
+				      0.0638571, 0.0638571, 0.0645,    0.0765,	  0.486,
 				      0.5811818, 0.714875,  0.7532308, 0.8132143, 1};
 	double out[15];
 	int nh = 0, nb = 0;
@@ -265,6 +265,44 @@ static void test_stats__decide_corrects_then_judges(void)
 	CU_ASSERT_EQUAL(st_decide(v, padj, t, 4, ST_CORR_HOLM, 0.01, 0.02, ST_TWO_SIDED), 1);
 }
 
+/* Independent filtering: a query whose total spread cannot contain a 2% change leaves the
+ * family. Query 1 below: means exp(0), exp(0.001) a side -> |diff| <= 0.00158 < log 1.02, so it
+ * is dropped and Holm over the remaining two gives 0.02 * 2 = 0.04 instead of 0.02 * 3. */
+static void test_stats__filter_drops_only_unflaggable(void)
+{
+	double lo[2] = {1, exp(0.001)}, hi[2] = {exp(0.3), exp(0.302)};
+	double a0[2] = {1, exp(0.01)}, b0[2] = {exp(0.25), exp(0.2)};
+	struct st_test t[3];
+	struct st_compare_opts o;
+	struct errbuf err;
+	enum st_verdict v[3];
+	double padj[3];
+
+	st_compare_opts_init(&o);
+	CU_ASSERT_EQUAL_FATAL(st_compare_means(&t[0], a0, 2, b0, 2, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(st_compare_means(&t[1], lo, 2, lo, 2, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(st_compare_means(&t[2], lo, 2, hi, 2, &o, &err), 0);
+	/* var_total: the sample variance of the 4 logs */
+	CU_ASSERT_DOUBLE_EQUAL(t[1].var_total, 4 * 0.0005 * 0.0005 / 3, 1e-15);
+	CU_ASSERT_EQUAL(st_flag_possible(&t[0], 0.02), 1);
+	CU_ASSERT_EQUAL(st_flag_possible(&t[1], 0.02), 0);
+	CU_ASSERT_EQUAL(st_flag_possible(&t[2], 0.02), 1);
+	t[0].p = 0.02;
+	t[1].p = 0.5; /* cannot be flagged, so it should not cost the others alpha */
+	t[2].p = 0.03;
+	st_decide(v, padj, t, 3, ST_CORR_HOLM, 0.05, 0.02, ST_TWO_SIDED);
+	CU_ASSERT_EQUAL(v[0], ST_VERDICT_UNCHANGED); /* Holm over 3: 0.02 * 3 = 0.06 */
+	CU_ASSERT_DOUBLE_EQUAL(padj[0], 0.06, 1e-15);
+	CU_ASSERT_EQUAL(st_decide_filtered(v, padj, t, 3, ST_CORR_HOLM, 0.05, 0.02, ST_TWO_SIDED),
+			2);
+	CU_ASSERT_DOUBLE_EQUAL(padj[0], 0.04, 1e-15);
+	CU_ASSERT(isnan(padj[1]));
+	CU_ASSERT_DOUBLE_EQUAL(padj[2], 0.04, 1e-15);
+	CU_ASSERT_EQUAL(v[0], ST_VERDICT_REGRESSION);
+	CU_ASSERT_EQUAL(v[1], ST_VERDICT_UNCHANGED);
+	CU_ASSERT_EQUAL(v[2], ST_VERDICT_REGRESSION);
+}
+
 /* Dyestuff (Davies 1947, "Statistical Methods in Research and Production", Table 6.3; lme4's
  * Dyestuff): 6 batches x 5 preparations. Published ANOVA: MS between 11271.5 on 5 df, MS within
  * 2451.25 on 24 df, so s_a^2 = (11271.5 - 2451.25) / 5 = 1764.05 (lme4's REML fit prints the same
@@ -359,7 +397,8 @@ static void test_stats__anova_unbalanced_is_unbiased(void)
 	gsl_rng_free(r);
 	{
 		double ma = sa / reps, me = se / reps;
-		double sea = sqrt((sa2 / reps - ma * ma) / reps), see = sqrt((se2 / reps - me * me) / reps);
+		double sea = sqrt((sa2 / reps - ma * ma) / reps),
+		       see = sqrt((se2 / reps - me * me) / reps);
 		CU_ASSERT(fabs(ma - 4) < 4 * sea);
 		CU_ASSERT(fabs(me - 1) < 4 * see);
 	}
@@ -423,12 +462,9 @@ static void test_stats__mann_kendall_exact_matches_table(void)
 		size_t n;
 		double s, p_one;
 	} cases[] = {
-	    {{1, 2, 3, 4}, 4, 6, 1.0 / 24},
-	    {{1, 3, 2, 4}, 4, 4, 4.0 / 24},
-	    {{1, 2, 3, 4, 5}, 5, 10, 1.0 / 120},
-	    {{2, 1, 3, 4, 5}, 5, 8, 5.0 / 120},
-	    {{2, 1, 4, 3, 5}, 5, 6, 14.0 / 120},
-	    {{5, 4, 3, 2, 1}, 5, -10, 1.0 / 120},
+	    {{1, 2, 3, 4}, 4, 6, 1.0 / 24},	 {{1, 3, 2, 4}, 4, 4, 4.0 / 24},
+	    {{1, 2, 3, 4, 5}, 5, 10, 1.0 / 120}, {{2, 1, 3, 4, 5}, 5, 8, 5.0 / 120},
+	    {{2, 1, 4, 3, 5}, 5, 6, 14.0 / 120}, {{5, 4, 3, 2, 1}, 5, -10, 1.0 / 120},
 	};
 	struct st_mk mk;
 	struct errbuf err;
@@ -583,13 +619,16 @@ int main(int argc, char **argv)
 	    {"holm_bh_match_benjamini_hochberg_1995",
 	     test_stats__holm_bh_match_benjamini_hochberg_1995},
 	    {"p_adjust_skips_nan_and_unsorted", test_stats__p_adjust_skips_nan_and_unsorted},
-	    {"verdict_needs_significance_and_size", test_stats__verdict_needs_significance_and_size},
+	    {"verdict_needs_significance_and_size",
+	     test_stats__verdict_needs_significance_and_size},
 	    {"decide_corrects_then_judges", test_stats__decide_corrects_then_judges},
+	    {"filter_drops_only_unflaggable", test_stats__filter_drops_only_unflaggable},
 	    {"anova_matches_dyestuff", test_stats__anova_matches_dyestuff},
 	    {"anova_unbalanced_by_hand", test_stats__anova_unbalanced_by_hand},
 	    {"anova_unbalanced_is_unbiased", test_stats__anova_unbalanced_is_unbiased},
 	    {"query_stats_small_example", test_stats__query_stats_small_example},
-	    {"mann_kendall_matches_worked_example", test_stats__mann_kendall_matches_worked_example},
+	    {"mann_kendall_matches_worked_example",
+	     test_stats__mann_kendall_matches_worked_example},
 	    {"mann_kendall_exact_matches_table", test_stats__mann_kendall_exact_matches_table},
 	    {"power_matches_r_power_t_test", test_stats__power_matches_r_power_t_test},
 	    {"eb_prior_recovers_known_prior", test_stats__eb_prior_recovers_known_prior},

@@ -25,23 +25,24 @@
 #define MC_PAIRS_POWER 1000
 
 struct mc_setup {
-	size_t n;          /* restarts a side */
-	double effect;     /* slowdown of query 0 in the new build (0: A/A) */
-	double cov0;       /* between-restart CoV of query 0; 0: log-uniform like the others */
+	size_t n;      /* restarts a side */
+	double effect; /* slowdown of query 0 in the new build (0: A/A) */
+	double cov0;   /* between-restart CoV of query 0; 0: log-uniform like the others */
 	enum st_method method;
 	enum st_alternative alt;
 	size_t baseline_n; /* restarts of a baseline result per query, 0: none */
-	int fixed_grid;    /* CoVs fixed at 0.5% x 16^(q/21) instead of drawn per pair */
-	int naive;         /* also run the naive run-by-run analysis */
+	int fixed_grid;	   /* CoVs fixed at 0.5% x 16^(q/21) instead of drawn per pair */
+	int naive;	   /* also run the naive run-by-run analysis */
+	int filter;	   /* st_decide_filtered instead of st_decide */
 };
 
 struct mc_result {
 	size_t pairs;
-	size_t any_flag;   /* pairs with any query flagged (regression or improvement) */
-	size_t q0_reg;     /* pairs with query 0 flagged as a regression */
-	size_t naive_any;  /* run-by-run analysis: pairs with any query flagged */
-	double mean_d0;    /* EB: mean fitted prior df */
-	double gmean_s0;   /* EB: geometric mean of the fitted prior variance */
+	size_t any_flag;    /* pairs with any query flagged (regression or improvement) */
+	size_t q0_reg;	    /* pairs with query 0 flagged as a regression */
+	size_t naive_any;   /* run-by-run analysis: pairs with any query flagged */
+	double mean_d0;	    /* EB: mean fitted prior df */
+	double gmean_s0;    /* EB: geometric mean of the fitted prior variance */
 	size_t per_q[MC_Q]; /* pairs where query q was flagged */
 };
 
@@ -104,8 +105,8 @@ static void mc_run(struct mc_result *out, const struct mc_setup *s, size_t pairs
 			sd_b = lsd(cov);
 			for (int side = 0; side < 2; side++) {
 				for (size_t k = 0; k < s->n; k++)
-					sim_restart(runs[side] + k * MC_RUNS, r, mu + (side ? eff : 0),
-						    sd_b, sd_w);
+					sim_restart(runs[side] + k * MC_RUNS, r,
+						    mu + (side ? eff : 0), sd_b, sd_w);
 				st_restart_means(means[side], runs[side], nruns, s->n, &err);
 				memcpy(first[side], runs[side], sizeof(first[side]));
 			}
@@ -114,8 +115,8 @@ static void mc_run(struct mc_result *out, const struct mc_setup *s, size_t pairs
 			/* the naive analysis: the runs of one start per side as if independent */
 			st_compare_opts_init(&o);
 			if (s->naive)
-				st_compare_means(&naive[q], first[0], MC_RUNS, first[1], MC_RUNS, &o,
-						 &err);
+				st_compare_means(&naive[q], first[0], MC_RUNS, first[1], MC_RUNS,
+						 &o, &err);
 			base[q].df = 0;
 			base[q].var = NAN;
 			if (s->baseline_n >= 2) {
@@ -135,7 +136,11 @@ static void mc_run(struct mc_result *out, const struct mc_setup *s, size_t pairs
 		st_compare_all(t, &prior, sa, sb, MC_Q, s->baseline_n >= 2 ? base : NULL, &o, &err);
 		sum_d0 += isfinite(prior.df) ? prior.df : 1000;
 		sum_ls0 += prior.df > 0 ? log(prior.var) : 0;
-		st_decide(v, padj, t, MC_Q, ST_CORR_HOLM, MC_ALPHA, MC_MIN_EFFECT, s->alt);
+		if (s->filter)
+			st_decide_filtered(v, padj, t, MC_Q, ST_CORR_HOLM, MC_ALPHA, MC_MIN_EFFECT,
+					   s->alt);
+		else
+			st_decide(v, padj, t, MC_Q, ST_CORR_HOLM, MC_ALPHA, MC_MIN_EFFECT, s->alt);
 		for (int q = 0; q < MC_Q; q++) {
 			int f = v[q] == ST_VERDICT_REGRESSION || v[q] == ST_VERDICT_IMPROVEMENT;
 			flagged += f;
@@ -145,7 +150,8 @@ static void mc_run(struct mc_result *out, const struct mc_setup *s, size_t pairs
 		out->q0_reg += v[0] == ST_VERDICT_REGRESSION;
 		if (!s->naive)
 			continue;
-		st_decide(v, padj, naive, MC_Q, ST_CORR_HOLM, MC_ALPHA, MC_MIN_EFFECT, ST_TWO_SIDED);
+		st_decide(v, padj, naive, MC_Q, ST_CORR_HOLM, MC_ALPHA, MC_MIN_EFFECT,
+			  ST_TWO_SIDED);
 		flagged = 0;
 		for (int q = 0; q < MC_Q; q++)
 			flagged += v[q] == ST_VERDICT_REGRESSION || v[q] == ST_VERDICT_IMPROVEMENT;
@@ -174,16 +180,21 @@ struct mc_config {
 	enum st_method method;
 	enum st_alternative alt;
 	size_t baseline_n;
+	int filter;
 	int keeps_bound; /* asserted: A/A false alarms <= alpha + 2 s.e. */
 };
 
+/* welch: the default. pooled: Student t. +f: independent filtering. 1s: one-sided
+ * (regressions only). eb: moderated t. b10: a baseline of 10 restarts pooled in. */
 static const struct mc_config configs[] = {
-    {"welch", ST_METHOD_WELCH, ST_TWO_SIDED, 0, 1},
-    {"pooled", ST_METHOD_POOLED, ST_TWO_SIDED, 0, 1},
-    {"pooled-1s", ST_METHOD_POOLED, ST_GREATER, 0, 1},
-    {"eb", ST_METHOD_EB, ST_TWO_SIDED, 0, 0},
-    {"pool+b10", ST_METHOD_POOLED, ST_TWO_SIDED, 10, 1},
+    {"welch", ST_METHOD_WELCH, ST_TWO_SIDED, 0, 0, 1},
+    {"pooled", ST_METHOD_POOLED, ST_TWO_SIDED, 0, 0, 1},
+    {"pooled+f", ST_METHOD_POOLED, ST_TWO_SIDED, 0, 1, 1},
+    {"pooled-1s", ST_METHOD_POOLED, ST_GREATER, 0, 0, 1},
+    {"eb", ST_METHOD_EB, ST_TWO_SIDED, 0, 0, 0},
+    {"pooled+b10", ST_METHOD_POOLED, ST_TWO_SIDED, 10, 0, 1},
 };
+enum { CONF_WELCH, CONF_POOLED, CONF_POOLED_F, CONF_POOLED_1S, CONF_EB, CONF_BASE };
 #define MC_NCONF (sizeof(configs) / sizeof(configs[0]))
 
 /* A/A: the share of pairs with any of the 22 queries flagged is at most alpha + 2 MC standard
@@ -198,8 +209,11 @@ static void test_stats_mc__aa_false_alarms_bounded(void)
 	       "min-effect 2%% (MC s.e. at alpha: %.4f)\n",
 	       MC_Q, pairs, MC_ALPHA, se);
 	for (size_t i = 0; i < MC_NCONF; i++) {
-		struct mc_setup s = {.n = 5, .method = configs[i].method, .alt = configs[i].alt,
-				     .baseline_n = configs[i].baseline_n, .naive = i == 0};
+		struct mc_setup s = {.n = 5,
+				     .method = configs[i].method,
+				     .alt = configs[i].alt,
+				     .baseline_n = configs[i].baseline_n,
+				     .naive = i == 0};
 		struct mc_result res;
 		mc_run(&res, &s, pairs, 1000 + i);
 		printf("    %-10s any query flagged in %.4f of pairs", configs[i].name,
@@ -207,7 +221,8 @@ static void test_stats_mc__aa_false_alarms_bounded(void)
 		if (configs[i].method == ST_METHOD_EB)
 			printf(" (mean prior df %.2f)", res.mean_d0);
 		if (s.naive)
-			printf("; naive run-by-run on the same data: %.4f", share(res.naive_any, pairs));
+			printf("; naive run-by-run on the same data: %.4f",
+			       share(res.naive_any, pairs));
 		printf("\n");
 		if (configs[i].keeps_bound)
 			CU_ASSERT(share(res.any_flag, pairs) <= MC_ALPHA + 2 * se);
@@ -223,14 +238,18 @@ static void test_stats_mc__aa_false_alarms_bounded(void)
 static void test_stats_mc__aa_false_alarms_by_query_noise(void)
 {
 	size_t pairs = (size_t)(MC_PAIRS_AA * scale());
-	static const size_t which[] = {0, 1, 3};
+	static const size_t which[] = {CONF_WELCH, CONF_POOLED, CONF_POOLED_F, CONF_EB};
 
 	printf("\n  A/A with fixed CoVs, %zu pairs: share of pairs flagging one of the 6 noisiest "
 	       "(4.6%%-8%%) / 6 quietest (0.5%%-0.9%%) queries\n",
 	       pairs);
 	for (size_t k = 0; k < sizeof(which) / sizeof(which[0]); k++) {
 		const struct mc_config *c = &configs[which[k]];
-		struct mc_setup s = {.n = 5, .method = c->method, .alt = c->alt, .fixed_grid = 1};
+		struct mc_setup s = {.n = 5,
+				     .method = c->method,
+				     .alt = c->alt,
+				     .fixed_grid = 1,
+				     .filter = c->filter};
 		struct mc_result res;
 		size_t hi = 0, lo = 0;
 		mc_run(&res, &s, pairs, 3000 + k);
@@ -241,7 +260,8 @@ static void test_stats_mc__aa_false_alarms_by_query_noise(void)
 		printf("    %-10s all %.4f  noisy %.4f  quiet %.4f\n", c->name,
 		       share(res.any_flag, pairs), share(hi, pairs), share(lo, pairs));
 		if (c->keeps_bound)
-			CU_ASSERT(share(res.any_flag, pairs) <= MC_ALPHA + 2 * mc_se(MC_ALPHA, pairs));
+			CU_ASSERT(share(res.any_flag, pairs) <=
+				  MC_ALPHA + 2 * mc_se(MC_ALPHA, pairs));
 	}
 	fflush(stdout);
 }
@@ -250,22 +270,26 @@ static void test_stats_mc__aa_false_alarms_by_query_noise(void)
 static void power_table(double effect, double cov0)
 {
 	size_t pairs = (size_t)(MC_PAIRS_POWER * scale());
-	size_t need[MC_NCONF];
+	size_t need[MC_NCONF], need_calc[MC_NCONF];
+	double sim5[MC_NCONF], sim8[MC_NCONF];
 
 	printf("\n  power: %.0f%% slowdown of one query at %.0f%% restart CoV (the other 21 "
 	       "unchanged), %zu pairs per cell (MC s.e. <= %.3f); sim / calc\n    n ",
 	       effect * 100, cov0 * 100, pairs, mc_se(0.5, pairs));
 	for (size_t i = 0; i < MC_NCONF; i++) {
 		printf(" %13s", configs[i].name);
-		need[i] = 0;
+		need[i] = need_calc[i] = 0;
 	}
 	printf("\n");
 	for (size_t n = 3; n <= 10; n++) {
 		printf("    %-2zu", n);
 		for (size_t i = 0; i < MC_NCONF; i++) {
 			const struct mc_config *c = &configs[i];
-			struct mc_setup s = {.n = n, .effect = effect, .cov0 = cov0,
-					     .method = c->method, .alt = c->alt,
+			struct mc_setup s = {.n = n,
+					     .effect = effect,
+					     .cov0 = cov0,
+					     .method = c->method,
+					     .alt = c->alt,
 					     .baseline_n = c->baseline_n};
 			struct mc_result res;
 			struct st_power_spec ps = {
@@ -283,29 +307,44 @@ static void power_table(double effect, double cov0)
 			mc_run(&res, &s, pairs, 2000 + 10 * n + i);
 			sim = share(res.q0_reg, pairs);
 			if (c->method == ST_METHOD_EB) {
-				/* the prior the EB fit found on this host (its mean over the pairs) */
+				/* the prior the EB fit found on this host (its mean over the pairs)
+				 */
 				ps.eb.df = res.mean_d0;
 				ps.eb.var = res.gmean_s0;
 			}
 			calc = st_power(&ps, n);
 			printf("   %.3f/%.3f", sim, calc);
-			if (c->keeps_bound)
+			/* with the filter, fewer than 22 tests share alpha: calc (all 22) is a
+			 * lower bound */
+			if (c->keeps_bound && !c->filter)
 				CU_ASSERT(fabs(sim - calc) < 0.05);
+			if (c->keeps_bound && c->filter)
+				CU_ASSERT(sim > calc - 0.05);
 			if (!need[i] && sim >= 0.8)
 				need[i] = n;
+			if (!need_calc[i] && calc >= 0.8)
+				need_calc[i] = n;
+			if (n == 5)
+				sim5[i] = sim;
+			if (n == 8)
+				sim8[i] = sim;
 		}
 		printf("\n");
 	}
-	printf("    restarts a side for 80%%:");
+	printf("    restarts a side for 80%% (sim/calc):");
 	for (size_t i = 0; i < MC_NCONF; i++)
-		printf(" %s %zu", configs[i].name, need[i]);
+		printf(" %s %zu/%zu", configs[i].name, need[i], need_calc[i]);
 	printf("\n");
 	fflush(stdout);
-	/* the requirement for the default, and the claim for the alternatives */
-	CU_ASSERT(need[0] != 0 && need[0] <= 8);
-	CU_ASSERT(need[1] != 0 && need[1] <= need[0]);
-	CU_ASSERT(need[2] != 0 && need[2] < need[0]);
-	CU_ASSERT(need[4] != 0 && need[4] < need[0]);
+	/* the requirement for the default: >= 80% at 8 restarts a side */
+	CU_ASSERT(sim8[CONF_WELCH] >= 0.8);
+	/* the alternatives: more power at 5 restarts (margin > 2 s.e. of a difference), and fewer
+	 * restarts for 80% by the calculation, which the simulation confirmed within 5 points */
+	CU_ASSERT(sim5[CONF_POOLED] > sim5[CONF_WELCH] + 3 * mc_se(0.5, pairs));
+	CU_ASSERT(sim5[CONF_POOLED_1S] > sim5[CONF_POOLED] + 3 * mc_se(0.5, pairs));
+	CU_ASSERT(sim5[CONF_BASE] > sim5[CONF_POOLED] + 3 * mc_se(0.5, pairs));
+	CU_ASSERT(need_calc[CONF_POOLED_1S] < need_calc[CONF_WELCH]);
+	CU_ASSERT(need_calc[CONF_BASE] <= need_calc[CONF_WELCH] - 2);
 }
 
 static void test_stats_mc__power_20pct_at_6pct(void)
