@@ -429,6 +429,18 @@ int qry_exec(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbu
 	return rc;
 }
 
+int qry_explain(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err)
+{
+	struct qry e = *q;
+	size_t n = strlen(q->sql) + 16;
+	if (!(e.sql = malloc(n)))
+		return errbuf_set(err, "out of memory");
+	snprintf(e.sql, n, "EXPLAIN %s", q->sql);
+	int rc = qry_exec(m, &e, out, err);
+	free(e.sql);
+	return rc;
+}
+
 void qry_result_release(struct qry_result *r)
 {
 	if (!r)

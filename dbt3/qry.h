@@ -61,6 +61,9 @@ struct qry_result {
  * caller releases out with qry_result_release(). */
 int qry_exec(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err);
 
+/* Like qry_exec, but the timed statement is replaced by EXPLAIN of it: the plan's rows. */
+int qry_explain(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err);
+
 /* Frees the result's contents; NULL is fine. */
 void qry_result_release(struct qry_result *r);
 

@@ -15,6 +15,7 @@ enum {
 	OPT_SEED = 1,
 	OPT_FORMAT,
 	OPT_DATABASE,
+	OPT_EXPLAIN,
 	OPT_SCALE = 's',
 	OPT_QUIET = 'q',
 	OPT_HELP = 'h'
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 		"  --seed N                 parameters as TPC-H qgen -r N (default: validation ones)\n"
 		"  --format F               table (default), tbl or json\n"
 		"  --database NAME          database (default dbt3)\n"
+		"  --explain                print the plan (EXPLAIN) instead of running it\n"
 		"  -q, --quiet              no time line\n"
 		"  -h, --help               this help\n"
 		"\n%s"
@@ -49,6 +51,7 @@ static struct option *long_options(void)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"database", required_argument, NULL, OPT_DATABASE},
+		{"explain", no_argument, NULL, OPT_EXPLAIN},
 		{"quiet", no_argument, NULL, OPT_QUIET},
 		{"help", no_argument, NULL, OPT_HELP},
 	};
@@ -74,7 +77,7 @@ int cmd_query(int argc, char **argv)
 	struct qry_result res = {0};
 	enum qry_format fmt = QRY_FORMAT_TABLE;
 	const char *db = "dbt3";
-	int quiet = 0, rc = CLI_OK, c;
+	int quiet = 0, explain = 0, rc = CLI_OK, c;
 	long id = 0;
 	srv_opts_init(&so);
 	struct option *opts = long_options();
@@ -108,6 +111,9 @@ int cmd_query(int argc, char **argv)
 			break;
 		case OPT_DATABASE:
 			db = optarg;
+			break;
+		case OPT_EXPLAIN:
+			explain = 1;
 			break;
 		case OPT_QUIET:
 			quiet = 1;
@@ -166,7 +172,7 @@ int cmd_query(int argc, char **argv)
 	}
 	if (qo.sf == 0)
 		qo.sf = fp.sf;
-	if (qry_build(&q, (int)id, &qo, &err) < 0 || qry_exec(m, &q, &res, &err) < 0) {
+	if (qry_build(&q, (int)id, &qo, &err) < 0 || (explain ? qry_explain(m, &q, &res, &err) : qry_exec(m, &q, &res, &err)) < 0) {
 		cli_error("%s", err.msg);
 		rc = mysql_errno(m) >= 2000 && mysql_errno(m) < 3000 ? CLI_SERVER : CLI_FOUND;
 		goto out;
@@ -175,7 +181,7 @@ int cmd_query(int argc, char **argv)
 		rc = CLI_FOUND;
 		goto out;
 	}
-	if (!quiet && fmt != QRY_FORMAT_JSON)
+	if (!quiet && !explain && fmt != QRY_FORMAT_JSON)
 		fprintf(stderr, "Q%ld: %" PRIu64 " rows in %.3f s (scale factor %g)\n", id, res.nrows,
 			res.seconds, fp.sf);
 out:

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/* Real-server tests of the loader and the queries at scale factor 0.01: one private MariaDB
+ * instance in a temp dir on a free port, stopped at the end. */
+#include "dbt3/load.h"
+#include "dbt3/qry.h"
+#include "runner/srv.h"
+#include "tests/harness.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *tmp;
+static char inst[4200];
+static long port;
+
+/* Row counts of TPC-H dbgen at SF 0.01, by enum gen_table. */
+static const int64_t sf001_rows[GEN_NTABLES] = {
+	[GEN_CUSTOMER] = 1500, [GEN_LINEITEM] = 60175, [GEN_NATION] = 25,  [GEN_ORDERS] = 15000,
+	[GEN_PART] = 2000,     [GEN_PARTSUPP] = 8000,  [GEN_REGION] = 5,   [GEN_SUPPLIER] = 100,
+};
+
+/* Result rows of each query at SF 0.01 with the validation parameters (checked by hand against
+ * the same queries on dbgen's own SF 0.01 files; see the files_equal_generated case). */
+static const uint64_t sf001_query_rows[QRY_COUNT + 1] = {
+	0, 4, 4, 10, 5, 5, 1, 4, 2, 173, 20, 1, 2, 33, 1, 1, 296, 1, 2, 1, 1, 1, 7};
+
+static void opts_for_test(struct srv_opts *o)
+{
+	struct errbuf err;
+	srv_opts_init(o);
+	srv_opts_parse(o, SRV_OPT_DATADIR, inst, &err);
+	o->port = port;
+	o->buffer_pool = 128u << 20;
+	o->scale = 0.01;
+	srv_opts_finish(o, &err);
+}
+
+static struct srv_opts sopts; /* outlives every srv handle (they keep pointers into it) */
+
+static struct srv *open_srv(void)
+{
+	struct errbuf err;
+	struct srv *s = NULL;
+	if (srv_open(&s, &sopts, &err) < 0)
+		fprintf(stderr, "srv_open: %s\n", err.msg);
+	return s;
+}
+
+static int do_load(const char *db, const char *from, int force, struct load_report *rep,
+		   struct errbuf *err)
+{
+	struct srv *s = open_srv();
+	if (!s)
+		return -1;
+	struct load_opts o;
+	load_opts_init(&o);
+	o.sf = 0.01;
+	o.database = db;
+	o.from_dir = from;
+	o.force = force;
+	int rc = load_run(s, &o, rep, err);
+	srv_free(s);
+	return rc;
+}
+
+/* A started server and a connection to db; *out_s is stopped by srv_free. */
+static MYSQL *connect_db(struct srv **out_s, const char *db)
+{
+	struct errbuf err;
+	int started = 0;
+	*out_s = open_srv();
+	if (!*out_s || srv_ensure_started(*out_s, NULL, &started, &err) < 0) {
+		fprintf(stderr, "start: %s\n", *out_s ? err.msg : "srv_open failed");
+		return NULL;
+	}
+	MYSQL *m = srv_connect(*out_s, db, &err);
+	if (!m)
+		fprintf(stderr, "connect: %s\n", err.msg);
+	return m;
+}
+
+static void test_load__generated_rows_and_noop_reload(void)
+{
+	struct load_report rep;
+	struct errbuf err;
+	int rc = do_load("dbt3", NULL, 0, &rep, &err);
+	if (rc < 0)
+		fprintf(stderr, "load: %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_FALSE(rep.noop);
+	for (int t = 0; t < GEN_NTABLES; t++)
+		CU_ASSERT_EQUAL(rep.fp.rows[t], sf001_rows[t]);
+	CU_ASSERT(rep.phase_seconds[LOAD_PHASE_DATA] > 0);
+	CU_ASSERT(rep.phase_seconds[LOAD_PHASE_RESTORE] > 0); /* bulk profile was undone */
+
+	/* the same data again: a no-op that reports the stored fingerprint */
+	CU_ASSERT_EQUAL_FATAL(do_load("dbt3", NULL, 0, &rep, &err), 0);
+	CU_ASSERT_TRUE(rep.noop);
+	CU_ASSERT_DOUBLE_EQUAL(rep.fp.sf, 0.01, 1e-12);
+	CU_ASSERT_EQUAL(rep.fp.rows[GEN_LINEITEM], sf001_rows[GEN_LINEITEM]);
+}
+
+static void test_load__fingerprint_schema_and_normal_profile(void)
+{
+	struct srv *s = NULL;
+	MYSQL *m = connect_db(&s, "dbt3");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct load_fingerprint fp;
+	struct errbuf err;
+	CU_ASSERT_EQUAL(load_fingerprint_read(m, "dbt3", &fp, &err), 0);
+	CU_ASSERT_STRING_EQUAL(fp.indexes, "dbt3");
+	CU_ASSERT_PTR_NOT_NULL(strstr(fp.options, "source=generator"));
+	for (int t = 0; t < GEN_NTABLES; t++)
+		CU_ASSERT_EQUAL(fp.rows[t], sf001_rows[t]);
+	json_t *j = load_fingerprint_json(&fp);
+	CU_ASSERT_PTR_NOT_NULL(j);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(j, "rows"), "orders")),
+			15000);
+	json_decref(j);
+	CU_ASSERT_EQUAL(load_fingerprint_read(m, "nosuchdb", &fp, &err), LOAD_E_NONE);
+
+	/* the 15 DBT-3 secondary indexes exist */
+	CU_ASSERT_EQUAL_FATAL(
+		mysql_query(m, "SELECT COUNT(DISTINCT table_name, index_name) FROM "
+			       "information_schema.statistics WHERE table_schema = 'dbt3' AND "
+			       "index_name LIKE 'i\\_%'"),
+		0);
+	MYSQL_RES *r = mysql_store_result(m);
+	MYSQL_ROW row = mysql_fetch_row(r);
+	CU_ASSERT_STRING_EQUAL(row[0], "15");
+	mysql_free_result(r);
+
+	/* the server runs without the bulk profile now */
+	CU_ASSERT_EQUAL_FATAL(mysql_query(m, "SELECT @@innodb_flush_log_at_trx_commit, "
+					     "@@innodb_doublewrite"),
+			      0);
+	r = mysql_store_result(m);
+	row = mysql_fetch_row(r);
+	CU_ASSERT_STRING_NOT_EQUAL(row[0], "0");
+	CU_ASSERT_STRING_EQUAL(row[1], "1");
+	mysql_free_result(r);
+	mysql_close(m);
+	srv_free(s);
+}
+
+static void test_load__every_query_runs_with_the_verified_row_count(void)
+{
+	struct srv *s = NULL;
+	MYSQL *m = connect_db(&s, "dbt3");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	for (int seeded = 0; seeded <= 1; seeded++)
+		for (int id = 1; id <= QRY_COUNT; id++) {
+			struct qry q;
+			struct qry_result res;
+			struct errbuf err;
+			struct qry_opts o = {.sf = 0.01, .seeded = seeded, .seed = 7};
+			CU_ASSERT_EQUAL_FATAL(qry_build(&q, id, &o, &err), 0);
+			int rc = qry_exec(m, &q, &res, &err);
+			if (rc < 0)
+				fprintf(stderr, "Q%d: %s\n", id, err.msg);
+			CU_ASSERT_EQUAL(rc, 0);
+			if (!seeded) {
+				if (res.nrows != sf001_query_rows[id])
+					fprintf(stderr, "Q%d: %" PRIu64 " rows, expected %" PRIu64 "\n",
+						id, res.nrows, sf001_query_rows[id]);
+				CU_ASSERT_EQUAL(res.nrows, sf001_query_rows[id]);
+			}
+			CU_ASSERT(res.seconds >= 0);
+			qry_result_release(&res);
+			qry_release(&q);
+		}
+	/* Q15's view is gone after the query */
+	CU_ASSERT_EQUAL(mysql_query(m, "SELECT * FROM revenue0"), 1);
+	mysql_close(m);
+	srv_free(s);
+}
+
+/* EXPLAIN of all 22 queries as one text. */
+static char *plans(MYSQL *m)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *out = malloc(cap);
+	out[0] = '\0';
+	for (int id = 1; id <= QRY_COUNT; id++) {
+		struct qry q;
+		struct qry_result res;
+		struct errbuf err;
+		struct qry_opts o = {.sf = 0.01};
+		if (qry_build(&q, id, &o, &err) < 0 || qry_explain(m, &q, &res, &err) < 0) {
+			fprintf(stderr, "explain Q%d: %s\n", id, err.msg);
+			free(out);
+			return NULL;
+		}
+		for (uint64_t i = 0; i < res.nrows; i++)
+			for (unsigned c = 0; c < res.ncols; c++) {
+				const char *v = res.rows[i][c] ? res.rows[i][c] : "NULL";
+				if (len + strlen(v) + 8 > cap)
+					out = realloc(out, cap *= 2);
+				len += (size_t)sprintf(out + len, "%s%c", v, c + 1 < res.ncols ? '|' : '\n');
+			}
+		qry_result_release(&res);
+		qry_release(&q);
+	}
+	return out;
+}
+
+static void test_load__plans_identical_across_restarts(void)
+{
+	char *p[2] = {NULL, NULL};
+	for (int i = 0; i < 2; i++) {
+		struct srv *s = NULL;
+		struct errbuf err;
+		MYSQL *m = connect_db(&s, "dbt3");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		p[i] = plans(m);
+		mysql_close(m);
+		CU_ASSERT_EQUAL(srv_stop(s, &err), 0); /* a real restart between the two */
+		srv_free(s);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p[1]);
+	CU_ASSERT(strlen(p[0]) > 1000);
+	CU_ASSERT_STRING_EQUAL(p[0], p[1]);
+	free(p[0]);
+	free(p[1]);
+}
+
+/* dbgen's own SF 0.01 files, unpacked into dir; 0 on success. */
+static int unpack_reference(const char *dir)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd),
+		 "for f in %s/../shared/reference/dbgen/sf0.01/*.tbl.gz; do "
+		 "gzip -dc \"$f\" > %s/$(basename \"$f\" .gz) || exit 1; done",
+		 DBT3_SOURCE_DIR, dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_load__files_equal_generated(void)
+{
+	char dir[4300];
+	snprintf(dir, sizeof(dir), "%s/tbl", tmp);
+	char mk[4400];
+	snprintf(mk, sizeof(mk), "mkdir -p %s", dir);
+	CU_ASSERT_EQUAL_FATAL(system(mk), 0);
+	if (unpack_reference(dir) < 0) {
+		fprintf(stderr, "no dbgen reference files next to the source tree; skipped\n");
+		return;
+	}
+	struct load_report rep;
+	struct errbuf err;
+	int rc = do_load("dbt3_files", dir, 0, &rep, &err);
+	if (rc < 0)
+		fprintf(stderr, "load --from: %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (int t = 0; t < GEN_NTABLES; t++)
+		CU_ASSERT_EQUAL(rep.fp.rows[t], sf001_rows[t]);
+	CU_ASSERT_STRING_EQUAL(rep.fp.generator, "files");
+
+	/* the generated and the dbgen-file databases hold the same rows */
+	struct srv *s = NULL;
+	MYSQL *m = connect_db(&s, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		char sql[256];
+		const char *name = gen_table_name((enum gen_table)t);
+		snprintf(sql, sizeof(sql), "CHECKSUM TABLE dbt3.%s, dbt3_files.%s", name, name);
+		CU_ASSERT_EQUAL_FATAL(mysql_query(m, sql), 0);
+		MYSQL_RES *r = mysql_store_result(m);
+		MYSQL_ROW a = mysql_fetch_row(r);
+		char first[64];
+		snprintf(first, sizeof(first), "%s", a[1] ? a[1] : "");
+		MYSQL_ROW b = mysql_fetch_row(r);
+		if (strcmp(first, b[1] ? b[1] : "") != 0)
+			fprintf(stderr, "%s: checksum %s (generated) vs %s (dbgen files)\n", name, first,
+				b[1]);
+		CU_ASSERT_STRING_EQUAL(first, b[1] ? b[1] : "");
+		mysql_free_result(r);
+	}
+	mysql_close(m);
+	srv_free(s);
+}
+
+static void test_load__failed_load_leaves_no_fingerprint(void)
+{
+	char dir[4300], cmd[20000];
+	snprintf(dir, sizeof(dir), "%s/bad", tmp);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp %s/tbl/*.tbl %s/ && echo 'garbage|x|' >> %s/orders.tbl",
+		 dir, tmp, dir, dir);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "no reference files; skipped\n");
+		return;
+	}
+	struct load_report rep;
+	struct errbuf err;
+	/* a good load first, so that the failure must remove a fingerprint that existed */
+	CU_ASSERT_EQUAL_FATAL(do_load("dbt3_bad", NULL, 0, &rep, &err), 0);
+	int rc = do_load("dbt3_bad", dir, 0, &rep, &err);
+	CU_ASSERT(rc < 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "orders"));
+	struct srv *s = NULL;
+	MYSQL *m = connect_db(&s, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct load_fingerprint fp;
+	CU_ASSERT_EQUAL(load_fingerprint_read(m, "dbt3_bad", &fp, &err), LOAD_E_NONE);
+	mysql_close(m);
+	srv_free(s);
+}
+
+int main(int argc, char **argv)
+{
+	struct errbuf err;
+	tmp = th_tempdir("load");
+	snprintf(inst, sizeof(inst), "%s/inst", tmp);
+	port = srv_free_port(&err);
+	opts_for_test(&sopts);
+	static const struct th_case cases[] = {
+		{"generated_rows_and_noop_reload", test_load__generated_rows_and_noop_reload},
+		{"fingerprint_schema_and_normal_profile",
+		 test_load__fingerprint_schema_and_normal_profile},
+		{"every_query_runs_with_the_verified_row_count",
+		 test_load__every_query_runs_with_the_verified_row_count},
+		{"plans_identical_across_restarts", test_load__plans_identical_across_restarts},
+		{"files_equal_generated", test_load__files_equal_generated},
+		{"failed_load_leaves_no_fingerprint", test_load__failed_load_leaves_no_fingerprint},
+		{NULL, NULL},
+	};
+	int rc = th_run("load_db", cases, argc, argv);
+	struct srv *s = open_srv(); /* whatever happened, no server is left running */
+	if (s) {
+		srv_stop(s, &err);
+		srv_free(s);
+	}
+	srv_opts_release(&sopts);
+	th_rmtree(tmp);
+	free(tmp);
+	return rc;
+}
