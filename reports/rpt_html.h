@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* The HTML report: one self-contained page (Vega + Vega-Lite and the data inlined, no network
+ * fetch) for `dbt3stab report` (one or more results) and `dbt3stab compare --format html`.
+ * Every string taken from a result file is escaped. */
+#ifndef DBT3_RPT_HTML_H
+#define DBT3_RPT_HTML_H
+#include "runner/res.h"
+#include "runner/util.h"
+#include <stdio.h>
+
+struct rpt_compare;
+
+/* Writes the report of n >= 1 results (no comparison: restart spread and warm-up curves);
+ * paths[i] names files[i] on the page. 0, or -1 with err filled (out of memory, write error). */
+int rpt_html_write_report(FILE *out, const struct res_file *const *files, const char *const *paths,
+			  size_t n, struct errbuf *err);
+
+/* The `compare --format html` hook, called by runner/cmd_compare.c with the compare model (which
+ * names both files and holds them). */
+int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errbuf *err);
+
+/* Writes s with &, <, >, " and ' replaced by character references (NULL writes nothing). */
+void rpt_html_escape(FILE *out, const char *s);
+
+#endif

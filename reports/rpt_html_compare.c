@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* `compare --format html`: maps the compare model (reports/rpt.h) onto the HTML page. */
+#include "reports/rpt.h"
+#include "reports/rpt_html.h"
+#include "reports/rpt_html_int.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errbuf *err)
+{
+	const struct res_file *files[2] = {cmp->old.res, cmp->new.res};
+	const char *paths[2] = {cmp->old.path, cmp->new.path};
+	static const char *const prefixes[2] = {"old", "new"};
+	struct rpt_html_page pg;
+	const char **ids = calloc(cmp->n_queries + 1, sizeof(*ids));
+	if (!ids)
+		return errbuf_set(err, "cannot build the report: out of memory");
+	for (size_t i = 0; i < cmp->n_queries; i++)
+		ids[i] = cmp->queries[i].id;
+	int rc = rpt_html_page_init(&pg, files, paths, prefixes, 2, ids, cmp->n_queries, err);
+	free(ids);
+	if (rc < 0)
+		return -1;
+	pg.compare = 1;
+	pg.alpha = cmp->opts.alpha;
+	pg.min_effect = cmp->opts.min_effect;
+	pg.notes = cmp->warnings;
+	pg.n_notes = cmp->n_warnings;
+	pg.rows = calloc(cmp->n_queries + 1, sizeof(*pg.rows));
+	if (!pg.rows)
+		goto oom;
+	for (size_t i = 0; i < cmp->n_queries; i++) {
+		const struct rpt_query *q = &cmp->queries[i];
+		struct rpt_html_row *r = &pg.rows[i];
+		int tested = q->test.kind != ST_TEST_NONE;
+		r->verdict = rpt_verdict_name(q->verdict);
+		r->old_ms = q->old.gmean_ms;
+		r->new_ms = q->new.gmean_ms;
+		r->ratio = isfinite(q->test.ratio) && q->test.ratio > 0 ? q->test.ratio
+			   : r->old_ms > 0				? r->new_ms / r->old_ms
+									: NAN;
+		r->lo = tested ? q->test.ci_lo : NAN;
+		r->hi = tested ? q->test.ci_hi : NAN;
+		r->p = tested ? q->test.p : NAN;
+		r->p_adj = tested ? q->p_adj : NAN;
+		r->plan_changed = q->plan_changed;
+		r->wrong = q->result_changed;
+		r->why = q->why;
+	}
+	if (cmp->have_overall) {
+		pg.overall.valid = 1;
+		pg.overall.ratio = cmp->overall.ratio;
+		pg.overall.lo = cmp->overall.ci_lo;
+		pg.overall.hi = cmp->overall.ci_hi;
+	}
+	if (asprintf(&pg.settings, "correction %s, test %s",
+		     st_correction_name(cmp->opts.correction),
+		     st_method_name(cmp->opts.method)) < 0) {
+		pg.settings = NULL;
+		goto oom;
+	}
+	if (asprintf(&pg.title, "dbt3stab compare: %s vs %s", pg.sides[0].name + 5,
+		     pg.sides[1].name + 5) < 0) {
+		pg.title = NULL;
+		goto oom;
+	}
+	rc = rpt_html_page_write(out, &pg, err);
+	rpt_html_page_release(&pg);
+	return rc;
+oom:
+	rpt_html_page_release(&pg);
+	return errbuf_set(err, "cannot build the report: out of memory");
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the HTML report shared by rpt_html.c (the page) and rpt_html_compare.c (the
+ * compare adapter): the page model both modes fill. Not for other modules. */
+#ifndef DBT3_RPT_HTML_INT_H
+#define DBT3_RPT_HTML_INT_H
+#include "runner/res.h"
+#include "runner/util.h"
+#include <stdio.h>
+
+#define RPT_HTML_MAX_SIDES 16
+
+/* Figures of one query in one result file. Pointers point into the result (not owned) except
+ * means, which rpt_html_fig_release frees. */
+struct rpt_html_fig {
+	int present;			/* the file has the query */
+	size_t n_restarts, n_ok;	/* restarts recorded / with status ok and measured runs */
+	double *means;			/* n_ok restart means (ms) */
+	double gmean;			/* geometric mean of the restart means (ms); NaN if none */
+	double cov_within, cov_between; /* from the one-way ANOVA (stats/st.h); NaN if unknown */
+	size_t not_steady, timeout, crash, error; /* restarts marked so */
+	long long rows;			  /* rows of the first restart that has them, or -1 */
+	const char *plan, *plan_sha256;	  /* of the first restart with a plan */
+	const char *result_sha256;	  /* of the first restart with one */
+	int plans_differ, results_differ; /* between this file's restarts */
+};
+
+int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q);
+void rpt_html_fig_release(struct rpt_html_fig *f);
+
+/* The comparison of one query (compare mode). */
+struct rpt_html_row {
+	const char *verdict;   /* "regression", "improvement", "unchanged", "inconclusive",
+				* "wrong-result" (static strings) */
+	double old_ms, new_ms; /* geometric means of the restart means */
+	double ratio, lo, hi;  /* new/old and its CI; NaN when untested */
+	double p, p_adj;       /* raw and corrected p; NaN when untested */
+	int plan_changed, wrong;
+	const char *why; /* reason for inconclusive / wrong-result, or NULL (static) */
+};
+
+struct rpt_html_side {
+	const struct res_file *res;
+	const char *path; /* file name shown on the page, or NULL */
+	char *name;	  /* legend name, unique on the page (owned) */
+};
+
+struct rpt_html_page {
+	int compare;	/* 1: two sides, rows filled */
+	char *title;	/* owned */
+	char *settings; /* compare: "correction holm, method welch" (owned) or NULL */
+	struct rpt_html_side sides[RPT_HTML_MAX_SIDES];
+	size_t n_sides;
+	const char **ids; /* union of query ids in order (pointing into results) */
+	size_t n_ids;
+	struct rpt_html_fig *figs; /* figs[q * n_sides + s] */
+	struct rpt_html_row *rows; /* compare: n_ids rows (owned) */
+	double alpha, min_effect;
+	char **notes; /* file-level warnings to show (borrowed), n_notes */
+	size_t n_notes;
+	struct {
+		int valid;
+		double ratio, lo, hi;
+	} overall;
+};
+
+/* Fills the page for n results: query ids (the n_ids given, else the union in order of first
+ * appearance), side names ("<prefix>: <label or file name>" when prefixes is not NULL),
+ * per-query figures. Release with rpt_html_page_release. */
+int rpt_html_page_init(struct rpt_html_page *pg, const struct res_file *const *files,
+		       const char *const *paths, const char *const *prefixes, size_t n,
+		       const char *const *ids, size_t n_ids, struct errbuf *err);
+void rpt_html_page_release(struct rpt_html_page *pg);
+
+/* Writes the whole page. */
+int rpt_html_page_write(FILE *out, const struct rpt_html_page *pg, struct errbuf *err);
+
+#endif

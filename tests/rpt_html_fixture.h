@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* Hand-made result files for the HTML report tests (test_rpt_html.c, test_rpt_html_browser.c):
+ * 22 queries, log-normal restart means, warm-up curves, a designed regression (Q5 +15%), an
+ * improvement with a plan change (Q9 -15%), a wrong result (Q18), an inconclusive query (Q20: one
+ * restart on the new side) and a not-steady restart (Q3). Built with the result model and written
+ * with res_file_write, so the files go through the same strict reader as real ones. */
+#ifndef DBT3_TEST_RPT_HTML_FIXTURE_H
+#define DBT3_TEST_RPT_HTML_FIXTURE_H
+#include "runner/res.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* A label that must never reach the page unescaped. */
+#define FX_EVIL_LABEL                                                                              \
+	"old <script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">"
+
+struct fx_rng {
+	uint64_t s;
+};
+
+static inline double fx_uniform(struct fx_rng *r)
+{
+	/* xorshift64* (Vigna 2016), 53-bit mantissa */
+	r->s ^= r->s >> 12;
+	r->s ^= r->s << 25;
+	r->s ^= r->s >> 27;
+	return (double)((r->s * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+}
+
+static inline double fx_gauss(struct fx_rng *r)
+{
+	double u = fx_uniform(r), v = fx_uniform(r);
+	return sqrt(-2 * log(u + 1e-300)) * cos(6.283185307179586 * v);
+}
+
+enum fx_side { FX_OLD = 0, FX_NEW = 1 };
+
+/* Builds one side; seed varies the restart noise, the query base times are the same for all. */
+static inline struct res_file *fx_result(enum fx_side side, const char *label, uint64_t seed,
+					 size_t restarts)
+{
+	struct res_file *res = res_file_new();
+	struct fx_rng base = {0x9e3779b97f4a7c15ULL}, rng = {seed * 0x2545f4914f6cdd1dULL + 1};
+	char sql[65], sha[65];
+	if (!res)
+		return NULL;
+	res_set_string(&res->label, label);
+	res_set_string(&res->started_at, "2026-11-30T01:00:00Z");
+	res_set_string(&res->finished_at, "2026-11-30T02:10:00Z");
+	res_set_section(&res->host,
+			json_pack("{s:s,s:s,s:s,s:s,s:b,s:b}", "name", "bench-1", "cpu_model",
+				  "AMD EPYC 7302P 16-Core Processor", "kernel", "6.1.0-28-amd64",
+				  "governor", "performance", "turbo", 0, "aslr", 0));
+	util_sha256_hex(sha, side == FX_OLD ? "old-binary" : "new-binary", 10);
+	res_set_section(&res->server,
+			json_pack("{s:s,s:s,s:s,s:{}}", "version",
+				  side == FX_OLD ? "10.11.6-MariaDB" : "10.11.7-MariaDB", "binary",
+				  side == FX_OLD ? "/opt/old/mariadbd" : "/opt/new/mariadbd",
+				  "binary_sha256", sha, "options"));
+	res_set_section(
+	    &res->dataset,
+	    json_pack("{s:f,s:s,s:s}", "scale_factor", 1.0, "generator_version", "dbt3stab-gen 1",
+		      "fingerprint",
+		      "5f1c0aa3d7e2b6f2a3c5e4d1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1"));
+	res_set_section(&res->plan,
+			json_pack("{s:I,s:i,s:i,s:s,s:i}", "restarts", (json_int_t)restarts,
+				  "warmup", 8, "runs", 10, "query_order", "fixed", "seed", 42));
+	res_set_section(&res->pinning, json_pack("{s:[i],s:[i],s:[i],s:[s,s,s]}", "server_cpus", 2,
+						 "client_cpus", 3, "memory_nodes", 0, "stabilizers",
+						 "governor", "aslr", "turbo"));
+	for (int qi = 1; qi <= 22; qi++) {
+		char id[8];
+		snprintf(id, sizeof(id), "Q%d", qi);
+		util_sha256_hex(sql, id, strlen(id));
+		struct res_query *q = res_file_add_query(res, id, sql);
+		double ms = 15 * exp(4.5 * fx_uniform(&base)); /* 15 ms .. 1.3 s */
+		double cov = 0.005 + 0.025 * fx_uniform(&base);
+		if (side == FX_NEW && qi == 5)
+			ms *= 1.15;
+		if (side == FX_NEW && qi == 9)
+			ms /= 1.15;
+		size_t nr = side == FX_NEW && qi == 20 ? 1 : restarts;
+		for (size_t r = 0; r < nr; r++) {
+			double warm[8], meas[10], cpu[10];
+			double m = ms * exp(cov * fx_gauss(&rng));
+			for (int k = 0; k < 8; k++)
+				warm[k] =
+				    m * (1 + 3.0 * exp(-k / 1.3)) * exp(0.01 * fx_gauss(&rng));
+			for (int k = 0; k < 10; k++) {
+				/* Q3, restart 1: still warming up in the measured runs */
+				double trend = qi == 3 && r == 1 ? 1 + 0.03 * (9 - k) : 1;
+				meas[k] = m * trend * exp(0.002 * fx_gauss(&rng));
+				cpu[k] = meas[k] * 0.97;
+			}
+			char rsha[65], psha[65];
+			const char *res_text = side == FX_NEW && qi == 18 ? "wrong" : "right";
+			util_sha256_hex(rsha, res_text, strlen(res_text));
+			int changed = side == FX_NEW && qi == 9;
+			util_sha256_hex(psha, changed ? "plan-b" : "plan-a", 6);
+			char plan[512];
+			snprintf(
+			    plan, sizeof(plan),
+			    "{\"query_block\": {\"select_id\": 1, \"nested_loop\": [{\"table\": "
+			    "{\"table_name\": \"%s\", \"access_type\": \"%s\", \"key\": %s, "
+			    "\"attached_condition\": \"lineitem.l_shipdate <= '1998-09-02' and "
+			    "l_qty > 3\"}}, {\"table\": {\"table_name\": \"%s\", \"access_type\": "
+			    "\"eq_ref\"}}]}}",
+			    changed ? "orders" : "lineitem", changed ? "ALL" : "range",
+			    changed ? "null" : "\"i_l_shipdate\"", changed ? "lineitem" : "orders");
+			struct res_restart rr = {
+			    .index = (int)r,
+			    .status = RES_STATUS_OK,
+			    .warmup_ms = warm,
+			    .n_warmup = 8,
+			    .measured_ms = meas,
+			    .n_measured = 10,
+			    .server_cpu_ms = cpu,
+			    .n_server_cpu = 10,
+			    .rows = 4 + qi,
+			    .result_sha256 = rsha,
+			    .plan_sha256 = psha,
+			    .plan = plan,
+			    .not_steady = qi == 3 && r == 1,
+			};
+			res_query_add_restart(q, &rr);
+		}
+	}
+	return res;
+}
+
+/* Writes old.json (with the evil label) and new.json into dir; 0 on success. */
+static inline int fx_write_pair(const char *dir, size_t restarts)
+{
+	char path[4096];
+	struct errbuf err;
+	int rc = 0;
+	struct res_file *old = fx_result(FX_OLD, FX_EVIL_LABEL, 1, restarts);
+	struct res_file *new = fx_result(FX_NEW, "new build", 2, restarts);
+	snprintf(path, sizeof(path), "%s/old.json", dir);
+	if (!old || res_file_write(old, path, &err) < 0)
+		rc = -1;
+	snprintf(path, sizeof(path), "%s/new.json", dir);
+	if (!new || res_file_write(new, path, &err) < 0)
+		rc = -1;
+	res_file_free(old);
+	res_file_free(new);
+	return rc;
+}
+
+/* Runs a shell command line; returns its exit code (-1 when it did not exit normally). */
+static inline int fx_system(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int fx_system(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	int st = system(cmd);
+	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Reads a whole file (NUL-terminated); NULL when it cannot. Caller frees. */
+static inline char *fx_slurp(const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct errbuf err;
+	if (util_read_file(path, &text, &len, &err) < 0)
+		return NULL;
+	return text;
+}
+
+/* Occurrences of needle in hay. */
+static inline size_t fx_count(const char *hay, const char *needle)
+{
+	size_t n = 0, l = strlen(needle);
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += l)
+		n++;
+	return n;
+}
+
+#endif

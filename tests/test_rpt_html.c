@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* Structure of the HTML report (reports/rpt_html*.c) on hand-made result files: every query,
+ * verdict classes matching the compare model, escaping, plans, self-containment, CLI errors. */
+#include "reports/rpt.h"
+#include "reports/rpt_html.h"
+#include "reports/rpt_html_assets.h"
+#include "tests/harness.h"
+#include "tests/rpt_html_fixture.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The article of query id (from "<article" to "</article>"), malloc'd; NULL when absent. */
+static char *article_of(const char *html, const char *id)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "data-query=\"%s\"><h3>", id);
+	const char *at = strstr(html, key);
+	if (!at)
+		return NULL;
+	const char *start = at;
+	while (start > html && strncmp(start, "<article", 8))
+		start--;
+	const char *end = strstr(at, "</article>");
+	if (!end)
+		return NULL;
+	return strndup(start, (size_t)(end - start));
+}
+
+static char *render_compare(const char *dir, struct rpt_compare **out_cmp)
+{
+	char po[4096], pn[4096];
+	struct res_file *old = NULL, *new = NULL;
+	struct errbuf err;
+	char *page = NULL;
+	size_t len = 0;
+	snprintf(po, sizeof(po), "%s/old.json", dir);
+	snprintf(pn, sizeof(pn), "%s/new.json", dir);
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&old, po, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&new, pn, &err), 0);
+	struct rpt_file_info fo = {po, old}, fn = {pn, new}, fb = {NULL, NULL};
+	struct rpt_compare_opts opts;
+	rpt_compare_opts_init(&opts);
+	struct rpt_compare *cmp = NULL;
+	int rc = rpt_compare_build(&cmp, &fo, &fn, &fb, &opts, &err);
+	if (rc < 0)
+		fprintf(stderr, "compare: %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	FILE *mem = open_memstream(&page, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+	CU_ASSERT_EQUAL(rpt_html_write_compare(mem, cmp, &err), 0);
+	fclose(mem);
+	*out_cmp = cmp;
+	/* the model borrows the results: they live as long as the test (freed by the caller via
+	 * cmp->old.res / cmp->new.res) */
+	return page;
+}
+
+static void free_compare(struct rpt_compare *cmp)
+{
+	if (!cmp)
+		return;
+	struct res_file *old = (struct res_file *)cmp->old.res,
+			*new = (struct res_file *)cmp->new.res;
+	rpt_compare_free(cmp);
+	res_file_free(old);
+	res_file_free(new);
+}
+
+static void test_rpt_html__compare_verdict_classes_match_model(void)
+{
+	char *dir = th_tempdir("html");
+	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
+	struct rpt_compare *cmp = NULL;
+	char *html = render_compare(dir, &cmp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_EQUAL(cmp->n_queries, 22);
+	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query "), 22);
+	for (size_t i = 0; i < cmp->n_queries; i++) {
+		const struct rpt_query *q = &cmp->queries[i];
+		char *art = article_of(html, q->id), want[96], row[160];
+		CU_ASSERT_PTR_NOT_NULL_FATAL(art);
+		snprintf(want, sizeof(want), "<article class=\"query verdict-%s\"",
+			 rpt_verdict_name(q->verdict));
+		CU_ASSERT_PTR_NOT_NULL(strstr(art, want));
+		/* one table row per query, with the same verdict */
+		snprintf(row, sizeof(row), "<tr class=\"verdict-%s\" data-query=\"%s\">",
+			 rpt_verdict_name(q->verdict), q->id);
+		CU_ASSERT_EQUAL(fx_count(html, row), 1);
+		/* both charts of the query */
+		snprintf(want, sizeof(want), "data-chart=\"warmup\" data-q=\"%zu\"", i);
+		CU_ASSERT_PTR_NOT_NULL(strstr(art, want));
+		free(art);
+	}
+	/* the counts in the header are the model's */
+	for (int v = 0; v < RPT_N_VERDICTS; v++) {
+		char want[160];
+		snprintf(want, sizeof(want), "<li class=\"count-%s\"><b>%zu</b>",
+			 rpt_verdict_name((enum rpt_verdict)v), cmp->counts[v]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(html, want));
+	}
+	free(html);
+	free_compare(cmp);
+	th_rmtree(dir);
+	free(dir);
+}
+
+static void test_rpt_html__designed_queries_get_their_verdicts(void)
+{
+	char *dir = th_tempdir("html");
+	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
+	struct rpt_compare *cmp = NULL;
+	char *html = render_compare(dir, &cmp);
+	static const struct {
+		const char *id, *verdict;
+	} want[] = {{"Q5", "regression"},
+		    {"Q9", "improvement"},
+		    {"Q18", "wrong-result"},
+		    {"Q20", "inconclusive"},
+		    {"Q1", "unchanged"}};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char *art = article_of(html, want[i].id), cls[96];
+		CU_ASSERT_PTR_NOT_NULL_FATAL(art);
+		snprintf(cls, sizeof(cls), "verdict-%s\"", want[i].verdict);
+		if (!strstr(art, cls))
+			fprintf(stderr, "%s: expected %s\n", want[i].id, want[i].verdict);
+		CU_ASSERT_PTR_NOT_NULL(strstr(art, cls));
+		free(art);
+	}
+	/* the plan change of Q9: marked, both plans side by side, escaped */
+	char *q9 = article_of(html, "Q9");
+	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "<span class=\"mark plan\">plan changed</span>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "<div class=\"plans\">"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "&quot;access_type&quot;: &quot;range&quot;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "&quot;access_type&quot;: &quot;ALL&quot;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "&lt;= &#39;1998-09-02&#39; and l_qty &gt; 3"));
+	free(q9);
+	/* no plans where the plan did not change */
+	char *q1 = article_of(html, "Q1");
+	CU_ASSERT_PTR_NULL(strstr(q1, "class=\"plans\""));
+	free(q1);
+	/* the wrong result is flagged in the chart data; the not-steady restart is warned about */
+	CU_ASSERT_EQUAL(fx_count(html, "\"wrong\":true"), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li>Q3 in old: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-chart=\"forest\""));
+	free(html);
+	free_compare(cmp);
+	th_rmtree(dir);
+	free(dir);
+}
+
+static void test_rpt_html__escapes_a_script_label(void)
+{
+	char *dir = th_tempdir("html");
+	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 3), 0);
+	struct rpt_compare *cmp = NULL;
+	char *html = render_compare(dir, &cmp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	/* nowhere raw */
+	CU_ASSERT_PTR_NULL(strstr(html, "<script>window.__pwned"));
+	CU_ASSERT_PTR_NULL(strstr(html, "<img src=x"));
+	/* escaped as text in the header and as \u escapes in the chart data */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img "
+					    "src=x onerror=&quot;window.__pwned=2&quot;&gt;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "\\u003cscript\\u003ewindow.__pwned=1\\u003c/script"));
+	/* exactly the page's own script elements: the data, Vega, Vega-Lite, report.js */
+	CU_ASSERT_EQUAL(fx_count(html, "<script"), 4);
+	CU_ASSERT_EQUAL(fx_count(html, "</script>"), 4);
+	free(html);
+	free_compare(cmp);
+	th_rmtree(dir);
+	free(dir);
+}
+
+static void test_rpt_html__escape_function(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	rpt_html_escape(mem, "<a href=\"x\">Tom & 'Jerry'</a>");
+	rpt_html_escape(mem, NULL);
+	fclose(mem);
+	CU_ASSERT_STRING_EQUAL(buf,
+			       "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
+	free(buf);
+}
+
+static void test_rpt_html__report_command_is_self_contained(void)
+{
+	char *dir = th_tempdir("html");
+	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 4), 0);
+	CU_ASSERT_EQUAL_FATAL(fx_system("'%s' report -q '%s/old.json' '%s/new.json' -o '%s/r.html'",
+					DBT3_BINARY, dir, dir, dir),
+			      0);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/r.html", dir);
+	char *html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_EQUAL(strncmp(html, "<!DOCTYPE html>", 15), 0);
+	/* every query: one article, one table row per file */
+	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query "), 22);
+	for (int i = 1; i <= 22; i++) {
+		char row[64];
+		snprintf(row, sizeof(row), "<tr data-query=\"Q%d\">", i);
+		CU_ASSERT_EQUAL(fx_count(html, row), 2);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-chart=\"spread\""));
+	/* Q20 has one restart in new.json: no between-restart CoV there */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "new build: "));
+	/* nothing to fetch: no external script, style sheet, image or frame */
+	CU_ASSERT_PTR_NULL(strstr(html, "<script src"));
+	CU_ASSERT_PTR_NULL(strstr(html, "<link"));
+	CU_ASSERT_PTR_NULL(strstr(html, "<iframe"));
+	CU_ASSERT_PTR_NULL(strstr(html, "<img"));
+	/* the libraries are inlined whole */
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(html, (const char *)rpt_asset_vega_lite_js + rpt_asset_vega_lite_js_len - 64));
+	CU_ASSERT_PTR_NULL(strstr(html, "<script>window.__pwned"));
+	/* report mode: plans are shown where the files' plans differ (Q9) */
+	char *q9 = article_of(html, "Q9");
+	CU_ASSERT_PTR_NOT_NULL(q9 && strstr(q9, "<div class=\"plans\">"));
+	free(q9);
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
+static void test_rpt_html__report_command_errors(void)
+{
+	char *dir = th_tempdir("html");
+	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 2), 0);
+	char bad[4096];
+	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+	FILE *f = fopen(bad, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("{\"format\": \"dbt3stab-result\", \"format_version\": 1, \"queries\": 3}\n", f);
+	fclose(f);
+	/* usage errors and malformed input: 2, with the file named */
+	CU_ASSERT_EQUAL(fx_system("'%s' report 2>/dev/null", DBT3_BINARY), 2);
+	CU_ASSERT_EQUAL(
+	    fx_system("'%s' report --nosuch '%s/old.json' 2>/dev/null", DBT3_BINARY, dir), 2);
+	CU_ASSERT_EQUAL(
+	    fx_system("'%s' report '%s' -o '%s/x.html' 2>'%s/err.txt'", DBT3_BINARY, bad, dir, dir),
+	    2);
+	char errp[4096];
+	snprintf(errp, sizeof(errp), "%s/err.txt", dir);
+	char *msg = fx_slurp(errp);
+	CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "bad.json"));
+	free(msg);
+	/* no page is left behind on error; an unwritable output is a run-time failure: 1 */
+	snprintf(errp, sizeof(errp), "%s/x.html", dir);
+	CU_ASSERT_PTR_NULL(fopen(errp, "r"));
+	CU_ASSERT_EQUAL(
+	    fx_system("'%s' report -q '%s/old.json' -o '%s/no/such/dir/r.html' 2>/dev/null",
+		      DBT3_BINARY, dir, dir),
+	    1);
+	/* --help: usage on stdout, 0 */
+	CU_ASSERT_EQUAL(
+	    fx_system("'%s' report --help | grep -q 'usage: dbt3stab report'", DBT3_BINARY), 0);
+	th_rmtree(dir);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+	    {"compare_verdict_classes_match_model",
+	     test_rpt_html__compare_verdict_classes_match_model},
+	    {"designed_queries_get_their_verdicts",
+	     test_rpt_html__designed_queries_get_their_verdicts},
+	    {"escapes_a_script_label", test_rpt_html__escapes_a_script_label},
+	    {"escape_function", test_rpt_html__escape_function},
+	    {"report_command_is_self_contained", test_rpt_html__report_command_is_self_contained},
+	    {"report_command_errors", test_rpt_html__report_command_errors},
+	    {NULL, NULL},
+	};
+	return th_run("rpt_html", cases, argc, argv);
+}
