@@ -45,6 +45,7 @@ struct srv {
 
 #define REG_MAX 32
 static volatile pid_t reg_pids[REG_MAX];
+static volatile pid_t reg_owner[REG_MAX]; /* a forked child that exits must not stop them */
 static pthread_once_t reg_once = PTHREAD_ONCE_INIT;
 
 static void reg_sleep_ms(long ms)
@@ -57,6 +58,10 @@ static void reg_sleep_ms(long ms)
 void srv_stop_registered(void)
 {
 	int saved = errno;
+	pid_t self = getpid();
+	for (int i = 0; i < REG_MAX; i++)
+		if (reg_owner[i] != self)
+			reg_pids[i] = 0; /* inherited over fork: the parent stops them */
 	for (int i = 0; i < REG_MAX; i++)
 		if (reg_pids[i] > 0)
 			kill(reg_pids[i], SIGTERM);
@@ -115,6 +120,7 @@ static void reg_add(pid_t pid)
 	pthread_once(&reg_once, reg_install);
 	for (int i = 0; i < REG_MAX; i++)
 		if (reg_pids[i] <= 0) {
+			reg_owner[i] = getpid();
 			reg_pids[i] = pid;
 			return;
 		}

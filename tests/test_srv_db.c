@@ -334,6 +334,27 @@ static void test_srv_db__child_hook_runs_before_exec(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
+static void test_srv_db__forked_child_exit_leaves_server_alone(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	opts_for_test(&o);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
+	pid_t child = fork();
+	if (child == 0)
+		exit(0); /* runs the atexit hook with the inherited registry */
+	int st;
+	CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
+	CU_ASSERT_TRUE(srv_is_alive(s));
+	CU_ASSERT_TRUE(srv_ping(s));
+	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
 static void test_srv_db__sigterm_stops_started_servers(void)
 {
 	int fds[2];
@@ -502,6 +523,7 @@ int main(int argc, char **argv)
 		{"bad_option_fails_with_server_reason", test_srv_db__bad_option_fails_with_server_reason},
 		{"crash_is_detected", test_srv_db__crash_is_detected},
 		{"child_hook_runs_before_exec", test_srv_db__child_hook_runs_before_exec},
+		{"forked_child_exit_leaves_server_alone", test_srv_db__forked_child_exit_leaves_server_alone},
 		{"sigterm_stops_started_servers", test_srv_db__sigterm_stops_started_servers},
 		{"external_server_is_used_not_managed", test_srv_db__external_server_is_used_not_managed},
 		{"stuck_server_is_killed_after_timeout", test_srv_db__stuck_server_is_killed_after_timeout},
