@@ -15,8 +15,10 @@ struct rpt_compare;
 int rpt_html_write_report(FILE *out, const struct res_file *const *files, const char *const *paths,
 			  size_t n, struct errbuf *err);
 
-/* The `compare --format html` hook, called by runner/cmd_compare.c with the compare model (which
- * names both files and holds them). */
+/* The `compare --format html` hook, for runner/cmd_compare.c ("compare", please wire it): accept
+ * "html" in --format and, instead of rpt_compare_write(f, cmp, fmt, color), call
+ * rpt_html_write_compare(f, cmp, &err) (0, or -1 with err filled); exit codes as for the other
+ * formats. The model names both files and holds them. */
 int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errbuf *err);
 
 /* Writes s with &, <, >, " and ' replaced by character references (NULL writes nothing). */
