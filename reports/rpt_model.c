@@ -413,6 +413,26 @@ static void overall(struct rpt_compare *c)
 	free(tests);
 }
 
+/* One warning listing the queries of a that b does not have. */
+static int warn_only_in(struct rpt_compare *c, const struct rpt_file_info *a,
+			const struct rpt_file_info *b)
+{
+	char list[1024] = "";
+	size_t n = 0, at = 0;
+	for (size_t i = 0; i < a->res->n_queries; i++) {
+		const char *id = a->res->queries[i].id;
+		if (res_file_find_query(b->res, id))
+			continue;
+		n++;
+		int k = snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", id);
+		if (k > 0 && (size_t)k < sizeof(list) - at)
+			at += (size_t)k;
+	}
+	if (n == 0)
+		return 0;
+	return add_warning(c, "%s only in '%s': %s", n == 1 ? "query" : "queries", a->path, list);
+}
+
 int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		      const struct rpt_file_info *new, const struct rpt_file_info *baseline,
 		      const struct rpt_compare_opts *opts, struct errbuf *err)
@@ -431,14 +451,8 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		goto fail;
 	if (c->baseline.res && rpt_comparable(baseline, new, opts->force, c, err) < 0)
 		goto fail;
-	for (size_t i = 0; i < old->res->n_queries; i++)
-		if (!res_file_find_query(new->res, old->res->queries[i].id) &&
-		    add_warning(c, "%s is only in '%s'", old->res->queries[i].id, old->path) < 0)
-			goto oom;
-	for (size_t i = 0; i < new->res->n_queries; i++)
-		if (!res_file_find_query(old->res, new->res->queries[i].id) &&
-		    add_warning(c, "%s is only in '%s'", new->res->queries[i].id, new->path) < 0)
-			goto oom;
+	if (warn_only_in(c, old, new) < 0 || warn_only_in(c, new, old) < 0)
+		goto oom;
 	const struct rpt_file_info *files[] = {old, new, c->baseline.res ? &c->baseline : NULL};
 	for (size_t i = 0; i < 3; i++)
 		if (files[i] && !files[i]->res->finished_at &&
