@@ -37,6 +37,7 @@ static const struct srv_kv bulk_profile[] = {
 	{"innodb_doublewrite", "0"},
 	{"innodb_log_file_size", "1G"},
 	{"innodb_log_buffer_size", "64M"},
+	{"innodb_sort_buffer_size", "32M"},
 	{"skip-log-bin", NULL},
 };
 
@@ -278,9 +279,14 @@ struct shared {
 	_Atomic int64_t done[GEN_NTABLES];
 	int64_t total[GEN_NTABLES];
 	_Atomic int finished[GEN_NTABLES];
-	int64_t rows[GEN_NTABLES]; /* rows sent (data), by the table's worker */
+	int64_t rows[GEN_NTABLES]; /* rows sent (data) */
 	int trailing[GEN_NTABLES]; /* --from: rows end with '|' */
 	_Atomic int abort;
+	/* data chunks, under mu: [lo, hi) not taken yet; owners take from the front, idle
+	 * workers steal from the back, so two connections never insert into the same spot */
+	pthread_mutex_t mu;
+	int64_t lo[GEN_NTABLES], hi[GEN_NTABLES], nchunks[GEN_NTABLES], chunks_done[GEN_NTABLES];
+	int started[GEN_NTABLES];
 };
 
 struct worker {
@@ -327,34 +333,84 @@ static int load_chunk(struct worker *w, enum gen_table t, struct source *src, in
 	return 0;
 }
 
-static int load_table(struct worker *w, enum gen_table t)
+/* Loads chunk k of table t: a range of gen units, or (--from) the whole file. */
+static int load_one_chunk(struct worker *w, enum gen_table t, int64_t k, int64_t *out_rows)
 {
 	struct shared *sh = w->sh;
+	struct source src = {.progress = &sh->done[t]};
+	int rc;
 	if (sh->o->from_dir) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/%s.tbl", sh->o->from_dir, gen_table_name(t));
-		struct source src = {.progress = &sh->done[t]};
 		if (!(src.fp = fopen(path, "r")))
 			return errbuf_errno(&w->err, errno, "cannot open '%s'", path);
-		int rc = load_chunk(w, t, &src, sh->trailing[t]);
+		rc = load_chunk(w, t, &src, sh->trailing[t]);
 		fclose(src.fp);
-		sh->rows[t] += src.rows;
-		return rc;
-	}
-	int64_t units = sh->total[t];
-	for (int64_t first = 0; first < units && !atomic_load(&sh->abort);
-	     first += chunk_units[t]) {
-		int64_t last = first + chunk_units[t] < units ? first + chunk_units[t] : units;
-		struct source src = {.progress = &sh->done[t]};
+	} else {
+		int64_t first = k * chunk_units[t];
+		int64_t last = first + chunk_units[t] < sh->total[t] ? first + chunk_units[t]
+								   : sh->total[t];
 		if (gen_stream_new(&src.st, sh->gen, t, first, last, 0, &w->err) < 0)
 			return -1;
-		int rc = load_chunk(w, t, &src, 1);
+		rc = load_chunk(w, t, &src, 1);
 		gen_stream_free(src.st);
-		sh->rows[t] += src.rows;
+	}
+	*out_rows = src.rows;
+	return rc;
+}
+
+/* Picks the next chunk for a worker whose current table is *cur; 0 when none is left. */
+static int next_chunk(struct shared *sh, int *cur, enum gen_table *out_t, int64_t *out_k)
+{
+	if (*cur >= 0 && sh->lo[*cur] < sh->hi[*cur]) {
+		*out_t = (enum gen_table)*cur;
+		*out_k = sh->lo[*cur]++;
+		return 1;
+	}
+	for (int i = 0; i < sh->ntables; i++) {
+		enum gen_table t = sh->order[i];
+		if (!sh->started[t] && sh->lo[t] < sh->hi[t]) {
+			sh->started[t] = 1;
+			*cur = t;
+			*out_t = t;
+			*out_k = sh->lo[t]++;
+			return 1;
+		}
+	}
+	int best = -1;
+	for (int i = 0; i < sh->ntables; i++) {
+		enum gen_table t = sh->order[i];
+		if (sh->lo[t] < sh->hi[t] && (best < 0 || sh->hi[t] - sh->lo[t] > sh->hi[best] - sh->lo[best]))
+			best = t;
+	}
+	if (best < 0)
+		return 0;
+	*out_t = (enum gen_table)best;
+	*out_k = --sh->hi[best];
+	return 1;
+}
+
+static int load_data(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	int cur = -1;
+	for (;;) {
+		enum gen_table t;
+		int64_t k, rows = 0;
+		pthread_mutex_lock(&sh->mu);
+		int more = !atomic_load(&sh->abort) && next_chunk(sh, &cur, &t, &k);
+		pthread_mutex_unlock(&sh->mu);
+		if (!more)
+			return 0;
+		int rc = load_one_chunk(w, t, k, &rows);
+		pthread_mutex_lock(&sh->mu);
+		sh->rows[t] += rows;
+		if (++sh->chunks_done[t] == sh->nchunks[t])
+			atomic_store(&sh->finished[t], 1);
+		pthread_mutex_unlock(&sh->mu);
 		if (rc < 0)
 			return rc;
 	}
-	return 0;
 }
 
 static int index_table(struct worker *w, enum gen_table t)
@@ -370,6 +426,12 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct shared *sh = w->sh;
 	mysql_thread_init();
+	if (sh->kind == TASK_DATA) {
+		if ((w->rc = load_data(w)) < 0)
+			atomic_store(&sh->abort, 1);
+		mysql_thread_end();
+		return NULL;
+	}
 	for (;;) {
 		if (atomic_load(&sh->abort))
 			break;
@@ -377,7 +439,7 @@ static void *worker_main(void *arg)
 		if (i >= sh->ntables)
 			break;
 		enum gen_table t = sh->order[i];
-		w->rc = sh->kind == TASK_DATA ? load_table(w, t) : index_table(w, t);
+		w->rc = index_table(w, t);
 		atomic_store(&sh->finished[t], 1);
 		if (w->rc < 0) {
 			atomic_store(&sh->abort, 1);
@@ -412,6 +474,7 @@ static int run_workers(struct shared *sh, MYSQL **conns, int n, enum load_phase 
 		return errbuf_set(err, "out of memory");
 	uint64_t t0 = util_now_ns();
 	int started = 0, rc = 0;
+	pthread_mutex_init(&sh->mu, NULL);
 	for (int i = 0; i < n; i++) {
 		ws[i].sh = sh;
 		ws[i].m = conns[i];
@@ -437,6 +500,7 @@ static int run_workers(struct shared *sh, MYSQL **conns, int n, enum load_phase 
 	for (int i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
 	report_progress(sh->o, ph, sh, t0);
+	pthread_mutex_destroy(&sh->mu);
 	for (int i = 0; i < started && rc == 0; i++)
 		if (ws[i].rc < 0) {
 			rc = ws[i].rc;
@@ -563,6 +627,12 @@ static int phase_data(struct state *st, struct errbuf *err)
 		sh->gen = st->gen;
 		for (int t = 0; t < GEN_NTABLES; t++)
 			sh->total[t] = gen_rows(st->gen, (enum gen_table)t);
+	}
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		sh->nchunks[t] = st->o->from_dir ? 1 : (sh->total[t] + chunk_units[t] - 1) / chunk_units[t];
+		sh->hi[t] = sh->nchunks[t];
+		if (sh->nchunks[t] == 0)
+			atomic_store(&sh->finished[t], 1);
 	}
 	return run_workers(sh, st->conns, st->nconns, LOAD_PHASE_DATA, err);
 }
