@@ -372,6 +372,14 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 		json_pack("{s:f, s:f, s:s, s:s, s:b}", "alpha", c->opts.alpha, "min_effect",
 			  c->opts.min_effect, "correction", st_correction_name(c->opts.correction),
 			  "method", st_method_name(c->opts.method), "force", c->opts.force));
+	if (c->opts.method == ST_METHOD_EB)
+		json_object_set_new(o, "eb_prior",
+				    c->eb_prior.df > 0 ? json_pack("{s:o, s:o}", "var_log",
+								   num(c->eb_prior.var), "df",
+								   isinf(c->eb_prior.df)
+									   ? json_string("inf")
+									   : num(c->eb_prior.df))
+						       : json_null());
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		json_t *jq = json_object();

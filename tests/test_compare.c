@@ -234,6 +234,43 @@ static void test_compare__disjoint_query_sets_are_an_error(void)
 	res_file_free(b);
 }
 
+static void test_compare__queries_in_one_file_only_are_warned(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_query *q = res_file_find_query(b, "Q14");
+	free(q->id);
+	q->id = strdup("Q15");
+	struct errbuf err = {""};
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->n_queries, 3);
+	CU_ASSERT_EQUAL_FATAL(c->n_warnings, 2);
+	CU_ASSERT_STRING_EQUAL(c->warnings[0], "query only in 'old.json': Q14");
+	CU_ASSERT_STRING_EQUAL(c->warnings[1], "query only in 'new.json': Q15");
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
+static void test_compare__moderated_method_tests_every_query(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_regress.json");
+	struct rpt_compare_opts opts;
+	struct rpt_compare *c = NULL;
+	struct errbuf err = {""};
+	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, none = {NULL, NULL};
+	rpt_compare_opts_init(&opts);
+	opts.method = ST_METHOD_EB;
+	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	CU_ASSERT_EQUAL(c->n_tested, 4);
+	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_IMPROVEMENT);
+	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_UNCHANGED);
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
 static void test_compare__min_effect_and_correction_change_verdicts(void)
 {
 	struct res_file *a = load("cmp_old.json"), *b = load("cmp_regress.json");
@@ -273,6 +310,9 @@ int main(int argc, char **argv)
 		{"incomparable_files_are_refused_unless_forced",
 		 test_compare__incomparable_files_are_refused_unless_forced},
 		{"disjoint_query_sets_are_an_error", test_compare__disjoint_query_sets_are_an_error},
+		{"queries_in_one_file_only_are_warned",
+		 test_compare__queries_in_one_file_only_are_warned},
+		{"moderated_method_tests_every_query", test_compare__moderated_method_tests_every_query},
 		{"min_effect_and_correction_change_verdicts",
 		 test_compare__min_effect_and_correction_change_verdicts},
 		{NULL, NULL},

@@ -17,3 +17,5 @@ run compare --min-effect 40% cmp_old.json cmp_regress.json --quiet
 # without a correction, and with BH
 run compare --correction none --alpha 0.01 cmp_old.json cmp_same.json
 run compare --correction bh cmp_old.json cmp_wrong.json
+# moderated t: restart variances shrunk across queries
+run compare --method eb cmp_old.json cmp_regress.json
