@@ -16,6 +16,7 @@ enum {
 	OPT_FROM,
 	OPT_FORCE,
 	OPT_NO_BULK,
+	OPT_PRINT_SCHEMA,
 	OPT_SCALE = 's',
 	OPT_JOBS = 'j',
 	OPT_QUIET = 'q',
@@ -43,6 +44,7 @@ static void usage(FILE *f)
 		"  -j, --jobs N             parallel connections (default 2)\n"
 		"  --force                  reload even when the fingerprint matches\n"
 		"  --no-bulk-profile        do not restart a managed server with the bulk profile\n"
+		"  --print-schema           print the schema's SQL (with --indexes) and exit\n"
 		"  -q, --quiet              no progress display\n"
 		"  -h, --help               this help\n"
 		"\n%s"
@@ -60,6 +62,7 @@ static struct option *long_options(void)
 		{"jobs", required_argument, NULL, OPT_JOBS},
 		{"force", no_argument, NULL, OPT_FORCE},
 		{"no-bulk-profile", no_argument, NULL, OPT_NO_BULK},
+		{"print-schema", no_argument, NULL, OPT_PRINT_SCHEMA},
 		{"quiet", no_argument, NULL, OPT_QUIET},
 		{"help", no_argument, NULL, OPT_HELP},
 	};
@@ -127,7 +130,7 @@ int cmd_load(int argc, char **argv)
 	struct srv_opts so;
 	struct errbuf err;
 	struct srv *s = NULL;
-	int quiet = 0, rc = CLI_OK, c;
+	int quiet = 0, print_schema = 0, rc = CLI_OK, c;
 	long jobs = 2;
 	load_opts_init(&o);
 	srv_opts_init(&so);
@@ -171,6 +174,9 @@ int cmd_load(int argc, char **argv)
 		case OPT_NO_BULK:
 			o.bulk_profile = 0;
 			break;
+		case OPT_PRINT_SCHEMA:
+			print_schema = 1;
+			break;
 		case OPT_QUIET:
 			quiet = 1;
 			break;
@@ -196,6 +202,17 @@ int cmd_load(int argc, char **argv)
 	}
 	if (optind < argc) {
 		rc = cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (print_schema) {
+		char *sql = schema_script(o.indexes);
+		if (!sql) {
+			cli_error("out of memory");
+			rc = CLI_FOUND;
+			goto out;
+		}
+		fputs(sql, stdout);
+		free(sql);
 		goto out;
 	}
 	so.scale = o.sf;
