@@ -411,6 +411,27 @@ static void test_pin__binding_needs_this_machine(void)
 	pin_ctx_free(NULL);
 }
 
+/* The machine's allowed PUs follow taskset: one PU left means unpinned with a warning. */
+static void test_pin__taskset_restricts_the_machine(void)
+{
+	char cmd[2048], out[8192];
+	snprintf(cmd, sizeof(cmd), "taskset -c 0 '%s' pin --json 2>&1", DBT3_BINARY);
+	FILE *p = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	CU_ASSERT_EQUAL(pclose(p), 0);
+	const char *brace = strchr(out, '{');
+	CU_ASSERT_PTR_NOT_NULL_FATAL(brace);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "warning: single PU 0: server and client run unpinned"));
+	json_t *j = json_loads(brace, 0, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT(json_is_false(json_object_get(j, "pinned")));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "server_cpus")), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "topology")), "allowed PUs 0"));
+	json_decref(j);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -425,6 +446,7 @@ int main(int argc, char **argv)
 		{"client_binds_its_own_thread", test_pin__client_binds_its_own_thread},
 		{"json_records_placement_and_stabilizers", test_pin__json_records_placement_and_stabilizers},
 		{"binding_needs_this_machine", test_pin__binding_needs_this_machine},
+		{"taskset_restricts_the_machine", test_pin__taskset_restricts_the_machine},
 		{NULL, NULL},
 	};
 	return th_run("pin", cases, argc, argv);
