@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define RUN_DB "dbt3"
 #define RUN_LOG_TAIL_LINES 30
@@ -204,8 +205,11 @@ static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
 	if (!c->conn)
 		return -1;
 	pid_t pid = srv_pid(t->srv);
-	if (pid > 0 && run_cpu_new(&c->cpu, pid, err) < 0)
+	if (pid > 0 && run_cpu_new(&c->cpu, pid, RUN_CPU_AUTO, err) < 0)
 		goto fail;
+	if (c->cpu)
+		json_object_set_new(t->t->res->plan, "server_cpu_source",
+				    json_string(run_cpu_source_name(c->cpu)));
 	if (c->plan->query_timeout > 0) {
 		MYSQL *killer = srv_connect(t->srv, NULL, err);
 		if (!killer)
@@ -420,6 +424,21 @@ post:
 	return st;
 }
 
+/* After a lost connection: has the server died? A killed process drops its sockets a moment
+ * before it can be reaped, so wait up to 10 s for either an exit or an answer to a ping. */
+static int server_died(struct srv *s, struct errbuf *err)
+{
+	for (int i = 0; i < 500; i++) {
+		if (srv_check(s, err) == SRV_E_EXITED)
+			return 1;
+		if (i >= 5 && srv_ping(s))
+			return 0;
+		struct timespec ts = {0, 20000000L};
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
 /* One query in one restart of target t: measure, record, checkpoint; handles crashes.
  * Returns 0, -1 or RUN_E_SERVER. */
 static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos,
@@ -462,7 +481,7 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 		break;
 	case RUN_EXEC_LOST: {
 		struct errbuf cerr;
-		if (srv_check(t->srv, &cerr) == SRV_E_EXITED) {
+		if (server_died(t->srv, &cerr)) {
 			char *tail = srv_error_log_tail(t->srv, RUN_LOG_TAIL_LINES);
 			char *msg = NULL;
 			crashed = 1;

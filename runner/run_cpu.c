@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct cpu_task {
@@ -18,7 +19,11 @@ struct cpu_task {
 
 struct run_cpu {
 	pid_t pid;
+	int use_clock;
+	clockid_t clock;
+	uint64_t clock_last;
 	int dirfd; /* /proc/PID/task */
+	DIR *dir;  /* the same, listed again at each sample (rewinddir re-reads procfs) */
 	struct cpu_task *tasks;
 	size_t n, cap;
 	int gen;
@@ -73,22 +78,34 @@ static struct cpu_task *task_add(struct run_cpu *c, pid_t tid)
 	return t;
 }
 
+static int clock_sample(struct run_cpu *c, uint64_t *out, struct errbuf *err)
+{
+	struct timespec ts;
+	if (clock_gettime(c->clock, &ts) != 0)
+		return errbuf_errno(err, errno, "cannot read the CPU clock of process %d",
+				    (int)c->pid);
+	uint64_t v = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (out)
+		*out = v >= c->clock_last ? v - c->clock_last : 0;
+	c->clock_last = v;
+	return 0;
+}
+
+const char *run_cpu_source_name(const struct run_cpu *c)
+{
+	return c->use_clock ? "clock_getcpuclockid" : "schedstat";
+}
+
 int run_cpu_sample(struct run_cpu *c, uint64_t *out, struct errbuf *err)
 {
 	uint64_t total = 0;
+	if (c->use_clock)
+		return clock_sample(c, out, err);
 	c->gen++;
-	/* rewinddir on an fd-backed DIR re-reads the directory: new threads appear. */
-	int dfd = dup(c->dirfd);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		int saved = errno;
-		if (dfd >= 0)
-			close(dfd);
-		return errbuf_errno(err, saved, "cannot list the threads of process %d",
-				    (int)c->pid);
-	}
+	DIR *d = c->dir;
 	rewinddir(d);
 	struct dirent *de;
+	errno = 0;
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
@@ -106,7 +123,6 @@ int run_cpu_sample(struct run_cpu *c, uint64_t *out, struct errbuf *err)
 		t->last_ns = v;
 		t->seen = c->gen;
 	}
-	closedir(d);
 	/* Drop the threads that were not listed (ended). */
 	size_t w = 0;
 	for (size_t i = 0; i < c->n; i++) {
@@ -123,17 +139,38 @@ int run_cpu_sample(struct run_cpu *c, uint64_t *out, struct errbuf *err)
 	return 0;
 }
 
-int run_cpu_new(struct run_cpu **out, pid_t pid, struct errbuf *err)
+int run_cpu_new(struct run_cpu **out, pid_t pid, enum run_cpu_source source, struct errbuf *err)
 {
 	char path[64];
 	struct run_cpu *c = calloc(1, sizeof(*c));
 	if (!c)
 		return errbuf_set(err, "out of memory");
 	c->pid = pid;
+	c->dirfd = -1;
+	if (source != RUN_CPU_SCHEDSTAT) {
+		int rc = clock_getcpuclockid(pid, &c->clock);
+		c->use_clock = rc == 0 && clock_sample(c, NULL, err) == 0;
+		if (c->use_clock) {
+			*out = c;
+			return 0;
+		}
+		if (source == RUN_CPU_CLOCK) {
+			errbuf_errno(err, rc ? rc : errno,
+				     "cannot read the CPU clock of process %d", (int)pid);
+			free(c);
+			return -1;
+		}
+	}
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	c->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (c->dirfd < 0) {
+	int dfd = c->dirfd >= 0 ? dup(c->dirfd) : -1;
+	c->dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!c->dir) {
 		errbuf_errno(err, errno, "cannot open '%s'", path);
+		if (dfd >= 0)
+			close(dfd);
+		if (c->dirfd >= 0)
+			close(c->dirfd);
 		free(c);
 		return -1;
 	}
@@ -151,6 +188,8 @@ void run_cpu_free(struct run_cpu *c)
 		return;
 	for (size_t i = 0; i < c->n; i++)
 		close(c->tasks[i].fd);
+	if (c->dir)
+		closedir(c->dir);
 	if (c->dirfd >= 0)
 		close(c->dirfd);
 	free(c->tasks);

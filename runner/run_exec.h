@@ -29,7 +29,7 @@ struct run_exec_result {
 };
 
 /* A thread holding a second connection that sends KILL QUERY when an armed execution passes its
- * deadline. */
+ * deadline (checked every timeout/10, at least 1 ms and at most 100 ms apart). */
 struct run_watch;
 
 /* Starts the watchdog on killer (an open connection; the watch takes it over and closes it). */

@@ -9,6 +9,7 @@
 #include "runner/run_plan.h"
 #include "runner/run_report.h"
 #include "runner/run_schema.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,27 +229,53 @@ static double process_cpu_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void test_run__cpu_sampler_follows_process_cpu_time(void)
+static void *burn_thread(void *arg)
 {
-	struct run_cpu *c = NULL;
-	struct errbuf err;
-	uint64_t ns = 0;
-	CU_ASSERT_EQUAL_FATAL(run_cpu_new(&c, getpid(), &err), 0);
 	double t0 = process_cpu_s();
 	volatile double x = 0;
-	while (process_cpu_s() - t0 < 0.2)
+	(void)arg;
+	while (process_cpu_s() - t0 < 0.05)
 		for (int i = 0; i < 10000; i++)
 			x += i * 0.5;
-	double used = process_cpu_s() - t0;
-	CU_ASSERT_EQUAL_FATAL(run_cpu_sample(c, &ns, &err), 0);
-	double got = (double)ns / 1e9;
-	/* schedstat and the CPU-time clock count the same thing. */
-	CU_ASSERT(got > used * 0.9 && got < used * 1.1 + 0.01);
-	/* A second sample right away: almost nothing. */
-	CU_ASSERT_EQUAL(run_cpu_sample(c, &ns, &err), 0);
-	CU_ASSERT(ns < 20000000u);
-	run_cpu_free(c);
-	CU_ASSERT_EQUAL(run_cpu_new(&c, 0x7ffffff0, &err), -1); /* no such process */
+	return NULL;
+}
+
+static void test_run__cpu_sampler_follows_process_cpu_time(void)
+{
+	static const enum run_cpu_source sources[] = {RUN_CPU_CLOCK, RUN_CPU_SCHEDSTAT};
+	static const char *const names[] = {"clock_getcpuclockid", "schedstat"};
+	for (int s = 0; s < 2; s++) {
+		struct run_cpu *c = NULL;
+		struct errbuf err;
+		uint64_t ns = 0;
+		CU_ASSERT_EQUAL_FATAL(run_cpu_new(&c, getpid(), sources[s], &err), 0);
+		CU_ASSERT_STRING_EQUAL(run_cpu_source_name(c), names[s]);
+		double t0 = process_cpu_s();
+		volatile double x = 0;
+		while (process_cpu_s() - t0 < 0.2)
+			for (int i = 0; i < 10000; i++)
+				x += i * 0.5;
+		double used = process_cpu_s() - t0;
+		CU_ASSERT_EQUAL_FATAL(run_cpu_sample(c, &ns, &err), 0);
+		double got = (double)ns / 1e9;
+		/* Both read the counter behind the process CPU-time clock. */
+		CU_ASSERT(got > used * 0.9 && got < used * 1.1 + 0.01);
+		/* A second sample right away: almost nothing. */
+		CU_ASSERT_EQUAL(run_cpu_sample(c, &ns, &err), 0);
+		CU_ASSERT(ns < 20000000u);
+		/* A thread that burns 50 ms and ends before the sample: the process clock keeps
+		 * its time, schedstat (per live thread) loses it. */
+		pthread_t th;
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, burn_thread, NULL), 0);
+		pthread_join(th, NULL);
+		CU_ASSERT_EQUAL(run_cpu_sample(c, &ns, &err), 0);
+		if (sources[s] == RUN_CPU_CLOCK)
+			CU_ASSERT(ns >= 45000000u);
+		run_cpu_free(c);
+	}
+	struct run_cpu *c = NULL;
+	struct errbuf err;
+	CU_ASSERT_EQUAL(run_cpu_new(&c, 0x7ffffff0, RUN_CPU_AUTO, &err), -1); /* no such process */
 	run_cpu_free(NULL);
 }
 
