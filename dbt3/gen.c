@@ -672,6 +672,10 @@ struct st_cust {
 	struct textdraw ahead;
 };
 
+#ifndef ORDER_AHEAD
+#define ORDER_AHEAD 2 /* orders drawn (and their comments prefetched) ahead of formatting */
+#endif
+
 struct st_order {
 	struct rng odate, lcnt, ckey, prio, clerk;
 	struct textgen cmnt;
@@ -682,7 +686,8 @@ struct st_order {
 	struct ord_ahead {
 		int32_t odate, lcnt;
 		struct textdraw ocmnt, lcmnt[7];
-	} ahead;
+	} ahead[ORDER_AHEAD];
+	int ahead_pos;
 };
 
 struct st_code {
@@ -1006,7 +1011,9 @@ static void order_init(struct gen_stream *s, int64_t start)
 		rng_skip_rows(all[i], start);
 	int64_t cm = ctx->scale * 1000;
 	g->clerk_max = cm > 1000 ? cm : 1000;
-	order_prep(s, &g->ahead);
+	for (int i = 0; i < ORDER_AHEAD; i++)
+		order_prep(s, &g->ahead[i]);
+	g->ahead_pos = 0;
 }
 
 /* dbgen mk_sparse(): 2 zero bits inserted above the low 3 bits of the order index. */
@@ -1026,8 +1033,9 @@ static char *order_unit(struct gen_stream *s, int64_t idx, char **pmain, char **
 	const struct gen_ctx *ctx = s->ctx;
 	struct st_order *g = &s->u.ord;
 	int64_t okey = order_key(idx);
-	struct ord_ahead cur = g->ahead;
-	order_prep(s, &g->ahead);
+	struct ord_ahead cur = g->ahead[g->ahead_pos];
+	order_prep(s, &g->ahead[g->ahead_pos]);
+	g->ahead_pos = (g->ahead_pos + 1) % ORDER_AHEAD;
 	int32_t odate = cur.odate;
 	int32_t lcnt = cur.lcnt;
 	struct line_vals lv[7];

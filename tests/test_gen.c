@@ -245,6 +245,7 @@ static void test_gen__command_writes_dbgen_files(void)
 		CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
 	}
 	th_rmtree(dir);
+	free(dir);
 }
 
 static void test_gen__command_rejects_bad_input(void)
@@ -267,6 +268,7 @@ static void test_gen__command_rejects_bad_input(void)
 	snprintf(sub, sizeof(sub), "%s/out", file);
 	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T nation", sub), CLI_FOUND);
 	th_rmtree(dir);
+	free(dir);
 }
 
 int main(int argc, char **argv)

@@ -72,6 +72,7 @@ static void check_sf1(const char *extra, const struct ref_md5 *ref)
 		CU_ASSERT_STRING_EQUAL(hex, r->md5);
 	}
 	th_rmtree(dir);
+	free(dir);
 }
 
 static void test_gen_slow__sf1_matches_dbgen_md5(void)
