@@ -1,0 +1,14 @@
+# queries/query/load: usage errors exit 2; the statements and their qgen parameters.
+run() { "$DBT3STAB" "$@"; echo "exit=$?"; }
+run queries --seed x
+run queries --seed -1
+run query 23
+run query
+run query 3 --format csv
+run load --indexes all
+run load -j 0
+"$DBT3STAB" queries | grep -c '^-- Q'
+"$DBT3STAB" queries --seed 1 | grep -E "p_size in|in \('[0-9]"
+"$DBT3STAB" queries -s 10 | grep -F 'ps_availqty) *'
+"$DBT3STAB" load --print-schema --indexes keys-only | grep -c '^CREATE TABLE'
+"$DBT3STAB" load --print-schema | grep -o 'ADD INDEX i_' | wc -l
