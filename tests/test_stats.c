@@ -552,6 +552,52 @@ static void test_stats__eb_prior_recovers_known_prior(void)
 	CU_ASSERT_EQUAL(st_eb_prior_fit(&p, v, d, 2, &err), ST_ENODATA);
 }
 
+/* st_compare_all with ST_METHOD_EB: the prior is fitted from the queries' pooled variances and
+ * each test uses s~^2 = (d0 s0^2 + d s_p^2) / (d0 + d) on d0 + d df (Smyth 2004, eq. 2-3);
+ * with fewer than 3 usable queries it falls back to Welch. */
+static void test_stats__eb_compare_all_moderates(void)
+{
+	enum { M = 4 };
+	static const double spread[M] = {0.01, 0.02, 0.04, 0.03};
+	double a[M][3], b[M][3];
+	struct st_sample sa[M], sb[M];
+	struct st_test t[M];
+	struct st_prior prior, want;
+	struct st_compare_opts o;
+	struct errbuf err;
+	double v[M], d[M];
+
+	for (int q = 0; q < M; q++) {
+		for (int k = 0; k < 3; k++) {
+			a[q][k] = exp(spread[q] * (k - 1));
+			b[q][k] = exp(0.05 + spread[q] * ((k * 2) % 3 - 1) * 1.5);
+		}
+		CU_ASSERT_EQUAL_FATAL(st_sample_init(&sa[q], a[q], 3, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(st_sample_init(&sb[q], b[q], 3, &err), 0);
+		st_sample_pooled_var(&prior, &sa[q], &sb[q]);
+		v[q] = prior.var;
+		d[q] = prior.df;
+		CU_ASSERT_DOUBLE_EQUAL(d[q], 4, 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(st_eb_prior_fit(&want, v, d, M, &err), 0);
+	st_compare_opts_init(&o);
+	o.method = ST_METHOD_EB;
+	CU_ASSERT_EQUAL_FATAL(st_compare_all(t, &prior, sa, sb, M, NULL, &o, &err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(prior.df, want.df, 0);
+	CU_ASSERT_DOUBLE_EQUAL(prior.var, want.var, 0);
+	CU_ASSERT_FATAL(isfinite(prior.df) && prior.df > 0); /* 3.38 for these spreads */
+	for (int q = 0; q < M; q++) {
+		double s2 = (prior.df * prior.var + 4 * v[q]) / (prior.df + 4);
+		CU_ASSERT_EQUAL(t[q].kind, ST_TEST_MODERATED);
+		CU_ASSERT_DOUBLE_EQUAL(t[q].df, prior.df + 4, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(t[q].se, sqrt(s2 * (2.0 / 3)), 1e-12);
+	}
+	/* two queries only: no prior, plain Welch */
+	CU_ASSERT_EQUAL_FATAL(st_compare_all(t, &prior, sa, sb, 2, NULL, &o, &err), 0);
+	CU_ASSERT_EQUAL(prior.df, 0);
+	CU_ASSERT_EQUAL(t[0].kind, ST_TEST_WELCH);
+}
+
 /* Overall ratio by restart: new = old x 1.1 restart by restart gives ratio 1.1 exactly with a zero
  * spread of differences only if restarts were paired; here they are not, so the CI is that of a
  * Welch test on per-restart geometric means, checked against a direct computation. */
@@ -632,6 +678,7 @@ int main(int argc, char **argv)
 	    {"mann_kendall_exact_matches_table", test_stats__mann_kendall_exact_matches_table},
 	    {"power_matches_r_power_t_test", test_stats__power_matches_r_power_t_test},
 	    {"eb_prior_recovers_known_prior", test_stats__eb_prior_recovers_known_prior},
+	    {"eb_compare_all_moderates", test_stats__eb_compare_all_moderates},
 	    {"overall_by_restart", test_stats__overall_by_restart},
 	    {"overall_from_tests", test_stats__overall_from_tests},
 	    {NULL, NULL},
