@@ -617,6 +617,27 @@ static int pid_running(pid_t pid)
 	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
 }
 
+/* A stale pid file may name a pid reused by another process: ours run with --defaults-file=cnf.
+ * When /proc does not tell, trust the pid file. */
+static int runs_our_cnf(const struct srv *s, pid_t pid)
+{
+	char path[64], buf[8192], want[PATHLEN + 32];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	ssize_t r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return 1;
+	buf[r] = '\0';
+	snprintf(want, sizeof(want), "--defaults-file=%s", s->cnf);
+	for (ssize_t i = 0; i < r; i += (ssize_t)strlen(buf + i) + 1)
+		if (strcmp(buf + i, want) == 0)
+			return 1;
+	return 0;
+}
+
 /* Reaps our child without blocking; 1 when it has exited. */
 static int child_reap(struct srv *s)
 {
@@ -639,7 +660,7 @@ int srv_is_alive(struct srv *s)
 	if (s->is_child)
 		return !child_reap(s);
 	pid_t pid = read_pidfile(s);
-	if (pid_running(pid)) {
+	if (pid_running(pid) && runs_our_cnf(s, pid)) {
 		s->pid = pid;
 		return 1;
 	}

@@ -35,7 +35,7 @@ const char srv_options_usage[] =
 	"  --defaults-extra-file F  option file included after the generated template\n"
 	"  --buffer-pool SIZE       InnoDB buffer pool, e.g. 4G (default from the scale\n"
 	"                           factor, at most half of RAM)\n"
-	"  --performance-schema     leave the performance schema on\n"
+	"  --performance-schema     turn the performance schema on (off by default)\n"
 	"  --start-timeout S        seconds to wait for the server to answer (default 120)\n"
 	"  --stop-timeout S         seconds to wait for a clean shutdown (default 120)\n"
 	"  --host H, --socket PATH, --user U\n"

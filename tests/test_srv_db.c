@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -246,6 +250,59 @@ static void test_srv_db__bad_option_fails_with_server_reason(void)
 	srv_free(s);
 	srv_opts_release(&o);
 	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+static void test_srv_db__busy_port_fails_with_server_reason(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(a);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL_FATAL(listen(fd, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	opts_for_test(&o);
+	o.port = ntohs(a.sin_port);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), SRV_E_EXITED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Address already in use"));
+	close(fd);
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
+/* A binary that claims to be MariaDB and never answers: the start timeout kills it. */
+static void test_srv_db__silent_server_times_out(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	char fake[4300];
+	snprintf(fake, sizeof(fake), "%s/fake-mariadbd", tmp);
+	FILE *f = fopen(fake, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("#!/bin/sh\n"
+	      "case \"$*\" in *--version*) echo \"fake  Ver 10.11.0-MariaDB for test\"; exit 0;; esac\n"
+	      "echo 'fake server: listening nowhere' >&2\n"
+	      "exec sleep 600\n",
+	      f);
+	fclose(f);
+	chmod(fake, 0755);
+	opts_for_test(&o);
+	srv_opts_parse(&o, SRV_OPT_MYSQLD, fake, &err);
+	o.start_timeout = 1.5;
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "did not answer within 2 s (killed)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "fake server: listening nowhere"));
+	CU_ASSERT_EQUAL(srv_pid(s), 0);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+	srv_free(s);
+	srv_opts_release(&o);
 }
 
 static void test_srv_db__crash_is_detected(void)
@@ -521,6 +578,8 @@ int main(int argc, char **argv)
 		{"start_applies_template_and_overlay", test_srv_db__start_applies_template_and_overlay},
 		{"restart_gives_a_fresh_process", test_srv_db__restart_gives_a_fresh_process},
 		{"bad_option_fails_with_server_reason", test_srv_db__bad_option_fails_with_server_reason},
+		{"busy_port_fails_with_server_reason", test_srv_db__busy_port_fails_with_server_reason},
+		{"silent_server_times_out", test_srv_db__silent_server_times_out},
 		{"crash_is_detected", test_srv_db__crash_is_detected},
 		{"child_hook_runs_before_exec", test_srv_db__child_hook_runs_before_exec},
 		{"forked_child_exit_leaves_server_alone", test_srv_db__forked_child_exit_leaves_server_alone},
