@@ -485,17 +485,19 @@ static int run_workers(struct shared *sh, MYSQL **conns, int n, enum load_phase 
 		}
 		started++;
 	}
+	uint64_t last = t0;
 	for (;;) {
 		int all = 1;
 		for (int k = 0; k < sh->ntables; k++)
 			all &= atomic_load(&sh->finished[sh->order[k]]) != 0;
 		if (all || atomic_load(&sh->abort))
 			break;
-		struct timespec ts = {0, 250 * 1000 * 1000};
+		struct timespec ts = {0, 100 * 1000 * 1000};
 		nanosleep(&ts, NULL);
-		static const uint64_t period = 1000000000ull;
-		if ((util_now_ns() - t0) / (250000000ull) % (period / 250000000ull) == 0)
+		if (util_now_ns() - last >= 1000000000ull) {
+			last = util_now_ns();
 			report_progress(sh->o, ph, sh, t0);
+		}
 	}
 	for (int i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
