@@ -30,6 +30,7 @@ int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out);
 /* One query of one result file as the statistics see it. Strings are borrowed from the
  * res_file, which must outlive the model. */
 struct rpt_side {
+	const struct res_query *q; /* the query in its file (borrowed), NULL when absent */
 	int present;            /* the query is in this file */
 	size_t n_restarts;      /* restarts in the file */
 	size_t n_used;          /* restarts with status ok: their means are the sample */
@@ -62,8 +63,10 @@ struct rpt_query {
 	struct st_test test;     /* kind ST_TEST_NONE when untested */
 	double p_adj;            /* after the correction; NaN when untested */
 	enum rpt_verdict verdict;
-	int plan_changed;        /* the plan fingerprints of old and new differ */
-	int result_changed;      /* the result fingerprints differ (verdict wrong-result) */
+	int plan_changed;        /* a plan fingerprint of one side never occurs on the other; then
+				  * new.plan_sha256/plan is the first new plan old never had */
+	int result_changed;      /* a result fingerprint (ok restarts) of one side never occurs on
+				  * the other, or the row counts differ: verdict wrong-result */
 	unsigned warn;           /* enum rpt_warn */
 	const char *why;         /* short reason for inconclusive / wrong-result, or NULL (static) */
 };

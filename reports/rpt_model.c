@@ -63,6 +63,7 @@ static int side_init(struct rpt_side *s, const struct res_query *q, const char *
 	s->rows = -1;
 	if (!q)
 		return 0;
+	s->q = q;
 	s->present = 1;
 	s->n_restarts = q->n_restarts;
 	if (q->n_restarts) {
@@ -220,16 +221,60 @@ void rpt_compare_free(struct rpt_compare *c)
 	free(c);
 }
 
-/* Sets result_changed/plan_changed from the fingerprints of the two sides. */
+/* The fingerprint of r (result of an ok restart, or plan), or NULL. */
+static const char *fingerprint(const struct res_restart *r, int plan)
+{
+	if (plan)
+		return r->plan_sha256;
+	return r->status == RES_STATUS_OK ? r->result_sha256 : NULL;
+}
+
+static int has_fingerprint(const struct res_query *q, const char *sha, int plan)
+{
+	for (size_t i = 0; i < q->n_restarts; i++) {
+		const char *f = fingerprint(&q->restarts[i], plan);
+		if (f && strcmp(f, sha) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first restart of a whose fingerprint b never has (b having some); NULL when none. */
+static const struct res_restart *first_unmatched(const struct res_query *a,
+						 const struct res_query *b, int plan)
+{
+	int b_has_any = 0;
+	for (size_t i = 0; i < b->n_restarts && !b_has_any; i++)
+		b_has_any = fingerprint(&b->restarts[i], plan) != NULL;
+	if (!b_has_any)
+		return NULL;
+	for (size_t i = 0; i < a->n_restarts; i++) {
+		const char *f = fingerprint(&a->restarts[i], plan);
+		if (f && !has_fingerprint(b, f, plan))
+			return &a->restarts[i];
+	}
+	return NULL;
+}
+
+/* Sets result_changed/plan_changed from the fingerprints of the two sides (as sets: a result
+ * that varies between restarts is a change only if the other side never produced it). */
 static void compare_fingerprints(struct rpt_query *q)
 {
-	const struct rpt_side *a = &q->old, *b = &q->new;
-	q->result_changed = a->result_sha256 && b->result_sha256 &&
-			    strcmp(a->result_sha256, b->result_sha256) != 0;
-	if (!q->result_changed && a->rows >= 0 && b->rows >= 0 && a->rows != b->rows)
+	const struct res_query *a = q->old.q, *b = q->new.q;
+	q->result_changed = first_unmatched(a, b, 0) || first_unmatched(b, a, 0);
+	if (!q->result_changed && q->old.rows >= 0 && q->new.rows >= 0 &&
+	    q->old.rows != q->new.rows)
 		q->result_changed = 1;
-	q->plan_changed =
-		a->plan_sha256 && b->plan_sha256 && strcmp(a->plan_sha256, b->plan_sha256) != 0;
+	const struct res_restart *nb = first_unmatched(b, a, 1), *na = first_unmatched(a, b, 1);
+	q->plan_changed = nb || na;
+	if (nb) {
+		q->new.plan_sha256 = nb->plan_sha256;
+		q->new.plan = nb->plan;
+	}
+	if (na) {
+		q->old.plan_sha256 = na->plan_sha256;
+		q->old.plan = na->plan;
+	}
 }
 
 /* The baseline's restart variance for one query: NULL prior (df 0) when it has < 2 restarts. */

@@ -143,6 +143,45 @@ static void test_compare__row_count_change_is_wrong_result(void)
 	res_file_free(b);
 }
 
+#define SHA_X "1111111111111111111111111111111111111111111111111111111111111111"
+
+static void set_sha(struct res_file *res, const char *id, size_t restart, int plan,
+		    const char *sha)
+{
+	struct res_restart *r = &res_file_find_query(res, id)->restarts[restart];
+	char **member = plan ? &r->plan_sha256 : &r->result_sha256;
+	free(*member);
+	*member = strdup(sha);
+}
+
+static void test_compare__fingerprints_compare_as_sets(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct errbuf err = {""};
+	/* Q3: one restart of new gives a result old never gave: wrong */
+	set_sha(b, "Q3", 3, 0, SHA_X);
+	/* Q6: both sides vary between the same two results: not wrong, but warned */
+	set_sha(a, "Q6", 1, 0, SHA_X);
+	set_sha(b, "Q6", 4, 0, SHA_X);
+	/* Q14: one restart of new has another plan: plan changed, shown as the new plan */
+	set_sha(b, "Q14", 2, 1, SHA_X);
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_TRUE(find(c, "Q3")->warn & RPT_W_RESULT_VARIES);
+	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_UNCHANGED);
+	CU_ASSERT_FALSE(find(c, "Q6")->result_changed);
+	CU_ASSERT_TRUE(find(c, "Q6")->warn & RPT_W_RESULT_VARIES);
+	CU_ASSERT_TRUE(find(c, "Q14")->plan_changed);
+	CU_ASSERT_STRING_EQUAL(find(c, "Q14")->new.plan_sha256, SHA_X);
+	CU_ASSERT_TRUE(find(c, "Q14")->warn & RPT_W_PLAN_VARIES);
+	CU_ASSERT_FALSE(find(c, "Q1")->plan_changed);
+	CU_ASSERT_EQUAL(c->worst, RPT_WRONG_RESULT);
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
 static void test_compare__one_restart_needs_a_baseline(void)
 {
 	struct res_file *a = load("cmp_old.json"), *b = load("cmp_one.json"),
@@ -304,6 +343,7 @@ int main(int argc, char **argv)
 		 test_compare__regression_improvement_and_plan_change},
 		{"wrong_result_is_most_severe", test_compare__wrong_result_is_most_severe},
 		{"row_count_change_is_wrong_result", test_compare__row_count_change_is_wrong_result},
+		{"fingerprints_compare_as_sets", test_compare__fingerprints_compare_as_sets},
 		{"one_restart_needs_a_baseline", test_compare__one_restart_needs_a_baseline},
 		{"failed_restarts_are_left_out_and_warned",
 		 test_compare__failed_restarts_are_left_out_and_warned},
