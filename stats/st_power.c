@@ -70,19 +70,20 @@ double st_power(const struct st_power_spec *spec, size_t n)
 	}
 
 	if (spec->method == ST_METHOD_WELCH) {
-		double half = (double)(n - 1) / 2;
+		double half = (double)(n - 1) / 2, sq[ST_GL_W], sw[ST_GL_W];
+		for (size_t j = 0; j < ST_GL_W; j++) {
+			double us;
+			gsl_integration_glfixed_point(0, 1, j, &us, &sw[j], tw);
+			sq[j] = sqrt(gsl_cdf_chisq_Pinv(us, d) / d);
+		}
 		for (size_t i = 0; i < ST_GL_B; i++) {
 			double ub, wb, bq, df, c, inner = 0;
 			gsl_integration_glfixed_point(0, 1, i, &ub, &wb, tb);
 			bq = gsl_cdf_beta_Pinv(ub, half, half);
 			df = (double)(n - 1) / (bq * bq + (1 - bq) * (1 - bq));
 			c = critical_t(spec, df);
-			for (size_t j = 0; j < ST_GL_W; j++) {
-				double us, ws, s;
-				gsl_integration_glfixed_point(0, 1, j, &us, &ws, tw);
-				s = gsl_cdf_chisq_Pinv(us, d);
-				inner += ws * cond_power(c * sqrt(s / d), mu_m, ncp);
-			}
+			for (size_t j = 0; j < ST_GL_W; j++)
+				inner += sw[j] * cond_power(c * sq[j], mu_m, ncp);
 			sum += wb * inner;
 		}
 	} else {
