@@ -10,10 +10,10 @@
 enum doc_status { DOC_OK = 0, DOC_WARN, DOC_UNKNOWN };
 
 struct doc_check {
-	const char *name;       /* stable identifier, e.g. "cpu_governor" */
+	const char *name; /* stable identifier, e.g. "cpu_governor" */
 	enum doc_status status;
-	char value[512];        /* what was seen */
-	char fix[512];          /* the command that fixes a warn, "" when none */
+	char value[512]; /* what was seen */
+	char fix[512];	 /* the command that fixes a warn, "" when none */
 };
 
 /* Where to look: root "" is the real system; tests point it at a directory that mirrors the

@@ -39,7 +39,7 @@ int doc_read_line(const char *root, const char *path, char *out, size_t len)
 }
 
 static void set(struct doc_check *c, enum doc_status st, const char *fix, const char *fmt, ...)
-	UTIL_PRINTF(4, 5);
+    UTIL_PRINTF(4, 5);
 static void set(struct doc_check *c, enum doc_status st, const char *fix, const char *fmt, ...)
 {
 	va_list ap;
@@ -66,9 +66,10 @@ static void check_governor(struct doc_check *c, const char *root)
 				line[strcspn(line, "\n")] = '\0';
 				n++;
 				perf += strcmp(line, "performance") == 0;
-				if (!strstr(govs, line) && strlen(govs) + strlen(line) + 2 < sizeof(govs))
-					snprintf(govs + strlen(govs), sizeof(govs) - strlen(govs), "%s%s",
-						 govs[0] ? "," : "", line);
+				if (!strstr(govs, line) &&
+				    strlen(govs) + strlen(line) + 2 < sizeof(govs))
+					snprintf(govs + strlen(govs), sizeof(govs) - strlen(govs),
+						 "%s%s", govs[0] ? "," : "", line);
 			}
 			fclose(f);
 		}
@@ -79,26 +80,31 @@ static void check_governor(struct doc_check *c, const char *root)
 	else if (perf == n)
 		set(c, DOC_OK, NULL, "performance on %d CPUs", n);
 	else
-		set(c, DOC_WARN, "dbt3stab doctor --tune (or: cpupower frequency-set -g performance)",
+		set(c, DOC_WARN,
+		    "dbt3stab doctor --tune (or: cpupower frequency-set -g performance)",
 		    "%s (%d of %d CPUs not performance)", govs, n - perf, n);
 }
 
 static void check_turbo(struct doc_check *c, const char *root)
 {
 	char v[64];
-	if (doc_read_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof(v)) == 0) {
+	if (doc_read_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof(v)) ==
+	    0) {
 		if (strcmp(v, "1") == 0)
 			set(c, DOC_OK, NULL, "off (intel_pstate no_turbo=1)");
 		else
 			set(c, DOC_WARN,
-			    "dbt3stab doctor --tune (or: echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)",
+			    "dbt3stab doctor --tune (or: echo 1 > "
+			    "/sys/devices/system/cpu/intel_pstate/no_turbo)",
 			    "on (intel_pstate no_turbo=%s)", v);
-	} else if (doc_read_line(root, "/sys/devices/system/cpu/cpufreq/boost", v, sizeof(v)) == 0) {
+	} else if (doc_read_line(root, "/sys/devices/system/cpu/cpufreq/boost", v, sizeof(v)) ==
+		   0) {
 		if (strcmp(v, "0") == 0)
 			set(c, DOC_OK, NULL, "off (cpufreq boost=0)");
 		else
 			set(c, DOC_WARN,
-			    "dbt3stab doctor --tune (or: echo 0 > /sys/devices/system/cpu/cpufreq/boost)",
+			    "dbt3stab doctor --tune (or: echo 0 > "
+			    "/sys/devices/system/cpu/cpufreq/boost)",
 			    "on (cpufreq boost=%s)", v);
 	} else {
 		set(c, DOC_UNKNOWN, NULL, "no intel_pstate/no_turbo nor cpufreq/boost");
@@ -116,8 +122,9 @@ static void check_smt(struct doc_check *c, const char *root)
 	if (strcmp(active, "0") == 0)
 		set(c, DOC_OK, NULL, "off (control: %s)", control);
 	else
-		set(c, DOC_WARN, "echo off > /sys/devices/system/cpu/smt/control (or nosmt on the kernel "
-				 "command line)",
+		set(c, DOC_WARN,
+		    "echo off > /sys/devices/system/cpu/smt/control (or nosmt on the kernel "
+		    "command line)",
 		    "on (control: %s); another task on the server's sibling PU slows it", control);
 }
 
@@ -133,19 +140,22 @@ static void check_isolated(struct doc_check *c, const struct doc_env *env)
 	if (strcmp(nohz, "(null)") == 0)
 		nohz[0] = '\0';
 	snprintf(fix, sizeof(fix),
-		 "add isolcpus=%.64s nohz_full=%.64s rcu_nocbs=%.64s to the kernel command line, reboot, "
+		 "add isolcpus=%.64s nohz_full=%.64s rcu_nocbs=%.64s to the kernel command line, "
+		 "reboot, "
 		 "then run with --server-cpus/--client-cpus in that list",
 		 env->n_cpus ? want : "N", env->n_cpus ? want : "N", env->n_cpus ? want : "N");
 	if (env->n_cpus == 0) {
-		set(c, iso[0] ? DOC_OK : DOC_WARN, fix, "isolated: %.128s; nohz_full: %.128s; no PUs chosen",
-		    iso[0] ? iso : "none", nohz[0] ? nohz : "none");
+		set(c, iso[0] ? DOC_OK : DOC_WARN, fix,
+		    "isolated: %.128s; nohz_full: %.128s; no PUs chosen", iso[0] ? iso : "none",
+		    nohz[0] ? nohz : "none");
 		return;
 	}
 	int all = 1;
 	for (int i = 0; i < env->n_cpus; i++)
 		all &= doc_list_has(iso, env->cpus[i]);
-	set(c, all ? DOC_OK : DOC_WARN, fix, "isolated: %.128s; nohz_full: %.128s; benchmark PUs %.128s",
-	    iso[0] ? iso : "none", nohz[0] ? nohz : "none", want);
+	set(c, all ? DOC_OK : DOC_WARN, fix,
+	    "isolated: %.128s; nohz_full: %.128s; benchmark PUs %.128s", iso[0] ? iso : "none",
+	    nohz[0] ? nohz : "none", want);
 }
 
 static void check_aslr(struct doc_check *c, const char *root)
@@ -174,12 +184,18 @@ static void check_thp(struct doc_check *c, const char *root)
 		memcpy(mode, lb + 1, (size_t)(rb - lb - 1));
 		mode[rb - lb - 1] = '\0';
 	} else if (!lb && v[0] && !strchr(v, ' ')) {
-		snprintf(mode, sizeof(mode), "%.31s", v); /* a plain copy of the file, no brackets */
+		snprintf(mode, sizeof(mode), "%.31s",
+			 v); /* a plain copy of the file, no brackets */
 	}
-	set(c, strcmp(mode, "always") == 0 ? DOC_WARN : strcmp(mode, "?") == 0 ? DOC_UNKNOWN : DOC_OK,
-	    "dbt3stab doctor --tune (or: echo madvise > /sys/kernel/mm/transparent_hugepage/enabled)",
+	set(c,
+	    strcmp(mode, "always") == 0 ? DOC_WARN
+	    : strcmp(mode, "?") == 0	? DOC_UNKNOWN
+					: DOC_OK,
+	    "dbt3stab doctor --tune (or: echo madvise > "
+	    "/sys/kernel/mm/transparent_hugepage/enabled)",
 	    "%s%s", mode,
-	    strcmp(mode, "always") == 0 ? " (khugepaged collapses pages while the server runs)" : "");
+	    strcmp(mode, "always") == 0 ? " (khugepaged collapses pages while the server runs)"
+					: "");
 }
 
 static void check_numa_balancing(struct doc_check *c, const char *root)
@@ -190,8 +206,8 @@ static void check_numa_balancing(struct doc_check *c, const char *root)
 		return;
 	}
 	set(c, strcmp(v, "0") == 0 ? DOC_OK : DOC_WARN,
-	    "dbt3stab doctor --tune (or: sysctl -w kernel.numa_balancing=0)", "%s (numa_balancing=%s)",
-	    strcmp(v, "0") == 0 ? "off" : "on", v);
+	    "dbt3stab doctor --tune (or: sysctl -w kernel.numa_balancing=0)",
+	    "%s (numa_balancing=%s)", strcmp(v, "0") == 0 ? "off" : "on", v);
 }
 
 static int meminfo_kb(const char *root, const char *key, long *out)
@@ -216,7 +232,8 @@ static int meminfo_kb(const char *root, const char *key, long *out)
 static void check_swap(struct doc_check *c, const char *root)
 {
 	long total, freekb;
-	if (meminfo_kb(root, "SwapTotal", &total) < 0 || meminfo_kb(root, "SwapFree", &freekb) < 0) {
+	if (meminfo_kb(root, "SwapTotal", &total) < 0 ||
+	    meminfo_kb(root, "SwapFree", &freekb) < 0) {
 		set(c, DOC_UNKNOWN, NULL, "no SwapTotal/SwapFree in /proc/meminfo");
 		return;
 	}
@@ -307,7 +324,7 @@ static int proc_scan(const char *root, struct proc_sample **out)
 			continue;
 		struct proc_sample s = {.pid = (int)strtol(de->d_name, NULL, 10), .cpu = -1};
 		size_t cl = (size_t)(rp - lp - 1) < sizeof(s.comm) - 1 ? (size_t)(rp - lp - 1)
-									: sizeof(s.comm) - 1;
+								       : sizeof(s.comm) - 1;
 		memcpy(s.comm, lp + 1, cl);
 		s.comm[cl] = '\0';
 		/* Fields after the comm: 3 state ... 14 utime 15 stime ... 39 processor. */
@@ -387,8 +404,9 @@ static void check_busy(struct doc_check *c, const struct doc_env *env)
 			}
 	}
 	if (top && hz > 0)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; busiest there: %s (pid %d, %.0f%%)",
-			 top->comm, top->pid, 100.0 * (double)top_d / (double)hz / (ms / 1000.0));
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 "; busiest there: %s (pid %d, %.0f%%)", top->comm, top->pid,
+			 100.0 * (double)top_d / (double)hz / (ms / 1000.0));
 	char fix[256];
 	snprintf(fix, sizeof(fix), "stop or move what runs there (taskset -apc OTHER_CPUS %d)",
 		 top ? top->pid : 0);
@@ -413,12 +431,14 @@ static void check_irqbalance(struct doc_check *c, const char *root)
 			continue;
 		char comm[64], cp[300];
 		snprintf(cp, sizeof(cp), "/proc/%s/comm", de->d_name);
-		if (doc_read_line(root, cp, comm, sizeof(comm)) == 0 && strcmp(comm, "irqbalance") == 0)
+		if (doc_read_line(root, cp, comm, sizeof(comm)) == 0 &&
+		    strcmp(comm, "irqbalance") == 0)
 			found = (int)strtol(de->d_name, NULL, 10);
 	}
 	closedir(d);
 	if (found)
-		set(c, DOC_WARN, "systemctl stop irqbalance (it moves interrupts onto the benchmark PUs)",
+		set(c, DOC_WARN,
+		    "systemctl stop irqbalance (it moves interrupts onto the benchmark PUs)",
 		    "running (pid %d)", found);
 	else
 		set(c, DOC_OK, NULL, "not running");
@@ -457,8 +477,12 @@ static void check_hypervisor(struct doc_check *c, const char *root)
 	(void)a;
 #endif
 	if (hv || type[0])
-		set(c, DOC_WARN, "none: run on bare metal for the smallest variance (steal time, neighbours)",
-		    "yes (%s)", vendor[0] ? vendor : type[0] ? type : "cpuinfo flag");
+		set(c, DOC_WARN,
+		    "none: run on bare metal for the smallest variance (steal time, neighbours)",
+		    "yes (%s)",
+		    vendor[0] ? vendor
+		    : type[0] ? type
+			      : "cpuinfo flag");
 	else if (have_flags)
 		set(c, DOC_OK, NULL, "no (bare metal)");
 	else
@@ -483,11 +507,13 @@ static void check_perf(struct doc_check *c, const char *root)
 		close((int)fd);
 		set(c, DOC_OK, NULL, "available (perf_event_paranoid=%s)", par);
 	} else if (e == EACCES || e == EPERM) {
-		set(c, DOC_WARN, "dbt3stab doctor --tune (or: sysctl -w kernel.perf_event_paranoid=1)",
+		set(c, DOC_WARN,
+		    "dbt3stab doctor --tune (or: sysctl -w kernel.perf_event_paranoid=1)",
 		    "blocked: %s (perf_event_paranoid=%s)", strerror(e), par);
 	} else {
 		set(c, DOC_WARN,
-		    "none here: give the VM a virtual PMU (e.g. qemu -cpu host,pmu=on) or use bare metal",
+		    "none here: give the VM a virtual PMU (e.g. qemu -cpu host,pmu=on) or use bare "
+		    "metal",
 		    "not available: %s (no hardware PMU)", strerror(e));
 	}
 }
@@ -495,9 +521,11 @@ static void check_perf(struct doc_check *c, const char *root)
 void doc_run(struct doc_check out[DOC_N_CHECKS], const struct doc_env *env)
 {
 	static const char *const names[DOC_N_CHECKS] = {
-		"cpu_governor", "turbo_boost", "smt",         "isolated_cpus", "aslr",
-		"transparent_hugepages", "numa_balancing", "swap", "load_average", "busy_cpus",
-		"irqbalance", "hypervisor", "perf_counters"};
+	    "cpu_governor",   "turbo_boost", "smt",
+	    "isolated_cpus",  "aslr",	     "transparent_hugepages",
+	    "numa_balancing", "swap",	     "load_average",
+	    "busy_cpus",      "irqbalance",  "hypervisor",
+	    "perf_counters"};
 	const char *root = env->root ? env->root : "";
 	memset(out, 0, sizeof(struct doc_check) * DOC_N_CHECKS);
 	for (int i = 0; i < DOC_N_CHECKS; i++)
@@ -526,9 +554,9 @@ json_t *doc_to_json(const struct doc_check *checks, int n)
 {
 	json_t *a = json_array();
 	for (int i = 0; a && i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o}", "name", checks[i].name,
-						   "status", doc_status_name(checks[i].status), "value",
-						   checks[i].value, "fix",
-						   checks[i].fix[0] ? json_string(checks[i].fix) : json_null()));
+		json_array_append_new(
+		    a, json_pack("{s:s, s:s, s:s, s:o}", "name", checks[i].name, "status",
+				 doc_status_name(checks[i].status), "value", checks[i].value, "fix",
+				 checks[i].fix[0] ? json_string(checks[i].fix) : json_null()));
 	return a;
 }

@@ -115,12 +115,12 @@ static int knobs_collect(struct knob *k, int max, const char *root)
 	static const struct {
 		const char *path, *target;
 	} fixed[] = {
-		{"/sys/devices/system/cpu/intel_pstate/no_turbo", "1"},
-		{"/sys/devices/system/cpu/cpufreq/boost", "0"},
-		{"/proc/sys/kernel/randomize_va_space", "0"},
-		{"/sys/kernel/mm/transparent_hugepage/enabled", "madvise"},
-		{"/proc/sys/kernel/numa_balancing", "0"},
-		{"/proc/sys/kernel/perf_event_paranoid", "1"},
+	    {"/sys/devices/system/cpu/intel_pstate/no_turbo", "1"},
+	    {"/sys/devices/system/cpu/cpufreq/boost", "0"},
+	    {"/proc/sys/kernel/randomize_va_space", "0"},
+	    {"/sys/kernel/mm/transparent_hugepage/enabled", "madvise"},
+	    {"/proc/sys/kernel/numa_balancing", "0"},
+	    {"/proc/sys/kernel/perf_event_paranoid", "1"},
 	};
 	int have_no_turbo = 0;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && n < max; i++) {
@@ -153,8 +153,8 @@ int doc_tune(const char *root, const char *state_file, FILE *log, struct errbuf 
 	char cur[256];
 	/* Save every previous value before changing anything. */
 	for (int i = 0; i < n; i++)
-		if (current_value(k[i].path, cur, sizeof(cur)) == 0 && strcmp(cur, k[i].target) != 0 &&
-		    !json_object_get(files, k[i].path))
+		if (current_value(k[i].path, cur, sizeof(cur)) == 0 &&
+		    strcmp(cur, k[i].target) != 0 && !json_object_get(files, k[i].path))
 			json_object_set_new(files, k[i].path, json_string(cur));
 	if (state_save(state_file, st, err) < 0)
 		goto out;

@@ -32,23 +32,23 @@ void pin_topo_free(struct pin_topo *topo);
 
 /* What the user asked for on the command line (all strings borrowed from argv). */
 struct pin_opts {
-	const char *topology;    /* --topology FILE|synthetic:DESC, NULL = machine */
+	const char *topology;	 /* --topology FILE|synthetic:DESC, NULL = machine */
 	const char *server_cpus; /* --server-cpus LIST */
 	const char *client_cpus; /* --client-cpus LIST */
-	const char *membind;     /* --membind NODES */
-	int no_pin;              /* --no-pin */
-	struct stab_opts stab;   /* --no-aslr, --nice, --sched-fifo, --drop-caches, --large-pages */
+	const char *membind;	 /* --membind NODES */
+	int no_pin;		 /* --no-pin */
+	struct stab_opts stab;	 /* --no-aslr, --nice, --sched-fifo, --drop-caches, --large-pages */
 };
 
 /* A computed placement, plain data. Lists are sorted OS indexes. */
 struct pin_placement {
-	int pinned;                          /* 0: run unpinned (single PU or --no-pin) */
+	int pinned; /* 0: run unpinned (single PU or --no-pin) */
 	int n_server, n_client, n_membind;
 	unsigned server_cpus[PIN_MAX_IDS];   /* PU OS indexes for the server process */
 	unsigned client_cpus[PIN_MAX_IDS];   /* PU OS indexes for the client thread */
 	unsigned membind_nodes[PIN_MAX_IDS]; /* NUMA node OS indexes for the server's memory */
-	char reason[512];                    /* why, in one or two sentences */
-	char warning[256];                   /* empty, or what the user should know (unpinned) */
+	char reason[512];		     /* why, in one or two sentences */
+	char warning[256];		     /* empty, or what the user should know (unpinned) */
 };
 
 /* Computes the placement for opts on topo (default rules of docs/pinning.md plus overrides).
@@ -131,7 +131,7 @@ json_t *pin_ctx_to_json(const struct pin_ctx *ctx);
 
 /* Reads one thread's Cpus_allowed_list and Mems_allowed_list from /proc/PID/task/TID/status
  * into the buffers (as printed by the kernel, e.g. "0-1"). For tests and verify. */
-int pin_proc_allowed(pid_t pid, pid_t tid, char *cpus, size_t cpus_len, char *mems,
-		     size_t mems_len, struct errbuf *err);
+int pin_proc_allowed(pid_t pid, pid_t tid, char *cpus, size_t cpus_len, char *mems, size_t mems_len,
+		     struct errbuf *err);
 
 #endif

@@ -68,7 +68,8 @@ static void child_fail(const char *what, const char *list, int errnum)
 	char msg[512];
 	int n = snprintf(msg, sizeof(msg), "dbt3stab: %s%s: %s\n", what, list, strerror(errnum));
 	if (n > 0)
-		(void)!write(STDERR_FILENO, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+		(void)!write(STDERR_FILENO, msg,
+			     (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
 }
 
 int pin_child_hook(void *arg)
@@ -85,7 +86,8 @@ int pin_child_hook(void *arg)
 	}
 	if (c->place.pinned && !hwloc_bitmap_iszero(c->node_set) &&
 	    hwloc_set_membind(c->topo->topo, c->node_set, HWLOC_MEMBIND_BIND,
-			      HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_STRICT | HWLOC_MEMBIND_BYNODESET) < 0) {
+			      HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_STRICT |
+				  HWLOC_MEMBIND_BYNODESET) < 0) {
 		child_fail("cannot bind the server's memory to NUMA nodes ", c->node_list, errno);
 		return -1;
 	}
@@ -201,9 +203,10 @@ static int verify_thread(const struct pin_ctx *c, pid_t pid, pid_t tid, hwloc_bi
 		return r == 0 ? 0 : 1;
 	/* mpol_to_str(): "bind:0-1", with "=static" or "=relative" flags before the colon. */
 	const char *colon = strchr(pol, ':');
-	if (strncmp(pol, "bind", 4) != 0 || !colon || hwloc_bitmap_list_sscanf(tmp, colon + 1) < 0 ||
-	    !hwloc_bitmap_isequal(tmp, c->node_set))
-		return errbuf_set(err, "thread %d of server %d has memory policy '%s', expected bind:%s",
+	if (strncmp(pol, "bind", 4) != 0 || !colon ||
+	    hwloc_bitmap_list_sscanf(tmp, colon + 1) < 0 || !hwloc_bitmap_isequal(tmp, c->node_set))
+		return errbuf_set(err,
+				  "thread %d of server %d has memory policy '%s', expected bind:%s",
 				  (int)tid, (int)pid, pol, c->node_list);
 	return 0;
 }
@@ -242,5 +245,6 @@ int pin_ctx_verify(const struct pin_ctx *c, pid_t pid, struct errbuf *err)
 json_t *pin_ctx_to_json(const struct pin_ctx *c)
 {
 	return json_pack("{s:s, s:o, s:o}", "topology", c->topo_desc, "placement",
-			 pin_placement_to_json(&c->place), "stabilizers", stab_opts_to_json(&c->stab));
+			 pin_placement_to_json(&c->place), "stabilizers",
+			 stab_opts_to_json(&c->stab));
 }

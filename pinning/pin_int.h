@@ -9,8 +9,8 @@
 struct pin_topo {
 	hwloc_topology_t topo;
 	int has_topo;
-	int machine;                 /* this system: binding works */
-	char source[512];            /* "machine", "synthetic:...", "xml:FILE" */
+	int machine;		     /* this system: binding works */
+	char source[512];	     /* "machine", "synthetic:...", "xml:FILE" */
 	hwloc_bitmap_t allowed_cpus; /* PU OS indexes we may use */
 	hwloc_bitmap_t allowed_nodes;
 };
@@ -22,7 +22,7 @@ struct pin_ctx {
 	int large_pages_on; /* asked and the host has huge pages */
 	char topo_desc[1024];
 	hwloc_bitmap_t server_set, client_set, node_set; /* prepared before fork */
-	char server_list[256], node_list[256];           /* for the child's messages */
+	char server_list[256], node_list[256];		 /* for the child's messages */
 };
 
 /* Parses "0-3,8" (digits, ',' and '-' only, finite, not empty); 0 or -1. */

@@ -5,16 +5,16 @@
 #include <string.h>
 
 const struct option pin_long_options[] = {
-	{"server-cpus", required_argument, NULL, PIN_OPT_SERVER_CPUS},
-	{"client-cpus", required_argument, NULL, PIN_OPT_CLIENT_CPUS},
-	{"membind", required_argument, NULL, PIN_OPT_MEMBIND},
-	{"no-pin", no_argument, NULL, PIN_OPT_NO_PIN},
-	{"no-aslr", no_argument, NULL, PIN_OPT_NO_ASLR},
-	{"nice", required_argument, NULL, PIN_OPT_NICE},
-	{"sched-fifo", required_argument, NULL, PIN_OPT_SCHED_FIFO},
-	{"drop-caches", no_argument, NULL, PIN_OPT_DROP_CACHES},
-	{"large-pages", no_argument, NULL, PIN_OPT_LARGE_PAGES},
-	{NULL, 0, NULL, 0},
+    {"server-cpus", required_argument, NULL, PIN_OPT_SERVER_CPUS},
+    {"client-cpus", required_argument, NULL, PIN_OPT_CLIENT_CPUS},
+    {"membind", required_argument, NULL, PIN_OPT_MEMBIND},
+    {"no-pin", no_argument, NULL, PIN_OPT_NO_PIN},
+    {"no-aslr", no_argument, NULL, PIN_OPT_NO_ASLR},
+    {"nice", required_argument, NULL, PIN_OPT_NICE},
+    {"sched-fifo", required_argument, NULL, PIN_OPT_SCHED_FIFO},
+    {"drop-caches", no_argument, NULL, PIN_OPT_DROP_CACHES},
+    {"large-pages", no_argument, NULL, PIN_OPT_LARGE_PAGES},
+    {NULL, 0, NULL, 0},
 };
 
 static int set_list(const char **dst, const char *arg, const char *flag, struct errbuf *err)
@@ -25,8 +25,8 @@ static int set_list(const char **dst, const char *arg, const char *flag, struct 
 	int bad = pin_list_parse(set, arg);
 	hwloc_bitmap_free(set);
 	if (bad)
-		return errbuf_set(err, "invalid %s '%s' (expected a list such as '2' or '2-3,6')", flag,
-				  arg ? arg : "");
+		return errbuf_set(err, "invalid %s '%s' (expected a list such as '2' or '2-3,6')",
+				  flag, arg ? arg : "");
 	*dst = arg;
 	return 1;
 }
@@ -49,7 +49,8 @@ int pin_opts_parse(struct pin_opts *o, int c, const char *arg, struct errbuf *er
 		return 1;
 	case PIN_OPT_NICE:
 		if (!arg || cli_parse_long(arg, -20, 19, &v) < 0)
-			return errbuf_set(err, "invalid --nice '%s' (expected -20..19)", arg ? arg : "");
+			return errbuf_set(err, "invalid --nice '%s' (expected -20..19)",
+					  arg ? arg : "");
 		o->stab.nice_set = 1;
 		o->stab.nice = (int)v;
 		return 1;
@@ -78,23 +79,25 @@ int pin_opts_parse(struct pin_opts *o, int c, const char *arg, struct errbuf *er
 int pin_opts_check(const struct pin_opts *o, struct errbuf *err)
 {
 	if (o->no_pin && (o->server_cpus || o->client_cpus || o->membind))
-		return errbuf_set(err, "--no-pin cannot be combined with --server-cpus, --client-cpus "
-				       "or --membind");
+		return errbuf_set(err,
+				  "--no-pin cannot be combined with --server-cpus, --client-cpus "
+				  "or --membind");
 	return stab_opts_check(&o->stab, err);
 }
 
 void pin_opts_usage(FILE *f)
 {
-	fputs("placement options (see 'dbt3stab pin --explain'):\n"
-	      "  --server-cpus LIST       bind the server to these PUs (OS indexes, e.g. 2 or 2-3)\n"
-	      "  --client-cpus LIST       bind the client thread to these PUs\n"
-	      "  --membind NODES          bind the server's memory to these NUMA nodes\n"
-	      "  --no-pin                 no CPU or memory binding at all\n"
-	      "stabilizers (each optional, each recorded in the result):\n"
-	      "  --no-aslr                start the server with address-space randomisation off\n"
-	      "  --nice N                 run the server at nice N (-20..19; below 0 needs root)\n"
-	      "  --sched-fifo PRIO        run the server SCHED_FIFO at PRIO (1..99, root)\n"
-	      "  --drop-caches            drop the page cache before each start (root)\n"
-	      "  --large-pages            InnoDB large pages, when the host has huge pages\n",
-	      f);
+	fputs(
+	    "placement options (see 'dbt3stab pin --explain'):\n"
+	    "  --server-cpus LIST       bind the server to these PUs (OS indexes, e.g. 2 or 2-3)\n"
+	    "  --client-cpus LIST       bind the client thread to these PUs\n"
+	    "  --membind NODES          bind the server's memory to these NUMA nodes\n"
+	    "  --no-pin                 no CPU or memory binding at all\n"
+	    "stabilizers (each optional, each recorded in the result):\n"
+	    "  --no-aslr                start the server with address-space randomisation off\n"
+	    "  --nice N                 run the server at nice N (-20..19; below 0 needs root)\n"
+	    "  --sched-fifo PRIO        run the server SCHED_FIFO at PRIO (1..99, root)\n"
+	    "  --drop-caches            drop the page cache before each start (root)\n"
+	    "  --large-pages            InnoDB large pages, when the host has huge pages\n",
+	    f);
 }

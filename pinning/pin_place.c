@@ -8,9 +8,9 @@
 #include <string.h>
 
 struct pu_info {
-	unsigned os;      /* OS index of the PU */
-	int core;         /* logical index of its core (PUs without a core: -1 - PU logical) */
-	int pkg;          /* logical index of its package, 0 when the topology has none */
+	unsigned os;	  /* OS index of the PU */
+	int core;	  /* logical index of its core (PUs without a core: -1 - PU logical) */
+	int pkg;	  /* logical index of its package, 0 when the topology has none */
 	int core_has_pu0; /* its core holds PU 0 (allowed or not) */
 };
 
@@ -58,7 +58,8 @@ static const struct pu_info *pu_find(const struct pu_info *a, int n, unsigned os
 }
 
 /* Nonzero when PU p shares a core with any PU of set. */
-static int core_in_set(const struct pu_info *a, int n, const struct pu_info *p, hwloc_const_bitmap_t set)
+static int core_in_set(const struct pu_info *a, int n, const struct pu_info *p,
+		       hwloc_const_bitmap_t set)
 {
 	for (int i = 0; i < n; i++)
 		if (a[i].core == p->core && hwloc_bitmap_isset(set, a[i].os))
@@ -80,9 +81,11 @@ static void core_words(char *out, size_t len, const struct pin_topo *t, unsigned
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->topo, os);
 	hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pu) : NULL;
-	hwloc_obj_t pkg = pu ? hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pu) : NULL;
+	hwloc_obj_t pkg =
+	    pu ? hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pu) : NULL;
 	if (core && pkg)
-		snprintf(out, len, "core L#%u, package L#%u", core->logical_index, pkg->logical_index);
+		snprintf(out, len, "core L#%u, package L#%u", core->logical_index,
+			 pkg->logical_index);
 	else if (core)
 		snprintf(out, len, "core L#%u", core->logical_index);
 	else
@@ -97,11 +100,13 @@ static void nodes_local(hwloc_bitmap_t nodes, const struct pin_topo *t, hwloc_co
 	hwloc_bitmap_foreach_begin(cpu, cpus)
 	{
 		hwloc_obj_t best = NULL, node = NULL;
-		while ((node = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_NUMANODE, node)) != NULL) {
-			if (!hwloc_bitmap_isset(t->allowed_nodes, node->os_index) || !node->cpuset ||
-			    !hwloc_bitmap_isset(node->cpuset, cpu))
+		while ((node = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_NUMANODE, node)) !=
+		       NULL) {
+			if (!hwloc_bitmap_isset(t->allowed_nodes, node->os_index) ||
+			    !node->cpuset || !hwloc_bitmap_isset(node->cpuset, cpu))
 				continue;
-			if (!best || hwloc_bitmap_weight(node->cpuset) < hwloc_bitmap_weight(best->cpuset))
+			if (!best ||
+			    hwloc_bitmap_weight(node->cpuset) < hwloc_bitmap_weight(best->cpuset))
 				best = node;
 		}
 		if (best)
@@ -114,11 +119,13 @@ static int parse_override(hwloc_bitmap_t set, const char *list, hwloc_const_bitm
 			  const char *what, const char *unit, struct errbuf *err)
 {
 	if (pin_list_parse(set, list) < 0)
-		return errbuf_set(err, "invalid %s list '%s' (expected e.g. '2' or '2-3,6')", what, list);
+		return errbuf_set(err, "invalid %s list '%s' (expected e.g. '2' or '2-3,6')", what,
+				  list);
 	if (!hwloc_bitmap_isincluded(set, allowed)) {
 		char a[256];
 		pin_bitmap_format(a, sizeof(a), allowed);
-		return errbuf_set(err, "%s '%s' not allowed here (allowed %s: %s)", what, list, unit, a);
+		return errbuf_set(err, "%s '%s' not allowed here (allowed %s: %s)", what, list,
+				  unit, a);
 	}
 	return 0;
 }
@@ -151,7 +158,8 @@ static int choose(const struct pu_info *a, int n, hwloc_const_bitmap_t fixed_ser
 	int best = -1;
 	*s_out = *c_out = -1;
 	if (fixed_server) {
-		const struct pu_info *s0 = pu_find(a, n, (unsigned)hwloc_bitmap_first(fixed_server));
+		const struct pu_info *s0 =
+		    pu_find(a, n, (unsigned)hwloc_bitmap_first(fixed_server));
 		for (int c = 0; c < n; c++) {
 			if (hwloc_bitmap_isset(fixed_server, a[c].os))
 				continue;
@@ -166,7 +174,8 @@ static int choose(const struct pu_info *a, int n, hwloc_const_bitmap_t fixed_ser
 		return best < 0 ? -1 : 0;
 	}
 	if (fixed_client) {
-		const struct pu_info *c0 = pu_find(a, n, (unsigned)hwloc_bitmap_first(fixed_client));
+		const struct pu_info *c0 =
+		    pu_find(a, n, (unsigned)hwloc_bitmap_first(fixed_client));
 		for (int s = 0; s < n; s++) {
 			if (hwloc_bitmap_isset(fixed_client, a[s].os))
 				continue;
@@ -209,11 +218,11 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 	if (n < 0)
 		return errbuf_set(err, "out of memory");
 	char list[256], where[128];
-	if (o->server_cpus &&
-	    parse_override(b->server, o->server_cpus, t->allowed_cpus, "server CPUs", "PUs", err) < 0)
+	if (o->server_cpus && parse_override(b->server, o->server_cpus, t->allowed_cpus,
+					     "server CPUs", "PUs", err) < 0)
 		goto out;
-	if (o->client_cpus &&
-	    parse_override(b->client, o->client_cpus, t->allowed_cpus, "client CPUs", "PUs", err) < 0)
+	if (o->client_cpus && parse_override(b->client, o->client_cpus, t->allowed_cpus,
+					     "client CPUs", "PUs", err) < 0)
 		goto out;
 	if (o->membind &&
 	    parse_override(b->nodes, o->membind, t->allowed_nodes, "NUMA nodes", "nodes", err) < 0)
@@ -232,11 +241,12 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 	p->pinned = 1;
 	int s = -1, c = -1;
 	if (!o->server_cpus || !o->client_cpus) {
-		if (choose(a, n, o->server_cpus ? b->server : NULL, o->client_cpus ? b->client : NULL,
-			   &s, &c) < 0) {
+		if (choose(a, n, o->server_cpus ? b->server : NULL,
+			   o->client_cpus ? b->client : NULL, &s, &c) < 0) {
 			/* Only possible with an override that takes every allowed PU. */
 			snprintf(p->warning, sizeof(p->warning),
-				 "no PU left for the %s: it runs unbound", o->server_cpus ? "client" : "server");
+				 "no PU left for the %s: it runs unbound",
+				 o->server_cpus ? "client" : "server");
 		}
 		if (s >= 0)
 			hwloc_bitmap_only(b->server, a[s].os);
@@ -268,13 +278,14 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 	} else if (c >= 0) {
 		core_words(where, sizeof(where), t, a[c].os);
 		append(p->reason, sizeof(p->reason), "; client on PU %s (%s)", list, where);
-		const struct pu_info *s0 =
-			pu_find(a, n, (unsigned)hwloc_bitmap_first(b->server));
+		const struct pu_info *s0 = pu_find(a, n, (unsigned)hwloc_bitmap_first(b->server));
 		int other_core = !core_in_set(a, n, &a[c], b->server);
 		if (!other_core) {
-			append(p->reason, sizeof(p->reason), ", the server's SMT sibling: one core only");
+			append(p->reason, sizeof(p->reason),
+			       ", the server's SMT sibling: one core only");
 			snprintf(p->warning, sizeof(p->warning),
-				 "the client shares the server's core (SMT sibling PU %u)", a[c].os);
+				 "the client shares the server's core (SMT sibling PU %u)",
+				 a[c].os);
 		} else if (s0 && s0->pkg != a[c].pkg) {
 			append(p->reason, sizeof(p->reason),
 			       ", another package: no second core free in the server's");
@@ -297,10 +308,11 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 		nodes_local(b->nodes, t, b->server);
 		pin_bitmap_format(list, sizeof(list), b->nodes);
 		if (hwloc_bitmap_iszero(b->nodes))
-			append(p->reason, sizeof(p->reason), "; memory not bound: no allowed local NUMA node");
+			append(p->reason, sizeof(p->reason),
+			       "; memory not bound: no allowed local NUMA node");
 		else
-			append(p->reason, sizeof(p->reason), "; memory on NUMA node %s, local to the server",
-			       list);
+			append(p->reason, sizeof(p->reason),
+			       "; memory on NUMA node %s, local to the server", list);
 	}
 	placement_store(p, b->server, b->client, b->nodes);
 	rc = 0;

@@ -72,8 +72,7 @@ int pin_topo_restrict(struct pin_topo *t, const char *cpulist, struct errbuf *er
 		char a[256];
 		pin_bitmap_format(a, sizeof(a), t->allowed_cpus);
 		rc = errbuf_set(err, "CPUs '%s' are not all allowed (allowed PUs: %s)", cpulist, a);
-	}
-	else
+	} else
 		hwloc_bitmap_copy(t->allowed_cpus, set);
 	hwloc_bitmap_free(set);
 	return rc;
@@ -92,8 +91,8 @@ void pin_topo_describe(const struct pin_topo *t, char *out, size_t len)
 	char allowed[256];
 	pin_bitmap_format(allowed, sizeof(allowed), t->allowed_cpus);
 	snprintf(out, len, "%s: %d package%s, %d core%s, %d PU%s, %d NUMA node%s; allowed PUs %s",
-		 t->source, pk, pk == 1 ? "" : "s", co, co == 1 ? "" : "s", pu, pu == 1 ? "" : "s", nn,
-		 nn == 1 ? "" : "s", allowed);
+		 t->source, pk, pk == 1 ? "" : "s", co, co == 1 ? "" : "s", pu, pu == 1 ? "" : "s",
+		 nn, nn == 1 ? "" : "s", allowed);
 }
 
 void pin_topo_free(struct pin_topo *t)

@@ -16,19 +16,22 @@ int stab_opts_check(const struct stab_opts *s, struct errbuf *err)
 	int root = geteuid() == 0;
 	struct rlimit rl;
 	if (s->drop_caches && !root)
-		return errbuf_set(err, "--drop-caches needs root (it writes /proc/sys/vm/drop_caches)");
+		return errbuf_set(err,
+				  "--drop-caches needs root (it writes /proc/sys/vm/drop_caches)");
 	if (s->nice_set && !root) {
 		errno = 0;
 		int cur = getpriority(PRIO_PROCESS, 0);
 		/* RLIMIT_NICE allows nice values down to 20 - rlim_cur (getrlimit(2)). */
 		if (s->nice < cur && getrlimit(RLIMIT_NICE, &rl) == 0 &&
 		    rl.rlim_cur != RLIM_INFINITY && (long)s->nice < 20 - (long)rl.rlim_cur)
-			return errbuf_set(err, "--nice %d needs root or a higher RLIMIT_NICE (ulimit -e)",
-					  s->nice);
+			return errbuf_set(
+			    err, "--nice %d needs root or a higher RLIMIT_NICE (ulimit -e)",
+			    s->nice);
 	}
 	if (s->sched_fifo && !root && getrlimit(RLIMIT_RTPRIO, &rl) == 0 &&
 	    rl.rlim_cur != RLIM_INFINITY && (long)rl.rlim_cur < s->sched_fifo)
-		return errbuf_set(err, "--sched-fifo %d needs root or RLIMIT_RTPRIO >= %d (ulimit -r)",
+		return errbuf_set(err,
+				  "--sched-fifo %d needs root or RLIMIT_RTPRIO >= %d (ulimit -r)",
 				  s->sched_fifo, s->sched_fifo);
 	return 0;
 }
@@ -87,7 +90,9 @@ long stab_hugepages_total(void)
 
 json_t *stab_opts_to_json(const struct stab_opts *s)
 {
-	const char *lp = !s->large_pages ? "off" : stab_hugepages_total() > 0 ? "on" : "unavailable";
+	const char *lp = !s->large_pages	      ? "off"
+			 : stab_hugepages_total() > 0 ? "on"
+						      : "unavailable";
 	return json_pack("{s:b, s:o, s:o, s:b, s:s}", "no_aslr", s->no_aslr, "nice",
 			 s->nice_set ? json_integer(s->nice) : json_null(), "sched_fifo",
 			 s->sched_fifo ? json_integer(s->sched_fifo) : json_null(), "drop_caches",

@@ -7,10 +7,10 @@
 #include <jansson.h>
 
 struct stab_opts {
-	int no_aslr;     /* --no-aslr: personality(ADDR_NO_RANDOMIZE) in the child */
-	int nice_set;    /* --nice N given */
-	int nice;        /* -20..19 */
-	int sched_fifo;  /* --sched-fifo PRIO: 1..99, 0 = off */
+	int no_aslr;	 /* --no-aslr: personality(ADDR_NO_RANDOMIZE) in the child */
+	int nice_set;	 /* --nice N given */
+	int nice;	 /* -20..19 */
+	int sched_fifo;	 /* --sched-fifo PRIO: 1..99, 0 = off */
 	int drop_caches; /* --drop-caches: before each start, root only */
 	int large_pages; /* --large-pages: add --large-pages to the server when the host has them */
 };

@@ -13,22 +13,23 @@ enum { OPT_HELP = 'h', OPT_QUIET = 'q', OPT_JSON = 500, OPT_TUNE, OPT_RESET };
 
 static void usage(FILE *f)
 {
-	fputs("usage: dbt3stab doctor [--json] [--tune | --reset] [placement options]\n\n"
-	      "Checks what makes single-threaded benchmarks unstable: CPU governor, turbo, SMT,\n"
-	      "isolated CPUs, ASLR, transparent huge pages, NUMA balancing, swap, load, busy\n"
-	      "processes on the benchmark PUs, irqbalance, hypervisor, performance counters.\n"
-	      "Each check is ok, warn or unknown, with the value seen and the fix.\n"
-	      "Exit status: 0 when nothing is warn, 1 otherwise.\n\n"
-	      "  --json                   the checks as JSON\n"
-	      "  --tune                   as root, apply what has a file in /proc or /sys and save\n"
-	      "                           the previous values (under $DBT3STAB_HOME or ~/.dbt3stab)\n"
-	      "  --reset                  restore the values --tune saved\n"
-	      "  -q, --quiet              no log of --tune/--reset changes\n"
-	      "  -h, --help               this help\n\n"
-	      "The benchmark PUs are the default placement (see 'dbt3stab pin'), or:\n"
-	      "  --server-cpus LIST, --client-cpus LIST\n"
-	      "DBT3STAB_SYSROOT=DIR reads (and tunes) DIR/proc and DIR/sys instead, for tests.\n",
-	      f);
+	fputs(
+	    "usage: dbt3stab doctor [--json] [--tune | --reset] [placement options]\n\n"
+	    "Checks what makes single-threaded benchmarks unstable: CPU governor, turbo, SMT,\n"
+	    "isolated CPUs, ASLR, transparent huge pages, NUMA balancing, swap, load, busy\n"
+	    "processes on the benchmark PUs, irqbalance, hypervisor, performance counters.\n"
+	    "Each check is ok, warn or unknown, with the value seen and the fix.\n"
+	    "Exit status: 0 when nothing is warn, 1 otherwise.\n\n"
+	    "  --json                   the checks as JSON\n"
+	    "  --tune                   as root, apply what has a file in /proc or /sys and save\n"
+	    "                           the previous values (under $DBT3STAB_HOME or ~/.dbt3stab)\n"
+	    "  --reset                  restore the values --tune saved\n"
+	    "  -q, --quiet              no log of --tune/--reset changes\n"
+	    "  -h, --help               this help\n\n"
+	    "The benchmark PUs are the default placement (see 'dbt3stab pin'), or:\n"
+	    "  --server-cpus LIST, --client-cpus LIST\n"
+	    "DBT3STAB_SYSROOT=DIR reads (and tunes) DIR/proc and DIR/sys instead, for tests.\n",
+	    f);
 }
 
 static char *state_file(void)
@@ -78,8 +79,9 @@ static int report(const struct doc_check *checks, int as_json, const unsigned *c
 		json_t *cp = json_array();
 		for (int i = 0; i < n_cpus; i++)
 			json_array_append_new(cp, json_integer(cpus[i]));
-		json_t *j = json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
-				      doc_to_json(checks, DOC_N_CHECKS), "warn", warns, "unknown", unknown);
+		json_t *j =
+		    json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
+			      doc_to_json(checks, DOC_N_CHECKS), "warn", warns, "unknown", unknown);
 		char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 		json_decref(j);
 		if (!s) {
@@ -95,7 +97,8 @@ static int report(const struct doc_check *checks, int as_json, const unsigned *c
 			if (checks[i].fix[0])
 				printf("%-22s %-8s fix: %s\n", "", "", checks[i].fix);
 		}
-		printf("%d warn, %d unknown, %d ok\n", warns, unknown, DOC_N_CHECKS - warns - unknown);
+		printf("%d warn, %d unknown, %d ok\n", warns, unknown,
+		       DOC_N_CHECKS - warns - unknown);
 	}
 	return warns ? CLI_FOUND : CLI_OK;
 }
@@ -103,14 +106,14 @@ static int report(const struct doc_check *checks, int as_json, const unsigned *c
 int cmd_doctor(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"help", no_argument, NULL, OPT_HELP},
-		{"quiet", no_argument, NULL, OPT_QUIET},
-		{"json", no_argument, NULL, OPT_JSON},
-		{"tune", no_argument, NULL, OPT_TUNE},
-		{"reset", no_argument, NULL, OPT_RESET},
-		{"server-cpus", required_argument, NULL, PIN_OPT_SERVER_CPUS},
-		{"client-cpus", required_argument, NULL, PIN_OPT_CLIENT_CPUS},
-		{NULL, 0, NULL, 0},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"tune", no_argument, NULL, OPT_TUNE},
+	    {"reset", no_argument, NULL, OPT_RESET},
+	    {"server-cpus", required_argument, NULL, PIN_OPT_SERVER_CPUS},
+	    {"client-cpus", required_argument, NULL, PIN_OPT_CLIENT_CPUS},
+	    {NULL, 0, NULL, 0},
 	};
 	struct pin_opts o;
 	memset(&o, 0, sizeof(o));
@@ -152,7 +155,8 @@ int cmd_doctor(int argc, char **argv)
 	if (root && !*root)
 		root = NULL;
 	if ((tune || reset) && !root && geteuid() != 0) {
-		cli_error("--%s needs root (it writes /proc/sys and /sys)", tune ? "tune" : "reset");
+		cli_error("--%s needs root (it writes /proc/sys and /sys)",
+			  tune ? "tune" : "reset");
 		return CLI_FOUND;
 	}
 	if (tune || reset) {
@@ -170,7 +174,9 @@ int cmd_doctor(int argc, char **argv)
 		else if (reset)
 			cli_info(quiet, "restored the values saved in '%s'", sf);
 		else
-			cli_info(quiet, "previous values saved in '%s' ('dbt3stab doctor --reset' restores them)",
+			cli_info(quiet,
+				 "previous values saved in '%s' ('dbt3stab doctor --reset' "
+				 "restores them)",
 				 sf);
 		free(sf);
 		if (r != 0 || reset)

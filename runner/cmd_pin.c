@@ -11,17 +11,19 @@ enum { OPT_HELP = 'h', OPT_QUIET = 'q', OPT_EXPLAIN = 500, OPT_JSON, OPT_ALLOWED
 
 static void usage(FILE *f)
 {
-	fputs("usage: dbt3stab pin [--explain] [--json] [--topology FILE|synthetic:DESC]\n"
-	      "                    [--allowed LIST] [placement options]\n\n"
-	      "Prints the CPU and memory placement of the server and the client, and why.\n\n"
-	      "  --explain                print the placement (the default action)\n"
-	      "  --json                   as JSON: server_cpus, client_cpus, membind_nodes, reason\n"
-	      "  --topology FILE          an XML topology (lstopo FILE.xml) instead of this machine;\n"
-	      "                           'synthetic:DESC' for an hwloc synthetic description\n"
-	      "  --allowed LIST           restrict the allowed PUs, as taskset or a cgroup would\n"
-	      "  -q, --quiet              no warning on stderr\n"
-	      "  -h, --help               this help\n\n",
-	      f);
+	fputs(
+	    "usage: dbt3stab pin [--explain] [--json] [--topology FILE|synthetic:DESC]\n"
+	    "                    [--allowed LIST] [placement options]\n\n"
+	    "Prints the CPU and memory placement of the server and the client, and why.\n\n"
+	    "  --explain                print the placement (the default action)\n"
+	    "  --json                   as JSON: server_cpus, client_cpus, membind_nodes, reason\n"
+	    "  --topology FILE          an XML topology (lstopo FILE.xml) instead of this "
+	    "machine;\n"
+	    "                           'synthetic:DESC' for an hwloc synthetic description\n"
+	    "  --allowed LIST           restrict the allowed PUs, as taskset or a cgroup would\n"
+	    "  -q, --quiet              no warning on stderr\n"
+	    "  -h, --help               this help\n\n",
+	    f);
 	pin_opts_usage(f);
 }
 
@@ -85,17 +87,18 @@ out:
 int cmd_pin(int argc, char **argv)
 {
 	static const struct option own[] = {
-		{"help", no_argument, NULL, OPT_HELP},
-		{"quiet", no_argument, NULL, OPT_QUIET},
-		{"explain", no_argument, NULL, OPT_EXPLAIN},
-		{"json", no_argument, NULL, OPT_JSON},
-		{"allowed", required_argument, NULL, OPT_ALLOWED},
-		{"topology", required_argument, NULL, PIN_OPT_TOPOLOGY},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"explain", no_argument, NULL, OPT_EXPLAIN},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"allowed", required_argument, NULL, OPT_ALLOWED},
+	    {"topology", required_argument, NULL, PIN_OPT_TOPOLOGY},
 	};
 	enum { N_OWN = sizeof(own) / sizeof(own[0]) };
 	struct option longopts[N_OWN + PIN_LONG_OPTIONS_COUNT + 1];
 	memcpy(longopts, own, sizeof(own));
-	memcpy(longopts + N_OWN, pin_long_options, sizeof(struct option) * (PIN_LONG_OPTIONS_COUNT + 1));
+	memcpy(longopts + N_OWN, pin_long_options,
+	       sizeof(struct option) * (PIN_LONG_OPTIONS_COUNT + 1));
 
 	struct pin_opts o;
 	memset(&o, 0, sizeof(o));

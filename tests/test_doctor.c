@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 static const char *const check_names[DOC_N_CHECKS] = {
-	"cpu_governor", "turbo_boost",  "smt",          "isolated_cpus", "aslr",
-	"transparent_hugepages", "numa_balancing", "swap", "load_average", "busy_cpus",
-	"irqbalance",   "hypervisor",   "perf_counters"};
+    "cpu_governor",   "turbo_boost", "smt",
+    "isolated_cpus",  "aslr",	     "transparent_hugepages",
+    "numa_balancing", "swap",	     "load_average",
+    "busy_cpus",      "irqbalance",  "hypervisor",
+    "perf_counters"};
 
 /* Runs a shell command line, returns its stdout (caller frees) and exit status. */
 static char *run_capture(const char *cmdline, int *status)
@@ -63,7 +65,8 @@ static void test_doctor__json_on_this_machine_has_every_check(void)
 		json_t *c;
 		json_array_foreach(checks, i, c)
 		{
-			if (strcmp(json_string_value(json_object_get(c, "name")), check_names[k]) != 0)
+			if (strcmp(json_string_value(json_object_get(c, "name")), check_names[k]) !=
+			    0)
 				continue;
 			found++;
 			const char *st = json_string_value(json_object_get(c, "status"));
@@ -132,7 +135,8 @@ static void make_noisy_root(const char *root)
 	put(root, "/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
 	put(root, "/proc/sys/kernel/numa_balancing", "1\n");
 	put(root, "/proc/sys/kernel/perf_event_paranoid", "3\n");
-	put(root, "/proc/meminfo", "MemTotal: 1000 kB\nSwapTotal: 4096000 kB\nSwapFree: 3072000 kB\n");
+	put(root, "/proc/meminfo",
+	    "MemTotal: 1000 kB\nSwapTotal: 4096000 kB\nSwapFree: 3072000 kB\n");
 	put(root, "/proc/loadavg", "0.10 0.20 0.30 1/95 123\n");
 	put(root, "/proc/stat", "cpu  10 0 10 100 0 0 0 0\ncpu1 5 0 5 50 0 0 0 0\n");
 	put(root, "/proc/4242/comm", "irqbalance\n");
@@ -163,18 +167,18 @@ static void test_doctor__noisy_root_warns_each_knob(void)
 		enum doc_status want;
 		const char *value;
 	} want[] = {
-		{"cpu_governor", DOC_WARN, "powersave"},
-		{"turbo_boost", DOC_WARN, "no_turbo=0"},
-		{"smt", DOC_WARN, "control: on"},
-		{"isolated_cpus", DOC_OK, "isolated: 1-3"},
-		{"aslr", DOC_WARN, "randomize_va_space=2"},
-		{"transparent_hugepages", DOC_WARN, "always"},
-		{"numa_balancing", DOC_WARN, "numa_balancing=1"},
-		{"swap", DOC_WARN, "1000 MiB in use"},
-		{"load_average", DOC_OK, "0.10 0.20 0.30"},
-		{"busy_cpus", DOC_OK, "PU 1 0% busy"},
-		{"irqbalance", DOC_WARN, "pid 4242"},
-		{"hypervisor", DOC_WARN, "yes"},
+	    {"cpu_governor", DOC_WARN, "powersave"},
+	    {"turbo_boost", DOC_WARN, "no_turbo=0"},
+	    {"smt", DOC_WARN, "control: on"},
+	    {"isolated_cpus", DOC_OK, "isolated: 1-3"},
+	    {"aslr", DOC_WARN, "randomize_va_space=2"},
+	    {"transparent_hugepages", DOC_WARN, "always"},
+	    {"numa_balancing", DOC_WARN, "numa_balancing=1"},
+	    {"swap", DOC_WARN, "1000 MiB in use"},
+	    {"load_average", DOC_OK, "0.10 0.20 0.30"},
+	    {"busy_cpus", DOC_OK, "PU 1 0% busy"},
+	    {"irqbalance", DOC_WARN, "pid 4242"},
+	    {"hypervisor", DOC_WARN, "yes"},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		int k = 0;
@@ -232,14 +236,14 @@ static void test_doctor__tune_then_reset_restores_every_value(void)
 	static const struct {
 		const char *path, *noisy, *tuned;
 	} knobs[] = {
-		{"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "powersave", "performance"},
-		{"/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "performance", "performance"},
-		{"/sys/devices/system/cpu/intel_pstate/no_turbo", "0", "1"},
-		{"/proc/sys/kernel/randomize_va_space", "2", "0"},
-		{"/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never", "madvise"},
-		{"/proc/sys/kernel/numa_balancing", "1", "0"},
-		{"/proc/sys/kernel/perf_event_paranoid", "3", "1"},
-		{"/sys/devices/system/cpu/smt/control", "on", "on"}, /* SMT is left alone */
+	    {"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "powersave", "performance"},
+	    {"/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "performance", "performance"},
+	    {"/sys/devices/system/cpu/intel_pstate/no_turbo", "0", "1"},
+	    {"/proc/sys/kernel/randomize_va_space", "2", "0"},
+	    {"/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never", "madvise"},
+	    {"/proc/sys/kernel/numa_balancing", "1", "0"},
+	    {"/proc/sys/kernel/perf_event_paranoid", "3", "1"},
+	    {"/sys/devices/system/cpu/smt/control", "on", "on"}, /* SMT is left alone */
 	};
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
 		get(root, knobs[i].path, v, sizeof(v));
@@ -259,8 +263,9 @@ static void test_doctor__tune_then_reset_restores_every_value(void)
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
 		get(root, knobs[i].path, v, sizeof(v));
 		/* THP is written back as the mode; the kernel shows it bracketed again. */
-		const char *want = strcmp(knobs[i].noisy, "[always] madvise never") == 0 ? "always"
-											 : knobs[i].noisy;
+		const char *want = strcmp(knobs[i].noisy, "[always] madvise never") == 0
+				       ? "always"
+				       : knobs[i].noisy;
 		CU_ASSERT_STRING_EQUAL(v, want);
 	}
 	CU_ASSERT_EQUAL(access(state, F_OK), -1);
@@ -288,8 +293,8 @@ static void test_doctor__command_tunes_and_resets_a_sysroot(void)
 	snprintf(cmd, sizeof(cmd), "test -s '%s/home/doctor-saved.json'", root);
 	CU_ASSERT_EQUAL(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd),
-		 "DBT3STAB_SYSROOT='%s' DBT3STAB_HOME='%s/home' '%s' doctor --reset --quiet", root, root,
-		 DBT3_BINARY);
+		 "DBT3STAB_SYSROOT='%s' DBT3STAB_HOME='%s/home' '%s' doctor --reset --quiet", root,
+		 root, DBT3_BINARY);
 	free(run_capture(cmd, &status));
 	CU_ASSERT_EQUAL(status, 0);
 	get(root, "/proc/sys/kernel/numa_balancing", v, sizeof(v));
@@ -301,12 +306,14 @@ static void test_doctor__command_tunes_and_resets_a_sysroot(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"json_on_this_machine_has_every_check", test_doctor__json_on_this_machine_has_every_check},
-		{"noisy_root_warns_each_knob", test_doctor__noisy_root_warns_each_knob},
-		{"empty_root_is_unknown_not_an_error", test_doctor__empty_root_is_unknown_not_an_error},
-		{"tune_then_reset_restores_every_value", test_doctor__tune_then_reset_restores_every_value},
-		{"command_tunes_and_resets_a_sysroot", test_doctor__command_tunes_and_resets_a_sysroot},
-		{NULL, NULL},
+	    {"json_on_this_machine_has_every_check",
+	     test_doctor__json_on_this_machine_has_every_check},
+	    {"noisy_root_warns_each_knob", test_doctor__noisy_root_warns_each_knob},
+	    {"empty_root_is_unknown_not_an_error", test_doctor__empty_root_is_unknown_not_an_error},
+	    {"tune_then_reset_restores_every_value",
+	     test_doctor__tune_then_reset_restores_every_value},
+	    {"command_tunes_and_resets_a_sysroot", test_doctor__command_tunes_and_resets_a_sysroot},
+	    {NULL, NULL},
 	};
 	return th_run("doctor", cases, argc, argv);
 }

@@ -17,8 +17,9 @@
 /* The Xeon E5-2690 box: 2 packages x 8 cores x 2 PUs, one NUMA node per package. */
 #define XEON "synthetic:pack:2 numa:1 core:8 pu:2"
 /* The same with Linux's numbering: SMT siblings are PU n and n+16. */
-#define XEON_LINUX                                                                                  \
-	"synthetic:pack:2 numa:1 core:8 pu:2(indexes=0,16,1,17,2,18,3,19,4,20,5,21,6,22,7,23,8,24,9," \
+#define XEON_LINUX                                                                                 \
+	"synthetic:pack:2 numa:1 core:8 "                                                          \
+	"pu:2(indexes=0,16,1,17,2,18,3,19,4,20,5,21,6,22,7,23,8,24,9,"                             \
 	"25,10,26,11,27,12,28,13,29,14,30,15,31)"
 #define CI "synthetic:pack:1 core:2 pu:1"
 #define NUMA4 "synthetic:pack:1 numa:4 core:4 pu:1"
@@ -27,33 +28,33 @@ struct place_case {
 	const char *topology, *allowed, *server, *client, *membind;
 	int pinned;
 	const char *want_server, *want_client, *want_nodes; /* "none" for empty */
-	const char *warning;                              /* substring, or NULL for none */
+	const char *warning;				    /* substring, or NULL for none */
 };
 
 static const struct place_case place_cases[] = {
-	/* Server on core 1 (PU 2, not PU 0's core), client on core 2 of the same package. */
-	{XEON, NULL, NULL, NULL, NULL, 1, "2", "4", "0", NULL},
-	{XEON_LINUX, NULL, NULL, NULL, NULL, 1, "1", "2", "0", NULL},
-	/* Package 0 restricted to its first core: both go to package 1, memory on node 1. */
-	{XEON, "0-1,16-31", NULL, NULL, NULL, 1, "16", "18", "1", NULL},
-	/* The CI machine: server PU 1, client PU 0. */
-	{CI, NULL, NULL, NULL, NULL, 1, "1", "0", "0", NULL},
-	/* Four NUMA nodes: memory follows the server's core. */
-	{NUMA4, NULL, NULL, NULL, NULL, 1, "1", "2", "0", NULL},
-	{NUMA4, "9-12", NULL, NULL, NULL, 1, "9", "10", "2", NULL},
-	{NUMA4, "0,13", NULL, NULL, NULL, 1, "13", "0", "3", NULL},
-	/* Restricted cpusets: one PU each in two packages, one core with two PUs, one PU. */
-	{"synthetic:pack:2 core:8 pu:1", "0,8", NULL, NULL, NULL, 1, "8", "0", "0", "another package"},
-	{"synthetic:pack:1 core:1 pu:2", NULL, NULL, NULL, NULL, 1, "1", "0", "0", "SMT sibling"},
-	{XEON, "5", NULL, NULL, NULL, 0, "none", "none", "none", "single PU 5"},
-	{CI, "0", NULL, NULL, NULL, 0, "none", "none", "none", "single PU 0"},
-	/* Overrides: the other side follows the rules around them. */
-	{XEON, NULL, "6", NULL, NULL, 1, "6", "2", "0", NULL},
-	{XEON, NULL, NULL, "2", NULL, 1, "4", "2", "0", NULL},
-	{XEON, NULL, "20", "24", "0", 1, "20", "24", "0", NULL},
-	{XEON, NULL, "3", "3", NULL, 1, "3", "3", "0", "overlap"},
-	{CI, NULL, "0-1", NULL, NULL, 1, "0-1", "none", "0", "no PU left for the client"},
-	{NULL, NULL, NULL, NULL, NULL, -1, NULL, NULL, NULL, NULL},
+    /* Server on core 1 (PU 2, not PU 0's core), client on core 2 of the same package. */
+    {XEON, NULL, NULL, NULL, NULL, 1, "2", "4", "0", NULL},
+    {XEON_LINUX, NULL, NULL, NULL, NULL, 1, "1", "2", "0", NULL},
+    /* Package 0 restricted to its first core: both go to package 1, memory on node 1. */
+    {XEON, "0-1,16-31", NULL, NULL, NULL, 1, "16", "18", "1", NULL},
+    /* The CI machine: server PU 1, client PU 0. */
+    {CI, NULL, NULL, NULL, NULL, 1, "1", "0", "0", NULL},
+    /* Four NUMA nodes: memory follows the server's core. */
+    {NUMA4, NULL, NULL, NULL, NULL, 1, "1", "2", "0", NULL},
+    {NUMA4, "9-12", NULL, NULL, NULL, 1, "9", "10", "2", NULL},
+    {NUMA4, "0,13", NULL, NULL, NULL, 1, "13", "0", "3", NULL},
+    /* Restricted cpusets: one PU each in two packages, one core with two PUs, one PU. */
+    {"synthetic:pack:2 core:8 pu:1", "0,8", NULL, NULL, NULL, 1, "8", "0", "0", "another package"},
+    {"synthetic:pack:1 core:1 pu:2", NULL, NULL, NULL, NULL, 1, "1", "0", "0", "SMT sibling"},
+    {XEON, "5", NULL, NULL, NULL, 0, "none", "none", "none", "single PU 5"},
+    {CI, "0", NULL, NULL, NULL, 0, "none", "none", "none", "single PU 0"},
+    /* Overrides: the other side follows the rules around them. */
+    {XEON, NULL, "6", NULL, NULL, 1, "6", "2", "0", NULL},
+    {XEON, NULL, NULL, "2", NULL, 1, "4", "2", "0", NULL},
+    {XEON, NULL, "20", "24", "0", 1, "20", "24", "0", NULL},
+    {XEON, NULL, "3", "3", NULL, 1, "3", "3", "0", "overlap"},
+    {CI, NULL, "0-1", NULL, NULL, 1, "0-1", "none", "0", "no PU left for the client"},
+    {NULL, NULL, NULL, NULL, NULL, -1, NULL, NULL, NULL, NULL},
 };
 
 static void ids_str(char *out, size_t len, const unsigned *ids, int n)
@@ -77,15 +78,17 @@ static void test_pin__placement_table(void)
 		if (rc == 0)
 			rc = pin_placement_compute(&p, topo, &o, &err);
 		if (rc != 0)
-			fprintf(stderr, "\n%s (allowed %s): %s\n", pc->topology, pc->allowed, err.msg);
+			fprintf(stderr, "\n%s (allowed %s): %s\n", pc->topology, pc->allowed,
+				err.msg);
 		CU_ASSERT_EQUAL_FATAL(rc, 0);
 		char s[256], c[256], nn[256];
 		ids_str(s, sizeof(s), p.server_cpus, p.n_server);
 		ids_str(c, sizeof(c), p.client_cpus, p.n_client);
 		ids_str(nn, sizeof(nn), p.membind_nodes, p.n_membind);
-		if (p.pinned != pc->pinned || strcmp(s, pc->want_server) || strcmp(c, pc->want_client) ||
-		    strcmp(nn, pc->want_nodes))
-			fprintf(stderr, "\n%s (allowed %s): pinned %d server %s client %s nodes %s (%s)\n",
+		if (p.pinned != pc->pinned || strcmp(s, pc->want_server) ||
+		    strcmp(c, pc->want_client) || strcmp(nn, pc->want_nodes))
+			fprintf(stderr,
+				"\n%s (allowed %s): pinned %d server %s client %s nodes %s (%s)\n",
 				pc->topology, pc->allowed, p.pinned, s, c, nn, p.reason);
 		CU_ASSERT_EQUAL(p.pinned, pc->pinned);
 		CU_ASSERT_STRING_EQUAL(s, pc->want_server);
@@ -106,12 +109,12 @@ static void test_pin__overrides_outside_allowed_are_errors(void)
 	static const struct {
 		const char *allowed, *server, *client, *membind, *msg;
 	} cases[] = {
-		{"0-7", "8", NULL, NULL, "server CPUs '8' not allowed"},
-		{NULL, NULL, "32", NULL, "client CPUs '32' not allowed"},
-		{NULL, NULL, NULL, "2", "NUMA nodes '2' not allowed"},
-		{NULL, "x", NULL, NULL, "invalid server CPUs list 'x'"},
-		{NULL, "3-", NULL, NULL, "invalid server CPUs list '3-'"},
-		{NULL, NULL, NULL, NULL, NULL},
+	    {"0-7", "8", NULL, NULL, "server CPUs '8' not allowed"},
+	    {NULL, NULL, "32", NULL, "client CPUs '32' not allowed"},
+	    {NULL, NULL, NULL, "2", "NUMA nodes '2' not allowed"},
+	    {NULL, "x", NULL, NULL, "invalid server CPUs list 'x'"},
+	    {NULL, "3-", NULL, NULL, "invalid server CPUs list '3-'"},
+	    {NULL, NULL, NULL, NULL, NULL},
 	};
 	for (int i = 0; cases[i].msg; i++) {
 		struct errbuf err = {{0}};
@@ -158,7 +161,8 @@ static void test_pin__bad_topology_is_an_error(void)
 	CU_ASSERT_PTR_NULL(topo);
 	CU_ASSERT_EQUAL_FATAL(pin_topo_load(&topo, CI, &err), 0);
 	CU_ASSERT_EQUAL(pin_topo_restrict(topo, "1-2", &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "CPUs '1-2' are not all allowed (allowed PUs: 0-1)"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(err.msg, "CPUs '1-2' are not all allowed (allowed PUs: 0-1)"));
 	CU_ASSERT_EQUAL(pin_topo_restrict(topo, "1", &err), 0);
 	CU_ASSERT_EQUAL(pin_topo_restrict(topo, "0", &err), -1); /* restricting only narrows */
 	pin_topo_free(topo);
@@ -190,18 +194,25 @@ static void test_pin__options_parse_and_reject(void)
 		const char *arg;
 		int want;
 	} cases[] = {
-		{PIN_OPT_SERVER_CPUS, "2-3", 1}, {PIN_OPT_SERVER_CPUS, "two", -1},
-		{PIN_OPT_CLIENT_CPUS, "", -1},   {PIN_OPT_MEMBIND, "0", 1},
-		{PIN_OPT_NICE, "-5", 1},         {PIN_OPT_NICE, "20", -1},
-		{PIN_OPT_NICE, "1x", -1},        {PIN_OPT_SCHED_FIFO, "0", -1},
-		{PIN_OPT_SCHED_FIFO, "99", 1},   {PIN_OPT_NO_ASLR, NULL, 1},
-		{PIN_OPT_NO_PIN, NULL, 1},       {'x', NULL, 0},
-		{0, NULL, 0},
+	    {PIN_OPT_SERVER_CPUS, "2-3", 1},
+	    {PIN_OPT_SERVER_CPUS, "two", -1},
+	    {PIN_OPT_CLIENT_CPUS, "", -1},
+	    {PIN_OPT_MEMBIND, "0", 1},
+	    {PIN_OPT_NICE, "-5", 1},
+	    {PIN_OPT_NICE, "20", -1},
+	    {PIN_OPT_NICE, "1x", -1},
+	    {PIN_OPT_SCHED_FIFO, "0", -1},
+	    {PIN_OPT_SCHED_FIFO, "99", 1},
+	    {PIN_OPT_NO_ASLR, NULL, 1},
+	    {PIN_OPT_NO_PIN, NULL, 1},
+	    {'x', NULL, 0},
+	    {0, NULL, 0},
 	};
 	struct pin_opts o = {0};
 	for (int i = 0; cases[i].code; i++) {
 		struct errbuf err = {{0}};
-		CU_ASSERT_EQUAL(pin_opts_parse(&o, cases[i].code, cases[i].arg, &err), cases[i].want);
+		CU_ASSERT_EQUAL(pin_opts_parse(&o, cases[i].code, cases[i].arg, &err),
+				cases[i].want);
 	}
 	CU_ASSERT_STRING_EQUAL(o.server_cpus, "2-3");
 	CU_ASSERT_EQUAL(o.stab.nice_set, 1);
@@ -295,7 +306,8 @@ static void test_pin__child_runs_bound(void)
 	pin_ids_format(want_nodes, sizeof(want_nodes), p->membind_nodes, p->n_membind);
 	pid_t pid = start_sleep(ctx);
 	CU_ASSERT_FATAL(pid > 0);
-	CU_ASSERT_EQUAL(pin_proc_allowed(pid, pid, cpus, sizeof(cpus), mems, sizeof(mems), &err), 0);
+	CU_ASSERT_EQUAL(pin_proc_allowed(pid, pid, cpus, sizeof(cpus), mems, sizeof(mems), &err),
+			0);
 	CU_ASSERT_STRING_EQUAL(cpus, want_cpus);
 	CU_ASSERT(list_includes(mems, want_nodes)); /* the cgroup's set holds the bound nodes */
 	CU_ASSERT_EQUAL(pin_ctx_verify(ctx, pid, &err), 1);
@@ -348,7 +360,8 @@ static void *client_thread(void *arg)
 		CPU_ZERO(&set);
 		if (sched_getaffinity(0, sizeof(set), &set) == 0) {
 			const struct pin_placement *p = pin_ctx_placement(ctx);
-			result = CPU_COUNT(&set) == p->n_client && CPU_ISSET(p->client_cpus[0], &set);
+			result =
+			    CPU_COUNT(&set) == p->n_client && CPU_ISSET(p->client_cpus[0], &set);
 		}
 	}
 	return &result;
@@ -428,26 +441,29 @@ static void test_pin__taskset_restricts_the_machine(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT(json_is_false(json_object_get(j, "pinned")));
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "server_cpus")), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "topology")), "allowed PUs 0"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(json_string_value(json_object_get(j, "topology")), "allowed PUs 0"));
 	json_decref(j);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"placement_table", test_pin__placement_table},
-		{"overrides_outside_allowed_are_errors", test_pin__overrides_outside_allowed_are_errors},
-		{"no_pin_is_unpinned_and_exclusive", test_pin__no_pin_is_unpinned_and_exclusive},
-		{"bad_topology_is_an_error", test_pin__bad_topology_is_an_error},
-		{"xml_topology_gives_the_same_answer", test_pin__xml_topology_gives_the_same_answer},
-		{"options_parse_and_reject", test_pin__options_parse_and_reject},
-		{"child_runs_bound", test_pin__child_runs_bound},
-		{"verify_catches_an_unbound_child", test_pin__verify_catches_an_unbound_child},
-		{"client_binds_its_own_thread", test_pin__client_binds_its_own_thread},
-		{"json_records_placement_and_stabilizers", test_pin__json_records_placement_and_stabilizers},
-		{"binding_needs_this_machine", test_pin__binding_needs_this_machine},
-		{"taskset_restricts_the_machine", test_pin__taskset_restricts_the_machine},
-		{NULL, NULL},
+	    {"placement_table", test_pin__placement_table},
+	    {"overrides_outside_allowed_are_errors",
+	     test_pin__overrides_outside_allowed_are_errors},
+	    {"no_pin_is_unpinned_and_exclusive", test_pin__no_pin_is_unpinned_and_exclusive},
+	    {"bad_topology_is_an_error", test_pin__bad_topology_is_an_error},
+	    {"xml_topology_gives_the_same_answer", test_pin__xml_topology_gives_the_same_answer},
+	    {"options_parse_and_reject", test_pin__options_parse_and_reject},
+	    {"child_runs_bound", test_pin__child_runs_bound},
+	    {"verify_catches_an_unbound_child", test_pin__verify_catches_an_unbound_child},
+	    {"client_binds_its_own_thread", test_pin__client_binds_its_own_thread},
+	    {"json_records_placement_and_stabilizers",
+	     test_pin__json_records_placement_and_stabilizers},
+	    {"binding_needs_this_machine", test_pin__binding_needs_this_machine},
+	    {"taskset_restricts_the_machine", test_pin__taskset_restricts_the_machine},
+	    {NULL, NULL},
 	};
 	return th_run("pin", cases, argc, argv);
 }

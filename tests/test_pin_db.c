@@ -4,8 +4,8 @@
 #include "pinning/pin.h"
 #include "runner/srv.h"
 #include "tests/harness.h"
-#include <hwloc.h>
 #include <dirent.h>
+#include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +141,8 @@ static void test_pin_db__server_threads_run_bound(void)
 				continue;
 			char cpus[256], mems[256];
 			pid_t tid = (pid_t)strtol(de->d_name, NULL, 10);
-			if (pin_proc_allowed(pid, tid, cpus, sizeof(cpus), mems, sizeof(mems), &err) != 0)
+			if (pin_proc_allowed(pid, tid, cpus, sizeof(cpus), mems, sizeof(mems),
+					     &err) != 0)
 				continue;
 			threads++;
 			CU_ASSERT_STRING_EQUAL(cpus, want_cpus);
@@ -188,7 +189,8 @@ static void test_pin_db__overrides_reach_the_server(void)
 	if (s) {
 		char cpus[256], mems[256];
 		pid_t pid = srv_pid(s);
-		CU_ASSERT_EQUAL(pin_proc_allowed(pid, pid, cpus, sizeof(cpus), mems, sizeof(mems), &err), 0);
+		CU_ASSERT_EQUAL(
+		    pin_proc_allowed(pid, pid, cpus, sizeof(cpus), mems, sizeof(mems), &err), 0);
 		CU_ASSERT_STRING_EQUAL(cpus, "0");
 		CU_ASSERT(pin_ctx_verify(ctx, pid, &err) > 1);
 	}
@@ -220,10 +222,10 @@ static void test_pin_db__verify_rejects_an_unpinned_server(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"server_threads_run_bound", test_pin_db__server_threads_run_bound},
-		{"overrides_reach_the_server", test_pin_db__overrides_reach_the_server},
-		{"verify_rejects_an_unpinned_server", test_pin_db__verify_rejects_an_unpinned_server},
-		{NULL, NULL},
+	    {"server_threads_run_bound", test_pin_db__server_threads_run_bound},
+	    {"overrides_reach_the_server", test_pin_db__overrides_reach_the_server},
+	    {"verify_rejects_an_unpinned_server", test_pin_db__verify_rejects_an_unpinned_server},
+	    {NULL, NULL},
 	};
 	struct errbuf err;
 	tmp = th_tempdir("pindb");
