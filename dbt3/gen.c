@@ -115,7 +115,16 @@ static inline int64_t rng_int_maxlong(struct rng *r)
 	return (int64_t)(((double)s / (double)RND_MOD) * -2147483648.0);
 }
 
+/* 16807^k mod M for the per-row skips; a constant table, filled once (pthread_once). */
 static int64_t pow_table[256];
+static pthread_once_t pow_once = PTHREAD_ONCE_INIT;
+
+static void pow_table_fill(void)
+{
+	pow_table[0] = 1;
+	for (int i = 1; i < 256; i++)
+		pow_table[i] = mod_mersenne((uint64_t)pow_table[i - 1] * RND_MULT);
+}
 
 static inline void rng_row_done(struct rng *r)
 {
@@ -377,9 +386,7 @@ int gen_ctx_new(struct gen_ctx **out, double sf, struct errbuf *err)
 	if (!ctx)
 		return errbuf_set(err, "out of memory");
 	ctx->sf = sf;
-	pow_table[0] = 1;
-	for (int i = 1; i < 256; i++)
-		pow_table[i] = mod_mersenne((uint64_t)pow_table[i - 1] * RND_MULT);
+	pthread_once(&pow_once, pow_table_fill);
 
 	/* dbgen: below SF 1, scale = 1 and the base counts are scaled by (int)(1000 * sf) / 1000;
 	 * otherwise scale = (long)sf. */
