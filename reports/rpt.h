@@ -31,20 +31,20 @@ int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out);
  * res_file, which must outlive the model. */
 struct rpt_side {
 	const struct res_query *q; /* the query in its file (borrowed), NULL when absent */
-	int present;            /* the query is in this file */
-	size_t n_restarts;      /* restarts in the file */
-	size_t n_used;          /* restarts with status ok: their means are the sample */
-	double *means_ms;       /* n_used restart means (mean of measured_ms), owned */
-	int *indices;           /* restart index of each mean, owned */
-	double gmean_ms;        /* geometric mean of the restart means; NaN when n_used == 0 */
-	double sd_log;          /* sd of log restart means (about the between-restart CoV); NaN < 2 */
+	int present;		   /* the query is in this file */
+	size_t n_restarts;	   /* restarts in the file */
+	size_t n_used;		   /* restarts with status ok: their means are the sample */
+	double *means_ms;	   /* n_used restart means (mean of measured_ms), owned */
+	int *indices;		   /* restart index of each mean, owned */
+	double gmean_ms;	   /* geometric mean of the restart means; NaN when n_used == 0 */
+	double sd_log; /* sd of log restart means (about the between-restart CoV); NaN < 2 */
 	size_t not_steady, timeouts, crashes, errors;
 	const char *result_sha256; /* the fingerprint of the first ok restart, or NULL */
-	int results_vary;          /* ok restarts disagree on result_sha256 */
+	int results_vary;	   /* ok restarts disagree on result_sha256 */
 	const char *plan_sha256;   /* the plan fingerprint of the first restart that has one */
-	const char *plan;          /* its plan text, or NULL */
-	int plans_vary;            /* restarts disagree on plan_sha256 */
-	long long rows;            /* rows of the first ok restart, or -1 */
+	const char *plan;	   /* its plan text, or NULL */
+	int plans_vary;		   /* restarts disagree on plan_sha256 */
+	long long rows;		   /* rows of the first ok restart, or -1 */
 };
 
 /* Warning flags of one query (either side). */
@@ -60,23 +60,23 @@ enum rpt_warn {
 struct rpt_query {
 	const char *id;
 	struct rpt_side old, new;
-	struct st_test test;     /* kind ST_TEST_NONE when untested */
-	double p_adj;            /* after the correction; NaN when untested */
+	struct st_test test; /* kind ST_TEST_NONE when untested */
+	double p_adj;	     /* after the correction; NaN when untested */
 	enum rpt_verdict verdict;
-	int plan_changed;        /* a plan fingerprint of one side never occurs on the other; then
-				  * new.plan_sha256/plan is the first new plan old never had */
-	int result_changed;      /* a result fingerprint (ok restarts) of one side never occurs on
-				  * the other, or the row counts differ: verdict wrong-result */
-	unsigned warn;           /* enum rpt_warn */
-	const char *why;         /* short reason for inconclusive / wrong-result, or NULL (static) */
+	int plan_changed;   /* a plan fingerprint of one side never occurs on the other; then
+			     * new.plan_sha256/plan is the first new plan old never had */
+	int result_changed; /* a result fingerprint (ok restarts) of one side never occurs on
+			     * the other, or the row counts differ: verdict wrong-result */
+	unsigned warn;	    /* enum rpt_warn */
+	const char *why;    /* short reason for inconclusive / wrong-result, or NULL (static) */
 };
 
 struct rpt_compare_opts {
-	double alpha;            /* family alpha (0.05) */
-	double min_effect;       /* 0.02: flag only slowdowns of at least 2% */
+	double alpha;	   /* family alpha (0.05) */
+	double min_effect; /* 0.02: flag only slowdowns of at least 2% */
 	enum st_correction correction;
 	enum st_method method;
-	int force;               /* compare incomparable files, with warnings */
+	int force; /* compare incomparable files, with warnings */
 };
 
 /* Defaults: alpha 0.05, min_effect 0.02, Holm, Welch. */
@@ -92,13 +92,13 @@ struct rpt_compare {
 	struct rpt_file_info old, new, baseline; /* baseline.res NULL without --baseline */
 	struct rpt_query *queries; /* queries in both files, in the old file's order */
 	size_t n_queries;
-	size_t n_tested;           /* queries with a test (the m of the correction) */
+	size_t n_tested;	   /* queries with a test (the m of the correction) */
 	struct st_overall overall; /* geometric-mean ratio over the compared queries */
 	int have_overall;
-	struct st_prior eb_prior;  /* --method eb: the across-query prior used (df 0: none) */
+	struct st_prior eb_prior; /* --method eb: the across-query prior used (df 0: none) */
 	size_t counts[RPT_N_VERDICTS];
-	enum rpt_verdict worst;    /* RPT_UNCHANGED when nothing was compared */
-	char **warnings;           /* file-level warnings (comparability with --force, ...) */
+	enum rpt_verdict worst; /* RPT_UNCHANGED when nothing was compared */
+	char **warnings;	/* file-level warnings (comparability with --force, ...) */
 	size_t n_warnings;
 };
 
@@ -126,19 +126,19 @@ int rpt_compare_write(FILE *f, const struct rpt_compare *c, enum rpt_format fmt,
 struct rpt_summary_query {
 	const char *id;
 	struct rpt_side side;
-	int have_stats;               /* at least one ok restart */
-	struct st_query_stats stats;  /* in milliseconds */
-	size_t needed;                /* restarts a side to detect opts.detect; 0 when unknown */
-	int needed_over;              /* more than max restarts would be needed */
-	double power_now;             /* power with the file's own restart count; NaN if < 2 */
+	int have_stats;		     /* at least one ok restart */
+	struct st_query_stats stats; /* in milliseconds */
+	size_t needed;		     /* restarts a side to detect opts.detect; 0 when unknown */
+	int needed_over;	     /* more than max restarts would be needed */
+	double power_now;	     /* power with the file's own restart count; NaN if < 2 */
 	unsigned warn;
 };
 
 struct rpt_summary_opts {
-	double detect;      /* change to detect (0.03) */
-	double power;       /* target power (0.8) */
-	double alpha;       /* 0.05 */
-	double min_effect;  /* compare's min effect (0.02) */
+	double detect;	   /* change to detect (0.03) */
+	double power;	   /* target power (0.8) */
+	double alpha;	   /* 0.05 */
+	double min_effect; /* compare's min effect (0.02) */
 	enum st_correction correction;
 	enum st_method method;
 	size_t max_restarts; /* upper bound of the search (100) */

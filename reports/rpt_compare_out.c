@@ -80,9 +80,12 @@ static void fmt_marks(char *buf, size_t n, const struct rpt_query *q)
 		unsigned flag;
 		const char *text;
 	} marks[] = {
-		{RPT_W_NOT_STEADY, "not steady"},	{RPT_W_TIMEOUT, "timeout"},
-		{RPT_W_CRASH, "crash"},			{RPT_W_ERROR, "error"},
-		{RPT_W_PLAN_VARIES, "plan varies"},	{RPT_W_RESULT_VARIES, "result varies"},
+	    {RPT_W_NOT_STEADY, "not steady"},
+	    {RPT_W_TIMEOUT, "timeout"},
+	    {RPT_W_CRASH, "crash"},
+	    {RPT_W_ERROR, "error"},
+	    {RPT_W_PLAN_VARIES, "plan varies"},
+	    {RPT_W_RESULT_VARIES, "result varies"},
 	};
 	size_t at = 0;
 	buf[0] = '\0';
@@ -141,14 +144,14 @@ static void side_warnings(FILE *f, const char *prefix, const char *id, const str
 		fprintf(f, "%s%s: timed out in %zu of %zu restarts of %s%s%s\n", prefix, id,
 			s->timeouts, s->n_restarts, q, path, q);
 	if (s->crashes)
-		fprintf(f, "%s%s: the server crashed in %zu of %zu restarts of %s%s%s\n", prefix, id,
-			s->crashes, s->n_restarts, q, path, q);
+		fprintf(f, "%s%s: the server crashed in %zu of %zu restarts of %s%s%s\n", prefix,
+			id, s->crashes, s->n_restarts, q, path, q);
 	if (s->errors)
 		fprintf(f, "%s%s: failed with an error in %zu of %zu restarts of %s%s%s\n", prefix,
 			id, s->errors, s->n_restarts, q, path, q);
 	if (s->plans_vary)
-		fprintf(f, "%s%s: the plan differs between restarts of %s%s%s\n", prefix, id, q, path,
-			q);
+		fprintf(f, "%s%s: the plan differs between restarts of %s%s%s\n", prefix, id, q,
+			path, q);
 	if (s->results_vary)
 		fprintf(f, "%s%s: the result differs between restarts of %s%s%s\n", prefix, id, q,
 			path, q);
@@ -198,8 +201,8 @@ static void fmt_overall(char *buf, size_t n, const struct rpt_compare *c)
 
 static int write_text(FILE *f, const struct rpt_compare *c, int color)
 {
-	static const char *const heads[] = {"query",  "verdict", "old ms", "new ms",   "ratio",
-					    "CI",     "p adj",   "restarts", "marks"};
+	static const char *const heads[] = {"query", "verdict", "old ms",   "new ms", "ratio",
+					    "CI",    "p adj",	"restarts", "marks"};
 	char ci_head[32], a[64], b[64], r[64], ci[64], p[64], marks[256], counts[256];
 	struct rpt_table t;
 	snprintf(ci_head, sizeof(ci_head), "%g%% CI", ci_level(c));
@@ -219,8 +222,9 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 		const struct rpt_query *q = &c->queries[i];
 		fmt_ms(a, sizeof(a), q->old.gmean_ms);
 		fmt_ms(b, sizeof(b), q->new.gmean_ms);
-		fmt_ratio(r, sizeof(r), q->test.kind != ST_TEST_NONE ? q->test.ratio
-								     : q->new.gmean_ms / q->old.gmean_ms);
+		fmt_ratio(r, sizeof(r),
+			  q->test.kind != ST_TEST_NONE ? q->test.ratio
+						       : q->new.gmean_ms / q->old.gmean_ms);
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
 		fmt_p(p, sizeof(p), q->p_adj);
 		fmt_marks(marks, sizeof(marks), q);
@@ -266,8 +270,9 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 	fprintf(f, " · %s on log restart means · correction %s · alpha %g · min effect %g%%\n\n",
 		method_text(c), st_correction_name(c->opts.correction), c->opts.alpha,
 		100.0 * c->opts.min_effect);
-	fprintf(f, "| query | verdict | old ms | new ms | ratio | %g%% CI | p adj | restarts | "
-		   "marks |\n",
+	fprintf(f,
+		"| query | verdict | old ms | new ms | ratio | %g%% CI | p adj | restarts | "
+		"marks |\n",
 		ci_level(c));
 	fprintf(f, "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
 	for (size_t i = 0; i < c->n_queries; i++) {
@@ -275,14 +280,15 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 		int strong = q->verdict == RPT_REGRESSION || q->verdict == RPT_WRONG_RESULT;
 		fmt_ms(a, sizeof(a), q->old.gmean_ms);
 		fmt_ms(b, sizeof(b), q->new.gmean_ms);
-		fmt_ratio(r, sizeof(r), q->test.kind != ST_TEST_NONE ? q->test.ratio
-								     : q->new.gmean_ms / q->old.gmean_ms);
+		fmt_ratio(r, sizeof(r),
+			  q->test.kind != ST_TEST_NONE ? q->test.ratio
+						       : q->new.gmean_ms / q->old.gmean_ms);
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
 		fmt_p(p, sizeof(p), q->p_adj);
 		fmt_marks(marks, sizeof(marks), q);
 		fprintf(f, "| %s | %s%s%s | %s | %s | %s | %s | %s | %zu/%zu | %s |\n", q->id,
-			strong ? "**" : "", rpt_verdict_name(q->verdict), strong ? "**" : "", a, b, r,
-			ci, p, q->old.n_used, q->new.n_used, marks);
+			strong ? "**" : "", rpt_verdict_name(q->verdict), strong ? "**" : "", a, b,
+			r, ci, p, q->old.n_used, q->new.n_used, marks);
 	}
 	fmt_overall(line, sizeof(line), c);
 	line[0] = (char)(line[0] - 'a' + 'A');
@@ -338,9 +344,12 @@ static json_t *warn_json(unsigned w)
 	static const struct {
 		unsigned flag;
 		const char *name;
-	} names[] = {{RPT_W_NOT_STEADY, "not_steady"},	 {RPT_W_TIMEOUT, "timeout"},
-		     {RPT_W_CRASH, "crash"},		 {RPT_W_ERROR, "error"},
-		     {RPT_W_PLAN_VARIES, "plan_varies"}, {RPT_W_RESULT_VARIES, "result_varies"}};
+	} names[] = {{RPT_W_NOT_STEADY, "not_steady"},
+		     {RPT_W_TIMEOUT, "timeout"},
+		     {RPT_W_CRASH, "crash"},
+		     {RPT_W_ERROR, "error"},
+		     {RPT_W_PLAN_VARIES, "plan_varies"},
+		     {RPT_W_RESULT_VARIES, "result_varies"}};
 	json_t *a = json_array();
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (w & names[i].flag)
@@ -352,11 +361,10 @@ static json_t *file_json(const struct rpt_file_info *fi)
 {
 	if (!fi->res)
 		return json_null();
-	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "path", fi->path, "label",
-			 str_or_null(fi->res->label), "tool_version",
-			 str_or_null(fi->res->tool_version), "started_at",
-			 str_or_null(fi->res->started_at), "finished_at",
-			 str_or_null(fi->res->finished_at));
+	return json_pack(
+	    "{s:s, s:o, s:o, s:o, s:o}", "path", fi->path, "label", str_or_null(fi->res->label),
+	    "tool_version", str_or_null(fi->res->tool_version), "started_at",
+	    str_or_null(fi->res->started_at), "finished_at", str_or_null(fi->res->finished_at));
 }
 
 json_t *rpt_compare_to_json(const struct rpt_compare *c)
@@ -367,19 +375,19 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 	json_object_set_new(o, "old", file_json(&c->old));
 	json_object_set_new(o, "new", file_json(&c->new));
 	json_object_set_new(o, "baseline", file_json(&c->baseline));
-	json_object_set_new(
-		o, "options",
-		json_pack("{s:f, s:f, s:s, s:s, s:b}", "alpha", c->opts.alpha, "min_effect",
-			  c->opts.min_effect, "correction", st_correction_name(c->opts.correction),
-			  "method", st_method_name(c->opts.method), "force", c->opts.force));
+	json_object_set_new(o, "options",
+			    json_pack("{s:f, s:f, s:s, s:s, s:b}", "alpha", c->opts.alpha,
+				      "min_effect", c->opts.min_effect, "correction",
+				      st_correction_name(c->opts.correction), "method",
+				      st_method_name(c->opts.method), "force", c->opts.force));
 	if (c->opts.method == ST_METHOD_EB)
 		json_object_set_new(o, "eb_prior",
-				    c->eb_prior.df > 0 ? json_pack("{s:o, s:o}", "var_log",
-								   num(c->eb_prior.var), "df",
-								   isinf(c->eb_prior.df)
-									   ? json_string("inf")
-									   : num(c->eb_prior.df))
-						       : json_null());
+				    c->eb_prior.df > 0
+					? json_pack("{s:o, s:o}", "var_log", num(c->eb_prior.var),
+						    "df",
+						    isinf(c->eb_prior.df) ? json_string("inf")
+									  : num(c->eb_prior.df))
+					: json_null());
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		json_t *jq = json_object();
@@ -387,8 +395,8 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 		json_object_set_new(jq, "verdict", json_string(rpt_verdict_name(q->verdict)));
 		json_object_set_new(jq, "reason", str_or_null(q->why));
 		json_object_set_new(jq, "ratio", num(q->test.ratio));
-		json_object_set_new(jq, "ci", json_pack("[o, o]", num(q->test.ci_lo),
-							 num(q->test.ci_hi)));
+		json_object_set_new(jq, "ci",
+				    json_pack("[o, o]", num(q->test.ci_lo), num(q->test.ci_hi)));
 		json_object_set_new(jq, "test", json_string(test_name(q->test.kind)));
 		json_object_set_new(jq, "t", num(q->test.t));
 		json_object_set_new(jq, "df", num(q->test.df));
@@ -414,14 +422,13 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 	json_object_set_new(o, "queries", qs);
 	if (c->have_overall)
 		json_object_set_new(
-			o, "overall",
-			json_pack("{s:s, s:I, s:o, s:[o, o], s:o, s:o, s:o}", "method",
-				  c->overall.kind == ST_OVERALL_BY_RESTART ? "by_restart"
-									   : "from_tests",
-				  "queries", (json_int_t)c->overall.n_queries, "ratio",
-				  num(c->overall.ratio), "ci", num(c->overall.ci_lo),
-				  num(c->overall.ci_hi), "t", num(c->overall.t), "df",
-				  num(c->overall.df), "p", num(c->overall.p)));
+		    o, "overall",
+		    json_pack(
+			"{s:s, s:I, s:o, s:[o, o], s:o, s:o, s:o}", "method",
+			c->overall.kind == ST_OVERALL_BY_RESTART ? "by_restart" : "from_tests",
+			"queries", (json_int_t)c->overall.n_queries, "ratio", num(c->overall.ratio),
+			"ci", num(c->overall.ci_lo), num(c->overall.ci_hi), "t", num(c->overall.t),
+			"df", num(c->overall.df), "p", num(c->overall.p)));
 	else
 		json_object_set_new(o, "overall", json_null());
 	for (int v = 0; v < RPT_N_VERDICTS; v++)
@@ -476,8 +483,9 @@ static int write_junit(FILE *f, const struct rpt_compare *c)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites name=\"dbt3stab compare\" tests=\"%zu\" failures=\"%zu\">\n",
 		c->n_queries, failures);
-	fprintf(f, "  <testsuite name=\"dbt3stab.compare\" tests=\"%zu\" failures=\"%zu\" "
-		   "errors=\"0\" skipped=\"%zu\">\n",
+	fprintf(f,
+		"  <testsuite name=\"dbt3stab.compare\" tests=\"%zu\" failures=\"%zu\" "
+		"errors=\"0\" skipped=\"%zu\">\n",
 		c->n_queries, failures, c->counts[RPT_INCONCLUSIVE]);
 	fprintf(f, "    <properties>\n      <property name=\"old\" value=\"");
 	xml_escaped(f, c->old.path);
@@ -493,7 +501,8 @@ static int write_junit(FILE *f, const struct rpt_compare *c)
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
 		fmt_p(p, sizeof(p), q->p_adj);
 		fmt_marks(marks, sizeof(marks), q);
-		snprintf(msg, sizeof(msg), "%s: old %s ms, new %s ms, ratio %s (CI %s), p adj %s%s%s%s%s",
+		snprintf(msg, sizeof(msg),
+			 "%s: old %s ms, new %s ms, ratio %s (CI %s), p adj %s%s%s%s%s",
 			 rpt_verdict_name(q->verdict), a, b, r, ci, p, q->why ? "; " : "",
 			 q->why ? q->why : "", marks[0] ? "; " : "", marks);
 		fprintf(f, "    <testcase classname=\"dbt3stab.compare\" name=\"");

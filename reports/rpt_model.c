@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const verdict_names[RPT_N_VERDICTS] = {
-	"unchanged", "improvement", "inconclusive", "regression", "wrong-result"};
+    "unchanged", "improvement", "inconclusive", "regression", "wrong-result"};
 
 const char *rpt_verdict_name(enum rpt_verdict v)
 {
@@ -100,8 +100,9 @@ static int side_init(struct rpt_side *s, const struct res_query *q, const char *
 		double m = NAN;
 		struct errbuf why = {""};
 		if (st_restart_means(&m, r->measured_ms, &n, 1, &why) < 0 || !(m > 0))
-			return errbuf_set(err, "'%s': query %s restart %d: unusable times%s%s", path,
-					  q->id, r->index, why.msg[0] ? ": " : " (mean 0)", why.msg);
+			return errbuf_set(err, "'%s': query %s restart %d: unusable times%s%s",
+					  path, q->id, r->index, why.msg[0] ? ": " : " (mean 0)",
+					  why.msg);
 		s->means_ms[s->n_used] = m;
 		s->indices[s->n_used] = r->index;
 		s->n_used++;
@@ -192,9 +193,10 @@ int rpt_comparable(const struct rpt_file_info *a, const struct rpt_file_info *b,
 			continue;
 		common++;
 		if (strcmp(qx->sql_sha256, qy->sql_sha256) != 0) {
-			snprintf(what, sizeof(what),
-				 "query %s has another text or parameters (sql_sha256 %.12s… vs %.12s…)",
-				 qx->id, qx->sql_sha256, qy->sql_sha256);
+			snprintf(
+			    what, sizeof(what),
+			    "query %s has another text or parameters (sql_sha256 %.12s… vs %.12s…)",
+			    qx->id, qx->sql_sha256, qy->sql_sha256);
 			if (differs(force, c, err, a, b, what) < 0)
 				return -1;
 		}
@@ -372,8 +374,8 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 		if (q->result_changed) {
 			q->verdict = RPT_WRONG_RESULT;
 			q->why = q->old.rows >= 0 && q->new.rows >= 0 && q->old.rows != q->new.rows
-					 ? "row counts differ"
-					 : "result fingerprints differ";
+				     ? "row counts differ"
+				     : "result fingerprints differ";
 		} else if (!q->old.n_used || !q->new.n_used) {
 			q->verdict = RPT_INCONCLUSIVE;
 			q->why = "no successful restart on a side";
@@ -591,15 +593,15 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	if (k < 2 || !isfinite(sq->stats.sd_log))
 		return 0;
 	struct st_power_spec spec = {
-		.effect = o->detect,
-		.sd_log = sq->stats.sd_log,
-		.alpha = o->alpha,
-		.m = s->n_queries ? s->n_queries : 1,
-		.corr = o->correction,
-		.min_effect = o->min_effect,
-		.method = o->method,
-		.baseline_df = 0,
-		.alt = ST_TWO_SIDED,
+	    .effect = o->detect,
+	    .sd_log = sq->stats.sd_log,
+	    .alpha = o->alpha,
+	    .m = s->n_queries ? s->n_queries : 1,
+	    .corr = o->correction,
+	    .min_effect = o->min_effect,
+	    .method = o->method,
+	    .baseline_df = 0,
+	    .alt = ST_TWO_SIDED,
 	};
 	sq->power_now = st_power(&spec, k);
 	if (st_restarts_needed(&sq->needed, &spec, o->power, o->max_restarts) < 0) {

@@ -46,8 +46,8 @@ static void row(char cells[COLS][64], const struct rpt_summary *s,
 static void heads(char h[COLS][64], const struct rpt_summary *s)
 {
 	static const char *const fixed[COLS] = {
-		"query",	    "restarts",		"runs", "mean ms", "gmean ms", "CoV within",
-		"CoV between", "var within ms²", "var between ms²", ""};
+	    "query",	  "restarts",	 "runs",	   "mean ms",	      "gmean ms",
+	    "CoV within", "CoV between", "var within ms²", "var between ms²", ""};
 	for (int i = 0; i < COLS; i++)
 		snprintf(h[i], 64, "%s", fixed[i]);
 	snprintf(h[9], 64, "restarts for %g%%", 100.0 * s->opts.detect);
@@ -87,14 +87,15 @@ static void warnings(FILE *f, const struct rpt_summary *s, const char *prefix)
 			fprintf(f, "%s%s: timed out in %zu of %zu restarts\n", prefix, q->id,
 				d->timeouts, d->n_restarts);
 		if (d->crashes)
-			fprintf(f, "%s%s: the server crashed in %zu of %zu restarts\n", prefix, q->id,
-				d->crashes, d->n_restarts);
+			fprintf(f, "%s%s: the server crashed in %zu of %zu restarts\n", prefix,
+				q->id, d->crashes, d->n_restarts);
 		if (d->errors)
 			fprintf(f, "%s%s: failed with an error in %zu of %zu restarts\n", prefix,
 				q->id, d->errors, d->n_restarts);
 		if (q->have_stats && q->side.n_used < 2)
-			fprintf(f, "%s%s: fewer than 2 successful restarts: no between-restart "
-				   "variance\n",
+			fprintf(f,
+				"%s%s: fewer than 2 successful restarts: no between-restart "
+				"variance\n",
 				prefix, q->id);
 	}
 }
@@ -103,8 +104,8 @@ static size_t n_warnings(const struct rpt_summary *s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_queries; i++)
-		n += s->queries[i].warn != 0 || (s->queries[i].have_stats &&
-						 s->queries[i].side.n_used < 2);
+		n += s->queries[i].warn != 0 ||
+		     (s->queries[i].have_stats && s->queries[i].side.n_used < 2);
 	return n;
 }
 

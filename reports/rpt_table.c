@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rpt_table_init(struct rpt_table *t, size_t ncols, const char *const *heads,
-		    const char *align)
+void rpt_table_init(struct rpt_table *t, size_t ncols, const char *const *heads, const char *align)
 {
 	memset(t, 0, sizeof(*t));
 	t->ncols = ncols;

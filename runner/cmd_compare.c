@@ -35,8 +35,15 @@ static void usage(FILE *f)
 		"      2 usage or input error\n");
 }
 
-enum { OPT_ALPHA = 256, OPT_MIN_EFFECT, OPT_CORRECTION, OPT_METHOD, OPT_BASELINE, OPT_FORMAT,
-       OPT_FORCE };
+enum {
+	OPT_ALPHA = 256,
+	OPT_MIN_EFFECT,
+	OPT_CORRECTION,
+	OPT_METHOD,
+	OPT_BASELINE,
+	OPT_FORMAT,
+	OPT_FORCE
+};
 
 static int read_file(struct res_file **out, const char *path)
 {
@@ -51,17 +58,17 @@ static int read_file(struct res_file **out, const char *path)
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"alpha", required_argument, NULL, OPT_ALPHA},
-		{"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
-		{"correction", required_argument, NULL, OPT_CORRECTION},
-		{"method", required_argument, NULL, OPT_METHOD},
-		{"baseline", required_argument, NULL, OPT_BASELINE},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"output", required_argument, NULL, 'o'},
-		{"force", no_argument, NULL, OPT_FORCE},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"alpha", required_argument, NULL, OPT_ALPHA},
+	    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+	    {"correction", required_argument, NULL, OPT_CORRECTION},
+	    {"method", required_argument, NULL, OPT_METHOD},
+	    {"baseline", required_argument, NULL, OPT_BASELINE},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"output", required_argument, NULL, 'o'},
+	    {"force", no_argument, NULL, OPT_FORCE},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct rpt_compare_opts opts;
 	enum rpt_format fmt = RPT_TEXT;
@@ -77,16 +84,15 @@ int cmd_compare(int argc, char **argv)
 						       optarg);
 			break;
 		case OPT_MIN_EFFECT:
-			if (cli_parse_fraction(optarg, &opts.min_effect) < 0 || opts.min_effect >= 10)
-				return cli_usage_error("compare",
-						       "bad --min-effect '%s' (e.g. 2%% or 0.02)",
-						       optarg);
+			if (cli_parse_fraction(optarg, &opts.min_effect) < 0 ||
+			    opts.min_effect >= 10)
+				return cli_usage_error(
+				    "compare", "bad --min-effect '%s' (e.g. 2%% or 0.02)", optarg);
 			break;
 		case OPT_CORRECTION:
 			if (st_correction_parse(optarg, &opts.correction) < 0)
-				return cli_usage_error("compare",
-						       "bad --correction '%s' (holm, bh or none)",
-						       optarg);
+				return cli_usage_error(
+				    "compare", "bad --correction '%s' (holm, bh or none)", optarg);
 			break;
 		case OPT_METHOD:
 			if (st_method_parse(optarg, &opts.method) < 0)
@@ -99,8 +105,8 @@ int cmd_compare(int argc, char **argv)
 		case OPT_FORMAT:
 			if (rpt_format_parse(optarg, 0xf, &fmt) < 0)
 				return cli_usage_error(
-					"compare", "bad --format '%s' (text, markdown, json or junit)",
-					optarg);
+				    "compare", "bad --format '%s' (text, markdown, json or junit)",
+				    optarg);
 			break;
 		case 'o':
 			output = optarg;
@@ -119,7 +125,8 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 2)
-		return cli_usage_error("compare", "expected two result files, OLD.json and NEW.json");
+		return cli_usage_error("compare",
+				       "expected two result files, OLD.json and NEW.json");
 
 	struct res_file *old = NULL, *new = NULL, *base = NULL;
 	struct rpt_compare *cmp = NULL;
@@ -129,8 +136,7 @@ int cmd_compare(int argc, char **argv)
 	if (read_file(&old, old_path) < 0 || read_file(&new, new_path) < 0 ||
 	    (baseline_path && read_file(&base, baseline_path) < 0))
 		goto out;
-	struct rpt_file_info fo = {old_path, old}, fn = {new_path, new},
-			     fb = {baseline_path, base};
+	struct rpt_file_info fo = {old_path, old}, fn = {new_path, new}, fb = {baseline_path, base};
 	if (rpt_compare_build(&cmp, &fo, &fn, &fb, &opts, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto out;

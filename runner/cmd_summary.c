@@ -10,22 +10,22 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dbt3stab summary RESULT.json [options]\n"
-		"\n"
-		"Per query: restarts, runs, mean, geometric mean of the restart means, within- and\n"
-		"between-restart CoV, variance components (one-way random-effects ANOVA), and how\n"
-		"many restarts a side compare needs to flag a given slowdown on this host.\n"
-		"\n"
-		"  --detect D           slowdown to detect, e.g. 3%% (default) or 0.03\n"
-		"  --power P            target power, default 80%%\n"
-		"  --alpha A            compare's level, default 0.05\n"
-		"  --min-effect E       compare's minimum effect, default 2%%\n"
-		"  --correction C       compare's correction: holm (default), bh or none\n"
-		"  --format F           text (default), markdown or json\n"
-		"  -o, --output FILE    write to FILE instead of standard output\n"
-		"  -q, --quiet          no warnings on standard error\n"
-		"  -h, --help           this help\n");
+	fprintf(
+	    f, "usage: dbt3stab summary RESULT.json [options]\n"
+	       "\n"
+	       "Per query: restarts, runs, mean, geometric mean of the restart means, within- and\n"
+	       "between-restart CoV, variance components (one-way random-effects ANOVA), and how\n"
+	       "many restarts a side compare needs to flag a given slowdown on this host.\n"
+	       "\n"
+	       "  --detect D           slowdown to detect, e.g. 3%% (default) or 0.03\n"
+	       "  --power P            target power, default 80%%\n"
+	       "  --alpha A            compare's level, default 0.05\n"
+	       "  --min-effect E       compare's minimum effect, default 2%%\n"
+	       "  --correction C       compare's correction: holm (default), bh or none\n"
+	       "  --format F           text (default), markdown or json\n"
+	       "  -o, --output FILE    write to FILE instead of standard output\n"
+	       "  -q, --quiet          no warnings on standard error\n"
+	       "  -h, --help           this help\n");
 }
 
 enum { OPT_DETECT = 256, OPT_POWER, OPT_ALPHA, OPT_MIN_EFFECT, OPT_CORRECTION, OPT_FORMAT };
@@ -33,16 +33,16 @@ enum { OPT_DETECT = 256, OPT_POWER, OPT_ALPHA, OPT_MIN_EFFECT, OPT_CORRECTION, O
 int cmd_summary(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"detect", required_argument, NULL, OPT_DETECT},
-		{"power", required_argument, NULL, OPT_POWER},
-		{"alpha", required_argument, NULL, OPT_ALPHA},
-		{"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
-		{"correction", required_argument, NULL, OPT_CORRECTION},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"output", required_argument, NULL, 'o'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"detect", required_argument, NULL, OPT_DETECT},
+	    {"power", required_argument, NULL, OPT_POWER},
+	    {"alpha", required_argument, NULL, OPT_ALPHA},
+	    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+	    {"correction", required_argument, NULL, OPT_CORRECTION},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"output", required_argument, NULL, 'o'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct rpt_summary_opts opts;
 	enum rpt_format fmt = RPT_TEXT;
@@ -55,8 +55,8 @@ int cmd_summary(int argc, char **argv)
 		case OPT_DETECT:
 			if (cli_parse_fraction(optarg, &opts.detect) < 0 || !(opts.detect > 0) ||
 			    opts.detect >= 10)
-				return cli_usage_error("summary", "bad --detect '%s' (e.g. 3%% or 0.03)",
-						       optarg);
+				return cli_usage_error(
+				    "summary", "bad --detect '%s' (e.g. 3%% or 0.03)", optarg);
 			break;
 		case OPT_POWER:
 			if (cli_parse_fraction(optarg, &opts.power) < 0 || !(opts.power > 0) ||
@@ -70,16 +70,15 @@ int cmd_summary(int argc, char **argv)
 						       optarg);
 			break;
 		case OPT_MIN_EFFECT:
-			if (cli_parse_fraction(optarg, &opts.min_effect) < 0 || opts.min_effect >= 10)
-				return cli_usage_error("summary",
-						       "bad --min-effect '%s' (e.g. 2%% or 0.02)",
-						       optarg);
+			if (cli_parse_fraction(optarg, &opts.min_effect) < 0 ||
+			    opts.min_effect >= 10)
+				return cli_usage_error(
+				    "summary", "bad --min-effect '%s' (e.g. 2%% or 0.02)", optarg);
 			break;
 		case OPT_CORRECTION:
 			if (st_correction_parse(optarg, &opts.correction) < 0)
-				return cli_usage_error("summary",
-						       "bad --correction '%s' (holm, bh or none)",
-						       optarg);
+				return cli_usage_error(
+				    "summary", "bad --correction '%s' (holm, bh or none)", optarg);
 			break;
 		case OPT_FORMAT:
 			if (rpt_format_parse(optarg, 0x7, &fmt) < 0)

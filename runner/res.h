@@ -26,60 +26,62 @@ int res_status_parse(const char *s, enum res_status *out);
 
 /* One query in one server start. The model owns every pointer; NULL strings are JSON null. */
 struct res_restart {
-	int index;               /* restart number, 0-based */
+	int index; /* restart number, 0-based */
 	enum res_status status;
-	double *warmup_ms;       /* warm-up execution times */
+	double *warmup_ms; /* warm-up execution times */
 	size_t n_warmup;
-	double *measured_ms;     /* measured execution times; non-empty when status is ok */
+	double *measured_ms; /* measured execution times; non-empty when status is ok */
 	size_t n_measured;
-	double *server_cpu_ms;   /* server CPU per measured execution; n_measured or 0 entries */
+	double *server_cpu_ms; /* server CPU per measured execution; n_measured or 0 entries */
 	size_t n_server_cpu;
-	long long rows;          /* rows returned by one execution; -1 when none finished (null) */
-	char *result_sha256;     /* 64 hex digits, or NULL */
-	char *plan_sha256;       /* fingerprint of the normalised plan shape, or NULL */
-	char *plan;              /* EXPLAIN FORMAT=JSON text, or NULL */
-	int not_steady;          /* the measured runs still trend (warm-up check) */
-	char *error;             /* error text (crash: tail of the server's error log), or NULL */
-	json_t *extra;           /* further members the producer adds (an object), or NULL */
+	long long rows;	     /* rows returned by one execution; -1 when none finished (null) */
+	char *result_sha256; /* 64 hex digits, or NULL */
+	char *plan_sha256;   /* fingerprint of the normalised plan shape, or NULL */
+	char *plan;	     /* EXPLAIN FORMAT=JSON text, or NULL */
+	int not_steady;	     /* the measured runs still trend (warm-up check) */
+	char *error;	     /* error text (crash: tail of the server's error log), or NULL */
+	json_t *extra;	     /* further members the producer adds (an object), or NULL */
 };
 
 /* One query of the plan and its restarts in order. */
 struct res_query {
-	char *id;                /* "Q1" ... "Q22" */
-	char *sql_sha256;        /* SHA-256 of the query text with its parameters substituted */
+	char *id;	  /* "Q1" ... "Q22" */
+	char *sql_sha256; /* SHA-256 of the query text with its parameters substituted */
 	struct res_restart *restarts;
 	size_t n_restarts;
 	size_t cap_restarts;
-	json_t *extra;           /* further members (an object), or NULL */
+	json_t *extra; /* further members (an object), or NULL */
 };
 
 /* A whole result file. The free-form sections are JSON objects the producer fills and the model
  * owns (a reference each); the reader checks only the members named in docs/result-format.md. */
 struct res_file {
-	int format_version;      /* RES_FORMAT_VERSION */
-	char *tool_version;      /* dbt3stab version that wrote the file */
-	char *label;             /* --label, or NULL */
-	char *started_at;        /* UTC ISO 8601 */
-	char *finished_at;       /* UTC ISO 8601; NULL while the run is in progress (a checkpoint) */
-	json_t *host;            /* name, cpu_model, kernel, topology, governor, turbo, aslr, ... */
-	json_t *server;          /* version, binary, binary_sha256, options, ... */
-	json_t *dataset;         /* scale_factor (number, required), generator_version, fingerprint */
-	json_t *plan;            /* restarts, warmup, runs, query_order, seed, variant, ... */
-	json_t *pinning;         /* server_cpus, client_cpus, memory_nodes, stabilizers, ... */
+	int format_version; /* RES_FORMAT_VERSION */
+	char *tool_version; /* dbt3stab version that wrote the file */
+	char *label;	    /* --label, or NULL */
+	char *started_at;   /* UTC ISO 8601 */
+	char *finished_at;  /* UTC ISO 8601; NULL while the run is in progress (a checkpoint) */
+	json_t *host;	    /* name, cpu_model, kernel, topology, governor, turbo, aslr, ... */
+	json_t *server;	    /* version, binary, binary_sha256, options, ... */
+	json_t *dataset;    /* scale_factor (number, required), generator_version, fingerprint */
+	json_t *plan;	    /* restarts, warmup, runs, query_order, seed, variant, ... */
+	json_t *pinning;    /* server_cpus, client_cpus, memory_nodes, stabilizers, ... */
 	struct res_query *queries;
 	size_t n_queries;
 	size_t cap_queries;
-	json_t *extra;           /* further top-level members (an object), or NULL */
+	json_t *extra; /* further top-level members (an object), or NULL */
 };
 
 /* A new empty result: format_version 1, this tool's version, started_at now, empty objects for the
- * sections (dataset gets no scale factor: set it). NULL on out of memory. Free with res_file_free. */
+ * sections (dataset gets no scale factor: set it). NULL on out of memory. Free with res_file_free.
+ */
 struct res_file *res_file_new(void);
 
 /* Frees the result and everything it owns; NULL is fine. */
 void res_file_free(struct res_file *res);
 
-/* Replaces a string member (started_at, finished_at, label, ...) with a copy of s (NULL allowed). */
+/* Replaces a string member (started_at, finished_at, label, ...) with a copy of s (NULL allowed).
+ */
 int res_set_string(char **member, const char *s);
 
 /* Sets finished_at to the current UTC time. */

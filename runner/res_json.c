@@ -262,8 +262,8 @@ static int sha_member(struct rd *rd, json_t *obj, const char *path, const char *
 	return copy_string(rd, p, v, out);
 }
 
-static int times_member(struct rd *rd, json_t *obj, const char *path, const char *key,
-			double **out, size_t *n)
+static int times_member(struct rd *rd, json_t *obj, const char *path, const char *key, double **out,
+			size_t *n)
 {
 	char p[256];
 	json_t *a, *v;
@@ -316,8 +316,8 @@ static int keep_extra(struct rd *rd, json_t *obj, const char *path, const char *
 static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_restart *r)
 {
 	static const char *const known[] = {
-		"index",	 "status",     "warmup_ms", "measured_ms", "server_cpu_ms", "rows",
-		"result_sha256", "plan_sha256", "not_steady", "error",	      "plan",	       NULL};
+	    "index",	     "status",	    "warmup_ms",  "measured_ms", "server_cpu_ms", "rows",
+	    "result_sha256", "plan_sha256", "not_steady", "error",	 "plan",	  NULL};
 	char p[256];
 	json_t *v;
 	memset(r, 0, sizeof(*r));
@@ -416,7 +416,8 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 			if (q->restarts[j].index == r.index) {
 				snprintf(p, sizeof(p), "%s.restarts[%zu].index", path, i);
 				restart_drop(&r);
-				return fail(rd, p, "duplicate restart index %d", q->restarts[j].index);
+				return fail(rd, p, "duplicate restart index %d",
+					    q->restarts[j].index);
 			}
 		struct res_restart *stored = res_query_add_restart(q, &r);
 		restart_drop(&r);
@@ -428,11 +429,10 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 
 static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 {
-	static const char *const known[] = {"format",	   "format_version", "tool_version",
-					    "label",	   "started_at",     "finished_at",
-					    "host",	   "server",	     "dataset",
-					    "plan",	   "pinning",	     "queries",
-					    NULL};
+	static const char *const known[] = {
+	    "format", "format_version", "tool_version", "label", "started_at", "finished_at",
+	    "host",   "server",		"dataset",	"plan",	 "pinning",    "queries",
+	    NULL};
 	json_t *v, *queries;
 	size_t i;
 	if (!json_is_object(root))
@@ -440,7 +440,8 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 	if (member(rd, root, "$", "format", W_STRING, &v) < 0)
 		return -1;
 	if (strcmp(json_string_value(v), RES_FORMAT) != 0)
-		return fail(rd, "$.format", "not a dbt3stab result file (\"%.40s\", expected \"%s\")",
+		return fail(rd, "$.format",
+			    "not a dbt3stab result file (\"%.40s\", expected \"%s\")",
 			    json_string_value(v), RES_FORMAT);
 	if (member(rd, root, "$", "format_version", W_INTEGER, &v) < 0)
 		return -1;
@@ -465,11 +466,11 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 		const char *key;
 		size_t off;
 	} sections[] = {
-		{"host", offsetof(struct res_file, host)},
-		{"server", offsetof(struct res_file, server)},
-		{"dataset", offsetof(struct res_file, dataset)},
-		{"plan", offsetof(struct res_file, plan)},
-		{"pinning", offsetof(struct res_file, pinning)},
+	    {"host", offsetof(struct res_file, host)},
+	    {"server", offsetof(struct res_file, server)},
+	    {"dataset", offsetof(struct res_file, dataset)},
+	    {"plan", offsetof(struct res_file, plan)},
+	    {"pinning", offsetof(struct res_file, pinning)},
 	};
 	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		if (member(rd, root, "$", sections[i].key, W_OBJECT, &v) < 0)

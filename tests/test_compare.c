@@ -145,8 +145,7 @@ static void test_compare__row_count_change_is_wrong_result(void)
 
 #define SHA_X "1111111111111111111111111111111111111111111111111111111111111111"
 
-static void set_sha(struct res_file *res, const char *id, size_t restart, int plan,
-		    const char *sha)
+static void set_sha(struct res_file *res, const char *id, size_t restart, int plan, const char *sha)
 {
 	struct res_restart *r = &res_file_find_query(res, id)->restarts[restart];
 	char **member = plan ? &r->plan_sha256 : &r->result_sha256;
@@ -232,13 +231,13 @@ static void test_compare__failed_restarts_are_left_out_and_warned(void)
 static const struct {
 	const char *file, *msg;
 } incomparable[] = {
-	{"cmp_sf1.json", "'old.json' and 'new.json' are not comparable: scale factor 0.01 vs 1 "
-			 "(--force compares anyway)"},
-	{"cmp_fp.json", "'old.json' and 'new.json' are not comparable: dataset fingerprint "
-			"9f60d9c2a798… vs 873517954b8a… (--force compares anyway)"},
-	{"cmp_sql.json", "'old.json' and 'new.json' are not comparable: query Q6 has another text "
-			 "or parameters (sql_sha256 e15442848de1… vs 3701a698ca30…) (--force "
-			 "compares anyway)"},
+    {"cmp_sf1.json", "'old.json' and 'new.json' are not comparable: scale factor 0.01 vs 1 "
+		     "(--force compares anyway)"},
+    {"cmp_fp.json", "'old.json' and 'new.json' are not comparable: dataset fingerprint "
+		    "9f60d9c2a798… vs 873517954b8a… (--force compares anyway)"},
+    {"cmp_sql.json", "'old.json' and 'new.json' are not comparable: query Q6 has another text "
+		     "or parameters (sql_sha256 e15442848de1… vs 3701a698ca30…) (--force "
+		     "compares anyway)"},
 };
 
 static void test_compare__incomparable_files_are_refused_unless_forced(void)
@@ -338,24 +337,25 @@ static void test_compare__min_effect_and_correction_change_verdicts(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"aa_pair_flags_nothing", test_compare__aa_pair_flags_nothing},
-		{"regression_improvement_and_plan_change",
-		 test_compare__regression_improvement_and_plan_change},
-		{"wrong_result_is_most_severe", test_compare__wrong_result_is_most_severe},
-		{"row_count_change_is_wrong_result", test_compare__row_count_change_is_wrong_result},
-		{"fingerprints_compare_as_sets", test_compare__fingerprints_compare_as_sets},
-		{"one_restart_needs_a_baseline", test_compare__one_restart_needs_a_baseline},
-		{"failed_restarts_are_left_out_and_warned",
-		 test_compare__failed_restarts_are_left_out_and_warned},
-		{"incomparable_files_are_refused_unless_forced",
-		 test_compare__incomparable_files_are_refused_unless_forced},
-		{"disjoint_query_sets_are_an_error", test_compare__disjoint_query_sets_are_an_error},
-		{"queries_in_one_file_only_are_warned",
-		 test_compare__queries_in_one_file_only_are_warned},
-		{"moderated_method_tests_every_query", test_compare__moderated_method_tests_every_query},
-		{"min_effect_and_correction_change_verdicts",
-		 test_compare__min_effect_and_correction_change_verdicts},
-		{NULL, NULL},
+	    {"aa_pair_flags_nothing", test_compare__aa_pair_flags_nothing},
+	    {"regression_improvement_and_plan_change",
+	     test_compare__regression_improvement_and_plan_change},
+	    {"wrong_result_is_most_severe", test_compare__wrong_result_is_most_severe},
+	    {"row_count_change_is_wrong_result", test_compare__row_count_change_is_wrong_result},
+	    {"fingerprints_compare_as_sets", test_compare__fingerprints_compare_as_sets},
+	    {"one_restart_needs_a_baseline", test_compare__one_restart_needs_a_baseline},
+	    {"failed_restarts_are_left_out_and_warned",
+	     test_compare__failed_restarts_are_left_out_and_warned},
+	    {"incomparable_files_are_refused_unless_forced",
+	     test_compare__incomparable_files_are_refused_unless_forced},
+	    {"disjoint_query_sets_are_an_error", test_compare__disjoint_query_sets_are_an_error},
+	    {"queries_in_one_file_only_are_warned",
+	     test_compare__queries_in_one_file_only_are_warned},
+	    {"moderated_method_tests_every_query",
+	     test_compare__moderated_method_tests_every_query},
+	    {"min_effect_and_correction_change_verdicts",
+	     test_compare__min_effect_and_correction_change_verdicts},
+	    {NULL, NULL},
 	};
 	return th_run("compare", cases, argc, argv);
 }

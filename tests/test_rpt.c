@@ -11,8 +11,7 @@
 #define SHA_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
 /* Runs fn(f, arg) on a memory stream and returns what it wrote (caller frees). */
-static char *capture(int (*fn)(FILE *, const void *, int, int), const void *arg, int fmt,
-		     int color)
+static char *capture(int (*fn)(FILE *, const void *, int, int), const void *arg, int fmt, int color)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -158,11 +157,11 @@ static void test_rpt__outputs_escape_and_color_only_when_asked(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"table_aligns_columns_and_utf8", test_rpt__table_aligns_columns_and_utf8},
-		{"format_names", test_rpt__format_names},
-		{"outputs_escape_and_color_only_when_asked",
-		 test_rpt__outputs_escape_and_color_only_when_asked},
-		{NULL, NULL},
+	    {"table_aligns_columns_and_utf8", test_rpt__table_aligns_columns_and_utf8},
+	    {"format_names", test_rpt__format_names},
+	    {"outputs_escape_and_color_only_when_asked",
+	     test_rpt__outputs_escape_and_color_only_when_asked},
+	    {NULL, NULL},
 	};
 	return th_run("rpt", cases, argc, argv);
 }
