@@ -11,10 +11,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_VARIANTS 16
 
@@ -288,6 +290,31 @@ static int resume_load(struct target_set *ts, struct run_plan *plan, const struc
 	return rc;
 }
 
+/* ---- signals ---- */
+
+/* SIGINT, SIGTERM and SIGHUP (a closed terminal): stop the servers this process started and exit;
+ * the last checkpoint is on disk (written atomically after every query). */
+static void on_signal(int sig)
+{
+	(void)sig;
+	srv_stop_registered();
+	_exit(CLI_INTERRUPTED);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 /* ---- the command ---- */
 
 static int parse_int(const char *cmd, const char *flag, const char *arg, long min, long max,
@@ -521,6 +548,7 @@ int cmd_run(int argc, char **argv)
 	if (pin_ctx_bind_client(pin, &err) < 0)
 		cli_warn("cannot bind the client: %s", err.msg);
 
+	install_signals();
 	struct display d = {.quiet = quiet, .tty = cli_is_tty(stderr)};
 	struct run_hooks hooks = {on_progress, on_event, &d};
 	int r = run_execute(&plan, ts.targets, ts.n, pin, &hooks, &err);
