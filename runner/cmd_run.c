@@ -559,6 +559,7 @@ int cmd_run(int argc, char **argv)
 		for (int i = 0; i < ts.n && !no_table; i++)
 			if (ts.targets[i].res)
 				run_report_table(stdout, ts.targets[i].res, ts.targets[i].name);
+		fflush(stdout); /* the table before the notes on stderr, also in a log file */
 		if (!quiet)
 			run_report_notes(stderr, ts.targets, ts.n);
 		for (int i = 0; i < ts.n && !quiet; i++)
