@@ -21,10 +21,10 @@ enum rpt_verdict {
 /* "unchanged", "improvement", "inconclusive", "regression", "wrong-result". */
 const char *rpt_verdict_name(enum rpt_verdict v);
 
-/* Output formats (HTML is rendered elsewhere from the same model). */
-enum rpt_format { RPT_TEXT = 0, RPT_MARKDOWN, RPT_JSON, RPT_JUNIT };
+/* Output formats (HTML is rendered by reports/rpt_html.h from the same model). */
+enum rpt_format { RPT_TEXT = 0, RPT_MARKDOWN, RPT_JSON, RPT_JUNIT, RPT_HTML };
 
-/* Parses "text", "markdown", "json", "junit"; allowed is a mask of 1 << format. */
+/* Parses "text", "markdown", "json", "junit", "html"; allowed is a mask of 1 << format. */
 int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out);
 
 /* One query of one result file as the statistics see it. Strings are borrowed from the

@@ -16,7 +16,7 @@ const char *rpt_verdict_name(enum rpt_verdict v)
 
 int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out)
 {
-	static const char *const names[] = {"text", "markdown", "json", "junit"};
+	static const char *const names[] = {"text", "markdown", "json", "junit", "html"};
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if ((allowed & (1u << i)) && strcmp(s, names[i]) == 0) {
 			*out = (enum rpt_format)i;

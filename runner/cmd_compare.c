@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab compare old.json new.json: flag what exceeds the restart variance. */
 #include "reports/rpt.h"
+#include "reports/rpt_html.h"
 #include "runner/cli.h"
 #include "runner/cmd.h"
 #include "runner/res.h"
@@ -24,7 +25,7 @@ static void usage(FILE *f)
 		"                       across queries)\n"
 		"  --baseline FILE      restart variance for queries with fewer than 2 restarts\n"
 		"                       on a side (a result with several restarts)\n"
-		"  --format F           text (default), markdown, json or junit\n"
+		"  --format F           text (default), markdown, json, junit or html\n"
 		"  -o, --output FILE    write the report to FILE instead of standard output\n"
 		"  --force              compare files that are not comparable, with a warning\n"
 		"  -q, --quiet          no warnings on standard error\n"
@@ -103,9 +104,10 @@ int cmd_compare(int argc, char **argv)
 			baseline_path = optarg;
 			break;
 		case OPT_FORMAT:
-			if (rpt_format_parse(optarg, 0xf, &fmt) < 0)
+			if (rpt_format_parse(optarg, 0x1f, &fmt) < 0)
 				return cli_usage_error(
-				    "compare", "bad --format '%s' (text, markdown, json or junit)",
+				    "compare",
+				    "bad --format '%s' (text, markdown, json, junit or html)",
 				    optarg);
 			break;
 		case 'o':
@@ -153,7 +155,17 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_FOUND;
 		goto out;
 	}
-	int wrc = rpt_compare_write(f, cmp, fmt, !output && fmt == RPT_TEXT && cli_use_color(f));
+	int wrc;
+	if (fmt == RPT_HTML) {
+		wrc = rpt_html_write_compare(f, cmp, &err);
+		if (wrc < 0 && err.msg[0]) {
+			cli_error("%s", err.msg);
+			err.msg[0] = '\0';
+		}
+	} else {
+		wrc =
+		    rpt_compare_write(f, cmp, fmt, !output && fmt == RPT_TEXT && cli_use_color(f));
+	}
 	if (output) {
 		wrc |= fclose(f);
 		if (wrc == 0 && util_write_atomic(output, buf, len, &err) < 0) {

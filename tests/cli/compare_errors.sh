@@ -14,7 +14,7 @@ run compare cmp_old.json
 run compare --alpha 2 cmp_old.json cmp_same.json
 run compare --min-effect x cmp_old.json cmp_same.json
 run compare --correction bonferroni cmp_old.json cmp_same.json
-run compare --format html cmp_old.json cmp_same.json
+run compare --format pdf cmp_old.json cmp_same.json
 run compare --alpha
 run compare --nosuch cmp_old.json cmp_same.json
 "$DBT3STAB" compare --help | head -1

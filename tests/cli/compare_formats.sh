@@ -8,4 +8,8 @@ tmp=$(mktemp -d)
 run compare cmp_old.json cmp_wrong.json --format junit -o "$tmp/report.xml" | sed "s|$tmp|TMP|"
 grep -c '<failure' "$tmp/report.xml"
 run compare cmp_old.json cmp_same.json -o "$tmp/nodir/report.txt" 2>&1 | sed "s|$tmp|TMP|"
+# HTML (rendered by reports/rpt_html*): same exit codes, one self-contained page
+run compare cmp_old.json cmp_regress.json --format html -o "$tmp/report.html" | sed "s|$tmp|TMP|"
+head -c 15 "$tmp/report.html"; echo
+grep -c '<script src=' "$tmp/report.html"
 rm -rf "$tmp"
