@@ -217,18 +217,24 @@ struct gen_ctx {
 	int nation_region[25];
 };
 
-/* Writes one sentence of dbgen's grammar at p; returns the new end. */
+/* The grammar walk that writes the text pool: one stream, sentence after sentence. Words are
+ * copied 16 bytes at a time (the tail is overwritten by what follows) except near `safe`, the end
+ * of a segment another thread writes after. */
 struct poolgen {
 	const struct dist *d;
 	struct rng r;
 	char *p;
+	char *safe;
 };
 
 static inline void pg_word(struct poolgen *g, int id)
 {
 	const struct dist *d = &g->d[id];
 	int i = dist_pick(d, &g->r);
-	memcpy(g->p, d->pad[i], 16);
+	if (g->p < g->safe)
+		memcpy(g->p, d->pad[i], 16);
+	else
+		memcpy(g->p, d->pad[i], d->len[i]);
 	g->p += d->len[i];
 }
 
@@ -298,24 +304,52 @@ static void pg_sentence(struct poolgen *g)
 	}
 }
 
-/* Faults the pool's pages in (the kernel zeroes them) on another CPU while the grammar runs. */
-static void *pool_populate(void *arg)
+/* The pool is one sequential walk, but a sentence depends only on the stream's seed at its start.
+ * These are the byte offsets and seeds of the sentences that start nearest to k/16 of the pool
+ * (k = 1..15), recorded once from the sequential walk; with them the 16 segments are written in
+ * parallel, byte-identical to the sequential pool (the tests compare both). */
+#define POOL_SEGMENTS 16
+static const struct {
+	int64_t off, seed;
+} pool_splits[POOL_SEGMENTS - 1] = {
+	{19660810, 563391851},   {39321619, 374858592},   {58982448, 1037153816},
+	{78643223, 123793686},   {98304011, 181171974},   {117964817, 1062410537},
+	{137625648, 652432975},  {157286442, 400078567},  {176947229, 46453828},
+	{196608019, 1105413057}, {216268868, 1956087994}, {235929648, 1407925218},
+	{255590452, 1660456561}, {275251227, 42055684},   {294912013, 2013011059},
+};
+
+struct pool_job {
+	struct gen_ctx *ctx;
+	int segs_from, segs_step; /* segments segs_from, +step, ... */
+	int failed;
+};
+
+/* Writes one segment; -1 if it does not end exactly where the next one starts. */
+static int pool_segment(struct gen_ctx *ctx, int k)
 {
-#ifdef MADV_POPULATE_WRITE
-	const struct gen_ctx *ctx = arg;
-	const size_t step = 8u << 20;
-	for (size_t off = 0; off < ctx->pool_map; off += step) {
-		size_t n = ctx->pool_map - off < step ? ctx->pool_map - off : step;
-		if (madvise(ctx->pool + off, n, MADV_POPULATE_WRITE) < 0)
-			break;
-	}
-#else
-	(void)arg;
-#endif
+	int64_t start = k == 0 ? 0 : pool_splits[k - 1].off;
+	int64_t seed = k == 0 ? 933588178 : pool_splits[k - 1].seed;
+	int last = k == POOL_SEGMENTS - 1;
+	char *end = ctx->pool + (last ? TEXT_POOL_SIZE : pool_splits[k].off);
+	struct poolgen g = {.d = ctx->d, .p = ctx->pool + start};
+	g.safe = last ? ctx->pool + ctx->pool_map - 64 : end - 64;
+	rng_init(&g.r, seed, 0x7fffffff);
+	while (g.p < end)
+		pg_sentence(&g);
+	return last || g.p == end ? 0 : -1;
+}
+
+static void *pool_worker(void *arg)
+{
+	struct pool_job *j = arg;
+	for (int k = j->segs_from; k < POOL_SEGMENTS; k += j->segs_step)
+		if (pool_segment(j->ctx, k) < 0)
+			j->failed = 1;
 	return NULL;
 }
 
-static int pool_build(struct gen_ctx *ctx)
+static int pool_build(struct gen_ctx *ctx, int threads)
 {
 	size_t want = (size_t)TEXT_POOL_SIZE + POOL_SLACK;
 	void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -326,17 +360,31 @@ static int pool_build(struct gen_ctx *ctx)
 #endif
 	ctx->pool = m;
 	ctx->pool_map = want;
-	pthread_t helper;
-	int helped = sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
-		     pthread_create(&helper, NULL, pool_populate, ctx) == 0;
-	struct poolgen g = {.d = ctx->d, .p = ctx->pool};
-	rng_init(&g.r, 933588178, 0x7fffffff);
-	char *end = ctx->pool + TEXT_POOL_SIZE;
-	while (g.p < end)
-		pg_sentence(&g);
-	if (helped)
-		pthread_join(helper, NULL);
-	return 0;
+	if (threads > POOL_SEGMENTS)
+		threads = POOL_SEGMENTS;
+	if (threads < 1)
+		threads = 1;
+	struct pool_job jobs[POOL_SEGMENTS];
+	pthread_t tids[POOL_SEGMENTS];
+	int started = 0;
+	for (int t = 1; t < threads; t++) {
+		jobs[t] = (struct pool_job){.ctx = ctx, .segs_from = t, .segs_step = threads};
+		if (pthread_create(&tids[t], NULL, pool_worker, &jobs[t]) != 0)
+			break;
+		started = t;
+	}
+	/* this thread takes segment 0 and every segment no helper was started for */
+	int failed = 0;
+	for (int k = 0; k < POOL_SEGMENTS; k++) {
+		int owner = k % threads;
+		if (owner == 0 || owner > started)
+			failed |= pool_segment(ctx, k) < 0;
+	}
+	for (int t = 1; t <= started; t++) {
+		pthread_join(tids[t], NULL);
+		failed |= jobs[t].failed;
+	}
+	return failed ? -2 : 0;
 }
 
 static int is_leap(int y)
@@ -379,6 +427,15 @@ static const int64_t table_base[GEN_NTABLES] = {
 
 int gen_ctx_new(struct gen_ctx **out, double sf, struct errbuf *err)
 {
+	return gen_ctx_new_threads(out, sf, 0, err);
+}
+
+int gen_ctx_new_threads(struct gen_ctx **out, double sf, int threads, struct errbuf *err)
+{
+	if (threads <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = n < 1 ? 1 : (int)n;
+	}
 	*out = NULL;
 	if (!(sf > 0) || !isfinite(sf) || sf > SCALE_MAX)
 		return errbuf_set(err, "scale factor %g is out of range (0, %.0f]", sf, SCALE_MAX);
@@ -426,8 +483,11 @@ int gen_ctx_new(struct gen_ctx **out, double sf, struct errbuf *err)
 		ctx->nation_region[i] = acc;
 	}
 	dates_build(ctx);
-	if (pool_build(ctx) < 0) {
+	int prc = pool_build(ctx, threads);
+	if (prc < 0) {
 		gen_ctx_free(ctx);
+		if (prc == -2)
+			return errbuf_set(err, "internal error: text pool segments do not line up");
 		return errbuf_set(err, "cannot allocate the %d MiB text pool", TEXT_POOL_SIZE >> 20);
 	}
 	*out = ctx;

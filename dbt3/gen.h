@@ -38,6 +38,10 @@ struct gen_ctx;
  * follow dbgen's rules). 0 on success; -1 with err filled. Free with gen_ctx_free(). */
 int gen_ctx_new(struct gen_ctx **out, double sf, struct errbuf *err);
 
+/* Like gen_ctx_new, building the text pool on `threads` threads (<= 0: one per online CPU; the
+ * pool is the same bytes for any count). */
+int gen_ctx_new_threads(struct gen_ctx **out, double sf, int threads, struct errbuf *err);
+
 /* Frees the context; NULL is fine. Free every stream made from it first. */
 void gen_ctx_free(struct gen_ctx *ctx);
 

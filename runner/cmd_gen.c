@@ -440,7 +440,7 @@ int cmd_gen(int argc, char **argv)
 		fprintf(stderr, "gen: building the text pool...");
 		fflush(stderr);
 	}
-	if (gen_ctx_new(&ctx, sf, &err) < 0) {
+	if (gen_ctx_new_threads(&ctx, sf, (int)threads, &err) < 0) {
 		if (pr.on)
 			fputc('\n', stderr);
 		cli_error("%s", err.msg);

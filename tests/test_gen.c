@@ -117,6 +117,22 @@ static void test_gen__sf01_matches_dbgen_md5(void)
 	gen_ctx_free(ctx);
 }
 
+/* The pool is written in 16 parallel segments from recorded seeds; any thread count, including
+ * the plain sequential walk, gives dbgen's bytes (lineitem and partsupp comments sample the whole
+ * pool). */
+static void test_gen__pool_same_for_any_thread_count(void)
+{
+	static const int counts[] = {1, 3, 16};
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		struct errbuf err;
+		struct gen_ctx *ctx = NULL;
+		CU_ASSERT_EQUAL_FATAL(gen_ctx_new_threads(&ctx, 0.01, counts[i], &err), 0);
+		check_md5s(ctx, ref_sf001, 2); /* customer, lineitem */
+		check_md5s(ctx, ref_sf001 + 4, 2); /* part, partsupp */
+		gen_ctx_free(ctx);
+	}
+}
+
 /* Without the trailing delimiter each row is the default row with its last '|' dropped. */
 static void test_gen__no_trailing_delimiter_drops_last_bar(void)
 {
@@ -285,6 +301,7 @@ int main(int argc, char **argv)
 		{"chunk_from_middle_equals_full_stream", test_gen__chunk_from_middle_equals_full_stream},
 		{"paired_pass_equals_single_tables", test_gen__paired_pass_equals_single_tables},
 		{"rows_follow_dbgen_scaling", test_gen__rows_follow_dbgen_scaling},
+		{"pool_same_for_any_thread_count", test_gen__pool_same_for_any_thread_count},
 		{"sf01_matches_dbgen_md5", test_gen__sf01_matches_dbgen_md5},
 		{"command_writes_dbgen_files", test_gen__command_writes_dbgen_files},
 		{"command_rejects_bad_input", test_gen__command_rejects_bad_input},
