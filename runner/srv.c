@@ -41,7 +41,9 @@ struct srv {
 	size_t n_cfg;
 };
 
-/* ---- the process-wide registry of started servers (signal and atexit path) ---- */
+/* ---- the process-wide registry of started servers (signal and atexit path) ----
+ * The module's only global state: the pids of servers (and initializers) this process started
+ * and has not stopped or detached, so a signal or exit() can stop them. */
 
 #define REG_MAX 32
 static volatile pid_t reg_pids[REG_MAX];
@@ -62,9 +64,10 @@ void srv_stop_registered(void)
 	for (int i = 0; i < REG_MAX; i++)
 		if (reg_owner[i] != self)
 			reg_pids[i] = 0; /* inherited over fork: the parent stops them */
+	/* each entry leads its own process group (setsid/setpgid): the initializer's children too */
 	for (int i = 0; i < REG_MAX; i++)
 		if (reg_pids[i] > 0)
-			kill(reg_pids[i], SIGTERM);
+			kill(-reg_pids[i], SIGTERM);
 	for (int waited = 0; waited < 300; waited++) { /* 30 s */
 		int left = 0;
 		for (int i = 0; i < REG_MAX; i++) {
@@ -83,7 +86,7 @@ void srv_stop_registered(void)
 	for (int i = 0; i < REG_MAX; i++) {
 		pid_t p = reg_pids[i];
 		if (p > 0) {
-			kill(p, SIGKILL);
+			kill(-p, SIGKILL);
 			waitpid(p, NULL, 0);
 			reg_pids[i] = 0;
 		}
@@ -192,6 +195,7 @@ static int run_capture(char *const argv[], char **out, struct errbuf *err)
 		return errbuf_errno(err, e, "cannot fork");
 	}
 	if (pid == 0) {
+		setpgid(0, 0); /* Ctrl-C reaches dbt3stab, whose handler stops the whole group */
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull >= 0)
 			dup2(devnull, 0);
@@ -201,6 +205,8 @@ static int run_capture(char *const argv[], char **out, struct errbuf *err)
 		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);
+	reg_add(pid);
 	close(fds[1]);
 	size_t cap = 65536, len = 0;
 	char *buf = malloc(cap);
@@ -220,10 +226,13 @@ static int run_capture(char *const argv[], char **out, struct errbuf *err)
 	int status;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
+			int e = errno;
+			reg_remove(pid);
 			free(buf);
-			return errbuf_errno(err, errno, "cannot wait for '%s'", argv[0]);
+			return errbuf_errno(err, e, "cannot wait for '%s'", argv[0]);
 		}
 	}
+	reg_remove(pid);
 	if (buf)
 		buf[len] = '\0';
 	*out = buf;
@@ -444,11 +453,17 @@ void srv_detach(struct srv *s)
 	}
 }
 
+/* Present while the initializer runs: a datadir it left half-made is not initialised. */
+#define INIT_MARKER "init-in-progress"
+
 int srv_is_initialised(const struct srv *s)
 {
-	char path[PATHLEN + 16];
+	char path[PATHLEN + 32];
 	struct stat st;
 	if (s->external)
+		return 0;
+	snprintf(path, sizeof(path), "%s/" INIT_MARKER, s->instdir);
+	if (access(path, F_OK) == 0)
 		return 0;
 	snprintf(path, sizeof(path), "%s/mysql", s->datadir);
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
@@ -538,6 +553,12 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 		return errbuf_errno(err, errno, "cannot create '%s'", s->instdir);
 	if (write_cnf(s, NULL, 0, err) < 0)
 		return -1;
+	char marker[PATHLEN + 32];
+	snprintf(marker, sizeof(marker), "%s/" INIT_MARKER, s->instdir);
+	int mfd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (mfd < 0)
+		return errbuf_errno(err, errno, "cannot create '%s'", marker);
+	close(mfd);
 	char defaults[PATHLEN + 32], datadir[PATHLEN + 32], basedir[PATHLEN + 32], prog[PATHLEN];
 	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
 	snprintf(datadir, sizeof(datadir), "--datadir=%s", s->datadir);
@@ -572,7 +593,8 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 	int status = run_capture(argv, &text, err);
 	if (status < 0)
 		return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && srv_is_initialised(s)) {
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && unlink(marker) == 0 &&
+	    srv_is_initialised(s)) {
 		free(text);
 		return 0;
 	}
@@ -583,6 +605,7 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 	errbuf_set(err, "'%s' %s:\n%s\nerror log:\n%s", argv[0], how, out, log);
 	free(text);
 	nftw(s->datadir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	unlink(marker);
 	return -1;
 }
 

@@ -523,6 +523,52 @@ static void test_srv_db__stuck_server_is_killed_after_timeout(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
+static void test_srv_db__interrupted_init_leaves_nothing_running(void)
+{
+	char other[4300];
+	snprintf(other, sizeof(other), "%s/interrupted", tmp);
+	pid_t child = fork();
+	CU_ASSERT_FATAL(child >= 0);
+	if (child == 0) {
+		struct srv_opts o;
+		struct srv *s = NULL;
+		struct errbuf err;
+		srv_opts_init(&o);
+		srv_opts_parse(&o, SRV_OPT_DATADIR, other, &err);
+		o.buffer_pool = 128u << 20;
+		srv_opts_finish(&o, &err);
+		if (srv_open(&s, &o, &err) < 0 || srv_init_datadir(s, &err) < 0)
+			_exit(3);
+		_exit(0);
+	}
+	/* wait until the initializer's bootstrap server runs, then interrupt dbt3stab */
+	int seen = 0;
+	for (int i = 0; i < 200 && !seen; i++) {
+		seen = servers_left() > 0;
+		if (!seen)
+			sleep_ms(25);
+	}
+	CU_ASSERT_TRUE(seen);
+	kill(child, SIGTERM);
+	int st = 0;
+	CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
+	CU_ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	for (int i = 0; i < 40 && servers_left() > 0; i++)
+		sleep_ms(50);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+	/* the half-made datadir does not count as initialised */
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	srv_opts_init(&o);
+	srv_opts_parse(&o, SRV_OPT_DATADIR, other, &err);
+	srv_opts_finish(&o, &err);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_FALSE(srv_is_initialised(s));
+	srv_free(s);
+	srv_opts_release(&o);
+}
+
 static int run(const char *args, char *out, size_t len)
 {
 	char cmd[8192];
@@ -586,6 +632,7 @@ int main(int argc, char **argv)
 		{"sigterm_stops_started_servers", test_srv_db__sigterm_stops_started_servers},
 		{"external_server_is_used_not_managed", test_srv_db__external_server_is_used_not_managed},
 		{"stuck_server_is_killed_after_timeout", test_srv_db__stuck_server_is_killed_after_timeout},
+		{"interrupted_init_leaves_nothing_running", test_srv_db__interrupted_init_leaves_nothing_running},
 		{"cli_start_status_stop", test_srv_db__cli_start_status_stop},
 		{NULL, NULL},
 	};
