@@ -213,11 +213,30 @@ static char *section_text(json_t *v)
 		}
 		return acc;
 	}
-	return json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (json_is_object(v)) {
+		const char *key;
+		json_t *e;
+		char *acc = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&acc, &len);
+		if (!mem)
+			return NULL;
+		int first = 1;
+		json_object_foreach(v, key, e)
+		{
+			char *t = section_text(e);
+			fprintf(mem, "%s%s: %s", first ? "" : ", ", key, t ? t : "null");
+			free(t);
+			first = 0;
+		}
+		fclose(mem);
+		return acc;
+	}
+	return NULL;
 }
 
 /* Looks up "a.b" in a section object. */
-static json_t *section_get(json_t *obj, const char *dotted)
+static json_t *section_get_one(json_t *obj, const char *dotted)
 {
 	char key[64];
 	const char *p = dotted;
@@ -231,6 +250,25 @@ static json_t *section_get(json_t *obj, const char *dotted)
 		p += n + (p[n] == '.');
 	}
 	return obj;
+}
+
+/* Looks up the first of "a.b|c|..." that is present and not null. */
+static json_t *section_get(json_t *obj, const char *alternatives)
+{
+	char one[128];
+	const char *p = alternatives;
+	while (*p) {
+		size_t n = strcspn(p, "|");
+		if (n >= sizeof(one))
+			return NULL;
+		memcpy(one, p, n);
+		one[n] = '\0';
+		json_t *v = section_get_one(obj, one);
+		if (v && !json_is_null(v))
+			return v;
+		p += n + (p[n] == '|');
+	}
+	return NULL;
 }
 
 /* ---- the page ---- */
@@ -332,16 +370,24 @@ static const struct meta_field meta_fields[] = {
     {"variant", MK_SECTION, offsetof(struct res_file, plan), "variant"},
     {"scale factor", MK_SECTION, offsetof(struct res_file, dataset), "scale_factor"},
     {"dataset fingerprint", MK_SECTION, offsetof(struct res_file, dataset), "fingerprint"},
+    {"indexes", MK_SECTION, offsetof(struct res_file, dataset), "indexes"},
     {"host", MK_SECTION, offsetof(struct res_file, host), "name"},
     {"CPU", MK_SECTION, offsetof(struct res_file, host), "cpu_model"},
     {"kernel", MK_SECTION, offsetof(struct res_file, host), "kernel"},
     {"governor", MK_SECTION, offsetof(struct res_file, host), "governor"},
     {"turbo", MK_SECTION, offsetof(struct res_file, host), "turbo"},
     {"ASLR", MK_SECTION, offsetof(struct res_file, host), "aslr"},
-    {"server CPUs", MK_SECTION, offsetof(struct res_file, pinning), "server_cpus"},
-    {"client CPUs", MK_SECTION, offsetof(struct res_file, pinning), "client_cpus"},
-    {"memory nodes", MK_SECTION, offsetof(struct res_file, pinning), "memory_nodes"},
+    {"topology", MK_SECTION, offsetof(struct res_file, host), "topology"},
+    {"pinned", MK_SECTION, offsetof(struct res_file, pinning), "placement.pinned|pinned"},
+    {"server CPUs", MK_SECTION, offsetof(struct res_file, pinning),
+     "placement.server_cpus|server_cpus"},
+    {"client CPUs", MK_SECTION, offsetof(struct res_file, pinning),
+     "placement.client_cpus|client_cpus"},
+    {"memory nodes", MK_SECTION, offsetof(struct res_file, pinning),
+     "placement.membind_nodes|memory_nodes|membind_nodes"},
+    {"pinning verified", MK_SECTION, offsetof(struct res_file, pinning), "verified"},
     {"stabilizers", MK_SECTION, offsetof(struct res_file, pinning), "stabilizers"},
+    {"query parameters", MK_SECTION, offsetof(struct res_file, plan), "parameters"},
     {"protocol", MK_PLAN, 0, NULL},
     {"run", MK_DATES, 0, NULL},
     {"dbt3stab version", MK_STRING, 0, NULL},
@@ -605,7 +651,7 @@ static void write_plan(FILE *out, const char *plan)
 
 /* Plans side by side: compare mode when the plan changed; report mode when the files' plans
  * differ. */
-static void write_plans(FILE *out, const struct rpt_html_page *pg, size_t q)
+static int show_plans(const struct rpt_html_page *pg, size_t q)
 {
 	int show = 0;
 	if (pg->compare) {
@@ -621,7 +667,12 @@ static void write_plans(FILE *out, const struct rpt_html_page *pg, size_t q)
 			first = first ? first : sha;
 		}
 	}
-	if (!show)
+	return show;
+}
+
+static void write_plans(FILE *out, const struct rpt_html_page *pg, size_t q)
+{
+	if (!show_plans(pg, q))
 		return;
 	fputs(
 	    "<div class=\"plans\"><h4>Plans (EXPLAIN FORMAT=JSON, first restart of each side)</h4>"
@@ -653,8 +704,8 @@ static void write_queries(FILE *out, const struct rpt_html_page *pg)
 	      out);
 	for (size_t q = 0; q < pg->n_ids; q++) {
 		const char *v = pg->compare ? verdict_label(pg->rows[q].verdict) : "none";
-		fprintf(out, "<article class=\"query verdict-%s\" id=\"q-%zu\" data-query=\"", v,
-			q);
+		fprintf(out, "<article class=\"query verdict-%s%s\" id=\"q-%zu\" data-query=\"", v,
+			show_plans(pg, q) ? " has-plans" : "", q);
 		esc(out, pg->ids[q]);
 		fputs("\"><h3>", out);
 		esc(out, pg->ids[q]);
@@ -881,6 +932,19 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* A side's name of the given kind: 0 label, 1 variant, 2 file name; NULL when it has none. */
+static const char *side_base(const struct rpt_html_page *pg, size_t s, int kind)
+{
+	const struct res_file *r = pg->sides[s].res;
+	if (kind == 0)
+		return r->label && *r->label ? r->label : NULL;
+	if (kind == 1) {
+		const char *v = json_string_value(json_object_get(r->plan, "variant"));
+		return v && *v ? v : NULL;
+	}
+	return pg->sides[s].path ? base_name(pg->sides[s].path) : NULL;
+}
+
 int rpt_html_page_init(struct rpt_html_page *pg, const struct res_file *const *files,
 		       const char *const *paths, const char *const *prefixes, size_t n,
 		       const char *const *ids, size_t n_ids, struct errbuf *err)
@@ -913,29 +977,45 @@ int rpt_html_page_init(struct rpt_html_page *pg, const struct res_file *const *f
 				pg->ids[pg->n_ids++] = id;
 		}
 	}
-	/* legend names: prefix, then the label or the file name; unique */
-	for (size_t s = 0; s < n; s++) {
-		const char *base = files[s]->label     ? files[s]->label
-				   : pg->sides[s].path ? base_name(pg->sides[s].path)
-						       : "result";
-		int dup = 0;
-		for (size_t t = 0; t < n; t++) {
-			const char *other = files[t]->label	? files[t]->label
-					    : pg->sides[t].path ? base_name(pg->sides[t].path)
-								: "result";
-			dup |= t != s && !strcmp(other, base);
+	/* legend names: the labels, else the variants, else the file names, whichever tells the
+	 * sides apart; "#i" added when none does; "<prefix>: " in front */
+	int kind;
+	for (kind = 0; kind < 3; kind++) {
+		int distinct = 1;
+		for (size_t s = 0; s < n && distinct; s++) {
+			const char *a = side_base(pg, s, kind);
+			for (size_t t = s + 1; t < n && distinct; t++) {
+				const char *b = side_base(pg, t, kind);
+				distinct = a && b && strcmp(a, b);
+			}
+			distinct &= a != NULL;
 		}
+		if (distinct)
+			break;
+	}
+	for (size_t s = 0; s < n; s++) {
+		const char *base = side_base(pg, s, kind < 3 ? kind : 0);
 		int rc;
-		if (prefixes)
+		if (!base)
+			base = side_base(pg, s, 2);
+		if (!base)
+			base = "result";
+		if (kind == 3 && n > 1)
+			rc = asprintf(&pg->sides[s].name, "%s%s%s (#%zu)",
+				      prefixes ? prefixes[s] : "", prefixes ? ": " : "", base,
+				      s + 1);
+		else if (prefixes && strcmp(prefixes[s], base))
 			rc = asprintf(&pg->sides[s].name, "%s: %s", prefixes[s], base);
-		else if (dup)
-			rc = asprintf(&pg->sides[s].name, "%s (#%zu)", base, s + 1);
 		else
 			rc = asprintf(&pg->sides[s].name, "%s", base);
 		if (rc < 0) {
 			pg->sides[s].name = NULL;
 			goto oom;
 		}
+		pg->sides[s].base = pg->sides[s].name;
+		if (prefixes && !strncmp(pg->sides[s].name, prefixes[s], strlen(prefixes[s])) &&
+		    !strncmp(pg->sides[s].name + strlen(prefixes[s]), ": ", 2))
+			pg->sides[s].base += strlen(prefixes[s]) + 2;
 	}
 	pg->figs = calloc(pg->n_ids * n + 1, sizeof(*pg->figs));
 	if (!pg->figs)

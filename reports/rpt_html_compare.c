@@ -60,8 +60,8 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		pg.settings = NULL;
 		goto oom;
 	}
-	if (asprintf(&pg.title, "dbt3stab compare: %s vs %s", pg.sides[0].name + 5,
-		     pg.sides[1].name + 5) < 0) {
+	if (asprintf(&pg.title, "dbt3stab compare: %s vs %s", pg.sides[0].base, pg.sides[1].base) <
+	    0) {
 		pg.title = NULL;
 		goto oom;
 	}

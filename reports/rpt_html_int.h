@@ -42,6 +42,7 @@ struct rpt_html_side {
 	const struct res_file *res;
 	const char *path; /* file name shown on the page, or NULL */
 	char *name;	  /* legend name, unique on the page (owned) */
+	const char *base; /* name without the "old: " prefix (points into name) */
 };
 
 struct rpt_html_page {

@@ -75,14 +75,17 @@ static void test_rpt_html__compare_verdict_classes_match_model(void)
 	char *html = render_compare(dir, &cmp);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_EQUAL(cmp->n_queries, 22);
-	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query "), 22);
+	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), 22);
 	for (size_t i = 0; i < cmp->n_queries; i++) {
 		const struct rpt_query *q = &cmp->queries[i];
 		char *art = article_of(html, q->id), want[96], row[160];
 		CU_ASSERT_PTR_NOT_NULL_FATAL(art);
-		snprintf(want, sizeof(want), "<article class=\"query verdict-%s\"",
+		snprintf(want, sizeof(want), "<article class=\"query verdict-%s",
 			 rpt_verdict_name(q->verdict));
-		CU_ASSERT_PTR_NOT_NULL(strstr(art, want));
+		CU_ASSERT_EQUAL(strncmp(art, want, strlen(want)), 0);
+		CU_ASSERT_PTR_NOT_NULL(strchr("\" ", art[strlen(want)]));
+		/* a changed plan takes the whole row for the plans side by side */
+		CU_ASSERT_EQUAL(strstr(art, "has-plans\"") != NULL, q->plan_changed);
 		/* one table row per query, with the same verdict */
 		snprintf(row, sizeof(row), "<tr class=\"verdict-%s\" data-query=\"%s\">",
 			 rpt_verdict_name(q->verdict), q->id);
@@ -121,10 +124,11 @@ static void test_rpt_html__designed_queries_get_their_verdicts(void)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char *art = article_of(html, want[i].id), cls[96];
 		CU_ASSERT_PTR_NOT_NULL_FATAL(art);
-		snprintf(cls, sizeof(cls), "verdict-%s\"", want[i].verdict);
-		if (!strstr(art, cls))
+		snprintf(cls, sizeof(cls), "<article class=\"query verdict-%s", want[i].verdict);
+		int ok = !strncmp(art, cls, strlen(cls)) && strchr("\" ", art[strlen(cls)]);
+		if (!ok)
 			fprintf(stderr, "%s: expected %s\n", want[i].id, want[i].verdict);
-		CU_ASSERT_PTR_NOT_NULL(strstr(art, cls));
+		CU_ASSERT_TRUE(ok);
 		free(art);
 	}
 	/* the plan change of Q9: marked, both plans side by side, escaped */
@@ -198,7 +202,7 @@ static void test_rpt_html__report_command_is_self_contained(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_EQUAL(strncmp(html, "<!DOCTYPE html>", 15), 0);
 	/* every query: one article, one table row per file */
-	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query "), 22);
+	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), 22);
 	for (int i = 1; i <= 22; i++) {
 		char row[64];
 		snprintf(row, sizeof(row), "<tr data-query=\"Q%d\">", i);

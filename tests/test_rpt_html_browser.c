@@ -236,8 +236,9 @@ static json_t *cdp_eval(struct cdp *c, const char *expr)
 
 static void cdp_stop(struct cdp *c)
 {
+	free(c->session);
+	c->session = NULL; /* Browser.close goes to the browser, not the page */
 	if (c->pid > 0) {
-		c->session = NULL;
 		json_decref(cdp_call(c, "Browser.close", NULL, 5000));
 		long long deadline = now_ms() + 10000;
 		int st;
@@ -343,6 +344,8 @@ static int cdp_open(struct cdp *c, const char *path, int wait_rendered)
 		json_decref(v);
 		if (done)
 			break;
+		if (json_array_size(c->problems) > 0)
+			return -1; /* an exception or console error: the page will not finish */
 		if (now_ms() > deadline)
 			return -1;
 		usleep(100000);

@@ -43,9 +43,12 @@
 		xs.push(data.band[0], data.band[1]);
 		var lo = Math.min.apply(null, xs), hi = Math.max.apply(null, xs);
 		var pad = Math.pow(hi / lo, 0.05);
+		/* room on the right for the "plan changed" / "wrong result" labels */
+		var marked = finite.some(function (r) { return r.mark !== 'same plan'; });
+		var right = marked ? Math.pow(hi * pad / (lo / pad), 0.2) : 1;
 		var x = {type: 'quantitative', title: 'ratio new / old (log scale; ' +
 			 Math.round((1 - data.alpha) * 100) + '% confidence interval)',
-			 scale: {type: 'log', domain: [lo / pad, hi * pad], nice: false},
+			 scale: {type: 'log', domain: [lo / pad, hi * pad * right], nice: false},
 			 axis: {format: '.3~f', tickCount: 8}};
 		var y = {field: 'query', type: 'nominal', sort: order, title: null,
 			 axis: {labelFontWeight: 'bold'}};
@@ -65,7 +68,7 @@
 				 encoding: {y: y, x: Object.assign({field: 'lo'}, x), x2: {field: 'hi'},
 					    color: colour}},
 				{transform: [{filter: 'isValid(datum.ratio)'}],
-				 mark: {type: 'point', filled: true, size: 70, opacity: 1},
+				 mark: {type: 'point', filled: true, size: 80, opacity: 1},
 				 encoding: {
 					 y: y, x: Object.assign({field: 'ratio'}, x), color: colour,
 					 shape: {field: 'mark', type: 'nominal', title: 'marks',
@@ -74,7 +77,13 @@
 					 tooltip: [{field: 'query'}, {field: 'verdict'},
 						   {field: 'ratio', format: '.4f'}, {field: 'lo', title: 'CI low', format: '.4f'},
 						   {field: 'hi', title: 'CI high', format: '.4f'},
-						   {field: 'p', title: 'adjusted p', format: '.3g'}, {field: 'mark'}]}}
+						   {field: 'p', title: 'adjusted p', format: '.3g'}, {field: 'mark'}]}},
+				/* spelled out too: a diamond is easy to miss */
+				{transform: [{filter: "isValid(datum.ratio) && datum.mark !== 'same plan'"},
+					     {calculate: 'isValid(datum.hi) ? datum.hi : datum.ratio', as: 'at'}],
+				 mark: {type: 'text', align: 'left', dx: 7, fontSize: 10, fontWeight: 'bold'},
+				 encoding: {y: y, x: Object.assign({field: 'at'}, x), text: {field: 'mark'},
+					    color: colour}}
 			],
 			resolve: {scale: {x: 'shared'}}
 		};
