@@ -21,8 +21,9 @@ static void usage(FILE *f)
 		"  --alpha A            family-wise (or FDR) level, default 0.05\n"
 		"  --min-effect E       smallest slowdown flagged, e.g. 2%% (default) or 0.02\n"
 		"  --correction C       holm (default), bh or none\n"
-		"  --method M           welch (default) or eb (moderated t, variances shrunk\n"
-		"                       across queries)\n"
+		"  --method M           welch (default); pooled (Student t, with --baseline its\n"
+		"                       restart variance is pooled in: more power, same bound);\n"
+		"                       eb (experimental moderated t: can exceed the bound)\n"
 		"  --baseline FILE      restart variance for queries with fewer than 2 restarts\n"
 		"                       on a side (a result with several restarts)\n"
 		"  --format F           text (default), markdown, json, junit or html\n"
@@ -97,7 +98,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_METHOD:
 			if (st_method_parse(optarg, &opts.method) < 0)
-				return cli_usage_error("compare", "bad --method '%s' (welch or eb)",
+				return cli_usage_error("compare", "bad --method '%s' (welch, pooled or eb)",
 						       optarg);
 			break;
 		case OPT_BASELINE:
