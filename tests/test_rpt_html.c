@@ -229,6 +229,29 @@ static void test_rpt_html__report_command_is_self_contained(void)
 	free(dir);
 }
 
+static void test_rpt_html__compare_format_html(void)
+{
+	char *dir = th_tempdir("html");
+	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
+	/* exit codes as for the other formats: 3, Q18 is a wrong result */
+	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/old.json' '%s/new.json' --format html -o "
+				  "'%s/c.html'",
+				  DBT3_BINARY, dir, dir, dir),
+			3);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/c.html", dir);
+	char *html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), 22);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li class=\"count-wrong-result\"><b>1</b>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-chart=\"forest\""));
+	CU_ASSERT_PTR_NULL(strstr(html, "<script>window.__pwned"));
+	CU_ASSERT_EQUAL(fx_count(html, "<script"), 4);
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
 static void test_rpt_html__report_command_errors(void)
 {
 	char *dir = th_tempdir("html");
@@ -275,6 +298,7 @@ int main(int argc, char **argv)
 	    {"escapes_a_script_label", test_rpt_html__escapes_a_script_label},
 	    {"escape_function", test_rpt_html__escape_function},
 	    {"report_command_is_self_contained", test_rpt_html__report_command_is_self_contained},
+	    {"compare_format_html", test_rpt_html__compare_format_html},
 	    {"report_command_errors", test_rpt_html__report_command_errors},
 	    {NULL, NULL},
 	};
