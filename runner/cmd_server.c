@@ -12,33 +12,36 @@ enum { OPT_SCALE = 1, OPT_JSON, OPT_HELP = 'h', OPT_QUIET = 'q' };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dbt3stab server <init|start|stop|status> [options]\n"
-		   "\n"
-		   "  init     create the instance and its datadir with the server's own initializer\n"
-		   "           (mariadb-install-db, or mysqld --initialize-insecure); a no-op when done\n"
-		   "  start    write DIR/my.cnf from the template, start the server, wait until it\n"
-		   "           answers; it keeps running after dbt3stab exits\n"
-		   "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout\n"
-		   "  status   print whether it runs (exit 0) or not (exit 1); --json: version,\n"
-		   "           binary, SHA-256 and option record of a running server\n"
-		   "\n"
-		   "options:\n"
-		   "  --scale SF               size the default buffer pool for scale factor SF (default 1)\n"
-		   "  --json                   status: print the server record as JSON\n"
-		   "  -q, --quiet              no progress messages\n"
-		   "  -h, --help               this help\n"
-		   "\n%s"
-		   "\nexit: 0 ok, 1 not running (status), 2 usage, 4 the server failed\n",
-		srv_options_usage);
+	fprintf(
+	    f,
+	    "usage: dbt3stab server <init|start|stop|status> [options]\n"
+	    "\n"
+	    "  init     create the instance and its datadir with the server's own initializer\n"
+	    "           (mariadb-install-db, or mysqld --initialize-insecure); a no-op when done\n"
+	    "  start    write DIR/my.cnf from the template, start the server, wait until it\n"
+	    "           answers; it keeps running after dbt3stab exits\n"
+	    "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout\n"
+	    "  status   print whether it runs (exit 0) or not (exit 1); --json: version,\n"
+	    "           binary, SHA-256 and option record of a running server\n"
+	    "\n"
+	    "options:\n"
+	    "  --scale SF               size the default buffer pool for scale factor SF (default "
+	    "1)\n"
+	    "  --json                   status: print the server record as JSON\n"
+	    "  -q, --quiet              no progress messages\n"
+	    "  -h, --help               this help\n"
+	    "\n%s"
+	    "\nexit: 0 ok, 1 not running (status), 2 usage, 4 the server failed\n",
+	    srv_options_usage);
 }
 
 static struct option *long_options(void)
 {
 	static const struct option own[] = {
-		{"scale", required_argument, NULL, OPT_SCALE},
-		{"json", no_argument, NULL, OPT_JSON},
-		{"quiet", no_argument, NULL, OPT_QUIET},
-		{"help", no_argument, NULL, OPT_HELP},
+	    {"scale", required_argument, NULL, OPT_SCALE},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"help", no_argument, NULL, OPT_HELP},
 	};
 	size_t n_own = sizeof(own) / sizeof(own[0]), n_srv = 0;
 	while (srv_long_options[n_srv].name)
@@ -79,8 +82,8 @@ static int do_start(struct srv *s, int quiet, int json)
 		return CLI_SERVER;
 	}
 	srv_detach(s);
-	cli_info(quiet, "server running: pid %d, 127.0.0.1:%ld, socket '%s', %s %s", (int)srv_pid(s),
-		 srv_port(s), srv_socket_path(s), srv_binary(s), srv_version(s));
+	cli_info(quiet, "server running: pid %d, 127.0.0.1:%ld, socket '%s', %s %s",
+		 (int)srv_pid(s), srv_port(s), srv_socket_path(s), srv_binary(s), srv_version(s));
 	return CLI_OK;
 }
 
@@ -109,20 +112,21 @@ static int do_status(struct srv *s, int quiet, int json)
 		if (json)
 			printf("{\"running\": false}\n");
 		else
-			printf("not running (%s)\n", srv_is_external(s) ? srv_socket_path(s) : srv_instdir(s));
+			printf("not running (%s)\n",
+			       srv_is_external(s) ? srv_socket_path(s) : srv_instdir(s));
 		return CLI_FOUND;
 	}
 	if (!json) {
 		if (!srv_ping(s)) {
-			cli_error("the server (pid %d) runs but does not answer on '%s'", (int)srv_pid(s),
-				  srv_socket_path(s));
+			cli_error("the server (pid %d) runs but does not answer on '%s'",
+				  (int)srv_pid(s), srv_socket_path(s));
 			return CLI_SERVER;
 		}
 		if (srv_is_external(s))
 			printf("running (external server)\n");
 		else
-			printf("running: pid %d, datadir '%s', socket '%s'\n", (int)srv_pid(s), srv_instdir(s),
-			       srv_socket_path(s));
+			printf("running: pid %d, datadir '%s', socket '%s'\n", (int)srv_pid(s),
+			       srv_instdir(s), srv_socket_path(s));
 		return CLI_OK;
 	}
 	json_t *info = srv_info_json(s, &err);
@@ -143,10 +147,10 @@ static const struct {
 	const char *name;
 	int (*fn)(struct srv *s, int quiet, int json);
 } actions[] = {
-	{"init", do_init},
-	{"start", do_start},
-	{"stop", do_stop},
-	{"status", do_status},
+    {"init", do_init},
+    {"start", do_start},
+    {"stop", do_stop},
+    {"status", do_status},
 };
 
 int cmd_server(int argc, char **argv)
@@ -174,8 +178,10 @@ int cmd_server(int argc, char **argv)
 		switch (c) {
 		case OPT_SCALE:
 			if (cli_parse_double(optarg, 0.0001, 100000, &o.scale) < 0) {
-				rc = cli_usage_error("server", "bad value '%s' for --scale (a scale factor like 1 or 0.1)",
-						     optarg);
+				rc = cli_usage_error(
+				    "server",
+				    "bad value '%s' for --scale (a scale factor like 1 or 0.1)",
+				    optarg);
 				goto out;
 			}
 			break;
@@ -207,7 +213,8 @@ int cmd_server(int argc, char **argv)
 	while (a < sizeof(actions) / sizeof(actions[0]) && strcmp(actions[a].name, action))
 		a++;
 	if (a == sizeof(actions) / sizeof(actions[0])) {
-		rc = cli_usage_error("server", "unknown action '%s' (init, start, stop or status)", action);
+		rc = cli_usage_error("server", "unknown action '%s' (init, start, stop or status)",
+				     action);
 		goto out;
 	}
 	if (json && strcmp(action, "status")) {
@@ -219,8 +226,9 @@ int cmd_server(int argc, char **argv)
 		goto out;
 	}
 	if (o.external && strcmp(action, "status")) {
-		rc = cli_usage_error("server", "'%s' needs a managed server (--datadir), not --host/--socket/--user",
-				     action);
+		rc = cli_usage_error(
+		    "server", "'%s' needs a managed server (--datadir), not --host/--socket/--user",
+		    action);
 		goto out;
 	}
 	if (srv_open(&s, &o, &err) < 0) {

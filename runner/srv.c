@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* Server lifecycle: binary discovery, init, fork/exec with a child hook, ping, stop, record. */
 #include "runner/srv.h"
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
+#include <linux/close_range.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/socket.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <ftw.h>
-#include <linux/close_range.h>
 
 #define PATHLEN 4096
 
@@ -26,7 +26,7 @@ struct srv {
 	const struct srv_opts *o;
 	int external;
 	char instdir[PATHLEN - 64], datadir[PATHLEN], cnf[PATHLEN], sock[PATHLEN], pidfile[PATHLEN],
-		log[PATHLEN], extra[PATHLEN];
+	    log[PATHLEN], extra[PATHLEN];
 	long port;
 	/* the binary, resolved on first need */
 	int resolved;
@@ -64,7 +64,8 @@ void srv_stop_registered(void)
 	for (int i = 0; i < REG_MAX; i++)
 		if (reg_owner[i] != self)
 			reg_pids[i] = 0; /* inherited over fork: the parent stops them */
-	/* each entry leads its own process group (setsid/setpgid): the initializer's children too */
+	/* each entry leads its own process group (setsid/setpgid): the initializer's children too
+	 */
 	for (int i = 0; i < REG_MAX; i++)
 		if (reg_pids[i] > 0)
 			kill(-reg_pids[i], SIGTERM);
@@ -111,7 +112,8 @@ static void reg_install(void)
 	sigaddset(&sa.sa_mask, SIGTERM);
 	for (int sig = SIGINT; sig; sig = sig == SIGINT ? SIGTERM : 0) {
 		struct sigaction old;
-		/* leave a handler a command installed itself alone (it calls srv_stop_registered) */
+		/* leave a handler a command installed itself alone (it calls srv_stop_registered)
+		 */
 		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
 			sigaction(sig, &sa, NULL);
 	}
@@ -150,7 +152,8 @@ static int find_in_path(char out[PATHLEN], const char *name)
 	char buf[PATHLEN * 2];
 	snprintf(buf, sizeof(buf), "%s:/usr/sbin:/usr/local/sbin:/usr/bin:/usr/local/bin:/sbin",
 		 path ? path : "");
-	for (char *save = NULL, *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+	for (char *save = NULL, *dir = strtok_r(buf, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
 		if (!*dir)
 			continue;
 		if (snprintf(out, PATHLEN, "%s/%s", dir, name) < PATHLEN && is_exec(out))
@@ -285,7 +288,8 @@ static void excerpt(const char *text, char *out, size_t budget)
 		size_t len = (size_t)(line_end - line);
 		if (len == 0)
 			continue;
-		if (errors_only && !memmem(line, len, "[ERROR]", 7) && !memmem(line, len, "ERROR:", 6))
+		if (errors_only && !memmem(line, len, "[ERROR]", 7) &&
+		    !memmem(line, len, "ERROR:", 6))
 			continue;
 		if (used + len + 2 > budget)
 			break;
@@ -367,9 +371,11 @@ int srv_open(struct srv **out, const struct srv_opts *o, struct errbuf *err)
 	snprintf(s->log, PATHLEN, "%s/error.log", s->instdir);
 	snprintf(s->sock, PATHLEN, "%s/mysqld.sock", s->instdir);
 	if (strlen(s->sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
-		int rc = errbuf_set(err, "socket path '%s' is too long for a unix socket (%zu bytes max): "
-					 "use a shorter --datadir",
-				    s->sock, sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+		int rc =
+		    errbuf_set(err,
+			       "socket path '%s' is too long for a unix socket (%zu bytes max): "
+			       "use a shorter --datadir",
+			       s->sock, sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
 		free(s);
 		return rc;
 	}
@@ -391,27 +397,32 @@ static int resolve_binary(struct srv *s, struct errbuf *err)
 	if (s->resolved)
 		return 0;
 	if (s->external)
-		return errbuf_set(err, "the server at '%s' is not managed by dbt3stab", s->o->host ? s->o->host : "");
+		return errbuf_set(err, "the server at '%s' is not managed by dbt3stab",
+				  s->o->host ? s->o->host : "");
 	const struct srv_opts *o = s->o;
 	char path[PATHLEN];
 	if (o->mysqld) {
 		if (strchr(o->mysqld, '/')) {
 			if (absolute(path, sizeof(path), o->mysqld) < 0 || !is_exec(path))
-				return errbuf_set(err, "--mysqld '%s' is not an executable file", o->mysqld);
+				return errbuf_set(err, "--mysqld '%s' is not an executable file",
+						  o->mysqld);
 		} else if (find_in_path(path, o->mysqld) < 0) {
 			return errbuf_set(err, "--mysqld '%s' not found on PATH", o->mysqld);
 		}
 	} else if (o->basedir) {
-		static const char *const rel[] = {"bin/mariadbd", "sbin/mariadbd", "bin/mysqld",
-						  "sbin/mysqld", "libexec/mysqld", NULL};
+		static const char *const rel[] = {"bin/mariadbd", "sbin/mariadbd",  "bin/mysqld",
+						  "sbin/mysqld",  "libexec/mysqld", NULL};
 		int found = 0;
 		for (int i = 0; rel[i] && !found; i++)
-			found = snprintf(path, PATHLEN, "%s/%s", o->basedir, rel[i]) < PATHLEN && is_exec(path);
+			found = snprintf(path, PATHLEN, "%s/%s", o->basedir, rel[i]) < PATHLEN &&
+				is_exec(path);
 		if (!found)
-			return errbuf_set(err, "no mariadbd or mysqld under --basedir '%s'", o->basedir);
+			return errbuf_set(err, "no mariadbd or mysqld under --basedir '%s'",
+					  o->basedir);
 	} else if (find_in_path(path, "mariadbd") < 0 && find_in_path(path, "mysqld") < 0) {
-		return errbuf_set(err, "no mariadbd or mysqld found on PATH or in /usr/sbin: install "
-				       "mariadb-server or give --mysqld PATH");
+		return errbuf_set(err,
+				  "no mariadbd or mysqld found on PATH or in /usr/sbin: install "
+				  "mariadb-server or give --mysqld PATH");
 	}
 	char *argv[] = {path, "--no-defaults", "--version", NULL};
 	char *text = NULL;
@@ -469,13 +480,14 @@ int srv_is_initialised(const struct srv *s)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay, struct errbuf *err)
+static int write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay,
+		     struct errbuf *err)
 {
 	struct srv_template_in in = {
-		.flavour = s->flavour,
-		.ram_bytes = ram_bytes(),
-		.run_as_root = geteuid() == 0,
-		.instdir = s->instdir,
+	    .flavour = s->flavour,
+	    .ram_bytes = ram_bytes(),
+	    .run_as_root = geteuid() == 0,
+	    .instdir = s->instdir,
 	};
 	memcpy(in.version, s->version, sizeof(in.version));
 	struct srv_kv *kv = NULL;
@@ -527,7 +539,8 @@ static int find_installer(const struct srv *s, char out[PATHLEN])
 	for (int i = 0; rel[i]; i++)
 		if (snprintf(out, PATHLEN, "%s/%s", base, rel[i]) < PATHLEN && is_exec(out))
 			return 0;
-	if (find_in_path(out, "mariadb-install-db") == 0 || find_in_path(out, "mysql_install_db") == 0)
+	if (find_in_path(out, "mariadb-install-db") == 0 ||
+	    find_in_path(out, "mysql_install_db") == 0)
 		return 0;
 	return -1;
 }
@@ -566,7 +579,8 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 	int n = 0;
 	if (s->flavour == SRV_FLAVOUR_MARIADB) {
 		if (find_installer(s, prog) < 0)
-			return errbuf_set(err, "cannot find mariadb-install-db next to '%s' or on PATH",
+			return errbuf_set(err,
+					  "cannot find mariadb-install-db next to '%s' or on PATH",
 					  s->binary);
 		argv[n++] = prog;
 		argv[n++] = defaults;
@@ -728,7 +742,10 @@ static MYSQL *connect_timeout(struct srv *s, const char *db, unsigned timeout, s
 		sock = s->sock;
 	}
 	if (!mysql_real_connect(m, host, user, pass, db, port, sock, CLIENT_LOCAL_FILES)) {
-		const char *where = s->external ? (sock ? sock : host ? host : "localhost") : s->sock;
+		const char *where = s->external ? (sock	  ? sock
+						   : host ? host
+							  : "localhost")
+						: s->sock;
 		errbuf_set(err, "cannot connect to the server at '%s': %s", where, mysql_error(m));
 		mysql_close(m);
 		return NULL;
@@ -780,8 +797,11 @@ static int exited_error(struct srv *s, const char *what, struct errbuf *err)
 int srv_check(struct srv *s, struct errbuf *err)
 {
 	if (s->external)
-		return srv_ping(s) ? 0 : errbuf_set(err, "the server at '%s' does not answer",
-						    s->o->host ? s->o->host : s->o->socket ? s->o->socket : "localhost");
+		return srv_ping(s) ? 0
+				   : errbuf_set(err, "the server at '%s' does not answer",
+						s->o->host     ? s->o->host
+						: s->o->socket ? s->o->socket
+							       : "localhost");
 	if (s->is_child) {
 		if (!child_reap(s))
 			return 0;
@@ -790,7 +810,8 @@ int srv_check(struct srv *s, struct errbuf *err)
 	if (s->pid && !pid_running(s->pid)) {
 		char log[700];
 		log_excerpt(s, log, sizeof(log));
-		errbuf_set(err, "the server (pid %d) is gone; from '%s':\n%s", (int)s->pid, s->log, log);
+		errbuf_set(err, "the server (pid %d) is gone; from '%s':\n%s", (int)s->pid, s->log,
+			   log);
 		return SRV_E_EXITED;
 	}
 	return 0;
@@ -820,12 +841,14 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 	if (resolve_binary(s, err) < 0)
 		return -1;
 	if (srv_is_alive(s)) {
-		errbuf_set(err, "the server in '%s' is already running (pid %d)", s->instdir, (int)s->pid);
+		errbuf_set(err, "the server in '%s' is already running (pid %d)", s->instdir,
+			   (int)s->pid);
 		return SRV_E_RUNNING;
 	}
 	if (!srv_is_initialised(s))
-		return errbuf_set(err, "'%s' is not initialised: run 'dbt3stab server init --datadir %s'",
-				  s->instdir, s->instdir);
+		return errbuf_set(
+		    err, "'%s' is not initialised: run 'dbt3stab server init --datadir %s'",
+		    s->instdir, s->instdir);
 	unlink(s->pidfile); /* stale */
 	if (write_cnf(s, launch ? launch->overlay : NULL, launch ? launch->n_overlay : 0, err) < 0)
 		return -1;
@@ -867,7 +890,9 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 		if (launch && launch->child_hook && launch->child_hook(launch->arg) != 0) {
 			code = -1;
 		} else {
-			close_range(3, ~0U, CLOSE_RANGE_CLOEXEC); /* only the error pipe survives, until exec */
+			close_range(
+			    3, ~0U,
+			    CLOSE_RANGE_CLOEXEC); /* only the error pipe survives, until exec */
 			execv(argv[0], argv);
 			code = errno;
 		}
@@ -903,7 +928,8 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 		if (code == -1) {
 			char log[700];
 			log_excerpt(s, log, sizeof(log));
-			errbuf_set(err, "the start hook failed before running '%s': %s", s->binary, log);
+			errbuf_set(err, "the start hook failed before running '%s': %s", s->binary,
+				   log);
 			return -1;
 		}
 		return errbuf_errno(err, code, "cannot run '%s'", s->binary);
@@ -921,8 +947,9 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 			kill_and_reap(s);
 			char log[700];
 			log_excerpt(s, log, sizeof(log));
-			errbuf_set(err, "the server did not answer within %.0f s (killed); from '%s':\n%s",
-				   s->o->start_timeout, s->log, log);
+			errbuf_set(
+			    err, "the server did not answer within %.0f s (killed); from '%s':\n%s",
+			    s->o->start_timeout, s->log, log);
 			return -1;
 		}
 		reg_sleep_ms(100);
@@ -938,7 +965,8 @@ int srv_ensure_started(struct srv *s, const struct srv_launch *launch, int *out_
 	if (srv_is_alive(s)) {
 		if (srv_ping(s))
 			return 0;
-		return errbuf_set(err, "the server in '%s' (pid %d) runs but does not answer on '%s'",
+		return errbuf_set(err,
+				  "the server in '%s' (pid %d) runs but does not answer on '%s'",
 				  s->instdir, (int)s->pid, s->sock);
 	}
 	if (!srv_is_initialised(s)) {
@@ -987,7 +1015,8 @@ static json_t *kv_json(const struct srv_kv *kv, size_t n)
 {
 	json_t *o = json_object();
 	for (size_t i = 0; o && i < n; i++)
-		json_object_set_new(o, kv[i].name, kv[i].value ? json_string(kv[i].value) : json_true());
+		json_object_set_new(o, kv[i].name,
+				    kv[i].value ? json_string(kv[i].value) : json_true());
 	return o;
 }
 
@@ -1013,7 +1042,8 @@ json_t *srv_info_json(struct srv *s, struct errbuf *err)
 		MYSQL_ROW row;
 		while (res && (row = mysql_fetch_row(res)))
 			if (row[0])
-				json_object_set_new(vars, row[0], row[1] ? json_string(row[1]) : json_null());
+				json_object_set_new(vars, row[0],
+						    row[1] ? json_string(row[1]) : json_null());
 		mysql_free_result(res);
 	}
 	if (mysql_query(m, "SELECT VERSION()") == 0) {
@@ -1033,7 +1063,8 @@ json_t *srv_info_json(struct srv *s, struct errbuf *err)
 	json_object_set_new(j, "version", json_string(version));
 	json_object_set_new(j, "external", json_boolean(s->external));
 	if (s->external) {
-		json_object_set_new(j, "flavour", json_string(strstr(version, "MariaDB") ? "mariadb" : "mysql"));
+		json_object_set_new(j, "flavour",
+				    json_string(strstr(version, "MariaDB") ? "mariadb" : "mysql"));
 		json_object_set_new(j, "binary", json_null());
 		json_object_set_new(j, "binary_sha256", json_null());
 		json_object_set_new(j, "options", json_null());
@@ -1055,7 +1086,8 @@ json_t *srv_info_json(struct srv *s, struct errbuf *err)
 			json_object_set_new(j, "option_file", json_string(cnf));
 			free(cnf);
 		}
-		json_object_set_new(j, "defaults_extra_file", s->extra[0] ? json_string(s->extra) : json_null());
+		json_object_set_new(j, "defaults_extra_file",
+				    s->extra[0] ? json_string(s->extra) : json_null());
 	}
 	json_object_set_new(j, "variables", vars);
 	return j;
@@ -1107,7 +1139,8 @@ int srv_free_port(struct errbuf *err)
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	a.sin_port = 0;
 	socklen_t len = sizeof(a);
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
 		int e = errno;
 		close(fd);
 		return errbuf_errno(err, e, "cannot bind a port on 127.0.0.1");

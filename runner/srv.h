@@ -21,8 +21,10 @@
 enum srv_error {
 	SRV_E_EXISTS = -2,  /* srv_init_datadir: already initialised */
 	SRV_E_RUNNING = -3, /* srv_start: this instance is already running */
-	SRV_E_EXITED = -4,  /* the server process exited (crash or failed start); message has the log tail */
-	SRV_E_EXTERNAL = -5 /* the operation needs a managed server, these options name an external one */
+	SRV_E_EXITED =
+	    -4, /* the server process exited (crash or failed start); message has the log tail */
+	SRV_E_EXTERNAL =
+	    -5 /* the operation needs a managed server, these options name an external one */
 };
 
 enum srv_flavour { SRV_FLAVOUR_UNKNOWN = 0, SRV_FLAVOUR_MARIADB, SRV_FLAVOUR_MYSQL };
@@ -59,20 +61,22 @@ enum srv_opt_code {
 
 /* Connection and lifecycle options shared by `server`, `load`, `query` and `run`. */
 struct srv_opts {
-	char *datadir;             /* instance directory; NULL until srv_opts_finish fills the default */
-	char *mysqld;              /* server binary; NULL: from basedir, else mariadbd/mysqld on PATH */
-	char *basedir;             /* installation directory, for the binary and the initializer */
-	long port;                 /* 0: SRV_DEFAULT_PORT for a managed server, 3306 for an external one */
-	char *socket;              /* external server's socket (a managed one uses DIR/mysqld.sock) */
-	char *host;                /* external server's host */
-	char *user;                /* external server's user (managed: root) */
-	char *defaults_extra_file; /* user option file: !include'd by my.cnf, read by the client when external */
-	double start_timeout;      /* seconds to wait for the first ping (default 120) */
-	double stop_timeout;       /* seconds to wait for a clean shutdown before SIGKILL (default 120) */
-	uint64_t buffer_pool;      /* bytes; 0: from scale, capped at SRV_POOL_RAM_SHARE of RAM */
-	double scale;              /* scale factor the pool is sized for; callers that know it set it (default 1) */
-	int performance_schema;    /* --performance-schema: leave it on */
-	int external;              /* set by srv_opts_finish: host/port/socket/user without --datadir */
+	char *datadir; /* instance directory; NULL until srv_opts_finish fills the default */
+	char *mysqld;  /* server binary; NULL: from basedir, else mariadbd/mysqld on PATH */
+	char *basedir; /* installation directory, for the binary and the initializer */
+	long port;     /* 0: SRV_DEFAULT_PORT for a managed server, 3306 for an external one */
+	char *socket;  /* external server's socket (a managed one uses DIR/mysqld.sock) */
+	char *host;    /* external server's host */
+	char *user;    /* external server's user (managed: root) */
+	char *defaults_extra_file; /* user option file: !include'd by my.cnf, read by the client
+				      when external */
+	double start_timeout;	   /* seconds to wait for the first ping (default 120) */
+	double stop_timeout; /* seconds to wait for a clean shutdown before SIGKILL (default 120) */
+	uint64_t buffer_pool; /* bytes; 0: from scale, capped at SRV_POOL_RAM_SHARE of RAM */
+	double
+	    scale; /* scale factor the pool is sized for; callers that know it set it (default 1) */
+	int performance_schema; /* --performance-schema: leave it on */
+	int external; /* set by srv_opts_finish: host/port/socket/user without --datadir */
 	struct srv_kv *server_options; /* --server-option, in order given */
 	size_t n_server_options;
 };
@@ -85,7 +89,8 @@ extern const char srv_options_usage[];
 /* Defaults; no allocation. */
 void srv_opts_init(struct srv_opts *o);
 
-/* Handles one getopt_long result: 1 consumed, 0 not a server option, -1 bad value (message in err). */
+/* Handles one getopt_long result: 1 consumed, 0 not a server option, -1 bad value (message in err).
+ */
 int srv_opts_parse(struct srv_opts *o, int opt, const char *arg, struct errbuf *err);
 
 /* After parsing: fills the default datadir and decides managed vs external; -1 on conflicts. */
@@ -94,7 +99,8 @@ int srv_opts_finish(struct srv_opts *o, struct errbuf *err);
 /* Frees what srv_opts_parse/finish allocated. */
 void srv_opts_release(struct srv_opts *o);
 
-/* Appends (or replaces, '-' and '_' equal) name=value in a kv list; 0 or -1 on allocation failure. */
+/* Appends (or replaces, '-' and '_' equal) name=value in a kv list; 0 or -1 on allocation failure.
+ */
 int srv_kv_set(struct srv_kv **list, size_t *n, const char *name, const char *value);
 /* Frees a kv list; NULL is fine. */
 void srv_kv_free(struct srv_kv *list, size_t n);
@@ -105,7 +111,7 @@ int srv_parse_size(const char *s, uint64_t *out);
 /* Inputs of the option-file template that do not come from srv_opts. */
 struct srv_template_in {
 	enum srv_flavour flavour;
-	int version[3];      /* e.g. {10, 11, 6} */
+	int version[3];	     /* e.g. {10, 11, 6} */
 	uint64_t ram_bytes;  /* physical RAM, for the pool cap */
 	int run_as_root;     /* add user=root */
 	const char *instdir; /* instance directory (absolute) */

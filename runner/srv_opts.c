@@ -1,46 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /* Server options shared by every command that needs a server; kv lists; sizes. */
-#include "runner/srv.h"
 #include "runner/cli.h"
+#include "runner/srv.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 const struct option srv_long_options[] = {
-	{"datadir", required_argument, NULL, SRV_OPT_DATADIR},
-	{"mysqld", required_argument, NULL, SRV_OPT_MYSQLD},
-	{"basedir", required_argument, NULL, SRV_OPT_BASEDIR},
-	{"port", required_argument, NULL, SRV_OPT_PORT},
-	{"socket", required_argument, NULL, SRV_OPT_SOCKET},
-	{"host", required_argument, NULL, SRV_OPT_HOST},
-	{"user", required_argument, NULL, SRV_OPT_USER},
-	{"server-option", required_argument, NULL, SRV_OPT_SERVER_OPTION},
-	{"defaults-extra-file", required_argument, NULL, SRV_OPT_DEFAULTS_EXTRA_FILE},
-	{"start-timeout", required_argument, NULL, SRV_OPT_START_TIMEOUT},
-	{"stop-timeout", required_argument, NULL, SRV_OPT_STOP_TIMEOUT},
-	{"buffer-pool", required_argument, NULL, SRV_OPT_BUFFER_POOL},
-	{"performance-schema", no_argument, NULL, SRV_OPT_PERFORMANCE_SCHEMA},
-	{NULL, 0, NULL, 0},
+    {"datadir", required_argument, NULL, SRV_OPT_DATADIR},
+    {"mysqld", required_argument, NULL, SRV_OPT_MYSQLD},
+    {"basedir", required_argument, NULL, SRV_OPT_BASEDIR},
+    {"port", required_argument, NULL, SRV_OPT_PORT},
+    {"socket", required_argument, NULL, SRV_OPT_SOCKET},
+    {"host", required_argument, NULL, SRV_OPT_HOST},
+    {"user", required_argument, NULL, SRV_OPT_USER},
+    {"server-option", required_argument, NULL, SRV_OPT_SERVER_OPTION},
+    {"defaults-extra-file", required_argument, NULL, SRV_OPT_DEFAULTS_EXTRA_FILE},
+    {"start-timeout", required_argument, NULL, SRV_OPT_START_TIMEOUT},
+    {"stop-timeout", required_argument, NULL, SRV_OPT_STOP_TIMEOUT},
+    {"buffer-pool", required_argument, NULL, SRV_OPT_BUFFER_POOL},
+    {"performance-schema", no_argument, NULL, SRV_OPT_PERFORMANCE_SCHEMA},
+    {NULL, 0, NULL, 0},
 };
 
 const char srv_options_usage[] =
-	"server options:\n"
-	"  --datadir DIR            private instance directory (default ~/.dbt3stab/server)\n"
-	"  --mysqld PATH            server binary (default: mariadbd or mysqld on PATH)\n"
-	"  --basedir DIR            server installation directory (bin/, share/)\n"
-	"  --port N                 TCP port on 127.0.0.1 (default 13306)\n"
-	"  --server-option NAME=VALUE\n"
-	"                           add or override a server option (repeatable)\n"
-	"  --defaults-extra-file F  option file included after the generated template\n"
-	"  --buffer-pool SIZE       InnoDB buffer pool, e.g. 4G (default from the scale\n"
-	"                           factor, at most half of RAM)\n"
-	"  --performance-schema     turn the performance schema on (off by default)\n"
-	"  --start-timeout S        seconds to wait for the server to answer (default 120)\n"
-	"  --stop-timeout S         seconds to wait for a clean shutdown (default 120)\n"
-	"  --host H, --socket PATH, --user U\n"
-	"                           use a server the tool does not manage (no restarts);\n"
-	"                           password from MYSQL_PWD or an option file\n";
+    "server options:\n"
+    "  --datadir DIR            private instance directory (default ~/.dbt3stab/server)\n"
+    "  --mysqld PATH            server binary (default: mariadbd or mysqld on PATH)\n"
+    "  --basedir DIR            server installation directory (bin/, share/)\n"
+    "  --port N                 TCP port on 127.0.0.1 (default 13306)\n"
+    "  --server-option NAME=VALUE\n"
+    "                           add or override a server option (repeatable)\n"
+    "  --defaults-extra-file F  option file included after the generated template\n"
+    "  --buffer-pool SIZE       InnoDB buffer pool, e.g. 4G (default from the scale\n"
+    "                           factor, at most half of RAM)\n"
+    "  --performance-schema     turn the performance schema on (off by default)\n"
+    "  --start-timeout S        seconds to wait for the server to answer (default 120)\n"
+    "  --stop-timeout S         seconds to wait for a clean shutdown (default 120)\n"
+    "  --host H, --socket PATH, --user U\n"
+    "                           use a server the tool does not manage (no restarts);\n"
+    "                           password from MYSQL_PWD or an option file\n";
 
 void srv_opts_init(struct srv_opts *o)
 {
@@ -123,7 +123,8 @@ int srv_opts_parse(struct srv_opts *o, int opt, const char *arg, struct errbuf *
 		return set_str(&o->defaults_extra_file, arg, "--defaults-extra-file", err);
 	case SRV_OPT_PORT:
 		if (cli_parse_long(arg, 1, 65535, &o->port) < 0)
-			return errbuf_set(err, "bad value '%s' for --port (1 to 65535)", arg ? arg : "");
+			return errbuf_set(err, "bad value '%s' for --port (1 to 65535)",
+					  arg ? arg : "");
 		return 1;
 	case SRV_OPT_SERVER_OPTION:
 		return parse_server_option(o, arg, err);
@@ -133,7 +134,9 @@ int srv_opts_parse(struct srv_opts *o, int opt, const char *arg, struct errbuf *
 		return parse_seconds(arg, "stop-timeout", &o->stop_timeout, err);
 	case SRV_OPT_BUFFER_POOL:
 		if (srv_parse_size(arg, &o->buffer_pool) < 0 || o->buffer_pool < (8u << 20))
-			return errbuf_set(err, "bad value '%s' for --buffer-pool (a size like 512M or 4G, at least 8M)",
+			return errbuf_set(err,
+					  "bad value '%s' for --buffer-pool (a size like 512M or "
+					  "4G, at least 8M)",
 					  arg ? arg : "");
 		return 1;
 	case SRV_OPT_PERFORMANCE_SCHEMA:
@@ -148,20 +151,23 @@ int srv_opts_finish(struct srv_opts *o, struct errbuf *err)
 {
 	int remote = o->host || o->socket || o->user;
 	if (remote && o->datadir)
-		return errbuf_set(err, "--datadir names a managed server; --host, --socket and --user an "
-				       "external one: give one or the other");
+		return errbuf_set(
+		    err, "--datadir names a managed server; --host, --socket and --user an "
+			 "external one: give one or the other");
 	/* --port alone still means the managed instance (on that port). */
 	o->external = remote;
 	if (o->external) {
 		if (o->n_server_options || o->buffer_pool || o->mysqld || o->basedir)
-			return errbuf_set(err, "--server-option, --buffer-pool, --mysqld and --basedir need a "
-					       "managed server, not --host/--socket/--user");
+			return errbuf_set(
+			    err, "--server-option, --buffer-pool, --mysqld and --basedir need a "
+				 "managed server, not --host/--socket/--user");
 		return 0;
 	}
 	if (!o->datadir) {
 		char *state = util_state_dir();
 		if (!state)
-			return errbuf_set(err, "cannot find a home directory: set HOME or DBT3STAB_HOME, or give --datadir");
+			return errbuf_set(err, "cannot find a home directory: set HOME or "
+					       "DBT3STAB_HOME, or give --datadir");
 		size_t len = strlen(state) + sizeof("/server");
 		o->datadir = malloc(len);
 		if (!o->datadir) {
@@ -272,7 +278,8 @@ int srv_parse_size(const char *s, uint64_t *out)
 	if (*end) {
 		end++;
 		if (toupper((unsigned char)*end) == 'B' || toupper((unsigned char)*end) == 'I') {
-			if (toupper((unsigned char)*end) == 'I' && toupper((unsigned char)end[1]) == 'B')
+			if (toupper((unsigned char)*end) == 'I' &&
+			    toupper((unsigned char)end[1]) == 'B')
 				end++;
 			end++;
 		}

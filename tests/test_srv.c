@@ -39,28 +39,28 @@ static void test_srv__opts_parse_accepts_and_rejects(void)
 		const char *arg;
 		int want;
 	} cases[] = {
-		{SRV_OPT_PORT, "3307", 1},
-		{SRV_OPT_PORT, "0", -1},
-		{SRV_OPT_PORT, "65536", -1},
-		{SRV_OPT_PORT, "33o6", -1},
-		{SRV_OPT_DATADIR, "", -1},
-		{SRV_OPT_DATADIR, "/tmp/x", 1},
-		{SRV_OPT_START_TIMEOUT, "30", 1},
-		{SRV_OPT_START_TIMEOUT, "0", -1},
-		{SRV_OPT_START_TIMEOUT, "ten", -1},
-		{SRV_OPT_STOP_TIMEOUT, "2.5", 1},
-		{SRV_OPT_BUFFER_POOL, "512M", 1},
-		{SRV_OPT_BUFFER_POOL, "4k", -1},
-		{SRV_OPT_BUFFER_POOL, "lots", -1},
-		{SRV_OPT_SERVER_OPTION, "innodb_io_capacity=2000", 1},
-		{SRV_OPT_SERVER_OPTION, "skip-name-resolve", 1},
-		{SRV_OPT_SERVER_OPTION, "--innodb-flush-method=fsync", 1},
-		{SRV_OPT_SERVER_OPTION, "=1", -1},
-		{SRV_OPT_SERVER_OPTION, "bad name=1", -1},
-		{SRV_OPT_SERVER_OPTION, "x=a\nport=1", -1},
-		{SRV_OPT_PERFORMANCE_SCHEMA, NULL, 1},
-		{'q', NULL, 0},
-		{1, "x", 0},
+	    {SRV_OPT_PORT, "3307", 1},
+	    {SRV_OPT_PORT, "0", -1},
+	    {SRV_OPT_PORT, "65536", -1},
+	    {SRV_OPT_PORT, "33o6", -1},
+	    {SRV_OPT_DATADIR, "", -1},
+	    {SRV_OPT_DATADIR, "/tmp/x", 1},
+	    {SRV_OPT_START_TIMEOUT, "30", 1},
+	    {SRV_OPT_START_TIMEOUT, "0", -1},
+	    {SRV_OPT_START_TIMEOUT, "ten", -1},
+	    {SRV_OPT_STOP_TIMEOUT, "2.5", 1},
+	    {SRV_OPT_BUFFER_POOL, "512M", 1},
+	    {SRV_OPT_BUFFER_POOL, "4k", -1},
+	    {SRV_OPT_BUFFER_POOL, "lots", -1},
+	    {SRV_OPT_SERVER_OPTION, "innodb_io_capacity=2000", 1},
+	    {SRV_OPT_SERVER_OPTION, "skip-name-resolve", 1},
+	    {SRV_OPT_SERVER_OPTION, "--innodb-flush-method=fsync", 1},
+	    {SRV_OPT_SERVER_OPTION, "=1", -1},
+	    {SRV_OPT_SERVER_OPTION, "bad name=1", -1},
+	    {SRV_OPT_SERVER_OPTION, "x=a\nport=1", -1},
+	    {SRV_OPT_PERFORMANCE_SCHEMA, NULL, 1},
+	    {'q', NULL, 0},
+	    {1, "x", 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct srv_opts o;
@@ -152,11 +152,20 @@ static void test_srv__parse_size_suffixes(void)
 		int rc;
 		uint64_t want;
 	} cases[] = {
-		{"1048576", 0, MIB}, {"512M", 0, 512 * MIB}, {"512m", 0, 512 * MIB},
-		{"2G", 0, 2 * GIB},  {"2GB", 0, 2 * GIB},    {"2GiB", 0, 2 * GIB},
-		{"1T", 0, 1024 * GIB}, {"64K", 0, 64 * 1024}, {"", -1, 0},
-		{"-1G", -1, 0},      {"1.5G", -1, 0},        {"1X", -1, 0},
-		{"G", -1, 0},        {"99999999999999999999T", -1, 0},
+	    {"1048576", 0, MIB},
+	    {"512M", 0, 512 * MIB},
+	    {"512m", 0, 512 * MIB},
+	    {"2G", 0, 2 * GIB},
+	    {"2GB", 0, 2 * GIB},
+	    {"2GiB", 0, 2 * GIB},
+	    {"1T", 0, 1024 * GIB},
+	    {"64K", 0, 64 * 1024},
+	    {"", -1, 0},
+	    {"-1G", -1, 0},
+	    {"1.5G", -1, 0},
+	    {"1X", -1, 0},
+	    {"G", -1, 0},
+	    {"99999999999999999999T", -1, 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint64_t v = 0;
@@ -183,11 +192,11 @@ static void test_srv__default_pool_scales_and_caps(void)
 static struct srv_template_in mariadb_in(void)
 {
 	struct srv_template_in in = {
-		.flavour = SRV_FLAVOUR_MARIADB,
-		.version = {10, 11, 6},
-		.ram_bytes = 64 * GIB,
-		.run_as_root = 1,
-		.instdir = "/srv/dbt3",
+	    .flavour = SRV_FLAVOUR_MARIADB,
+	    .version = {10, 11, 6},
+	    .ram_bytes = 64 * GIB,
+	    .run_as_root = 1,
+	    .instdir = "/srv/dbt3",
 	};
 	return in;
 }
@@ -206,21 +215,21 @@ static void test_srv__template_mariadb_defaults(void)
 	static const struct {
 		const char *name, *value;
 	} want[] = {
-		{"datadir", "/srv/dbt3/data"},
-		{"socket", "/srv/dbt3/mysqld.sock"},
-		{"pid_file", "/srv/dbt3/mysqld.pid"},
-		{"log_error", "/srv/dbt3/error.log"},
-		{"port", "4406"},
-		{"bind_address", "127.0.0.1"},
-		{"user", "root"},
-		{"local_infile", "1"},
-		{"performance_schema", "OFF"},
-		{"innodb_buffer_pool_size", "2560M"},
-		{"innodb_log_file_size", "640M"},
-		{"innodb_adaptive_hash_index", "ON"},
-		{"innodb_buffer_pool_load_at_startup", "OFF"},
-		{"innodb_buffer_pool_dump_at_shutdown", "OFF"},
-		{"query_cache_type", "0"},
+	    {"datadir", "/srv/dbt3/data"},
+	    {"socket", "/srv/dbt3/mysqld.sock"},
+	    {"pid_file", "/srv/dbt3/mysqld.pid"},
+	    {"log_error", "/srv/dbt3/error.log"},
+	    {"port", "4406"},
+	    {"bind_address", "127.0.0.1"},
+	    {"user", "root"},
+	    {"local_infile", "1"},
+	    {"performance_schema", "OFF"},
+	    {"innodb_buffer_pool_size", "2560M"},
+	    {"innodb_log_file_size", "640M"},
+	    {"innodb_adaptive_hash_index", "ON"},
+	    {"innodb_buffer_pool_load_at_startup", "OFF"},
+	    {"innodb_buffer_pool_dump_at_shutdown", "OFF"},
+	    {"query_cache_type", "0"},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const char *v = kv_get(kv, n, want[i].name, &found);
@@ -298,9 +307,9 @@ static void test_srv__overlay_then_user_options_win(void)
 	srv_kv_free(kv, n_template);
 
 	struct srv_kv overlay[] = {
-		{"innodb_flush_log_at_trx_commit", "0"},
-		{"innodb_doublewrite", "0"},
-		{"innodb-adaptive-hash-index", "OFF"},
+	    {"innodb_flush_log_at_trx_commit", "0"},
+	    {"innodb_doublewrite", "0"},
+	    {"innodb-adaptive-hash-index", "OFF"},
 	};
 	parse(&o, SRV_OPT_SERVER_OPTION, "innodb_doublewrite=1");
 	parse(&o, SRV_OPT_SERVER_OPTION, "port=5555");
@@ -322,9 +331,9 @@ static void test_srv__overlay_then_user_options_win(void)
 static void test_srv__render_quotes_and_includes(void)
 {
 	struct srv_kv kv[] = {
-		{"port", "4406"},
-		{"skip_log_bin", NULL},
-		{"init_connect", "SET @a = '#x'"},
+	    {"port", "4406"},
+	    {"skip_log_bin", NULL},
+	    {"init_connect", "SET @a = '#x'"},
 	};
 	struct srv_kv user[] = {{"port", "4406"}};
 	char *text = srv_config_render(kv, 3, NULL, user, 1);
@@ -364,7 +373,8 @@ static void test_srv__parse_version_lines(void)
 	CU_ASSERT_EQUAL(f, SRV_FLAVOUR_MYSQL);
 	CU_ASSERT_EQUAL(v[2], 36);
 	CU_ASSERT_STRING_EQUAL(s, "8.0.36");
-	CU_ASSERT_EQUAL(srv_parse_version("bash: mysqld: command not found", &f, v, s, sizeof(s)), -1);
+	CU_ASSERT_EQUAL(srv_parse_version("bash: mysqld: command not found", &f, v, s, sizeof(s)),
+			-1);
 	CU_ASSERT_EQUAL(srv_parse_version("Ver x", &f, v, s, sizeof(s)), -1);
 }
 
@@ -380,7 +390,8 @@ static void test_srv__free_port_is_bindable(void)
 static int run_cli(const char *args, char *out, size_t len)
 {
 	char cmd[2048];
-	snprintf(cmd, sizeof(cmd), "DBT3STAB_HOME=/nonexistent/dbt3 '%s' %s 2>&1", DBT3_BINARY, args);
+	snprintf(cmd, sizeof(cmd), "DBT3STAB_HOME=/nonexistent/dbt3 '%s' %s 2>&1", DBT3_BINARY,
+		 args);
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		return -1;
@@ -397,22 +408,22 @@ static void test_srv__cli_argument_errors(void)
 		int code;
 		const char *says;
 	} cases[] = {
-		{"server", 2, "missing action"},
-		{"server frobnicate", 2, "unknown action 'frobnicate'"},
-		{"server start extra", 2, "unexpected argument 'extra'"},
-		{"server start --port 0", 2, "--port"},
-		{"server start --port", 2, "needs a value"},
-		{"server start --bogus", 2, "unknown option '--bogus'"},
-		{"server start --buffer-pool 12Q", 2, "--buffer-pool"},
-		{"server start --server-option '=1'", 2, "bad server option"},
-		{"server stop --datadir /tmp/x --host h", 2, "one or the other"},
-		{"server start --host db.example", 2, "managed server"},
-		{"server init --json", 2, "--json"},
-		{"server --help", 0, "usage: dbt3stab server"},
-		{"help server", 0, "--server-option"},
-		{"server status --datadir /nonexistent/dbt3/inst", 1, "not running"},
-		{"server stop --datadir /nonexistent/dbt3/inst", 0, "not running"},
-		{"server start --datadir /nonexistent/dbt3/inst", 4, "not initialised"},
+	    {"server", 2, "missing action"},
+	    {"server frobnicate", 2, "unknown action 'frobnicate'"},
+	    {"server start extra", 2, "unexpected argument 'extra'"},
+	    {"server start --port 0", 2, "--port"},
+	    {"server start --port", 2, "needs a value"},
+	    {"server start --bogus", 2, "unknown option '--bogus'"},
+	    {"server start --buffer-pool 12Q", 2, "--buffer-pool"},
+	    {"server start --server-option '=1'", 2, "bad server option"},
+	    {"server stop --datadir /tmp/x --host h", 2, "one or the other"},
+	    {"server start --host db.example", 2, "managed server"},
+	    {"server init --json", 2, "--json"},
+	    {"server --help", 0, "usage: dbt3stab server"},
+	    {"help server", 0, "--server-option"},
+	    {"server status --datadir /nonexistent/dbt3/inst", 1, "not running"},
+	    {"server stop --datadir /nonexistent/dbt3/inst", 0, "not running"},
+	    {"server start --datadir /nonexistent/dbt3/inst", 4, "not initialised"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char out[8192];
@@ -427,19 +438,20 @@ static void test_srv__cli_argument_errors(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"opts_parse_accepts_and_rejects", test_srv__opts_parse_accepts_and_rejects},
-		{"opts_values_land_in_fields", test_srv__opts_values_land_in_fields},
-		{"opts_finish_managed_and_external", test_srv__opts_finish_managed_and_external},
-		{"parse_size_suffixes", test_srv__parse_size_suffixes},
-		{"default_pool_scales_and_caps", test_srv__default_pool_scales_and_caps},
-		{"template_mariadb_defaults", test_srv__template_mariadb_defaults},
-		{"template_mysql_redo_option_by_version", test_srv__template_mysql_redo_option_by_version},
-		{"overlay_then_user_options_win", test_srv__overlay_then_user_options_win},
-		{"render_quotes_and_includes", test_srv__render_quotes_and_includes},
-		{"parse_version_lines", test_srv__parse_version_lines},
-		{"free_port_is_bindable", test_srv__free_port_is_bindable},
-		{"cli_argument_errors", test_srv__cli_argument_errors},
-		{NULL, NULL},
+	    {"opts_parse_accepts_and_rejects", test_srv__opts_parse_accepts_and_rejects},
+	    {"opts_values_land_in_fields", test_srv__opts_values_land_in_fields},
+	    {"opts_finish_managed_and_external", test_srv__opts_finish_managed_and_external},
+	    {"parse_size_suffixes", test_srv__parse_size_suffixes},
+	    {"default_pool_scales_and_caps", test_srv__default_pool_scales_and_caps},
+	    {"template_mariadb_defaults", test_srv__template_mariadb_defaults},
+	    {"template_mysql_redo_option_by_version",
+	     test_srv__template_mysql_redo_option_by_version},
+	    {"overlay_then_user_options_win", test_srv__overlay_then_user_options_win},
+	    {"render_quotes_and_includes", test_srv__render_quotes_and_includes},
+	    {"parse_version_lines", test_srv__parse_version_lines},
+	    {"free_port_is_bindable", test_srv__free_port_is_bindable},
+	    {"cli_argument_errors", test_srv__cli_argument_errors},
+	    {NULL, NULL},
 	};
 	return th_run("srv", cases, argc, argv);
 }

@@ -2,14 +2,14 @@
 /* Real-server tests of runner/srv.c: one private MariaDB datadir (initialised once), free port. */
 #include "runner/srv.h"
 #include "tests/harness.h"
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static char *tmp;       /* temp dir of this test file */
+static char *tmp;	/* temp dir of this test file */
 static char inst[4200]; /* instance directory inside it */
 static long port;
 static int init_rc;
@@ -143,16 +143,16 @@ static void test_srv_db__start_applies_template_and_overlay(void)
 	static const struct {
 		const char *sql, *want;
 	} vars[] = {
-		{"SELECT @@bind_address", "127.0.0.1"},
-		{"SELECT @@local_infile", "1"},
-		{"SELECT @@log_bin", "0"},
-		{"SELECT @@performance_schema", "0"},
-		{"SELECT @@innodb_adaptive_hash_index", "1"},
-		{"SELECT @@innodb_buffer_pool_size", "134217728"},
-		{"SELECT @@innodb_log_file_size", "50331648"},
-		{"SELECT @@innodb_buffer_pool_load_at_startup", "0"},
-		{"SELECT @@innodb_flush_log_at_trx_commit", "0"}, /* from the overlay */
-		{"SELECT @@character_set_connection", "utf8mb4"},
+	    {"SELECT @@bind_address", "127.0.0.1"},
+	    {"SELECT @@local_infile", "1"},
+	    {"SELECT @@log_bin", "0"},
+	    {"SELECT @@performance_schema", "0"},
+	    {"SELECT @@innodb_adaptive_hash_index", "1"},
+	    {"SELECT @@innodb_buffer_pool_size", "134217728"},
+	    {"SELECT @@innodb_log_file_size", "50331648"},
+	    {"SELECT @@innodb_buffer_pool_load_at_startup", "0"},
+	    {"SELECT @@innodb_flush_log_at_trx_commit", "0"}, /* from the overlay */
+	    {"SELECT @@character_set_connection", "utf8mb4"},
 	};
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
 		CU_ASSERT_EQUAL(query_one(m, vars[i].sql, v, sizeof(v)), 0);
@@ -174,10 +174,13 @@ static void test_srv_db__start_applies_template_and_overlay(void)
 	CU_ASSERT_EQUAL(util_sha256_file(want_sha, srv_binary(s), &err), 0);
 	CU_ASSERT_STRING_EQUAL(sha, want_sha);
 	json_t *opts = json_object_get(info, "options");
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(opts, "innodb_flush_log_at_trx_commit")), "0");
+	CU_ASSERT_STRING_EQUAL(
+	    json_string_value(json_object_get(opts, "innodb_flush_log_at_trx_commit")), "0");
 	json_t *vars_j = json_object_get(info, "variables");
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(vars_j, "innodb_flush_log_at_trx_commit")), "0");
-	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(info, "version")), "MariaDB"));
+	CU_ASSERT_STRING_EQUAL(
+	    json_string_value(json_object_get(vars_j, "innodb_flush_log_at_trx_commit")), "0");
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(json_string_value(json_object_get(info, "version")), "MariaDB"));
 	json_decref(info);
 
 	pid_t pid = srv_pid(s);
@@ -203,7 +206,8 @@ static void test_srv_db__restart_gives_a_fresh_process(void)
 	MYSQL *m = srv_connect(s, NULL, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(mysql_query(m, "CREATE DATABASE IF NOT EXISTS t"), 0);
-	CU_ASSERT_EQUAL(mysql_query(m, "CREATE TABLE IF NOT EXISTS t.k (a INT PRIMARY KEY) ENGINE=InnoDB"), 0);
+	CU_ASSERT_EQUAL(
+	    mysql_query(m, "CREATE TABLE IF NOT EXISTS t.k (a INT PRIMARY KEY) ENGINE=InnoDB"), 0);
 	CU_ASSERT_EQUAL(mysql_query(m, "REPLACE INTO t.k VALUES (42)"), 0);
 	mysql_close(m);
 	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
@@ -239,7 +243,8 @@ static void test_srv_db__bad_option_fails_with_server_reason(void)
 	struct srv *s = NULL;
 	struct errbuf err;
 	opts_for_test(&o);
-	CU_ASSERT_EQUAL(srv_opts_parse(&o, SRV_OPT_SERVER_OPTION, "no_such_option_dbt3=1", &err), 1);
+	CU_ASSERT_EQUAL(srv_opts_parse(&o, SRV_OPT_SERVER_OPTION, "no_such_option_dbt3=1", &err),
+			1);
 	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
 	int rc = srv_start(s, NULL, &err);
 	CU_ASSERT_EQUAL(rc, SRV_E_EXITED);
@@ -286,7 +291,8 @@ static void test_srv_db__silent_server_times_out(void)
 	FILE *f = fopen(fake, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs("#!/bin/sh\n"
-	      "case \"$*\" in *--version*) echo \"fake  Ver 10.11.0-MariaDB for test\"; exit 0;; esac\n"
+	      "case \"$*\" in *--version*) echo \"fake  Ver 10.11.0-MariaDB for test\"; exit 0;; "
+	      "esac\n"
 	      "echo 'fake server: listening nowhere' >&2\n"
 	      "exec sleep 600\n",
 	      f);
@@ -572,8 +578,9 @@ static void test_srv_db__interrupted_init_leaves_nothing_running(void)
 static int run(const char *args, char *out, size_t len)
 {
 	char cmd[8192];
-	snprintf(cmd, sizeof(cmd), "'%s' server %s --datadir '%s' --port %ld --buffer-pool 128M 2>&1",
-		 DBT3_BINARY, args, inst, port);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' server %s --datadir '%s' --port %ld --buffer-pool 128M 2>&1", DBT3_BINARY,
+		 args, inst, port);
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		return -1;
@@ -605,7 +612,8 @@ static void test_srv_db__cli_start_status_stop(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "pid")), pid);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "version")), "MariaDB"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "option_file")), "innodb_buffer_pool_size = 128M"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "option_file")),
+				      "innodb_buffer_pool_size = 128M"));
 	json_decref(j);
 	CU_ASSERT_EQUAL(run("stop", out, sizeof(out)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "server stopped"));
@@ -620,21 +628,26 @@ static void test_srv_db__cli_start_status_stop(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"init_creates_datadir_once", test_srv_db__init_creates_datadir_once},
-		{"start_applies_template_and_overlay", test_srv_db__start_applies_template_and_overlay},
-		{"restart_gives_a_fresh_process", test_srv_db__restart_gives_a_fresh_process},
-		{"bad_option_fails_with_server_reason", test_srv_db__bad_option_fails_with_server_reason},
-		{"busy_port_fails_with_server_reason", test_srv_db__busy_port_fails_with_server_reason},
-		{"silent_server_times_out", test_srv_db__silent_server_times_out},
-		{"crash_is_detected", test_srv_db__crash_is_detected},
-		{"child_hook_runs_before_exec", test_srv_db__child_hook_runs_before_exec},
-		{"forked_child_exit_leaves_server_alone", test_srv_db__forked_child_exit_leaves_server_alone},
-		{"sigterm_stops_started_servers", test_srv_db__sigterm_stops_started_servers},
-		{"external_server_is_used_not_managed", test_srv_db__external_server_is_used_not_managed},
-		{"stuck_server_is_killed_after_timeout", test_srv_db__stuck_server_is_killed_after_timeout},
-		{"interrupted_init_leaves_nothing_running", test_srv_db__interrupted_init_leaves_nothing_running},
-		{"cli_start_status_stop", test_srv_db__cli_start_status_stop},
-		{NULL, NULL},
+	    {"init_creates_datadir_once", test_srv_db__init_creates_datadir_once},
+	    {"start_applies_template_and_overlay", test_srv_db__start_applies_template_and_overlay},
+	    {"restart_gives_a_fresh_process", test_srv_db__restart_gives_a_fresh_process},
+	    {"bad_option_fails_with_server_reason",
+	     test_srv_db__bad_option_fails_with_server_reason},
+	    {"busy_port_fails_with_server_reason", test_srv_db__busy_port_fails_with_server_reason},
+	    {"silent_server_times_out", test_srv_db__silent_server_times_out},
+	    {"crash_is_detected", test_srv_db__crash_is_detected},
+	    {"child_hook_runs_before_exec", test_srv_db__child_hook_runs_before_exec},
+	    {"forked_child_exit_leaves_server_alone",
+	     test_srv_db__forked_child_exit_leaves_server_alone},
+	    {"sigterm_stops_started_servers", test_srv_db__sigterm_stops_started_servers},
+	    {"external_server_is_used_not_managed",
+	     test_srv_db__external_server_is_used_not_managed},
+	    {"stuck_server_is_killed_after_timeout",
+	     test_srv_db__stuck_server_is_killed_after_timeout},
+	    {"interrupted_init_leaves_nothing_running",
+	     test_srv_db__interrupted_init_leaves_nothing_running},
+	    {"cli_start_status_stop", test_srv_db__cli_start_status_stop},
+	    {NULL, NULL},
 	};
 	struct errbuf err;
 	tmp = th_tempdir("srvdb");
