@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* DBT-3 data generator: TPC-H dbgen's algorithm (per-column Park-Miller streams that advance a fixed
- * number of draws per row, a 300 MiB grammar-built text pool), rewritten for speed. */
+/* DBT-3 data generator: TPC-H dbgen's algorithm (per-column Park-Miller streams that advance a
+ * fixed number of draws per row, a 300 MiB grammar-built text pool), rewritten for speed. */
 #include "dbt3/gen.h"
 
 #include <math.h>
@@ -18,9 +18,9 @@
 #define RND64_MULT 6364136223846793005ULL
 #define TEXT_POOL_SIZE (300 * 1024 * 1024)
 #define POOL_SLACK 1024
-#define DATE_MIN 92001      /* dbgen's STARTDATE as a linear day number */
-#define DATE_TOTAL 2557     /* 1992-01-01 .. 1998-12-31 */
-#define DATE_CURRENT 93264  /* 1995-06-17 (dbgen CURRENTDATE 95168) in linear days */
+#define DATE_MIN 92001	   /* dbgen's STARTDATE as a linear day number */
+#define DATE_TOTAL 2557	   /* 1992-01-01 .. 1998-12-31 */
+#define DATE_CURRENT 93264 /* 1995-06-17 (dbgen CURRENTDATE 95168) in linear days */
 #define ORDER_DATE_MAX (DATE_MIN + DATE_TOTAL - 151 - 1)
 #define SCALE_MAX 100000.0
 
@@ -154,7 +154,8 @@ static inline void rng64_row_done(struct rng *r)
 
 /* ---- distributions ------------------------------------------------------------------------ */
 
-/* A distribution expanded for O(1) weighted picks: pick[r] is the index for draw r in [0, total). */
+/* A distribution expanded for O(1) weighted picks: pick[r] is the index for draw r in [0, total).
+ */
 struct dist {
 	const char **text;
 	char (*pad)[32]; /* the values NUL-padded to 32 bytes, for fixed-size copies */
@@ -206,7 +207,7 @@ static inline int dist_pick(const struct dist *d, struct rng *r)
 
 struct gen_ctx {
 	double sf;
-	int64_t scale;       /* dbgen's integer `scale` (1 below SF 1) */
+	int64_t scale; /* dbgen's integer `scale` (1 below SF 1) */
 	int64_t rows[GEN_NTABLES];
 	int64_t nsupp, npart, ncust;
 	int use64;
@@ -245,10 +246,18 @@ static void pg_noun_phrase(struct poolgen *g)
 	for (; *syn; syn++) {
 		int id;
 		switch (*syn) {
-		case 'A': id = GEN_DIST_ARTICLES; break;
-		case 'J': id = GEN_DIST_ADJECTIVES; break;
-		case 'D': id = GEN_DIST_ADVERBS; break;
-		case 'N': id = GEN_DIST_NOUNS; break;
+		case 'A':
+			id = GEN_DIST_ARTICLES;
+			break;
+		case 'J':
+			id = GEN_DIST_ADJECTIVES;
+			break;
+		case 'D':
+			id = GEN_DIST_ADVERBS;
+			break;
+		case 'N':
+			id = GEN_DIST_NOUNS;
+			break;
 		case ',':
 			g->p[-1] = ',';
 			*g->p++ = ' ';
@@ -266,7 +275,9 @@ static void pg_verb_phrase(struct poolgen *g)
 	const struct dist *vp = &g->d[GEN_DIST_VP];
 	const char *syn = vp->text[dist_pick(vp, &g->r)];
 	for (; *syn; syn += 2) {
-		int id = *syn == 'D' ? GEN_DIST_ADVERBS : *syn == 'V' ? GEN_DIST_VERBS : GEN_DIST_AUXILLARIES;
+		int id = *syn == 'D'   ? GEN_DIST_ADVERBS
+			 : *syn == 'V' ? GEN_DIST_VERBS
+				       : GEN_DIST_AUXILLARIES;
 		pg_word(g, id);
 		*g->p++ = ' ';
 		if (!syn[1])
@@ -312,11 +323,11 @@ static void pg_sentence(struct poolgen *g)
 static const struct {
 	int64_t off, seed;
 } pool_splits[POOL_SEGMENTS - 1] = {
-	{19660810, 563391851},   {39321619, 374858592},   {58982448, 1037153816},
-	{78643223, 123793686},   {98304011, 181171974},   {117964817, 1062410537},
-	{137625648, 652432975},  {157286442, 400078567},  {176947229, 46453828},
-	{196608019, 1105413057}, {216268868, 1956087994}, {235929648, 1407925218},
-	{255590452, 1660456561}, {275251227, 42055684},   {294912013, 2013011059},
+    {19660810, 563391851},   {39321619, 374858592},   {58982448, 1037153816},
+    {78643223, 123793686},   {98304011, 181171974},   {117964817, 1062410537},
+    {137625648, 652432975},  {157286442, 400078567},  {176947229, 46453828},
+    {196608019, 1105413057}, {216268868, 1956087994}, {235929648, 1407925218},
+    {255590452, 1660456561}, {275251227, 42055684},   {294912013, 2013011059},
 };
 
 struct pool_job {
@@ -420,9 +431,8 @@ static void dates_build(struct gen_ctx *ctx)
 }
 
 static const int64_t table_base[GEN_NTABLES] = {
-	[GEN_CUSTOMER] = 150000, [GEN_LINEITEM] = 1500000, [GEN_NATION] = 25,
-	[GEN_ORDERS] = 1500000,  [GEN_PART] = 200000,      [GEN_PARTSUPP] = 200000,
-	[GEN_REGION] = 5,        [GEN_SUPPLIER] = 10000,
+    [GEN_CUSTOMER] = 150000, [GEN_LINEITEM] = 1500000, [GEN_NATION] = 25, [GEN_ORDERS] = 1500000,
+    [GEN_PART] = 200000,     [GEN_PARTSUPP] = 200000,  [GEN_REGION] = 5,  [GEN_SUPPLIER] = 10000,
 };
 
 int gen_ctx_new(struct gen_ctx **out, double sf, struct errbuf *err)
@@ -463,7 +473,8 @@ int gen_ctx_new_threads(struct gen_ctx **out, double sf, int threads, struct err
 		ctx->scale = (int64_t)sf;
 	}
 	for (int t = 0; t < GEN_NTABLES; t++)
-		ctx->rows[t] = (t == GEN_NATION || t == GEN_REGION) ? base[t] : base[t] * ctx->scale;
+		ctx->rows[t] =
+		    (t == GEN_NATION || t == GEN_REGION) ? base[t] : base[t] * ctx->scale;
 	ctx->nsupp = ctx->rows[GEN_SUPPLIER];
 	ctx->npart = ctx->rows[GEN_PART];
 	ctx->ncust = ctx->rows[GEN_CUSTOMER];
@@ -488,7 +499,8 @@ int gen_ctx_new_threads(struct gen_ctx **out, double sf, int threads, struct err
 		gen_ctx_free(ctx);
 		if (prc == -2)
 			return errbuf_set(err, "internal error: text pool segments do not line up");
-		return errbuf_set(err, "cannot allocate the %d MiB text pool", TEXT_POOL_SIZE >> 20);
+		return errbuf_set(err, "cannot allocate the %d MiB text pool",
+				  TEXT_POOL_SIZE >> 20);
 	}
 	*out = ctx;
 	return 0;
@@ -518,7 +530,7 @@ int64_t gen_rows(const struct gen_ctx *ctx, enum gen_table t)
 }
 
 static const char *const table_names[GEN_NTABLES] = {
-	"customer", "lineitem", "nation", "orders", "part", "partsupp", "region", "supplier",
+    "customer", "lineitem", "nation", "orders", "part", "partsupp", "region", "supplier",
 };
 
 const char *gen_table_name(enum gen_table t)
@@ -539,9 +551,10 @@ int gen_table_parse(const char *name, enum gen_table *out)
 
 /* ---- text output helpers ------------------------------------------------------------------ */
 
-static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-				 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-				 "8081828384858687888990919293949596979899";
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 static inline char *put_u64(char *p, uint64_t v)
 {
@@ -803,7 +816,8 @@ static void part_init(struct gen_stream *s, int64_t start)
 	rng_init(&g->size, 1193163244, 1);
 	rng_init(&g->cntr, 727633698, 1);
 	text_init(&g->cmnt, 804159733, 14, 1);
-	struct rng *all[] = {&g->name, &g->mfgr, &g->brand, &g->type, &g->size, &g->cntr, &g->cmnt.r};
+	struct rng *all[] = {&g->name, &g->mfgr, &g->brand, &g->type,
+			     &g->size, &g->cntr, &g->cmnt.r};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		rng_skip_rows(all[i], start);
 	for (int i = 0; i < 92; i++)
@@ -928,8 +942,8 @@ static void supp_init(struct gen_stream *s, int64_t start)
 	rng_init(&g->junk, 263032577, 1);
 	rng_init(&g->offset, 715851524, 1);
 	rng_init(&g->type, 753643799, 1);
-	struct rng *all[] = {&g->addr.r, &g->nation, &g->phone, &g->acct, &g->cmnt.r,
-			     &g->bbb,    &g->junk,   &g->offset, &g->type};
+	struct rng *all[] = {&g->addr.r, &g->nation, &g->phone,	 &g->acct, &g->cmnt.r,
+			     &g->bbb,	 &g->junk,   &g->offset, &g->type};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		rng_skip_rows(all[i], start);
 }
@@ -1071,8 +1085,8 @@ static void order_init(struct gen_stream *s, int64_t start)
 	rng_init(&g->instr, 1371272478, 7);
 	rng_init(&g->smode, 675466456, 7);
 	text_init(&g->lcmnt, 1095462486, 27, 7);
-	struct rng *all[] = {&g->odate, &g->lcnt,  &g->ckey,  &g->prio,  &g->clerk, &g->cmnt.r,
-			     &g->qty,   &g->disc,  &g->tax,   &g->pkey,  &g->sdate, &g->snum,
+	struct rng *all[] = {&g->odate, &g->lcnt,  &g->ckey,  &g->prio,	 &g->clerk, &g->cmnt.r,
+			     &g->qty,	&g->disc,  &g->tax,   &g->pkey,	 &g->sdate, &g->snum,
 			     &g->cdate, &g->rdate, &g->rflag, &g->instr, &g->smode, &g->lcmnt.r};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		rng_skip_rows(all[i], start);
@@ -1276,7 +1290,8 @@ static int stream_open(struct gen_stream **out, const struct gen_ctx *ctx, enum 
 	if (last > n)
 		last = n;
 	if (first < 0 || first > last)
-		return errbuf_set(err, "row range [%lld, %lld) is invalid for table '%s' (%lld units)",
+		return errbuf_set(err,
+				  "row range [%lld, %lld) is invalid for table '%s' (%lld units)",
 				  (long long)first, (long long)last, table_names[t], (long long)n);
 	struct gen_stream *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -1427,7 +1442,8 @@ int gen_chunk(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_
 		out_child->len = 0;
 	while (s->next < s->last) {
 		if (gen_buf_reserve(out, out->len + 2 * GEN_ROW_MAX) < 0 ||
-		    (want_child && gen_buf_reserve(out_child, out_child->len + 2 * GEN_ROW_MAX) < 0)) {
+		    (want_child &&
+		     gen_buf_reserve(out_child, out_child->len + 2 * GEN_ROW_MAX) < 0)) {
 			gen_stream_free(s);
 			return errbuf_set(err, "out of memory");
 		}

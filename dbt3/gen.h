@@ -23,7 +23,8 @@ enum gen_table {
 
 /* Stream flags. */
 enum gen_flags {
-	GEN_NO_TRAILING_DELIMITER = 1 << 0 /* rows end "...|last\n" (DBT-3 MySQL build), not "...|last|\n" */
+	GEN_NO_TRAILING_DELIMITER =
+	    1 << 0 /* rows end "...|last\n" (DBT-3 MySQL build), not "...|last|\n" */
 };
 
 /* A buffer of at least GEN_ROW_MAX bytes always receives at least one whole row (or unit, see

@@ -22,32 +22,32 @@
 #define GEN_WINDOW_MAX 16 /* chunks in flight; each holds at most ~5 MiB of rows */
 
 static const char usage_text[] =
-	"usage: dbt3stab gen -s SF [-o DIR] [-T TABLES] [-j THREADS] [--stdout]\n"
-	"                    [--no-trailing-delimiter] [--quiet]\n"
-	"\n"
-	"Writes TPC-H dbgen's tables, byte-identical to dbgen -s SF, as DIR/NAME.tbl.\n"
-	"\n"
-	"  -s, --scale SF              scale factor, 0 < SF <= 100000 (dbgen's rules below 1)\n"
-	"  -o, --output DIR            output directory (default: .; created if missing)\n"
-	"  -T, --tables LIST           comma-separated tables (default: all): customer,lineitem,\n"
-	"                              nation,orders,part,partsupp,region,supplier\n"
-	"  -j, --threads N             generating threads (default: online CPUs, at most 64)\n"
-	"      --stdout                write the tables to standard output, in the order above\n"
-	"      --no-trailing-delimiter rows end without '|' (DBT-3's MySQL build of dbgen)\n"
-	"  -q, --quiet                 no progress display\n"
-	"  -h, --help                  show this help\n"
-	"\n"
-	"Files are written as NAME.tbl.tmp and renamed when complete. Memory stays below\n"
-	"about 400 MiB at any scale factor (the 300 MiB text pool plus 16 chunks in flight).\n";
+    "usage: dbt3stab gen -s SF [-o DIR] [-T TABLES] [-j THREADS] [--stdout]\n"
+    "                    [--no-trailing-delimiter] [--quiet]\n"
+    "\n"
+    "Writes TPC-H dbgen's tables, byte-identical to dbgen -s SF, as DIR/NAME.tbl.\n"
+    "\n"
+    "  -s, --scale SF              scale factor, 0 < SF <= 100000 (dbgen's rules below 1)\n"
+    "  -o, --output DIR            output directory (default: .; created if missing)\n"
+    "  -T, --tables LIST           comma-separated tables (default: all): customer,lineitem,\n"
+    "                              nation,orders,part,partsupp,region,supplier\n"
+    "  -j, --threads N             generating threads (default: online CPUs, at most 64)\n"
+    "      --stdout                write the tables to standard output, in the order above\n"
+    "      --no-trailing-delimiter rows end without '|' (DBT-3's MySQL build of dbgen)\n"
+    "  -q, --quiet                 no progress display\n"
+    "  -h, --help                  show this help\n"
+    "\n"
+    "Files are written as NAME.tbl.tmp and renamed when complete. Memory stays below\n"
+    "about 400 MiB at any scale factor (the 300 MiB text pool plus 16 chunks in flight).\n";
 
 /* One output pass: a table, or orders+lineitem / part+partsupp generated together. */
 struct pass {
 	enum gen_table t;
-	int child;        /* also write the child table (lineitem / partsupp) */
+	int child; /* also write the child table (lineitem / partsupp) */
 	int64_t units;
 	int64_t per_chunk;
 	int64_t nchunks;
-	int fd[2];        /* main, child */
+	int fd[2]; /* main, child */
 	int64_t bytes[2];
 };
 
@@ -66,8 +66,8 @@ struct gen_run {
 	int window;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int64_t next_chunk;  /* next chunk to claim (global index) */
-	int64_t written;     /* chunks written so far */
+	int64_t next_chunk; /* next chunk to claim (global index) */
+	int64_t written;    /* chunks written so far */
 	int stop;
 	struct slot *slots;
 	struct errbuf err;
@@ -104,8 +104,8 @@ static int chunk_make(struct gen_run *r, int64_t idx, struct slot *s, struct err
 	int64_t first, last;
 	chunk_locate(r, idx, &pi, &first, &last);
 	const struct pass *p = &r->passes[pi];
-	return gen_chunk(r->ctx, p->t, first, last, r->flags, &s->buf[0], p->child ? &s->buf[1] : NULL,
-			 err);
+	return gen_chunk(r->ctx, p->t, first, last, r->flags, &s->buf[0],
+			 p->child ? &s->buf[1] : NULL, err);
 }
 
 static void *worker(void *arg)
@@ -183,8 +183,8 @@ static void progress_show(struct progress *pr, const struct gen_run *r, int pi, 
 }
 
 /* Writes chunk idx (from slot s) to its pass's files. */
-static int chunk_write(struct gen_run *r, int64_t idx, struct slot *s, const char *dir, int *pass_out,
-		       int64_t *last_out)
+static int chunk_write(struct gen_run *r, int64_t idx, struct slot *s, const char *dir,
+		       int *pass_out, int64_t *last_out)
 {
 	int pi;
 	int64_t first, last;
@@ -193,7 +193,8 @@ static int chunk_write(struct gen_run *r, int64_t idx, struct slot *s, const cha
 	for (int k = 0; k < 1 + p->child; k++) {
 		if (write_all(p->fd[k], s->buf[k].data, s->buf[k].len) < 0) {
 			int e = errno;
-			enum gen_table t = k ? (p->t == GEN_ORDERS ? GEN_LINEITEM : GEN_PARTSUPP) : p->t;
+			enum gen_table t =
+			    k ? (p->t == GEN_ORDERS ? GEN_LINEITEM : GEN_PARTSUPP) : p->t;
 			if (dir)
 				return errbuf_errno(&r->err, e, "cannot write '%s/%s.tbl.tmp'", dir,
 						    gen_table_name(t));
@@ -331,15 +332,15 @@ static void path_of(char *out, size_t n, const char *dir, enum gen_table t, cons
 int cmd_gen(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"scale", required_argument, NULL, 's'},
-		{"output", required_argument, NULL, 'o'},
-		{"tables", required_argument, NULL, 'T'},
-		{"threads", required_argument, NULL, 'j'},
-		{"stdout", no_argument, NULL, 'S'},
-		{"no-trailing-delimiter", no_argument, NULL, 'N'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"scale", required_argument, NULL, 's'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"tables", required_argument, NULL, 'T'},
+	    {"threads", required_argument, NULL, 'j'},
+	    {"stdout", no_argument, NULL, 'S'},
+	    {"no-trailing-delimiter", no_argument, NULL, 'N'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *cmd = "gen";
 	const char *sf_arg = NULL, *dir = ".", *tables_arg = NULL;
@@ -361,8 +362,9 @@ int cmd_gen(int argc, char **argv)
 			break;
 		case 'j':
 			if (cli_parse_long(optarg, 1, GEN_THREADS_MAX, &threads) < 0)
-				return cli_usage_error(cmd, "threads must be an integer from 1 to %d, not '%s'",
-						       GEN_THREADS_MAX, optarg);
+				return cli_usage_error(
+				    cmd, "threads must be an integer from 1 to %d, not '%s'",
+				    GEN_THREADS_MAX, optarg);
 			break;
 		case 'S':
 			to_stdout = 1;
@@ -386,14 +388,16 @@ int cmd_gen(int argc, char **argv)
 		return cli_usage_error(cmd, "the scale factor is required (-s SF)");
 	double sf;
 	if (cli_parse_double(sf_arg, 0.0, 100000.0, &sf) < 0 || !(sf > 0))
-		return cli_usage_error(cmd, "scale factor must be a number in (0, 100000], not '%s'",
-				       sf_arg);
+		return cli_usage_error(
+		    cmd, "scale factor must be a number in (0, 100000], not '%s'", sf_arg);
 	int sel[GEN_NTABLES];
 	for (int i = 0; i < GEN_NTABLES; i++)
 		sel[i] = 1;
 	if (tables_arg && parse_tables(tables_arg, sel) < 0)
-		return cli_usage_error(cmd, "unknown table in '%s' (known: customer, lineitem, nation, "
-				       "orders, part, partsupp, region, supplier)", tables_arg);
+		return cli_usage_error(cmd,
+				       "unknown table in '%s' (known: customer, lineitem, nation, "
+				       "orders, part, partsupp, region, supplier)",
+				       tables_arg);
 	if (threads == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		threads = n < 1 ? 1 : n > GEN_THREADS_MAX ? GEN_THREADS_MAX : n;
@@ -520,7 +524,8 @@ int cmd_gen(int argc, char **argv)
 			}
 			path_of(path2, sizeof(path2), dir, (enum gen_table)t, "");
 			if (rename(path, path2) < 0) {
-				cli_error("cannot rename '%s' to '%s': %s", path, path2, strerror(errno));
+				cli_error("cannot rename '%s' to '%s': %s", path, path2,
+					  strerror(errno));
 				unlink(path);
 				rc = CLI_FOUND;
 			}

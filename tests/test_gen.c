@@ -20,18 +20,26 @@ struct ref_md5 {
 
 /* dbgen -s 0.01 (default format, every row ends with '|'). */
 static const struct ref_md5 ref_sf001[] = {
-	{GEN_CUSTOMER, "a8aa97edad6d47b183a569759fbd3eec"}, {GEN_LINEITEM, "4c6d44350a1f7974f56f5d3d7091c2be"},
-	{GEN_NATION, "2f588e0b7fa72939b498c2abecd9fbbe"},   {GEN_ORDERS, "c8d2008fb47f47f9e56543d4cb0f4e6a"},
-	{GEN_PART, "9cce16188c241c25617ca5ed6191e37e"},     {GEN_PARTSUPP, "c6889c3ed0939ca02475f7fb410cbb50"},
-	{GEN_REGION, "c235841b00d29ad4f817771fcc851207"},   {GEN_SUPPLIER, "56e0621c472064c2a998757c70b44043"},
+    {GEN_CUSTOMER, "a8aa97edad6d47b183a569759fbd3eec"},
+    {GEN_LINEITEM, "4c6d44350a1f7974f56f5d3d7091c2be"},
+    {GEN_NATION, "2f588e0b7fa72939b498c2abecd9fbbe"},
+    {GEN_ORDERS, "c8d2008fb47f47f9e56543d4cb0f4e6a"},
+    {GEN_PART, "9cce16188c241c25617ca5ed6191e37e"},
+    {GEN_PARTSUPP, "c6889c3ed0939ca02475f7fb410cbb50"},
+    {GEN_REGION, "c235841b00d29ad4f817771fcc851207"},
+    {GEN_SUPPLIER, "56e0621c472064c2a998757c70b44043"},
 };
 
 /* dbgen -s 0.1 (default format). */
 static const struct ref_md5 ref_sf01[] = {
-	{GEN_CUSTOMER, "8f279b30fee7203e32886be01efd823b"}, {GEN_LINEITEM, "dec17abbc566d431f5808c5c9f81b8a5"},
-	{GEN_NATION, "2f588e0b7fa72939b498c2abecd9fbbe"},   {GEN_ORDERS, "2520d48234df183e47c57027a52007ee"},
-	{GEN_PART, "3f5dc86fbedff28bf1a88bea8341aa6f"},     {GEN_PARTSUPP, "e3bd40ee500c9cc88fd14a4dc904c09e"},
-	{GEN_REGION, "c235841b00d29ad4f817771fcc851207"},   {GEN_SUPPLIER, "85f567a75bd806f3ccff89341866ab1c"},
+    {GEN_CUSTOMER, "8f279b30fee7203e32886be01efd823b"},
+    {GEN_LINEITEM, "dec17abbc566d431f5808c5c9f81b8a5"},
+    {GEN_NATION, "2f588e0b7fa72939b498c2abecd9fbbe"},
+    {GEN_ORDERS, "2520d48234df183e47c57027a52007ee"},
+    {GEN_PART, "3f5dc86fbedff28bf1a88bea8341aa6f"},
+    {GEN_PARTSUPP, "e3bd40ee500c9cc88fd14a4dc904c09e"},
+    {GEN_REGION, "c235841b00d29ad4f817771fcc851207"},
+    {GEN_SUPPLIER, "85f567a75bd806f3ccff89341866ab1c"},
 };
 
 static struct gen_ctx *ctx_001;
@@ -84,10 +92,12 @@ static void check_md5s(const struct gen_ctx *ctx, const struct ref_md5 *ref, siz
 	struct gen_buf b = {0};
 	for (size_t i = 0; i < n; i++) {
 		char hex[33];
-		CU_ASSERT_EQUAL_FATAL(stream_all(ctx, ref[i].t, 0, gen_rows(ctx, ref[i].t), 0, 1 << 20, &b), 0);
+		CU_ASSERT_EQUAL_FATAL(
+		    stream_all(ctx, ref[i].t, 0, gen_rows(ctx, ref[i].t), 0, 1 << 20, &b), 0);
 		md5_hex(hex, b.data, b.len);
 		if (strcmp(hex, ref[i].md5) != 0)
-			fprintf(stderr, "%s: md5 %s, dbgen %s\n", gen_table_name(ref[i].t), hex, ref[i].md5);
+			fprintf(stderr, "%s: md5 %s, dbgen %s\n", gen_table_name(ref[i].t), hex,
+				ref[i].md5);
 		CU_ASSERT_STRING_EQUAL(hex, ref[i].md5);
 	}
 	gen_buf_release(&b);
@@ -127,7 +137,7 @@ static void test_gen__pool_same_for_any_thread_count(void)
 		struct errbuf err;
 		struct gen_ctx *ctx = NULL;
 		CU_ASSERT_EQUAL_FATAL(gen_ctx_new_threads(&ctx, 0.01, counts[i], &err), 0);
-		check_md5s(ctx, ref_sf001, 2); /* customer, lineitem */
+		check_md5s(ctx, ref_sf001, 2);	   /* customer, lineitem */
 		check_md5s(ctx, ref_sf001 + 4, 2); /* part, partsupp */
 		gen_ctx_free(ctx);
 	}
@@ -142,7 +152,8 @@ static void test_gen__no_trailing_delimiter_drops_last_bar(void)
 	for (int t = 0; t < GEN_NTABLES; t++) {
 		CU_ASSERT_EQUAL_FATAL(stream_all(ctx, t, 0, gen_rows(ctx, t), 0, 1 << 16, &a), 0);
 		CU_ASSERT_EQUAL_FATAL(
-			stream_all(ctx, t, 0, gen_rows(ctx, t), GEN_NO_TRAILING_DELIMITER, 1 << 16, &b), 0);
+		    stream_all(ctx, t, 0, gen_rows(ctx, t), GEN_NO_TRAILING_DELIMITER, 1 << 16, &b),
+		    0);
 		size_t k = 0, rows = 0;
 		int same = 1;
 		for (size_t i = 0; i < a.len; i++) {
@@ -198,7 +209,8 @@ static void test_gen__paired_pass_equals_single_tables(void)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
-	static const enum gen_table pairs[2][2] = {{GEN_ORDERS, GEN_LINEITEM}, {GEN_PART, GEN_PARTSUPP}};
+	static const enum gen_table pairs[2][2] = {{GEN_ORDERS, GEN_LINEITEM},
+						   {GEN_PART, GEN_PARTSUPP}};
 	struct gen_buf m = {0}, c = {0}, alone = {0};
 	struct errbuf err;
 	for (int i = 0; i < 2; i++) {
@@ -285,8 +297,8 @@ static void test_gen__command_rejects_bad_input(void)
 	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T nation", sub), CLI_FOUND);
 	/* a full disk is an I/O error */
 	char cmd[9000];
-	snprintf(cmd, sizeof(cmd), "'%s' gen -s 0.01 -T nation,region --stdout >/dev/full 2>/dev/null",
-		 DBT3_BINARY);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' gen -s 0.01 -T nation,region --stdout >/dev/full 2>/dev/null", DBT3_BINARY);
 	int st = system(cmd);
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == CLI_FOUND);
 	th_rmtree(dir);
@@ -296,16 +308,18 @@ static void test_gen__command_rejects_bad_input(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"sf001_matches_dbgen_md5", test_gen__sf001_matches_dbgen_md5},
-		{"no_trailing_delimiter_drops_last_bar", test_gen__no_trailing_delimiter_drops_last_bar},
-		{"chunk_from_middle_equals_full_stream", test_gen__chunk_from_middle_equals_full_stream},
-		{"paired_pass_equals_single_tables", test_gen__paired_pass_equals_single_tables},
-		{"rows_follow_dbgen_scaling", test_gen__rows_follow_dbgen_scaling},
-		{"pool_same_for_any_thread_count", test_gen__pool_same_for_any_thread_count},
-		{"sf01_matches_dbgen_md5", test_gen__sf01_matches_dbgen_md5},
-		{"command_writes_dbgen_files", test_gen__command_writes_dbgen_files},
-		{"command_rejects_bad_input", test_gen__command_rejects_bad_input},
-		{NULL, NULL},
+	    {"sf001_matches_dbgen_md5", test_gen__sf001_matches_dbgen_md5},
+	    {"no_trailing_delimiter_drops_last_bar",
+	     test_gen__no_trailing_delimiter_drops_last_bar},
+	    {"chunk_from_middle_equals_full_stream",
+	     test_gen__chunk_from_middle_equals_full_stream},
+	    {"paired_pass_equals_single_tables", test_gen__paired_pass_equals_single_tables},
+	    {"rows_follow_dbgen_scaling", test_gen__rows_follow_dbgen_scaling},
+	    {"pool_same_for_any_thread_count", test_gen__pool_same_for_any_thread_count},
+	    {"sf01_matches_dbgen_md5", test_gen__sf01_matches_dbgen_md5},
+	    {"command_writes_dbgen_files", test_gen__command_writes_dbgen_files},
+	    {"command_rejects_bad_input", test_gen__command_rejects_bad_input},
+	    {NULL, NULL},
 	};
 	int rc = th_run("gen", cases, argc, argv);
 	gen_ctx_free(ctx_001);

@@ -17,20 +17,28 @@ struct ref_md5 {
 
 /* dbgen -s 1, default format (every row ends with '|'). */
 static const struct ref_md5 ref_sf1[] = {
-	{"customer", "b662b705bc3ac183c1942367cf522e42"}, {"lineitem", "e6368ad3f339bf1d4a3b8a1beba23870"},
-	{"nation", "2f588e0b7fa72939b498c2abecd9fbbe"},   {"orders", "62264a9feaa3a3fd59805910dfe18a30"},
-	{"part", "b7ca9b82dc3d9c6543a96faac588a281"},     {"partsupp", "1b531d9b3963dd72c920179b31135e84"},
-	{"region", "c235841b00d29ad4f817771fcc851207"},   {"supplier", "565f8733ecdb2faf654a3efe0a422957"},
-	{NULL, NULL},
+    {"customer", "b662b705bc3ac183c1942367cf522e42"},
+    {"lineitem", "e6368ad3f339bf1d4a3b8a1beba23870"},
+    {"nation", "2f588e0b7fa72939b498c2abecd9fbbe"},
+    {"orders", "62264a9feaa3a3fd59805910dfe18a30"},
+    {"part", "b7ca9b82dc3d9c6543a96faac588a281"},
+    {"partsupp", "1b531d9b3963dd72c920179b31135e84"},
+    {"region", "c235841b00d29ad4f817771fcc851207"},
+    {"supplier", "565f8733ecdb2faf654a3efe0a422957"},
+    {NULL, NULL},
 };
 
 /* The same data without the trailing '|' (DBT-3's MySQL build of dbgen, EOL_HANDLING). */
 static const struct ref_md5 ref_sf1_notrail[] = {
-	{"customer", "0093d35b26ce43f258dc82eee112ec5a"}, {"lineitem", "52f30b7034f09fab583068e5b07e4832"},
-	{"nation", "01ab9bc150261c9918ce9636be80ea15"},   {"orders", "e4dcfc65003fdea77b560ced6da43b42"},
-	{"part", "553bb0cc2ddeef80165b051239900a78"},     {"partsupp", "e35bfa358f773403fbe1ac590909520d"},
-	{"region", "d1c494f597244c77001246888185e3e3"},   {"supplier", "72eebf9fba6a78782891802ff47065d4"},
-	{NULL, NULL},
+    {"customer", "0093d35b26ce43f258dc82eee112ec5a"},
+    {"lineitem", "52f30b7034f09fab583068e5b07e4832"},
+    {"nation", "01ab9bc150261c9918ce9636be80ea15"},
+    {"orders", "e4dcfc65003fdea77b560ced6da43b42"},
+    {"part", "553bb0cc2ddeef80165b051239900a78"},
+    {"partsupp", "e35bfa358f773403fbe1ac590909520d"},
+    {"region", "d1c494f597244c77001246888185e3e3"},
+    {"supplier", "72eebf9fba6a78782891802ff47065d4"},
+    {NULL, NULL},
 };
 
 static int md5_file(char out[33], const char *path)
@@ -88,10 +96,10 @@ static void test_gen_slow__sf1_no_trailing_delimiter_matches_dbt3_md5(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"sf1_matches_dbgen_md5", test_gen_slow__sf1_matches_dbgen_md5},
-		{"sf1_no_trailing_delimiter_matches_dbt3_md5",
-		 test_gen_slow__sf1_no_trailing_delimiter_matches_dbt3_md5},
-		{NULL, NULL},
+	    {"sf1_matches_dbgen_md5", test_gen_slow__sf1_matches_dbgen_md5},
+	    {"sf1_no_trailing_delimiter_matches_dbt3_md5",
+	     test_gen_slow__sf1_no_trailing_delimiter_matches_dbt3_md5},
+	    {NULL, NULL},
 	};
 	return th_run("gen_slow", cases, argc, argv);
 }
