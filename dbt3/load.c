@@ -19,9 +19,8 @@
 
 /* Units (see gen_rows) per LOAD DATA statement: about 50-100 MB of text each. */
 static const int64_t chunk_units[GEN_NTABLES] = {
-	[GEN_CUSTOMER] = 500000, [GEN_LINEITEM] = 150000, [GEN_NATION] = 25,
-	[GEN_ORDERS] = 500000,	 [GEN_PART] = 500000,	  [GEN_PARTSUPP] = 150000,
-	[GEN_REGION] = 5,	 [GEN_SUPPLIER] = 500000,
+    [GEN_CUSTOMER] = 500000, [GEN_LINEITEM] = 150000, [GEN_NATION] = 25, [GEN_ORDERS] = 500000,
+    [GEN_PART] = 500000,     [GEN_PARTSUPP] = 150000, [GEN_REGION] = 5,	 [GEN_SUPPLIER] = 500000,
 };
 
 /* Work order of the tables: biggest first, so the longest one starts at once. */
@@ -29,16 +28,13 @@ static const enum gen_table big_first[GEN_NTABLES] = {GEN_LINEITEM, GEN_ORDERS,	
 						      GEN_PART,	    GEN_CUSTOMER, GEN_SUPPLIER,
 						      GEN_NATION,   GEN_REGION};
 
-static const char *const phase_names[LOAD_NPHASES] = {
-	"schema", "data", "indexes", "analyze", "verify", "restore", "fingerprint"};
+static const char *const phase_names[LOAD_NPHASES] = {"schema", "data",	   "indexes",	 "analyze",
+						      "verify", "restore", "fingerprint"};
 
 static const struct srv_kv bulk_profile[] = {
-	{"innodb_flush_log_at_trx_commit", "0"},
-	{"innodb_doublewrite", "0"},
-	{"innodb_log_file_size", "1G"},
-	{"innodb_log_buffer_size", "64M"},
-	{"innodb_sort_buffer_size", "32M"},
-	{"skip-log-bin", NULL},
+    {"innodb_flush_log_at_trx_commit", "0"}, {"innodb_doublewrite", "0"},
+    {"innodb_log_file_size", "1G"},	     {"innodb_log_buffer_size", "64M"},
+    {"innodb_sort_buffer_size", "32M"},	     {"skip-log-bin", NULL},
 };
 
 const char *load_phase_name(enum load_phase p)
@@ -70,7 +66,7 @@ static int is_server_gone(unsigned e)
 
 /* Runs one statement, discarding any result; fills err and returns -1 or LOAD_E_SERVER. */
 static int sql_exec(MYSQL *m, struct errbuf *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int sql_exec(MYSQL *m, struct errbuf *err, const char *fmt, ...)
 {
 	char buf[4096];
@@ -177,10 +173,9 @@ json_t *load_fingerprint_json(const struct load_fingerprint *fp)
 	for (int t = 0; t < GEN_NTABLES; t++)
 		json_object_set_new(rows, gen_table_name((enum gen_table)t),
 				    json_integer((json_int_t)fp->rows[t]));
-	return json_pack("{s:f, s:s, s:s, s:s, s:o, s:s, s:f}", "scale_factor", fp->sf,
-			 "generator", fp->generator, "indexes", fp->indexes, "options",
-			 fp->options, "rows", rows, "loaded_at", fp->loaded_at, "load_seconds",
-			 fp->load_seconds);
+	return json_pack("{s:f, s:s, s:s, s:s, s:o, s:s, s:f}", "scale_factor", fp->sf, "generator",
+			 fp->generator, "indexes", fp->indexes, "options", fp->options, "rows",
+			 rows, "loaded_at", fp->loaded_at, "load_seconds", fp->load_seconds);
 }
 
 static int fingerprint_write(MYSQL *m, const char *db, const struct load_fingerprint *fp,
@@ -190,8 +185,8 @@ static int fingerprint_write(MYSQL *m, const char *db, const struct load_fingerp
 	size_t k = 0;
 	counts[0] = '\0';
 	for (int t = 0; t < GEN_NTABLES; t++)
-		k += (size_t)snprintf(counts + k, sizeof(counts) - k, "%s%s=%" PRId64,
-				      t ? " " : "", gen_table_name((enum gen_table)t), fp->rows[t]);
+		k += (size_t)snprintf(counts + k, sizeof(counts) - k, "%s%s=%" PRId64, t ? " " : "",
+				      gen_table_name((enum gen_table)t), fp->rows[t]);
 	int rc = sql_exec(m, err,
 			  "CREATE TABLE `%s`." LOAD_FINGERPRINT_TABLE " ("
 			  "id INTEGER NOT NULL AUTO_INCREMENT PRIMARY KEY, "
@@ -203,20 +198,20 @@ static int fingerprint_write(MYSQL *m, const char *db, const struct load_fingerp
 	if (rc < 0)
 		return rc;
 	/* the values are our own text: no quotes in them */
-	return sql_exec(m, err,
-			"INSERT INTO `%s`." LOAD_FINGERPRINT_TABLE
-			" (scale_factor, generator, indexes, options, row_counts, loaded_at, "
-			"load_seconds) VALUES (%.17g, '%s', '%s', '%s', '%s', UTC_TIMESTAMP(), %.3f)",
-			db, fp->sf, fp->generator, fp->indexes, fp->options, counts,
-			fp->load_seconds);
+	return sql_exec(
+	    m, err,
+	    "INSERT INTO `%s`." LOAD_FINGERPRINT_TABLE
+	    " (scale_factor, generator, indexes, options, row_counts, loaded_at, "
+	    "load_seconds) VALUES (%.17g, '%s', '%s', '%s', '%s', UTC_TIMESTAMP(), %.3f)",
+	    db, fp->sf, fp->generator, fp->indexes, fp->options, counts, fp->load_seconds);
 }
 
 /* ---- the local-infile source: a generator stream or a file ---- */
 
 struct source {
 	struct gen_stream *st; /* generator chunk, or */
-	FILE *fp;              /* a .tbl file */
-	int64_t rows;          /* '\n' seen */
+	FILE *fp;	       /* a .tbl file */
+	int64_t rows;	       /* '\n' seen */
 	int64_t units_seen;    /* progress already reported */
 	_Atomic int64_t *progress;
 	int failed;
@@ -328,7 +323,8 @@ static int load_chunk(struct worker *w, enum gen_table t, struct source *src, in
 				  warnings, detail);
 	}
 	if ((int64_t)affected != src->rows)
-		return errbuf_set(&w->err, "loading '%s': sent %" PRId64 " rows, server took %" PRIu64,
+		return errbuf_set(&w->err,
+				  "loading '%s': sent %" PRId64 " rows, server took %" PRIu64,
 				  gen_table_name(t), src->rows, affected);
 	return 0;
 }
@@ -348,8 +344,8 @@ static int load_one_chunk(struct worker *w, enum gen_table t, int64_t k, int64_t
 		fclose(src.fp);
 	} else {
 		int64_t first = k * chunk_units[t];
-		int64_t last = first + chunk_units[t] < sh->total[t] ? first + chunk_units[t]
-								   : sh->total[t];
+		int64_t last =
+		    first + chunk_units[t] < sh->total[t] ? first + chunk_units[t] : sh->total[t];
 		if (gen_stream_new(&src.st, sh->gen, t, first, last, 0, &w->err) < 0)
 			return -1;
 		rc = load_chunk(w, t, &src, 1);
@@ -363,7 +359,7 @@ static int load_one_chunk(struct worker *w, enum gen_table t, int64_t k, int64_t
 static int next_chunk(struct shared *sh, int *cur, enum gen_table *out_t, int64_t *out_k)
 {
 	if (*cur >= 0 && sh->lo[*cur] < sh->hi[*cur]) {
-		*out_t = (enum gen_table)*cur;
+		*out_t = (enum gen_table) * cur;
 		*out_k = sh->lo[*cur]++;
 		return 1;
 	}
@@ -380,7 +376,8 @@ static int next_chunk(struct shared *sh, int *cur, enum gen_table *out_t, int64_
 	int best = -1;
 	for (int i = 0; i < sh->ntables; i++) {
 		enum gen_table t = sh->order[i];
-		if (sh->lo[t] < sh->hi[t] && (best < 0 || sh->hi[t] - sh->lo[t] > sh->hi[best] - sh->lo[best]))
+		if (sh->lo[t] < sh->hi[t] &&
+		    (best < 0 || sh->hi[t] - sh->lo[t] > sh->hi[best] - sh->lo[best]))
 			best = t;
 	}
 	if (best < 0)
@@ -537,7 +534,8 @@ static int connect_all(struct srv *s, const char *db, MYSQL **conns, int n, stru
 	for (int i = 0; i < n; i++) {
 		if (!(conns[i] = srv_connect(s, db, err)))
 			return LOAD_E_SERVER;
-		int rc = sql_exec(conns[i], err, "SET SESSION unique_checks=0, foreign_key_checks=0");
+		int rc =
+		    sql_exec(conns[i], err, "SET SESSION unique_checks=0, foreign_key_checks=0");
 		if (rc < 0)
 			return rc;
 		int64_t binlog = 0;
@@ -631,7 +629,8 @@ static int phase_data(struct state *st, struct errbuf *err)
 			sh->total[t] = gen_rows(st->gen, (enum gen_table)t);
 	}
 	for (int t = 0; t < GEN_NTABLES; t++) {
-		sh->nchunks[t] = st->o->from_dir ? 1 : (sh->total[t] + chunk_units[t] - 1) / chunk_units[t];
+		sh->nchunks[t] =
+		    st->o->from_dir ? 1 : (sh->total[t] + chunk_units[t] - 1) / chunk_units[t];
 		sh->hi[t] = sh->nchunks[t];
 		if (sh->nchunks[t] == 0)
 			atomic_store(&sh->finished[t], 1);
@@ -685,25 +684,31 @@ static int phase_verify(struct state *st, struct errbuf *err)
 	for (int t = 0; t < GEN_NTABLES; t++) {
 		char sql[128];
 		int64_t n = 0;
-		snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM %s", gen_table_name((enum gen_table)t));
+		snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM %s",
+			 gen_table_name((enum gen_table)t));
 		int rc = sql_int(m, &n, err, sql);
 		if (rc < 0)
 			return rc;
 		if (n != st->sh.rows[t])
-			return errbuf_set(err, "table '%s' holds %" PRId64 " rows, %" PRId64 " were sent",
-					  gen_table_name((enum gen_table)t), n, st->sh.rows[t]);
+			return errbuf_set(
+			    err, "table '%s' holds %" PRId64 " rows, %" PRId64 " were sent",
+			    gen_table_name((enum gen_table)t), n, st->sh.rows[t]);
 		if (!st->o->from_dir && t != GEN_LINEITEM) {
-			int64_t want = gen_rows(st->gen, (enum gen_table)t) * (t == GEN_PARTSUPP ? 4 : 1);
+			int64_t want =
+			    gen_rows(st->gen, (enum gen_table)t) * (t == GEN_PARTSUPP ? 4 : 1);
 			if (n != want)
-				return errbuf_set(err, "table '%s' holds %" PRId64 " rows, expected %" PRId64,
-						  gen_table_name((enum gen_table)t), n, want);
+				return errbuf_set(
+				    err, "table '%s' holds %" PRId64 " rows, expected %" PRId64,
+				    gen_table_name((enum gen_table)t), n, want);
 		}
 		st->rep->fp.rows[t] = n;
 	}
 	int64_t li = st->rep->fp.rows[GEN_LINEITEM], ord = st->rep->fp.rows[GEN_ORDERS];
 	if (li < ord || li > 7 * ord)
-		return errbuf_set(err, "table 'lineitem' holds %" PRId64 " rows for %" PRId64
-				  " orders (1 to 7 each)", li, ord);
+		return errbuf_set(err,
+				  "table 'lineitem' holds %" PRId64 " rows for %" PRId64
+				  " orders (1 to 7 each)",
+				  li, ord);
 	return 0;
 }
 
@@ -808,8 +813,7 @@ static int run_phases(struct state *st, int *bulk_now, struct errbuf *err)
 	return 0;
 }
 
-int load_run(struct srv *s, const struct load_opts *o, struct load_report *out,
-	     struct errbuf *err)
+int load_run(struct srv *s, const struct load_opts *o, struct load_report *out, struct errbuf *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!valid_identifier(o->database))
@@ -869,8 +873,8 @@ done:
 		} else {
 			struct errbuf e2;
 			if (rc < 0 && bulk_now && rc != LOAD_E_SERVER && restart(s, 0, &e2) < 0)
-				rc = errbuf_set(err, "%s; restoring the server failed: %s", err->msg,
-						e2.msg);
+				rc = errbuf_set(err, "%s; restoring the server failed: %s",
+						err->msg, e2.msg);
 			srv_detach(s); /* it was up before: leave it up (restarted if we did) */
 		}
 	}

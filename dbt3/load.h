@@ -24,11 +24,11 @@ enum load_error {
 /* What data a database holds: written last by load_run, so its presence means complete. */
 struct load_fingerprint {
 	double sf;
-	char generator[96];          /* "dbt3stab 0.1.0 gen (TPC-H dbgen 2.18 rows)" or "files" */
-	char indexes[16];            /* schema_indexes_name() */
-	char options[256];           /* how it was loaded, "source=generator jobs=2 ..." */
-	int64_t rows[GEN_NTABLES];   /* verified row counts, by enum gen_table */
-	char loaded_at[32];          /* UTC ISO 8601 */
+	char generator[96];	   /* "dbt3stab 0.1.0 gen (TPC-H dbgen 2.18 rows)" or "files" */
+	char indexes[16];	   /* schema_indexes_name() */
+	char options[256];	   /* how it was loaded, "source=generator jobs=2 ..." */
+	int64_t rows[GEN_NTABLES]; /* verified row counts, by enum gen_table */
+	char loaded_at[32];	   /* UTC ISO 8601 */
 	double load_seconds;
 };
 
@@ -62,25 +62,25 @@ struct load_progress {
 	int64_t done[GEN_NTABLES];  /* units (gen_rows) or bytes (--from) finished per table */
 	int64_t total[GEN_NTABLES]; /* 0 for tables not part of this phase */
 	int finished[GEN_NTABLES];  /* nonzero once the table is done in this phase */
-	double elapsed;             /* seconds since the phase started */
+	double elapsed;		    /* seconds since the phase started */
 };
 
 struct load_opts {
 	double sf;
-	const char *database;       /* default "dbt3" */
+	const char *database; /* default "dbt3" */
 	enum schema_indexes indexes;
-	const char *from_dir;       /* NULL: generate in-process; else DIR/<table>.tbl */
-	int force;                  /* reload even when the fingerprint matches */
-	int jobs;                   /* parallel connections (default 2) */
-	int bulk_profile;           /* managed server: restart with the bulk profile (default 1) */
+	const char *from_dir; /* NULL: generate in-process; else DIR/<table>.tbl */
+	int force;	      /* reload even when the fingerprint matches */
+	int jobs;	      /* parallel connections (default 2) */
+	int bulk_profile;     /* managed server: restart with the bulk profile (default 1) */
 	void (*progress)(void *arg, const struct load_progress *p);
 	void *progress_arg;
 };
 
 /* What load_run did. */
 struct load_report {
-	int noop;                        /* the fingerprint matched: nothing loaded */
-	struct load_fingerprint fp;      /* the database's fingerprint afterwards */
+	int noop;		    /* the fingerprint matched: nothing loaded */
+	struct load_fingerprint fp; /* the database's fingerprint afterwards */
 	double phase_seconds[LOAD_NPHASES];
 	double total_seconds;
 };
@@ -95,7 +95,6 @@ const struct srv_kv *load_bulk_profile(size_t *out_n);
 /* Loads o->sf into o->database on server s (started if managed and down; left as found).
  * A matching fingerprint makes this a no-op unless o->force. The fingerprint table is dropped
  * first and written last. 0 on success; LOAD_E_SERVER or -1 with err filled. */
-int load_run(struct srv *s, const struct load_opts *o, struct load_report *out,
-	     struct errbuf *err);
+int load_run(struct srv *s, const struct load_opts *o, struct load_report *out, struct errbuf *err);
 
 #endif

@@ -12,42 +12,42 @@
 
 /* qgen -d values (varsub.c defaults[]); Q11's fraction is computed from the scale factor. */
 static const char *const defaults[QRY_COUNT + 1][QRY_MAX_PARAMS + 1] = {
-	{NULL},
-	{NULL, "90"},
-	{NULL, "15", "BRASS", "EUROPE"},
-	{NULL, "BUILDING", "1995-03-15"},
-	{NULL, "1993-07-01"},
-	{NULL, "ASIA", "1994-01-01"},
-	{NULL, "1994-01-01", ".06", "24"},
-	{NULL, "FRANCE", "GERMANY"},
-	{NULL, "BRAZIL", "AMERICA", "ECONOMY ANODIZED STEEL"},
-	{NULL, "green"},
-	{NULL, "1993-10-01"},
-	{NULL, "GERMANY", NULL},
-	{NULL, "MAIL", "SHIP", "1994-01-01"},
-	{NULL, "special", "requests"},
-	{NULL, "1995-09-01"},
-	{NULL, "1996-01-01"},
-	{NULL, "Brand#45", "MEDIUM POLISHED", "49", "14", "23", "45", "19", "3", "36", "9"},
-	{NULL, "Brand#23", "MED BOX"},
-	{NULL, "300"},
-	{NULL, "Brand#12", "Brand#23", "Brand#34", "1", "10", "20"},
-	{NULL, "forest", "1994-01-01", "CANADA"},
-	{NULL, "SAUDI ARABIA"},
-	{NULL, "13", "31", "23", "29", "30", "18", "17"},
+    {NULL},
+    {NULL, "90"},
+    {NULL, "15", "BRASS", "EUROPE"},
+    {NULL, "BUILDING", "1995-03-15"},
+    {NULL, "1993-07-01"},
+    {NULL, "ASIA", "1994-01-01"},
+    {NULL, "1994-01-01", ".06", "24"},
+    {NULL, "FRANCE", "GERMANY"},
+    {NULL, "BRAZIL", "AMERICA", "ECONOMY ANODIZED STEEL"},
+    {NULL, "green"},
+    {NULL, "1993-10-01"},
+    {NULL, "GERMANY", NULL},
+    {NULL, "MAIL", "SHIP", "1994-01-01"},
+    {NULL, "special", "requests"},
+    {NULL, "1995-09-01"},
+    {NULL, "1996-01-01"},
+    {NULL, "Brand#45", "MEDIUM POLISHED", "49", "14", "23", "45", "19", "3", "36", "9"},
+    {NULL, "Brand#23", "MED BOX"},
+    {NULL, "300"},
+    {NULL, "Brand#12", "Brand#23", "Brand#34", "1", "10", "20"},
+    {NULL, "forest", "1994-01-01", "CANADA"},
+    {NULL, "SAUDI ARABIA"},
+    {NULL, "13", "31", "23", "29", "30", "18", "17"},
 };
 
-static const int nparams[QRY_COUNT + 1] = {0, 1, 3, 2, 1, 2, 3, 2, 3, 1, 1, 2,
+static const int nparams[QRY_COUNT + 1] = {0, 1, 3, 2, 1,  2, 3, 2, 3, 1, 1, 2,
 					   3, 2, 1, 1, 10, 2, 1, 6, 3, 1, 7};
 
 /* dists.dss lists used by qgen (all members weigh 1 except Q13a/Q13b, 20 and 40 each, which
  * scales the draw but not the choice probabilities). */
 static const char *const regions[] = {"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"};
 static const char *const nations[] = {
-	"ALGERIA", "ARGENTINA", "BRAZIL",  "CANADA",	 "EGYPT",	   "ETHIOPIA",	 "FRANCE",
-	"GERMANY", "INDIA",	"INDONESIA", "IRAN",	 "IRAQ",	   "JAPAN",	 "JORDAN",
-	"KENYA",   "MOROCCO",	"MOZAMBIQUE", "PERU",	 "CHINA",	   "ROMANIA",	 "SAUDI ARABIA",
-	"VIETNAM", "RUSSIA",	"UNITED KINGDOM", "UNITED STATES"};
+    "ALGERIA", "ARGENTINA", "BRAZIL",	      "CANADA",	      "EGYPT", "ETHIOPIA", "FRANCE",
+    "GERMANY", "INDIA",	    "INDONESIA",      "IRAN",	      "IRAQ",  "JAPAN",	   "JORDAN",
+    "KENYA",   "MOROCCO",   "MOZAMBIQUE",     "PERU",	      "CHINA", "ROMANIA",  "SAUDI ARABIA",
+    "VIETNAM", "RUSSIA",    "UNITED KINGDOM", "UNITED STATES"};
 /* Region of each nation: the cumulative "nations" weights of dists.dss. */
 static const int nation_region[] = {0, 1, 1, 1, 4, 0, 3, 3, 2, 2, 4, 4, 2,
 				    4, 0, 0, 0, 1, 2, 3, 4, 2, 3, 3, 1};
@@ -62,20 +62,20 @@ static const char *const type_s3[] = {"TIN", "NICKEL", "BRASS", "STEEL", "COPPER
 static const char *const cntr_s1[] = {"SM", "LG", "MED", "JUMBO", "WRAP"};
 static const char *const cntr_s2[] = {"CASE", "BOX", "BAG", "JAR", "PACK", "PKG", "CAN", "DRUM"};
 static const char *const colors[] = {
-	"almond",    "antique",	  "aquamarine", "azure",     "beige",	  "bisque",    "black",
-	"blanched",  "blue",	  "blush",	"brown",     "burlywood", "burnished", "chartreuse",
-	"chiffon",   "chocolate", "coral",	"cornflower", "cornsilk", "cream",     "cyan",
-	"dark",	     "deep",	  "dim",	"dodger",    "drab",	  "firebrick", "floral",
-	"forest",    "frosted",	  "gainsboro",	"ghost",     "goldenrod", "green",     "grey",
-	"honeydew",  "hot",	  "indian",	"ivory",     "khaki",	  "lace",      "lavender",
-	"lawn",	     "lemon",	  "light",	"lime",	     "linen",	  "magenta",   "maroon",
-	"medium",    "metallic",  "midnight",	"mint",	     "misty",	  "moccasin",  "navajo",
-	"navy",	     "olive",	  "orange",	"orchid",    "pale",	  "papaya",    "peach",
-	"peru",	     "pink",	  "plum",	"powder",    "puff",	  "purple",    "red",
-	"rose",	     "rosy",	  "royal",	"saddle",    "salmon",	  "sandy",     "seashell",
-	"sienna",    "sky",	  "slate",	"smoke",     "snow",	  "spring",    "steel",
-	"tan",	     "thistle",	  "tomato",	"turquoise", "violet",	  "wheat",     "white",
-	"yellow"};
+    "almond",	"antique",   "aquamarine", "azure",	 "beige",     "bisque",	   "black",
+    "blanched", "blue",	     "blush",	   "brown",	 "burlywood", "burnished", "chartreuse",
+    "chiffon",	"chocolate", "coral",	   "cornflower", "cornsilk",  "cream",	   "cyan",
+    "dark",	"deep",	     "dim",	   "dodger",	 "drab",      "firebrick", "floral",
+    "forest",	"frosted",   "gainsboro",  "ghost",	 "goldenrod", "green",	   "grey",
+    "honeydew", "hot",	     "indian",	   "ivory",	 "khaki",     "lace",	   "lavender",
+    "lawn",	"lemon",     "light",	   "lime",	 "linen",     "magenta",   "maroon",
+    "medium",	"metallic",  "midnight",   "mint",	 "misty",     "moccasin",  "navajo",
+    "navy",	"olive",     "orange",	   "orchid",	 "pale",      "papaya",	   "peach",
+    "peru",	"pink",	     "plum",	   "powder",	 "puff",      "purple",	   "red",
+    "rose",	"rosy",	     "royal",	   "saddle",	 "salmon",    "sandy",	   "seashell",
+    "sienna",	"sky",	     "slate",	   "smoke",	 "snow",      "spring",	   "steel",
+    "tan",	"thistle",   "tomato",	   "turquoise",	 "violet",    "wheat",	   "white",
+    "yellow"};
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define RNG_M 2147483647

@@ -5,8 +5,8 @@
 #define DBT3_QRY_H
 #include <mysql.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "runner/util.h"
 
@@ -24,7 +24,7 @@ struct qry_opts {
 /* One query ready to run. Only sql is timed; pre and post (Q15's CREATE OR REPLACE VIEW and
  * DROP VIEW) run untimed around it on the same connection. Release with qry_release(). */
 struct qry {
-	int id;     /* 1..22 */
+	int id;	    /* 1..22 */
 	char *pre;  /* NULL or one statement to run before the timed one */
 	char *sql;  /* the timed statement (no trailing ';') */
 	char *post; /* NULL or one statement to run after the timed one */
@@ -52,8 +52,8 @@ struct qry_result {
 	char **names;
 	int *is_frac;
 	uint64_t nrows;
-	char ***rows;    /* rows[r][c] */
-	double seconds;  /* wall time of the timed statement: send, execute, fetch every row */
+	char ***rows;	/* rows[r][c] */
+	double seconds; /* wall time of the timed statement: send, execute, fetch every row */
 };
 
 /* Runs q on m (the current database must hold the DBT-3 tables): pre, then the timed sql with
@@ -74,8 +74,8 @@ void qry_round2(char *out, size_t n, const char *s);
 /* Output formats of qry_result_print. */
 enum qry_format {
 	QRY_FORMAT_TABLE, /* aligned columns with a header rule, for people */
-	QRY_FORMAT_TBL,   /* header of names, then rows '|'-separated, fractions at 2 places */
-	QRY_FORMAT_JSON   /* {"query":N,"seconds":S,"columns":[...],"rows":[[...],...]} */
+	QRY_FORMAT_TBL,	  /* header of names, then rows '|'-separated, fractions at 2 places */
+	QRY_FORMAT_JSON	  /* {"query":N,"seconds":S,"columns":[...],"rows":[[...],...]} */
 };
 
 /* Parses "table" / "tbl" / "json"; 0 on success, -1 otherwise. */

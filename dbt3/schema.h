@@ -7,7 +7,7 @@
 
 /* Which indexes exist besides the tables' primary keys. */
 enum schema_indexes {
-	SCHEMA_INDEXES_DBT3,     /* the DBT-3 MySQL secondary indexes (default) */
+	SCHEMA_INDEXES_DBT3,	 /* the DBT-3 MySQL secondary indexes (default) */
 	SCHEMA_INDEXES_KEYS_ONLY /* primary keys alone */
 };
 

@@ -25,46 +25,47 @@ enum {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dbt3stab load -s SF [options]\n"
-		"\n"
-		"Creates the DBT-3 schema and loads scale factor SF: rows stream from the built-in\n"
-		"generator into LOAD DATA LOCAL INFILE (no files), in parallel connections; then the\n"
-		"secondary indexes, persistent statistics, row-count checks, and last a fingerprint.\n"
-		"A second load of the same data is a no-op. A managed server runs with a bulk-load\n"
-		"profile during the load and is restarted without it before the fingerprint.\n"
-		"\n"
-		"options:\n"
-		"  -s, --scale SF           scale factor (default 1)\n"
-		"  --database NAME          database to load (default dbt3)\n"
-		"  --indexes dbt3|keys-only the DBT-3 secondary indexes, or primary keys alone\n"
-		"                           (default dbt3)\n"
-		"  --from DIR               load DIR/<table>.tbl (dbgen files, with or without the\n"
-		"                           trailing '|') instead of generating\n"
-		"  -j, --jobs N             parallel connections (default 2)\n"
-		"  --force                  reload even when the fingerprint matches\n"
-		"  --no-bulk-profile        do not restart a managed server with the bulk profile\n"
-		"  --print-schema           print the schema's SQL (with --indexes) and exit\n"
-		"  -q, --quiet              no progress display\n"
-		"  -h, --help               this help\n"
-		"\n%s"
-		"\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
-		srv_options_usage);
+	fprintf(
+	    f,
+	    "usage: dbt3stab load -s SF [options]\n"
+	    "\n"
+	    "Creates the DBT-3 schema and loads scale factor SF: rows stream from the built-in\n"
+	    "generator into LOAD DATA LOCAL INFILE (no files), in parallel connections; then the\n"
+	    "secondary indexes, persistent statistics, row-count checks, and last a fingerprint.\n"
+	    "A second load of the same data is a no-op. A managed server runs with a bulk-load\n"
+	    "profile during the load and is restarted without it before the fingerprint.\n"
+	    "\n"
+	    "options:\n"
+	    "  -s, --scale SF           scale factor (default 1)\n"
+	    "  --database NAME          database to load (default dbt3)\n"
+	    "  --indexes dbt3|keys-only the DBT-3 secondary indexes, or primary keys alone\n"
+	    "                           (default dbt3)\n"
+	    "  --from DIR               load DIR/<table>.tbl (dbgen files, with or without the\n"
+	    "                           trailing '|') instead of generating\n"
+	    "  -j, --jobs N             parallel connections (default 2)\n"
+	    "  --force                  reload even when the fingerprint matches\n"
+	    "  --no-bulk-profile        do not restart a managed server with the bulk profile\n"
+	    "  --print-schema           print the schema's SQL (with --indexes) and exit\n"
+	    "  -q, --quiet              no progress display\n"
+	    "  -h, --help               this help\n"
+	    "\n%s"
+	    "\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
+	    srv_options_usage);
 }
 
 static struct option *long_options(void)
 {
 	static const struct option own[] = {
-		{"scale", required_argument, NULL, OPT_SCALE},
-		{"database", required_argument, NULL, OPT_DATABASE},
-		{"indexes", required_argument, NULL, OPT_INDEXES},
-		{"from", required_argument, NULL, OPT_FROM},
-		{"jobs", required_argument, NULL, OPT_JOBS},
-		{"force", no_argument, NULL, OPT_FORCE},
-		{"no-bulk-profile", no_argument, NULL, OPT_NO_BULK},
-		{"print-schema", no_argument, NULL, OPT_PRINT_SCHEMA},
-		{"quiet", no_argument, NULL, OPT_QUIET},
-		{"help", no_argument, NULL, OPT_HELP},
+	    {"scale", required_argument, NULL, OPT_SCALE},
+	    {"database", required_argument, NULL, OPT_DATABASE},
+	    {"indexes", required_argument, NULL, OPT_INDEXES},
+	    {"from", required_argument, NULL, OPT_FROM},
+	    {"jobs", required_argument, NULL, OPT_JOBS},
+	    {"force", no_argument, NULL, OPT_FORCE},
+	    {"no-bulk-profile", no_argument, NULL, OPT_NO_BULK},
+	    {"print-schema", no_argument, NULL, OPT_PRINT_SCHEMA},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"help", no_argument, NULL, OPT_HELP},
 	};
 	size_t n_own = sizeof(own) / sizeof(own[0]), n_srv = 0;
 	while (srv_long_options[n_srv].name)
@@ -153,8 +154,8 @@ int cmd_load(int argc, char **argv)
 			break;
 		case OPT_INDEXES:
 			if (schema_indexes_parse(optarg, &o.indexes) < 0) {
-				rc = cli_usage_error(argv[0], "--indexes takes dbt3 or keys-only, not '%s'",
-						     optarg);
+				rc = cli_usage_error(
+				    argv[0], "--indexes takes dbt3 or keys-only, not '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -163,7 +164,8 @@ int cmd_load(int argc, char **argv)
 			break;
 		case OPT_JOBS:
 			if (cli_parse_long(optarg, 1, 16, &jobs) < 0) {
-				rc = cli_usage_error(argv[0], "--jobs takes 1 to 16, not '%s'", optarg);
+				rc = cli_usage_error(argv[0], "--jobs takes 1 to 16, not '%s'",
+						     optarg);
 				goto out;
 			}
 			o.jobs = (int)jobs;
@@ -238,10 +240,11 @@ int cmd_load(int argc, char **argv)
 		goto out;
 	}
 	if (rep.noop) {
-		cli_info(quiet,
-			 "'%s' already holds scale factor %g (%s indexes, loaded %s): nothing to do "
-			 "(--force reloads)",
-			 o.database, rep.fp.sf, rep.fp.indexes, rep.fp.loaded_at);
+		cli_info(
+		    quiet,
+		    "'%s' already holds scale factor %g (%s indexes, loaded %s): nothing to do "
+		    "(--force reloads)",
+		    o.database, rep.fp.sf, rep.fp.indexes, rep.fp.loaded_at);
 		goto out;
 	}
 	if (!quiet) {

@@ -32,12 +32,12 @@ static void usage(FILE *f)
 int cmd_queries(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"scale", required_argument, NULL, OPT_SCALE},
-		{"seed", required_argument, NULL, OPT_SEED},
-		{"output", required_argument, NULL, OPT_OUT},
-		{"quiet", no_argument, NULL, OPT_QUIET},
-		{"help", no_argument, NULL, OPT_HELP},
-		{NULL, 0, NULL, 0},
+	    {"scale", required_argument, NULL, OPT_SCALE},
+	    {"seed", required_argument, NULL, OPT_SEED},
+	    {"output", required_argument, NULL, OPT_OUT},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
 	};
 	struct qry_opts qo = {.sf = 1};
 	const char *dir = NULL;
@@ -47,12 +47,13 @@ int cmd_queries(int argc, char **argv)
 		switch (c) {
 		case OPT_SCALE:
 			if (cli_parse_double(optarg, 1e-6, 100000, &qo.sf) < 0)
-				return cli_usage_error(argv[0], "invalid scale factor '%s'", optarg);
+				return cli_usage_error(argv[0], "invalid scale factor '%s'",
+						       optarg);
 			break;
 		case OPT_SEED:
 			if (cli_parse_long(optarg, 0, 2147483646, &qo.seed) < 0)
-				return cli_usage_error(argv[0], "--seed takes 0 to 2147483646, not '%s'",
-						       optarg);
+				return cli_usage_error(
+				    argv[0], "--seed takes 0 to 2147483646, not '%s'", optarg);
 			qo.seeded = 1;
 			break;
 		case OPT_OUT:

@@ -23,37 +23,39 @@ enum {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dbt3stab query N [-s SF] [--seed N] [--format table|tbl|json] [options]\n"
-		"\n"
-		"Runs query N (1-22) once on the loaded database and prints its result; the time\n"
-		"of the timed statement (send, execute, fetch every row) goes to stderr.\n"
-		"--format tbl prints the layout of the TPC-H answer files (header of column names,\n"
-		"'|'-separated rows, fractions at 2 decimals) for a diff against the official answers.\n"
-		"\n"
-		"options:\n"
-		"  -s, --scale SF           scale factor for Q11's fraction (default: the loaded one)\n"
-		"  --seed N                 parameters as TPC-H qgen -r N (default: validation ones)\n"
-		"  --format F               table (default), tbl or json\n"
-		"  --database NAME          database (default dbt3)\n"
-		"  --explain                print the plan (EXPLAIN) instead of running it\n"
-		"  -q, --quiet              no time line\n"
-		"  -h, --help               this help\n"
-		"\n%s"
-		"\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
-		srv_options_usage);
+	fprintf(
+	    f,
+	    "usage: dbt3stab query N [-s SF] [--seed N] [--format table|tbl|json] [options]\n"
+	    "\n"
+	    "Runs query N (1-22) once on the loaded database and prints its result; the time\n"
+	    "of the timed statement (send, execute, fetch every row) goes to stderr.\n"
+	    "--format tbl prints the layout of the TPC-H answer files (header of column names,\n"
+	    "'|'-separated rows, fractions at 2 decimals) for a diff against the official "
+	    "answers.\n"
+	    "\n"
+	    "options:\n"
+	    "  -s, --scale SF           scale factor for Q11's fraction (default: the loaded one)\n"
+	    "  --seed N                 parameters as TPC-H qgen -r N (default: validation ones)\n"
+	    "  --format F               table (default), tbl or json\n"
+	    "  --database NAME          database (default dbt3)\n"
+	    "  --explain                print the plan (EXPLAIN) instead of running it\n"
+	    "  -q, --quiet              no time line\n"
+	    "  -h, --help               this help\n"
+	    "\n%s"
+	    "\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
+	    srv_options_usage);
 }
 
 static struct option *long_options(void)
 {
 	static const struct option own[] = {
-		{"scale", required_argument, NULL, OPT_SCALE},
-		{"seed", required_argument, NULL, OPT_SEED},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"database", required_argument, NULL, OPT_DATABASE},
-		{"explain", no_argument, NULL, OPT_EXPLAIN},
-		{"quiet", no_argument, NULL, OPT_QUIET},
-		{"help", no_argument, NULL, OPT_HELP},
+	    {"scale", required_argument, NULL, OPT_SCALE},
+	    {"seed", required_argument, NULL, OPT_SEED},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"database", required_argument, NULL, OPT_DATABASE},
+	    {"explain", no_argument, NULL, OPT_EXPLAIN},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"help", no_argument, NULL, OPT_HELP},
 	};
 	size_t n_own = sizeof(own) / sizeof(own[0]), n_srv = 0;
 	while (srv_long_options[n_srv].name)
@@ -96,16 +98,16 @@ int cmd_query(int argc, char **argv)
 			break;
 		case OPT_SEED:
 			if (cli_parse_long(optarg, 0, 2147483646, &qo.seed) < 0) {
-				rc = cli_usage_error(argv[0], "--seed takes 0 to 2147483646, not '%s'",
-						     optarg);
+				rc = cli_usage_error(
+				    argv[0], "--seed takes 0 to 2147483646, not '%s'", optarg);
 				goto out;
 			}
 			qo.seeded = 1;
 			break;
 		case OPT_FORMAT:
 			if (qry_format_parse(optarg, &fmt) < 0) {
-				rc = cli_usage_error(argv[0], "--format takes table, tbl or json, not '%s'",
-						     optarg);
+				rc = cli_usage_error(
+				    argv[0], "--format takes table, tbl or json, not '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -128,7 +130,8 @@ int cmd_query(int argc, char **argv)
 		default: {
 			int r = srv_opts_parse(&so, c, optarg, &err);
 			if (r <= 0) {
-				rc = cli_usage_error(argv[0], "%s", r < 0 ? err.msg : "unexpected option");
+				rc = cli_usage_error(argv[0], "%s",
+						     r < 0 ? err.msg : "unexpected option");
 				goto out;
 			}
 		}
@@ -172,7 +175,8 @@ int cmd_query(int argc, char **argv)
 	}
 	if (qo.sf == 0)
 		qo.sf = fp.sf;
-	if (qry_build(&q, (int)id, &qo, &err) < 0 || (explain ? qry_explain(m, &q, &res, &err) : qry_exec(m, &q, &res, &err)) < 0) {
+	if (qry_build(&q, (int)id, &qo, &err) < 0 ||
+	    (explain ? qry_explain(m, &q, &res, &err) : qry_exec(m, &q, &res, &err)) < 0) {
 		cli_error("%s", err.msg);
 		rc = mysql_errno(m) >= 2000 && mysql_errno(m) < 3000 ? CLI_SERVER : CLI_FOUND;
 		goto out;
@@ -182,8 +186,8 @@ int cmd_query(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet && !explain && fmt != QRY_FORMAT_JSON)
-		fprintf(stderr, "Q%ld: %" PRIu64 " rows in %.3f s (scale factor %g)\n", id, res.nrows,
-			res.seconds, fp.sf);
+		fprintf(stderr, "Q%ld: %" PRIu64 " rows in %.3f s (scale factor %g)\n", id,
+			res.nrows, res.seconds, fp.sf);
 out:
 	qry_result_release(&res);
 	qry_release(&q);

@@ -16,14 +16,14 @@ static long port;
 
 /* Row counts of TPC-H dbgen at SF 0.01, by enum gen_table. */
 static const int64_t sf001_rows[GEN_NTABLES] = {
-	[GEN_CUSTOMER] = 1500, [GEN_LINEITEM] = 60175, [GEN_NATION] = 25,  [GEN_ORDERS] = 15000,
-	[GEN_PART] = 2000,     [GEN_PARTSUPP] = 8000,  [GEN_REGION] = 5,   [GEN_SUPPLIER] = 100,
+    [GEN_CUSTOMER] = 1500, [GEN_LINEITEM] = 60175, [GEN_NATION] = 25, [GEN_ORDERS] = 15000,
+    [GEN_PART] = 2000,	   [GEN_PARTSUPP] = 8000,  [GEN_REGION] = 5,  [GEN_SUPPLIER] = 100,
 };
 
 /* Result rows of each query at SF 0.01 with the validation parameters, as first measured on this
  * data (which equals dbgen's own SF 0.01 files: see files_equal_generated). */
-static const uint64_t sf001_query_rows[QRY_COUNT + 1] = {
-	0, 4, 4, 10, 5, 5, 1, 4, 2, 173, 20, 1, 2, 33, 1, 1, 296, 1, 2, 1, 1, 1, 7};
+static const uint64_t sf001_query_rows[QRY_COUNT + 1] = {0, 4,	4, 10, 5,   5, 1, 4, 2, 173, 20, 1,
+							 2, 33, 1, 1,  296, 1, 2, 1, 1, 1,   7};
 
 static void opts_for_test(struct srv_opts *o)
 {
@@ -122,10 +122,10 @@ static void test_load__fingerprint_schema_and_normal_profile(void)
 
 	/* the 15 DBT-3 secondary indexes exist */
 	CU_ASSERT_EQUAL_FATAL(
-		mysql_query(m, "SELECT COUNT(DISTINCT table_name, index_name) FROM "
-			       "information_schema.statistics WHERE table_schema = 'dbt3' AND "
-			       "index_name LIKE 'i\\_%'"),
-		0);
+	    mysql_query(m, "SELECT COUNT(DISTINCT table_name, index_name) FROM "
+			   "information_schema.statistics WHERE table_schema = 'dbt3' AND "
+			   "index_name LIKE 'i\\_%'"),
+	    0);
 	MYSQL_RES *r = mysql_store_result(m);
 	MYSQL_ROW row = mysql_fetch_row(r);
 	CU_ASSERT_STRING_EQUAL(row[0], "15");
@@ -162,8 +162,9 @@ static void test_load__every_query_runs_with_the_verified_row_count(void)
 			CU_ASSERT_EQUAL(rc, 0);
 			if (!seeded) {
 				if (res.nrows != sf001_query_rows[id])
-					fprintf(stderr, "Q%d: %" PRIu64 " rows, expected %" PRIu64 "\n",
-						id, res.nrows, sf001_query_rows[id]);
+					fprintf(stderr,
+						"Q%d: %" PRIu64 " rows, expected %" PRIu64 "\n", id,
+						res.nrows, sf001_query_rows[id]);
 				CU_ASSERT_EQUAL(res.nrows, sf001_query_rows[id]);
 			}
 			CU_ASSERT(res.seconds >= 0);
@@ -197,7 +198,8 @@ static char *plans(MYSQL *m)
 				const char *v = res.rows[i][c] ? res.rows[i][c] : "NULL";
 				if (len + strlen(v) + 8 > cap)
 					out = realloc(out, cap *= 2);
-				len += (size_t)sprintf(out + len, "%s%c", v, c + 1 < res.ncols ? '|' : '\n');
+				len += (size_t)sprintf(out + len, "%s%c", v,
+						       c + 1 < res.ncols ? '|' : '\n');
 			}
 		qry_result_release(&res);
 		qry_release(&q);
@@ -273,8 +275,8 @@ static void test_load__files_equal_generated(void)
 		snprintf(first, sizeof(first), "%s", a[1] ? a[1] : "");
 		MYSQL_ROW b = mysql_fetch_row(r);
 		if (strcmp(first, b[1] ? b[1] : "") != 0)
-			fprintf(stderr, "%s: checksum %s (generated) vs %s (dbgen files)\n", name, first,
-				b[1]);
+			fprintf(stderr, "%s: checksum %s (generated) vs %s (dbgen files)\n", name,
+				first, b[1]);
 		CU_ASSERT_STRING_EQUAL(first, b[1] ? b[1] : "");
 		mysql_free_result(r);
 	}
@@ -286,8 +288,9 @@ static void test_load__failed_load_leaves_no_fingerprint(void)
 {
 	char dir[4300], cmd[20000];
 	snprintf(dir, sizeof(dir), "%s/bad", tmp);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp %s/tbl/*.tbl %s/ && echo 'garbage|x|' >> %s/orders.tbl",
-		 dir, tmp, dir, dir);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s && cp %s/tbl/*.tbl %s/ && echo 'garbage|x|' >> %s/orders.tbl", dir,
+		 tmp, dir, dir);
 	if (system(cmd) != 0) {
 		fprintf(stderr, "no reference files; skipped\n");
 		return;
@@ -316,15 +319,15 @@ int main(int argc, char **argv)
 	port = srv_free_port(&err);
 	opts_for_test(&sopts);
 	static const struct th_case cases[] = {
-		{"generated_rows_and_noop_reload", test_load__generated_rows_and_noop_reload},
-		{"fingerprint_schema_and_normal_profile",
-		 test_load__fingerprint_schema_and_normal_profile},
-		{"every_query_runs_with_the_verified_row_count",
-		 test_load__every_query_runs_with_the_verified_row_count},
-		{"plans_identical_across_restarts", test_load__plans_identical_across_restarts},
-		{"files_equal_generated", test_load__files_equal_generated},
-		{"failed_load_leaves_no_fingerprint", test_load__failed_load_leaves_no_fingerprint},
-		{NULL, NULL},
+	    {"generated_rows_and_noop_reload", test_load__generated_rows_and_noop_reload},
+	    {"fingerprint_schema_and_normal_profile",
+	     test_load__fingerprint_schema_and_normal_profile},
+	    {"every_query_runs_with_the_verified_row_count",
+	     test_load__every_query_runs_with_the_verified_row_count},
+	    {"plans_identical_across_restarts", test_load__plans_identical_across_restarts},
+	    {"files_equal_generated", test_load__files_equal_generated},
+	    {"failed_load_leaves_no_fingerprint", test_load__failed_load_leaves_no_fingerprint},
+	    {NULL, NULL},
 	};
 	int rc = th_run("load_db", cases, argc, argv);
 	struct srv *s = open_srv(); /* whatever happened, no server is left running */

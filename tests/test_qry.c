@@ -11,34 +11,34 @@ static const struct {
 	int id;
 	const char *params[11];
 } qgen_vectors[] = {
-	{1, 1, {"68"}},
-	{1, 2, {"38", "STEEL", "ASIA"}},
-	{1, 3, {"FURNITURE", "1995-03-17"}},
-	{1, 4, {"1995-07-01"}},
-	{1, 5, {"AMERICA", "1993-01-01"}},
-	{1, 6, {"1993-01-01", "0.07", "25"}},
-	{1, 7, {"MOZAMBIQUE", "UNITED KINGDOM"}},
-	{1, 8, {"MOZAMBIQUE", "AFRICA", "PROMO POLISHED TIN"}},
-	{1, 9, {"thistle"}},
-	{1, 10, {"1993-11-01"}},
-	{1, 11, {"JAPAN", "0.0001000000"}},
-	{1, 12, {"FOB", "REG AIR", "1993-01-01"}},
-	{1, 13, {"special", "packages"}},
-	{1, 14, {"1993-04-01"}},
-	{1, 16, {"Brand#41", "MEDIUM BURNISHED", "4", "22", "35", "31", "47", "44", "30", "11"}},
-	{1, 17, {"Brand#12", "SM BAG"}},
-	{1, 18, {"313"}},
-	{1, 19, {"Brand#13", "Brand#43", "Brand#55", "6", "11", "27"}},
-	{1, 20, {"ivory", "1996-01-01", "KENYA"}},
-	{1, 21, {"PERU"}},
-	{1, 22, {"24", "33", "31", "10", "15", "28", "23"}},
-	{1680793381, 14, {"1994-08-01"}},
-	{1680793381, 9, {"rose"}},
-	{100, 4, {"1994-05-01"}},
-	{1554216773, 15, {"1993-09-01"}},
-	{1438372633, 13, {"unusual", "deposits"}},
-	{1755703766, 4, {"1993-08-01"}},
-	{81310311, 2, {"38", "TIN"}},
+    {1, 1, {"68"}},
+    {1, 2, {"38", "STEEL", "ASIA"}},
+    {1, 3, {"FURNITURE", "1995-03-17"}},
+    {1, 4, {"1995-07-01"}},
+    {1, 5, {"AMERICA", "1993-01-01"}},
+    {1, 6, {"1993-01-01", "0.07", "25"}},
+    {1, 7, {"MOZAMBIQUE", "UNITED KINGDOM"}},
+    {1, 8, {"MOZAMBIQUE", "AFRICA", "PROMO POLISHED TIN"}},
+    {1, 9, {"thistle"}},
+    {1, 10, {"1993-11-01"}},
+    {1, 11, {"JAPAN", "0.0001000000"}},
+    {1, 12, {"FOB", "REG AIR", "1993-01-01"}},
+    {1, 13, {"special", "packages"}},
+    {1, 14, {"1993-04-01"}},
+    {1, 16, {"Brand#41", "MEDIUM BURNISHED", "4", "22", "35", "31", "47", "44", "30", "11"}},
+    {1, 17, {"Brand#12", "SM BAG"}},
+    {1, 18, {"313"}},
+    {1, 19, {"Brand#13", "Brand#43", "Brand#55", "6", "11", "27"}},
+    {1, 20, {"ivory", "1996-01-01", "KENYA"}},
+    {1, 21, {"PERU"}},
+    {1, 22, {"24", "33", "31", "10", "15", "28", "23"}},
+    {1680793381, 14, {"1994-08-01"}},
+    {1680793381, 9, {"rose"}},
+    {100, 4, {"1994-05-01"}},
+    {1554216773, 15, {"1993-09-01"}},
+    {1438372633, 13, {"unusual", "deposits"}},
+    {1755703766, 4, {"1993-08-01"}},
+    {81310311, 2, {"38", "TIN"}},
 };
 
 static void test_qry__seeded_parameters_match_qgen(void)
@@ -140,10 +140,12 @@ static void test_qry__sha_is_stable_and_parameter_sensitive(void)
 static void test_qry__round2_rounds_half_away_from_zero(void)
 {
 	static const char *cases[][2] = {
-		{"25.5220", "25.52"},	    {"25.525", "25.53"},     {"0.049985", "0.05"},
-		{"110367043872.497", "110367043872.50"}, {"99.995", "100.00"},
-		{"-1.005", "-1.01"},	    {"-0.001", "0.00"},	     {"7", "7.00"},
-		{"3.1", "3.10"},	    {"abc", "abc"},	     {"1e5", "1e5"},
+	    {"25.5220", "25.52"}, {"25.525", "25.53"},
+	    {"0.049985", "0.05"}, {"110367043872.497", "110367043872.50"},
+	    {"99.995", "100.00"}, {"-1.005", "-1.01"},
+	    {"-0.001", "0.00"},	  {"7", "7.00"},
+	    {"3.1", "3.10"},	  {"abc", "abc"},
+	    {"1e5", "1e5"},
 	};
 	char out[64];
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -165,14 +167,15 @@ static void test_qry__bad_ids_are_rejected(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"seeded_parameters_match_qgen", test_qry__seeded_parameters_match_qgen},
-		{"defaults_are_validation_parameters", test_qry__defaults_are_validation_parameters},
-		{"every_parameter_is_substituted", test_qry__every_parameter_is_substituted},
-		{"q15_view_and_q18_single_statement", test_qry__q15_view_and_q18_single_statement},
-		{"sha_is_stable_and_parameter_sensitive", test_qry__sha_is_stable_and_parameter_sensitive},
-		{"round2_rounds_half_away_from_zero", test_qry__round2_rounds_half_away_from_zero},
-		{"bad_ids_are_rejected", test_qry__bad_ids_are_rejected},
-		{NULL, NULL},
+	    {"seeded_parameters_match_qgen", test_qry__seeded_parameters_match_qgen},
+	    {"defaults_are_validation_parameters", test_qry__defaults_are_validation_parameters},
+	    {"every_parameter_is_substituted", test_qry__every_parameter_is_substituted},
+	    {"q15_view_and_q18_single_statement", test_qry__q15_view_and_q18_single_statement},
+	    {"sha_is_stable_and_parameter_sensitive",
+	     test_qry__sha_is_stable_and_parameter_sensitive},
+	    {"round2_rounds_half_away_from_zero", test_qry__round2_rounds_half_away_from_zero},
+	    {"bad_ids_are_rejected", test_qry__bad_ids_are_rejected},
+	    {NULL, NULL},
 	};
 	return th_run("qry", cases, argc, argv);
 }

@@ -6,12 +6,21 @@
 
 static void test_schema__has_the_fifteen_dbt3_indexes(void)
 {
-	static const char *names[] = {
-		"i_s_nationkey", "i_ps_partkey", "i_ps_suppkey", "i_c_nationkey",
-		"i_o_orderdate", "i_o_custkey", "i_n_regionkey", "i_l_shipdate",
-		"i_l_suppkey_partkey (l_partkey, l_suppkey)", "i_l_partkey", "i_l_suppkey",
-		"i_l_receiptdate", "i_l_orderkey", "i_l_orderkey_quantity (l_orderkey, l_quantity)",
-		"i_l_commitdate"};
+	static const char *names[] = {"i_s_nationkey",
+				      "i_ps_partkey",
+				      "i_ps_suppkey",
+				      "i_c_nationkey",
+				      "i_o_orderdate",
+				      "i_o_custkey",
+				      "i_n_regionkey",
+				      "i_l_shipdate",
+				      "i_l_suppkey_partkey (l_partkey, l_suppkey)",
+				      "i_l_partkey",
+				      "i_l_suppkey",
+				      "i_l_receiptdate",
+				      "i_l_orderkey",
+				      "i_l_orderkey_quantity (l_orderkey, l_quantity)",
+				      "i_l_commitdate"};
 	CU_ASSERT_EQUAL(schema_index_count(), 15);
 	char *s = schema_script(SCHEMA_INDEXES_DBT3);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -58,12 +67,12 @@ static void test_schema__indexes_option_parses(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-		{"has_the_fifteen_dbt3_indexes", test_schema__has_the_fifteen_dbt3_indexes},
-		{"keys_only_has_no_secondary_index", test_schema__keys_only_has_no_secondary_index},
-		{"dbt3_types_and_persistent_statistics",
-		 test_schema__dbt3_types_and_persistent_statistics},
-		{"indexes_option_parses", test_schema__indexes_option_parses},
-		{NULL, NULL},
+	    {"has_the_fifteen_dbt3_indexes", test_schema__has_the_fifteen_dbt3_indexes},
+	    {"keys_only_has_no_secondary_index", test_schema__keys_only_has_no_secondary_index},
+	    {"dbt3_types_and_persistent_statistics",
+	     test_schema__dbt3_types_and_persistent_statistics},
+	    {"indexes_option_parses", test_schema__indexes_option_parses},
+	    {NULL, NULL},
 	};
 	return th_run("schema", cases, argc, argv);
 }
