@@ -42,6 +42,22 @@ static void esc(FILE *out, const char *s)
 	rpt_html_escape(out, s);
 }
 
+/* Escapes at most max bytes of s (not splitting a UTF-8 sequence), "..." when cut. */
+static void esc_limited(FILE *out, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max) {
+		esc(out, s);
+		return;
+	}
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	char *cut = strndup(s, max);
+	esc(out, cut ? cut : "");
+	fputs("\xe2\x80\xa6", out);
+	free(cut);
+}
+
 /* ---- figures of one query in one result ---- */
 
 void rpt_html_fig_release(struct rpt_html_fig *f)
@@ -89,6 +105,8 @@ int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 			else if (strcmp(r->result_sha256, out->result_sha256))
 				out->results_differ = 1;
 		}
+		if (r->error && !out->error_text)
+			out->error_text = r->error;
 		if (r->rows >= 0 && out->rows < 0)
 			out->rows = r->rows;
 		if (r->status != RES_STATUS_OK || r->n_measured == 0)
@@ -506,6 +524,11 @@ static void write_warnings(FILE *out, const struct rpt_html_page *pg)
 				fprintf(out, " %zu error%s;", f->error, f->error == 1 ? "" : "s");
 			if (f->results_differ)
 				fputs(" result fingerprints differ between restarts;", out);
+			if (f->error_text) {
+				fputs(" <q class=\"mono\">", out);
+				esc_limited(out, f->error_text, 300);
+				fputs("</q>", out);
+			}
 			fputs("</li>\n", out);
 		}
 	}

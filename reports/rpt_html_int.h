@@ -21,6 +21,7 @@ struct rpt_html_fig {
 	long long rows;			  /* rows of the first restart that has them, or -1 */
 	const char *plan, *plan_sha256;	  /* of the first restart with a plan */
 	const char *result_sha256;	  /* of the first restart with one */
+	const char *error_text;		  /* error text of the first restart that has one */
 	int plans_differ, results_differ; /* between this file's restarts */
 };
 

@@ -2,7 +2,8 @@
 /* Hand-made result files for the HTML report tests (test_rpt_html.c, test_rpt_html_browser.c):
  * 22 queries, log-normal restart means, warm-up curves, a designed regression (Q5 +15%), an
  * improvement with a plan change (Q9 -15%), a wrong result (Q18), an inconclusive query (Q20: one
- * restart on the new side) and a not-steady restart (Q3). Built with the result model and written
+ * restart on the new side), a not-steady restart (Q3), a crash (Q21 old, restart 1) and a timeout
+ * (Q22 new, restart 0). Built with the result model and written
  * with res_file_write, so the files go through the same strict reader as real ones. */
 #ifndef DBT3_TEST_RPT_HTML_FIXTURE_H
 #define DBT3_TEST_RPT_HTML_FIXTURE_H
@@ -127,6 +128,23 @@ static inline struct res_file *fx_result(enum fx_side side, const char *label, u
 			    .plan = plan,
 			    .not_steady = qi == 3 && r == 1,
 			};
+			/* Q21: the old server crashed in restart 1 after three warm-up runs; Q22:
+			 * the new side timed out in restart 0 on its first measured run */
+			if (side == FX_OLD && qi == 21 && r == 1) {
+				rr.status = RES_STATUS_CRASH;
+				rr.n_warmup = 3;
+				rr.n_measured = rr.n_server_cpu = 0;
+				rr.rows = -1;
+				rr.result_sha256 = rr.plan_sha256 = NULL;
+				rr.error = "mysqld got signal 11 <in Item_func::val_int> & aborted";
+			}
+			if (side == FX_NEW && qi == 22 && r == 0) {
+				rr.status = RES_STATUS_TIMEOUT;
+				rr.n_measured = rr.n_server_cpu = 0;
+				rr.rows = -1;
+				rr.result_sha256 = NULL;
+				rr.error = "killed after 30 s (--query-timeout)";
+			}
 			res_query_add_restart(q, &rr);
 		}
 	}

@@ -146,6 +146,14 @@ static void test_rpt_html__designed_queries_get_their_verdicts(void)
 	/* the wrong result is flagged in the chart data; the not-steady restart is warned about */
 	CU_ASSERT_EQUAL(fx_count(html, "\"wrong\":true"), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li>Q3 in old: "));
+	/* the crash and the timeout: warned about with their error text, escaped; marked */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li>Q21 in old: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, " 1 crash; <q class=\"mono\">mysqld got signal 11 "
+					    "&lt;in Item_func::val_int&gt; &amp; aborted</q>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li>Q22 in new: build: 1 timeout;") ||
+			       strstr(html, " 1 timeout; <q class=\"mono\">killed after 30 s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<span class=\"mark warn\">old crash</span>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<span class=\"mark warn\">new timeout</span>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-chart=\"forest\""));
 	free(html);
 	free_compare(cmp);
