@@ -640,8 +640,7 @@ static void text_init(struct textgen *t, int64_t seed, double avg, int rows_per_
 	t->hi = (int32_t)(avg * 1.6);
 }
 
-/* A comment drawn ahead of its row: the pool slice is prefetched while earlier rows are formatted
- * (each comment is a random read in 300 MiB, the generator's main cost without it). */
+/* A drawn comment: a slice of the pool (its copy is deferred, see stream_flush). */
 struct textdraw {
 	int32_t off, len;
 };
@@ -651,15 +650,8 @@ static inline struct textdraw text_draw(const struct gen_ctx *ctx, struct textge
 	struct textdraw d;
 	d.off = rng_int(&t->r, 0, TEXT_POOL_SIZE - t->hi);
 	d.len = rng_int(&t->r, t->lo, t->hi);
-	for (int32_t a = d.off & ~63; a < d.off + d.len; a += 64)
-		__builtin_prefetch(ctx->pool + a);
+	(void)ctx;
 	return d;
-}
-
-static inline char *put_draw(char *p, const struct gen_ctx *ctx, struct textdraw d)
-{
-	memcpy(p, ctx->pool + d.off, (size_t)d.len);
-	return p + d.len;
 }
 
 static inline char *put_text(char *p, const struct gen_ctx *ctx, struct textgen *t)
@@ -753,7 +745,7 @@ struct st_cust {
 };
 
 #ifndef ORDER_AHEAD
-#define ORDER_AHEAD 2 /* orders drawn (and their comments prefetched) ahead of formatting */
+#define ORDER_AHEAD 1 /* orders whose date, line count and comments are drawn ahead */
 #endif
 
 struct st_order {
@@ -775,6 +767,11 @@ struct st_code {
 };
 
 /* A generator over units [next, last) of one table family. */
+#define FIX_CAP 1024
+#ifndef FIX_AHEAD
+#define FIX_AHEAD 12
+#endif
+
 struct gen_stream {
 	const struct gen_ctx *ctx;
 	enum gen_table table; /* the family head: PART, ORDERS, or the table itself */
@@ -794,7 +791,40 @@ struct gen_stream {
 	/* pending output for small reads */
 	char *pend;
 	size_t pend_len, pend_off, pend_cap;
+	/* comments whose room is reserved in the output, copied in batches (see stream_flush) */
+	int nfix;
+	struct fixup {
+		char *dst;
+		int32_t off, len;
+	} fix[FIX_CAP];
 };
+
+/* Copies the reserved comments in from the pool. Each is a random read in 300 MiB; done as one
+ * loop that prefetches a few entries ahead, the reads overlap instead of stalling the
+ * formatting. Must run before the output buffer moves (realloc) or is handed out. */
+static void stream_flush(struct gen_stream *s)
+{
+	const char *pool = s->ctx->pool;
+	int n = s->nfix;
+	for (int i = 0; i < n; i++) {
+		if (i + FIX_AHEAD < n) {
+			const struct fixup *f = &s->fix[i + FIX_AHEAD];
+			__builtin_prefetch(pool + f->off);
+			__builtin_prefetch(pool + f->off + f->len - 1);
+		}
+		memcpy(s->fix[i].dst, pool + s->fix[i].off, (size_t)s->fix[i].len);
+	}
+	s->nfix = 0;
+}
+
+/* Reserves room for a drawn comment at p; the text is copied in by stream_flush. */
+static inline char *put_draw(struct gen_stream *s, char *p, struct textdraw d)
+{
+	if (s->nfix == FIX_CAP)
+		stream_flush(s);
+	s->fix[s->nfix++] = (struct fixup){p, d.off, d.len};
+	return p + d.len;
+}
 
 static inline char *row_end(char *p, int trail)
 {
@@ -889,7 +919,7 @@ static char *part_row(struct gen_stream *s, int64_t key, char *p)
 	int64_t price = 90000 + (key / 10) % 20001 + (key % 1000) * 100;
 	p = put_money(p, price);
 	SEP(p);
-	p = put_draw(p, ctx, cmnt);
+	p = put_draw(s, p, cmnt);
 	SEP(p);
 	p = row_end(p, s->trail);
 	rng_row_done(&g->name);
@@ -921,7 +951,7 @@ static char *psupp_rows(struct gen_stream *s, int64_t key, char *p)
 		SEP(p);
 		p = put_money(p, rng_int(&q->cost, 100, 100000));
 		SEP(p);
-		p = put_draw(p, ctx, cmnt[i]);
+		p = put_draw(s, p, cmnt[i]);
 		SEP(p);
 		p = row_end(p, s->trail);
 	}
@@ -1032,7 +1062,7 @@ static char *cust_row(struct gen_stream *s, int64_t key, char *p)
 	int mi = dist_pick(ms, &g->mseg);
 	p = put_str(p, ms->text[mi], ms->len[mi]);
 	SEP(p);
-	p = put_draw(p, ctx, cmnt);
+	p = put_draw(s, p, cmnt);
 	SEP(p);
 	p = row_end(p, s->trail);
 	rng_row_done(&g->addr.r);
@@ -1165,7 +1195,7 @@ static char *order_unit(struct gen_stream *s, int64_t idx, char **pmain, char **
 		SEP(p);
 		*p++ = '0';
 		SEP(p);
-		p = put_draw(p, ctx, cur.ocmnt);
+		p = put_draw(s, p, cur.ocmnt);
 		SEP(p);
 		p = row_end(p, s->trail);
 		*pmain = p;
@@ -1224,7 +1254,7 @@ static char *order_unit(struct gen_stream *s, int64_t idx, char **pmain, char **
 			int si = dist_pick(sm, &g->smode);
 			p = put_str(p, sm->text[si], sm->len[si]);
 			SEP(p);
-			p = put_draw(p, ctx, cur.lcmnt[i]);
+			p = put_draw(s, p, cur.lcmnt[i]);
 			SEP(p);
 			p = row_end(p, s->trail);
 		}
@@ -1371,6 +1401,7 @@ static size_t stream_fill(struct gen_stream *s, char *buf, size_t len)
 	/* one table per stream: main and child cursors are the same */
 	while (s->next < s->last && (size_t)(end - p) >= GEN_ROW_MAX)
 		stream_unit(s, &p, &p);
+	stream_flush(s);
 	return (size_t)(p - buf);
 }
 
@@ -1441,11 +1472,15 @@ int gen_chunk(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_
 	if (want_child)
 		out_child->len = 0;
 	while (s->next < s->last) {
-		if (gen_buf_reserve(out, out->len + 2 * GEN_ROW_MAX) < 0 ||
-		    (want_child &&
-		     gen_buf_reserve(out_child, out_child->len + 2 * GEN_ROW_MAX) < 0)) {
-			gen_stream_free(s);
-			return errbuf_set(err, "out of memory");
+		size_t need = out->len + 2 * GEN_ROW_MAX;
+		size_t need_child = want_child ? out_child->len + 2 * GEN_ROW_MAX : 0;
+		if (need > out->cap || (want_child && need_child > out_child->cap)) {
+			stream_flush(s); /* the reserved comment room may move */
+			if (gen_buf_reserve(out, need) < 0 ||
+			    (want_child && gen_buf_reserve(out_child, need_child) < 0)) {
+				gen_stream_free(s);
+				return errbuf_set(err, "out of memory");
+			}
 		}
 		char *pm = out->data + out->len;
 		char *pc = want_child ? out_child->data + out_child->len : pm;
@@ -1454,6 +1489,7 @@ int gen_chunk(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_
 		if (want_child)
 			out_child->len = (size_t)(pc - out_child->data);
 	}
+	stream_flush(s);
 	gen_stream_free(s);
 	return 0;
 }
