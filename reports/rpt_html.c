@@ -657,11 +657,55 @@ static void write_table_report(FILE *out, const struct rpt_html_page *pg)
 }
 
 /* The plan as indented JSON when it parses, else as it is; escaped. */
+/* The join order at a glance: every "table" of the plan in document order as
+ * "name access_type key", joined by arrows (escaped). *n counts the tables written. */
+static void write_plan_shape(FILE *out, json_t *v, size_t *n)
+{
+	const char *key;
+	json_t *e;
+	size_t i;
+	if (json_is_object(v)) {
+		const char *name = json_string_value(json_object_get(v, "table_name"));
+		if (name) {
+			const char *access = json_string_value(json_object_get(v, "access_type"));
+			const char *k = json_string_value(json_object_get(v, "key"));
+			fputs(*n ? " \xe2\x86\x92 " : "", out);
+			fputs("<b>", out);
+			esc(out, name);
+			fputs("</b>", out);
+			if (access) {
+				fputc(' ', out);
+				esc(out, access);
+			}
+			if (k) {
+				fputc(' ', out);
+				esc(out, k);
+			}
+			(*n)++;
+		}
+		json_object_foreach(v, key, e)
+		{
+			write_plan_shape(out, e, n);
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, e)
+		{
+			write_plan_shape(out, e, n);
+		}
+	}
+}
+
 static void write_plan(FILE *out, const char *plan)
 {
 	json_error_t jerr;
 	json_t *j = plan ? json_loads(plan, 0, &jerr) : NULL;
 	char *pretty = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	if (j) {
+		size_t n = 0;
+		fputs("<p class=\"plan-shape\">", out);
+		write_plan_shape(out, j, &n);
+		fputs("</p>", out);
+	}
 	fputs("<pre>", out);
 	if (pretty || plan)
 		esc(out, pretty ? pretty : plan);

@@ -138,6 +138,12 @@ static void test_rpt_html__designed_queries_get_their_verdicts(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "&quot;access_type&quot;: &quot;range&quot;"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "&quot;access_type&quot;: &quot;ALL&quot;"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "&lt;= &#39;1998-09-02&#39; and l_qty &gt; 3"));
+	/* with the join order at a glance */
+	CU_ASSERT_PTR_NOT_NULL(strstr(q9,
+				      "<p class=\"plan-shape\"><b>lineitem</b> range i_l_shipdate "
+				      "\xe2\x86\x92 <b>orders</b> eq_ref</p>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(q9, "<p class=\"plan-shape\"><b>orders</b> ALL \xe2\x86\x92 "
+					  "<b>lineitem</b> eq_ref</p>"));
 	free(q9);
 	/* no plans where the plan did not change */
 	char *q1 = article_of(html, "Q1");
