@@ -103,7 +103,9 @@
 			});
 		});
 		return {
-			width: 640, height: {step: 20}, config: CONFIG, data: {values: rows},
+			/* the step is per file inside a query's band (yOffset) */
+			width: 640, height: {step: Math.max(7, Math.round(24 / data.sides.length))}, config: CONFIG,
+			data: {values: rows},
 			layer: [
 				{data: {values: [{rel: 0}]}, mark: {type: 'rule', color: '#777', strokeDash: [4, 3]},
 				 encoding: {x: {field: 'rel', type: 'quantitative'}}},
