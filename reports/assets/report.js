@@ -171,6 +171,8 @@
 				     x: x, y: y, color: colour,
 				     tooltip: [{field: 'side'}, {field: 'restart'}, {field: 'n', title: 'execution'},
 					       {field: 'phase'}, {field: 'ms', format: '.4~f'}]}});
+		/* a log axis cannot show 0 ms (a result file may hold one) */
+		rows = rows.filter(function (r) { return r.ms > 0; });
 		return {width: 440, height: 130, config: CONFIG, data: {values: rows},
 			title: {text: 'warm-up curve', fontSize: 12, fontWeight: 'normal', anchor: 'start'},
 			layer: layers};
