@@ -8,7 +8,7 @@
 
 #include "runner/util.h"
 
-/* The eight tables, in the order dbgen writes its file list. */
+/* The eight tables, in alphabetical order (the order of the NAME.tbl files). */
 enum gen_table {
 	GEN_CUSTOMER,
 	GEN_LINEITEM,
@@ -78,7 +78,7 @@ int gen_stream_new(struct gen_stream **out, const struct gen_ctx *ctx, enum gen_
  * Signature-compatible with the body of a mysql_set_local_infile_handler read callback. */
 size_t gen_stream_read(struct gen_stream *s, char *buf, size_t len);
 
-/* Number of units (see gen_rows) fully delivered so far by this stream, for progress displays. */
+/* Number of units (see gen_rows) generated so far by this stream, for progress displays. */
 int64_t gen_stream_done(const struct gen_stream *s);
 
 /* Frees the stream; NULL is fine. */
