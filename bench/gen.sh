@@ -34,7 +34,7 @@ rows=()
 for j in $threads; do
 	rm -rf "$work/data"
 	/usr/bin/time -v -o "$work/time" "$bin" gen -s "$sf" -j "$j" -q -o "$work/data"
-	bytes=$(cat "$work"/data/*.tbl | wc -c)
+	bytes=$(stat -c %s "$work"/data/*.tbl | awk '{ s += $1 } END { print s }')
 	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
 		n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/time")
 	user=$(awk -F': ' '/User time/ {print $2}' "$work/time")
