@@ -412,9 +412,14 @@ static int load_data(struct worker *w)
 
 static int index_table(struct worker *w, enum gen_table t)
 {
-	const char *ddl = schema_table_indexes(t);
-	int rc = ddl ? sql_exec(w->m, &w->err, "%s", ddl) : 0;
-	atomic_store(&w->sh->done[t], 1);
+	int rc = 0;
+	for (int i = 0; i < schema_table_index_count(t) && rc == 0; i++) {
+		char ddl[512];
+		if (schema_index_statement(ddl, sizeof(ddl), t, i) < 0)
+			return errbuf_set(&w->err, "no index %d on '%s'", i, gen_table_name(t));
+		rc = sql_exec(w->m, &w->err, "%s", ddl);
+		atomic_store(&w->sh->done[t], i + 1);
+	}
 	return rc;
 }
 
@@ -650,7 +655,7 @@ static int phase_indexes(struct state *st, struct errbuf *err)
 	for (int i = 0; i < GEN_NTABLES; i++)
 		if (schema_table_indexes(big_first[i])) {
 			sh->order[sh->ntables++] = big_first[i];
-			sh->total[big_first[i]] = 1;
+			sh->total[big_first[i]] = schema_table_index_count(big_first[i]);
 		}
 	return run_workers(sh, st->conns, st->nconns, LOAD_PHASE_INDEXES, err);
 }

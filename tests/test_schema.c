@@ -29,6 +29,26 @@ static void test_schema__has_the_fifteen_dbt3_indexes(void)
 	free(s);
 }
 
+static void test_schema__one_statement_per_index(void)
+{
+	char ddl[512];
+	int n = 0;
+	for (int t = 0; t < GEN_NTABLES; t++)
+		for (int i = 0; schema_index_statement(ddl, sizeof(ddl), (enum gen_table)t, i) == 0;
+		     i++) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(ddl, "ALTER TABLE "));
+			CU_ASSERT_PTR_NULL(strstr(ddl, ","
+						       " ADD"));
+			n++;
+		}
+	CU_ASSERT_EQUAL(n, 15);
+	CU_ASSERT_EQUAL(schema_index_statement(ddl, sizeof(ddl), GEN_LINEITEM, 1), 0);
+	CU_ASSERT_STRING_EQUAL(
+	    ddl, "ALTER TABLE lineitem ADD INDEX i_l_suppkey_partkey (l_partkey, l_suppkey)");
+	CU_ASSERT_EQUAL(schema_index_statement(ddl, sizeof(ddl), GEN_REGION, 0), -1);
+	CU_ASSERT_EQUAL(schema_index_statement(ddl, 10, GEN_LINEITEM, 0), -1);
+}
+
 static void test_schema__keys_only_has_no_secondary_index(void)
 {
 	char *s = schema_script(SCHEMA_INDEXES_KEYS_ONLY);
@@ -68,6 +88,7 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    {"has_the_fifteen_dbt3_indexes", test_schema__has_the_fifteen_dbt3_indexes},
+	    {"one_statement_per_index", test_schema__one_statement_per_index},
 	    {"keys_only_has_no_secondary_index", test_schema__keys_only_has_no_secondary_index},
 	    {"dbt3_types_and_persistent_statistics",
 	     test_schema__dbt3_types_and_persistent_statistics},
