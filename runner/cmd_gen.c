@@ -302,26 +302,33 @@ static int64_t chunk_units(enum gen_table t, int child)
 	}
 }
 
+/* Fills sel from a comma-separated list; -1 on an unknown name, -2 on an empty list or element. */
 static int parse_tables(const char *list, int *sel)
 {
-	char buf[256];
-	if (strlen(list) >= sizeof(buf))
-		return -1;
-	strcpy(buf, list);
 	memset(sel, 0, sizeof(int) * GEN_NTABLES);
-	char *save = NULL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	const char *p = list;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char tok[64];
+		if (n == 0)
+			return -2;
+		if (n >= sizeof(tok))
+			return -1;
+		memcpy(tok, p, n);
+		tok[n] = '\0';
 		enum gen_table t;
 		if (strcmp(tok, "all") == 0) {
 			for (int i = 0; i < GEN_NTABLES; i++)
 				sel[i] = 1;
-			continue;
-		}
-		if (gen_table_parse(tok, &t) < 0)
+		} else if (gen_table_parse(tok, &t) < 0) {
 			return -1;
-		sel[t] = 1;
+		} else {
+			sel[t] = 1;
+		}
+		if (p[n] == '\0')
+			return 0;
+		p += n + 1;
 	}
-	return 0;
 }
 
 static void path_of(char *out, size_t n, const char *dir, enum gen_table t, const char *ext)
@@ -393,7 +400,13 @@ int cmd_gen(int argc, char **argv)
 	int sel[GEN_NTABLES];
 	for (int i = 0; i < GEN_NTABLES; i++)
 		sel[i] = 1;
-	if (tables_arg && parse_tables(tables_arg, sel) < 0)
+	int trc = tables_arg ? parse_tables(tables_arg, sel) : 0;
+	if (trc == -2 && !*tables_arg)
+		return cli_usage_error(cmd, "the table list is empty (-T TABLES)");
+	if (trc == -2)
+		return cli_usage_error(
+		    cmd, "empty table name in '%s' (give names separated by commas)", tables_arg);
+	if (trc < 0)
 		return cli_usage_error(cmd,
 				       "unknown table in '%s' (known: customer, lineitem, nation, "
 				       "orders, part, partsupp, region, supplier)",

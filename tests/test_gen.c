@@ -285,6 +285,15 @@ static void test_gen__command_rejects_bad_input(void)
 	CU_ASSERT_EQUAL(run_gen("-s abc", dir), CLI_USAGE);
 	CU_ASSERT_EQUAL(run_gen("-s 100001", dir), CLI_USAGE);
 	CU_ASSERT_EQUAL(run_gen("-s 1 -T nosuch", dir), CLI_USAGE);
+	/* an empty list or an empty element is a usage error, not an empty run */
+	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T ''", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T nation,", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T ,nation", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T nation,,region", dir), CLI_USAGE);
+	CU_ASSERT_EQUAL(run_gen("-s 0.01 --tables=", dir), CLI_USAGE);
+	char probe[4096];
+	snprintf(probe, sizeof(probe), "%s/nation.tbl", dir);
+	CU_ASSERT_NOT_EQUAL(access(probe, F_OK), 0);
 	CU_ASSERT_EQUAL(run_gen("-s 1 -j 0", dir), CLI_USAGE);
 	CU_ASSERT_EQUAL(run_gen("", dir), CLI_USAGE);
 	/* a regular file where the directory should be: I/O error, nothing written */
