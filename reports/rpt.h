@@ -69,6 +69,13 @@ struct rpt_query {
 			     * the other, or the row counts differ: verdict wrong-result */
 	unsigned warn;	    /* enum rpt_warn */
 	const char *why;    /* short reason for inconclusive / wrong-result, or NULL (static) */
+	/* Every restart of one side timed out while the other side has ok restarts: the verdict
+	 * is decided by the timeout, test.ratio stays NaN and bound_ratio holds the bound:
+	 * +1 new timed out, ratio >= timeout / old gmean (regression); -1 old timed out,
+	 * ratio <= new gmean / timeout (improvement); 0 none. bound_ratio is NaN when the file
+	 * does not record plan.query_timeout_s. */
+	int bound;
+	double bound_ratio;
 };
 
 struct rpt_compare_opts {

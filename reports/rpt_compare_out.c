@@ -73,6 +73,20 @@ static void fmt_ratio(char *buf, size_t n, double r)
 		snprintf(buf, n, "%.3f", r);
 }
 
+/* The ratio column of q: the test's ratio, ">=x"/"<=x" when bounded by a timeout, else the
+ * ratio of the geometric means. */
+static void fmt_query_ratio(char *buf, size_t n, const struct rpt_query *q)
+{
+	if (q->bound && isfinite(q->bound_ratio))
+		snprintf(buf, n, "%s%.3f", q->bound > 0 ? ">=" : "<=", q->bound_ratio);
+	else if (q->bound)
+		snprintf(buf, n, "%s", q->bound > 0 ? ">timeout" : "<timeout");
+	else
+		fmt_ratio(buf, n,
+			  q->test.kind != ST_TEST_NONE ? q->test.ratio
+						       : q->new.gmean_ms / q->old.gmean_ms);
+}
+
 /* The marks of one query: "plan changed, not steady, ..." into buf. */
 static void fmt_marks(char *buf, size_t n, const struct rpt_query *q)
 {
@@ -222,9 +236,7 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 		const struct rpt_query *q = &c->queries[i];
 		fmt_ms(a, sizeof(a), q->old.gmean_ms);
 		fmt_ms(b, sizeof(b), q->new.gmean_ms);
-		fmt_ratio(r, sizeof(r),
-			  q->test.kind != ST_TEST_NONE ? q->test.ratio
-						       : q->new.gmean_ms / q->old.gmean_ms);
+		fmt_query_ratio(r, sizeof(r), q);
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
 		fmt_p(p, sizeof(p), q->p_adj);
 		fmt_marks(marks, sizeof(marks), q);
@@ -280,9 +292,7 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 		int strong = q->verdict == RPT_REGRESSION || q->verdict == RPT_WRONG_RESULT;
 		fmt_ms(a, sizeof(a), q->old.gmean_ms);
 		fmt_ms(b, sizeof(b), q->new.gmean_ms);
-		fmt_ratio(r, sizeof(r),
-			  q->test.kind != ST_TEST_NONE ? q->test.ratio
-						       : q->new.gmean_ms / q->old.gmean_ms);
+		fmt_query_ratio(r, sizeof(r), q);
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
 		fmt_p(p, sizeof(p), q->p_adj);
 		fmt_marks(marks, sizeof(marks), q);
@@ -394,7 +404,9 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 		json_object_set_new(jq, "id", json_string(q->id));
 		json_object_set_new(jq, "verdict", json_string(rpt_verdict_name(q->verdict)));
 		json_object_set_new(jq, "reason", str_or_null(q->why));
-		json_object_set_new(jq, "ratio", num(q->test.ratio));
+		json_object_set_new(jq, "ratio", num(q->bound ? q->bound_ratio : q->test.ratio));
+		json_object_set_new(jq, "ratio_is_lower_bound", json_boolean(q->bound > 0));
+		json_object_set_new(jq, "ratio_is_upper_bound", json_boolean(q->bound < 0));
 		json_object_set_new(jq, "ci",
 				    json_pack("[o, o]", num(q->test.ci_lo), num(q->test.ci_hi)));
 		json_object_set_new(jq, "test", json_string(test_name(q->test.kind)));
@@ -497,7 +509,10 @@ static int write_junit(FILE *f, const struct rpt_compare *c)
 		double secs = isfinite(q->new.gmean_ms) ? q->new.gmean_ms / 1000.0 : 0.0;
 		fmt_ms(a, sizeof(a), q->old.gmean_ms);
 		fmt_ms(b, sizeof(b), q->new.gmean_ms);
-		fmt_ratio(r, sizeof(r), q->test.ratio);
+		if (q->bound)
+			fmt_query_ratio(r, sizeof(r), q);
+		else
+			fmt_ratio(r, sizeof(r), q->test.ratio);
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
 		fmt_p(p, sizeof(p), q->p_adj);
 		fmt_marks(marks, sizeof(marks), q);

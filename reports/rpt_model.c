@@ -361,6 +361,20 @@ out:
 	return rc;
 }
 
+/* The query timeout of a result file in ms (plan.query_timeout_s), NaN when not recorded. */
+static double timeout_ms(const struct res_file *r)
+{
+	json_t *t = r ? json_object_get(r->plan, "query_timeout_s") : NULL;
+	double s = json_is_number(t) ? json_number_value(t) : NAN;
+	return s > 0 && isfinite(s) ? 1000.0 * s : NAN;
+}
+
+/* 1 when every restart of s timed out (and there is at least one). */
+static int all_timed_out(const struct rpt_side *s)
+{
+	return s->present && s->n_restarts > 0 && s->timeouts == s->n_restarts;
+}
+
 static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 {
 	c->worst = RPT_UNCHANGED;
@@ -369,6 +383,8 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 	for (size_t i = 0; i < c->n_queries; i++) {
 		struct rpt_query *q = &c->queries[i];
 		q->why = NULL;
+		q->bound = 0;
+		q->bound_ratio = NAN;
 		if (q->test.kind != ST_TEST_NONE)
 			c->n_tested++;
 		if (q->result_changed) {
@@ -376,6 +392,17 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 			q->why = q->old.rows >= 0 && q->new.rows >= 0 && q->old.rows != q->new.rows
 				     ? "row counts differ"
 				     : "result fingerprints differ";
+		} else if (all_timed_out(&q->new) && q->old.n_used) {
+			/* at least as slow as the timeout: the ratio is a lower bound */
+			q->verdict = RPT_REGRESSION;
+			q->why = "timed out in every restart of the new file, completed in the old";
+			q->bound = 1;
+			q->bound_ratio = timeout_ms(c->new.res) / q->old.gmean_ms;
+		} else if (all_timed_out(&q->old) && q->new.n_used) {
+			q->verdict = RPT_IMPROVEMENT;
+			q->why = "timed out in every restart of the old file, completes in the new";
+			q->bound = -1;
+			q->bound_ratio = q->new.gmean_ms / timeout_ms(c->old.res);
 		} else if (!q->old.n_used || !q->new.n_used) {
 			q->verdict = RPT_INCONCLUSIVE;
 			q->why = "no successful restart on a side";

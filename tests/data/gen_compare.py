@@ -85,3 +85,23 @@ with open(os.path.join(here, "bad_huge.json")) as f:
     text = f.read()
 with open(os.path.join(here, "bad_huge.json"), "w") as f:  # not finite once parsed
     f.write(text.replace('"warmup_ms": [\n', '"warmup_ms": [\n     1e999,\n', 1))
+bad_file("bad_zero.json", lambda d: d["queries"][0]["restarts"][1]["measured_ms"].__setitem__(0, 0))
+
+# Q3 timed out in every restart (10 s timeout), Q6 in one restart only: new Q3 is a regression
+# whose ratio is a lower bound; as the old file, an improvement; Q6 stays as it is (a warning).
+tmo = result(8)
+tmo["plan"]["query_timeout_s"] = 10
+qs = {q["id"]: q for q in tmo["queries"]}
+for r in qs["Q3"]["restarts"]:
+    r.update(status="timeout", warmup_ms=[], measured_ms=[], rows=None, result_sha256=None,
+             error="killed after 10 s")
+qs["Q6"]["restarts"][3].update(status="timeout", measured_ms=[], rows=None,
+                               result_sha256=None, error="killed after 10 s")
+write("cmp_timeout.json", tmo)
+
+# The plan of Q6 and the result of Q14 differ between restarts of one file.
+vary = result(9)
+qs = {q["id"]: q for q in vary["queries"]}
+qs["Q6"]["restarts"][2].update(plan_sha256=sha("plan-Q6-other"), plan='{"query_block": "plan-Q6-other"}')
+qs["Q14"]["restarts"][1]["result_sha256"] = sha("another answer")
+write("sum_varies.json", vary)
