@@ -75,38 +75,79 @@ static void footnote(FILE *f, const struct rpt_summary *s, const char *prefix)
 		100.0 * s->opts.min_effect);
 }
 
+/* Warning kinds of one query: every enum rpt_warn flag, then "fewer than 2 ok restarts". */
+enum { SUM_W_FEW = 1 << 6 };
+static const unsigned warn_kinds[] = {RPT_W_NOT_STEADY, RPT_W_TIMEOUT,	     RPT_W_CRASH,
+				      RPT_W_ERROR,	RPT_W_PLAN_VARIES, RPT_W_RESULT_VARIES,
+				      SUM_W_FEW};
+
+static unsigned query_warn(const struct rpt_summary_query *q)
+{
+	return q->warn | (q->have_stats && q->side.n_used < 2 ? (unsigned)SUM_W_FEW : 0u);
+}
+
+/* The text of warning kind k of q into buf (without the query id); 0 when q has none. */
+static int warning_text(char *buf, size_t n, const struct rpt_summary_query *q, unsigned k)
+{
+	const struct rpt_side *d = &q->side;
+	if (!(query_warn(q) & k))
+		return 0;
+	switch (k) {
+	case RPT_W_NOT_STEADY:
+		snprintf(buf, n, "not steady in %zu of %zu restarts", d->not_steady, d->n_restarts);
+		break;
+	case RPT_W_TIMEOUT:
+		snprintf(buf, n, "timed out in %zu of %zu restarts", d->timeouts, d->n_restarts);
+		break;
+	case RPT_W_CRASH:
+		snprintf(buf, n, "the server crashed in %zu of %zu restarts", d->crashes,
+			 d->n_restarts);
+		break;
+	case RPT_W_ERROR:
+		snprintf(buf, n, "failed with an error in %zu of %zu restarts", d->errors,
+			 d->n_restarts);
+		break;
+	case RPT_W_PLAN_VARIES:
+		snprintf(buf, n, "the plan differs between restarts");
+		break;
+	case RPT_W_RESULT_VARIES:
+		snprintf(buf, n, "the result differs between restarts");
+		break;
+	default:
+		snprintf(buf, n, "fewer than 2 successful restarts: no between-restart variance");
+	}
+	return 1;
+}
+
 static void warnings(FILE *f, const struct rpt_summary *s, const char *prefix)
 {
-	for (size_t i = 0; i < s->n_queries; i++) {
-		const struct rpt_summary_query *q = &s->queries[i];
-		const struct rpt_side *d = &q->side;
-		if (d->not_steady)
-			fprintf(f, "%s%s: not steady in %zu of %zu restarts\n", prefix, q->id,
-				d->not_steady, d->n_restarts);
-		if (d->timeouts)
-			fprintf(f, "%s%s: timed out in %zu of %zu restarts\n", prefix, q->id,
-				d->timeouts, d->n_restarts);
-		if (d->crashes)
-			fprintf(f, "%s%s: the server crashed in %zu of %zu restarts\n", prefix,
-				q->id, d->crashes, d->n_restarts);
-		if (d->errors)
-			fprintf(f, "%s%s: failed with an error in %zu of %zu restarts\n", prefix,
-				q->id, d->errors, d->n_restarts);
-		if (q->have_stats && q->side.n_used < 2)
-			fprintf(f,
-				"%s%s: fewer than 2 successful restarts: no between-restart "
-				"variance\n",
-				prefix, q->id);
-	}
+	char msg[256];
+	for (size_t i = 0; i < s->n_queries; i++)
+		for (size_t k = 0; k < sizeof(warn_kinds) / sizeof(warn_kinds[0]); k++)
+			if (warning_text(msg, sizeof(msg), &s->queries[i], warn_kinds[k]))
+				fprintf(f, "%s%s: %s\n", prefix, s->queries[i].id, msg);
 }
 
 static size_t n_warnings(const struct rpt_summary *s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_queries; i++)
-		n += s->queries[i].warn != 0 ||
-		     (s->queries[i].have_stats && s->queries[i].side.n_used < 2);
+		n += query_warn(&s->queries[i]) != 0;
 	return n;
+}
+
+/* The warnings of q as JSON: {"kinds": [names], "messages": [texts]}. */
+static json_t *warnings_json(const struct rpt_summary_query *q)
+{
+	static const char *const names[] = {"not_steady",   "timeout",	     "crash", "error",
+					    "plan_varies", "result_varies", "few_restarts"};
+	char msg[256];
+	json_t *a = json_array();
+	for (size_t k = 0; k < sizeof(warn_kinds) / sizeof(warn_kinds[0]); k++)
+		if (warning_text(msg, sizeof(msg), q, warn_kinds[k]))
+			json_array_append_new(
+			    a, json_pack("{s:s, s:s}", "kind", names[k], "message", msg));
+	return a;
 }
 
 static int write_text(FILE *f, const struct rpt_summary *s, int color)
@@ -214,6 +255,9 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 		json_object_set_new(jq, "timeouts", json_integer((json_int_t)q->side.timeouts));
 		json_object_set_new(jq, "crashes", json_integer((json_int_t)q->side.crashes));
 		json_object_set_new(jq, "errors", json_integer((json_int_t)q->side.errors));
+		json_object_set_new(jq, "plan_varies", json_boolean(q->side.plans_vary));
+		json_object_set_new(jq, "result_varies", json_boolean(q->side.results_vary));
+		json_object_set_new(jq, "warnings", warnings_json(q));
 		json_array_append_new(qs, jq);
 	}
 	json_object_set_new(o, "queries", qs);
