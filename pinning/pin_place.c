@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Placement rules: the server on one PU (not PU 0, its core not shared with the client), the
- * client on another core of the same package, memory on the server's local NUMA node. */
+ * client on another core of the same package (without packages: of the same NUMA node), memory
+ * on the server's local NUMA node. */
 #include "pinning/pin_int.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,9 +9,9 @@
 #include <string.h>
 
 struct pu_info {
-	unsigned os;	  /* OS index of the PU */
-	int core;	  /* logical index of its core (PUs without a core: -1 - PU logical) */
-	int pkg;	  /* logical index of its package, 0 when the topology has none */
+	unsigned os; /* OS index of the PU */
+	int core;    /* logical index of its core (PUs without a core: -1 - PU logical) */
+	int unit;    /* logical index of its locality unit (enum unit_kind), 0 for the machine */
 	int core_has_pu0; /* its core holds PU 0 (allowed or not) */
 };
 
@@ -24,8 +25,40 @@ enum {
 	W_CLIENT_NOT_PU0 = 1
 };
 
+/* What "the same place" means for the client: the package; on a topology without packages the
+ * NUMA node (hwloc always has one), else the whole machine. */
+enum unit_kind { UNIT_PACKAGE, UNIT_NUMA, UNIT_MACHINE };
+
+static enum unit_kind unit_kind_of(const struct pin_topo *t)
+{
+	if (hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_PACKAGE) > 0)
+		return UNIT_PACKAGE;
+	if (hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_NUMANODE) > 0)
+		return UNIT_NUMA;
+	return UNIT_MACHINE;
+}
+
+static const char *unit_word(enum unit_kind k)
+{
+	return k == UNIT_PACKAGE ? "package" : k == UNIT_NUMA ? "NUMA node" : "machine";
+}
+
+/* The NUMA node closest to PU os (smallest cpuset containing it), allowed or not; NULL if none. */
+static hwloc_obj_t node_of_pu(const struct pin_topo *t, unsigned os)
+{
+	hwloc_obj_t best = NULL, node = NULL;
+	while ((node = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_NUMANODE, node)) != NULL) {
+		if (!node->cpuset || !hwloc_bitmap_isset(node->cpuset, os))
+			continue;
+		if (!best || hwloc_bitmap_weight(node->cpuset) < hwloc_bitmap_weight(best->cpuset))
+			best = node;
+	}
+	return best;
+}
+
 static int pus_collect(struct pu_info **out, const struct pin_topo *t)
 {
+	enum unit_kind kind = unit_kind_of(t);
 	int n = 0, max = hwloc_bitmap_weight(t->allowed_cpus);
 	*out = NULL;
 	if (max <= 0)
@@ -41,7 +74,10 @@ static int pus_collect(struct pu_info **out, const struct pin_topo *t)
 		hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pu);
 		a[n].os = pu->os_index;
 		a[n].core = core ? (int)core->logical_index : -1 - (int)pu->logical_index;
-		a[n].pkg = pkg ? (int)pkg->logical_index : 0;
+		hwloc_obj_t node = kind == UNIT_NUMA ? node_of_pu(t, pu->os_index) : NULL;
+		a[n].unit = kind == UNIT_PACKAGE ? (pkg ? (int)pkg->logical_index : 0)
+			    : node		 ? (int)node->logical_index
+						 : 0;
 		a[n].core_has_pu0 = core ? hwloc_bitmap_isset(core->cpuset, 0) : pu->os_index == 0;
 		n++;
 	}
@@ -83,9 +119,12 @@ static void core_words(char *out, size_t len, const struct pin_topo *t, unsigned
 	hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pu) : NULL;
 	hwloc_obj_t pkg =
 	    pu ? hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pu) : NULL;
+	hwloc_obj_t node = pu && !pkg ? node_of_pu(t, os) : NULL;
 	if (core && pkg)
 		snprintf(out, len, "core L#%u, package L#%u", core->logical_index,
 			 pkg->logical_index);
+	else if (core && node)
+		snprintf(out, len, "core L#%u, NUMA node %u", core->logical_index, node->os_index);
 	else if (core)
 		snprintf(out, len, "core L#%u", core->logical_index);
 	else
@@ -165,7 +204,7 @@ static int choose(const struct pu_info *a, int n, hwloc_const_bitmap_t fixed_ser
 				continue;
 			int sc = score_client(&a[c]) +
 				 (!core_in_set(a, n, &a[c], fixed_server) ? W_OTHER_CORE : 0) +
-				 (s0 && s0->pkg == a[c].pkg ? W_SAME_PACKAGE : 0);
+				 (s0 && s0->unit == a[c].unit ? W_SAME_PACKAGE : 0);
 			if (sc > best) {
 				best = sc;
 				*c_out = c;
@@ -181,7 +220,7 @@ static int choose(const struct pu_info *a, int n, hwloc_const_bitmap_t fixed_ser
 				continue;
 			int sc = score_server(&a[s]) +
 				 (!core_in_set(a, n, &a[s], fixed_client) ? W_OTHER_CORE : 0) +
-				 (c0 && c0->pkg == a[s].pkg ? W_SAME_PACKAGE : 0);
+				 (c0 && c0->unit == a[s].unit ? W_SAME_PACKAGE : 0);
 			if (sc > best) {
 				best = sc;
 				*s_out = s;
@@ -195,7 +234,7 @@ static int choose(const struct pu_info *a, int n, hwloc_const_bitmap_t fixed_ser
 				continue;
 			int sc = score_server(&a[s]) + score_client(&a[c]) +
 				 (a[s].core != a[c].core ? W_OTHER_CORE : 0) +
-				 (a[s].pkg == a[c].pkg ? W_SAME_PACKAGE : 0);
+				 (a[s].unit == a[c].unit ? W_SAME_PACKAGE : 0);
 			if (sc > best) {
 				best = sc;
 				*s_out = s;
@@ -218,6 +257,7 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 	if (n < 0)
 		return errbuf_set(err, "out of memory");
 	char list[256], where[128];
+	enum unit_kind kind = unit_kind_of(t);
 	if (o->server_cpus && parse_override(b->server, o->server_cpus, t->allowed_cpus,
 					     "server CPUs", "PUs", err) < 0)
 		goto out;
@@ -286,13 +326,17 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 			snprintf(p->warning, sizeof(p->warning),
 				 "the client shares the server's core (SMT sibling PU %u)",
 				 a[c].os);
-		} else if (s0 && s0->pkg != a[c].pkg) {
+		} else if (s0 && s0->unit != a[c].unit) {
 			append(p->reason, sizeof(p->reason),
-			       ", another package: no second core free in the server's");
+			       ", another %s: no second core free in the server's",
+			       unit_word(kind));
 			snprintf(p->warning, sizeof(p->warning),
-				 "the client runs on another package than the server");
+				 "the client runs on another %s than the server", unit_word(kind));
+		} else if (kind == UNIT_MACHINE) {
+			append(p->reason, sizeof(p->reason), ", another core");
 		} else {
-			append(p->reason, sizeof(p->reason), ", another core of the same package");
+			append(p->reason, sizeof(p->reason), ", another core of the same %s",
+			       unit_word(kind));
 		}
 	} else {
 		append(p->reason, sizeof(p->reason), "; client unbound");

@@ -23,6 +23,8 @@
 	"25,10,26,11,27,12,28,13,29,14,30,15,31)"
 #define CI "synthetic:pack:1 core:2 pu:1"
 #define NUMA4 "synthetic:pack:1 numa:4 core:4 pu:1"
+/* No package objects: the NUMA node is the locality unit. */
+#define NOPACK "synthetic:numa:4 core:2 pu:1"
 
 struct place_case {
 	const char *topology, *allowed, *server, *client, *membind;
@@ -43,6 +45,11 @@ static const struct place_case place_cases[] = {
     {NUMA4, NULL, NULL, NULL, NULL, 1, "1", "2", "0", NULL},
     {NUMA4, "9-12", NULL, NULL, NULL, 1, "9", "10", "2", NULL},
     {NUMA4, "0,13", NULL, NULL, NULL, 1, "13", "0", "3", NULL},
+    /* No packages: server and client share a NUMA node away from PU 0's, memory there. */
+    {NOPACK, NULL, NULL, NULL, NULL, 1, "2", "3", "1", NULL},
+    {NOPACK, "1-2,4", NULL, NULL, NULL, 1, "1", "2", "0", "another NUMA node"},
+    {NOPACK, NULL, "5", NULL, NULL, 1, "5", "4", "2", NULL},
+    {"synthetic:core:2 pu:1", NULL, NULL, NULL, NULL, 1, "1", "0", "0", NULL},
     /* Restricted cpusets: one PU each in two packages, one core with two PUs, one PU. */
     {"synthetic:pack:2 core:8 pu:1", "0,8", NULL, NULL, NULL, 1, "8", "0", "0", "another package"},
     {"synthetic:pack:1 core:1 pu:2", NULL, NULL, NULL, NULL, 1, "1", "0", "0", "SMT sibling"},
@@ -100,6 +107,37 @@ static void test_pin__placement_table(void)
 		} else {
 			CU_ASSERT_STRING_EQUAL(p.warning, "");
 		}
+		pin_topo_free(topo);
+	}
+}
+
+/* The reason names the locality unit the topology has, never a package it lacks. */
+static void test_pin__reason_names_the_locality_unit(void)
+{
+	static const struct {
+		const char *topology, *allowed, *want, *not_want;
+	} cases[] = {
+	    {XEON, NULL, "another core of the same package", "NUMA node 0)"},
+	    {NOPACK, NULL, "(core L#3, NUMA node 1), another core of the same NUMA node",
+	     "package"},
+	    {NOPACK, "1-2,4", "another NUMA node: no second core free in the server's", "package"},
+	    {"synthetic:core:2 pu:1", NULL, "another core of the same NUMA node", "package"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct errbuf err = {{0}};
+		struct pin_topo *topo = NULL;
+		struct pin_opts o = {0};
+		static struct pin_placement p;
+		int rc = pin_topo_load(&topo, cases[i].topology, &err);
+		if (rc == 0 && cases[i].allowed)
+			rc = pin_topo_restrict(topo, cases[i].allowed, &err);
+		if (rc == 0)
+			rc = pin_placement_compute(&p, topo, &o, &err);
+		CU_ASSERT_EQUAL_FATAL(rc, 0);
+		if (!strstr(p.reason, cases[i].want) || strstr(p.reason, cases[i].not_want))
+			fprintf(stderr, "\n%s: %s\n", cases[i].topology, p.reason);
+		CU_ASSERT_PTR_NOT_NULL(strstr(p.reason, cases[i].want));
+		CU_ASSERT_PTR_NULL(strstr(p.reason, cases[i].not_want));
 		pin_topo_free(topo);
 	}
 }
@@ -450,6 +488,7 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    {"placement_table", test_pin__placement_table},
+	    {"reason_names_the_locality_unit", test_pin__reason_names_the_locality_unit},
 	    {"overrides_outside_allowed_are_errors",
 	     test_pin__overrides_outside_allowed_are_errors},
 	    {"no_pin_is_unpinned_and_exclusive", test_pin__no_pin_is_unpinned_and_exclusive},

@@ -6,6 +6,7 @@ run pin --topology "$xeon" --allowed 0-1,16-31 --json
 run pin --topology "synthetic:pack:1 core:2 pu:1"
 run pin --topology "synthetic:pack:1 numa:4 core:4 pu:1" --allowed 9-12 --json
 run pin --topology "synthetic:pack:2 core:8 pu:1" --allowed 0,8
+run pin --topology "synthetic:numa:4 core:2 pu:1"
 run pin --topology "synthetic:pack:1 core:1 pu:1" --json
 run pin --topology "$xeon" --server-cpus 6 --membind 1
 run pin --topology "$xeon" --no-pin --no-aslr --nice -5 --json
