@@ -631,8 +631,10 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 		if (srv_is_alive(t->srv)) {
 			event(&c, "stopping the server already running in '%s'",
 			      srv_instdir(t->srv));
-			if (srv_stop(t->srv, err) < 0)
+			if (srv_stop(t->srv, err) < 0) {
+				rc = RUN_E_SERVER; /* e.g. the instance is in use */
 				goto out;
+			}
 		}
 	}
 	/* ETA bookkeeping: every pending execution. */

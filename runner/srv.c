@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -37,13 +38,15 @@ struct srv {
 	/* the process: child of this handle, or found through the pid file */
 	pid_t pid;
 	int is_child, detached, reaped, wstatus;
+	int locked;	    /* holds the instance lock (one reference) */
 	struct srv_kv *cfg; /* the option set written at the last start */
 	size_t n_cfg;
 };
 
 /* ---- the process-wide registry of started servers (signal and atexit path) ----
- * The module's only global state: the pids of servers (and initializers) this process started
- * and has not stopped or detached, so a signal or exit() can stop them. */
+ * One of the module's two global tables (the other: the instance locks): the pids of servers
+ * (and initializers) this process started and has not stopped or detached, so a signal or
+ * exit() can stop them. */
 
 #define REG_MAX 32
 static volatile pid_t reg_pids[REG_MAX];
@@ -444,6 +447,8 @@ static int resolve_binary(struct srv *s, struct errbuf *err)
 	return 0;
 }
 
+static void instance_unlock(struct srv *s);
+
 void srv_free(struct srv *s)
 {
 	if (!s)
@@ -452,6 +457,7 @@ void srv_free(struct srv *s)
 		struct errbuf ignored;
 		srv_stop(s, &ignored);
 	}
+	instance_unlock(s);
 	srv_kv_free(s->cfg, s->n_cfg);
 	free(s);
 }
@@ -545,12 +551,116 @@ static int find_installer(const struct srv *s, char out[PATHLEN])
 	return -1;
 }
 
+/* ---- the instance lock: one managing process per instance (docs/server.md) ----
+ * flock(LOCK_EX|LOCK_NB) on DIR/instance.lock, taken by a handle's first init/start/stop of a
+ * managed instance and held until the last handle holding it is freed or the process exits (the
+ * kernel releases it). The second process-wide table: the instances this process holds (several
+ * handles, e.g. run's variants, share one lock). */
+
+#define LOCK_MAX 16
+static struct {
+	char dir[PATHLEN - 64];
+	pid_t owner; /* a forked child does not hold its parent's locks */
+	int fd, refs;
+} lock_tab[LOCK_MAX];
+
+/* "pid N (dbt3stab run)": this process, for the lock file. */
+static void describe_self(char *out, size_t len)
+{
+	char cmd[256] = "";
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t k = read(fd, cmd, sizeof(cmd) - 1);
+		close(fd);
+		cmd[k > 0 ? k : 0] = '\0';
+		const char *base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+		size_t l0 = strlen(cmd);
+		if (k > 0 && (ssize_t)l0 + 1 < k && cmd[l0 + 1] != '-') {
+			snprintf(out, len, "pid %d (%s %s)", (int)getpid(), base, cmd + l0 + 1);
+			return;
+		}
+		if (*base) {
+			snprintf(out, len, "pid %d (%s)", (int)getpid(), base);
+			return;
+		}
+	}
+	snprintf(out, len, "pid %d", (int)getpid());
+}
+
+static int instance_lock(struct srv *s, struct errbuf *err)
+{
+	if (s->external)
+		return 0;
+	if (s->locked)
+		return 0;
+	pid_t self = getpid();
+	int slot = -1;
+	for (int i = 0; i < LOCK_MAX; i++) {
+		if (lock_tab[i].refs > 0 && lock_tab[i].owner == self &&
+		    strcmp(lock_tab[i].dir, s->instdir) == 0) {
+			lock_tab[i].refs++;
+			s->locked = 1;
+			return 0;
+		}
+		if (slot < 0 && (lock_tab[i].refs == 0 || lock_tab[i].owner != self))
+			slot = i; /* free, or inherited from the parent (its fd stays open) */
+	}
+	if (slot < 0)
+		return errbuf_set(err, "too many instances in one process (%d)", LOCK_MAX);
+	char path[PATHLEN], who[512];
+	snprintf(path, sizeof(path), "%s/instance.lock", s->instdir);
+	if (util_mkdir_p(s->instdir) < 0)
+		return errbuf_errno(err, errno, "cannot create '%s'", s->instdir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errbuf_errno(err, errno, "cannot open '%s'", path);
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+		ssize_t k = pread(fd, who, sizeof(who) - 1, 0);
+		close(fd);
+		if (e != EWOULDBLOCK)
+			return errbuf_errno(err, e, "cannot lock '%s'", path);
+		who[k > 0 ? k : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		return errbuf_set(err, "instance '%s' is in use by %s", s->instdir,
+				  *who ? who : "another process");
+	}
+	describe_self(who, sizeof(who));
+	size_t wl = strlen(who);
+	who[wl++] = '\n';
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, who, wl, 0) < 0) {
+		/* the lock holds without the note; the message then says "another process" */
+	}
+	snprintf(lock_tab[slot].dir, sizeof(lock_tab[slot].dir), "%s", s->instdir);
+	lock_tab[slot].owner = self;
+	lock_tab[slot].fd = fd;
+	lock_tab[slot].refs = 1;
+	s->locked = 1;
+	return 0;
+}
+
+static void instance_unlock(struct srv *s)
+{
+	if (!s->locked)
+		return;
+	s->locked = 0;
+	for (int i = 0; i < LOCK_MAX; i++)
+		if (lock_tab[i].refs > 0 && lock_tab[i].owner == getpid() &&
+		    strcmp(lock_tab[i].dir, s->instdir) == 0) {
+			if (--lock_tab[i].refs == 0)
+				close(lock_tab[i].fd); /* releases the flock */
+			return;
+		}
+}
+
 int srv_init_datadir(struct srv *s, struct errbuf *err)
 {
 	if (s->external) {
 		errbuf_set(err, "cannot initialise an external server");
 		return SRV_E_EXTERNAL;
 	}
+	if (instance_lock(s, err) < 0)
+		return -1;
 	if (resolve_binary(s, err) < 0)
 		return -1;
 	if (srv_is_initialised(s)) {
@@ -838,6 +948,8 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 		errbuf_set(err, "cannot start an external server");
 		return SRV_E_EXTERNAL;
 	}
+	if (instance_lock(s, err) < 0)
+		return -1;
 	if (resolve_binary(s, err) < 0)
 		return -1;
 	if (srv_is_alive(s)) {
@@ -962,6 +1074,8 @@ int srv_ensure_started(struct srv *s, const struct srv_launch *launch, int *out_
 	*out_started = 0;
 	if (s->external)
 		return srv_ping(s) ? 0 : (srv_check(s, err), -1);
+	if (instance_lock(s, err) < 0)
+		return -1;
 	if (srv_is_alive(s)) {
 		if (srv_ping(s))
 			return 0;
@@ -986,6 +1100,8 @@ int srv_stop(struct srv *s, struct errbuf *err)
 		errbuf_set(err, "cannot stop an external server");
 		return SRV_E_EXTERNAL;
 	}
+	if (instance_lock(s, err) < 0)
+		return -1;
 	if (!srv_is_alive(s))
 		return 0;
 	struct errbuf ignored;
