@@ -55,8 +55,9 @@ static void side_release(struct rpt_side *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int side_init(struct rpt_side *s, const struct res_query *q, const char *path,
-		     struct errbuf *err)
+/* q is a query of f (or NULL); path names f in messages. */
+static int side_init(struct rpt_side *s, const struct res_file *f, const struct res_query *q,
+		     const char *path, struct errbuf *err)
 {
 	memset(s, 0, sizeof(*s));
 	s->gmean_ms = s->sd_log = NAN;
@@ -100,9 +101,11 @@ static int side_init(struct rpt_side *s, const struct res_query *q, const char *
 		double m = NAN;
 		struct errbuf why = {""};
 		if (st_restart_means(&m, r->measured_ms, &n, 1, &why) < 0 || !(m > 0))
-			return errbuf_set(err, "'%s': query %s restart %d: unusable times%s%s",
-					  path, q->id, r->index, why.msg[0] ? ": " : " (mean 0)",
-					  why.msg);
+			return errbuf_set(err,
+					  "'%s': $.queries[%td].restarts[%zu].measured_ms: query "
+					  "%s restart %d: unusable times%s%s",
+					  path, q - f->queries, i, q->id, r->index,
+					  why.msg[0] ? ": " : " (mean 0)", why.msg);
 		s->means_ms[s->n_used] = m;
 		s->indices[s->n_used] = r->index;
 		s->n_used++;
@@ -288,7 +291,8 @@ static int baseline_prior(struct st_prior *out, const struct rpt_file_info *base
 	out->df = 0;
 	if (!baseline->res)
 		return 0;
-	if (side_init(&s, res_file_find_query(baseline->res, id), baseline->path, err) < 0) {
+	if (side_init(&s, baseline->res, res_file_find_query(baseline->res, id), baseline->path,
+		      err) < 0) {
 		side_release(&s);
 		return -1;
 	}
@@ -543,8 +547,8 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 			continue;
 		struct rpt_query *q = &c->queries[c->n_queries++];
 		q->id = qa->id;
-		if (side_init(&q->old, qa, old->path, err) < 0 ||
-		    side_init(&q->new, qb, new->path, err) < 0)
+		if (side_init(&q->old, old->res, qa, old->path, err) < 0 ||
+		    side_init(&q->new, new->res, qb, new->path, err) < 0)
 			goto fail;
 		q->warn = side_warn(&q->old) | side_warn(&q->new);
 		compare_fingerprints(q);
@@ -585,7 +589,7 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	const struct rpt_summary_opts *o = &s->opts;
 	sq->id = q->id;
 	sq->power_now = NAN;
-	if (side_init(&sq->side, q, s->file.path, err) < 0)
+	if (side_init(&sq->side, s->file.res, q, s->file.path, err) < 0)
 		return -1;
 	sq->warn = side_warn(&sq->side);
 	if (!sq->side.n_used)
@@ -615,7 +619,8 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	free(runs);
 	free(nruns);
 	if (rc < 0)
-		return errbuf_set(err, "'%s': query %s: %s", s->file.path, q->id, why.msg);
+		return errbuf_set(err, "'%s': $.queries[%td]: query %s: %s", s->file.path,
+				  q - s->file.res->queries, q->id, why.msg);
 	sq->have_stats = 1;
 	if (k < 2 || !isfinite(sq->stats.sd_log))
 		return 0;

@@ -262,8 +262,9 @@ static int sha_member(struct rd *rd, json_t *obj, const char *path, const char *
 	return copy_string(rd, p, v, out);
 }
 
-static int times_member(struct rd *rd, json_t *obj, const char *path, const char *key, double **out,
-			size_t *n)
+/* An array of times >= 0 (> 0 when positive: measured times, whose log is taken). */
+static int times_member(struct rd *rd, json_t *obj, const char *path, const char *key, int positive,
+			double **out, size_t *n)
 {
 	char p[256];
 	json_t *a, *v;
@@ -286,6 +287,8 @@ static int times_member(struct rd *rd, json_t *obj, const char *path, const char
 			return fail(rd, p, "non-finite time %g", t);
 		if (t < 0)
 			return fail(rd, p, "negative time %g", t);
+		if (positive && t == 0)
+			return fail(rd, p, "zero time (a measured time must be > 0)");
 		(*out)[i] = t;
 	}
 	*n = json_array_size(a);
@@ -336,9 +339,10 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	if (res_status_parse(json_string_value(v), &r->status) < 0)
 		return fail(rd, p, "unknown status \"%.40s\" (ok, timeout, crash or error)",
 			    json_string_value(v));
-	if (times_member(rd, o, path, "warmup_ms", &r->warmup_ms, &r->n_warmup) < 0 ||
-	    times_member(rd, o, path, "measured_ms", &r->measured_ms, &r->n_measured) < 0 ||
-	    times_member(rd, o, path, "server_cpu_ms", &r->server_cpu_ms, &r->n_server_cpu) < 0)
+	if (times_member(rd, o, path, "warmup_ms", 0, &r->warmup_ms, &r->n_warmup) < 0 ||
+	    times_member(rd, o, path, "measured_ms", 1, &r->measured_ms, &r->n_measured) < 0 ||
+	    times_member(rd, o, path, "server_cpu_ms", 0, &r->server_cpu_ms, &r->n_server_cpu) <
+		0)
 		return -1;
 	path_join(p, sizeof(p), path, "measured_ms");
 	if (r->status == RES_STATUS_OK && r->n_measured == 0)

@@ -1,7 +1,7 @@
 # compare: malformed input and incomparable files are one-line errors with exit 2.
 cd "$(dirname "$0")/../data" || exit 1
 run() { echo "\$ dbt3stab $*"; "$DBT3STAB" "$@"; echo "exit=$?"; }
-for f in bad_notjson bad_format bad_version bad_missing bad_type bad_negative bad_empty bad_huge; do
+for f in bad_notjson bad_format bad_version bad_missing bad_type bad_negative bad_empty bad_huge bad_zero; do
   run compare cmp_old.json $f.json
 done
 run compare nosuch.json cmp_old.json

@@ -8,4 +8,4 @@ done
 [ -n "$py" ] || { echo "no python3 with jsonschema: apt-get install python3-jsonschema"; exit 1; }
 "$py" validate_result.py ../../docs/result.schema.json cmp_*.json; echo "exit=$?"
 "$py" validate_result.py ../../docs/result.schema.json bad_format.json bad_version.json \
-  bad_missing.json bad_type.json bad_negative.json bad_empty.json 2>/dev/null; echo "exit=$?"
+  bad_missing.json bad_type.json bad_negative.json bad_empty.json bad_zero.json 2>/dev/null; echo "exit=$?"
