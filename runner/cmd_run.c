@@ -290,6 +290,15 @@ static int resume_load(struct target_set *ts, struct run_plan *plan, const struc
 	return rc;
 }
 
+/* Nonzero when res holds at least one restart of a query. */
+static int measured(const struct res_file *res)
+{
+	for (size_t i = 0; res && i < res->n_queries; i++)
+		if (res->queries[i].n_restarts)
+			return 1;
+	return 0;
+}
+
 /* ---- signals ---- */
 
 /* SIGINT, SIGTERM and SIGHUP (a closed terminal): stop the servers this process started and exit;
@@ -556,14 +565,17 @@ int cmd_run(int argc, char **argv)
 	if (r < 0)
 		cli_error("%s", err.msg);
 	if (r == 0 || r == RUN_E_SERVER) {
+		/* Only what was measured and written: a server that never started gives neither a
+		 * table nor a file. */
 		for (int i = 0; i < ts.n && !no_table; i++)
-			if (ts.targets[i].res)
+			if (measured(ts.targets[i].res))
 				run_report_table(stdout, ts.targets[i].res, ts.targets[i].name);
 		fflush(stdout); /* the table before the notes on stderr, also in a log file */
 		if (!quiet)
 			run_report_notes(stderr, ts.targets, ts.n);
 		for (int i = 0; i < ts.n && !quiet; i++)
-			cli_info(quiet, "wrote '%s'", ts.targets[i].out_path);
+			if (ts.targets[i].written)
+				cli_info(quiet, "wrote '%s'", ts.targets[i].out_path);
 	}
 	rc = r == 0		 ? CLI_OK
 	     : r == RUN_E_SERVER ? CLI_SERVER

@@ -116,7 +116,10 @@ static int pending(const struct runctx *c, const struct tstate *t, int r)
 
 static int checkpoint(struct tstate *t, struct errbuf *err)
 {
-	return res_file_write(t->t->res, t->t->out_path, err);
+	if (res_file_write(t->t->res, t->t->out_path, err) < 0)
+		return -1;
+	t->t->written = 1;
+	return 0;
 }
 
 json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,

@@ -78,6 +78,7 @@ struct run_target {
 	struct srv_opts *opts; /* server options of this target (borrowed) */
 	char *out_path;	       /* result file path (borrowed) */
 	struct res_file *res;  /* filled by run_execute; may be pre-filled by resume */
+	int written;	       /* run_execute wrote out_path at least once */
 };
 
 /* Outcome beyond 0/-1. */
