@@ -28,13 +28,14 @@ static void usage(FILE *f)
 		"                       on a side (a result with several restarts)\n"
 		"  --format F           text (default), markdown, json, junit or html\n"
 		"  -o, --output FILE    write the report to FILE instead of standard output\n"
+		"                       (checked first: exit 2 when FILE cannot be created)\n"
 		"  --force              compare files that are not comparable, with a warning\n"
 		"  -q, --quiet          no warnings on standard error\n"
 		"  -h, --help           this help\n"
 		"\n"
 		"verdicts: regression, improvement, unchanged, inconclusive, wrong-result\n"
 		"exit: 0 nothing flagged, 1 regression, 3 wrong result (takes precedence),\n"
-		"      2 usage or input error\n");
+		"      2 usage or input error, or the report cannot be written\n");
 }
 
 enum {
@@ -130,6 +131,13 @@ int cmd_compare(int argc, char **argv)
 	if (argc - optind != 2)
 		return cli_usage_error("compare",
 				       "expected two result files, OLD.json and NEW.json");
+	if (output) {
+		struct errbuf oerr = {""};
+		if (rpt_output_check(output, &oerr) < 0) {
+			cli_error("%s", oerr.msg);
+			return CLI_USAGE;
+		}
+	}
 
 	struct res_file *old = NULL, *new = NULL, *base = NULL;
 	struct rpt_compare *cmp = NULL;
@@ -178,7 +186,7 @@ int cmd_compare(int argc, char **argv)
 	if (wrc < 0) {
 		if (!output)
 			cli_error("cannot write standard output");
-		rc = CLI_FOUND;
+		rc = CLI_USAGE; /* not 1: a failed write must not look like a regression */
 		goto out;
 	}
 	rc = cmp->worst == RPT_WRONG_RESULT ? CLI_WRONG

@@ -23,9 +23,12 @@ static void usage(FILE *f)
 	       "  --min-effect E       compare's minimum effect, default 2%%\n"
 	       "  --correction C       compare's correction: holm (default), bh or none\n"
 	       "  --format F           text (default), markdown or json\n"
-	       "  -o, --output FILE    write to FILE instead of standard output\n"
+	       "  -o, --output FILE    write to FILE instead of standard output (checked\n"
+	       "                       first: exit 2 when FILE cannot be created)\n"
 	       "  -q, --quiet          no warnings on standard error\n"
-	       "  -h, --help           this help\n");
+	       "  -h, --help           this help\n"
+	       "\n"
+	       "exit: 0 ok, 2 usage or input error, or the report cannot be written\n");
 }
 
 enum { OPT_DETECT = 256, OPT_POWER, OPT_ALPHA, OPT_MIN_EFFECT, OPT_CORRECTION, OPT_FORMAT };
@@ -100,6 +103,13 @@ int cmd_summary(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("summary", "expected one result file");
+	if (output) {
+		struct errbuf oerr = {""};
+		if (rpt_output_check(output, &oerr) < 0) {
+			cli_error("%s", oerr.msg);
+			return CLI_USAGE;
+		}
+	}
 
 	const char *path = argv[optind];
 	struct res_file *res = NULL;
@@ -132,7 +142,7 @@ int cmd_summary(int argc, char **argv)
 		}
 		free(buf);
 	}
-	rc = wrc < 0 ? CLI_FOUND : CLI_OK;
+	rc = wrc < 0 ? CLI_USAGE : CLI_OK;
 out:
 	rpt_summary_free(sum);
 	res_file_free(res);
