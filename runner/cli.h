@@ -34,6 +34,11 @@ int cli_bad_option(const char *cmd, int c, char **argv);
 /* Resets getopt_long for a fresh parse of a subcommand's argv. */
 void cli_getopt_reset(void);
 
+/* Joins NULL-name-terminated getopt_long tables (the list itself ends with NULL) into one
+ * malloc'd table ending in a zero entry; the caller frees it. NULL when out of memory. */
+struct option;
+struct option *cli_options_merge(const struct option *const *tables);
+
 /* Strict number parsing: the whole string, within [min, max]; 0 on success, -1 otherwise. */
 int cli_parse_long(const char *s, long min, long max, long *out);
 int cli_parse_double(const char *s, double min, double max, double *out);
