@@ -303,11 +303,35 @@ static int measured(const struct res_file *res)
 
 /* SIGINT, SIGTERM and SIGHUP (a closed terminal): stop the servers this process started and exit;
  * the last checkpoint is on disk (written atomically after every query). */
+static char intr_kept[9000], intr_none[] = "dbt3stab: interrupted before the first checkpoint; "
+						"nothing written\n";
+static const struct target_set *intr_ts; /* written flags, read by the handler */
+static int intr_resume;			 /* the file existed before: it keeps its restarts */
+
 static void on_signal(int sig)
 {
 	(void)sig;
 	srv_stop_registered();
+	int kept = intr_resume;
+	for (int i = 0; intr_ts && i < intr_ts->n; i++)
+		kept |= intr_ts->targets[i].written;
+	const char *msg = kept && intr_kept[0] ? intr_kept : intr_none;
+	ssize_t w = write(STDERR_FILENO, msg, strlen(msg));
+	(void)w;
 	_exit(CLI_INTERRUPTED);
+}
+
+/* The line the handler prints: where the finished restarts are and how to go on. */
+static void prepare_interrupt_note(const struct target_set *ts, const char *path, int resume)
+{
+	intr_ts = ts;
+	intr_resume = resume;
+	int n = snprintf(intr_kept, sizeof(intr_kept),
+			 "%sdbt3stab: interrupted; finished restarts kept in '%s' (continue with: "
+			 "dbt3stab run --resume %s)\n",
+			 cli_is_tty(stderr) ? "\r\033[K" : "", path, path);
+	if (n < 0 || (size_t)n >= sizeof(intr_kept))
+		intr_kept[0] = '\0';
 }
 
 static void install_signals(void)
@@ -557,6 +581,7 @@ int cmd_run(int argc, char **argv)
 	if (pin_ctx_bind_client(pin, &err) < 0)
 		cli_warn("cannot bind the client: %s", err.msg);
 
+	prepare_interrupt_note(&ts, resume ? resume : output, resume != NULL);
 	install_signals();
 	struct display d = {.quiet = quiet, .tty = cli_is_tty(stderr)};
 	struct run_hooks hooks = {on_progress, on_event, &d};

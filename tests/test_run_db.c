@@ -99,6 +99,16 @@ static int file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* Nonzero when the file holds text. */
+static int log_contains(const char *path, const char *text)
+{
+	char *all = NULL;
+	struct errbuf err;
+	int found = util_read_file(path, &all, NULL, &err) == 0 && strstr(all, text) != NULL;
+	free(all);
+	return found;
+}
+
 static struct res_file *read_result(const char *path)
 {
 	struct res_file *res = NULL;
@@ -310,6 +320,12 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 	int rc = wait_exit(child);
 	CU_ASSERT_EQUAL(rc, 130);
 	assert_server_stopped();
+	char note[9000];
+	snprintf(note, sizeof(note),
+		 "interrupted; finished restarts kept in '%s' (continue with: dbt3stab run "
+		 "--resume %s)",
+		 out, out);
+	CU_ASSERT_TRUE(log_contains(log, note));
 	struct res_file *res = read_result(out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
 	CU_ASSERT_PTR_NULL(res->finished_at); /* a checkpoint */
