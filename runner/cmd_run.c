@@ -9,6 +9,7 @@
 #include "runner/srv.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -288,6 +289,26 @@ static int resume_load(struct target_set *ts, struct run_plan *plan, const struc
 		ts->targets[ts->n - 1].res = res;
 	}
 	return rc;
+}
+
+/* Before any server starts: can the result file be written (its PATH.tmp created, then renamed
+ * over PATH)? 0, or -1 with the reason. */
+static int check_writable(const char *path, struct errbuf *err)
+{
+	char tmp[4200];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return errbuf_set(err, "output path too long: '%s'", path);
+	if (is_dir(path))
+		return errbuf_set(err, "'%s' is a directory (a directory of result files needs "
+				       "--variant)",
+				  path);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errbuf_errno(err, errno, "cannot write the result file: cannot create '%s'",
+				    tmp);
+	close(fd);
+	unlink(tmp);
+	return 0;
 }
 
 /* Nonzero when res holds at least one restart of a query. */
@@ -570,6 +591,12 @@ int cmd_run(int argc, char **argv)
 					  "managed instance), not --host/--socket/--user");
 		goto out;
 	}
+	for (int i = 0; i < ts.n; i++)
+		if (check_writable(ts.targets[i].out_path, &err) < 0) {
+			cli_error("%s", err.msg);
+			rc = CLI_USAGE;
+			goto out;
+		}
 	if (pin_ctx_init(&pin, &popts, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = CLI_USAGE;
