@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -818,12 +819,38 @@ static int run_phases(struct state *st, int *bulk_now, struct errbuf *err)
 	return 0;
 }
 
+int load_check_opts(const struct load_opts *o, struct errbuf *err)
+{
+	if (!valid_identifier(o->database))
+		return errbuf_set(err,
+				  "invalid database name '%s' (1 to 64 letters, digits, '_' or '$')",
+				  o->database);
+	if (!o->from_dir)
+		return 0;
+	struct stat sb;
+	if (stat(o->from_dir, &sb) < 0)
+		return errbuf_errno(err, errno, "--from '%s'", o->from_dir);
+	if (!S_ISDIR(sb.st_mode))
+		return errbuf_set(err, "--from '%s' is not a directory", o->from_dir);
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s.tbl", o->from_dir,
+			 gen_table_name((enum gen_table)t));
+		if (access(path, R_OK) < 0)
+			return errbuf_errno(err, errno, "--from '%s' lacks a readable %s.tbl",
+					    o->from_dir, gen_table_name((enum gen_table)t));
+		if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode))
+			return errbuf_set(err, "--from '%s': %s.tbl is not a regular file",
+					  o->from_dir, gen_table_name((enum gen_table)t));
+	}
+	return 0;
+}
+
 int load_run(struct srv *s, const struct load_opts *o, struct load_report *out, struct errbuf *err)
 {
 	memset(out, 0, sizeof(*out));
-	if (!valid_identifier(o->database))
-		return errbuf_set(err, "invalid database name '%s' (letters, digits, '_', '$')",
-				  o->database);
+	if (load_check_opts(o, err) < 0)
+		return -1;
 	if (o->jobs < 1 || o->jobs > 16)
 		return errbuf_set(err, "jobs must be 1 to 16, not %d", o->jobs);
 	if (!(o->sf > 0))

@@ -92,6 +92,11 @@ void load_opts_init(struct load_opts *o);
  * off, large redo log), for srv_launch.overlay; static, *out_n entries. */
 const struct srv_kv *load_bulk_profile(size_t *out_n);
 
+/* Checks what needs no server: the database name (1 to 64 of [A-Za-z0-9_$]) and, with
+ * o->from_dir, that the directory holds the eight readable <table>.tbl files. 0 when valid,
+ * -1 with a one-line err. load_run checks the same. */
+int load_check_opts(const struct load_opts *o, struct errbuf *err);
+
 /* Loads o->sf into o->database on server s (started if managed and down; left as found).
  * A matching fingerprint makes this a no-op unless o->force. The fingerprint table is dropped
  * first and written last. 0 on success; LOAD_E_SERVER or -1 with err filled. */

@@ -217,6 +217,10 @@ int cmd_load(int argc, char **argv)
 		free(sql);
 		goto out;
 	}
+	if (load_check_opts(&o, &err) < 0) {
+		rc = cli_usage_error(argv[0], "%s", err.msg);
+		goto out;
+	}
 	so.scale = o.sf;
 	if (srv_opts_finish(&so, &err) < 0) {
 		rc = cli_usage_error(argv[0], "%s", err.msg);
