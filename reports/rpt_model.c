@@ -426,7 +426,14 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 				q->why = "untested";
 				break;
 			default:
-				q->verdict = RPT_UNCHANGED;
+				/* unchanged only when the CI rules out a change of min-effect */
+				if (st_ci_rules_out(&q->test, c->opts.min_effect)) {
+					q->verdict = RPT_UNCHANGED;
+				} else {
+					q->verdict = RPT_INCONCLUSIVE;
+					q->why = "not flagged, but the CI does not rule out a change "
+						 "of min-effect (more restarts needed)";
+				}
 			}
 		}
 		c->counts[q->verdict]++;

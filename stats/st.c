@@ -548,6 +548,18 @@ enum st_verdict st_verdict_of(const struct st_test *t, double p_adj, double alph
 	return ST_VERDICT_UNCHANGED;
 }
 
+/* Equivalence by confidence-interval inclusion (Westlake 1976, Biometrics 32:741-744; the
+ * interval form of Schuirmann's 1987 two one-sided tests, J Pharmacokinet Biopharm 15:657-680,
+ * here with the two-sided 1 - alpha CI, which is conservative): no change of min_effect when
+ * the CI of the ratio lies inside [1/(1+e), 1+e] (symmetric on the log scale). */
+int st_ci_rules_out(const struct st_test *t, double min_effect)
+{
+	double hi = 1 + min_effect;
+	if (t->kind == ST_TEST_NONE || !isfinite(t->ci_lo) || !isfinite(t->ci_hi))
+		return 0;
+	return t->ci_lo >= 1 / hi && t->ci_hi <= hi;
+}
+
 size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st_test *tests,
 		 size_t m, enum st_correction corr, double alpha, double min_effect,
 		 enum st_alternative alt)

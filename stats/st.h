@@ -189,6 +189,11 @@ enum st_verdict {
 enum st_verdict st_verdict_of(const struct st_test *t, double p_adj, double alpha,
 			      double min_effect, enum st_alternative alt);
 
+/* 1 when t's CI lies inside [1/(1+min_effect), 1+min_effect], i.e. it rules out a change of
+ * min_effect either way (equivalence by CI inclusion); 0 otherwise or when untested. A verdict
+ * of unchanged needs this; without it, "not flagged" is inconclusive. */
+int st_ci_rules_out(const struct st_test *t, double min_effect);
+
 /* Corrects the p of the m tests (st_p_adjust over the tested ones) into out_padj[m] and sets
  * out_verdict[m] with st_verdict_of; returns the number of regressions. */
 size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st_test *tests,

@@ -51,14 +51,45 @@ static void test_compare__aa_pair_flags_nothing(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(c->n_queries, 4);
 	CU_ASSERT_EQUAL(c->n_tested, 4);
-	CU_ASSERT_EQUAL(c->counts[RPT_UNCHANGED], 4);
-	CU_ASSERT_EQUAL(c->worst, RPT_UNCHANGED);
+	/* 2% restart noise, 5 restarts a side: nothing flagged, but the CIs (about +-3%) do not
+	 * rule out a 2% change, so not "unchanged" either */
+	CU_ASSERT_EQUAL(c->counts[RPT_INCONCLUSIVE], 4);
+	CU_ASSERT_EQUAL(c->counts[RPT_REGRESSION] + c->counts[RPT_IMPROVEMENT], 0);
+	CU_ASSERT_EQUAL(c->worst, RPT_INCONCLUSIVE);
+	for (size_t i = 0; i < c->n_queries; i++)
+		CU_ASSERT_FALSE(st_ci_rules_out(&c->queries[i].test, 0.02));
 	CU_ASSERT_TRUE(c->have_overall);
 	CU_ASSERT(c->overall.ci_lo < 1.0 && c->overall.ci_hi > 1.0);
 	for (size_t i = 0; i < c->n_queries; i++) {
 		CU_ASSERT_EQUAL(c->queries[i].test.kind, ST_TEST_WELCH);
 		CU_ASSERT(c->queries[i].p_adj >= c->queries[i].test.p); /* Holm never lowers p */
 	}
+	rpt_compare_free(c);
+	res_file_free(a);
+	res_file_free(b);
+}
+
+/* unchanged means the CI rules out a change of min-effect: a 0.3% restart noise A/A pair is
+ * unchanged at 2%, inconclusive at 0.2% (its CIs are about +-0.5%). */
+static void test_compare__unchanged_needs_a_tight_ci(void)
+{
+	struct res_file *a = load("cmp_tight_old.json"), *b = load("cmp_tight_new.json");
+	struct errbuf err = {""};
+	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->counts[RPT_UNCHANGED], 4);
+	for (size_t i = 0; i < c->n_queries; i++) {
+		const struct st_test *t = &c->queries[i].test;
+		CU_ASSERT(t->ci_lo >= 1 / 1.02 && t->ci_hi <= 1.02);
+	}
+	rpt_compare_free(c);
+	struct rpt_compare_opts opts;
+	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, none = {NULL, NULL};
+	rpt_compare_opts_init(&opts);
+	opts.min_effect = 0.002;
+	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	CU_ASSERT_EQUAL(c->counts[RPT_INCONCLUSIVE], 4);
+	CU_ASSERT_EQUAL(c->worst, RPT_INCONCLUSIVE);
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
@@ -76,7 +107,7 @@ static void test_compare__regression_improvement_and_plan_change(void)
 	CU_ASSERT(q3->test.ci_lo > 1.02);
 	CU_ASSERT_EQUAL(q6->verdict, RPT_IMPROVEMENT);
 	CU_ASSERT(q6->test.ratio < 0.75);
-	CU_ASSERT_EQUAL(q14->verdict, RPT_UNCHANGED);
+	CU_ASSERT_EQUAL(q14->verdict, RPT_INCONCLUSIVE); /* CI wider than +-2% */
 	CU_ASSERT_TRUE(q14->plan_changed);
 	CU_ASSERT_FALSE(q3->plan_changed);
 	CU_ASSERT_EQUAL(c->worst, RPT_REGRESSION);
@@ -168,7 +199,7 @@ static void test_compare__fingerprints_compare_as_sets(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_WRONG_RESULT);
 	CU_ASSERT_TRUE(find(c, "Q3")->warn & RPT_W_RESULT_VARIES);
-	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_UNCHANGED);
+	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_INCONCLUSIVE); /* not wrong; CI wide */
 	CU_ASSERT_FALSE(find(c, "Q6")->result_changed);
 	CU_ASSERT_TRUE(find(c, "Q6")->warn & RPT_W_RESULT_VARIES);
 	CU_ASSERT_TRUE(find(c, "Q14")->plan_changed);
@@ -199,7 +230,8 @@ static void test_compare__one_restart_needs_a_baseline(void)
 	CU_ASSERT_EQUAL(c->n_tested, 4);
 	CU_ASSERT_EQUAL(find(c, "Q3")->test.kind, ST_TEST_BASELINE);
 	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
-	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_UNCHANGED);
+	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_INCONCLUSIVE); /* CI wider than +-2% */
+	CU_ASSERT_FALSE(st_ci_rules_out(&find(c, "Q1")->test, 0.02));
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
@@ -303,7 +335,10 @@ static void test_compare__moderated_method_tests_every_query(void)
 	CU_ASSERT_EQUAL(c->n_tested, 4);
 	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
 	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_IMPROVEMENT);
-	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_UNCHANGED);
+	CU_ASSERT_NOT_EQUAL(find(c, "Q1")->verdict, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(find(c, "Q1")->verdict,
+			st_ci_rules_out(&find(c, "Q1")->test, 0.02) ? RPT_UNCHANGED
+								      : RPT_INCONCLUSIVE);
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
@@ -338,6 +373,7 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    {"aa_pair_flags_nothing", test_compare__aa_pair_flags_nothing},
+	    {"unchanged_needs_a_tight_ci", test_compare__unchanged_needs_a_tight_ci},
 	    {"regression_improvement_and_plan_change",
 	     test_compare__regression_improvement_and_plan_change},
 	    {"wrong_result_is_most_severe", test_compare__wrong_result_is_most_severe},

@@ -120,7 +120,7 @@ static void test_rpt_html__designed_queries_get_their_verdicts(void)
 		    {"Q9", "improvement"},
 		    {"Q18", "wrong-result"},
 		    {"Q20", "inconclusive"},
-		    {"Q1", "unchanged"}};
+		    {"Q15", "unchanged"}};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char *art = article_of(html, want[i].id), cls[96];
 		CU_ASSERT_PTR_NOT_NULL_FATAL(art);

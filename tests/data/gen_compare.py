@@ -9,14 +9,14 @@ BASE = {"Q1": 100.0, "Q3": 50.0, "Q6": 20.0, "Q14": 10.0}
 def sha(s):
     return hashlib.sha256(s.encode()).hexdigest()
 
-def result(seed, restarts=5, runs=3, factor=None, plan=None, answer=None):
+def result(seed, restarts=5, runs=3, factor=None, plan=None, answer=None, cov=0.02):
     rng = random.Random(seed)
     factor, plan, answer = factor or {}, plan or {}, answer or {}
     queries = []
     for q, ms in BASE.items():
         rs = []
         for i in range(restarts):
-            m = ms * factor.get(q, 1.0) * rng.lognormvariate(0, 0.02)  # restart effect, 2%
+            m = ms * factor.get(q, 1.0) * rng.lognormvariate(0, cov)  # restart effect, 2%
             p = plan.get(q, "plan-" + q)
             rs.append({"index": i, "status": "ok",
                        "warmup_ms": [round(m * 1.3, 6)],
@@ -105,3 +105,8 @@ qs = {q["id"]: q for q in vary["queries"]}
 qs["Q6"]["restarts"][2].update(plan_sha256=sha("plan-Q6-other"), plan='{"query_block": "plan-Q6-other"}')
 qs["Q14"]["restarts"][1]["result_sha256"] = sha("another answer")
 write("sum_varies.json", vary)
+
+# A/A with a 0.3% restart effect: the CIs lie inside +-2%, so the verdict is unchanged (with the
+# 2% of cmp_old/cmp_same, 5 restarts cannot rule out a 2% change: inconclusive).
+write("cmp_tight_old.json", result(10, cov=0.003))
+write("cmp_tight_new.json", result(11, cov=0.003))
