@@ -299,8 +299,9 @@ static int check_writable(const char *path, struct errbuf *err)
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return errbuf_set(err, "output path too long: '%s'", path);
 	if (is_dir(path))
-		return errbuf_set(err, "'%s' is a directory (a directory of result files needs "
-				       "--variant)",
+		return errbuf_set(err,
+				  "'%s' is a directory (a directory of result files needs "
+				  "--variant)",
 				  path);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -325,8 +326,8 @@ static int measured(const struct res_file *res)
 /* SIGINT, SIGTERM and SIGHUP (a closed terminal): stop the servers this process started and exit;
  * the last checkpoint is on disk (written atomically after every query). */
 static char intr_kept[9000], intr_none[] = "dbt3stab: interrupted before the first checkpoint; "
-						"nothing written\n";
-static const struct target_set *intr_ts; /* written flags, read by the handler */
+					   "nothing written\n";
+static const struct target_set *intr_ts; /* result paths, read by the handler */
 static int intr_resume;			 /* the file existed before: it keeps its restarts */
 
 static void on_signal(int sig)
@@ -334,8 +335,10 @@ static void on_signal(int sig)
 	(void)sig;
 	srv_stop_registered();
 	int kept = intr_resume;
-	for (int i = 0; intr_ts && i < intr_ts->n; i++)
-		kept |= intr_ts->targets[i].written;
+	for (int i = 0; intr_ts && i < intr_ts->n; i++) { /* interrupted inside a first write? */
+		const struct run_target *t = &intr_ts->targets[i];
+		kept |= t->written == 2 || (t->written && access(t->out_path, F_OK) == 0);
+	}
 	const char *msg = kept && intr_kept[0] ? intr_kept : intr_none;
 	ssize_t w = write(STDERR_FILENO, msg, strlen(msg));
 	(void)w;
@@ -626,7 +629,7 @@ int cmd_run(int argc, char **argv)
 		if (!quiet)
 			run_report_notes(stderr, ts.targets, ts.n);
 		for (int i = 0; i < ts.n && !quiet; i++)
-			if (ts.targets[i].written)
+			if (ts.targets[i].written == 2)
 				cli_info(quiet, "wrote '%s'", ts.targets[i].out_path);
 	}
 	rc = r == 0		 ? CLI_OK

@@ -116,9 +116,11 @@ static int pending(const struct runctx *c, const struct tstate *t, int r)
 
 static int checkpoint(struct tstate *t, struct errbuf *err)
 {
+	if (!t->t->written)
+		t->t->written = 1; /* the signal handler's hint: the rename may have happened */
 	if (res_file_write(t->t->res, t->t->out_path, err) < 0)
 		return -1;
-	t->t->written = 1;
+	t->t->written = 2;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "runner/res.h"
 #include "runner/srv.h"
 #include "runner/util.h"
+#include <signal.h>
 #include <stdint.h>
 
 #define RUN_MAX_QUERIES 22
@@ -73,12 +74,12 @@ struct run_hooks {
 
 /* One output of a run: a variant (or the only server), its options and its result file. */
 struct run_target {
-	const char *name;      /* variant name or NULL */
-	const char *spec;      /* the --variant text or NULL */
-	struct srv_opts *opts; /* server options of this target (borrowed) */
-	char *out_path;	       /* result file path (borrowed) */
-	struct res_file *res;  /* filled by run_execute; may be pre-filled by resume */
-	int written;	       /* run_execute wrote out_path at least once */
+	const char *name;	       /* variant name or NULL */
+	const char *spec;	       /* the --variant text or NULL */
+	struct srv_opts *opts;	       /* server options of this target (borrowed) */
+	char *out_path;		       /* result file path (borrowed) */
+	struct res_file *res;	       /* filled by run_execute; may be pre-filled by resume */
+	volatile sig_atomic_t written; /* 1: a first write of out_path began, 2: done */
 };
 
 /* Outcome beyond 0/-1. */
