@@ -642,6 +642,17 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 			}
 		}
 	}
+	/* Server starts continue their numbering over a resumed file. */
+	for (int i = 0; i < n_targets; i++) {
+		const struct res_file *res = c.ts[i].t->res;
+		for (size_t q = 0; q < res->n_queries; q++)
+			for (size_t k = 0; k < res->queries[q].n_restarts; k++) {
+				json_t *x = res->queries[q].restarts[k].extra;
+				json_t *v = x ? json_object_get(x, "server_start") : NULL;
+				if (json_is_integer(v) && json_integer_value(v) >= c.start_seq)
+					c.start_seq = (int)json_integer_value(v) + 1;
+			}
+	}
 	/* ETA bookkeeping: every pending execution. */
 	for (int i = 0; i < n_targets; i++)
 		for (int r = 0; r < plan->restarts; r++) {

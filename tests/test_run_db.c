@@ -306,6 +306,12 @@ static void test_run_db__query_timeout_is_recorded_and_the_run_goes_on(void)
 	free(out);
 }
 
+static int start_seq(const struct res_restart *x)
+{
+	json_t *v = x->extra ? json_object_get(x->extra, "server_start") : NULL;
+	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
 static void test_run_db__resume_completes_an_interrupted_run(void)
 {
 	CU_ASSERT_FATAL(loaded);
@@ -343,6 +349,7 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 	CU_ASSERT_PTR_NOT_NULL(res->finished_at);
 	CU_ASSERT_EQUAL_FATAL(res->n_queries, 2);
 	for (size_t i = 0; i < res->n_queries; i++) {
+		int starts[3] = {-1, -1, -1};
 		const struct res_query *q = &res->queries[i];
 		CU_ASSERT_EQUAL(q->n_restarts, 3);
 		for (int r = 0; r < 3; r++) {
@@ -350,16 +357,13 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 			CU_ASSERT_PTR_NOT_NULL_FATAL(x);
 			CU_ASSERT_EQUAL(x->status, RES_STATUS_OK);
 			CU_ASSERT_EQUAL(x->n_measured, 3);
+			starts[r] = start_seq(x);
 		}
+		/* a new server start per restart, numbered on over the resume */
+		CU_ASSERT(starts[0] >= 0 && starts[0] < starts[1] && starts[1] < starts[2]);
 	}
 	res_file_free(res);
 	free(out);
-}
-
-static int start_seq(const struct res_restart *x)
-{
-	json_t *v = x->extra ? json_object_get(x->extra, "server_start") : NULL;
-	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
 }
 
 static void test_run_db__variants_interleave(void)
