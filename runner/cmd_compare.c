@@ -33,7 +33,10 @@ static void usage(FILE *f)
 		"  -q, --quiet          no warnings on standard error\n"
 		"  -h, --help           this help\n"
 		"\n"
-		"verdicts: regression, improvement, unchanged, inconclusive, wrong-result\n"
+		"verdicts: regression, improvement (significant and at least min effect; a query\n"
+		"          that timed out in every restart of one side only: by the timeout),\n"
+		"          unchanged (the CI lies within +-min effect), inconclusive (not flagged\n"
+		"          and the CI is wider, or untested), wrong-result\n"
 		"exit: 0 nothing flagged, 1 regression, 3 wrong result (takes precedence),\n"
 		"      2 usage or input error, or the report cannot be written\n");
 }
