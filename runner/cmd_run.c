@@ -403,7 +403,7 @@ int cmd_run(int argc, char **argv)
 	struct pin_opts popts;
 	struct target_set ts;
 	struct errbuf err = {{0}};
-	const char *output = NULL, *resume = NULL;
+	const char *output = NULL, *resume = NULL, *plan_opt = NULL;
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants = 0, quiet = 0, no_table = 0, scale_given = 0, rc = CLI_OK, c;
 	struct pin_ctx *pin = NULL;
@@ -433,23 +433,28 @@ int cmd_run(int argc, char **argv)
 			output = optarg;
 			break;
 		case OPT_RESTARTS:
+			plan_opt = "--restarts";
 			if ((rc = parse_int(cmd, "--restarts", optarg, 1, 100000, &plan.restarts)))
 				goto out;
 			break;
 		case OPT_WARMUP:
+			plan_opt = "--warmup";
 			if ((rc = parse_int(cmd, "--warmup", optarg, 0, 1000000, &plan.warmup)))
 				goto out;
 			break;
 		case OPT_RUNS:
+			plan_opt = "--runs";
 			if ((rc = parse_int(cmd, "--runs", optarg, 1, 1000000, &plan.runs)))
 				goto out;
 			break;
 		case OPT_MAX_CRASHES:
+			plan_opt = "--max-crashes";
 			if ((rc = parse_int(cmd, "--max-crashes", optarg, 0, 100000,
 					    &plan.max_crashes)))
 				goto out;
 			break;
 		case OPT_QUERIES:
+			plan_opt = "--queries";
 			if ((r = run_queries_parse(plan.queries, optarg, &err)) < 0) {
 				rc = cli_usage_error(cmd, "%s", err.msg);
 				goto out;
@@ -457,6 +462,7 @@ int cmd_run(int argc, char **argv)
 			plan.n_queries = r;
 			break;
 		case OPT_ORDER:
+			plan_opt = "--order";
 			if (strcmp(optarg, "fixed") != 0 && strcmp(optarg, "shuffled") != 0) {
 				rc = cli_usage_error(cmd, "--order is fixed or shuffled, not '%s'",
 						     optarg);
@@ -465,6 +471,7 @@ int cmd_run(int argc, char **argv)
 			plan.shuffled = strcmp(optarg, "shuffled") == 0;
 			break;
 		case OPT_SEED: {
+			plan_opt = "--seed";
 			long v;
 			if (cli_parse_long(optarg, 0, 0x7fffffffffffffffL, &v) < 0) {
 				rc = cli_usage_error(cmd, "bad --seed '%s'", optarg);
@@ -518,9 +525,13 @@ int cmd_run(int argc, char **argv)
 		rc = cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	if (resume && (n_variants || scale_given)) {
+	if (resume && (n_variants || scale_given || plan_opt)) {
 		rc = cli_usage_error(cmd,
-				     "--resume takes the plan, scale and variants from the file");
+				     "--resume takes the plan, scale and variants from the file: "
+				     "drop %s",
+				     plan_opt	  ? plan_opt
+				     : n_variants ? "--variant"
+						  : "-s");
 		goto out;
 	}
 	if (!resume && !scale_given) {
@@ -540,6 +551,14 @@ int cmd_run(int argc, char **argv)
 		if (resume_load(&ts, &plan, &sopts, resume, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = CLI_USAGE;
+			goto out;
+		}
+		int complete = ts.n > 0;
+		for (int i = 0; i < ts.n; i++)
+			complete &= ts.targets[i].res && ts.targets[i].res->finished_at != NULL;
+		if (complete) { /* nothing to add: leave the file(s) as they are */
+			cli_info(quiet, "'%s' is complete (finished at %s): nothing to resume",
+				 resume, ts.targets[0].res->finished_at);
 			goto out;
 		}
 	} else {

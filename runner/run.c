@@ -683,6 +683,8 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 	}
 	free(vorder);
 	for (int i = 0; i < n_targets && rc == 0; i++) {
+		if (c.ts[i].starts == 0 && c.ts[i].t->res->finished_at)
+			continue; /* complete before this call: left as it is */
 		res_file_finish(c.ts[i].t->res);
 		if (checkpoint(&c.ts[i], err) < 0)
 			rc = -1;

@@ -6,12 +6,15 @@
 #include "runner/run.h"
 #include "runner/run_schema.h"
 #include "runner/srv.h"
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -312,6 +315,49 @@ static int start_seq(const struct res_restart *x)
 	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
 }
 
+/* Refusals before any measurement: an unwritable output (exit 2, no server started) and a
+ * server that cannot start (exit 4, no file claimed, no table). */
+static void test_run_db__refusals_claim_nothing(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char log[4300], bad[4300];
+	snprintf(bad, sizeof(bad), "%s/no-such-dir/x.json", tmp);
+	const char *unwritable[] = {"run", "-s", "0.01", "-o", bad, "--queries", "6", NULL};
+	snprintf(log, sizeof(log), "%s/refuse1.log", tmp);
+	uint64_t t0 = util_now_ns();
+	CU_ASSERT_EQUAL(wait_exit(spawn(log, unwritable)), 2);
+	CU_ASSERT(util_now_ns() - t0 < 5000000000u); /* refused before starting the server */
+	CU_ASSERT_TRUE(log_contains(log, "cannot write the result file"));
+	assert_server_stopped();
+
+	/* a port taken by someone else */
+	int busy = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof(a);
+	CU_ASSERT_FATAL(busy >= 0 && bind(busy, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+			listen(busy, 1) == 0 &&
+			getsockname(busy, (struct sockaddr *)&a, &alen) == 0);
+	char busyport[16];
+	snprintf(busyport, sizeof(busyport), "%d", (int)ntohs(a.sin_port));
+	char *out = tmp_path("busy.json");
+	/* spawn() appends the instance's --port: the busy one goes in as a server option, which
+	 * the server reads last */
+	char portopt[64];
+	snprintf(portopt, sizeof(portopt), "port=%s", busyport);
+	const char *args[] = {"run",	   "-s", "0.01",       "-o", out,
+			      "--queries", "6",	 "--restarts", "1",  "--server-option",
+			      portopt,	   NULL};
+	snprintf(log, sizeof(log), "%s/refuse2.log", tmp);
+	CU_ASSERT_EQUAL(wait_exit(spawn(log, args)), 4);
+	close(busy);
+	CU_ASSERT_FALSE(file_exists(out));
+	CU_ASSERT_FALSE(log_contains(log, "wrote '"));
+	CU_ASSERT_FALSE(log_contains(log, "mean"));
+	CU_ASSERT_TRUE(log_contains(log, "Address already in use"));
+	assert_server_stopped();
+	free(out);
+}
+
 static void test_run_db__resume_completes_an_interrupted_run(void)
 {
 	CU_ASSERT_FATAL(loaded);
@@ -363,6 +409,23 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 		CU_ASSERT(starts[0] >= 0 && starts[0] < starts[1] && starts[1] < starts[2]);
 	}
 	res_file_free(res);
+
+	/* complete: a further --resume leaves the file as it is; plan options are refused */
+	char *before_text = NULL, *after_text = NULL;
+	struct errbuf err;
+	CU_ASSERT_EQUAL(util_read_file(out, &before_text, NULL, &err), 0);
+	const char *again[] = {"run", "--resume", out, NULL};
+	CU_ASSERT_EQUAL(run_cli("resume3", again), 0);
+	snprintf(log, sizeof(log), "%s/resume3.log", tmp);
+	CU_ASSERT_TRUE(log_contains(log, "is complete (finished at"));
+	CU_ASSERT_EQUAL(util_read_file(out, &after_text, NULL, &err), 0);
+	CU_ASSERT_TRUE(before_text && after_text && strcmp(before_text, after_text) == 0);
+	free(before_text);
+	free(after_text);
+	const char *more[] = {"run", "--resume", out, "--restarts", "5", NULL};
+	snprintf(log, sizeof(log), "%s/resume4.log", tmp);
+	CU_ASSERT_EQUAL(wait_exit(spawn(log, more)), 2);
+	CU_ASSERT_TRUE(log_contains(log, "drop --restarts"));
 	free(out);
 }
 
@@ -455,6 +518,7 @@ int main(int argc, char **argv)
 	    {"resume_completes_an_interrupted_run",
 	     test_run_db__resume_completes_an_interrupted_run},
 	    {"variants_interleave", test_run_db__variants_interleave},
+	    {"refusals_claim_nothing", test_run_db__refusals_claim_nothing},
 	    {NULL, NULL},
 	};
 	int rc = th_run("run_db", cases, argc, argv);
