@@ -59,9 +59,9 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: dbt3stab run -s SF -o result.json [options] [server options] [pin options]\n"
+	    "usage: dbt3stab run -s SF -o result.json [options] [server options] [placement options]\n"
 	    "       dbt3stab run -s SF -o DIR --variant NAME:mysqld=PATH[,option=value...] ...\n"
-	    "       dbt3stab run --resume result.json|DIR [server options] [pin options]\n"
+	    "       dbt3stab run --resume result.json|DIR [server options] [placement options]\n"
 	    "\n"
 	    "Per restart: start the (pinned) server, run each query's warm-up then measured\n"
 	    "executions in one connection, fingerprint its result and plan, stop the server,\n"
@@ -90,8 +90,7 @@ static void usage(FILE *f)
 	    "  -h, --help               this help\n"
 	    "\n%s\n",
 	    srv_options_usage);
-	fprintf(f, "pin options:\n");
-	pin_opts_usage(f);
+	pin_opts_usage(f); /* its own heading: "placement options (see ...)" */
 }
 
 /* ---- progress display ---- */
