@@ -1059,9 +1059,9 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 			kill_and_reap(s);
 			char log[700];
 			log_excerpt(s, log, sizeof(log));
-			errbuf_set(
-			    err, "the server did not answer within %.0f s (killed); from '%s':\n%s",
-			    s->o->start_timeout, s->log, log);
+			errbuf_set(err,
+				   "the server did not answer within %.0f s (killed); from '%s':\n%s",
+				   s->o->start_timeout, s->log, log);
 			return -1;
 		}
 		reg_sleep_ms(100);
@@ -1136,6 +1136,56 @@ static json_t *kv_json(const struct srv_kv *kv, size_t n)
 	return o;
 }
 
+/* The [mysqld] options of a generated option file (a server an earlier command started):
+ * "name = value", "name" (true), quoted values unescaped; later lines win. */
+static json_t *cnf_json(const char *text)
+{
+	json_t *o = json_object();
+	int in_mysqld = 0;
+	while (o && text && *text) {
+		const char *eol = text + strcspn(text, "\n");
+		char line[4096];
+		snprintf(line, sizeof(line), "%.*s", (int)(eol - text), text);
+		text = *eol ? eol + 1 : eol;
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '[') {
+			in_mysqld = strncmp(p, "[mysqld]", 8) == 0;
+			continue;
+		}
+		if (!in_mysqld || !*p || *p == '#' || *p == ';' || *p == '!')
+			continue;
+		char *eq = strchr(p, '=');
+		char *name_end = eq ? eq : p + strlen(p);
+		while (name_end > p && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+			name_end--;
+		*name_end = '\0';
+		if (!eq) {
+			json_object_set_new(o, p, json_true());
+			continue;
+		}
+		char *v = eq + 1, *w;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v == '"') { /* "..." with \" and \\ (srv_config_render) */
+			w = ++v;
+			for (char *r = v; *r && *r != '"'; r++) {
+				if (*r == '\\' && r[1])
+					r++;
+				*w++ = *r;
+			}
+		} else {
+			w = v + strlen(v);
+			while (w > v && (w[-1] == ' ' || w[-1] == '\t' || w[-1] == '\r'))
+				w--;
+		}
+		*w = '\0';
+		json_object_set_new(o, p, json_string(v));
+	}
+	return o;
+}
+
 static const char *flavour_name(enum srv_flavour f)
 {
 	return f == SRV_FLAVOUR_MARIADB ? "mariadb" : f == SRV_FLAVOUR_MYSQL ? "mysql" : "unknown";
@@ -1195,10 +1245,16 @@ json_t *srv_info_json(struct srv *s, struct errbuf *err)
 		json_object_set_new(j, "binary", json_string(s->binary));
 		json_object_set_new(j, "binary_sha256", json_string(sha));
 		json_object_set_new(j, "datadir", json_string(s->instdir));
-		json_object_set_new(j, "options", s->cfg ? kv_json(s->cfg, s->n_cfg) : json_null());
 		char *cnf = NULL;
 		struct errbuf ignored;
-		if (util_read_file(s->cnf, &cnf, NULL, &ignored) == 0) {
+		if (util_read_file(s->cnf, &cnf, NULL, &ignored) < 0)
+			cnf = NULL;
+		/* started by this handle: its option set; else the one in the option file */
+		json_object_set_new(j, "options",
+				    s->cfg ? kv_json(s->cfg, s->n_cfg)
+				    : cnf  ? cnf_json(cnf)
+					   : json_null());
+		if (cnf) {
 			json_object_set_new(j, "option_file", json_string(cnf));
 			free(cnf);
 		}

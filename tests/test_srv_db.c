@@ -614,6 +614,13 @@ static void test_srv_db__cli_start_status_stop(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "version")), "MariaDB"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(j, "option_file")),
 				      "innodb_buffer_pool_size = 128M"));
+	/* started by an earlier command: the options come from the option file */
+	json_t *opts = json_object_get(j, "options");
+	CU_ASSERT_TRUE(json_is_object(opts));
+	const char *pool = json_string_value(json_object_get(opts, "innodb_buffer_pool_size"));
+	const char *bind = json_string_value(json_object_get(opts, "bind_address"));
+	CU_ASSERT_STRING_EQUAL(pool ? pool : "(none)", "128M");
+	CU_ASSERT_STRING_EQUAL(bind ? bind : "(none)", "127.0.0.1");
 	json_decref(j);
 	CU_ASSERT_EQUAL(run("stop", out, sizeof(out)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "server stopped"));
