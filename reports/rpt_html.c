@@ -581,7 +581,8 @@ static void write_table_compare(FILE *out, const struct rpt_html_page *pg)
 		td_num(out, r->old_ms, buf);
 		fmt_ms(buf, sizeof(buf), r->new_ms);
 		td_num(out, r->new_ms, buf);
-		fmt_g(buf, sizeof(buf), "%.4f", r->ratio);
+		fmt_g(buf, sizeof(buf), r->bound > 0 ? ">= %.4f" : r->bound < 0 ? "<= %.4f" : "%.4f",
+		      r->ratio);
 		td_num(out, r->ratio, buf);
 		fmt_g(buf, sizeof(buf), "%.4f", r->lo);
 		td_num(out, r->lo, buf);

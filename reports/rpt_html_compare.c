@@ -47,6 +47,10 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		r->plan_changed = q->plan_changed;
 		r->wrong = q->result_changed;
 		r->why = q->why;
+		if (q->bound && isfinite(q->bound_ratio)) {
+			r->ratio = q->bound_ratio;
+			r->bound = q->bound;
+		}
 	}
 	if (cmp->have_overall) {
 		pg.overall.valid = 1;

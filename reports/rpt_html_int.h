@@ -36,6 +36,7 @@ struct rpt_html_row {
 	double ratio, lo, hi;  /* new/old and its CI; NaN when untested */
 	double p, p_adj;       /* raw and corrected p; NaN when untested */
 	int plan_changed, wrong;
+	int bound; /* +1: ratio is a lower bound (new always timed out), -1 an upper bound, 0 none */
 	const char *why; /* reason for inconclusive / wrong-result, or NULL (static) */
 };
 

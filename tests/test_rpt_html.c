@@ -266,6 +266,25 @@ static void test_rpt_html__compare_format_html(void)
 	free(dir);
 }
 
+/* tests/data/cmp_timeout.json: Q3 timed out in every restart (10 s), so its ratio is a lower bound */
+static void test_rpt_html__timeout_ratio_is_shown_as_a_bound(void)
+{
+	char *dir = th_tempdir("html");
+	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/tests/data/cmp_old.json' "
+				  "'%s/tests/data/cmp_timeout.json' --format html -o '%s/t.html'",
+				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
+			1);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/t.html", dir);
+	char *html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, ">&gt;= 200.7269</td>"));
+	CU_ASSERT_EQUAL(fx_count(html, "&gt;= "), 1);
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
 static void test_rpt_html__report_command_errors(void)
 {
 	char *dir = th_tempdir("html");
@@ -313,6 +332,7 @@ int main(int argc, char **argv)
 	    {"escape_function", test_rpt_html__escape_function},
 	    {"report_command_is_self_contained", test_rpt_html__report_command_is_self_contained},
 	    {"compare_format_html", test_rpt_html__compare_format_html},
+	    {"timeout_ratio_is_shown_as_a_bound", test_rpt_html__timeout_ratio_is_shown_as_a_bound},
 	    {"report_command_errors", test_rpt_html__report_command_errors},
 	    {NULL, NULL},
 	};
