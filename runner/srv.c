@@ -1060,7 +1060,7 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 			char log[700];
 			log_excerpt(s, log, sizeof(log));
 			errbuf_set(err,
-				   "the server did not answer within %.0f s (killed); from '%s':\n%s",
+				   "the server did not answer within %g s (killed); from '%s':\n%s",
 				   s->o->start_timeout, s->log, log);
 			return -1;
 		}
@@ -1123,7 +1123,7 @@ int srv_stop(struct srv *s, struct errbuf *err)
 	}
 	kill_and_reap(s);
 	unlink(s->pidfile);
-	return errbuf_set(err, "the server (pid %d) did not shut down within %.0f s and was killed",
+	return errbuf_set(err, "the server (pid %d) did not shut down within %g s and was killed",
 			  (int)s->pid, s->o->stop_timeout);
 }
 
