@@ -477,12 +477,13 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	case RUN_EXEC_TIMEOUT:
 		rr.status = RES_STATUS_TIMEOUT;
 		res_set_string(&rr.error, xerr.msg);
-		event(c, "Q%d restart %d: timeout after %g s, killed", num, r, p->query_timeout);
+		event(c, "Q%d restart %d: timeout after %g s, killed", num, r + 1,
+		      p->query_timeout);
 		break;
 	case RUN_EXEC_ERROR:
 		rr.status = RES_STATUS_ERROR;
 		res_set_string(&rr.error, xerr.msg);
-		event(c, "Q%d restart %d: error: %s", num, r, xerr.msg);
+		event(c, "Q%d restart %d: error: %s", num, r + 1, xerr.msg);
 		break;
 	case RUN_EXEC_LOST: {
 		struct errbuf cerr;
@@ -501,11 +502,11 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 				free(msg);
 			}
 			free(tail);
-			event(c, "Q%d restart %d: %s", num, r, cerr.msg);
+			event(c, "Q%d restart %d: %s", num, r + 1, cerr.msg);
 		} else {
 			rr.status = RES_STATUS_ERROR;
 			res_set_string(&rr.error, xerr.msg);
-			event(c, "Q%d restart %d: connection lost: %s", num, r, xerr.msg);
+			event(c, "Q%d restart %d: connection lost: %s", num, r + 1, xerr.msg);
 		}
 		break;
 	}

@@ -113,7 +113,7 @@ int run_report_notes(FILE *f, const struct run_target *targets, int n)
 					    f,
 					    "%s%s%s restart %d: not steady (the measured runs "
 					    "still trend: Mann-Kendall p < 0.05; more --warmup?)\n",
-					    who, sep, q->id, r->index);
+					    who, sep, q->id, r->index + 1);
 					notes++;
 				}
 				if (r->status != RES_STATUS_OK) {
@@ -122,7 +122,7 @@ int run_report_notes(FILE *f, const struct run_target *targets, int n)
 						 r->error ? r->error : "");
 					first[strcspn(first, "\n")] = '\0';
 					fprintf(f, "%s%s%s restart %d: %s: %s\n", who, sep, q->id,
-						r->index, res_status_name(r->status), first);
+						r->index + 1, res_status_name(r->status), first);
 					notes++;
 				}
 				if (r->result_sha256) {
