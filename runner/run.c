@@ -492,17 +492,30 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 			char *msg = NULL;
 			crashed = 1;
 			rr.status = RES_STATUS_CRASH;
-			/* srv_check's first line says how it ended; the tail comes in full. */
+			/* srv_check's first line says how it ended (without its "; from 'LOG':"
+			 * lead-in); the tail comes in full, or "(error log empty)". */
 			cerr.msg[strcspn(cerr.msg, "\n")] = '\0';
 			char *cut = strstr(cerr.msg, "; last lines");
+			if (!cut)
+				cut = strstr(cerr.msg, "; from '");
 			if (cut)
 				*cut = '\0';
-			if (asprintf(&msg, "%s\n%s", cerr.msg, tail ? tail : "") >= 0) {
+			int empty = !tail || tail[strspn(tail, " \t\r\n")] == '\0';
+			if (asprintf(&msg, "%s\n%s", cerr.msg,
+				     empty ? "(error log empty)" : tail) >= 0) {
 				res_set_string(&rr.error, msg);
 				free(msg);
 			}
 			free(tail);
-			event(c, "Q%d restart %d: %s", num, r + 1, cerr.msg);
+			if (empty)
+				event(c, "Q%d restart %d: %s (error log empty)", num, r + 1,
+				      cerr.msg);
+			else
+				event(
+				    c,
+				    "Q%d restart %d: %s (error log '%s/error.log': its last lines "
+				    "are in the result file)",
+				    num, r + 1, cerr.msg, srv_instdir(t->srv));
 		} else {
 			rr.status = RES_STATUS_ERROR;
 			res_set_string(&rr.error, xerr.msg);

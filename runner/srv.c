@@ -314,7 +314,7 @@ static void log_excerpt(const struct srv *s, char *out, size_t budget)
 		free(text);
 	}
 	if (!out[0])
-		snprintf(out, budget, "(nothing in '%.200s')", s->log);
+		snprintf(out, budget, "(error log empty)");
 }
 
 static void describe_status(char *out, size_t len, int status)
