@@ -311,6 +311,34 @@ static void test_srv_db__silent_server_times_out(void)
 	srv_opts_release(&o);
 }
 
+/* A server that exits at once without a word: the message says the error log is empty. */
+static void test_srv_db__silent_exit_says_error_log_empty(void)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	char fake[4300];
+	snprintf(fake, sizeof(fake), "%s/mute-mariadbd", tmp);
+	FILE *f = fopen(fake, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("#!/bin/sh\n"
+	      "case \"$*\" in *--version*) echo \"fake  Ver 10.11.0-MariaDB for test\"; exit 0;; "
+	      "esac\n"
+	      "exit 1\n",
+	      f);
+	fclose(f);
+	chmod(fake, 0755);
+	opts_for_test(&o);
+	srv_opts_parse(&o, SRV_OPT_MYSQLD, fake, &err);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), SRV_E_EXITED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "exited with status 1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, ":\n(error log empty)"));
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
 static void test_srv_db__crash_is_detected(void)
 {
 	struct srv_opts o;
@@ -708,6 +736,7 @@ int main(int argc, char **argv)
 	    {"busy_port_fails_with_server_reason", test_srv_db__busy_port_fails_with_server_reason},
 	    {"silent_server_times_out", test_srv_db__silent_server_times_out},
 	    {"crash_is_detected", test_srv_db__crash_is_detected},
+	    {"silent_exit_says_error_log_empty", test_srv_db__silent_exit_says_error_log_empty},
 	    {"child_hook_runs_before_exec", test_srv_db__child_hook_runs_before_exec},
 	    {"forked_child_exit_leaves_server_alone",
 	     test_srv_db__forked_child_exit_leaves_server_alone},
