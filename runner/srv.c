@@ -496,6 +496,10 @@ static int write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overl
 	    .instdir = s->instdir,
 	};
 	memcpy(in.version, s->version, sizeof(in.version));
+	char tmpdir[PATHLEN + 8];
+	snprintf(tmpdir, sizeof(tmpdir), "%s/tmp", s->instdir);
+	if (util_mkdir_p(tmpdir) < 0)
+		return errbuf_errno(err, errno, "cannot create '%s'", tmpdir);
 	struct srv_kv *kv = NULL;
 	size_t n = 0;
 	if (srv_config_build(&kv, &n, s->o, &in, overlay, n_overlay, err) < 0)

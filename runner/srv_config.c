@@ -75,6 +75,9 @@ int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *
 	rc |= put(&kv, &n, "pid_file", path);
 	snprintf(path, sizeof(path), "%s/error.log", dir);
 	rc |= put(&kv, &n, "log_error", path);
+	/* a private tmpdir: nothing else on the host can remove the server's temporary files */
+	snprintf(path, sizeof(path), "%s/tmp", dir);
+	rc |= put(&kv, &n, "tmpdir", path);
 	snprintf(port, sizeof(port), "%ld", o->port ? o->port : (long)SRV_DEFAULT_PORT);
 	rc |= put(&kv, &n, "port", port);
 	rc |= put(&kv, &n, "bind_address", "127.0.0.1");
