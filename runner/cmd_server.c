@@ -42,16 +42,10 @@ static struct option *long_options(void)
 	    {"json", no_argument, NULL, OPT_JSON},
 	    {"quiet", no_argument, NULL, OPT_QUIET},
 	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
 	};
-	size_t n_own = sizeof(own) / sizeof(own[0]), n_srv = 0;
-	while (srv_long_options[n_srv].name)
-		n_srv++;
-	struct option *all = calloc(n_own + n_srv + 1, sizeof(*all));
-	if (!all)
-		return NULL;
-	memcpy(all, own, sizeof(own));
-	memcpy(all + n_own, srv_long_options, n_srv * sizeof(*all));
-	return all;
+	const struct option *const tables[] = {own, srv_long_options, NULL};
+	return cli_options_merge(tables);
 }
 
 static int do_init(struct srv *s, int quiet, int json)
