@@ -978,24 +978,33 @@ static void supp_init(struct gen_stream *s, int64_t start)
 		rng_skip_rows(all[i], start);
 }
 
+/* The columns supplier and customer share: key, "<label>%09d", address, nation, phone and
+ * account balance, each followed by the separator (dbgen's mk_supp / mk_cust). */
+static char *put_party(char *p, const char label[9], int64_t key, struct vstrgen *addr,
+		       struct rng *nation_rng, struct rng *phone, struct rng *acct)
+{
+	p = put_u64(p, (uint64_t)key);
+	SEP(p);
+	p = put_str(p, label, 9);
+	p = put_u64_09(p, (uint64_t)key);
+	SEP(p);
+	p = put_vstr(p, addr);
+	SEP(p);
+	int64_t nation = rng_int(nation_rng, 0, 24);
+	p = put_u64(p, (uint64_t)nation);
+	SEP(p);
+	p = put_phone(p, phone, nation);
+	SEP(p);
+	p = put_money(p, rng_int(acct, -99999, 999999));
+	SEP(p);
+	return p;
+}
+
 static char *supp_row(struct gen_stream *s, int64_t key, char *p)
 {
 	const struct gen_ctx *ctx = s->ctx;
 	struct st_supp *g = &s->u.supp;
-	p = put_u64(p, (uint64_t)key);
-	SEP(p);
-	p = put_str(p, "Supplier#", 9);
-	p = put_u64_09(p, (uint64_t)key);
-	SEP(p);
-	p = put_vstr(p, &g->addr);
-	SEP(p);
-	int64_t nation = rng_int(&g->nation, 0, 24);
-	p = put_u64(p, (uint64_t)nation);
-	SEP(p);
-	p = put_phone(p, &g->phone, nation);
-	SEP(p);
-	p = put_money(p, rng_int(&g->acct, -99999, 999999));
-	SEP(p);
+	p = put_party(p, "Supplier#", key, &g->addr, &g->nation, &g->phone, &g->acct);
 	char *c = p;
 	p = put_text(p, ctx, &g->cmnt);
 	int32_t clen = (int32_t)(p - c);
@@ -1044,20 +1053,7 @@ static char *cust_row(struct gen_stream *s, int64_t key, char *p)
 	struct textdraw cmnt = g->ahead;
 	g->ahead = text_draw(ctx, &g->cmnt);
 	rng_row_done(&g->cmnt.r);
-	p = put_u64(p, (uint64_t)key);
-	SEP(p);
-	p = put_str(p, "Customer#", 9);
-	p = put_u64_09(p, (uint64_t)key);
-	SEP(p);
-	p = put_vstr(p, &g->addr);
-	SEP(p);
-	int64_t nation = rng_int(&g->nation, 0, 24);
-	p = put_u64(p, (uint64_t)nation);
-	SEP(p);
-	p = put_phone(p, &g->phone, nation);
-	SEP(p);
-	p = put_money(p, rng_int(&g->acct, -99999, 999999));
-	SEP(p);
+	p = put_party(p, "Customer#", key, &g->addr, &g->nation, &g->phone, &g->acct);
 	const struct dist *ms = &ctx->d[GEN_DIST_MSEGMNT];
 	int mi = dist_pick(ms, &g->mseg);
 	p = put_str(p, ms->text[mi], ms->len[mi]);
