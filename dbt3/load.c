@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The loader: one worker thread per connection; each takes whole tables, biggest first, and
- * loads a table's chunks in primary-key order, each chunk one LOAD DATA LOCAL INFILE whose bytes
- * come from a gen_stream (or a .tbl file) through the client's local-infile handler. */
+/* The loader: one worker thread per connection; each takes whole tables, biggest first, loads
+ * a table in one LOAD DATA LOCAL INFILE whose bytes come from a gen_stream (or a .tbl file)
+ * through the client's local-infile handler, then builds that table's secondary indexes. */
 #include "dbt3/load.h"
 #include <errmsg.h>
 #include <errno.h>
@@ -18,18 +18,12 @@
 
 #define GENERATOR_NAME "dbt3stab " DBT3STAB_VERSION " gen (TPC-H dbgen rows)"
 
-/* Units (see gen_rows) per LOAD DATA statement: about 50-100 MB of text each. */
-static const int64_t chunk_units[GEN_NTABLES] = {
-    [GEN_CUSTOMER] = 500000, [GEN_LINEITEM] = 150000, [GEN_NATION] = 25, [GEN_ORDERS] = 500000,
-    [GEN_PART] = 500000,     [GEN_PARTSUPP] = 150000, [GEN_REGION] = 5,	 [GEN_SUPPLIER] = 500000,
-};
-
 /* Work order of the tables: biggest first, so the longest one starts at once. */
 static const enum gen_table big_first[GEN_NTABLES] = {GEN_LINEITEM, GEN_ORDERS,	  GEN_PARTSUPP,
 						      GEN_PART,	    GEN_CUSTOMER, GEN_SUPPLIER,
 						      GEN_NATION,   GEN_REGION};
 
-static const char *const phase_names[LOAD_NPHASES] = {"schema", "data",	   "indexes",	 "analyze",
+static const char *const phase_names[LOAD_NPHASES] = {"schema", "tables",  "analyze",
 						      "verify", "restore", "fingerprint"};
 
 static const struct srv_kv bulk_profile[] = {
@@ -233,7 +227,13 @@ static int infile_read(void *ptr, char *buf, unsigned int len)
 	struct source *s = ptr;
 	size_t n;
 	if (s->st) {
-		n = gen_stream_read(s->st, buf, len);
+		/* Fill the whole buffer: one protocol packet per call, and a generator unit can
+		 * be a single 120-byte row; 1.5 million tiny packets made the server's side of
+		 * loading orders twice as slow as the same bytes from a file. */
+		n = 0;
+		size_t got;
+		while (n < len && (got = gen_stream_read(s->st, buf + n, len - n)) > 0)
+			n += got;
 		int64_t d = gen_stream_done(s->st);
 		atomic_fetch_add(s->progress, d - s->units_seen);
 		s->units_seen = d;
@@ -263,28 +263,28 @@ static int infile_error(void *ptr, char *msg, unsigned int len)
 	return 2000; /* CR_UNKNOWN_ERROR */
 }
 
-/* ---- parallel table work ---- */
-
-enum task_kind { TASK_DATA, TASK_INDEXES };
+/* ---- the table pipeline ----
+ * A table is loaded by one connection in one statement: into an empty table with
+ * unique_checks=0 and foreign_key_checks=0, MariaDB (10.6+) inserts in bulk mode (one undo
+ * record, the table locked), about twice as cheap per row as ordinary inserts; a second
+ * connection inserting into the same table would wait for that lock, and without bulk mode two
+ * connections spent twice the CPU per row (docs/load.md). The same connection then builds the
+ * table's indexes, while the other connections go on with other tables. */
 
 struct shared {
 	const struct load_opts *o;
 	const struct gen_ctx *gen;
-	enum task_kind kind;
 	enum gen_table order[GEN_NTABLES];
-	int ntables;
 	_Atomic int next; /* index into order */
-	_Atomic int64_t done[GEN_NTABLES];
+	_Atomic int stage[GEN_NTABLES];	  /* enum load_stage */
+	_Atomic int64_t done[GEN_NTABLES]; /* units (generator) or bytes (--from) sent */
 	int64_t total[GEN_NTABLES];
-	_Atomic int finished[GEN_NTABLES];
-	int64_t rows[GEN_NTABLES]; /* rows sent (data) */
+	_Atomic int indexes_done[GEN_NTABLES];
 	int trailing[GEN_NTABLES]; /* --from: rows end with '|' */
 	_Atomic int abort;
-	/* data chunks, under mu: [lo, hi) not taken yet; owners take from the front, idle
-	 * workers steal from the back, so two connections never insert into the same spot */
-	pthread_mutex_t mu;
-	int64_t lo[GEN_NTABLES], hi[GEN_NTABLES], nchunks[GEN_NTABLES], chunks_done[GEN_NTABLES];
-	int started[GEN_NTABLES];
+	/* written by the one worker that owns the table, read after the join */
+	int64_t rows[GEN_NTABLES];
+	double rows_seconds[GEN_NTABLES], index_seconds[GEN_NTABLES];
 };
 
 struct worker {
@@ -295,7 +295,7 @@ struct worker {
 	struct errbuf err;
 };
 
-static int load_chunk(struct worker *w, enum gen_table t, struct source *src, int trailing)
+static int load_statement(struct worker *w, enum gen_table t, struct source *src, int trailing)
 {
 	char sql[1024];
 	mysql_set_local_infile_handler(w->m, infile_init, infile_read, infile_end, infile_error,
@@ -332,8 +332,8 @@ static int load_chunk(struct worker *w, enum gen_table t, struct source *src, in
 	return 0;
 }
 
-/* Loads chunk k of table t: a range of gen units, or (--from) the whole file. */
-static int load_one_chunk(struct worker *w, enum gen_table t, int64_t k, int64_t *out_rows)
+/* Loads every row of table t: the generator's whole range, or (--from) the file. */
+static int load_rows(struct worker *w, enum gen_table t)
 {
 	struct shared *sh = w->sh;
 	struct source src = {.progress = &sh->done[t]};
@@ -343,77 +343,21 @@ static int load_one_chunk(struct worker *w, enum gen_table t, int64_t k, int64_t
 		snprintf(path, sizeof(path), "%s/%s.tbl", sh->o->from_dir, gen_table_name(t));
 		if (!(src.fp = fopen(path, "r")))
 			return errbuf_errno(&w->err, errno, "cannot open '%s'", path);
-		rc = load_chunk(w, t, &src, sh->trailing[t]);
+		rc = load_statement(w, t, &src, sh->trailing[t]);
 		fclose(src.fp);
 	} else {
-		int64_t first = k * chunk_units[t];
-		int64_t last =
-		    first + chunk_units[t] < sh->total[t] ? first + chunk_units[t] : sh->total[t];
-		if (gen_stream_new(&src.st, sh->gen, t, first, last, 0, &w->err) < 0)
+		if (gen_stream_new(&src.st, sh->gen, t, 0, sh->total[t], 0, &w->err) < 0)
 			return -1;
-		rc = load_chunk(w, t, &src, 1);
+		rc = load_statement(w, t, &src, 1);
 		gen_stream_free(src.st);
 	}
-	*out_rows = src.rows;
+	sh->rows[t] = src.rows;
 	return rc;
 }
 
-/* Picks the next chunk for a worker whose current table is *cur; 0 when none is left. */
-static int next_chunk(struct shared *sh, int *cur, enum gen_table *out_t, int64_t *out_k)
-{
-	if (*cur >= 0 && sh->lo[*cur] < sh->hi[*cur]) {
-		*out_t = (enum gen_table) * cur;
-		*out_k = sh->lo[*cur]++;
-		return 1;
-	}
-	for (int i = 0; i < sh->ntables; i++) {
-		enum gen_table t = sh->order[i];
-		if (!sh->started[t] && sh->lo[t] < sh->hi[t]) {
-			sh->started[t] = 1;
-			*cur = t;
-			*out_t = t;
-			*out_k = sh->lo[t]++;
-			return 1;
-		}
-	}
-	int best = -1;
-	for (int i = 0; i < sh->ntables; i++) {
-		enum gen_table t = sh->order[i];
-		if (sh->lo[t] < sh->hi[t] &&
-		    (best < 0 || sh->hi[t] - sh->lo[t] > sh->hi[best] - sh->lo[best]))
-			best = t;
-	}
-	if (best < 0)
-		return 0;
-	*out_t = (enum gen_table)best;
-	*out_k = --sh->hi[best];
-	return 1;
-}
-
-static int load_data(struct worker *w)
-{
-	struct shared *sh = w->sh;
-	int cur = -1;
-	for (;;) {
-		enum gen_table t;
-		int64_t k, rows = 0;
-		pthread_mutex_lock(&sh->mu);
-		int more = !atomic_load(&sh->abort) && next_chunk(sh, &cur, &t, &k);
-		pthread_mutex_unlock(&sh->mu);
-		if (!more)
-			return 0;
-		int rc = load_one_chunk(w, t, k, &rows);
-		pthread_mutex_lock(&sh->mu);
-		sh->rows[t] += rows;
-		if (++sh->chunks_done[t] == sh->nchunks[t])
-			atomic_store(&sh->finished[t], 1);
-		pthread_mutex_unlock(&sh->mu);
-		if (rc < 0)
-			return rc;
-	}
-}
-
-static int index_table(struct worker *w, enum gen_table t)
+/* One ALTER TABLE per index, in sequence (8 single ALTERs on lineitem cost about what one
+ * ALTER with all 8 did; docs/load.md). */
+static int build_indexes(struct worker *w, enum gen_table t)
 {
 	int rc = 0;
 	for (int i = 0; i < schema_table_index_count(t) && rc == 0; i++) {
@@ -421,8 +365,25 @@ static int index_table(struct worker *w, enum gen_table t)
 		if (schema_index_statement(ddl, sizeof(ddl), t, i) < 0)
 			return errbuf_set(&w->err, "no index %d on '%s'", i, gen_table_name(t));
 		rc = sql_exec(w->m, &w->err, "%s", ddl);
-		atomic_store(&w->sh->done[t], i + 1);
+		atomic_store(&w->sh->indexes_done[t], i + 1);
 	}
+	return rc;
+}
+
+static int do_table(struct worker *w, enum gen_table t)
+{
+	struct shared *sh = w->sh;
+	uint64_t t0 = util_now_ns();
+	atomic_store(&sh->stage[t], LOAD_STAGE_ROWS);
+	int rc = load_rows(w, t);
+	sh->rows_seconds[t] = (double)(util_now_ns() - t0) / 1e9;
+	if (rc == 0 && sh->o->indexes == SCHEMA_INDEXES_DBT3 && schema_table_index_count(t) > 0) {
+		t0 = util_now_ns();
+		atomic_store(&sh->stage[t], LOAD_STAGE_INDEXES);
+		rc = build_indexes(w, t);
+		sh->index_seconds[t] = (double)(util_now_ns() - t0) / 1e9;
+	}
+	atomic_store(&sh->stage[t], LOAD_STAGE_DONE);
 	return rc;
 }
 
@@ -431,22 +392,11 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct shared *sh = w->sh;
 	mysql_thread_init();
-	if (sh->kind == TASK_DATA) {
-		if ((w->rc = load_data(w)) < 0)
-			atomic_store(&sh->abort, 1);
-		mysql_thread_end();
-		return NULL;
-	}
-	for (;;) {
-		if (atomic_load(&sh->abort))
-			break;
+	while (!atomic_load(&sh->abort)) {
 		int i = atomic_fetch_add(&sh->next, 1);
-		if (i >= sh->ntables)
+		if (i >= GEN_NTABLES)
 			break;
-		enum gen_table t = sh->order[i];
-		w->rc = index_table(w, t);
-		atomic_store(&sh->finished[t], 1);
-		if (w->rc < 0) {
+		if ((w->rc = do_table(w, sh->order[i])) < 0) {
 			atomic_store(&sh->abort, 1);
 			break;
 		}
@@ -461,25 +411,34 @@ static void report_progress(const struct load_opts *o, enum load_phase ph, struc
 	if (!o->progress)
 		return;
 	struct load_progress p = {.phase = ph};
-	for (int t = 0; t < GEN_NTABLES; t++) {
-		p.done[t] = sh ? atomic_load(&sh->done[t]) : 0;
-		p.total[t] = sh ? sh->total[t] : 0;
-		p.finished[t] = sh ? atomic_load(&sh->finished[t]) : 0;
+	for (int t = 0; sh && t < GEN_NTABLES; t++) {
+		p.stage[t] = (enum load_stage)atomic_load(&sh->stage[t]);
+		p.done[t] = atomic_load(&sh->done[t]);
+		p.total[t] = sh->total[t];
+		p.indexes_done[t] = atomic_load(&sh->indexes_done[t]);
+		p.indexes_total[t] =
+		    o->indexes == SCHEMA_INDEXES_DBT3 ? schema_table_index_count((enum gen_table)t) : 0;
 	}
 	p.elapsed = (double)(util_now_ns() - t0) / 1e9;
 	o->progress(o->progress_arg, &p);
 }
 
-/* Runs sh's tasks on the connections; reports progress about once a second. */
-static int run_workers(struct shared *sh, MYSQL **conns, int n, enum load_phase ph,
-		       struct errbuf *err)
+static int all_done(struct shared *sh)
+{
+	for (int t = 0; t < GEN_NTABLES; t++)
+		if (atomic_load(&sh->stage[t]) != LOAD_STAGE_DONE)
+			return 0;
+	return 1;
+}
+
+/* Runs the table pipeline on the connections; reports progress about once a second. */
+static int run_workers(struct shared *sh, MYSQL **conns, int n, struct errbuf *err)
 {
 	struct worker *ws = calloc((size_t)n, sizeof(*ws));
 	if (!ws)
 		return errbuf_set(err, "out of memory");
 	uint64_t t0 = util_now_ns();
 	int started = 0, rc = 0;
-	pthread_mutex_init(&sh->mu, NULL);
 	for (int i = 0; i < n; i++) {
 		ws[i].sh = sh;
 		ws[i].m = conns[i];
@@ -491,23 +450,17 @@ static int run_workers(struct shared *sh, MYSQL **conns, int n, enum load_phase 
 		started++;
 	}
 	uint64_t last = t0;
-	for (;;) {
-		int all = 1;
-		for (int k = 0; k < sh->ntables; k++)
-			all &= atomic_load(&sh->finished[sh->order[k]]) != 0;
-		if (all || atomic_load(&sh->abort))
-			break;
+	while (started > 0 && !all_done(sh) && !atomic_load(&sh->abort)) {
 		struct timespec ts = {0, 100 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 		if (util_now_ns() - last >= 1000000000ull) {
 			last = util_now_ns();
-			report_progress(sh->o, ph, sh, t0);
+			report_progress(sh->o, LOAD_PHASE_TABLES, sh, t0);
 		}
 	}
 	for (int i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
-	report_progress(sh->o, ph, sh, t0);
-	pthread_mutex_destroy(&sh->mu);
+	report_progress(sh->o, LOAD_PHASE_TABLES, sh, t0);
 	for (int i = 0; i < started && rc == 0; i++)
 		if (ws[i].rc < 0) {
 			rc = ws[i].rc;
@@ -607,14 +560,12 @@ static int phase_schema(struct state *st, struct errbuf *err)
 	return rc;
 }
 
-static int phase_data(struct state *st, struct errbuf *err)
+static int phase_tables(struct state *st, struct errbuf *err)
 {
 	struct shared *sh = &st->sh;
 	memset(sh, 0, sizeof(*sh));
 	sh->o = st->o;
-	sh->kind = TASK_DATA;
-	for (int i = 0; i < GEN_NTABLES; i++)
-		sh->order[sh->ntables++] = big_first[i];
+	memcpy(sh->order, big_first, sizeof(sh->order));
 	if (st->o->from_dir) {
 		for (int t = 0; t < GEN_NTABLES; t++) {
 			char path[4096];
@@ -636,33 +587,10 @@ static int phase_data(struct state *st, struct errbuf *err)
 		for (int t = 0; t < GEN_NTABLES; t++)
 			sh->total[t] = gen_rows(st->gen, (enum gen_table)t);
 	}
-	for (int t = 0; t < GEN_NTABLES; t++) {
-		sh->nchunks[t] =
-		    st->o->from_dir ? 1 : (sh->total[t] + chunk_units[t] - 1) / chunk_units[t];
-		sh->hi[t] = sh->nchunks[t];
-		if (sh->nchunks[t] == 0)
-			atomic_store(&sh->finished[t], 1);
-	}
-	return run_workers(sh, st->conns, st->nconns, LOAD_PHASE_DATA, err);
-}
-
-static int phase_indexes(struct state *st, struct errbuf *err)
-{
-	struct shared *sh = &st->sh;
-	int64_t rows[GEN_NTABLES];
-	memcpy(rows, sh->rows, sizeof(rows));
-	memset(sh, 0, sizeof(*sh));
-	memcpy(sh->rows, rows, sizeof(rows));
-	sh->o = st->o;
-	sh->kind = TASK_INDEXES;
-	for (int i = 0; i < GEN_NTABLES; i++)
-		if (schema_table_indexes(big_first[i])) {
-			sh->order[sh->ntables++] = big_first[i];
-			sh->total[big_first[i]] = schema_table_index_count(big_first[i]);
-		}
-	/* One connection, one index at a time: two ALTERs at once on 2 CPUs took longer than
-	 * the same ALTERs in sequence (docs/load.md). */
-	return run_workers(sh, st->conns, 1, LOAD_PHASE_INDEXES, err);
+	int rc = run_workers(sh, st->conns, st->nconns, err);
+	memcpy(st->rep->rows_seconds, sh->rows_seconds, sizeof(sh->rows_seconds));
+	memcpy(st->rep->index_seconds, sh->index_seconds, sizeof(sh->index_seconds));
+	return rc;
 }
 
 static int phase_analyze(struct state *st, struct errbuf *err)
@@ -763,16 +691,9 @@ static int run_phases(struct state *st, int *bulk_now, struct errbuf *err)
 	rep->phase_seconds[LOAD_PHASE_SCHEMA] = since(t0);
 
 	t0 = util_now_ns();
-	if ((rc = phase_data(st, err)) < 0)
+	if ((rc = phase_tables(st, err)) < 0)
 		return rc;
-	rep->phase_seconds[LOAD_PHASE_DATA] = since(t0);
-
-	if (o->indexes == SCHEMA_INDEXES_DBT3) {
-		t0 = util_now_ns();
-		if ((rc = phase_indexes(st, err)) < 0)
-			return rc;
-		rep->phase_seconds[LOAD_PHASE_INDEXES] = since(t0);
-	}
+	rep->phase_seconds[LOAD_PHASE_TABLES] = since(t0);
 
 	t0 = util_now_ns();
 	report_progress(o, LOAD_PHASE_ANALYZE, NULL, t0);

@@ -44,8 +44,7 @@ json_t *load_fingerprint_json(const struct load_fingerprint *fp);
 /* The phases of a load, in order. */
 enum load_phase {
 	LOAD_PHASE_SCHEMA,
-	LOAD_PHASE_DATA,
-	LOAD_PHASE_INDEXES,
+	LOAD_PHASE_TABLES, /* each table's rows, then its indexes; tables on parallel connections */
 	LOAD_PHASE_ANALYZE,
 	LOAD_PHASE_VERIFY,
 	LOAD_PHASE_RESTORE, /* restart of a managed server without the bulk-load profile */
@@ -53,16 +52,21 @@ enum load_phase {
 	LOAD_NPHASES
 };
 
-/* "schema", "data", ... */
+/* "schema", "tables", ... */
 const char *load_phase_name(enum load_phase p);
+
+/* Where a table is in the tables phase. */
+enum load_stage { LOAD_STAGE_WAITING, LOAD_STAGE_ROWS, LOAD_STAGE_INDEXES, LOAD_STAGE_DONE };
 
 /* A progress snapshot passed to the progress callback (called from the calling thread). */
 struct load_progress {
 	enum load_phase phase;
-	int64_t done[GEN_NTABLES];  /* units (gen_rows) or bytes (--from) finished per table */
-	int64_t total[GEN_NTABLES]; /* 0 for tables not part of this phase */
-	int finished[GEN_NTABLES];  /* nonzero once the table is done in this phase */
-	double elapsed;		    /* seconds since the phase started */
+	enum load_stage stage[GEN_NTABLES]; /* all WAITING outside the tables phase */
+	int64_t done[GEN_NTABLES];	    /* units (gen_rows) or bytes (--from) sent per table */
+	int64_t total[GEN_NTABLES];
+	int indexes_done[GEN_NTABLES];
+	int indexes_total[GEN_NTABLES]; /* 0 with --indexes keys-only */
+	double elapsed;			/* seconds since the phase started */
 };
 
 struct load_opts {
@@ -82,6 +86,8 @@ struct load_report {
 	int noop;		    /* the fingerprint matched: nothing loaded */
 	struct load_fingerprint fp; /* the database's fingerprint afterwards */
 	double phase_seconds[LOAD_NPHASES];
+	double rows_seconds[GEN_NTABLES];  /* per table, within the tables phase */
+	double index_seconds[GEN_NTABLES]; /* 0 for a table without secondary indexes */
 	double total_seconds;
 };
 

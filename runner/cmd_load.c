@@ -29,9 +29,10 @@ static void usage(FILE *f)
 	    f,
 	    "usage: dbt3stab load -s SF [options]\n"
 	    "\n"
-	    "Creates the DBT-3 schema and loads scale factor SF: rows stream from the built-in\n"
-	    "generator into LOAD DATA LOCAL INFILE (no files), in parallel connections; then the\n"
-	    "secondary indexes, persistent statistics, row-count checks, and last a fingerprint.\n"
+	    "Creates the DBT-3 schema and loads scale factor SF: each table's rows stream from the\n"
+	    "built-in generator into one LOAD DATA LOCAL INFILE (no files), then its secondary\n"
+	    "indexes are built, tables on parallel connections; then persistent statistics,\n"
+	    "row-count checks, and last a fingerprint.\n"
 	    "A second load of the same data is a no-op. A managed server runs with a bulk-load\n"
 	    "profile during the load and is restarted without it before the fingerprint.\n"
 	    "\n"
@@ -77,9 +78,57 @@ struct display {
 	int quiet;
 	enum load_phase phase;
 	int started;
-	int finished[GEN_NTABLES];
-	int live; /* a \r line is on screen */
+	enum load_stage stage[GEN_NTABLES]; /* last stage printed */
+	int live;			    /* a \r line is on screen */
 };
+
+static void end_live(struct display *d)
+{
+	if (d->live)
+		fputc('\n', stderr);
+	d->live = 0;
+}
+
+/* One line per table when its rows are in and when its indexes are built. */
+static void show_stages(struct display *d, const struct load_progress *p)
+{
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		const char *name = gen_table_name((enum gen_table)t);
+		if (p->stage[t] > LOAD_STAGE_ROWS && d->stage[t] <= LOAD_STAGE_ROWS) {
+			end_live(d);
+			fprintf(stderr, "  %-9s rows in (%.1f s)\n", name, p->elapsed);
+		}
+		if (p->stage[t] == LOAD_STAGE_DONE && d->stage[t] != LOAD_STAGE_DONE &&
+		    p->indexes_total[t] > 0) {
+			end_live(d);
+			fprintf(stderr, "  %-9s %d index%s built (%.1f s)\n", name,
+				p->indexes_total[t], p->indexes_total[t] == 1 ? "" : "es",
+				p->elapsed);
+		}
+		d->stage[t] = p->stage[t];
+	}
+}
+
+static void show_live(struct display *d, const struct load_progress *p)
+{
+	int any = 0;
+	for (int t = 0; t < GEN_NTABLES; t++)
+		any |= p->stage[t] == LOAD_STAGE_ROWS || p->stage[t] == LOAD_STAGE_INDEXES;
+	if (!d->tty || !any)
+		return;
+	fprintf(stderr, "\r ");
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		const char *name = gen_table_name((enum gen_table)t);
+		if (p->stage[t] == LOAD_STAGE_ROWS && p->total[t] > 0)
+			fprintf(stderr, " %s %3.0f%%", name,
+				100.0 * (double)p->done[t] / (double)p->total[t]);
+		else if (p->stage[t] == LOAD_STAGE_INDEXES)
+			fprintf(stderr, " %s index %d/%d", name, p->indexes_done[t] + 1,
+				p->indexes_total[t]);
+	}
+	fprintf(stderr, "  %.0f s\033[K", p->elapsed);
+	d->live = 1;
+}
 
 static void show(void *arg, const struct load_progress *p)
 {
@@ -87,36 +136,36 @@ static void show(void *arg, const struct load_progress *p)
 	if (d->quiet)
 		return;
 	if (!d->started || p->phase != d->phase) {
-		if (d->live)
-			fputc('\n', stderr);
-		d->live = 0;
+		end_live(d);
 		d->started = 1;
 		d->phase = p->phase;
-		memset(d->finished, 0, sizeof(d->finished));
+		memset(d->stage, 0, sizeof(d->stage));
 		fprintf(stderr, "%s...\n", load_phase_name(p->phase));
 	}
-	int any = 0;
-	for (int t = 0; t < GEN_NTABLES; t++) {
-		if (p->finished[t] && !d->finished[t]) {
-			d->finished[t] = 1;
-			if (d->live)
-				fputc('\n', stderr);
-			d->live = 0;
-			fprintf(stderr, "  %-9s done (%.1f s)\n", gen_table_name((enum gen_table)t),
-				p->elapsed);
-		}
-		any |= p->total[t] > 0;
-	}
-	if (d->tty && any) {
-		fprintf(stderr, "\r ");
-		for (int t = 0; t < GEN_NTABLES; t++)
-			if (p->total[t] > 0 && !p->finished[t])
-				fprintf(stderr, " %s %3.0f%%", gen_table_name((enum gen_table)t),
-					100.0 * (double)p->done[t] / (double)p->total[t]);
-		fprintf(stderr, "  %.0f s\033[K", p->elapsed);
-		d->live = 1;
-	}
+	show_stages(d, p);
+	show_live(d, p);
 	fflush(stderr);
+}
+
+/* The times at the end: phases, and within the tables phase each table's rows and indexes. */
+static void print_report(const struct load_opts *o, const struct load_report *rep)
+{
+	fprintf(stderr, "loaded scale factor %g into '%s' in %.1f s\n", o->sf, o->database,
+		rep->total_seconds);
+	for (int p = 0; p < LOAD_NPHASES; p++) {
+		fprintf(stderr, "  %-12s %8.1f s\n", load_phase_name((enum load_phase)p),
+			rep->phase_seconds[p]);
+		if (p != LOAD_PHASE_TABLES)
+			continue;
+		for (int t = 0; t < GEN_NTABLES; t++)
+			fprintf(stderr, "    %-10s rows %6.1f s, indexes %6.1f s\n",
+				gen_table_name((enum gen_table)t), rep->rows_seconds[t],
+				rep->index_seconds[t]);
+	}
+	fprintf(stderr, "rows:");
+	for (int t = 0; t < GEN_NTABLES; t++)
+		fprintf(stderr, " %s=%" PRId64, gen_table_name((enum gen_table)t), rep->fp.rows[t]);
+	fputc('\n', stderr);
 }
 
 int cmd_load(int argc, char **argv)
@@ -245,18 +294,8 @@ int cmd_load(int argc, char **argv)
 		    o.database, rep.fp.sf, rep.fp.indexes, rep.fp.loaded_at);
 		goto out;
 	}
-	if (!quiet) {
-		fprintf(stderr, "loaded scale factor %g into '%s' in %.1f s\n", o.sf, o.database,
-			rep.total_seconds);
-		for (int p = 0; p < LOAD_NPHASES; p++)
-			fprintf(stderr, "  %-12s %8.1f s\n", load_phase_name((enum load_phase)p),
-				rep.phase_seconds[p]);
-		fprintf(stderr, "rows:");
-		for (int t = 0; t < GEN_NTABLES; t++)
-			fprintf(stderr, " %s=%" PRId64, gen_table_name((enum gen_table)t),
-				rep.fp.rows[t]);
-		fputc('\n', stderr);
-	}
+	if (!quiet)
+		print_report(&o, &rep);
 out:
 	srv_free(s);
 	srv_opts_release(&so);

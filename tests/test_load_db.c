@@ -91,7 +91,10 @@ static void test_load__generated_rows_and_noop_reload(void)
 	CU_ASSERT_FALSE(rep.noop);
 	for (int t = 0; t < GEN_NTABLES; t++)
 		CU_ASSERT_EQUAL(rep.fp.rows[t], sf001_rows[t]);
-	CU_ASSERT(rep.phase_seconds[LOAD_PHASE_DATA] > 0);
+	CU_ASSERT(rep.phase_seconds[LOAD_PHASE_TABLES] > 0);
+	CU_ASSERT(rep.rows_seconds[GEN_LINEITEM] > 0);
+	CU_ASSERT(rep.index_seconds[GEN_LINEITEM] > 0);	/* 8 indexes */
+	CU_ASSERT_EQUAL(rep.index_seconds[GEN_REGION], 0); /* none */
 	CU_ASSERT(rep.phase_seconds[LOAD_PHASE_RESTORE] > 0); /* bulk profile was undone */
 
 	/* the same data again: a no-op that reports the stored fingerprint */
