@@ -279,7 +279,6 @@ struct shared {
 	_Atomic int stage[GEN_NTABLES];	  /* enum load_stage */
 	_Atomic int64_t done[GEN_NTABLES]; /* units (generator) or bytes (--from) sent */
 	int64_t total[GEN_NTABLES];
-	_Atomic int indexes_done[GEN_NTABLES];
 	int trailing[GEN_NTABLES]; /* --from: rows end with '|' */
 	_Atomic int abort;
 	/* written by the one worker that owns the table, read after the join */
@@ -355,19 +354,11 @@ static int load_rows(struct worker *w, enum gen_table t)
 	return rc;
 }
 
-/* One ALTER TABLE per index, in sequence (8 single ALTERs on lineitem cost about what one
- * ALTER with all 8 did; docs/load.md). */
+/* All of t's secondary indexes in one ALTER TABLE: one read of the table for all of them. */
 static int build_indexes(struct worker *w, enum gen_table t)
 {
-	int rc = 0;
-	for (int i = 0; i < schema_table_index_count(t) && rc == 0; i++) {
-		char ddl[512];
-		if (schema_index_statement(ddl, sizeof(ddl), t, i) < 0)
-			return errbuf_set(&w->err, "no index %d on '%s'", i, gen_table_name(t));
-		rc = sql_exec(w->m, &w->err, "%s", ddl);
-		atomic_store(&w->sh->indexes_done[t], i + 1);
-	}
-	return rc;
+	const char *ddl = schema_table_indexes(t);
+	return ddl ? sql_exec(w->m, &w->err, "%s", ddl) : 0;
 }
 
 static int do_table(struct worker *w, enum gen_table t)
@@ -415,7 +406,6 @@ static void report_progress(const struct load_opts *o, enum load_phase ph, struc
 		p.stage[t] = (enum load_stage)atomic_load(&sh->stage[t]);
 		p.done[t] = atomic_load(&sh->done[t]);
 		p.total[t] = sh->total[t];
-		p.indexes_done[t] = atomic_load(&sh->indexes_done[t]);
 		p.indexes_total[t] =
 		    o->indexes == SCHEMA_INDEXES_DBT3 ? schema_table_index_count((enum gen_table)t) : 0;
 	}

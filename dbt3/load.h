@@ -64,7 +64,6 @@ struct load_progress {
 	enum load_stage stage[GEN_NTABLES]; /* all WAITING outside the tables phase */
 	int64_t done[GEN_NTABLES];	    /* units (gen_rows) or bytes (--from) sent per table */
 	int64_t total[GEN_NTABLES];
-	int indexes_done[GEN_NTABLES];
 	int indexes_total[GEN_NTABLES]; /* 0 with --indexes keys-only */
 	double elapsed;			/* seconds since the phase started */
 };

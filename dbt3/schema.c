@@ -166,25 +166,6 @@ const char *schema_table_indexes(enum gen_table t)
 	return tables[t].indexes;
 }
 
-int schema_index_statement(char *out, size_t n, enum gen_table t, int i)
-{
-	const char *p = tables[t].indexes;
-	if (!p || i < 0 || i >= tables[t].nindexes)
-		return -1;
-	for (int k = 0; k <= i; k++) {
-		p = strstr(p, "ADD INDEX ");
-		if (!p)
-			return -1;
-		p += strlen("ADD INDEX ");
-	}
-	const char *end = strchr(p, ')');
-	if (!end)
-		return -1;
-	int len = snprintf(out, n, "ALTER TABLE %s ADD INDEX %.*s", gen_table_name(t),
-			   (int)(end + 1 - p), p);
-	return len < 0 || (size_t)len >= n ? -1 : 0;
-}
-
 int schema_table_index_count(enum gen_table t)
 {
 	return tables[t].nindexes;

@@ -27,13 +27,10 @@ const char *schema_table_create(enum gen_table t);
 const char *schema_table_columns(enum gen_table t);
 
 /* "ALTER TABLE t ADD INDEX ..., ADD INDEX ..." adding every DBT-3 secondary index of t, or NULL
- * when t has none (region). Static text. */
+ * when t has none (region). Static text. One ALTER reads the table once for all its indexes:
+ * lineitem's 8 at SF 1 on MariaDB 10.11 took 38.8-44.8 s against 43.8-44.3 s for 8 single
+ * ALTERs in the same runs (docs/load.md). */
 const char *schema_table_indexes(enum gen_table t);
-
-/* "ALTER TABLE t ADD INDEX name (cols)" for the i-th DBT-3 index of t (0-based) into out (size
- * n); -1 when there is no such index. One index per statement builds faster on MariaDB 10.11
- * than all of a table's indexes in one ALTER (lineitem at SF 1: 50 s against 81 s). */
-int schema_index_statement(char *out, size_t n, enum gen_table t, int i);
 
 /* Number of DBT-3 secondary indexes in total (15) and of table t. */
 int schema_index_count(void);

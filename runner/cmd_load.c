@@ -123,8 +123,7 @@ static void show_live(struct display *d, const struct load_progress *p)
 			fprintf(stderr, " %s %3.0f%%", name,
 				100.0 * (double)p->done[t] / (double)p->total[t]);
 		else if (p->stage[t] == LOAD_STAGE_INDEXES)
-			fprintf(stderr, " %s index %d/%d", name, p->indexes_done[t] + 1,
-				p->indexes_total[t]);
+			fprintf(stderr, " %s indexes", name);
 	}
 	fprintf(stderr, "  %.0f s\033[K", p->elapsed);
 	d->live = 1;
