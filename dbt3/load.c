@@ -31,8 +31,8 @@ static const struct srv_kv bulk_profile[] = {
     {"innodb_log_file_size", "1G"},	     {"innodb_log_buffer_size", "64M"},
     {"skip-log-bin", NULL},
 };
-/* innodb_sort_buffer_size is left at its default (1M): on MariaDB 10.11 at SF 1, 32M made
- * one lineitem ADD INDEX 3 to 6 times slower (docs/load.md). */
+/* innodb_sort_buffer_size is left at its default (1M): on MariaDB 10.11 at SF 1, lineitem's
+ * one ALTER took 39-54 s with 1M, 51-70 s with 8M and 90-96 s with 64M (docs/load.md). */
 
 const char *load_phase_name(enum load_phase p)
 {
