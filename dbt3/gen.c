@@ -1401,7 +1401,8 @@ static size_t stream_fill(struct gen_stream *s, char *buf, size_t len)
 	return (size_t)(p - buf);
 }
 
-size_t gen_stream_read(struct gen_stream *s, char *buf, size_t len)
+/* Up to len bytes: whole units while len >= GEN_ROW_MAX, else from the pending copy. */
+static size_t read_some(struct gen_stream *s, char *buf, size_t len)
 {
 	size_t done = 0;
 	if (s->pend_off < s->pend_len) {
@@ -1424,7 +1425,15 @@ size_t gen_stream_read(struct gen_stream *s, char *buf, size_t len)
 	}
 	s->pend_len = stream_fill(s, s->pend, s->pend_cap);
 	s->pend_off = 0;
-	return gen_stream_read(s, buf, len);
+	return read_some(s, buf, len);
+}
+
+size_t gen_stream_read(struct gen_stream *s, char *buf, size_t len)
+{
+	size_t n = 0, got;
+	while (n < len && (got = read_some(s, buf + n, len - n)) > 0)
+		n += got;
+	return n;
 }
 
 int64_t gen_stream_done(const struct gen_stream *s)

@@ -27,8 +27,8 @@ enum gen_flags {
 	    1 << 0 /* rows end "...|last\n" (DBT-3 MySQL build), not "...|last|\n" */
 };
 
-/* A buffer of at least GEN_ROW_MAX bytes always receives at least one whole row (or unit, see
- * gen_rows) per gen_stream_read call; smaller buffers get the text in pieces. */
+/* The longest text of one unit (see gen_rows): gen_stream_read writes units straight into the
+ * caller's buffer while this much room is left, the rest through a copy. */
 #define GEN_ROW_MAX 4096
 
 /* The shared, read-only state for one scale factor (the 300 MiB text pool, the distributions).
@@ -72,10 +72,11 @@ struct gen_stream;
 int gen_stream_new(struct gen_stream **out, const struct gen_ctx *ctx, enum gen_table t,
 		   int64_t first, int64_t last, unsigned flags, struct errbuf *err);
 
-/* Fills buf with up to len bytes of the next rows ('|'-separated, '\n'-terminated) and returns
- * the number of bytes written; 0 once the range is exhausted. With len >= GEN_ROW_MAX the
- * bytes are always whole rows; a smaller len gets partial rows, continued by the next call.
- * Signature-compatible with the body of a mysql_set_local_infile_handler read callback. */
+/* Fills buf with the next len bytes of rows ('|'-separated, '\n'-terminated), like fread: fewer
+ * only at the end of the range, 0 once it is exhausted; a row can be split between calls.
+ * Signature-compatible with the body of a mysql_set_local_infile_handler read callback, where a
+ * full buffer matters: each call is one protocol packet, and packets of one 120-byte row made
+ * the server load orders twice as slowly as from a file. */
 size_t gen_stream_read(struct gen_stream *s, char *buf, size_t len);
 
 /* Number of units (see gen_rows) generated so far by this stream, for progress displays. */

@@ -227,13 +227,7 @@ static int infile_read(void *ptr, char *buf, unsigned int len)
 	struct source *s = ptr;
 	size_t n;
 	if (s->st) {
-		/* Fill the whole buffer: one protocol packet per call, and a generator unit can
-		 * be a single 120-byte row; 1.5 million tiny packets made the server's side of
-		 * loading orders twice as slow as the same bytes from a file. */
-		n = 0;
-		size_t got;
-		while (n < len && (got = gen_stream_read(s->st, buf + n, len - n)) > 0)
-			n += got;
+		n = gen_stream_read(s->st, buf, len); /* a full packet (see gen.h) */
 		int64_t d = gen_stream_done(s->st);
 		atomic_fetch_add(s->progress, d - s->units_seen);
 		s->units_seen = d;
