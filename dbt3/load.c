@@ -277,7 +277,7 @@ struct shared {
 	_Atomic int abort;
 	/* written by the one worker that owns the table, read after the join */
 	int64_t rows[GEN_NTABLES];
-	double rows_seconds[GEN_NTABLES], index_seconds[GEN_NTABLES];
+	struct load_report *rep; /* rows_seconds, index_seconds */
 };
 
 struct worker {
@@ -348,25 +348,25 @@ static int load_rows(struct worker *w, enum gen_table t)
 	return rc;
 }
 
-/* All of t's secondary indexes in one ALTER TABLE: one read of the table for all of them. */
-static int build_indexes(struct worker *w, enum gen_table t)
+/* Secondary indexes this load builds on t (0 with --indexes keys-only). */
+static int indexes_to_build(const struct load_opts *o, enum gen_table t)
 {
-	const char *ddl = schema_table_indexes(t);
-	return ddl ? sql_exec(w->m, &w->err, "%s", ddl) : 0;
+	return o->indexes == SCHEMA_INDEXES_DBT3 ? schema_table_index_count(t) : 0;
 }
 
+/* t's rows, then all its secondary indexes in one ALTER TABLE (one read of the table). */
 static int do_table(struct worker *w, enum gen_table t)
 {
 	struct shared *sh = w->sh;
 	uint64_t t0 = util_now_ns();
 	atomic_store(&sh->stage[t], LOAD_STAGE_ROWS);
 	int rc = load_rows(w, t);
-	sh->rows_seconds[t] = (double)(util_now_ns() - t0) / 1e9;
-	if (rc == 0 && sh->o->indexes == SCHEMA_INDEXES_DBT3 && schema_table_index_count(t) > 0) {
+	sh->rep->rows_seconds[t] = (double)(util_now_ns() - t0) / 1e9;
+	if (rc == 0 && indexes_to_build(sh->o, t) > 0) {
 		t0 = util_now_ns();
 		atomic_store(&sh->stage[t], LOAD_STAGE_INDEXES);
-		rc = build_indexes(w, t);
-		sh->index_seconds[t] = (double)(util_now_ns() - t0) / 1e9;
+		rc = sql_exec(w->m, &w->err, "%s", schema_table_indexes(t));
+		sh->rep->index_seconds[t] = (double)(util_now_ns() - t0) / 1e9;
 	}
 	atomic_store(&sh->stage[t], LOAD_STAGE_DONE);
 	return rc;
@@ -400,8 +400,7 @@ static void report_progress(const struct load_opts *o, enum load_phase ph, struc
 		p.stage[t] = (enum load_stage)atomic_load(&sh->stage[t]);
 		p.done[t] = atomic_load(&sh->done[t]);
 		p.total[t] = sh->total[t];
-		p.indexes_total[t] =
-		    o->indexes == SCHEMA_INDEXES_DBT3 ? schema_table_index_count((enum gen_table)t) : 0;
+		p.indexes_total[t] = indexes_to_build(o, (enum gen_table)t);
 	}
 	p.elapsed = (double)(util_now_ns() - t0) / 1e9;
 	o->progress(o->progress_arg, &p);
@@ -549,6 +548,7 @@ static int phase_tables(struct state *st, struct errbuf *err)
 	struct shared *sh = &st->sh;
 	memset(sh, 0, sizeof(*sh));
 	sh->o = st->o;
+	sh->rep = st->rep;
 	memcpy(sh->order, big_first, sizeof(sh->order));
 	if (st->o->from_dir) {
 		for (int t = 0; t < GEN_NTABLES; t++) {
@@ -571,10 +571,7 @@ static int phase_tables(struct state *st, struct errbuf *err)
 		for (int t = 0; t < GEN_NTABLES; t++)
 			sh->total[t] = gen_rows(st->gen, (enum gen_table)t);
 	}
-	int rc = run_workers(sh, st->conns, st->nconns, err);
-	memcpy(st->rep->rows_seconds, sh->rows_seconds, sizeof(sh->rows_seconds));
-	memcpy(st->rep->index_seconds, sh->index_seconds, sizeof(sh->index_seconds));
-	return rc;
+	return run_workers(sh, st->conns, st->nconns, err);
 }
 
 static int phase_analyze(struct state *st, struct errbuf *err)
