@@ -568,25 +568,34 @@ static struct {
 	int fd, refs;
 } lock_tab[LOCK_MAX];
 
+/* Reads at most n - 1 bytes of a small file (a /proc entry) into buf, always NUL-terminated;
+ * the byte count, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = read(fd, buf, n - 1);
+	close(fd);
+	buf[r > 0 ? r : 0] = '\0';
+	return r;
+}
+
 /* "pid N (dbt3stab run)": this process, for the lock file. */
 static void describe_self(char *out, size_t len)
 {
-	char cmd[256] = "";
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		ssize_t k = read(fd, cmd, sizeof(cmd) - 1);
-		close(fd);
-		cmd[k > 0 ? k : 0] = '\0';
-		const char *base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
-		size_t l0 = strlen(cmd);
-		if (k > 0 && (ssize_t)l0 + 1 < k && cmd[l0 + 1] != '-') {
-			snprintf(out, len, "pid %d (%s %s)", (int)getpid(), base, cmd + l0 + 1);
-			return;
-		}
-		if (*base) {
-			snprintf(out, len, "pid %d (%s)", (int)getpid(), base);
-			return;
-		}
+	char cmd[256];
+	ssize_t k = read_small("/proc/self/cmdline", cmd, sizeof(cmd));
+	const char *base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	size_t l0 = strlen(cmd);
+	if (k > 0 && (ssize_t)l0 + 1 < k && cmd[l0 + 1] != '-') {
+		snprintf(out, len, "pid %d (%s %s)", (int)getpid(), base, cmd + l0 + 1);
+		return;
+	}
+	if (*base) {
+		snprintf(out, len, "pid %d (%s)", (int)getpid(), base);
+		return;
 	}
 	snprintf(out, len, "pid %d", (int)getpid());
 }
@@ -756,14 +765,8 @@ static int pid_running(pid_t pid)
 		return 0;
 	char path[64], buf[512];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_small(path, buf, sizeof(buf)) <= 0)
 		return 1;
-	ssize_t r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return 1;
-	buf[r] = '\0';
 	char *paren = strrchr(buf, ')');
 	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
 }
@@ -774,14 +777,9 @@ static int runs_our_cnf(const struct srv *s, pid_t pid)
 {
 	char path[64], buf[8192], want[PATHLEN + 32];
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 1;
-	ssize_t r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	ssize_t r = read_small(path, buf, sizeof(buf));
 	if (r <= 0)
 		return 1;
-	buf[r] = '\0';
 	snprintf(want, sizeof(want), "--defaults-file=%s", s->cnf);
 	for (ssize_t i = 0; i < r; i += (ssize_t)strlen(buf + i) + 1)
 		if (strcmp(buf + i, want) == 0)
