@@ -7,6 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
+static unsigned skipped; /* th_skip calls during th_run */
+
+void th_skip(const char *why)
+{
+	skipped++;
+	fprintf(stderr, "\nSKIPPED: %s\n", why);
+}
+
 static int wanted(const char *name, int argc, char **argv)
 {
 	if (argc < 2)
@@ -32,7 +40,14 @@ int th_run(const char *suite, const struct th_case *cases, int argc, char **argv
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	unsigned ran = CU_get_number_of_tests_run();
 	CU_cleanup_registry();
-	return (failed || ran == 0) ? 1 : 0;
+	if (failed || ran == 0)
+		return 1;
+	if (skipped) {
+		fprintf(stderr, "%s: %u case(s) skipped, exit %d\n", suite, skipped,
+			TH_EXIT_SKIPPED);
+		return TH_EXIT_SKIPPED;
+	}
+	return 0;
 fail:
 	fprintf(stderr, "cunit: %s\n", CU_get_error_msg());
 	CU_cleanup_registry();

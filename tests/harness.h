@@ -9,9 +9,19 @@ struct th_case {
 	CU_TestFunc fn;
 };
 
-/* Runs the NULL-terminated cases as suite; returns the process exit code. A
+/* The exit code of a test executable that ran no failing case but skipped at least one
+ * (ctest's SKIP_RETURN_CODE, set in tests/CMakeLists.txt). */
+#define TH_EXIT_SKIPPED 77
+
+/* Runs the NULL-terminated cases as suite; returns the process exit code: 0 all passed,
+ * 1 a failure (or nothing ran), TH_EXIT_SKIPPED none failed but a case called th_skip. A
  * name given on the command line runs only the cases whose name contains it. */
 int th_run(const char *suite, const struct th_case *cases, int argc, char **argv);
+
+/* Marks the running case as skipped because its check cannot run here (why: one line, printed
+ * as "SKIPPED: why"); the case returns right after. A skip is never a pass: the executable
+ * then exits TH_EXIT_SKIPPED and ctest reports it as skipped. */
+void th_skip(const char *why);
 
 /* Makes a fresh empty directory under $TMPDIR (or /tmp) for a test; caller frees. */
 char *th_tempdir(const char *tag);

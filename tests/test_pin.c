@@ -335,7 +335,9 @@ static void test_pin__child_runs_bound(void)
 	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &o, &err), 0);
 	const struct pin_placement *p = pin_ctx_placement(ctx);
 	if (!p->pinned) {
-		fprintf(stderr, "\nskipped: this machine allows a single PU (%s)\n", p->warning);
+		char why[600];
+		snprintf(why, sizeof(why), "this machine allows a single PU (%s)", p->warning);
+		th_skip(why);
 		pin_ctx_free(ctx);
 		return;
 	}

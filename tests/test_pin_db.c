@@ -112,7 +112,7 @@ static void test_pin_db__server_threads_run_bound(void)
 	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &po, &err), 0);
 	const struct pin_placement *p = pin_ctx_placement(ctx);
 	if (!p->pinned) {
-		fprintf(stderr, "\nskipped: %s\n", p->warning);
+		th_skip(p->warning);
 		pin_ctx_free(ctx);
 		return;
 	}
@@ -179,10 +179,14 @@ static void test_pin_db__overrides_reach_the_server(void)
 	struct pin_opts po = {0};
 	po.server_cpus = "0";
 	po.client_cpus = "1";
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin_ctx_init(&ctx, &po, &err) != 0) {
-		fprintf(stderr, "\nskipped: %s\n", err.msg[0] ? err.msg : "one CPU");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		th_skip("one CPU online: no second CPU to place the client on");
 		return;
 	}
+	int rc = pin_ctx_init(&ctx, &po, &err);
+	if (rc != 0)
+		fprintf(stderr, "\npin_ctx_init: %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	struct srv_opts o;
 	struct srv *s = start(ctx, &o);
 	CU_ASSERT_PTR_NOT_NULL(s);
