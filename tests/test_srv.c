@@ -2,10 +2,15 @@
 /* Unit tests of runner/srv*.c: option parsing, sizes, the config template, argument errors. */
 #include "runner/srv.h"
 #include "tests/harness.h"
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define MIB (UINT64_C(1) << 20)
 #define GIB (UINT64_C(1) << 30)
@@ -378,12 +383,39 @@ static void test_srv__parse_version_lines(void)
 	CU_ASSERT_EQUAL(srv_parse_version("Ver x", &f, v, s, sizeof(s)), -1);
 }
 
-static void test_srv__free_port_is_bindable(void)
+/* A listening TCP socket on 127.0.0.1:port (what the server opens there), or -1. */
+static int listen_on(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_in a;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((uint16_t)port);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 1) < 0) {
+		perror("bind/listen");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void test_srv__free_port_takes_a_listener_and_is_not_in_use(void)
 {
 	struct errbuf err;
-	int a = srv_free_port(&err), b = srv_free_port(&err);
-	CU_ASSERT(a > 0 && a < 65536);
-	CU_ASSERT(b > 0 && b < 65536);
+	int a = srv_free_port(&err);
+	CU_ASSERT_FATAL(a > 0 && a < 65536);
+	int fd = listen_on(a); /* the port really is free: a listener gets it */
+	CU_ASSERT_FATAL(fd >= 0);
+	/* while it is held, the next free port is another one */
+	for (int i = 0; i < 20; i++) {
+		int b = srv_free_port(&err);
+		CU_ASSERT(b > 0 && b < 65536);
+		CU_ASSERT_NOT_EQUAL(b, a);
+	}
+	close(fd);
 }
 
 /* Runs dbt3stab with args (a shell fragment) and returns its exit code; stderr into out. */
@@ -449,7 +481,8 @@ int main(int argc, char **argv)
 	    {"overlay_then_user_options_win", test_srv__overlay_then_user_options_win},
 	    {"render_quotes_and_includes", test_srv__render_quotes_and_includes},
 	    {"parse_version_lines", test_srv__parse_version_lines},
-	    {"free_port_is_bindable", test_srv__free_port_is_bindable},
+	    {"free_port_takes_a_listener_and_is_not_in_use",
+	     test_srv__free_port_takes_a_listener_and_is_not_in_use},
 	    {"cli_argument_errors", test_srv__cli_argument_errors},
 	    {NULL, NULL},
 	};
