@@ -56,8 +56,8 @@ static void test_compare__aa_pair_flags_nothing(void)
 	CU_ASSERT_EQUAL(c->counts[RPT_INCONCLUSIVE], 4);
 	CU_ASSERT_EQUAL(c->counts[RPT_REGRESSION] + c->counts[RPT_IMPROVEMENT], 0);
 	CU_ASSERT_EQUAL(c->worst, RPT_INCONCLUSIVE);
-	for (size_t i = 0; i < c->n_queries; i++)
-		CU_ASSERT_FALSE(st_ci_rules_out(&c->queries[i].test, 0.02));
+	for (size_t i = 0; i < c->n_queries; i++) /* each CI reaches outside [1/1.02, 1.02] */
+		CU_ASSERT(c->queries[i].test.ci_lo < 1 / 1.02 || c->queries[i].test.ci_hi > 1.02);
 	CU_ASSERT_TRUE(c->have_overall);
 	CU_ASSERT(c->overall.ci_lo < 1.0 && c->overall.ci_hi > 1.0);
 	for (size_t i = 0; i < c->n_queries; i++) {
@@ -231,7 +231,7 @@ static void test_compare__one_restart_needs_a_baseline(void)
 	CU_ASSERT_EQUAL(find(c, "Q3")->test.kind, ST_TEST_BASELINE);
 	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
 	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_INCONCLUSIVE); /* CI wider than +-2% */
-	CU_ASSERT_FALSE(st_ci_rules_out(&find(c, "Q1")->test, 0.02));
+	CU_ASSERT(find(c, "Q1")->test.ci_lo < 1 / 1.02 || find(c, "Q1")->test.ci_hi > 1.02);
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
@@ -336,9 +336,8 @@ static void test_compare__moderated_method_tests_every_query(void)
 	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
 	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_IMPROVEMENT);
 	CU_ASSERT_NOT_EQUAL(find(c, "Q1")->verdict, RPT_REGRESSION);
-	CU_ASSERT_EQUAL(find(c, "Q1")->verdict,
-			st_ci_rules_out(&find(c, "Q1")->test, 0.02) ? RPT_UNCHANGED
-								      : RPT_INCONCLUSIVE);
+	/* R (tests/data/compare_reference.json, regress_eb_holm): CI 0.9851-1.0300, p_adj 1 */
+	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_INCONCLUSIVE);
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
