@@ -211,6 +211,8 @@ void st_compare_opts_init(struct st_compare_opts *out)
 	out->method = ST_METHOD_WELCH;
 	out->alt = ST_TWO_SIDED;
 	out->alpha = 0.05;
+	out->min_effect = 0.02;
+	out->var_alpha = 0.05;
 }
 
 /* Pooled variance s_p^2 = sum (n_i - 1) s_i^2 / sum (n_i - 1) over the sides with n_i >= 2
@@ -257,44 +259,158 @@ void st_prior_pool(struct st_prior *out, const struct st_prior *a, const struct 
 	out->var = out->df > 0 ? ss / out->df : NAN;
 }
 
-/* Fills t, p and the CI from diff, se and df: t = diff / se; two-sided p = 2 P(T > |t|),
- * one-sided (new slower) p = P(T > t); CI exp(diff -+ t_{1-alpha/2,df} se). */
-static void finish_test(struct st_test *out, double alpha, enum st_alternative alt)
+/* Upper-tail p of (x / se) on df, with se == 0 read as certainty either way. */
+static double p_above(double x, double se, double df)
 {
-	double q;
+	if (!(se > 0))
+		return x > 0 ? 0 : 1;
+	return t_upper(x / se, df);
+}
+
+/* Fills t, the p-values and the CIs from diff, se and df. One-sided shifted tests (e.g. Wellek,
+ * "Testing Statistical Hypotheses of Equivalence and Noninferiority", 2nd ed. 2010, ch. 2):
+ * H0 diff <= s against diff > s, p_greater = P(T > (diff - s)/se); H0 diff >= -s against
+ * diff < -s, p_less = P(T > (-diff - s)/se); s = 0 without the min-effect test. Two-sided p =
+ * min(1, 2 min(p_greater, p_less)), which for s = 0 is 2 P(T > |t|). TOST (Schuirmann 1987, J
+ * Pharmacokinet Biopharm 15:657-680): with margin mu = log(1 + min_effect), p_tost = max(P(T >
+ * (diff + mu)/se), P(T > (mu - diff)/se)); p_tost < alpha iff the (1 - 2 alpha) CI
+ * exp(diff -+ t_{1-alpha,df} se) lies inside (1/(1+e), 1+e). CI exp(diff -+ t_{1-alpha/2,df} se). */
+static void finish_test(struct st_test *out, const struct st_compare_opts *o)
+{
+	double q, mu = log1p(o->min_effect > 0 ? o->min_effect : 0);
+	double s = o->min_effect_test ? mu : 0;
 	if (out->se > 0) {
 		out->t = out->diff / out->se;
 	} else {
 		/* no spread at all: identical means are "no evidence", anything else is certain */
 		out->t = out->diff == 0 ? 0 : copysign(INFINITY, out->diff);
 	}
-	if (alt == ST_GREATER)
-		out->p = out->t == INFINITY    ? 0
-			 : out->t == -INFINITY ? 1
-					       : t_upper(out->t, out->df);
+	out->shift = s;
+	out->p_greater = p_above(out->diff - s, out->se, out->df);
+	out->p_less = p_above(-out->diff - s, out->se, out->df);
+	if (o->alt == ST_GREATER)
+		out->p = out->p_greater;
 	else
-		out->p = isinf(out->t) ? 0 : 2 * t_upper(fabs(out->t), out->df);
-	if (out->p > 1)
-		out->p = 1;
-	q = t_quantile(1 - alpha / 2, out->df);
+		out->p = fmin(1, 2 * fmin(out->p_greater, out->p_less));
+	out->p_tost = fmax(p_above(out->diff + mu, out->se, out->df),
+			   p_above(mu - out->diff, out->se, out->df));
+	q = t_quantile(1 - o->alpha / 2, out->df);
 	out->ratio = exp(out->diff);
 	out->ci_lo = exp(out->diff - q * out->se);
 	out->ci_hi = exp(out->diff + q * out->se);
+	q = t_quantile(1 - o->alpha, out->df);
+	out->tost_lo = exp(out->diff - q * out->se);
+	out->tost_hi = exp(out->diff + q * out->se);
+}
+
+/* Two-sided p of the variance-ratio test F = v1 / v2 on (d1, d2) df: 2 min(P(F <= f), P(F >= f))
+ * (Snedecor & Cochran, "Statistical Methods", 8th ed., sec. 6.12). NaN when undefined. */
+static double var_ratio_p(double v1, double d1, double v2, double d2)
+{
+	double f, lo, hi;
+	if (!(d1 > 0) || !(d2 > 0) || !isfinite(v1) || !isfinite(v2))
+		return NAN;
+	if (v1 == 0 && v2 == 0)
+		return 1;
+	if (v2 == 0 || v1 == 0)
+		return 0;
+	f = v1 / v2;
+	lo = gsl_cdf_fdist_P(f, d1, d2);
+	hi = gsl_cdf_fdist_Q(f, d1, d2);
+	return fmin(1, 2 * fmin(lo, hi));
+}
+
+static void set_untested(struct st_test *out)
+{
+	out->kind = ST_TEST_NONE;
+	out->se = out->df = out->t = out->p = NAN;
+	out->p_greater = out->p_less = out->p_tost = NAN;
+	out->ci_lo = out->ci_hi = out->tost_lo = out->tost_hi = NAN;
 }
 
 /* Welch's t-test (Welch 1947, Biometrika 34:28-35): se^2 = s_a^2/n_a + s_b^2/n_b; Welch-
  * Satterthwaite df = se^4 / ((s_a^2/n_a)^2/(n_a-1) + (s_b^2/n_b)^2/(n_b-1)) (Satterthwaite 1946,
- * Biometrics Bull. 2:110-114). Pooled (and baseline): pooled variance (Student 1908) of the
- * sides with >= 2 restarts and the baseline, df the sum of theirs, se^2 = s^2 (1/n_a + 1/n_b).
- * Moderated t (Smyth 2004, Stat. Appl. Genet. Mol. Biol. 3(1) art. 3, eq. 2-3): s~^2 = (d0 s0^2 + d
- * s^2) / (d0 + d) with s^2 the pooled variance on d df, df = d0 + d; a baseline adds its d_b s_b^2
- * and d_b. */
+ * Biometrics Bull. 2:110-114). */
+static void welch(struct st_test *out, const struct st_sample *a, const struct st_sample *b)
+{
+	double va = a->var_log / (double)a->n, vb = b->var_log / (double)b->n;
+	double se2 = va + vb;
+	out->kind = ST_TEST_WELCH;
+	out->se = sqrt(se2);
+	if (se2 > 0)
+		out->df = se2 * se2 / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	else
+		out->df = (double)(a->n + b->n - 2);
+}
+
+/* The auto rule: pooled only with equal restarts a side (where the pooled t is robust to
+ * unequal variances: Scheffe, "The Analysis of Variance" 1959, sec. 10.3) and no evidence of
+ * unequal variances (two-sided F test at var_alpha). Records the F test's p. */
+static int auto_pools(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
+		      const struct st_compare_opts *opts)
+{
+	out->var_f_p = var_ratio_p(a->var_log, (double)(a->n - 1), b->var_log, (double)(b->n - 1));
+	return a->n == b->n && !(out->var_f_p < opts->var_alpha);
+}
+
+/* Pooled (and baseline): pooled variance (Student 1908) of the sides with >= 2 restarts and the
+ * baseline, df the sum of theirs, se^2 = s^2 (1/n_a + 1/n_b); adding an independent earlier
+ * estimate of the same variance with its df is the classical pooling of variance estimates
+ * (Snedecor & Cochran sec. 6.7), i.e. the baseline is prior information with d_b "observations".
+ * Moderated t (Smyth 2004, Stat. Appl. Genet. Mol. Biol. 3(1) art. 3, eq. 2-3): s~^2 = (d0 s0^2 +
+ * d s^2) / (d0 + d) with s^2 the pooled variance on d df, df = d0 + d. Returns 0, or 1 when
+ * nothing estimates the variance (untested). */
+static int pooled(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
+		  const struct st_compare_opts *opts, int use_base)
+{
+	struct st_prior pv;
+	double ss, df, inv_n = 1.0 / (double)a->n + 1.0 / (double)b->n;
+	st_sample_pooled_var(&pv, a, b);
+	ss = pv.df > 0 ? pv.df * pv.var : 0;
+	df = pv.df;
+	out->kind = use_base ? ST_TEST_BASELINE : ST_TEST_POOLED;
+	if (use_base) {
+		ss += opts->baseline.df * opts->baseline.var;
+		df += opts->baseline.df;
+		out->base_use = ST_BASE_USED;
+		out->base_df = opts->baseline.df;
+	}
+	if (opts->method == ST_METHOD_EB && opts->eb.df > 0 && isfinite(opts->eb.var)) {
+		out->kind = ST_TEST_MODERATED;
+		if (isinf(opts->eb.df)) {
+			out->df = INFINITY;
+			out->se = sqrt(opts->eb.var * inv_n);
+			return 0;
+		}
+		ss += opts->eb.df * opts->eb.var;
+		df += opts->eb.df;
+	}
+	if (df <= 0)
+		return 1;
+	out->df = df;
+	out->se = sqrt(ss / df * inv_n);
+	return 0;
+}
+
+/* Sets var_total: the total sum of squares of the N log means = within (both sides) + between
+ * (n_a n_b / N diff^2), over N - 1. */
+static void set_var_total(struct st_test *out, const struct st_sample *a, const struct st_sample *b)
+{
+	double na = (double)a->n, nb = (double)b->n,
+	       ss = na * nb / (na + nb) * out->diff * out->diff;
+	if (a->n >= 2)
+		ss += (na - 1) * a->var_log;
+	if (b->n >= 2)
+		ss += (nb - 1) * b->var_log;
+	out->var_total = ss / (na + nb - 1);
+}
+
 int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
 	       const struct st_compare_opts *opts, struct errbuf *err)
 {
-	double inv_n;
 	int both = a->n >= 2 && b->n >= 2;
 	int have_base = opts->baseline.df > 0 && isfinite(opts->baseline.var);
+	int use_base = have_base, run_welch;
 
 	memset(out, 0, sizeof(*out));
 	if (a->n == 0 || b->n == 0)
@@ -305,66 +421,36 @@ int st_compare(struct st_test *out, const struct st_sample *a, const struct st_s
 	out->n_b = b->n;
 	out->diff = b->mean_log - a->mean_log;
 	out->ratio = exp(out->diff);
-	inv_n = 1.0 / (double)a->n + 1.0 / (double)b->n;
-	{
-		/* total sum of squares = within (both sides) + between: n_a n_b / N diff^2 */
-		double na = (double)a->n, nb = (double)b->n,
-		       ss = na * nb / (na + nb) * out->diff * out->diff;
-		if (a->n >= 2)
-			ss += (na - 1) * a->var_log;
-		if (b->n >= 2)
-			ss += (nb - 1) * b->var_log;
-		out->var_total = ss / (na + nb - 1);
-	}
-
+	out->var_f_p = NAN;
+	out->ci_sim_lo = out->ci_sim_hi = NAN;
+	set_var_total(out, a, b);
 	if (!both && !have_base) {
-		out->kind = ST_TEST_NONE;
-		out->se = out->df = out->t = out->p = NAN;
-		out->ci_lo = out->ci_hi = NAN;
+		set_untested(out);
 		return 0;
 	}
-	if (opts->method == ST_METHOD_WELCH && both) {
-		double va = a->var_log / (double)a->n, vb = b->var_log / (double)b->n;
-		double se2 = va + vb;
-		out->kind = ST_TEST_WELCH;
-		out->se = sqrt(se2);
-		if (se2 > 0)
-			out->df = se2 * se2 /
-				  (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
-		else
-			out->df = (double)(a->n + b->n - 2);
-	} else {
-		struct st_prior pooled;
-		double ss, df;
-		st_sample_pooled_var(&pooled, a, b);
-		ss = pooled.df > 0 ? pooled.df * pooled.var : 0;
-		df = pooled.df;
-		out->kind = have_base ? ST_TEST_BASELINE : ST_TEST_POOLED;
-		if (have_base) {
-			ss += opts->baseline.df * opts->baseline.var;
-			df += opts->baseline.df;
-		}
-		if (opts->method == ST_METHOD_EB && opts->eb.df > 0 && isfinite(opts->eb.var)) {
-			out->kind = ST_TEST_MODERATED;
-			if (isinf(opts->eb.df)) {
-				out->df = INFINITY;
-				out->se = sqrt(opts->eb.var * inv_n);
-				finish_test(out, opts->alpha, opts->alt);
-				return 0;
-			}
-			ss += opts->eb.df * opts->eb.var;
-			df += opts->eb.df;
-		}
-		if (df <= 0) {
-			out->kind = ST_TEST_NONE;
-			out->se = out->df = out->t = out->p = NAN;
-			out->ci_lo = out->ci_hi = NAN;
-			return 0;
-		}
-		out->df = df;
-		out->se = sqrt(ss / df * inv_n);
+	run_welch = both && (opts->method == ST_METHOD_WELCH ||
+			     (opts->method == ST_METHOD_AUTO && !auto_pools(out, a, b, opts)));
+	if (run_welch) {
+		welch(out, a, b);
+		out->base_use = have_base ? ST_BASE_UNUSED_WELCH : ST_BASE_NONE;
+		finish_test(out, opts);
+		return 0;
 	}
-	finish_test(out, opts->alpha, opts->alt);
+	if (have_base && both && opts->method == ST_METHOD_AUTO) {
+		/* the baseline is prior information only while the host's noise is the same */
+		struct st_prior pv;
+		st_sample_pooled_var(&pv, a, b);
+		if (var_ratio_p(pv.var, pv.df, opts->baseline.var, opts->baseline.df) <
+		    opts->var_alpha) {
+			use_base = 0;
+			out->base_use = ST_BASE_UNUSED_NOISE;
+		}
+	}
+	if (pooled(out, a, b, opts, use_base)) {
+		set_untested(out);
+		return 0;
+	}
+	finish_test(out, opts);
 	return 0;
 }
 
@@ -584,6 +670,82 @@ size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st
 	return nreg;
 }
 
+/* TOST decision (Schuirmann 1987): both one-sided tests reject at alpha. */
+int st_tost_rules_out(const struct st_test *t, double alpha)
+{
+	return t->kind != ST_TEST_NONE && t->p_tost < alpha;
+}
+
+/* Simultaneous CIs by Bonferroni (Dunn 1961, JASA 56:52-64): each of the m intervals at level
+ * 1 - alpha/m, so all m cover together with probability >= 1 - alpha. Holm rejects whenever the
+ * Bonferroni interval excludes the null, so a flagged query's simultaneous CI may still touch
+ * 1 but an interval that excludes 1 (two-sided test) is always flagged or beyond min-effect. */
+static void simultaneous_ci(struct st_test *tests, size_t m, double alpha, enum st_correction c)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < m; i++)
+		k += tests[i].kind != ST_TEST_NONE;
+	for (size_t i = 0; i < m; i++) {
+		struct st_test *t = &tests[i];
+		double a = c == ST_CORR_NONE || k == 0 ? alpha : alpha / (double)k, q;
+		if (t->kind == ST_TEST_NONE) {
+			t->ci_sim_lo = t->ci_sim_hi = NAN;
+			continue;
+		}
+		q = t_quantile(1 - a / 2, t->df);
+		t->ci_sim_lo = exp(t->diff - q * t->se);
+		t->ci_sim_hi = exp(t->diff + q * t->se);
+	}
+}
+
+/* Regressions and improvements as two families when one-sided: the regression test spends all
+ * of alpha on "slower" (Holm over the p_greater), and improvements are reported from their own
+ * Holm family over the p_less, so counting them costs the regressions nothing. Without the
+ * min-effect test the point estimate must also reach min-effect (the "significant and at least
+ * min-effect" rule, e.g. the practical-significance filter of Lakens 2017, Soc Psychol Personal
+ * Sci 8:355-362, discusses this combination). */
+size_t st_decide_ext(enum st_verdict *out_verdict, double *out_padj, double *out_padj_impr,
+		     struct st_test *tests, size_t m, const struct st_decide_opts *o)
+{
+	double *p = malloc(3 * (m ? m : 1) * sizeof(double)), *pi, *adj_i;
+	double mu = log1p(o->min_effect);
+	size_t nreg = 0;
+	if (!p) /* cannot allocate: the two-sided rule of st_decide is valid for both families */
+		return st_decide(out_verdict, out_padj, tests, m, o->corr, o->alpha, o->min_effect,
+				 ST_TWO_SIDED);
+	pi = p + m;
+	adj_i = pi + m;
+	for (size_t i = 0; i < m; i++) {
+		int none = tests[i].kind == ST_TEST_NONE;
+		p[i] = none ? NAN : tests[i].p;
+		pi[i] = none ? NAN : o->alt == ST_GREATER ? tests[i].p_less : tests[i].p;
+	}
+	st_p_adjust(out_padj, p, m, o->corr);
+	if (o->alt == ST_GREATER)
+		st_p_adjust(adj_i, pi, m, o->corr);
+	else
+		memcpy(adj_i, out_padj, m * sizeof(double));
+	for (size_t i = 0; i < m; i++) {
+		const struct st_test *t = &tests[i];
+		int big_up = o->min_effect_test || t->diff >= mu;
+		int big_down = o->min_effect_test || t->diff <= -mu;
+		if (t->kind == ST_TEST_NONE)
+			out_verdict[i] = ST_VERDICT_INCONCLUSIVE;
+		else if (out_padj[i] < o->alpha && t->diff > 0 && big_up)
+			out_verdict[i] = ST_VERDICT_REGRESSION;
+		else if (adj_i[i] < o->alpha && t->diff < 0 && big_down)
+			out_verdict[i] = ST_VERDICT_IMPROVEMENT;
+		else
+			out_verdict[i] = ST_VERDICT_UNCHANGED;
+		nreg += out_verdict[i] == ST_VERDICT_REGRESSION;
+	}
+	if (out_padj_impr)
+		memcpy(out_padj_impr, adj_i, m * sizeof(double));
+	simultaneous_ci(tests, m, o->alpha, o->corr);
+	free(p);
+	return nreg;
+}
+
 /* The total sum of squares of the N = n_a + n_b log means is (N-1) var_total = SS_within +
  * (n_a n_b / N) diff^2, so |diff| <= sqrt((N-1) var_total N / (n_a n_b)): below log(1 + e) no
  * verdict other than unchanged is possible. */
@@ -649,7 +811,10 @@ const char *st_verdict_name(enum st_verdict v)
 
 const char *st_method_name(enum st_method m)
 {
-	return m == ST_METHOD_EB ? "eb" : m == ST_METHOD_POOLED ? "pooled" : "welch";
+	return m == ST_METHOD_EB	 ? "eb"
+	       : m == ST_METHOD_POOLED ? "pooled"
+	       : m == ST_METHOD_AUTO   ? "auto"
+				       : "welch";
 }
 
 int st_method_parse(const char *s, enum st_method *out)
@@ -660,6 +825,8 @@ int st_method_parse(const char *s, enum st_method *out)
 		*out = ST_METHOD_EB;
 	else if (strcmp(s, "pooled") == 0)
 		*out = ST_METHOD_POOLED;
+	else if (strcmp(s, "auto") == 0)
+		*out = ST_METHOD_AUTO;
 	else
 		return -1;
 	return 0;

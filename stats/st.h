@@ -16,7 +16,8 @@ enum st_error {
 
 /* ---- one query in one result file ------------------------------------------------------- */
 
-/* One-way random-effects ANOVA, groups = restarts, observations = measured runs (seconds).
+/* One-way random-effects ANOVA, groups = restarts, observations = measured runs (any time unit;
+ * callers pass milliseconds, and the variances come out in that unit squared).
  * Balanced or unbalanced (n0 of Searle, Casella & McCulloch 1992, eq. 3.10). */
 struct st_anova {
 	size_t k;	   /* groups (restarts) */
@@ -39,8 +40,8 @@ int st_anova_oneway(struct st_anova *out, const double *runs, const size_t *nrun
 /* The figures `summary` prints for one query. */
 struct st_query_stats {
 	size_t n_restarts, n_runs;
-	double mean;	    /* mean of all runs (seconds) */
-	double gmean;	    /* geometric mean of the restart means (seconds) */
+	double mean;	    /* mean of all runs (the unit of the input, ms for every caller) */
+	double gmean;	    /* geometric mean of the restart means (same unit) */
 	double cov_within;  /* sqrt(anova.var_within) / anova.grand_mean */
 	double cov_between; /* sqrt(anova.var_between) / anova.grand_mean: restart noise */
 	double sd_log;	    /* sd of log restart means (k - 1 df): the noise the tests see */
@@ -59,6 +60,43 @@ int st_restart_means(double *out, const double *runs, const size_t *nruns, size_
 /* Geometric mean exp(mean(log x)); NaN if n == 0 or any x <= 0. */
 double st_gmean(const double *x, size_t n);
 
+/* The noise of one query as the tests see it: the sd of the log restart means with its
+ * chi-square CI and upper bound, split into a within-restart part (the run noise averaged in a
+ * restart mean) and a between-restart part. */
+struct st_noise {
+	size_t k;	     /* restarts */
+	double sd_log;	     /* sd of log restart means, k - 1 df */
+	double sd_lo, sd_hi; /* its two-sided CI at the level asked */
+	double sd_ucb;	     /* its one-sided upper confidence bound at the level asked */
+	double sd_within;    /* sqrt(pooled var of log runs within restarts x mean(1/n_r)) */
+	double sd_between;   /* sqrt(max(0, sd_log^2 - sd_within^2)); bounded above by sd_ucb */
+};
+
+/* CI [lo, hi] (two-sided, level e.g. 0.95) and one-sided upper bound of a standard deviation s
+ * on df degrees of freedom from the chi-square distribution of df s^2 / sigma^2. */
+void st_sd_ci(double *out_lo, double *out_hi, double *out_ucb, double s, double df, double level);
+
+/* Needs k >= 2 restarts with >= 1 run each (all > 0); the within part needs a restart with 2
+ * runs (else 0). level: of the CI and the bound (0.95). */
+int st_noise_compute(struct st_noise *out, const double *runs, const size_t *nruns, size_t k,
+		     double level, struct errbuf *err);
+
+/* Run-position effect over restarts (warm-up transient): two-way ANOVA without replication on
+ * the log runs, rows restarts, columns positions 1..n (n = the fewest runs of any restart). */
+struct st_position {
+	size_t k, n;   /* restarts, positions */
+	double f, p;   /* F = MS_position / MS_residual on (n - 1, (k - 1)(n - 1)) df */
+	double ms_res; /* residual mean square (log scale) */
+};
+
+/* out_effect[n] (may be NULL): position mean minus grand mean of the log runs (about the
+ * relative slowdown at that position); out_flag[n] (may be NULL): 1 for positions whose effect
+ * exceeds the Bonferroni t bound at alpha over the n positions. Needs k >= 2, n >= 2; n is at
+ * most max_n (the size of the arrays). */
+int st_position_effect(struct st_position *out, double *out_effect, int *out_flag,
+		       size_t max_n, const double *runs, const size_t *nruns, size_t k,
+		       double alpha, struct errbuf *err);
+
 /* ---- comparing two results, one query ------------------------------------------------------ */
 
 /* How the restart variance of log restart means is estimated. */
@@ -70,6 +108,9 @@ enum st_method {
 			   * (docs/statistics.md) */
 	ST_METHOD_POOLED = 2, /* per query Student t with the variance pooled over both sides and a
 			       * baseline if given: df = n_a + n_b - 2 (+ baseline df) */
+	ST_METHOD_AUTO = 3,   /* per query: pooled when n_a == n_b and the variance-ratio F test
+			       * shows no evidence of unequal variances (p >= var_alpha), Welch
+			       * otherwise (st_compare) */
 };
 
 enum st_alternative {
@@ -99,6 +140,15 @@ enum st_test_kind {
 	ST_TEST_POOLED = 4     /* Student t, variance pooled over the two sides only */
 };
 
+/* Whether a baseline variance went into a test, and if not why. */
+enum st_baseline_use {
+	ST_BASE_NONE = 0,	 /* no baseline for this query */
+	ST_BASE_USED = 1,	 /* pooled in, its df added */
+	ST_BASE_UNUSED_WELCH = 2, /* Welch was run (by --method welch or by the auto rule) */
+	ST_BASE_UNUSED_NOISE = 3, /* the current restart variance differs from the baseline's
+				   * (F test p < var_alpha): the host's noise changed */
+};
+
 /* The comparison of one query: ratio of geometric means new/old with a CI and the test. */
 struct st_test {
 	enum st_test_kind kind;
@@ -106,8 +156,19 @@ struct st_test {
 	double diff;	     /* mean log b - mean log a */
 	double ratio;	     /* exp(diff) = gmean(b) / gmean(a) */
 	double se, df, t, p; /* p raw (before correction); NaN when kind == ST_TEST_NONE */
-	double ci_lo, ci_hi; /* two-sided (1 - alpha) CI of ratio; NaN when untested */
+	double ci_lo, ci_hi; /* two-sided (1 - alpha) CI of ratio, per query (not adjusted for
+			      * multiplicity); NaN when untested */
 	double var_total;    /* sample variance of all n_a + n_b log means, sides ignored */
+	double shift;	     /* log(1 + min_effect) with min_effect_test, else 0 */
+	double p_greater;    /* one-sided p of H0 diff <= shift (new not slower by more) */
+	double p_less;	     /* one-sided p of H0 diff >= -shift (new not faster by more) */
+	double p_tost;	     /* TOST p of H0 |diff| >= log(1 + min_effect) (Schuirmann 1987) */
+	double tost_lo, tost_hi; /* the (1 - 2 alpha) CI of ratio (90% at alpha 0.05) */
+	double ci_sim_lo, ci_sim_hi; /* simultaneous (1 - alpha) CI over the tested queries
+				      * (Bonferroni; set by st_decide_ext), else NaN */
+	double var_f_p;		     /* two-sided p of the variance-ratio F test; NaN if not run */
+	enum st_baseline_use base_use;
+	double base_df;		     /* df the baseline added (0 when unused) */
 };
 
 /* Logs and summarises n restart means (all finite and > 0). */
@@ -121,13 +182,20 @@ struct st_compare_opts {
 	double alpha;		  /* CI level 1 - alpha (tests are corrected later) */
 	struct st_prior baseline; /* from a baseline result (st_baseline_prior); df 0 = none */
 	struct st_prior eb;	  /* ST_METHOD_EB: across-query prior (st_eb_prior_fit) */
+	double min_effect;	  /* equivalence margin of the TOST and shift of the min-effect
+				   * test: log(1 + min_effect) (0.02) */
+	int min_effect_test;	  /* 1: test H0 ratio <= 1 + min_effect (shifted one-sided) */
+	double var_alpha;	  /* level of the F tests of the auto rule and of the baseline
+				   * check (0.05) */
 };
 void st_compare_opts_init(struct st_compare_opts *out);
 
 /* Tests log(b) - log(a) for one query. Fewer than 2 restarts on a side: a test only with a
  * baseline (variance pooled with it, its df added), else ST_TEST_NONE (inconclusive).
- * ST_METHOD_WELCH with >= 2 restarts a side: Welch (the baseline is not used).
+ * ST_METHOD_WELCH with >= 2 restarts a side: Welch (the baseline is not used, base_use says so).
  * ST_METHOD_POOLED: pooled variance of both sides and the baseline.
+ * ST_METHOD_AUTO: pooled when n_a == n_b and the F test finds no evidence of unequal variances,
+ * the baseline pooled in unless its variance differs from the current one (F test); else Welch.
  * ST_METHOD_EB: pooled variance of both sides combined with opts->eb (and the baseline). */
 int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
 	       const struct st_compare_opts *opts, struct errbuf *err);
@@ -188,6 +256,28 @@ enum st_verdict {
  * (never with ST_GREATER); otherwise unchanged. */
 enum st_verdict st_verdict_of(const struct st_test *t, double p_adj, double alpha,
 			      double min_effect, enum st_alternative alt);
+
+/* Options of st_decide_ext. */
+struct st_decide_opts {
+	enum st_correction corr;
+	double alpha;
+	double min_effect;
+	enum st_alternative alt; /* ST_GREATER: improvements are a second family (p_less), which
+				  * does not spend the regressions' alpha */
+	int min_effect_test;	 /* the tests were run shifted (st_compare_opts.min_effect_test) */
+};
+
+/* The decision of m queries: regressions when the corrected p (p_greater, or the two-sided p) <
+ * alpha and diff > 0 (and, without the min-effect test, ratio >= 1 + min_effect); improvements
+ * likewise from p_less, corrected in their own family under ST_GREATER (out_padj_impr, may be
+ * NULL); unchanged otherwise (st_tost_rules_out decides unchanged vs inconclusive). Fills the
+ * simultaneous CIs of tests (Bonferroni over the tested queries). Returns the regressions. */
+size_t st_decide_ext(enum st_verdict *out_verdict, double *out_padj, double *out_padj_impr,
+		     struct st_test *tests, size_t m, const struct st_decide_opts *o);
+
+/* 1 when the two one-sided tests reject |log ratio| >= log(1 + min_effect) at alpha each
+ * (p_tost < alpha), i.e. the (1 - 2 alpha) CI lies inside the margin; per query, not corrected. */
+int st_tost_rules_out(const struct st_test *t, double alpha);
 
 /* 1 when t's CI lies inside [1/(1+min_effect), 1+min_effect], i.e. it rules out a change of
  * min_effect either way (equivalence by CI inclusion); 0 otherwise or when untested. A verdict
@@ -261,6 +351,7 @@ struct st_power_spec {
 	struct st_prior eb; /* ST_METHOD_EB: the fitted prior (its var is a fixed number) */
 	double baseline_df; /* POOLED, EB: df of a baseline variance of this query (0: none) */
 	enum st_alternative alt;
+	int min_effect_test; /* the shifted test: reject when D > log(1+min_effect) + c se */
 };
 
 /* Probability of a regression verdict with n restarts a side (n >= 2) for the model of

@@ -28,11 +28,12 @@ static double critical_t(const struct st_power_spec *s, double df)
 }
 
 /* P(regression verdict | estimated se), D ~ N(delta, sd_d^2): the verdict needs D > c se_hat
- * (the test) and D >= log(1 + min_effect) (the size), so P = Q((max(c se_hat, mu_m) - delta)/sd_d).
- * Both arguments are in units of sd_d. */
-static double cond_power(double c_se, double mu_m, double ncp)
+ * (the test) and D >= log(1 + min_effect) (the size), so P = Q((max(c se_hat, mu_m) - delta)/sd_d);
+ * the shifted test (min-effect test) needs D - mu_m > c se_hat: P = Q((c se_hat + mu_m - delta)
+ * / sd_d). Both arguments are in units of sd_d. */
+static double cond_power(double c_se, double mu_m, double ncp, int shifted)
 {
-	double thr = c_se > mu_m ? c_se : mu_m;
+	double thr = shifted ? c_se + mu_m : c_se > mu_m ? c_se : mu_m;
 	return gsl_cdf_ugaussian_Q(thr - ncp);
 }
 
@@ -44,19 +45,23 @@ static double cond_power(double c_se, double mu_m, double ncp)
  * Gauss-Legendre quadrature over the quantiles of B and S (exact up to quadrature error; this
  * replaces the noncentral t, which assumes a fixed df). Pooled, baseline and moderated tests:
  * s~^2 = (d0 s0^2 + s^2 V) / (d0 + d_b + d), V ~ chi^2_{d_b + d}, d = 2n - 2, df = d0 + d_b + d;
- * for d0 = 0 this is exactly the noncentral t power (e.g. Cohen 1988, ch. 2). */
+ * for d0 = 0 this is exactly the noncentral t power (e.g. Cohen 1988, ch. 2). ST_METHOD_AUTO is
+ * the pooled test here: the model has equal n and equal variances, where the rule pools (its
+ * F pre-test rejects in about var_alpha of cases, which this ignores). */
 double st_power(const struct st_power_spec *spec, size_t n)
 {
 	double delta, sd_d, ncp, mu_m, d, sum = 0;
 	gsl_integration_glfixed_table *ts, *tb, *tw;
+	int sh;
 
 	if (!spec || n < 2 || !(spec->alpha > 0 && spec->alpha < 1) || !isfinite(spec->effect) ||
 	    spec->effect <= -1 || !(spec->sd_log >= 0) || spec->min_effect < 0)
 		return NAN;
 	delta = log1p(spec->effect);
 	mu_m = log1p(spec->min_effect);
+	sh = spec->min_effect_test != 0;
 	if (spec->sd_log == 0)
-		return delta > 0 && delta >= mu_m ? 1 : 0;
+		return delta > 0 && (sh ? delta > mu_m : delta >= mu_m) ? 1 : 0;
 	sd_d = spec->sd_log * sqrt(2.0 / (double)n);
 	ncp = delta / sd_d;
 	mu_m /= sd_d;
@@ -83,7 +88,7 @@ double st_power(const struct st_power_spec *spec, size_t n)
 			df = (double)(n - 1) / (bq * bq + (1 - bq) * (1 - bq));
 			c = critical_t(spec, df);
 			for (size_t j = 0; j < ST_GL_W; j++)
-				inner += sw[j] * cond_power(c * sq[j], mu_m, ncp);
+				inner += sw[j] * cond_power(c * sq[j], mu_m, ncp, sh);
 			sum += wb * inner;
 		}
 	} else {
@@ -95,14 +100,14 @@ double st_power(const struct st_power_spec *spec, size_t n)
 		double r0 = d0 > 0 ? spec->eb.var / (spec->sd_log * spec->sd_log) : 0;
 		if (isinf(d0)) {
 			/* the prior fixes the variance: a z-test with se_hat^2 = s0^2 (2/n) */
-			sum = cond_power(critical_t(spec, INFINITY) * sqrt(r0), mu_m, ncp);
+			sum = cond_power(critical_t(spec, INFINITY) * sqrt(r0), mu_m, ncp, sh);
 		} else {
 			double df = d0 + db + d, c = critical_t(spec, df);
 			for (size_t j = 0; j < ST_GL_S; j++) {
 				double us, ws, v;
 				gsl_integration_glfixed_point(0, 1, j, &us, &ws, ts);
 				v = gsl_cdf_chisq_Pinv(us, db + d);
-				sum += ws * cond_power(c * sqrt((d0 * r0 + v) / df), mu_m, ncp);
+				sum += ws * cond_power(c * sqrt((d0 * r0 + v) / df), mu_m, ncp, sh);
 			}
 		}
 	}
