@@ -89,9 +89,9 @@ struct st_position {
 	double ms_res; /* residual mean square (log scale) */
 };
 
-/* out_effect[n] (may be NULL): position mean minus grand mean of the log runs (about the
- * relative slowdown at that position); out_flag[n] (may be NULL): 1 for positions whose effect
- * exceeds the Bonferroni t bound at alpha over the n positions. Needs k >= 2, n >= 2; n is at
+/* out_effect[n] (may be NULL): position mean minus the median position mean of the log runs
+ * (about the relative slowdown at that position); out_flag[n] (needs out_effect): 1 for
+ * positions whose effect exceeds the Bonferroni t bound at alpha over the n positions. Needs k >= 2, n >= 2; n is at
  * most max_n (the size of the arrays). */
 int st_position_effect(struct st_position *out, double *out_effect, int *out_flag,
 		       size_t max_n, const double *runs, const size_t *nruns, size_t k,

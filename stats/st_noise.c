@@ -98,12 +98,21 @@ int st_noise_compute(struct st_noise *out, const double *runs, const size_t *nru
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 /* Two-way ANOVA without replication (one observation per restart x position cell; e.g.
  * Montgomery, "Design and Analysis of Experiments", 8th ed., sec. 5.3.4, or Snedecor & Cochran
  * sec. 14.2) on log runs y_ij, i restart, j position: SS_pos = k sum_j (ybar_.j - ybar)^2, SS_rst
  * = n sum_i (ybar_i. - ybar)^2, SS_res = SS_tot - SS_pos - SS_rst on (k-1)(n-1) df; F = MS_pos /
- * MS_res. A position's effect e_j = ybar_.j - ybar has Var = sigma^2 (n-1)/(n k); flagged when
- * |e_j| / se > t_{1 - alpha/(2n), df_res} (Bonferroni over the n positions). */
+ * MS_res. A position's effect e_j = ybar_.j - median_j ybar_.j (relative to the typical
+ * position, so a transient in a few positions does not make every other one look shifted);
+ * flagged when |e_j| / sqrt(2 MS_res / k) > t_{1 - alpha/(2n), df_res}: the Bonferroni bound
+ * over n contrasts of two position means (conservative when the median is an average of two
+ * positions, approximate because the reference is chosen from the data). */
 int st_position_effect(struct st_position *out, double *out_effect, int *out_flag,
 		       size_t max_n, const double *runs, const size_t *nruns, size_t k,
 		       double alpha, struct errbuf *err)
@@ -151,8 +160,20 @@ int st_position_effect(struct st_position *out, double *out_effect, int *out_fla
 			m += y[i * n + j];
 		m /= (double)k;
 		ss_pos += (double)k * (m - grand) * (m - grand);
-		if (out_effect)
-			out_effect[j] = m - grand;
+		y[j] = m; /* row 0 is no longer needed: position means */
+	}
+	if (out_effect) {
+		double med, *srt = malloc(n * sizeof(double));
+		if (!srt) {
+			free(y);
+			return errbuf_set(err, "out of memory"), ST_EINVAL;
+		}
+		memcpy(srt, y, n * sizeof(double));
+		qsort(srt, n, sizeof(double), cmp_double);
+		med = n % 2 ? srt[n / 2] : (srt[n / 2 - 1] + srt[n / 2]) / 2;
+		free(srt);
+		for (size_t j = 0; j < n; j++)
+			out_effect[j] = y[j] - med;
 	}
 	free(y);
 	df_res = (double)((k - 1) * (n - 1));
@@ -166,7 +187,7 @@ int st_position_effect(struct st_position *out, double *out_effect, int *out_fla
 		out->f = ss_pos > 0 ? INFINITY : NAN;
 		out->p = ss_pos > 0 ? 0 : 1;
 	}
-	se = sqrt(out->ms_res * (double)(n - 1) / (double)(n * k));
+	se = sqrt(2 * out->ms_res / (double)k);
 	crit = gsl_cdf_tdist_Pinv(1 - alpha / (2.0 * (double)n), df_res);
 	if (out_flag && out_effect)
 		for (size_t j = 0; j < n; j++)
