@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* The run protocol against a real private MariaDB at SF 0.01: schema-valid results, a server
- * killed mid-run, a query timeout, resume after an interrupt, interleaved variants. */
+ * killed mid-run, a query timeout, resume after an interrupt, interleaved variants, and one
+ * pinned run whose recorded placement is checked against /proc. */
 #include "harness.h"
 #include "runner/res.h"
 #include "runner/run.h"
 #include "runner/run_schema.h"
 #include "runner/srv.h"
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +37,9 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Starts dbt3stab with args (NULL-terminated) plus the instance options; output to log. */
-static pid_t spawn(const char *log, const char *const *args)
+/* Starts dbt3stab with args (NULL-terminated) plus the instance options and, when no_pin,
+ * --no-pin; output to log. */
+static pid_t spawn_pinned_or_not(const char *log, const char *const *args, int no_pin)
 {
 	const char *argv[64];
 	int n = 0;
@@ -43,7 +50,8 @@ static pid_t spawn(const char *log, const char *const *args)
 	argv[n++] = inst;
 	argv[n++] = "--port";
 	argv[n++] = portarg;
-	argv[n++] = "--no-pin"; /* placement is pin's test; this machine may have one PU */
+	if (no_pin)
+		argv[n++] = "--no-pin";
 	argv[n] = NULL;
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -57,6 +65,13 @@ static pid_t spawn(const char *log, const char *const *args)
 		_exit(127);
 	}
 	return pid;
+}
+
+/* spawn_pinned_or_not with --no-pin: placement is checked by one case alone
+ * (pinned_run_records_the_placement_it_had), the others run on any machine. */
+static pid_t spawn(const char *log, const char *const *args)
+{
+	return spawn_pinned_or_not(log, args, 1);
 }
 
 static int wait_exit(pid_t pid)
@@ -317,6 +332,211 @@ static int start_seq(const struct res_restart *x)
 
 /* Refusals before any measurement: an unwritable output (exit 2, no server started) and a
  * server that cannot start (exit 4, no file claimed, no table). */
+/* The CPUs (or nodes) of a kernel list such as "0-2,5" as a bit set; 0 when malformed or a
+ * number is >= 64 (enough for the machines this runs on; then the case fails, not passes). */
+static uint64_t id_list_mask(const char *list)
+{
+	uint64_t m = 0;
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			return 0;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p)
+				return 0;
+		}
+		if (a < 0 || b < a || b >= 64)
+			return 0;
+		for (long i = a; i <= b; i++)
+			m |= UINT64_C(1) << i;
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != '\0' && *end != '\n')
+			return 0;
+		if (*end == '\n')
+			break;
+	}
+	return m;
+}
+
+/* The JSON array of ids (e.g. "server_cpus": [1]) as a bit set. */
+static uint64_t json_ids_mask(const json_t *a)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		json_int_t v = json_integer_value(json_array_get(a, i));
+		if (v >= 0 && v < 64)
+			m |= UINT64_C(1) << v;
+	}
+	return m;
+}
+
+/* The value of "key:\t..." in /proc/<pid>/task/<tid>/status as a bit set; 0 when unreadable. */
+static uint64_t task_status_mask(pid_t pid, const char *tid, const char *key)
+{
+	char path[384], line[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/status", (int)pid, tid);
+	FILE *f = fopen(path, "r");
+	uint64_t m = 0;
+	size_t klen = strlen(key);
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			m = id_list_mask(line + klen + 1 + strspn(line + klen + 1, " \t"));
+			break;
+		}
+	if (f)
+		fclose(f);
+	return m;
+}
+
+/* What /proc showed for one process over all samples: every thread's Cpus_allowed_list. */
+struct seen_affinity {
+	uint64_t all_of, any_of; /* intersection and union over threads and samples */
+	int threads_max;
+};
+
+static void sample_threads(pid_t pid, struct seen_affinity *s)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+	while (d && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		uint64_t m = task_status_mask(pid, de->d_name, "Cpus_allowed_list");
+		if (!m)
+			continue; /* the thread ended meanwhile */
+		s->all_of &= m;
+		s->any_of |= m;
+		n++;
+	}
+	if (d)
+		closedir(d);
+	if (n > s->threads_max)
+		s->threads_max = n;
+}
+
+/* The pid of the instance's server when it is running as a child of run_pid, else 0. */
+static pid_t server_child_of(pid_t run_pid)
+{
+	char path[4300], *text = NULL, line[256];
+	struct errbuf err;
+	snprintf(path, sizeof(path), "%s/mysqld.pid", inst);
+	if (util_read_file(path, &text, NULL, &err) < 0)
+		return 0;
+	pid_t pid = (pid_t)strtol(text, NULL, 10);
+	free(text);
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+	pid_t ppid = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "PPid:", 5) == 0)
+			ppid = (pid_t)strtol(line + 5, NULL, 10);
+	if (f)
+		fclose(f);
+	return ppid == run_pid ? pid : 0;
+}
+
+/* The server's memory policy as the kernel shows it: " bind:0 " in numa_maps when bound. */
+static int server_numa_bind(pid_t pid, char *out, size_t len)
+{
+	char path[64], line[4096];
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", (int)pid);
+	FILE *f = fopen(path, "r");
+	int found = 0;
+	out[0] = '\0';
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *b = strstr(line, " bind:");
+		if (b) {
+			snprintf(out, len, "%.*s", (int)strcspn(b + 6, " \n"), b + 6);
+			found = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* `run` with pinning on (no --no-pin): while it runs, every thread of the server and of the
+ * client process is read from /proc; the placement the result records must be what they had. */
+static void test_run_db__pinned_run_records_the_placement_it_had(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("pinned.json"), log[4300];
+	snprintf(log, sizeof(log), "%s/pinned.log", tmp);
+	const char *args[] = {"run",	    "-s",	 "0.01",     "-o",	out,
+			      "--restarts", "1",	 "--warmup", "1",	"--runs",
+			      "30",	    "--queries", "1,6",	     "--quiet", NULL};
+	pid_t child = spawn_pinned_or_not(log, args, 0);
+	CU_ASSERT_FATAL(child > 0);
+	struct seen_affinity srv = {UINT64_MAX, 0, 0}, cli = {UINT64_MAX, 0, 0};
+	int samples = 0, st = 0, have_bind = 0;
+	char bind[64] = "";
+	pid_t w;
+	while ((w = waitpid(child, &st, WNOHANG)) == 0) {
+		pid_t server = server_child_of(child); /* up: the client is bound by now */
+		if (server > 0) {
+			sample_threads(server, &srv);
+			sample_threads(child, &cli);
+			if (!have_bind)
+				have_bind = server_numa_bind(server, bind, sizeof(bind));
+			samples++;
+		}
+		sleep_ms(20);
+	}
+	CU_ASSERT_EQUAL_FATAL(w, child);
+	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (rc != 0)
+		show_log(log);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	json_error_t jerr;
+	json_t *res = json_load_file(out, 0, &jerr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	const json_t *pl = json_object_get(json_object_get(res, "pinning"), "placement");
+	if (!json_is_true(json_object_get(pl, "pinned"))) {
+		th_skip(json_string_value(json_object_get(pl, "warning")));
+		json_decref(res);
+		free(out);
+		return;
+	}
+	uint64_t want_srv = json_ids_mask(json_object_get(pl, "server_cpus")),
+		 want_cli = json_ids_mask(json_object_get(pl, "client_cpus")),
+		 want_nodes = json_ids_mask(json_object_get(pl, "membind_nodes"));
+	/* what the result claims is a real placement on this machine */
+	cpu_set_t mine;
+	uint64_t allowed = 0;
+	CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	for (int c = 0; c < 64; c++)
+		if (CPU_ISSET(c, &mine))
+			allowed |= UINT64_C(1) << c;
+	CU_ASSERT(want_srv != 0 && want_cli != 0);
+	CU_ASSERT_EQUAL(want_srv & want_cli, 0);
+	CU_ASSERT_EQUAL(want_srv & ~allowed, 0);
+	CU_ASSERT_EQUAL(want_cli & ~allowed, 0);
+	/* and it is what /proc showed, for every thread in every sample */
+	fprintf(stderr,
+		"\n%d samples; server %d threads cpus %#" PRIx64 " (recorded %#" PRIx64
+		"), client %d threads cpus %#" PRIx64 " (recorded %#" PRIx64
+		"), server memory bind:%s (recorded nodes %#" PRIx64 ")\n",
+		samples, srv.threads_max, srv.any_of, want_srv, cli.threads_max, cli.any_of,
+		want_cli, bind, want_nodes);
+	CU_ASSERT(samples > 0);
+	CU_ASSERT(srv.threads_max > 1);
+	CU_ASSERT_EQUAL(srv.all_of, want_srv);
+	CU_ASSERT_EQUAL(srv.any_of, want_srv);
+	CU_ASSERT_EQUAL(cli.all_of, want_cli);
+	CU_ASSERT_EQUAL(cli.any_of, want_cli);
+	CU_ASSERT_TRUE(have_bind);
+	CU_ASSERT_EQUAL(id_list_mask(bind), want_nodes);
+	json_decref(res);
+	free(out);
+}
+
 static void test_run_db__refusals_claim_nothing(void)
 {
 	CU_ASSERT_FATAL(loaded);
@@ -519,6 +739,8 @@ int main(int argc, char **argv)
 	     test_run_db__resume_completes_an_interrupted_run},
 	    {"variants_interleave", test_run_db__variants_interleave},
 	    {"refusals_claim_nothing", test_run_db__refusals_claim_nothing},
+	    {"pinned_run_records_the_placement_it_had",
+	     test_run_db__pinned_run_records_the_placement_it_had},
 	    {NULL, NULL},
 	};
 	int rc = th_run("run_db", cases, argc, argv);
