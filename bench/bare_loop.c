@@ -4,7 +4,7 @@
  * usage: bare_loop SOCKET [N [ROUNDS [SQL]]]   (built and run by bench/runner-overhead.sh) */
 #include "runner/run_cpu.h"
 #include "runner/run_exec.h"
-#include "runner/util.h"
+#include "base/util.h"
 #include <mysql.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runner/util.h"
+#include "base/util.h"
 
 /* The eight tables, in alphabetical order (the order of the NAME.tbl files). */
 enum gen_table {

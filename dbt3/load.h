@@ -9,8 +9,8 @@
 
 #include "dbt3/gen.h"
 #include "dbt3/schema.h"
-#include "runner/srv.h"
-#include "runner/util.h"
+#include "server/srv.h"
+#include "base/util.h"
 
 /* Failures a caller handles. */
 enum load_error {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runner/util.h"
+#include "base/util.h"
 
 #define QRY_COUNT 22
 #define QRY_MAX_PARAMS 10

@@ -3,7 +3,7 @@
  * file in /proc or /sys (the model is pyperf's system tune/reset). */
 #ifndef DBT3_DOC_H
 #define DBT3_DOC_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <jansson.h>
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
 #ifndef DBT3_PIN_H
 #define DBT3_PIN_H
 #include "pinning/stab.h"
-#include "runner/util.h"
+#include "base/util.h"
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>

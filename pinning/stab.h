@@ -3,7 +3,7 @@
  * the page cache before a start, InnoDB large pages. Each is recorded in the result file. */
 #ifndef DBT3_STAB_H
 #define DBT3_STAB_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <jansson.h>
 
 struct stab_opts {

@@ -3,8 +3,8 @@
  * compare adapter): the page model both modes fill. Not for other modules. */
 #ifndef DBT3_RPT_HTML_INT_H
 #define DBT3_RPT_HTML_INT_H
-#include "runner/res.h"
-#include "runner/util.h"
+#include "result/res.h"
+#include "base/util.h"
 #include <stdio.h>
 
 #define RPT_HTML_MAX_SIDES 16

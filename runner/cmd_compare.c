@@ -2,9 +2,9 @@
 /* dbt3stab compare old.json new.json: flag what exceeds the restart variance. */
 #include "reports/rpt.h"
 #include "reports/rpt_html.h"
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
-#include "runner/res.h"
+#include "result/res.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* dbt3stab doctor: checks the host for sources of benchmark noise; --tune / --reset. */
 #include "pinning/doc.h"
 #include "pinning/pin.h"
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
 #include <getopt.h>
 #include <stdlib.h>

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "dbt3/gen.h"
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
-#include "runner/util.h"
+#include "base/util.h"
 
 #define GEN_THREADS_MAX 64
 #define GEN_WINDOW_MAX 16 /* chunks in flight; each holds at most ~5 MiB of rows */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab load: create the schema and bulk-load a scale factor. */
 #include "dbt3/load.h"
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
-#include "runner/srv.h"
+#include "server/srv.h"
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>

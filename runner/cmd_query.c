@@ -2,9 +2,9 @@
 /* dbt3stab query N: run one query and print its result and time. */
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
-#include "runner/srv.h"
+#include "server/srv.h"
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab run: measure the queries over several server restarts (docs/run.md). */
 #include "pinning/pin.h"
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
-#include "runner/res.h"
+#include "result/res.h"
 #include "runner/run.h"
 #include "runner/run_report.h"
-#include "runner/srv.h"
+#include "server/srv.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

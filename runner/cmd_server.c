@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab server init|start|stop|status: the private database server. */
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
-#include "runner/srv.h"
+#include "server/srv.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

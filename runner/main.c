@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab: a restart-aware DBT-3 query regression suite for MySQL and MariaDB. */
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
 #include <errno.h>
 #include <stdio.h>

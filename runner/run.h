@@ -5,9 +5,9 @@
 #ifndef DBT3_RUN_H
 #define DBT3_RUN_H
 #include "pinning/pin.h"
-#include "runner/res.h"
-#include "runner/srv.h"
-#include "runner/util.h"
+#include "result/res.h"
+#include "server/srv.h"
+#include "base/util.h"
 #include <signal.h>
 #include <stdint.h>
 

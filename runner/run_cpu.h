@@ -4,7 +4,7 @@
  * (clock_getcpuclockid), or else summed from /proc/PID/task/TID/schedstat (the same counter). */
 #ifndef DBT3_RUN_CPU_H
 #define DBT3_RUN_CPU_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <stdint.h>
 #include <sys/types.h>
 

@@ -4,7 +4,7 @@
 #ifndef DBT3_RUN_EXEC_H
 #define DBT3_RUN_EXEC_H
 #include "runner/run_cpu.h"
-#include "runner/util.h"
+#include "base/util.h"
 #include <mysql.h>
 #include <stdint.h>
 

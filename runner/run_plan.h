@@ -4,7 +4,7 @@
  * plan does. */
 #ifndef DBT3_RUN_PLAN_H
 #define DBT3_RUN_PLAN_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <mysql.h>
 
 /* The shape of an EXPLAIN FORMAT=JSON document (MariaDB or MySQL) as compact JSON with the

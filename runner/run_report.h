@@ -3,7 +3,7 @@
  * the notes (not steady, timeouts, crashes, errors, results or plans that differ). */
 #ifndef DBT3_RUN_REPORT_H
 #define DBT3_RUN_REPORT_H
-#include "runner/res.h"
+#include "result/res.h"
 #include "runner/run.h"
 #include <stdio.h>
 

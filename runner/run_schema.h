@@ -5,7 +5,7 @@
  * minLength, maxLength, minItems, maxItems, pattern (POSIX extended). Others are ignored. */
 #ifndef DBT3_RUN_SCHEMA_H
 #define DBT3_RUN_SCHEMA_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <jansson.h>
 
 /* 0 when doc is valid against schema; -1 with the first violation and its JSON path in err,

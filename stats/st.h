@@ -5,7 +5,7 @@
  * Formulas and references: above each function in st.c and in docs/statistics.md. */
 #ifndef DBT3_ST_H
 #define DBT3_ST_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <stddef.h>
 
 /* Return codes besides 0: bad input (non-finite or non-positive times, sizes), too little data. */

@@ -7,7 +7,7 @@
  * with res_file_write, so the files go through the same strict reader as real ones. */
 #ifndef DBT3_TEST_RPT_HTML_FIXTURE_H
 #define DBT3_TEST_RPT_HTML_FIXTURE_H
-#include "runner/res.h"
+#include "result/res.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>

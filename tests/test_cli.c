@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
 #include "tests/harness.h"
 #include <getopt.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The compare model on the hand-made result files of tests/data (made by gen_compare.py). */
 #include "reports/rpt.h"
-#include "runner/res.h"
+#include "result/res.h"
 #include "tests/harness.h"
 #include <math.h>
 #include <stdio.h>

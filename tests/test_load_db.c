@@ -3,7 +3,7 @@
  * instance in a temp dir on a free port, stopped at the end. */
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
-#include "runner/srv.h"
+#include "server/srv.h"
 #include "tests/harness.h"
 #include <inttypes.h>
 #include <stdio.h>

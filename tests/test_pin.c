@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Placement on synthetic topologies, and a real child bound through pin_child_hook. */
 #include "pinning/pin.h"
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "tests/harness.h"
 #include <hwloc.h>
 #include <pthread.h>

@@ -2,7 +2,7 @@
 /* A real private MariaDB started through srv_start with pin_child_hook runs bound: every
  * thread's /proc status shows the placement's CPUs and memory nodes. */
 #include "pinning/pin.h"
-#include "runner/srv.h"
+#include "server/srv.h"
 #include "tests/harness.h"
 #include <dirent.h>
 #include <hwloc.h>

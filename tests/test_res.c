@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "runner/res.h"
+#include "result/res.h"
 #include "tests/harness.h"
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /* Output formats of compare and summary: table alignment, colour, escaping, format names. */
 #include "reports/rpt.h"
 #include "reports/rpt_table.h"
-#include "runner/res.h"
+#include "result/res.h"
 #include "tests/harness.h"
 #include <stdio.h>
 #include <stdlib.h>

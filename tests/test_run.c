@@ -2,7 +2,7 @@
 /* Unit tests of the run protocol's parts: query lists, variants, shuffles, plan shapes, result
  * hashes, the CPU sampler, the schema validator and the end-of-run table. */
 #include "harness.h"
-#include "runner/res.h"
+#include "result/res.h"
 #include "runner/run.h"
 #include "runner/run_cpu.h"
 #include "runner/run_exec.h"

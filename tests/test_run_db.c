@@ -3,10 +3,10 @@
  * killed mid-run, a query timeout, resume after an interrupt, interleaved variants, and one
  * pinned run whose recorded placement is checked against /proc. */
 #include "harness.h"
-#include "runner/res.h"
+#include "result/res.h"
 #include "runner/run.h"
 #include "runner/run_schema.h"
-#include "runner/srv.h"
+#include "server/srv.h"
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of runner/srv*.c: option parsing, sizes, the config template, argument errors. */
-#include "runner/srv.h"
+/* Unit tests of server/srv*.c: option parsing, sizes, the config template, argument errors. */
+#include "server/srv.h"
 #include "tests/harness.h"
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Real-server tests of runner/srv.c: one private MariaDB datadir (initialised once), free port. */
-#include "runner/srv.h"
+/* Real-server tests of server/srv.c: one private MariaDB datadir (initialised once), free port. */
+#include "server/srv.h"
 #include "tests/harness.h"
 #include <arpa/inet.h>
 #include <dirent.h>

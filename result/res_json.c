@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The result file as JSON: the writer and the strict reader (docs/result-format.md). */
-#include "runner/res.h"
+#include "result/res.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>

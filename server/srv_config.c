@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The generated option file: documented template (docs/server.md), overlays, rendering. */
-#include "runner/srv.h"
+#include "server/srv.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "runner/cli.h"
+#include "base/cli.h"
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Server options shared by every command that needs a server; kv lists; sizes. */
-#include "runner/cli.h"
-#include "runner/srv.h"
+#include "base/cli.h"
+#include "server/srv.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>

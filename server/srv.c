@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Server lifecycle: binary discovery, init, fork/exec with a child hook, ping, stop, record. */
-#include "runner/srv.h"
+#include "server/srv.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>

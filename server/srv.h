@@ -2,7 +2,7 @@
 /* The private database server: connection options, config template, init/start/stop, record. */
 #ifndef DBT3_SRV_H
 #define DBT3_SRV_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <getopt.h>
 #include <jansson.h>
 #include <mysql.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "runner/util.h"
+#include "base/util.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>

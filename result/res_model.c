@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The result model: construction, copies and release (runner/res.h). */
-#include "runner/res.h"
+/* The result model: construction, copies and release (result/res.h). */
+#include "result/res.h"
 #include <stdlib.h>
 #include <string.h>
 

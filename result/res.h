@@ -3,7 +3,7 @@
  * strict reader. Times are milliseconds. */
 #ifndef DBT3_RES_H
 #define DBT3_RES_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <jansson.h>
 #include <stddef.h>
 

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Self-test of check_layers.py: small trees written to a temp dir, each with the exit code and the
+line the checker must print. Proves the check fails on the includes and links it is there to catch."""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = "add_subdirectory(base)\nadd_subdirectory(server)\nadd_subdirectory(stats)\nadd_subdirectory(dbt3)\n" \
+      "add_subdirectory(runner)\nadd_subdirectory(tests)\n"
+CLEAN = {
+    "CMakeLists.txt": TOP,
+    "base/CMakeLists.txt": "add_library(dbt3_base STATIC util.c)\n",
+    "base/util.h": "int util(void);\n",
+    "base/util.c": '#include "base/util.h"\n',
+    "server/CMakeLists.txt": "target_link_libraries(dbt3_server PUBLIC dbt3_base m)\n",
+    "server/srv.h": '#include "base/util.h"\n',
+    "stats/CMakeLists.txt": "target_link_libraries(dbt3_stats PUBLIC dbt3_base)\n",
+    "stats/st.h": '#include "base/util.h"\n',
+    "dbt3/CMakeLists.txt": "target_link_libraries(dbt3_data PUBLIC dbt3_base dbt3_server)\n",
+    "dbt3/load.h": '#include <mysql.h>\n#include "base/util.h"\n#include "server/srv.h"\n',
+    "runner/CMakeLists.txt": "target_link_libraries(dbt3_protocol PUBLIC dbt3_data)\n"
+                             "target_link_libraries(dbt3_commands PUBLIC dbt3_protocol dbt3_server)\n",
+    "runner/run.h": '#include "dbt3/load.h"\n',
+    "runner/cmd_run.c": '#include "runner/run.h"\n#include "server/srv.h"\n',
+    "runner/main.c": '#include "runner/cmd.h"\n',
+    "runner/cmd.h": "int cmd_run(int argc, char **argv);\n",
+    "tests/test_x.c": '#include "runner/cmd.h"\n#include "x.h"\n',  # tests may include anything
+}
+
+# (name, changes to CLEAN (None deletes a file), expected exit code, a line the output must hold)
+CASES = [
+    ("clean tree passes", {}, 0, "layers clean:"),
+    ("upward include fails", {"base/util.h": '#include "server/srv.h"\n'}, 1,
+     'base/util.h:1: base includes "server/srv.h" of a higher layer (server)'),
+    ("protocol including a command fails", {"runner/run.h": '#include "runner/cmd.h"\n'}, 1,
+     'runner/run.h:1: protocol includes "runner/cmd.h" of a higher layer (commands)'),
+    ("sibling work modules fail", {"stats/st.h": '#include "base/util.h"\n#include "dbt3/load.h"\n'}, 1,
+     'stats/st.h:2: stats includes "dbt3/load.h" of a sibling layer (dbt3)'),
+    ("include not written from the top fails", {"server/srv.h": '#include "util.h"\n'}, 1,
+     'server/srv.h:1: #include "util.h" is not written from the top'),
+    ("file in no layer fails", {"runner/helper.c": "\n"}, 1, "runner/helper.c: in no layer"),
+    ("library missing a link fails", {"dbt3/CMakeLists.txt": "target_link_libraries(dbt3_data PUBLIC dbt3_base)\n"}, 1,
+     "dbt3_data does not link dbt3_server although layer dbt3 includes it"),
+    ("library with an extra link fails",
+     {"stats/CMakeLists.txt": "target_link_libraries(dbt3_stats PUBLIC dbt3_base dbt3_server)\n"}, 1,
+     "dbt3_stats links dbt3_server but no file of layer stats includes server/"),
+    ("tree without sources is a usage error", {k: None for k in CLEAN if k.endswith((".c", ".h"))}, 2,
+     "no C sources"),
+]
+
+
+def run_case(changes):
+    files = dict(CLEAN)
+    files.update(changes)
+    with tempfile.TemporaryDirectory() as root:
+        for rel, text in files.items():
+            if text is None:
+                continue
+            path = os.path.join(root, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        p = subprocess.run([sys.executable, os.path.join(HERE, "check_layers.py"), root],
+                           capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+
+
+def main():
+    failed = 0
+    for name, changes, want_rc, want_line in CASES:
+        rc, out = run_case(changes)
+        ok = rc == want_rc and want_line in out
+        print(f"{'ok  ' if ok else 'FAIL'} {name}")
+        if not ok:
+            failed += 1
+            print(f"     exit {rc} (want {want_rc}); output:\n" + out.rstrip())
+    print(f"{len(CASES) - failed} of {len(CASES)} cases pass")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
