@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Placement on synthetic topologies, and a real child bound through pin_child_hook. */
-#include "pinning/pin.h"
 #include "base/cli.h"
+#include "pinning/pin.h"
 #include "tests/harness.h"
 #include <hwloc.h>
 #include <pthread.h>
@@ -378,6 +378,7 @@ static void test_pin__verify_catches_an_unbound_child(void)
 	struct pin_opts o = {0};
 	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &o, &err), 0);
 	if (!pin_ctx_placement(ctx)->pinned) {
+		th_skip(pin_ctx_placement(ctx)->warning);
 		pin_ctx_free(ctx);
 		return;
 	}
@@ -414,6 +415,8 @@ static void test_pin__client_binds_its_own_thread(void)
 	struct pin_opts o = {0};
 	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &o, &err), 0);
 	if (!pin_ctx_placement(ctx)->pinned || pin_ctx_placement(ctx)->n_client == 0) {
+		th_skip(pin_ctx_placement(ctx)->pinned ? "the placement has no client PU"
+						       : pin_ctx_placement(ctx)->warning);
 		pin_ctx_free(ctx);
 		return;
 	}
