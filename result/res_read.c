@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: MIT */
+/* The strict reader of result files: every member docs/result-format.md defines is checked for its
+ * type, range and agreement with the plan; the first failure is one line with its JSON path. */
+#include "result/res.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* out = "path.key", cut short when it does not fit (paths are for messages only). */
+static void path_join(char *out, size_t n, const char *path, const char *key)
+{
+	if (snprintf(out, n, "%s.%s", path, key) >= (int)n)
+		out[n - 1] = '\0';
+}
+
+struct rd {
+	const char *name;
+	struct errbuf *err;
+};
+
+static int fail(struct rd *rd, const char *path, const char *fmt, ...) UTIL_PRINTF(3, 4);
+
+static int fail(struct rd *rd, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return errbuf_set(rd->err, "'%s': %s: %s", rd->name, path, msg);
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
+	}
+	return "unknown";
+}
+
+enum want {
+	W_STRING = 1 << 0,
+	W_NULL = 1 << 1,
+	W_OBJECT = 1 << 2,
+	W_ARRAY = 1 << 3,
+	W_INTEGER = 1 << 4,
+	W_NUMBER = 1 << 5,
+	W_BOOL = 1 << 6,
+	W_OPTIONAL = 1 << 7,
+};
+
+static const char *want_name(unsigned w)
+{
+	if (w & W_OBJECT)
+		return "an object";
+	if (w & W_ARRAY)
+		return "an array";
+	if ((w & W_STRING) && (w & W_NULL))
+		return "a string or null";
+	if (w & W_STRING)
+		return "a string";
+	if ((w & W_INTEGER) && (w & W_NULL))
+		return "an integer or null";
+	if (w & W_INTEGER)
+		return "an integer";
+	if (w & W_NUMBER)
+		return "a number";
+	if (w & W_BOOL)
+		return "a boolean";
+	return "a value";
+}
+
+static int matches(const json_t *v, unsigned w)
+{
+	return ((w & W_STRING) && json_is_string(v)) || ((w & W_NULL) && json_is_null(v)) ||
+	       ((w & W_OBJECT) && json_is_object(v)) || ((w & W_ARRAY) && json_is_array(v)) ||
+	       ((w & W_INTEGER) && json_is_integer(v)) || ((w & W_NUMBER) && json_is_number(v)) ||
+	       ((w & W_BOOL) && json_is_boolean(v));
+}
+
+/* Fetches obj.key of the wanted type into out (NULL when optional and absent). */
+static int member(struct rd *rd, json_t *obj, const char *path, const char *key, unsigned w,
+		  json_t **out)
+{
+	char p[256];
+	json_t *v = json_object_get(obj, key);
+	path_join(p, sizeof(p), path, key);
+	*out = v;
+	if (!v) {
+		if (w & W_OPTIONAL)
+			return 0;
+		return fail(rd, p, "missing");
+	}
+	if (!matches(v, w))
+		return fail(rd, p, "expected %s, found %s", want_name(w), type_name(v));
+	return 0;
+}
+
+static int copy_string(struct rd *rd, const char *path, const json_t *v, char **out)
+{
+	*out = NULL;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!(*out = strdup(json_string_value(v))))
+		return fail(rd, path, "out of memory");
+	return 0;
+}
+
+static int is_sha256(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (!isxdigit((unsigned char)s[n]) || isupper((unsigned char)s[n]))
+			return 0;
+	return n == 64;
+}
+
+static int sha_member(struct rd *rd, json_t *obj, const char *path, const char *key, int nullable,
+		      char **out)
+{
+	char p[256];
+	json_t *v;
+	*out = NULL;
+	if (member(rd, obj, path, key, W_STRING | (nullable ? W_NULL : 0), &v) < 0)
+		return -1;
+	path_join(p, sizeof(p), path, key);
+	if (json_is_string(v) && !is_sha256(json_string_value(v)))
+		return fail(rd, p, "not a SHA-256 (64 lowercase hex digits): \"%.80s\"",
+			    json_string_value(v));
+	return copy_string(rd, p, v, out);
+}
+
+/* An array of times >= 0 (> 0 when positive: measured times, whose log is taken). */
+static int times_member(struct rd *rd, json_t *obj, const char *path, const char *key, int positive,
+			double **out, size_t *n)
+{
+	char p[256];
+	json_t *a, *v;
+	size_t i;
+	*out = NULL;
+	*n = 0;
+	if (member(rd, obj, path, key, W_ARRAY, &a) < 0)
+		return -1;
+	if (json_array_size(a) == 0)
+		return 0;
+	if (!(*out = malloc(json_array_size(a) * sizeof(double))))
+		return fail(rd, path, "out of memory");
+	json_array_foreach(a, i, v)
+	{
+		snprintf(p, sizeof(p), "%s.%s[%zu]", path, key, i);
+		if (!json_is_number(v))
+			return fail(rd, p, "expected a number, found %s", type_name(v));
+		double t = json_number_value(v);
+		if (!isfinite(t))
+			return fail(rd, p, "non-finite time %g", t);
+		if (t < 0)
+			return fail(rd, p, "negative time %g", t);
+		if (positive && t == 0)
+			return fail(rd, p, "zero time (a measured time must be > 0)");
+		(*out)[i] = t;
+	}
+	*n = json_array_size(a);
+	return 0;
+}
+
+/* Keeps the members not in known[] as the producer's extra object. */
+static int keep_extra(struct rd *rd, json_t *obj, const char *path, const char *const *known,
+		      json_t **out)
+{
+	const char *key;
+	json_t *value;
+	*out = NULL;
+	json_object_foreach(obj, key, value)
+	{
+		int found = 0;
+		for (const char *const *k = known; *k && !found; k++)
+			found = strcmp(*k, key) == 0;
+		if (found)
+			continue;
+		if (!*out && !(*out = json_object()))
+			return fail(rd, path, "out of memory");
+		json_object_set(*out, key, value);
+	}
+	return 0;
+}
+
+static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_restart *r)
+{
+	static const char *const known[] = {
+	    "index",	     "status",	    "warmup_ms",  "measured_ms", "server_cpu_ms", "rows",
+	    "result_sha256", "plan_sha256", "not_steady", "error",	 "plan",	  NULL};
+	char p[256];
+	json_t *v;
+	memset(r, 0, sizeof(*r));
+	r->rows = -1;
+	if (!json_is_object(o))
+		return fail(rd, path, "expected an object, found %s", type_name(o));
+	if (member(rd, o, path, "index", W_INTEGER, &v) < 0)
+		return -1;
+	path_join(p, sizeof(p), path, "index");
+	if (json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
+		return fail(rd, p, "out of range %lld", (long long)json_integer_value(v));
+	r->index = (int)json_integer_value(v);
+	if (member(rd, o, path, "status", W_STRING, &v) < 0)
+		return -1;
+	path_join(p, sizeof(p), path, "status");
+	if (res_status_parse(json_string_value(v), &r->status) < 0)
+		return fail(rd, p, "unknown status \"%.40s\" (ok, timeout, crash or error)",
+			    json_string_value(v));
+	if (times_member(rd, o, path, "warmup_ms", 0, &r->warmup_ms, &r->n_warmup) < 0 ||
+	    times_member(rd, o, path, "measured_ms", 1, &r->measured_ms, &r->n_measured) < 0 ||
+	    times_member(rd, o, path, "server_cpu_ms", 0, &r->server_cpu_ms, &r->n_server_cpu) <
+		0)
+		return -1;
+	path_join(p, sizeof(p), path, "measured_ms");
+	if (r->status == RES_STATUS_OK && r->n_measured == 0)
+		return fail(rd, p, "empty measured runs in a restart with status ok");
+	path_join(p, sizeof(p), path, "server_cpu_ms");
+	if (r->n_server_cpu != 0 && r->n_server_cpu != r->n_measured)
+		return fail(rd, p, "%zu entries for %zu measured runs (expected as many, or none)",
+			    r->n_server_cpu, r->n_measured);
+	if (member(rd, o, path, "rows", W_INTEGER | W_NULL, &v) < 0)
+		return -1;
+	path_join(p, sizeof(p), path, "rows");
+	if (json_is_integer(v) && json_integer_value(v) < 0)
+		return fail(rd, p, "negative row count %lld", (long long)json_integer_value(v));
+	if (json_is_integer(v))
+		r->rows = (long long)json_integer_value(v);
+	if (sha_member(rd, o, path, "result_sha256", 1, &r->result_sha256) < 0 ||
+	    sha_member(rd, o, path, "plan_sha256", 1, &r->plan_sha256) < 0)
+		return -1;
+	if (member(rd, o, path, "not_steady", W_BOOL, &v) < 0)
+		return -1;
+	r->not_steady = json_is_true(v);
+	if (member(rd, o, path, "error", W_STRING | W_NULL, &v) < 0 ||
+	    copy_string(rd, path, v, &r->error) < 0)
+		return -1;
+	if (member(rd, o, path, "plan", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
+	    copy_string(rd, path, v, &r->plan) < 0)
+		return -1;
+	return keep_extra(rd, o, path, known, &r->extra);
+}
+
+/* Frees what parse_restart allocated in r (the model keeps its own copy). */
+static void restart_drop(struct res_restart *r)
+{
+	free(r->warmup_ms);
+	free(r->measured_ms);
+	free(r->server_cpu_ms);
+	free(r->result_sha256);
+	free(r->plan_sha256);
+	free(r->plan);
+	free(r->error);
+	json_decref(r->extra);
+}
+
+static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const char *path)
+{
+	static const char *const known[] = {"id", "sql_sha256", "restarts", NULL};
+	char p[256];
+	json_t *id, *restarts, *v;
+	struct res_query *q;
+	size_t i;
+	if (!json_is_object(o))
+		return fail(rd, path, "expected an object, found %s", type_name(o));
+	if (member(rd, o, path, "id", W_STRING, &id) < 0)
+		return -1;
+	path_join(p, sizeof(p), path, "id");
+	if (json_string_length(id) == 0 || json_string_length(id) > 64)
+		return fail(rd, p, "empty or longer than 64 characters");
+	if (res_file_find_query(res, json_string_value(id)))
+		return fail(rd, p, "duplicate query \"%s\"", json_string_value(id));
+	if (!(q = res_file_add_query(res, json_string_value(id), NULL)))
+		return fail(rd, path, "out of memory");
+	if (sha_member(rd, o, path, "sql_sha256", 0, &q->sql_sha256) < 0)
+		return -1;
+	if (member(rd, o, path, "restarts", W_ARRAY, &restarts) < 0)
+		return -1;
+	json_array_foreach(restarts, i, v)
+	{
+		struct res_restart r;
+		snprintf(p, sizeof(p), "%s.restarts[%zu]", path, i);
+		if (parse_restart(rd, v, p, &r) < 0) {
+			restart_drop(&r);
+			return -1;
+		}
+		for (size_t j = 0; j < q->n_restarts; j++)
+			if (q->restarts[j].index == r.index) {
+				snprintf(p, sizeof(p), "%s.restarts[%zu].index", path, i);
+				restart_drop(&r);
+				return fail(rd, p, "duplicate restart index %d",
+					    q->restarts[j].index);
+			}
+		struct res_restart *stored = res_query_add_restart(q, &r);
+		restart_drop(&r);
+		if (!stored)
+			return fail(rd, p, "out of memory");
+	}
+	return keep_extra(rd, o, path, known, &q->extra);
+}
+
+static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
+{
+	static const char *const known[] = {
+	    "format", "format_version", "tool_version", "label", "started_at", "finished_at",
+	    "host",   "server",		"dataset",	"plan",	 "pinning",    "queries",
+	    NULL};
+	json_t *v, *queries;
+	size_t i;
+	if (!json_is_object(root))
+		return fail(rd, "$", "expected an object, found %s", type_name(root));
+	if (member(rd, root, "$", "format", W_STRING, &v) < 0)
+		return -1;
+	if (strcmp(json_string_value(v), RES_FORMAT) != 0)
+		return fail(rd, "$.format",
+			    "not a dbt3stab result file (\"%.40s\", expected \"%s\")",
+			    json_string_value(v), RES_FORMAT);
+	if (member(rd, root, "$", "format_version", W_INTEGER, &v) < 0)
+		return -1;
+	if (json_integer_value(v) != RES_FORMAT_VERSION)
+		return fail(rd, "$.format_version",
+			    "unsupported format version %lld (this dbt3stab reads %d)",
+			    (long long)json_integer_value(v), RES_FORMAT_VERSION);
+	res->format_version = RES_FORMAT_VERSION;
+	if (member(rd, root, "$", "tool_version", W_STRING, &v) < 0 ||
+	    res_set_string(&res->tool_version, json_string_value(v)) < 0)
+		return -1;
+	if (member(rd, root, "$", "label", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
+	    res_set_string(&res->label, json_is_string(v) ? json_string_value(v) : NULL) < 0)
+		return -1;
+	if (member(rd, root, "$", "started_at", W_STRING, &v) < 0 ||
+	    res_set_string(&res->started_at, json_string_value(v)) < 0)
+		return -1;
+	if (member(rd, root, "$", "finished_at", W_STRING | W_NULL, &v) < 0 ||
+	    res_set_string(&res->finished_at, json_is_string(v) ? json_string_value(v) : NULL) < 0)
+		return -1;
+	static const struct {
+		const char *key;
+		size_t off;
+	} sections[] = {
+	    {"host", offsetof(struct res_file, host)},
+	    {"server", offsetof(struct res_file, server)},
+	    {"dataset", offsetof(struct res_file, dataset)},
+	    {"plan", offsetof(struct res_file, plan)},
+	    {"pinning", offsetof(struct res_file, pinning)},
+	};
+	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		if (member(rd, root, "$", sections[i].key, W_OBJECT, &v) < 0)
+			return -1;
+		res_set_section((json_t **)((char *)res + sections[i].off), json_incref(v));
+	}
+	if (member(rd, res->dataset, "$.dataset", "scale_factor", W_NUMBER, &v) < 0)
+		return -1;
+	if (!(json_number_value(v) > 0) || !isfinite(json_number_value(v)))
+		return fail(rd, "$.dataset.scale_factor", "not a positive number: %g",
+			    json_number_value(v));
+	if (member(rd, res->dataset, "$.dataset", "fingerprint", W_STRING | W_NULL | W_OPTIONAL,
+		   &v) < 0)
+		return -1;
+	if (member(rd, root, "$", "queries", W_ARRAY, &queries) < 0)
+		return -1;
+	json_array_foreach(queries, i, v)
+	{
+		char p[64];
+		snprintf(p, sizeof(p), "$.queries[%zu]", i);
+		if (parse_query(rd, res, v, p) < 0)
+			return -1;
+	}
+	return keep_extra(rd, root, "$", known, &res->extra);
+}
+
+int res_file_parse(struct res_file **out, const char *text, size_t len, const char *name,
+		   struct errbuf *err)
+{
+	struct rd rd = {name, err};
+	json_error_t jerr;
+	*out = NULL;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return errbuf_set(err, "'%s': not JSON: %s (line %d, column %d)", name, jerr.text,
+				  jerr.line, jerr.column);
+	struct res_file *res = calloc(1, sizeof(*res));
+	if (!res) {
+		json_decref(root);
+		return errbuf_set(err, "'%s': out of memory", name);
+	}
+	int rc = parse_top(&rd, res, root);
+	json_decref(root);
+	if (rc < 0) {
+		res_file_free(res);
+		return -1;
+	}
+	*out = res;
+	return 0;
+}
+
+int res_file_read(struct res_file **out, const char *path, struct errbuf *err)
+{
+	char *text;
+	size_t len;
+	*out = NULL;
+	if (util_read_file(path, &text, &len, err) < 0)
+		return -1;
+	int rc = res_file_parse(out, text, len, path, err);
+	free(text);
+	return rc;
+}
