@@ -10,6 +10,20 @@
 #define RES_FORMAT "dbt3stab-result"
 #define RES_FORMAT_VERSION 1
 
+/* Bounds of what the reader accepts (docs/result-format.md, "Bounds"). The file and structure
+ * bounds keep a hostile file's memory near 250 MB; the plan bounds are those of `run`. */
+#define RES_MAX_FILE_BYTES (256u << 20) /* bytes in a result file */
+#define RES_MAX_TOKENS (1 << 20)	/* JSON keys and values in a file */
+#define RES_MAX_ENTRIES 100000		/* entries of one array or object */
+#define RES_MAX_DEPTH 64		/* nesting of arrays and objects */
+#define RES_MAX_TIME_MS 1e9		/* a time (11.6 days) */
+#define RES_MAX_RESTARTS 100000		/* plan.restarts; restart indexes are below it */
+#define RES_MAX_RUNS 100000		/* plan.warmup and plan.runs */
+#define RES_MAX_SCALE 1e5		/* dataset.scale_factor */
+#define RES_MAX_TIMEOUT_S 1e6		/* plan.query_timeout_s (RES_MAX_TIME_MS) */
+#define RES_MAX_CRASHES 100000		/* plan.max_crashes */
+#define RES_MAX_NAME 64			/* a query id, a variant name */
+
 /* What happened to a query in one restart. */
 enum res_status {
 	RES_STATUS_OK = 0,  /* every execution finished */
@@ -116,6 +130,17 @@ char *res_file_dumps(const struct res_file *res);
 int res_file_read(struct res_file **out, const char *path, struct errbuf *err);
 int res_file_parse(struct res_file **out, const char *text, size_t len, const char *name,
 		   struct errbuf *err);
+
+/* Reads a result file's text: a regular file (not a FIFO, device or directory: opening does not
+ * block) of at most RES_MAX_FILE_BYTES. *out is malloc'd and NUL-terminated; the caller frees. */
+int res_text_load(const char *path, char **out, size_t *len, struct errbuf *err);
+
+/* Checks the text against the structure bounds (RES_MAX_TOKENS, RES_MAX_ENTRIES, RES_MAX_DEPTH)
+ * before it is parsed; name is used in the message. */
+int res_text_check(const char *text, size_t len, const char *name, struct errbuf *err);
+
+/* About how many JSON keys and values a run of this plan writes (compare with RES_MAX_TOKENS). */
+size_t res_plan_tokens(long restarts, long n_queries, long warmup, long runs);
 
 /* The dataset's scale factor (0 when absent) and fingerprint (NULL when absent or null). */
 double res_file_scale_factor(const struct res_file *res);

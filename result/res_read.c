@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,10 @@ static void path_join(char *out, size_t n, const char *path, const char *key)
 struct rd {
 	const char *name;
 	struct errbuf *err;
+	/* The plan the data must agree with; -1 or NULL when the file does not say. */
+	long long restarts, warmup, runs;
+	json_t *queries;
+	size_t next_query; /* index in queries after the last query read */
 };
 
 static int fail(struct rd *rd, const char *path, const char *fmt, ...) UTIL_PRINTF(3, 4);
@@ -80,6 +85,8 @@ static const char *want_name(unsigned w)
 		return "an integer or null";
 	if (w & W_INTEGER)
 		return "an integer";
+	if ((w & W_NUMBER) && (w & W_NULL))
+		return "a number or null";
 	if (w & W_NUMBER)
 		return "a number";
 	if (w & W_BOOL)
@@ -174,6 +181,8 @@ static int times_member(struct rd *rd, json_t *obj, const char *path, const char
 			return fail(rd, p, "negative time %g", t);
 		if (positive && t == 0)
 			return fail(rd, p, "zero time (a measured time must be > 0)");
+		if (t > RES_MAX_TIME_MS)
+			return fail(rd, p, "time %g ms above the bound of %g ms", t, RES_MAX_TIME_MS);
 		(*out)[i] = t;
 	}
 	*n = json_array_size(a);
@@ -201,6 +210,22 @@ static int keep_extra(struct rd *rd, json_t *obj, const char *path, const char *
 	return 0;
 }
 
+/* The warm-up and measured executions of a restart are at most what the plan asked for (fewer
+ * when a query timed out, crashed or failed). */
+static int plan_counts(struct rd *rd, const char *path, const struct res_restart *r)
+{
+	char p[256];
+	path_join(p, sizeof(p), path, "warmup_ms");
+	if (rd->warmup >= 0 && r->n_warmup > (size_t)rd->warmup)
+		return fail(rd, p, "%zu entries, more than $.plan.warmup (%lld)", r->n_warmup,
+			    rd->warmup);
+	path_join(p, sizeof(p), path, "measured_ms");
+	if (rd->runs >= 0 && r->n_measured > (size_t)rd->runs)
+		return fail(rd, p, "%zu entries, more than $.plan.runs (%lld)", r->n_measured,
+			    rd->runs);
+	return 0;
+}
+
 static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_restart *r)
 {
 	static const char *const known[] = {
@@ -215,8 +240,11 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	if (member(rd, o, path, "index", W_INTEGER, &v) < 0)
 		return -1;
 	path_join(p, sizeof(p), path, "index");
-	if (json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
+	if (json_integer_value(v) < 0 || json_integer_value(v) >= RES_MAX_RESTARTS)
 		return fail(rd, p, "out of range %lld", (long long)json_integer_value(v));
+	if (rd->restarts >= 0 && json_integer_value(v) >= rd->restarts)
+		return fail(rd, p, "%lld is not below $.plan.restarts (%lld)",
+			    (long long)json_integer_value(v), rd->restarts);
 	r->index = (int)json_integer_value(v);
 	if (member(rd, o, path, "status", W_STRING, &v) < 0)
 		return -1;
@@ -228,6 +256,8 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	    times_member(rd, o, path, "measured_ms", 1, &r->measured_ms, &r->n_measured) < 0 ||
 	    times_member(rd, o, path, "server_cpu_ms", 0, &r->server_cpu_ms, &r->n_server_cpu) <
 		0)
+		return -1;
+	if (plan_counts(rd, path, r) < 0)
 		return -1;
 	path_join(p, sizeof(p), path, "measured_ms");
 	if (r->status == RES_STATUS_OK && r->n_measured == 0)
@@ -271,6 +301,24 @@ static void restart_drop(struct res_restart *r)
 	json_decref(r->extra);
 }
 
+/* With $.plan.queries, the data's queries are plan queries in plan order (a checkpoint may lack
+ * the last ones). */
+static int plan_position(struct rd *rd, const char *path, const char *id)
+{
+	size_t i, n = json_array_size(rd->queries);
+	if (!rd->queries)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (strcmp(json_string_value(json_array_get(rd->queries, i)), id) == 0)
+			break;
+	if (i == n)
+		return fail(rd, path, "\"%s\" is not in $.plan.queries", id);
+	if (rd->next_query > i)
+		return fail(rd, path, "\"%s\" out of the order of $.plan.queries", id);
+	rd->next_query = i + 1;
+	return 0;
+}
+
 static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const char *path)
 {
 	static const char *const known[] = {"id", "sql_sha256", "restarts", NULL};
@@ -287,6 +335,8 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 		return fail(rd, p, "empty or longer than 64 characters");
 	if (res_file_find_query(res, json_string_value(id)))
 		return fail(rd, p, "duplicate query \"%s\"", json_string_value(id));
+	if (plan_position(rd, p, json_string_value(id)) < 0)
+		return -1;
 	if (!(q = res_file_add_query(res, json_string_value(id), NULL)))
 		return fail(rd, path, "out of memory");
 	if (sha_member(rd, o, path, "sql_sha256", 0, &q->sql_sha256) < 0)
@@ -316,14 +366,191 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 	return keep_extra(rd, o, path, known, &q->extra);
 }
 
-static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
+/* YYYY-MM-DDTHH:MM:SS[.fraction]Z, the shape the writer uses. */
+static int is_timestamp(const char *s)
 {
-	static const char *const known[] = {
-	    "format", "format_version", "tool_version", "label", "started_at", "finished_at",
-	    "host",   "server",		"dataset",	"plan",	 "pinning",    "queries",
-	    NULL};
-	json_t *v, *queries;
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	size_t i = 0;
+	for (; shape[i]; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
+			return 0;
+	if (s[i] == '.') {
+		size_t start = ++i;
+		while (isdigit((unsigned char)s[i]))
+			i++;
+		if (i == start)
+			return 0;
+	}
+	return s[i] == 'Z' && s[i + 1] == '\0';
+}
+
+/* A top-level string member into *out (NULL for null); timestamp: checked for its shape. */
+static int top_string(struct rd *rd, json_t *root, const char *key, unsigned w, int timestamp,
+		      char **out)
+{
+	char p[64];
+	json_t *v;
+	if (member(rd, root, "$", key, W_STRING | w, &v) < 0)
+		return -1;
+	path_join(p, sizeof(p), "$", key);
+	const char *text = json_is_string(v) ? json_string_value(v) : NULL;
+	if (text && timestamp && !is_timestamp(text))
+		return fail(rd, p, "not a UTC timestamp like 2026-11-30T02:48:56Z: \"%.40s\"",
+			    text);
+	if (text && !timestamp && json_string_length(v) > 256)
+		return fail(rd, p, "longer than 256 characters");
+	if (res_set_string(out, text) < 0)
+		return fail(rd, p, "out of memory");
+	return 0;
+}
+
+/* obj.key: an integer in [min, max] into *out; -1 when absent (W_OPTIONAL) or null (W_NULL). */
+static int int_member(struct rd *rd, json_t *obj, const char *path, const char *key,
+		      long long min, long long max, unsigned w, long long *out)
+{
+	char p[256];
+	json_t *v;
+	*out = -1;
+	if (member(rd, obj, path, key, W_INTEGER | w, &v) < 0)
+		return -1;
+	if (!json_is_integer(v))
+		return 0;
+	path_join(p, sizeof(p), path, key);
+	long long x = (long long)json_integer_value(v);
+	if (x < min || x > max)
+		return fail(rd, p, "%lld out of range (%lld to %lld)", x, min, max);
+	*out = x;
+	return 0;
+}
+
+/* obj.key: a number above lo and at most hi (absent or null as w allows). */
+static int num_member(struct rd *rd, json_t *obj, const char *path, const char *key, double lo,
+		      double hi, unsigned w)
+{
+	char p[256];
+	json_t *v;
+	if (member(rd, obj, path, key, W_NUMBER | w, &v) < 0)
+		return -1;
+	if (!json_is_number(v))
+		return 0;
+	path_join(p, sizeof(p), path, key);
+	double x = json_number_value(v);
+	if (!(x > lo) || !(x <= hi))
+		return fail(rd, p, "%g out of range (above %g, at most %g)", x, lo, hi);
+	return 0;
+}
+
+/* obj.key: a string of at most max characters, or one of the values of oneof[] when given. */
+static int str_member(struct rd *rd, json_t *obj, const char *path, const char *key, size_t max,
+		      const char *const *oneof, unsigned w)
+{
+	char p[256];
+	json_t *v;
+	if (member(rd, obj, path, key, W_STRING | w, &v) < 0)
+		return -1;
+	if (!json_is_string(v))
+		return 0;
+	path_join(p, sizeof(p), path, key);
+	if (json_string_length(v) > max)
+		return fail(rd, p, "longer than %zu characters", max);
+	if (!oneof)
+		return 0;
+	for (const char *const *o = oneof; *o; o++)
+		if (strcmp(*o, json_string_value(v)) == 0)
+			return 0;
+	return fail(rd, p, "\"%.40s\" is not one of %s%s%s", json_string_value(v), oneof[0],
+		    oneof[1] ? " or " : "", oneof[1] ? oneof[1] : "");
+}
+
+#define OPT_NULL (W_OPTIONAL | W_NULL)
+
+/* $.host and $.server: the members the schema names; the rest is free-form. */
+static int check_host_server(struct rd *rd, const struct res_file *res)
+{
+	static const char *const host_keys[] = {"name", "cpu_model", "kernel"};
+	char *sha = NULL;
+	json_t *v;
+	for (size_t i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++)
+		if (str_member(rd, res->host, "$.host", host_keys[i], 4096, NULL, OPT_NULL) < 0)
+			return -1;
+	if (str_member(rd, res->server, "$.server", "version", 4096, NULL, OPT_NULL) < 0 ||
+	    str_member(rd, res->server, "$.server", "binary", 4096, NULL, OPT_NULL) < 0)
+		return -1;
+	if (json_object_get(res->server, "binary_sha256") &&
+	    sha_member(rd, res->server, "$.server", "binary_sha256", 1, &sha) < 0)
+		return -1;
+	free(sha);
+	return member(rd, res->server, "$.server", "options", W_OBJECT | W_ARRAY | OPT_NULL, &v);
+}
+
+/* $.dataset: scale_factor (required), generator_version, fingerprint. */
+static int check_dataset(struct rd *rd, const struct res_file *res)
+{
+	json_t *v;
+	if (num_member(rd, res->dataset, "$.dataset", "scale_factor", 0, RES_MAX_SCALE, 0) < 0 ||
+	    str_member(rd, res->dataset, "$.dataset", "generator_version", 4096, NULL,
+		       OPT_NULL) < 0)
+		return -1;
+	return member(rd, res->dataset, "$.dataset", "fingerprint", W_STRING | OPT_NULL, &v);
+}
+
+/* $.plan.queries: distinct query ids, kept for the check of the data's order. */
+static int check_plan_queries(struct rd *rd, json_t *plan)
+{
+	char p[64];
+	json_t *qs, *q;
 	size_t i;
+	if (member(rd, plan, "$.plan", "queries", W_ARRAY | W_OPTIONAL, &qs) < 0)
+		return -1;
+	if (!qs)
+		return 0;
+	json_array_foreach(qs, i, q)
+	{
+		snprintf(p, sizeof(p), "$.plan.queries[%zu]", i);
+		if (!json_is_string(q))
+			return fail(rd, p, "expected a string, found %s", type_name(q));
+		if (json_string_length(q) == 0 || json_string_length(q) > RES_MAX_NAME)
+			return fail(rd, p, "empty or longer than %d characters", RES_MAX_NAME);
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(json_string_value(json_array_get(qs, k)),
+				   json_string_value(q)) == 0)
+				return fail(rd, p, "duplicate query \"%s\"", json_string_value(q));
+	}
+	rd->queries = qs;
+	return 0;
+}
+
+/* $.plan: the schema's members (each optional, checked when present); restarts, warmup, runs
+ * and queries bound the data. */
+static int check_plan(struct rd *rd, json_t *plan)
+{
+	static const char *const orders[] = {"fixed", "shuffled", NULL};
+	long long ignored;
+	if (int_member(rd, plan, "$.plan", "restarts", 1, RES_MAX_RESTARTS, W_OPTIONAL,
+		       &rd->restarts) < 0 ||
+	    int_member(rd, plan, "$.plan", "warmup", 0, RES_MAX_RUNS, W_OPTIONAL, &rd->warmup) <
+		0 ||
+	    int_member(rd, plan, "$.plan", "runs", 1, RES_MAX_RUNS, W_OPTIONAL, &rd->runs) < 0 ||
+	    check_plan_queries(rd, plan) < 0 ||
+	    str_member(rd, plan, "$.plan", "query_order", 16, orders, W_OPTIONAL) < 0 ||
+	    str_member(rd, plan, "$.plan", "order", 16, orders, W_OPTIONAL) < 0 ||
+	    int_member(rd, plan, "$.plan", "seed", 0, INT64_MAX, OPT_NULL, &ignored) < 0 ||
+	    str_member(rd, plan, "$.plan", "variant", RES_MAX_NAME, NULL, OPT_NULL) < 0 ||
+	    str_member(rd, plan, "$.plan", "variant_spec", 65536, NULL, OPT_NULL) < 0 ||
+	    num_member(rd, plan, "$.plan", "query_timeout_s", 0, RES_MAX_TIMEOUT_S, OPT_NULL) <
+		0 ||
+	    int_member(rd, plan, "$.plan", "max_crashes", 0, RES_MAX_CRASHES, W_OPTIONAL,
+		       &ignored) < 0 ||
+	    str_member(rd, plan, "$.plan", "steady_test", 64, NULL, OPT_NULL) < 0 ||
+	    num_member(rd, plan, "$.plan", "steady_alpha", 0, 0.5, OPT_NULL) < 0 ||
+	    str_member(rd, plan, "$.plan", "parameters", 64, NULL, OPT_NULL) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_header(struct rd *rd, struct res_file *res, json_t *root)
+{
+	json_t *v;
 	if (!json_is_object(root))
 		return fail(rd, "$", "expected an object, found %s", type_name(root));
 	if (member(rd, root, "$", "format", W_STRING, &v) < 0)
@@ -339,18 +566,17 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 			    "unsupported format version %lld (this dbt3stab reads %d)",
 			    (long long)json_integer_value(v), RES_FORMAT_VERSION);
 	res->format_version = RES_FORMAT_VERSION;
-	if (member(rd, root, "$", "tool_version", W_STRING, &v) < 0 ||
-	    res_set_string(&res->tool_version, json_string_value(v)) < 0)
+	if (top_string(rd, root, "tool_version", 0, 0, &res->tool_version) < 0 ||
+	    member(rd, root, "$", "label", W_STRING | OPT_NULL, &v) < 0 ||
+	    res_set_string(&res->label, json_is_string(v) ? json_string_value(v) : NULL) < 0 ||
+	    top_string(rd, root, "started_at", 0, 1, &res->started_at) < 0 ||
+	    top_string(rd, root, "finished_at", W_NULL, 1, &res->finished_at) < 0)
 		return -1;
-	if (member(rd, root, "$", "label", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
-	    res_set_string(&res->label, json_is_string(v) ? json_string_value(v) : NULL) < 0)
-		return -1;
-	if (member(rd, root, "$", "started_at", W_STRING, &v) < 0 ||
-	    res_set_string(&res->started_at, json_string_value(v)) < 0)
-		return -1;
-	if (member(rd, root, "$", "finished_at", W_STRING | W_NULL, &v) < 0 ||
-	    res_set_string(&res->finished_at, json_is_string(v) ? json_string_value(v) : NULL) < 0)
-		return -1;
+	return 0;
+}
+
+static int parse_sections(struct rd *rd, struct res_file *res, json_t *root)
+{
 	static const struct {
 		const char *key;
 		size_t off;
@@ -361,18 +587,27 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 	    {"plan", offsetof(struct res_file, plan)},
 	    {"pinning", offsetof(struct res_file, pinning)},
 	};
-	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+	json_t *v;
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		if (member(rd, root, "$", sections[i].key, W_OBJECT, &v) < 0)
 			return -1;
 		res_set_section((json_t **)((char *)res + sections[i].off), json_incref(v));
 	}
-	if (member(rd, res->dataset, "$.dataset", "scale_factor", W_NUMBER, &v) < 0)
+	if (check_host_server(rd, res) < 0 || check_dataset(rd, res) < 0 ||
+	    check_plan(rd, res->plan) < 0)
 		return -1;
-	if (!(json_number_value(v) > 0) || !isfinite(json_number_value(v)))
-		return fail(rd, "$.dataset.scale_factor", "not a positive number: %g",
-			    json_number_value(v));
-	if (member(rd, res->dataset, "$.dataset", "fingerprint", W_STRING | W_NULL | W_OPTIONAL,
-		   &v) < 0)
+	return 0;
+}
+
+static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
+{
+	static const char *const known[] = {
+	    "format", "format_version", "tool_version", "label", "started_at", "finished_at",
+	    "host",   "server",		"dataset",	"plan",	 "pinning",    "queries",
+	    NULL};
+	json_t *v, *queries;
+	size_t i;
+	if (parse_header(rd, res, root) < 0 || parse_sections(rd, res, root) < 0)
 		return -1;
 	if (member(rd, root, "$", "queries", W_ARRAY, &queries) < 0)
 		return -1;
@@ -389,9 +624,11 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 int res_file_parse(struct res_file **out, const char *text, size_t len, const char *name,
 		   struct errbuf *err)
 {
-	struct rd rd = {name, err};
+	struct rd rd = {name, err, -1, -1, -1, NULL, 0};
 	json_error_t jerr;
 	*out = NULL;
+	if (res_text_check(text, len, name, err) < 0)
+		return -1;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
 		return errbuf_set(err, "'%s': not JSON: %s (line %d, column %d)", name, jerr.text,
@@ -416,7 +653,7 @@ int res_file_read(struct res_file **out, const char *path, struct errbuf *err)
 	char *text;
 	size_t len;
 	*out = NULL;
-	if (util_read_file(path, &text, &len, err) < 0)
+	if (res_text_load(path, &text, &len, err) < 0)
 		return -1;
 	int rc = res_file_parse(out, text, len, path, err);
 	free(text);

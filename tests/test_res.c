@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SHA_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -68,7 +70,31 @@ static const struct {
      "'bad.json': $.format_version: expected an integer, found a string"},
     {"\"tool_version\":\"0.1.0\",", "", "'bad.json': $.tool_version: missing"},
     {"\"scale_factor\":0.01", "\"scale_factor\":-1",
-     "'bad.json': $.dataset.scale_factor: not a positive number: -1"},
+     "'bad.json': $.dataset.scale_factor: -1 out of range (above 0, at most 100000)"},
+    {"\"scale_factor\":0.01", "\"scale_factor\":1e308",
+     "'bad.json': $.dataset.scale_factor: 1e+308 out of range (above 0, at most 100000)"},
+    {"[1.3,1.4]", "[1.3,1e308]",
+     "'bad.json': $.queries[0].restarts[1].measured_ms[1]: time 1e+308 ms above the bound of "
+     "1e+09 ms"},
+    {"\"warmup_ms\":[2.5]", "\"warmup_ms\":[1000000001]",
+     "'bad.json': $.queries[0].restarts[0].warmup_ms[0]: time 1e+09 ms above the bound of 1e+09 "
+     "ms"},
+    {"\"server_cpu_ms\":[1.0,1.1]", "\"server_cpu_ms\":[1.0,2e9]",
+     "'bad.json': $.queries[0].restarts[0].server_cpu_ms[1]: time 2e+09 ms above the bound of "
+     "1e+09 ms"},
+    {"\"started_at\":\"2026-11-30T01:00:00Z\"", "\"started_at\":\"yesterday\"",
+     "'bad.json': $.started_at: not a UTC timestamp like 2026-11-30T02:48:56Z: \"yesterday\""},
+    {"\"finished_at\":\"2026-11-30T02:00:00Z\"", "\"finished_at\":\"2026-11-30 02:00:00\"",
+     "'bad.json': $.finished_at: not a UTC timestamp like 2026-11-30T02:48:56Z: \"2026-11-30 "
+     "02:00:00\""},
+    {"\"finished_at\":\"2026-11-30T02:00:00Z\"", "\"finished_at\":7",
+     "'bad.json': $.finished_at: expected a string or null, found an integer"},
+    {"\"host\":{}", "\"host\":{\"name\":[]}",
+     "'bad.json': $.host.name: expected a string or null, found an array"},
+    {"\"server\":{}", "\"server\":{\"binary_sha256\":\"abc\"}",
+     "'bad.json': $.server.binary_sha256: not a SHA-256 (64 lowercase hex digits): \"abc\""},
+    {"\"index\":1", "\"index\":100000",
+     "'bad.json': $.queries[0].restarts[1].index: out of range 100000"},
     {"\"host\":{}", "\"host\":[]", "'bad.json': $.host: expected an object, found an array"},
     {"\"id\":\"Q1\",", "", "'bad.json': $.queries[0].id: missing"},
     {"\"sql_sha256\":\"aaaa", "\"sql_sha256\":\"Xaaa",
@@ -118,6 +144,91 @@ static void test_res__malformed_inputs_name_file_and_path(void)
 		CU_ASSERT_PTR_NULL(strchr(err.msg, '\n'));
 		free(text);
 	}
+}
+
+/* The plan a file states: its members are checked for type and range, and the data must agree. */
+#define PLAN_OK                                                                                    \
+	"\"plan\":{\"restarts\":2,\"warmup\":1,\"runs\":2,\"queries\":[\"Q6\",\"Q1\"],"                 \
+	"\"query_order\":\"fixed\",\"seed\":null,\"query_timeout_s\":null,\"max_crashes\":3}"
+
+static const struct {
+	const char *plan, *msg;
+} plans[] = {
+    {PLAN_OK, NULL},
+    {"\"plan\":{\"restarts\":-1e9}",
+     "'bad.json': $.plan.restarts: expected an integer, found a number"},
+    {"\"plan\":{\"restarts\":true}",
+     "'bad.json': $.plan.restarts: expected an integer, found a boolean"},
+    {"\"plan\":{\"restarts\":0}", "'bad.json': $.plan.restarts: 0 out of range (1 to 100000)"},
+    {"\"plan\":{\"runs\":null}", "'bad.json': $.plan.runs: expected an integer, found null"},
+    {"\"plan\":{\"warmup\":-1}", "'bad.json': $.plan.warmup: -1 out of range (0 to 100000)"},
+    {"\"plan\":{\"queries\":[\"Q6\"]}",
+     "'bad.json': $.queries[0].id: \"Q1\" is not in $.plan.queries"},
+    {"\"plan\":{\"queries\":\"Q1\"}",
+     "'bad.json': $.plan.queries: expected an array, found a string"},
+    {"\"plan\":{\"queries\":[\"Q1\",\"Q1\"]}",
+     "'bad.json': $.plan.queries[1]: duplicate query \"Q1\""},
+    {"\"plan\":{\"restarts\":1}",
+     "'bad.json': $.queries[0].restarts[1].index: 1 is not below $.plan.restarts (1)"},
+    {"\"plan\":{\"runs\":1}",
+     "'bad.json': $.queries[0].restarts[0].measured_ms: 2 entries, more than $.plan.runs (1)"},
+    {"\"plan\":{\"warmup\":0}",
+     "'bad.json': $.queries[0].restarts[0].warmup_ms: 1 entries, more than $.plan.warmup (0)"},
+    {"\"plan\":{\"query_order\":\"random\"}",
+     "'bad.json': $.plan.query_order: \"random\" is not one of fixed or shuffled"},
+    {"\"plan\":{\"seed\":-3}",
+     "'bad.json': $.plan.seed: -3 out of range (0 to 9223372036854775807)"},
+    {"\"plan\":{\"query_timeout_s\":1e308}",
+     "'bad.json': $.plan.query_timeout_s: 1e+308 out of range (above 0, at most 1e+06)"},
+    {"\"plan\":{\"query_timeout_s\":0}",
+     "'bad.json': $.plan.query_timeout_s: 0 out of range (above 0, at most 1e+06)"},
+    {"\"plan\":{\"max_crashes\":1.5}",
+     "'bad.json': $.plan.max_crashes: expected an integer, found a number"},
+    {"\"plan\":{\"steady_alpha\":2}",
+     "'bad.json': $.plan.steady_alpha: 2 out of range (above 0, at most 0.5)"},
+    {"\"plan\":{\"variant\":7}", "'bad.json': $.plan.variant: expected a string or null, found "
+				      "an integer"},
+};
+
+static void test_res__plan_members_checked_against_data(void)
+{
+	for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
+		char *text = replaced("\"plan\":{}", plans[i].plan);
+		struct res_file *res = NULL;
+		struct errbuf err = {""};
+		int rc = res_file_parse(&res, text, strlen(text), "bad.json", &err);
+		if (!plans[i].msg) {
+			CU_ASSERT_EQUAL(rc, 0);
+		} else if (rc != -1 || strcmp(err.msg, plans[i].msg) != 0) {
+			fprintf(stderr, "\nplan case %zu:\n got  %d %s\n want %s\n", i, rc,
+				err.msg, plans[i].msg);
+			CU_FAIL("plan case differs");
+		}
+		res_file_free(res);
+		free(text);
+	}
+}
+
+/* The data's queries follow the plan's order (Q6 before Q1 in PLAN_OK). */
+static void test_res__queries_out_of_plan_order_refused(void)
+{
+	char *plan = replaced("\"plan\":{}", PLAN_OK);
+	const char *q1 = strstr(plan, "{\"id\":\"Q1\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q1);
+	/* A second query Q6 after Q1: in the plan, but before Q1 there. */
+	char *text = malloc(strlen(plan) + 400);
+	size_t pre = strlen(plan) - 2; /* before the closing "]}" */
+	memcpy(text, plan, pre);
+	sprintf(text + pre,
+		",{\"id\":\"Q6\",\"sql_sha256\":\"" SHA_A "\",\"restarts\":[]}]}");
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL(res_file_parse(&res, text, strlen(text), "bad.json", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "'bad.json': $.queries[1].id: \"Q6\" out of the order of $.plan.queries");
+	res_file_free(res);
+	free(text);
+	free(plan);
 }
 
 static void test_res__non_ok_restart_may_have_no_runs(void)
@@ -231,6 +342,118 @@ static void test_res__write_then_read_keeps_everything(void)
 	free(dir);
 }
 
+/* Only regular files are read: a device, a FIFO (opening it must not block) or a directory gets
+ * one line naming what it is. */
+static void test_res__non_regular_files_refused(void)
+{
+	char *dir = th_tempdir("res_fifo");
+	char fifo[4200];
+	snprintf(fifo, sizeof(fifo), "%s/fifo.json", dir);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+	const struct {
+		const char *path, *kind;
+	} cases[] = {{"/dev/zero", "a character device"}, {fifo, "a FIFO"}, {dir, "a directory"}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct res_file *res = NULL;
+		struct errbuf err = {""};
+		char want[4400];
+		snprintf(want, sizeof(want), "'%s': not a result file (%s, not a regular file)",
+			 cases[i].path, cases[i].kind);
+		CU_ASSERT_EQUAL(res_file_read(&res, cases[i].path, &err), -1);
+		CU_ASSERT_STRING_EQUAL(err.msg, want);
+		CU_ASSERT_PTR_NULL(res);
+	}
+	th_rmtree(dir);
+	free(dir);
+}
+
+/* A file above the size bound is refused from its size, before anything is read (the test file
+ * is sparse: it takes no disk space). */
+static void test_res__oversized_file_refused(void)
+{
+	char *dir = th_tempdir("res_big");
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/big.json", dir);
+	int fd = open(path, O_WRONLY | O_CREAT, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(ftruncate(fd, (off_t)RES_MAX_FILE_BYTES + 1), 0);
+	close(fd);
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	char want[4400];
+	snprintf(want, sizeof(want), "'%s': larger than a result file may be (256 MiB)", path);
+	CU_ASSERT_EQUAL(res_file_read(&res, path, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, want);
+	th_rmtree(dir);
+	free(dir);
+}
+
+/* n copies of item between open and close, comma-separated (malloc'd). */
+static char *repeated(const char *open, const char *item, const char *sep, size_t n,
+		      const char *close)
+{
+	size_t il = strlen(item), sl = strlen(sep);
+	char *out = malloc(strlen(open) + n * (il + sl) + strlen(close) + 1), *p = out;
+	p += sprintf(p, "%s", open);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(p, item, il);
+		p += il;
+		if (i + 1 < n) {
+			memcpy(p, sep, sl);
+			p += sl;
+		}
+	}
+	strcpy(p, close);
+	return out;
+}
+
+/* The structure bounds are checked on the text, before a JSON tree is built: a 1-million-entry
+ * array, deep nesting, too many values in total. */
+static void test_res__structure_bounds_refused_before_parsing(void)
+{
+	struct {
+		char *text;
+		const char *msg;
+	} cases[] = {
+	    {repeated("[", "0", ",", 1000000, "]"),
+	     "'big.json': an array or object with more than 100000 entries"},
+	    {repeated("{\"h\":", "{\"a\":", "", 65, "1"),
+	     "'big.json': nested deeper than 64 levels"},
+	    {repeated("[", "[0,0,0,0,0,0,0,0,0,0]", ",", 99999, "]"),
+	     "'big.json': more than 1048576 JSON keys and values"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct res_file *res = NULL;
+		struct errbuf err = {""};
+		CU_ASSERT_EQUAL(
+		    res_file_parse(&res, cases[i].text, strlen(cases[i].text), "big.json", &err),
+		    -1);
+		CU_ASSERT_STRING_EQUAL(err.msg, cases[i].msg);
+		free(cases[i].text);
+	}
+}
+
+/* Brackets, commas and escaped quotes inside strings are not structure. */
+static void test_res__strings_do_not_count_as_structure(void)
+{
+	char *label = repeated("\"label\":\"\\\"", "[{,", "", 70000, "\",");
+	char *text = replaced("\"started_at\"", "\"started_at\"");
+	size_t at = (size_t)(strstr(text, "\"started_at\"") - text);
+	char *full = malloc(strlen(text) + strlen(label) + 1);
+	memcpy(full, text, at);
+	strcpy(full + at, label);
+	strcat(full, text + at);
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL(res_file_parse(&res, full, strlen(full), "label.json", &err), 0);
+	CU_ASSERT_STRING_EQUAL(err.msg, "");
+	CU_ASSERT_EQUAL(res ? strlen(res->label) : 0, 1 + 3 * 70000);
+	res_file_free(res);
+	free(full);
+	free(text);
+	free(label);
+}
+
 static void test_res__read_missing_file_names_it(void)
 {
 	struct res_file *res = NULL;
@@ -246,8 +469,15 @@ int main(int argc, char **argv)
 	    {"base_file_parses", test_res__base_file_parses},
 	    {"malformed_inputs_name_file_and_path", test_res__malformed_inputs_name_file_and_path},
 	    {"non_ok_restart_may_have_no_runs", test_res__non_ok_restart_may_have_no_runs},
+	    {"plan_members_checked_against_data", test_res__plan_members_checked_against_data},
+	    {"queries_out_of_plan_order_refused", test_res__queries_out_of_plan_order_refused},
 	    {"write_then_read_keeps_everything", test_res__write_then_read_keeps_everything},
 	    {"read_missing_file_names_it", test_res__read_missing_file_names_it},
+	    {"non_regular_files_refused", test_res__non_regular_files_refused},
+	    {"oversized_file_refused", test_res__oversized_file_refused},
+	    {"structure_bounds_refused_before_parsing",
+	     test_res__structure_bounds_refused_before_parsing},
+	    {"strings_do_not_count_as_structure", test_res__strings_do_not_count_as_structure},
 	    {NULL, NULL},
 	};
 	return th_run("res", cases, argc, argv);
