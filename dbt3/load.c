@@ -631,19 +631,6 @@ static int phase_verify(struct state *st, struct errbuf *err)
 	return 0;
 }
 
-/* Stops a managed server and starts it again, with the bulk profile or without it. */
-static int restart(struct srv *s, int bulk, struct errbuf *err)
-{
-	if (srv_stop(s, err) < 0)
-		return LOAD_E_SERVER;
-	struct srv_launch launch = {0};
-	if (bulk)
-		launch.overlay = load_bulk_profile(&launch.n_overlay);
-	if (srv_start(s, &launch, err) < 0)
-		return LOAD_E_SERVER;
-	return 0;
-}
-
 static int connect_one(struct state *st, struct errbuf *err)
 {
 	close_all(st->conns, st->nconns);
@@ -653,17 +640,16 @@ static int connect_one(struct state *st, struct errbuf *err)
 	return 0;
 }
 
-static int run_phases(struct state *st, int *bulk_now, struct errbuf *err)
+/* schema, tables, analyze, verify; the workers' connections are open on the database. */
+static int data_phases(struct state *st, struct errbuf *err)
 {
 	const struct load_opts *o = st->o;
 	struct load_report *rep = st->rep;
 	int rc;
 	uint64_t t0;
 
-	/* schema (with the workers' connections open on the database) */
 	t0 = util_now_ns();
 	report_progress(o, LOAD_PHASE_SCHEMA, NULL, t0);
-	close_all(st->conns, st->nconns);
 	st->nconns = o->jobs;
 	if ((rc = connect_all(st->s, o->database, st->conns, st->nconns, err)) < 0)
 		return rc;
@@ -687,24 +673,27 @@ static int run_phases(struct state *st, int *bulk_now, struct errbuf *err)
 	if ((rc = phase_verify(st, err)) < 0)
 		return rc;
 	rep->phase_seconds[LOAD_PHASE_VERIFY] = since(t0);
-	close_all(st->conns, st->nconns);
-	st->nconns = 0;
-	gen_ctx_free(st->gen);
-	st->gen = NULL;
+	return 0;
+}
 
-	if (*bulk_now) {
-		t0 = util_now_ns();
-		report_progress(o, LOAD_PHASE_RESTORE, NULL, t0);
-		if ((rc = restart(st->s, 0, err)) < 0)
-			return rc;
-		*bulk_now = 0;
-		rep->phase_seconds[LOAD_PHASE_RESTORE] = since(t0);
-	}
+int load_data(struct srv *s, const struct load_opts *o, struct load_report *out, struct errbuf *err)
+{
+	struct state st = {.s = s, .o = o, .rep = out};
+	int rc = data_phases(&st, err);
+	close_all(st.conns, st.nconns);
+	gen_ctx_free(st.gen);
+	return rc < 0 ? rc : 0;
+}
 
-	/* the fingerprint, last: its presence means the load completed */
-	t0 = util_now_ns();
+int load_finish(struct srv *s, const struct load_opts *o, struct load_report *out,
+		struct errbuf *err)
+{
+	struct state st = {.s = s, .o = o, .rep = out};
+	struct load_report *rep = out;
+	int rc;
+	uint64_t t0 = util_now_ns();
 	report_progress(o, LOAD_PHASE_FINGERPRINT, NULL, t0);
-	if ((rc = connect_one(st, err)) < 0)
+	if ((rc = connect_one(&st, err)) < 0)
 		return rc;
 	rep->fp.sf = o->sf;
 	snprintf(rep->fp.generator, sizeof(rep->fp.generator), "%s",
@@ -715,18 +704,27 @@ static int run_phases(struct state *st, int *bulk_now, struct errbuf *err)
 	for (int p = 0; p < LOAD_PHASE_FINGERPRINT; p++)
 		total += rep->phase_seconds[p];
 	rep->fp.load_seconds = total;
-	if ((rc = fingerprint_write(st->conns[0], o->database, &rep->fp, err)) < 0)
-		return rc;
+	if ((rc = fingerprint_write(st.conns[0], o->database, &rep->fp, err)) < 0)
+		goto out;
 	rep->phase_seconds[LOAD_PHASE_FINGERPRINT] = since(t0);
 	struct load_fingerprint back;
-	if ((rc = load_fingerprint_read(st->conns[0], o->database, &back, err)) < 0)
-		return rc == LOAD_E_NONE ? errbuf_set(err, "the fingerprint did not persist") : rc;
+	if ((rc = load_fingerprint_read(st.conns[0], o->database, &back, err)) < 0) {
+		if (rc == LOAD_E_NONE)
+			rc = errbuf_set(err, "the fingerprint did not persist");
+		goto out;
+	}
 	memcpy(rep->fp.loaded_at, back.loaded_at, sizeof(back.loaded_at));
-	return 0;
+out:
+	close_all(st.conns, st.nconns);
+	return rc < 0 ? rc : 0;
 }
 
 int load_check_opts(const struct load_opts *o, struct errbuf *err)
 {
+	if (o->jobs < 1 || o->jobs > 16)
+		return errbuf_set(err, "jobs must be 1 to 16, not %d", o->jobs);
+	if (!(o->sf > 0))
+		return errbuf_set(err, "invalid scale factor %g", o->sf);
 	if (!valid_identifier(o->database))
 		return errbuf_set(err,
 				  "invalid database name '%s' (1 to 64 letters, digits, '_' or '$')",
@@ -752,70 +750,23 @@ int load_check_opts(const struct load_opts *o, struct errbuf *err)
 	return 0;
 }
 
-int load_run(struct srv *s, const struct load_opts *o, struct load_report *out, struct errbuf *err)
+int load_begin(struct srv *s, const struct load_opts *o, struct load_report *out,
+	       struct errbuf *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (load_check_opts(o, err) < 0)
 		return -1;
-	if (o->jobs < 1 || o->jobs > 16)
-		return errbuf_set(err, "jobs must be 1 to 16, not %d", o->jobs);
-	if (!(o->sf > 0))
-		return errbuf_set(err, "invalid scale factor %g", o->sf);
-	uint64_t t_all = util_now_ns();
 	struct state st = {.s = s, .o = o, .rep = out};
-	int managed = !srv_is_external(s);
-	int was_running = managed ? srv_ping(s) : 1;
-	int rc = 0, started = 0, bulk_now = 0;
-
-	if (managed) {
-		if (!srv_is_initialised(s) && srv_init_datadir(s, err) < 0)
-			return LOAD_E_SERVER;
-		struct srv_launch launch = {0};
-		if (!was_running && o->bulk_profile) {
-			launch.overlay = load_bulk_profile(&launch.n_overlay);
-			bulk_now = 1;
-		}
-		if (srv_ensure_started(s, &launch, &started, err) < 0)
-			return LOAD_E_SERVER;
-	}
-	if ((rc = connect_one(&st, err)) < 0)
-		goto done;
+	int rc = connect_one(&st, err);
+	if (rc < 0)
+		return rc;
 	rc = load_fingerprint_read(st.conns[0], o->database, &out->fp, err);
 	if (rc == 0 && same_data(&out->fp, o) && !o->force) {
 		out->noop = 1;
-		goto done;
+	} else if (rc == 0 || rc == LOAD_E_NONE) {
+		memset(&out->fp, 0, sizeof(out->fp));
+		rc = sql_exec(st.conns[0], err, "CREATE DATABASE IF NOT EXISTS `%s`", o->database);
 	}
-	if (rc < 0 && rc != LOAD_E_NONE)
-		goto done;
-	memset(&out->fp, 0, sizeof(out->fp));
-	if ((rc = sql_exec(st.conns[0], err, "CREATE DATABASE IF NOT EXISTS `%s`", o->database)) <
-	    0)
-		goto done;
-	if (managed && o->bulk_profile && !bulk_now) {
-		close_all(st.conns, st.nconns);
-		st.nconns = 0;
-		if ((rc = restart(s, 1, err)) < 0)
-			goto done;
-		bulk_now = 1;
-	}
-	rc = run_phases(&st, &bulk_now, err);
-
-done:
 	close_all(st.conns, st.nconns);
-	gen_ctx_free(st.gen);
-	if (managed) {
-		if (!was_running) {
-			struct errbuf e2;
-			if (srv_stop(s, &e2) < 0 && rc == 0)
-				rc = errbuf_set(err, "%s", e2.msg);
-		} else {
-			struct errbuf e2;
-			if (rc < 0 && bulk_now && rc != LOAD_E_SERVER && restart(s, 0, &e2) < 0)
-				rc = errbuf_set(err, "%s; restoring the server failed: %s",
-						err->msg, e2.msg);
-			srv_detach(s); /* it was up before: leave it up (restarted if we did) */
-		}
-	}
-	out->total_seconds = since(t_all);
 	return rc < 0 ? rc : 0;
 }

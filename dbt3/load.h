@@ -21,7 +21,7 @@ enum load_error {
 /* The table holding the fingerprint, written last by a load. */
 #define LOAD_FINGERPRINT_TABLE "dbt3stab_fingerprint"
 
-/* What data a database holds: written last by load_run, so its presence means complete. */
+/* What data a database holds: written last by load_finish, so its presence means complete. */
 struct load_fingerprint {
 	double sf;
 	char generator[96];	   /* "dbt3stab 0.1.0 gen (TPC-H dbgen 2.18 rows)" or "files" */
@@ -47,7 +47,7 @@ enum load_phase {
 	LOAD_PHASE_TABLES, /* each table's rows, then its indexes; tables on parallel connections */
 	LOAD_PHASE_ANALYZE,
 	LOAD_PHASE_VERIFY,
-	LOAD_PHASE_RESTORE, /* restart of a managed server without the bulk-load profile */
+	LOAD_PHASE_RESTORE, /* restart without the bulk-load profile (by run_load, not the loader) */
 	LOAD_PHASE_FINGERPRINT,
 	LOAD_NPHASES
 };
@@ -75,12 +75,12 @@ struct load_opts {
 	const char *from_dir; /* NULL: generate in-process; else DIR/<table>.tbl */
 	int force;	      /* reload even when the fingerprint matches */
 	int jobs;	      /* parallel connections (default 2) */
-	int bulk_profile;     /* managed server: restart with the bulk profile (default 1) */
+	int bulk_profile;     /* run_load: a managed server loads with the bulk profile (default 1) */
 	void (*progress)(void *arg, const struct load_progress *p);
 	void *progress_arg;
 };
 
-/* What load_run did. */
+/* What a load did (load_begin clears it; the steps fill it). */
 struct load_report {
 	int noop;		    /* the fingerprint matched: nothing loaded */
 	struct load_fingerprint fp; /* the database's fingerprint afterwards */
@@ -97,14 +97,26 @@ void load_opts_init(struct load_opts *o);
  * off, large redo log), for srv_launch.overlay; static, *out_n entries. */
 const struct srv_kv *load_bulk_profile(size_t *out_n);
 
-/* Checks what needs no server: the database name (1 to 64 of [A-Za-z0-9_$]) and, with
- * o->from_dir, that the directory holds the eight readable <table>.tbl files. 0 when valid,
- * -1 with a one-line err. load_run checks the same. */
+/* Checks what needs no server: jobs 1 to 16, sf > 0, the database name (1 to 64 of
+ * [A-Za-z0-9_$]) and, with o->from_dir, that the directory holds the eight readable
+ * <table>.tbl files. 0 when valid, -1 with a one-line err. load_begin checks the same. */
 int load_check_opts(const struct load_opts *o, struct errbuf *err);
 
-/* Loads o->sf into o->database on server s (started if managed and down; left as found).
- * A matching fingerprint makes this a no-op unless o->force. The fingerprint table is dropped
- * first and written last. 0 on success; LOAD_E_SERVER or -1 with err filled. */
-int load_run(struct srv *s, const struct load_opts *o, struct load_report *out, struct errbuf *err);
+/* A load in three steps on the running server s; the loader connects but never starts, stops
+ * or restarts it (runner/run_load.h does, around the steps). Each returns 0 on success,
+ * LOAD_E_SERVER or -1 with err filled. */
+
+/* Step 1: reads o->database's fingerprint into out; when it matches o and !o->force, sets
+ * out->noop and the load ends here. Otherwise creates the database. */
+int load_begin(struct srv *s, const struct load_opts *o, struct load_report *out,
+	       struct errbuf *err);
+
+/* Step 2: the fingerprint table dropped, schema, each table's rows and indexes, ANALYZE, row
+ * counts checked. */
+int load_data(struct srv *s, const struct load_opts *o, struct load_report *out, struct errbuf *err);
+
+/* Step 3: writes the fingerprint, last, and reads it back into out->fp. */
+int load_finish(struct srv *s, const struct load_opts *o, struct load_report *out,
+		struct errbuf *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab load: create the schema and bulk-load a scale factor. */
 #include "dbt3/load.h"
+#include "runner/run_load.h"
 #include "base/cli.h"
 #include "runner/cmd.h"
 #include "server/srv.h"
@@ -277,7 +278,7 @@ int cmd_load(int argc, char **argv)
 	o.progress = show;
 	o.progress_arg = &d;
 	struct load_report rep;
-	int r = load_run(s, &o, &rep, &err);
+	int r = run_load(s, &o, &rep, &err);
 	if (d.live)
 		fputc('\n', stderr);
 	if (r < 0) {

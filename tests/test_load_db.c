@@ -3,6 +3,7 @@
  * instance in a temp dir on a free port, stopped at the end. */
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
+#include "runner/run_load.h"
 #include "server/srv.h"
 #include "tests/harness.h"
 #include <inttypes.h>
@@ -60,7 +61,7 @@ static int do_load(const char *db, const char *from, int force, struct load_repo
 	o.database = db;
 	o.from_dir = from;
 	o.force = force;
-	int rc = load_run(s, &o, rep, err);
+	int rc = run_load(s, &o, rep, err);
 	srv_free(s);
 	return rc;
 }
