@@ -22,6 +22,8 @@ dbt3_require(MYSQL MODULES mysqlclient libmariadb mariadb DEBIAN libmariadb-dev-
 dbt3_require(HWLOC MODULES hwloc DEBIAN libhwloc-dev DESCRIPTION "hwloc")
 dbt3_require(GSL MODULES gsl DEBIAN libgsl-dev DESCRIPTION "GNU Scientific Library")
 dbt3_require(JANSSON MODULES jansson DEBIAN libjansson-dev DESCRIPTION "jansson JSON library")
+dbt3_require(SQLITE MODULES sqlite3 DEBIAN libsqlite3-dev
+             DESCRIPTION "SQLite (the history store)")
 dbt3_require(CRYPTO MODULES libcrypto DEBIAN libssl-dev DESCRIPTION "OpenSSL libcrypto (SHA-256)")
 if(BUILD_TESTS)
   dbt3_require(CUNIT MODULES cunit DEBIAN libcunit1-dev DESCRIPTION "CUnit")

@@ -14,6 +14,8 @@ extern const unsigned char rpt_asset_report_js[]; /* report.js: specs, rendering
 extern const size_t rpt_asset_report_js_len;
 extern const unsigned char rpt_asset_report_css[]; /* report.css */
 extern const size_t rpt_asset_report_css_len;
+extern const unsigned char rpt_asset_history_js[]; /* history.js: the trend page */
+extern const size_t rpt_asset_history_js_len;
 extern const unsigned char rpt_asset_licenses[]; /* LICENSE.vega + LICENSE.vega-lite */
 extern const size_t rpt_asset_licenses_len;
 

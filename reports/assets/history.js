@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* dbt3stab history report: one trend chart per query from the embedded data (script#dbt3-data):
+ * every restart mean a dot, the per-result geometric mean a line, change points a rule labelled
+ * with ratio and build; hover shows build and date. Inlined by reports/rpt_html_history.c. Text
+ * from the store reaches the page only through Vega (SVG text) or textContent. When every chart
+ * is drawn, <html data-rendered="N"> holds the count; a failed chart sets data-render-failed. */
+(function () {
+	'use strict';
+	var CONFIG = {
+		font: 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif',
+		view: {stroke: null},
+		axis: {labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal', gridColor: '#ececf0'},
+		legend: {labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal'}
+	};
+
+	function trendSpec(q) {
+		var dots = [], line = [], cps = [];
+		q.points.forEach(function (p) {
+			p.means.forEach(function (m, k) {
+				dots.push({t: p.started_at, ms: m, build: p.build_id, restart: k + 1});
+			});
+			line.push({t: p.started_at, ms: p.gmean, build: p.build_id, n: p.means.length});
+		});
+		q.change_points.forEach(function (c) {
+			cps.push({t: c.started_at, build: c.build_id, ratio: c.ratio,
+				  label: '\u00d7' + c.ratio.toFixed(3) + ' ' + c.build_id.substring(0, 24),
+				  kind: c.ratio > 1 ? 'slower' : 'faster', p: c.p,
+				  ci: '[' + c.ci_low.toFixed(3) + ', ' + c.ci_high.toFixed(3) + ']'});
+		});
+		var x = {field: 't', type: 'temporal', title: 'result started at (UTC)'};
+		var y = {field: 'ms', type: 'quantitative', title: 'restart mean (ms)',
+			 scale: {zero: false}};
+		var layers = [
+			{data: {values: dots}, mark: {type: 'circle', size: 18, opacity: 0.45, color: '#4c78a8'},
+			 encoding: {x: x, y: y, tooltip: [
+				 {field: 'build', title: 'build'}, {field: 't', type: 'temporal', title: 'started',
+				 format: '%Y-%m-%d %H:%M'}, {field: 'restart', title: 'restart'},
+				 {field: 'ms', format: '.2f', title: 'mean ms'}]}},
+			{data: {values: line}, mark: {type: 'line', color: '#1d1d1f', strokeWidth: 1.5,
+				point: {filled: true, size: 22, color: '#1d1d1f'}},
+			 encoding: {x: x, y: {field: 'ms', type: 'quantitative'}, tooltip: [
+				 {field: 'build', title: 'build'}, {field: 't', type: 'temporal', title: 'started',
+				 format: '%Y-%m-%d %H:%M'}, {field: 'n', title: 'restarts'},
+				 {field: 'ms', format: '.2f', title: 'geometric mean ms'}]}}
+		];
+		if (cps.length) {
+			var colour = {field: 'kind', type: 'nominal', title: 'change point',
+				      scale: {domain: ['slower', 'faster'], range: ['#d62728', '#2ca02c']}};
+			layers.push({data: {values: cps}, mark: {type: 'rule', strokeDash: [4, 3], strokeWidth: 1.5},
+				     encoding: {x: x, color: colour, tooltip: [
+					     {field: 'build', title: 'first build after'},
+					     {field: 't', type: 'temporal', title: 'started', format: '%Y-%m-%d %H:%M'},
+					     {field: 'ratio', format: '.3f', title: 'ratio after/before'},
+					     {field: 'ci', title: 'CI'}, {field: 'p', format: '.2g', title: 'p'}]}});
+			layers.push({data: {values: cps}, mark: {type: 'text', align: 'left', dx: 3, dy: -4,
+				fontSize: 10, baseline: 'bottom'},
+				     encoding: {x: x, y: {value: 0}, text: {field: 'label'}, color: colour}});
+		}
+		return {width: 640, height: 150, config: CONFIG, layer: layers};
+	}
+
+	function fail(el, e) {
+		var p = document.createElement('p');
+		p.className = 'chart-error';
+		p.textContent = 'chart failed: ' + (e && e.message ? e.message : String(e));
+		el.appendChild(p);
+		document.documentElement.setAttribute('data-render-failed', '1');
+		console.error('dbt3stab history: chart failed:', e);
+	}
+
+	function render(data) {
+		var byKey = {};
+		data.series.forEach(function (s) {
+			s.queries.forEach(function (q) { byKey[s.id + '/' + q.id] = q; });
+		});
+		var charts = Array.prototype.slice.call(document.querySelectorAll('div.chart[data-key]'));
+		var jobs = charts.map(function (el) {
+			try {
+				var q = byKey[el.getAttribute('data-key')];
+				if (!q) throw new Error('no data for ' + el.getAttribute('data-key'));
+				var spec = vegaLite.compile(trendSpec(q)).spec;
+				var view = new vega.View(vega.parse(spec), {renderer: 'svg', container: el, hover: true});
+				return view.runAsync().catch(function (e) { fail(el, e); });
+			} catch (e) {
+				fail(el, e);
+				return Promise.resolve();
+			}
+		});
+		return Promise.all(jobs).then(function () {
+			document.documentElement.setAttribute('data-rendered', String(charts.length));
+		});
+	}
+
+	var data = JSON.parse(document.getElementById('dbt3-data').textContent);
+	render(data);
+})();
