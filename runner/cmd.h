@@ -20,6 +20,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_pin(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 
 /* The table, terminated by a NULL name. */
 extern const struct cmd cmd_table[];

@@ -12,6 +12,7 @@ const struct cmd cmd_table[] = {
 	{"summary", cmd_summary, "restart-level statistics of one result file"},
 	{"compare", cmd_compare, "flag regressions beyond restart variance between two results"},
 	{"report", cmd_report, "write an HTML report of one or more result files"},
+	{"history", cmd_history, "store results nightly; change points across builds, trend page"},
 	{"pin", cmd_pin, "show the CPU and memory placement of server and client"},
 	{"doctor", cmd_doctor, "check the host for sources of benchmark noise"},
 	{NULL, NULL, NULL},

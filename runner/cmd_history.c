@@ -1,0 +1,630 @@
+/* SPDX-License-Identifier: MIT */
+/* dbt3stab history: the nightly results store, change points across builds, the trend page. */
+#include "history/hist.h"
+#include "reports/rpt.h"
+#include "reports/rpt_history.h"
+#include "runner/cli.h"
+#include "runner/cmd.h"
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dbt3stab history <command> [options]\n"
+		"\n"
+		"Stores result files and looks for change points across builds (docs/history.md).\n"
+		"\n"
+		"commands:\n"
+		"  add RESULT.json|DIR...  store results (a file already stored is skipped)\n"
+		"  import DIR...           store every *.json under DIR, recursively\n"
+		"  list                    the series; with --series, the results of one\n"
+		"  show ID                 one stored result\n"
+		"  export                  one row per restart mean (--format csv or json)\n"
+		"  remove ID               delete one stored result\n"
+		"  check                   change points and the newest result's verdict per query\n"
+		"  report                  the HTML trend page (-o FILE)\n"
+		"\n"
+		"  --db LOCATION        the store: a SQLite file (default\n"
+		"                       $DBT3STAB_HOME/history.sqlite) or\n"
+		"                       mysql://USER@HOST[:PORT]/DATABASE[?socket=PATH&option-file=PATH]\n"
+		"                       (password from MYSQL_PWD or an option file)\n"
+		"  --build-id TEXT      add, import: the build measured (default: server version\n"
+		"                       and binary SHA-256)\n"
+		"  --label TEXT         add, import: a label stored with the result\n"
+		"  --series ID          list, export, check, report: one series (a prefix of its id)\n"
+		"  --since DATE         check, report: results started on or after DATE\n"
+		"  --min-effect E       check, report: smallest shift that is a change point and\n"
+		"                       that the newest verdict flags, e.g. 2%% (default) or 0.02\n"
+		"  --max-p P            check, report: p below which a split is a change point\n"
+		"                       (default 0.001)\n"
+		"  --min-size N         check, report: results on each side of a change point\n"
+		"                       (default 3)\n"
+		"  --alpha A            check, report: CI level 1-A and level of the newest verdict,\n"
+		"                       Bonferroni over the queries (default 0.05)\n"
+		"  --format F           export: csv (default) or json; check: text (default),\n"
+		"                       markdown, json, junit or html\n"
+		"  -o, --output FILE    write to FILE instead of standard output\n"
+		"  -q, --quiet          no progress lines on standard error\n"
+		"  -h, --help           this help\n"
+		"\n"
+		"exit: 0 ok (check: no query's newest result starts a regression), 1 check: the\n"
+		"      newest result starts a regression in a query, 2 usage or input error (a file\n"
+		"      that fails validation, an unknown id or series, a store that cannot be\n"
+		"      reached or is not a database)\n");
+}
+
+enum {
+	OPT_DB = 256,
+	OPT_BUILD_ID,
+	OPT_LABEL,
+	OPT_SERIES,
+	OPT_SINCE,
+	OPT_MIN_EFFECT,
+	OPT_MAX_P,
+	OPT_MIN_SIZE,
+	OPT_ALPHA,
+	OPT_FORMAT
+};
+
+struct hargs {
+	const char *db, *build_id, *label, *series, *since, *format, *output;
+	struct hist_detect_opts det;
+	int quiet;
+	char **rest;
+	int n_rest;
+};
+
+static int parse_number_opt(struct hargs *a, int c, const char *v)
+{
+	long n;
+	switch (c) {
+	case OPT_MIN_EFFECT:
+		if (cli_parse_fraction(v, &a->det.min_effect) < 0 || a->det.min_effect >= 10)
+			return cli_usage_error("history", "bad --min-effect '%s' (e.g. 2%% or 0.02)",
+					       v);
+		return 0;
+	case OPT_MAX_P:
+		if (cli_parse_double(v, 1e-300, 0.5, &a->det.max_p) < 0)
+			return cli_usage_error("history", "bad --max-p '%s' (0 < P <= 0.5)", v);
+		return 0;
+	case OPT_MIN_SIZE:
+		if (cli_parse_long(v, 2, 1000, &n) < 0)
+			return cli_usage_error("history", "bad --min-size '%s' (2 to 1000)", v);
+		a->det.min_size = (size_t)n;
+		return 0;
+	default:
+		if (cli_parse_double(v, 1e-12, 0.5, &a->det.alpha) < 0)
+			return cli_usage_error("history", "bad --alpha '%s' (0 < A <= 0.5)", v);
+		return 0;
+	}
+}
+
+static int parse_args(struct hargs *a, int argc, char **argv, int *help)
+{
+	static const struct option longopts[] = {
+	    {"db", required_argument, NULL, OPT_DB},
+	    {"build-id", required_argument, NULL, OPT_BUILD_ID},
+	    {"label", required_argument, NULL, OPT_LABEL},
+	    {"series", required_argument, NULL, OPT_SERIES},
+	    {"since", required_argument, NULL, OPT_SINCE},
+	    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+	    {"max-p", required_argument, NULL, OPT_MAX_P},
+	    {"min-size", required_argument, NULL, OPT_MIN_SIZE},
+	    {"alpha", required_argument, NULL, OPT_ALPHA},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"output", required_argument, NULL, 'o'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+	memset(a, 0, sizeof(*a));
+	hist_detect_opts_init(&a->det);
+	*help = 0;
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB:
+			a->db = optarg;
+			break;
+		case OPT_BUILD_ID:
+			a->build_id = optarg;
+			break;
+		case OPT_LABEL:
+			a->label = optarg;
+			break;
+		case OPT_SERIES:
+			a->series = optarg;
+			break;
+		case OPT_SINCE:
+			a->since = optarg;
+			break;
+		case OPT_FORMAT:
+			a->format = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case 'h':
+			*help = 1;
+			return 0;
+		case OPT_MIN_EFFECT:
+		case OPT_MAX_P:
+		case OPT_MIN_SIZE:
+		case OPT_ALPHA:
+			if (parse_number_opt(a, c, optarg) != 0)
+				return CLI_USAGE;
+			break;
+		default:
+			return cli_bad_option("history", c, argv);
+		}
+	}
+	a->rest = argv + optind;
+	a->n_rest = argc - optind;
+	return 0;
+}
+
+static int open_store(struct hist_store **out, const struct hargs *a)
+{
+	struct errbuf err = {""};
+	if (hist_store_open(out, a->db, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Runs write(f, ctx) into -o FILE (atomically) or standard output; 0, or CLI_USAGE. */
+static int emit(const struct hargs *a, int (*write)(FILE *f, void *ctx, struct errbuf *err),
+		void *ctx)
+{
+	struct errbuf err = {""};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = a->output ? open_memstream(&buf, &len) : stdout;
+	if (!f) {
+		cli_error("out of memory");
+		return CLI_USAGE;
+	}
+	int rc = write(f, ctx, &err);
+	if (a->output) {
+		rc |= fclose(f);
+		if (rc == 0 && util_write_atomic(a->output, buf, len, &err) < 0)
+			rc = -1;
+		free(buf);
+	}
+	if (rc != 0) {
+		cli_error("%s", err.msg[0] ? err.msg : "cannot write standard output");
+		return CLI_USAGE;
+	}
+	return 0;
+}
+
+static int check_output(const struct hargs *a)
+{
+	struct errbuf err = {""};
+	if (a->output && rpt_output_check(a->output, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- add, import ---- */
+
+static int add_one(struct hist_store *st, const struct hargs *a, const char *path)
+{
+	struct errbuf err = {""};
+	long long id = 0;
+	enum hist_add_status status;
+	if (hist_store_add(st, path, a->build_id, a->label, &id, &status, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
+	if (!a->quiet)
+		fprintf(stderr, status == HIST_ADDED ? "added '%s' as result %lld\n"
+						     : "'%s' is already stored as result %lld\n",
+			path, id);
+	return CLI_OK;
+}
+
+static int name_cmp(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* Every *.json under dir, in name order, recursively. */
+static int add_dir(struct hist_store *st, const struct hargs *a, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0;
+	int rc = CLI_OK;
+	if (!d) {
+		cli_error("cannot open directory '%s': %s", dir, strerror(errno));
+		return CLI_USAGE;
+	}
+	while ((e = readdir(d))) {
+		char **p;
+		if (e->d_name[0] == '.' || !(p = realloc(names, (n + 1) * sizeof(*p))))
+			continue;
+		names = p;
+		if (asprintf(&names[n], "%s/%s", dir, e->d_name) >= 0)
+			n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		struct stat sb;
+		int r = CLI_OK;
+		if (stat(names[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+			r = add_dir(st, a, names[i]);
+		else if (ends_with(names[i], ".json"))
+			r = add_one(st, a, names[i]);
+		if (r != CLI_OK)
+			rc = r;
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int run_add(struct hist_store *st, const struct hargs *a, int dirs_only)
+{
+	int rc = CLI_OK;
+	if (a->n_rest == 0)
+		return cli_usage_error("history", dirs_only ? "import: expected a directory"
+							    : "add: expected result files or directories");
+	for (int i = 0; i < a->n_rest; i++) {
+		struct stat sb;
+		int is_dir = stat(a->rest[i], &sb) == 0 && S_ISDIR(sb.st_mode), r;
+		if (dirs_only && !is_dir)
+			r = cli_usage_error("history", "import: '%s' is not a directory", a->rest[i]);
+		else
+			r = is_dir ? add_dir(st, a, a->rest[i]) : add_one(st, a, a->rest[i]);
+		if (r != CLI_OK)
+			rc = r;
+	}
+	return rc;
+}
+
+/* ---- list, show, remove ---- */
+
+static int run_list(struct hist_store *st, const struct hargs *a)
+{
+	struct errbuf err = {""};
+	struct hist_series_info *s = NULL;
+	size_t n = 0;
+	if (hist_store_series(&s, &n, st, a->series, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
+	if (a->series && n == 0) {
+		cli_error("unknown series '%s' (see 'dbt3stab history list')", a->series);
+		return CLI_USAGE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		printf("%s  %-16s SF %-6g %-8s %lld results %s .. %s\n    dataset %s, %s\n", s[i].id,
+		       s[i].host, s[i].scale_factor, s[i].flavour, s[i].n_results, s[i].first_at,
+		       s[i].last_at, s[i].fingerprint ? s[i].fingerprint : "(no fingerprint)",
+		       s[i].protocol);
+		if (!a->series)
+			continue;
+		struct hist_result_info *r = NULL;
+		size_t nr = 0;
+		if (hist_store_results(&r, &nr, st, s[i].id, &err) < 0) {
+			cli_error("%s", err.msg);
+			hist_series_info_free(s, n);
+			return CLI_USAGE;
+		}
+		for (size_t k = 0; k < nr; k++)
+			printf("  %6lld  %s  %s%s%s\n", r[k].id, r[k].started_at,
+			       r[k].build_id ? r[k].build_id : "-", r[k].label ? "  " : "",
+			       r[k].label ? r[k].label : "");
+		hist_result_infos_free(r, nr);
+	}
+	if (n == 0 && !a->quiet)
+		fprintf(stderr, "the history store holds no results\n");
+	hist_series_info_free(s, n);
+	return CLI_OK;
+}
+
+static int parse_id(const struct hargs *a, const char *what, long long *out)
+{
+	long v;
+	if (a->n_rest != 1)
+		return cli_usage_error("history", "%s: expected one result id", what);
+	if (cli_parse_long(a->rest[0], 1, 0x7fffffffL, &v) < 0)
+		return cli_usage_error("history", "%s: bad result id '%s'", what, a->rest[0]);
+	*out = v;
+	return 0;
+}
+
+static void show_queries(const char *json)
+{
+	struct res_file *res = NULL;
+	struct errbuf err;
+	if (res_file_parse(&res, json, strlen(json), "stored result", &err) < 0) {
+		printf("(the stored file does not parse: %s)\n", err.msg);
+		return;
+	}
+	printf("\nquery  restarts ok  geometric mean of restart means (ms)\n");
+	for (size_t q = 0; q < res->n_queries; q++) {
+		const struct res_query *rq = &res->queries[q];
+		size_t ok = 0;
+		double s = 0;
+		for (size_t r = 0; r < rq->n_restarts; r++) {
+			const struct res_restart *rr = &rq->restarts[r];
+			double sum = 0;
+			if (rr->status != RES_STATUS_OK || !rr->n_measured)
+				continue;
+			for (size_t k = 0; k < rr->n_measured; k++)
+				sum += rr->measured_ms[k];
+			s += log(sum / (double)rr->n_measured);
+			ok++;
+		}
+		printf("%-6s %zu/%-9zu %.3f\n", rq->id, ok, rq->n_restarts,
+		       ok ? exp(s / (double)ok) : NAN);
+	}
+	res_file_free(res);
+}
+
+static int run_show(struct hist_store *st, const struct hargs *a)
+{
+	struct errbuf err = {""};
+	struct hist_result_info r;
+	char *json = NULL;
+	long long id = 0;
+	if (parse_id(a, "show", &id) != 0)
+		return CLI_USAGE;
+	if (hist_store_result(&r, &json, st, id, &err) != 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
+	printf("result      %lld\nseries      %s\nstarted_at  %s\nfinished_at %s\nadded_at    %s\n"
+	       "build_id    %s\nlabel       %s\nhost        %s\nserver      %s %s (binary %s)\n"
+	       "dataset     SF %g, %s\nprotocol    %s\nvariant     %s\nsha256      %s\n",
+	       r.id, r.series_id, r.started_at, r.finished_at ? r.finished_at : "-", r.added_at,
+	       r.build_id ? r.build_id : "-", r.label ? r.label : "-", r.host, r.flavour,
+	       r.server_version ? r.server_version : "?", r.binary_sha256 ? r.binary_sha256 : "?",
+	       r.scale_factor, r.fingerprint ? r.fingerprint : "(no fingerprint)", r.protocol,
+	       r.variant ? r.variant : "-", r.sha256);
+	show_queries(json);
+	free(json);
+	hist_result_info_release(&r);
+	return CLI_OK;
+}
+
+static int run_remove(struct hist_store *st, const struct hargs *a)
+{
+	struct errbuf err = {""};
+	long long id = 0;
+	if (parse_id(a, "remove", &id) != 0)
+		return CLI_USAGE;
+	if (hist_store_remove(st, id, &err) != 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
+	if (!a->quiet)
+		fprintf(stderr, "removed result %lld\n", id);
+	return CLI_OK;
+}
+
+/* ---- export ---- */
+
+struct export_out {
+	FILE *f;
+	int json;
+	json_t *rows;
+};
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int export_row(void *ctx, const char *const *cols, size_t n)
+{
+	struct export_out *e = ctx;
+	if (!e->json) {
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				fputc(',', e->f);
+			csv_field(e->f, cols[i]);
+		}
+		fputc('\n', e->f);
+		return 0;
+	}
+	json_t *o = json_object();
+	for (size_t i = 0; i < n; i++) {
+		const char *k = hist_export_columns[i];
+		json_t *v = !cols[i] ? json_null()
+			    : (!strcmp(k, "scale_factor") || !strcmp(k, "mean_ms"))
+				? json_real(strtod(cols[i], NULL))
+			    : (!strcmp(k, "result_id") || !strcmp(k, "restart"))
+				? json_integer(strtoll(cols[i], NULL, 10))
+				: json_string(cols[i]);
+		json_object_set_new(o, k, v);
+	}
+	json_array_append_new(e->rows, o);
+	return 0;
+}
+
+struct export_job {
+	struct hist_store *st;
+	const struct hargs *a;
+	int json;
+};
+
+static int write_export(FILE *f, void *ctx, struct errbuf *err)
+{
+	struct export_job *j = ctx;
+	struct export_out e = {f, j->json, j->json ? json_array() : NULL};
+	if (!j->json)
+		for (size_t i = 0; i < HIST_EXPORT_NCOLS; i++)
+			fprintf(f, "%s%s", i ? "," : "", hist_export_columns[i]);
+	if (!j->json)
+		fputc('\n', f);
+	int rc = hist_store_export(j->st, j->a->series, export_row, &e, err);
+	if (rc == 0 && j->json) {
+		rc = json_dumpf(e.rows, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+		fputc('\n', f);
+	}
+	json_decref(e.rows);
+	return rc < 0 || ferror(f) ? -1 : 0;
+}
+
+static int run_export(struct hist_store *st, const struct hargs *a)
+{
+	struct export_job j = {st, a, 0};
+	if (a->format && strcmp(a->format, "csv") && strcmp(a->format, "json"))
+		return cli_usage_error("history", "bad --format '%s' for export (csv or json)",
+				       a->format);
+	j.json = a->format && !strcmp(a->format, "json");
+	if (a->series) {
+		struct errbuf err = {""};
+		struct hist_series_info *s = NULL;
+		size_t n = 0;
+		if (hist_store_series(&s, &n, st, a->series, &err) < 0) {
+			cli_error("%s", err.msg);
+			return CLI_USAGE;
+		}
+		hist_series_info_free(s, n);
+		if (n != 1) {
+			cli_error(n ? "series '%s' is ambiguous: give more of its id"
+				    : "unknown series '%s' (see 'dbt3stab history list')",
+				  a->series);
+			return CLI_USAGE;
+		}
+	}
+	return emit(a, write_export, &j);
+}
+
+/* ---- check, report ---- */
+
+struct check_job {
+	struct hist_check *c;
+	enum rpt_format fmt;
+};
+
+static int write_check(FILE *f, void *ctx, struct errbuf *err)
+{
+	struct check_job *j = ctx;
+	if (j->fmt == RPT_HTML)
+		return rpt_html_write_history(f, j->c, err);
+	return rpt_history_write(f, j->c, j->fmt);
+}
+
+static int run_check(struct hist_store *st, const struct hargs *a, int report)
+{
+	struct errbuf err = {""};
+	struct check_job j = {NULL, report ? RPT_HTML : RPT_TEXT};
+	struct hist_check c;
+	if (a->n_rest)
+		return cli_usage_error("history", "unexpected argument '%s'", a->rest[0]);
+	if (a->format && (report || rpt_format_parse(a->format, 0x1f, &j.fmt) < 0))
+		return cli_usage_error("history",
+				       report ? "report writes HTML: no --format"
+					      : "bad --format '%s' (text, markdown, json, junit or html)",
+				       a->format);
+	if (check_output(a) < 0)
+		return CLI_USAGE;
+	if (hist_check_run(&c, st, a->series, a->since, &a->det, &err) != 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
+	j.c = &c;
+	int rc = emit(a, write_check, &j);
+	if (rc == 0 && !report && c.any_starts_regression)
+		rc = CLI_FOUND;
+	hist_check_release(&c);
+	return rc;
+}
+
+/* ---- dispatch ---- */
+
+static const char *const subcommands[] = {"add",    "import", "list",  "show",
+					  "export", "remove", "check", "report"};
+
+int cmd_history(int argc, char **argv)
+{
+	struct hargs a;
+	int help;
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return CLI_OK;
+	}
+	size_t k = 0, n = sizeof(subcommands) / sizeof(subcommands[0]);
+	while (k < n && strcmp(argv[1], subcommands[k]))
+		k++;
+	if (k == n)
+		return cli_usage_error("history", "unknown command '%s' (add, import, list, show, "
+						  "export, remove, check or report)",
+				       argv[1]);
+	int rc = parse_args(&a, argc - 1, argv + 1, &help);
+	if (rc != 0 || help) {
+		if (help)
+			usage(stdout);
+		return rc;
+	}
+	if (k != 0 && k != 1 && (a.build_id || a.label))
+		return cli_usage_error("history", "--build-id and --label go with add and import");
+	struct hist_store *st = NULL;
+	if (open_store(&st, &a) < 0)
+		return CLI_USAGE;
+	switch (k) {
+	case 0:
+	case 1:
+		rc = run_add(st, &a, k == 1);
+		break;
+	case 2:
+		rc = run_list(st, &a);
+		break;
+	case 3:
+		rc = run_show(st, &a);
+		break;
+	case 4:
+		rc = run_export(st, &a);
+		break;
+	case 5:
+		rc = run_remove(st, &a);
+		break;
+	default:
+		rc = run_check(st, &a, k == 7);
+	}
+	hist_store_close(st);
+	return rc;
+}
