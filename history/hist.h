@@ -148,14 +148,16 @@ enum hist_verdict {
 const char *hist_verdict_name(enum hist_verdict v);
 
 /* The newest point against the last stable segment (the points since the last change point,
- * the newest left out), Welch on log restart means at level alpha. out_test may be NULL. */
+ * the newest left out), Welch on log restart means: regression or improvement when p < alpha and
+ * the ratio is beyond 1 + min_effect; unchanged when the 1 - o->alpha CI lies inside the
+ * min-effect band; else inconclusive. out_test (may be NULL) gets the test, CI at o->alpha. */
 enum hist_verdict hist_newest_verdict(struct st_test *out_test, const struct hist_pt *pts, size_t n,
 				      const struct hist_cp *cps, size_t n_cps, double alpha,
 				      const struct hist_detect_opts *o);
 
 /* The whole check of one query series: change points, the newest verdict, and whether the
- * newest result starts a regression (its verdict is regression and the previous result's, from
- * the series up to it, was not). */
+ * newest result starts a regression: its verdict is regression and none of the o->min_size - 1
+ * results before it had that verdict on the series up to it. */
 struct hist_query_check {
 	struct hist_cp *cps;
 	size_t n_cps;

@@ -227,13 +227,17 @@ static int store_result(struct hist_store *st, const struct res_file *res, const
 		add_meta_release(&m);
 		return errbuf_set(err, "out of memory");
 	}
-	int rc = hist_db_begin(db, err);
-	if (rc == 0)
-		rc = store_locked(db, res, &m, sha, label, path, text, out_id, out_status, err);
-	if (rc == 0)
-		rc = hist_db_commit(db, err);
-	if (rc < 0)
-		hist_db_rollback(db);
+	int rc = HIST_DB_E_RETRY;
+	for (int attempt = 0; rc == HIST_DB_E_RETRY && attempt < 10; attempt++) {
+		rc = hist_db_begin(db, err);
+		if (rc == 0)
+			rc = store_locked(db, res, &m, sha, label, path, text, out_id, out_status,
+					  err);
+		if (rc == 0)
+			rc = hist_db_commit(db, err);
+		if (rc < 0)
+			hist_db_rollback(db);
+	}
 	if (rc == HIST_DB_E_DUP) { /* the same file landed from another writer meanwhile */
 		rc = find_sha(db, sha, out_id, err);
 		*out_status = HIST_DUPLICATE;

@@ -102,8 +102,9 @@ static int lite_exec(struct hist_db *db, const char *sql, const struct hist_arg 
 	sqlite3_finalize(s);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY ? HIST_DB_E_DUP
-										       : -1;
+	if (ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY)
+		return HIST_DB_E_DUP;
+	return (ext & 0xff) == SQLITE_BUSY ? HIST_DB_E_RETRY : -1;
 }
 
 /* ---- MySQL / MariaDB ---- */
@@ -261,7 +262,7 @@ static int my_exec(struct hist_db *db, const char *sql, const struct hist_arg *a
 	if (rc != 0) {
 		unsigned e = mysql_errno(db->my);
 		errbuf_set(err, "history store '%s': %s", db->name, mysql_error(db->my));
-		return e == 1062 ? HIST_DB_E_DUP : -1;
+		return e == 1062 ? HIST_DB_E_DUP : e == 1213 || e == 1205 ? HIST_DB_E_RETRY : -1;
 	}
 	MYSQL_RES *res = mysql_store_result(db->my);
 	if (!res) {

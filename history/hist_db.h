@@ -36,6 +36,8 @@ const char *hist_db_name(const struct hist_db *db); /* for messages */
 
 /* Runs one statement. HIST_DB_E_DUP when a unique key was violated. */
 #define HIST_DB_E_DUP (-3)
+/* A deadlock or lock wait timeout: the transaction was rolled back and may be run again. */
+#define HIST_DB_E_RETRY (-4)
 int hist_db_exec(struct hist_db *db, const char *sql, const struct hist_arg *args, size_t n_args,
 		 hist_row_fn fn, void *ctx, struct errbuf *err);
 

@@ -107,6 +107,7 @@ static int test_split(struct st_test *out, const struct hist_pt *pts, size_t a, 
 			buf[i < tau ? ia++ : ib++] = pts[i].means[k];
 	struct st_compare_opts co;
 	st_compare_opts_init(&co);
+	co.method = ST_METHOD_WELCH;
 	co.alpha = alpha;
 	struct errbuf err;
 	int rc = st_compare_means(out, buf, na, buf + na, nb, &co, &err);
@@ -235,7 +236,7 @@ enum hist_verdict hist_newest_verdict(struct st_test *out_test, const struct his
 	struct st_test t = {.kind = ST_TEST_NONE, .p = NAN, .ci_lo = NAN, .ci_hi = NAN};
 	size_t from = n_cps ? cps[n_cps - 1].index : 0;
 	enum hist_verdict v = HIST_INCONCLUSIVE;
-	if (n >= 2 && from < n - 1 && test_split(&t, pts, from, n - 1, n, alpha) == 0) {
+	if (n >= 2 && from < n - 1 && test_split(&t, pts, from, n - 1, n, o->alpha) == 0) {
 		enum st_verdict sv = st_verdict_of(&t, t.p, alpha, o->min_effect, ST_TWO_SIDED);
 		v = sv == ST_VERDICT_REGRESSION	   ? HIST_REGRESSION
 		    : sv == ST_VERDICT_IMPROVEMENT ? HIST_IMPROVEMENT
@@ -256,14 +257,20 @@ int hist_check_query(struct hist_query_check *out, const struct hist_pt *pts, si
 	out->verdict = hist_newest_verdict(&out->newest, pts, n, out->cps, out->n_cps, alpha, o);
 	if (out->verdict != HIST_REGRESSION)
 		return 0;
-	/* the previous result's verdict, from the series as it was the night before */
-	struct hist_cp *prev = NULL;
-	size_t n_prev = 0;
-	if (hist_detect(&prev, &n_prev, pts, n - 1, o, err) < 0)
-		return -1;
-	enum hist_verdict pv = hist_newest_verdict(NULL, pts, n - 1, prev, n_prev, alpha, o);
-	free(prev);
-	out->starts_regression = pv != HIST_REGRESSION;
+	/* not when one of the min_size - 1 results before it, each judged on the series as it was
+	 * then, was already a regression: a shift needs that many results to become a change
+	 * point, and until then it is the same regression */
+	out->starts_regression = 1;
+	size_t back = o->min_size > 1 ? o->min_size - 1 : 1;
+	for (size_t j = 1; j <= back && j < n && out->starts_regression; j++) {
+		struct hist_cp *prev = NULL;
+		size_t n_prev = 0;
+		if (hist_detect(&prev, &n_prev, pts, n - j, o, err) < 0)
+			return -1;
+		if (hist_newest_verdict(NULL, pts, n - j, prev, n_prev, alpha, o) == HIST_REGRESSION)
+			out->starts_regression = 0;
+		free(prev);
+	}
 	return 0;
 }
 

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* history/hist_detect.c against an independent NumPy/SciPy implementation of the same method
+ * (tests/hist_ref.py -> tests/hist_ref.h): Q-hat at every split, change points with their
+ * ratio, CI and p, the newest verdict; and the once-only "starts a regression". */
+#include "history/hist.h"
+#include "tests/harness.h"
+#include "tests/hist_ref.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ref_case {
+	const char *name;
+	const double (*means)[HREF_K];
+	size_t n;
+	const double *q;
+	const size_t *cps;
+	size_t n_cps;
+	const double *p, *ratio, *lo, *hi;
+	const char *verdict;
+	double newest_p;
+};
+
+#define CASE(lc, uc)                                                                              \
+	{#lc,	       href_##lc##_means, HREF_##uc##_N,   href_##lc##_q,     href_##lc##_cps,       \
+	 HREF_##uc##_NCPS, href_##lc##_cp_p, href_##lc##_cp_ratio, href_##lc##_cp_lo, href_##lc##_cp_hi, \
+	 HREF_##uc##_VERDICT, HREF_##uc##_NEWEST_P}
+
+static const struct ref_case cases[] = {
+    CASE(step8, STEP8),		CASE(null, NULL),		CASE(outlier, OUTLIER),
+    CASE(two_steps, TWO_STEPS), CASE(noisy_step3, NOISY_STEP3), CASE(newest_step, NEWEST_STEP),
+    CASE(quiet, QUIET),		CASE(newest_faster, NEWEST_FASTER),
+};
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+static void close_rel(double got, double want, double tol, const char *what, const char *name)
+{
+	int ok = isnan(want) ? isnan(got) : fabs(got - want) <= tol * fabs(want) + 1e-300;
+	if (!ok)
+		fprintf(stderr, "%s %s: got %.17g, want %.17g\n", name, what, got, want);
+	CU_ASSERT_TRUE(ok);
+}
+
+static struct hist_pt *points(const struct ref_case *c, size_t n)
+{
+	struct hist_pt *p = calloc(n + 1, sizeof(*p));
+	for (size_t i = 0; p && i < n; i++)
+		p[i] = (struct hist_pt){c->means[i], HREF_K};
+	return p;
+}
+
+static void test_hist__q_hat_matches_reference(void)
+{
+	CU_ASSERT_EQUAL(NCASES, HREF_NCASES);
+	for (size_t k = 0; k < NCASES; k++) {
+		const struct ref_case *c = &cases[k];
+		double x[64];
+		for (size_t i = 0; i < c->n; i++) {
+			double s = 0;
+			for (size_t r = 0; r < HREF_K; r++)
+				s += log(c->means[i][r]);
+			x[i] = s / HREF_K;
+		}
+		for (size_t tau = 0; tau < c->n; tau++)
+			close_rel(hist_edivisive_q(x, c->n, tau), c->q[tau], 1e-10, "Q-hat", c->name);
+	}
+}
+
+static void test_hist__change_points_match_reference(void)
+{
+	struct hist_detect_opts o;
+	hist_detect_opts_init(&o);
+	for (size_t k = 0; k < NCASES; k++) {
+		const struct ref_case *c = &cases[k];
+		struct hist_pt *pts = points(c, c->n);
+		struct hist_cp *cps = NULL;
+		size_t n = 0;
+		struct errbuf err;
+		CU_ASSERT_EQUAL_FATAL(hist_detect(&cps, &n, pts, c->n, &o, &err), 0);
+		if (n != c->n_cps)
+			fprintf(stderr, "%s: %zu change points, want %zu\n", c->name, n, c->n_cps);
+		CU_ASSERT_EQUAL(n, c->n_cps);
+		for (size_t i = 0; i < n && i < c->n_cps; i++) {
+			CU_ASSERT_EQUAL(cps[i].index, c->cps[i]);
+			close_rel(cps[i].test.p, c->p[i], 1e-6, "p", c->name);
+			close_rel(cps[i].test.ratio, c->ratio[i], 1e-12, "ratio", c->name);
+			close_rel(cps[i].test.ci_lo, c->lo[i], 1e-9, "ci_lo", c->name);
+			close_rel(cps[i].test.ci_hi, c->hi[i], 1e-9, "ci_hi", c->name);
+		}
+		free(cps);
+		free(pts);
+	}
+}
+
+static void test_hist__newest_verdict_matches_reference(void)
+{
+	struct hist_detect_opts o;
+	hist_detect_opts_init(&o);
+	for (size_t k = 0; k < NCASES; k++) {
+		const struct ref_case *c = &cases[k];
+		struct hist_pt *pts = points(c, c->n);
+		struct hist_query_check qc;
+		struct errbuf err;
+		CU_ASSERT_EQUAL_FATAL(hist_check_query(&qc, pts, c->n, 0.05 / 22, &o, &err), 0);
+		if (strcmp(hist_verdict_name(qc.verdict), c->verdict))
+			fprintf(stderr, "%s: verdict %s, want %s\n", c->name,
+				hist_verdict_name(qc.verdict), c->verdict);
+		CU_ASSERT_STRING_EQUAL(hist_verdict_name(qc.verdict), c->verdict);
+		close_rel(qc.newest.p, c->newest_p, 1e-6, "newest p", c->name);
+		hist_query_check_release(&qc);
+		free(pts);
+	}
+}
+
+/* The step on the newest night starts a regression; the same level one night later does not
+ * (whatever its verdict against a segment that now holds the step night),
+ * and an outlier on the newest night followed by a normal night leaves no change point. */
+static void test_hist__regression_starts_once(void)
+{
+	const struct ref_case *c = &cases[5]; /* newest_step: +10% on the last of 25 results */
+	struct hist_detect_opts o;
+	struct errbuf err;
+	struct hist_query_check qc;
+	double next[HREF_K];
+	hist_detect_opts_init(&o);
+	CU_ASSERT_STRING_EQUAL_FATAL(c->name, "newest_step");
+	struct hist_pt *pts = points(c, c->n + 1);
+	CU_ASSERT_EQUAL_FATAL(hist_check_query(&qc, pts, c->n, 0.05 / 22, &o, &err), 0);
+	CU_ASSERT_EQUAL(qc.verdict, HIST_REGRESSION);
+	CU_ASSERT_TRUE(qc.starts_regression);
+	hist_query_check_release(&qc);
+	/* one night later at the new level (the restart means of the step night, reversed) */
+	for (size_t r = 0; r < HREF_K; r++)
+		next[r] = c->means[c->n - 1][HREF_K - 1 - r];
+	pts[c->n] = (struct hist_pt){next, HREF_K};
+	CU_ASSERT_EQUAL_FATAL(hist_check_query(&qc, pts, c->n + 1, 0.05 / 22, &o, &err), 0);
+	CU_ASSERT_FALSE(qc.starts_regression);
+	hist_query_check_release(&qc);
+	/* one night later back at the old level: the step night was an outlier */
+	for (size_t r = 0; r < HREF_K; r++)
+		next[r] = c->means[c->n - 2][r];
+	CU_ASSERT_EQUAL_FATAL(hist_check_query(&qc, pts, c->n + 1, 0.05 / 22, &o, &err), 0);
+	CU_ASSERT_EQUAL(qc.n_cps, 0);
+	CU_ASSERT_FALSE(qc.starts_regression);
+	hist_query_check_release(&qc);
+	free(pts);
+}
+
+/* A change point needs min_size results after it: two shifted nights are not enough, three
+ * are (a 10% step on 1% noise). */
+static void test_hist__change_point_needs_min_size_results(void)
+{
+	double m[30][3];
+	struct hist_pt pts[30];
+	struct hist_detect_opts o;
+	struct hist_cp *cps = NULL;
+	size_t n = 0;
+	struct errbuf err;
+	static const double wiggle[3] = {0.99, 1.0, 1.01};
+	hist_detect_opts_init(&o);
+	for (size_t i = 0; i < 30; i++) {
+		for (size_t r = 0; r < 3; r++)
+			m[i][r] = (i >= 27 ? 110.0 : 100.0) * wiggle[(i + r) % 3];
+		pts[i] = (struct hist_pt){m[i], 3};
+	}
+	CU_ASSERT_EQUAL(hist_detect(&cps, &n, pts, 29, &o, &err), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	free(cps);
+	CU_ASSERT_EQUAL(hist_detect(&cps, &n, pts, 30, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(cps[0].index, 27);
+	CU_ASSERT_DOUBLE_EQUAL(cps[0].test.ratio, 1.1, 1e-12);
+	free(cps);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case tcases[] = {
+	    {"q_hat_matches_reference", test_hist__q_hat_matches_reference},
+	    {"change_points_match_reference", test_hist__change_points_match_reference},
+	    {"newest_verdict_matches_reference", test_hist__newest_verdict_matches_reference},
+	    {"regression_starts_once", test_hist__regression_starts_once},
+	    {"change_point_needs_min_size_results", test_hist__change_point_needs_min_size_results},
+	    {NULL, NULL},
+	};
+	return th_run("hist", tcases, argc, argv);
+}
