@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* The history store in a real private MariaDB (started here, on its socket): the cases of
+ * tests/hist_store_cases.h through mysql://, and a store that cannot be reached. */
+#include "runner/srv.h"
+#include "tests/hist_store_cases.h"
+#include <sys/stat.h>
+
+static char *tmp;
+static char inst[4200], url[9000];
+static int server_rc = -1;
+static struct errbuf server_err;
+
+static void test_hist_db__server_started(void)
+{
+	if (server_rc != 0)
+		fprintf(stderr, "private server: %s\n", server_err.msg);
+	CU_ASSERT_EQUAL_FATAL(server_rc, 0);
+}
+
+static void test_hist_db__unreachable_store_is_one_line_error(void)
+{
+	struct errbuf err = {""};
+	struct hist_store *st = NULL;
+	char bad[200];
+	int port = srv_free_port(&err);
+	CU_ASSERT_TRUE_FATAL(port > 0);
+	snprintf(bad, sizeof(bad), "mysql://root@127.0.0.1:%d/nowhere", port);
+	CU_ASSERT_EQUAL(hist_store_open(&st, bad, &err), -1);
+	CU_ASSERT_PTR_NULL(st);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cannot connect to history store"));
+	CU_ASSERT_PTR_NULL(strchr(err.msg, '\n'));
+	CU_ASSERT_EQUAL(hist_store_open(&st, "mysql://root:secret@localhost/x", &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no password in the URL"));
+}
+
+static void opts_for_test(struct srv_opts *o, int port)
+{
+	struct errbuf err;
+	srv_opts_init(o);
+	srv_opts_parse(o, SRV_OPT_DATADIR, inst, &err);
+	o->port = port;
+	o->buffer_pool = 128u << 20;
+	o->start_timeout = 120;
+	o->stop_timeout = 60;
+	srv_opts_finish(o, &err);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+	    {"server_started", test_hist_db__server_started},
+	    {"migrates_from_an_empty_store", hsc_migrates_from_an_empty_store},
+	    {"add_is_idempotent_and_refuses_invalid_files",
+	     hsc_add_is_idempotent_and_refuses_invalid_files},
+	    {"concurrent_adds_both_land", hsc_concurrent_adds_both_land},
+	    {"check_finds_the_reference_change_points", hsc_check_finds_the_reference_change_points},
+	    {"unreachable_store_is_one_line_error",
+	     test_hist_db__unreachable_store_is_one_line_error},
+	    {NULL, NULL},
+	};
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	tmp = th_tempdir("hist_db");
+	if (!tmp)
+		return 2;
+	snprintf(inst, sizeof(inst), "%s/inst", tmp);
+	int port = srv_free_port(&server_err);
+	opts_for_test(&o, port);
+	if (port > 0 && srv_open(&s, &o, &server_err) == 0 && srv_init_datadir(s, &server_err) == 0)
+		server_rc = srv_start(s, NULL, &server_err);
+	/* a managed server may keep its client credentials in DIR/client.cnf */
+	char cnf[4300];
+	struct stat sb;
+	snprintf(cnf, sizeof(cnf), "%s/client.cnf", inst);
+	snprintf(url, sizeof(url), "mysql://root@localhost/dbt3hist?socket=%s%s%s",
+		 s ? srv_socket_path(s) : "", stat(cnf, &sb) == 0 ? "&option-file=" : "",
+		 stat(cnf, &sb) == 0 ? cnf : "");
+	hsc_location = url;
+	hsc_dir = tmp;
+	int rc = th_run("hist_db", cases, argc, argv);
+	if (s) {
+		srv_stop(s, &err);
+		srv_free(s);
+	}
+	srv_opts_release(&o);
+	th_rmtree(tmp);
+	free(tmp);
+	return rc;
+}
