@@ -4,8 +4,8 @@
  * verdict on the newest result. */
 #ifndef DBT3_HIST_H
 #define DBT3_HIST_H
-#include "runner/res.h"
-#include "runner/util.h"
+#include "result/res.h"
+#include "base/util.h"
 #include "stats/st.h"
 #include <stddef.h>
 

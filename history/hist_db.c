@@ -89,8 +89,16 @@ static int lite_exec(struct hist_db *db, const char *sql, const struct hist_arg 
 			break;
 		int nc = sqlite3_column_count(s);
 		const char *cols[64];
-		for (int i = 0; i < nc && i < 64; i++)
-			cols[i] = (const char *)sqlite3_column_text(s, i);
+		char reals[64][32]; /* REAL in full precision (column_text keeps 15 digits) */
+		for (int i = 0; i < nc && i < 64; i++) {
+			if (sqlite3_column_type(s, i) == SQLITE_FLOAT) {
+				snprintf(reals[i], sizeof(reals[i]), "%.17g",
+					 sqlite3_column_double(s, i));
+				cols[i] = reals[i];
+			} else {
+				cols[i] = (const char *)sqlite3_column_text(s, i);
+			}
+		}
 		if (fn && fn(ctx, cols, (size_t)(nc < 64 ? nc : 64))) {
 			rc = SQLITE_DONE;
 			break;

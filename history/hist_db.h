@@ -3,7 +3,7 @@
  * Statements use '?' placeholders; rows come back as text. Internal to history/. */
 #ifndef DBT3_HIST_DB_H
 #define DBT3_HIST_DB_H
-#include "runner/util.h"
+#include "base/util.h"
 #include <stddef.h>
 
 enum hist_db_kind { HIST_DB_SQLITE = 0, HIST_DB_MYSQL = 1 };

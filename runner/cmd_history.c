@@ -3,7 +3,7 @@
 #include "history/hist.h"
 #include "reports/rpt.h"
 #include "reports/rpt_history.h"
-#include "runner/cli.h"
+#include "base/cli.h"
 #include "runner/cmd.h"
 #include <dirent.h>
 #include <errno.h>

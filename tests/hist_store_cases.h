@@ -5,7 +5,7 @@
  * tests/hist_ref.h's "two_steps" series (+5% at result 15, -10% at 30), so the change points
  * found through the store can be checked against the NumPy/SciPy reference. */
 #include "history/hist.h"
-#include "runner/res.h"
+#include "result/res.h"
 #include "tests/harness.h"
 #include "tests/hist_ref.h"
 #include <math.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The history store in a real private MariaDB (started here, on its socket): the cases of
  * tests/hist_store_cases.h through mysql://, and a store that cannot be reached. */
-#include "runner/srv.h"
+#include "server/srv.h"
 #include "tests/hist_store_cases.h"
 #include <sys/stat.h>
 
