@@ -17,6 +17,7 @@
 #define RES_MAX_ENTRIES 100000		/* entries of one array or object */
 #define RES_MAX_DEPTH 64		/* nesting of arrays and objects */
 #define RES_MAX_TIME_MS 1e9		/* a time (11.6 days) */
+#define RES_MIN_MEASURED_MS 1e-6	/* a measured time: the writer rounds to the nanosecond */
 #define RES_MAX_RESTARTS 100000		/* plan.restarts; restart indexes are below it */
 #define RES_MAX_RUNS 100000		/* plan.warmup and plan.runs */
 #define RES_MAX_SCALE 1e5		/* dataset.scale_factor */

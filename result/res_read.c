@@ -181,6 +181,9 @@ static int times_member(struct rd *rd, json_t *obj, const char *path, const char
 			return fail(rd, p, "negative time %g", t);
 		if (positive && t == 0)
 			return fail(rd, p, "zero time (a measured time must be > 0)");
+		if (positive && t < RES_MIN_MEASURED_MS)
+			return fail(rd, p, "time %g ms below the writer's resolution of %g ms", t,
+				    RES_MIN_MEASURED_MS);
 		if (t > RES_MAX_TIME_MS)
 			return fail(rd, p, "time %g ms above the bound of %g ms", t, RES_MAX_TIME_MS);
 		(*out)[i] = t;

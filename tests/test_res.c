@@ -82,6 +82,11 @@ static const struct {
     {"\"server_cpu_ms\":[1.0,1.1]", "\"server_cpu_ms\":[1.0,2e9]",
      "'bad.json': $.queries[0].restarts[0].server_cpu_ms[1]: time 2e+09 ms above the bound of "
      "1e+09 ms"},
+    /* found by tests/fuzz/fuzz_res: written rounded to the nanosecond, 1e-10 became 0, and a
+     * resumed file could not be read back */
+    {"[1.3,1.4]", "[1.3,1e-10]",
+     "'bad.json': $.queries[0].restarts[1].measured_ms[1]: time 1e-10 ms below the writer's "
+     "resolution of 1e-06 ms"},
     {"\"started_at\":\"2026-11-30T01:00:00Z\"", "\"started_at\":\"yesterday\"",
      "'bad.json': $.started_at: not a UTC timestamp like 2026-11-30T02:48:56Z: \"yesterday\""},
     {"\"finished_at\":\"2026-11-30T02:00:00Z\"", "\"finished_at\":\"2026-11-30 02:00:00\"",
