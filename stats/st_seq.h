@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* Sequential decisions after each pair of restarts (one per variant): a group-sequential t-test
+ * with Lan-DeMets alpha spending and repeated confidence intervals, per query at alpha / m.
+ * Pure functions, fixed-size structs: nothing here allocates memory the caller frees.
+ * Method, references and Monte Carlo: above each function in st_seq.c and docs/statistics.md. */
+#ifndef DBT3_ST_SEQ_H
+#define DBT3_ST_SEQ_H
+#include "stats/st.h"
+#include <stddef.h>
+
+/* Most pairs a design can plan for (restarts per variant). */
+#define ST_SEQ_MAX_PAIRS 128
+
+/* How the per-query alpha is spent over the looks (information fraction t = pairs / max_pairs). */
+enum st_seq_spending {
+	ST_SPEND_OBF = 0,    /* O'Brien-Fleming type, Lan & DeMets 1983: little early (default) */
+	ST_SPEND_POCOCK = 1, /* Pocock type, alpha log(1 + (e - 1) t): evenly */
+};
+
+/* What one pair is: restart i of old next to restart i of new in one interleaved run (paired
+ * t on log ratios) or two separate runs (two-sample t, variance pooled; equal n a side). */
+enum st_seq_pairing {
+	ST_SEQ_PAIRED = 0,
+	ST_SEQ_UNPAIRED = 1,
+};
+
+struct st_seq_opts {
+	double alpha;	    /* family-wise false-alarm rate over the m queries (0.05) */
+	size_t m;	    /* queries in the family: each query is tested at alpha / m (22) */
+	size_t max_pairs;   /* K: the most pairs the run may measure, from the budget (10) */
+	size_t first_look;  /* first pair after which a query may be decided (2: a variance) */
+	double min_effect;  /* smallest change that counts, e.g. 0.02 */
+	enum st_alternative alt; /* ST_TWO_SIDED (default) or ST_GREATER (regressions only) */
+	enum st_seq_spending spending;
+	enum st_seq_pairing pairing;
+};
+
+/* Defaults: alpha 0.05, m 22, max_pairs 10, first_look 2, min_effect 0.02, two-sided, OBF,
+ * paired. */
+void st_seq_opts_init(struct st_seq_opts *out);
+
+/* The boundaries of one design. z[k] is the critical normal score after pair k (INFINITY where
+ * no alpha is spent: before first_look and beyond max_pairs); spent[k] the cumulative alpha of
+ * one query through pair k. */
+struct st_seq_design {
+	struct st_seq_opts opts;
+	double alpha_query; /* opts.alpha / opts.m */
+	double z[ST_SEQ_MAX_PAIRS + 1];
+	double spent[ST_SEQ_MAX_PAIRS + 1];
+};
+
+/* Computes the boundaries (recursive numerical integration, Armitage, McPherson & Rowe 1969).
+ * ST_EINVAL for alpha outside (0, 1), m == 0, max_pairs outside [first_look, ST_SEQ_MAX_PAIRS],
+ * first_look == 0, a negative min_effect. */
+int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts,
+		       struct errbuf *err);
+
+enum st_seq_decision {
+	ST_SEQ_UNDECIDED = 0,
+	ST_SEQ_UNCHANGED = 1,
+	ST_SEQ_IMPROVEMENT = 2,
+	ST_SEQ_REGRESSION = 3,
+};
+
+/* The figures of one query after a pair. */
+struct st_seq_look {
+	size_t pairs;	     /* pairs used */
+	double diff;	     /* estimated log(new / old) */
+	double ratio;	     /* exp(diff) */
+	double se, df, t;    /* NaN before a variance exists */
+	double t_bound;	     /* critical t at this look; INFINITY when no alpha is spent here */
+	double ci_lo, ci_hi; /* repeated confidence interval of the ratio; NaN while t_bound is inf */
+};
+
+/* One query's sequential state. Once decided the decision, decided_at and look are final:
+ * later pairs are counted in pairs but change nothing else. */
+struct st_seq_state {
+	size_t pairs;			/* pairs fed */
+	double mean_a, m2_a, mean_b, m2_b; /* Welford sums of log restart means */
+	double mean_d, m2_d;		/* ... of the log ratios of the pairs */
+	enum st_seq_decision decision;
+	size_t decided_at; /* the pair (1-based) after which it was decided; 0 while undecided */
+	struct st_seq_look look; /* the last look, or the deciding one */
+};
+
+void st_seq_state_init(struct st_seq_state *out);
+
+/* Feeds the restart means (any time unit, finite and > 0) of the next pair: old mean_a, new
+ * mean_b; then decides by d's boundary at this pair. ST_EINVAL on a bad mean (the state is
+ * unchanged: a pair with a failed restart is left out, not counted). */
+int st_seq_feed(struct st_seq_state *s, const struct st_seq_design *d, double mean_a,
+		double mean_b, struct errbuf *err);
+
+/* "undecided", "unchanged", "improvement", "regression". */
+const char *st_seq_decision_name(enum st_seq_decision v);
+
+/* "obf", "pocock"; parse returns 0 or ST_EINVAL. */
+const char *st_seq_spending_name(enum st_seq_spending s);
+int st_seq_spending_parse(const char *s, enum st_seq_spending *out);
+
+/* Cumulative alpha spent at information fraction t in [0, 1] for a total alpha (the spending
+ * function itself; the design uses alpha_query). */
+double st_seq_spend(enum st_seq_spending s, double alpha, double t);
+
+#endif

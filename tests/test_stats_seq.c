@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* stats/st_seq.c: boundaries against published tables, t statistics against R. */
+#include "stats/st_seq.h"
+#include "tests/harness.h"
+#include <math.h>
+#include <string.h>
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+struct bound_case {
+	enum st_seq_spending spending;
+	double alpha;
+	size_t m, max_pairs, first_look;
+	enum st_alternative alt;
+	double z[16];
+};
+
+static void design_of(struct st_seq_design *out, const struct bound_case *c)
+{
+	struct st_seq_opts o;
+	struct errbuf err;
+	st_seq_opts_init(&o);
+	o.spending = c->spending;
+	o.alpha = c->alpha;
+	o.m = c->m;
+	o.max_pairs = c->max_pairs;
+	o.first_look = c->first_look;
+	o.alt = c->alt;
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(out, &o, &err), 0);
+}
+
+static void check_bounds(const struct bound_case *cases, size_t n, double tol)
+{
+	static struct st_seq_design d;
+	for (size_t i = 0; i < n; i++) {
+		const struct bound_case *c = &cases[i];
+		design_of(&d, c);
+		for (size_t k = 1; k < c->first_look; k++)
+			CU_ASSERT(isinf(d.z[k]));
+		for (size_t k = c->first_look; k <= c->max_pairs; k++)
+			CU_ASSERT_DOUBLE_EQUAL(d.z[k], c->z[k - c->first_look], tol);
+		CU_ASSERT(isinf(d.z[c->max_pairs + 1]));
+		CU_ASSERT_DOUBLE_EQUAL(d.spent[c->max_pairs], c->alpha / (double)c->m, 1e-15);
+	}
+}
+
+/* Two-sided alpha 0.05, K = 5 equally spaced looks, as tabulated for the Lan-DeMets spending
+ * functions (DeMets & Lan 1994, Stat Med 13:1341-1352; gsDesign's sfLDOF / sfLDPocock with
+ * test.type = 2, and ldbounds): O'Brien-Fleming type 4.877 3.357 2.680 2.290 2.031, Pocock type
+ * 2.438 2.427 2.410 2.397 2.386. */
+static void test_stats_seq__bounds_match_published_tables(void)
+{
+	static const struct bound_case published[] = {
+		{ST_SPEND_OBF, 0.05, 1, 5, 1, ST_TWO_SIDED, {4.877, 3.357, 2.680, 2.290, 2.031}},
+		{ST_SPEND_POCOCK, 0.05, 1, 5, 1, ST_TWO_SIDED, {2.438, 2.427, 2.410, 2.397, 2.386}},
+	};
+	check_bounds(published, NELEM(published), 6e-4);
+}
+
+/* Lan & DeMets's functions at t = 0.5 against the closed forms evaluated with SciPy:
+ * 2 * norm.sf(norm.isf(0.025 / 2) / sqrt(0.5)) = 0.0015255; 0.025 * log(1 + (e - 1) / 2). */
+static void test_stats_seq__spending_functions(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(st_seq_spend(ST_SPEND_OBF, 0.025, 0.5), 0.00152532, 2e-8);
+	CU_ASSERT_DOUBLE_EQUAL(st_seq_spend(ST_SPEND_POCOCK, 0.025, 0.5), 0.0155029, 2e-7);
+	CU_ASSERT_EQUAL(st_seq_spend(ST_SPEND_OBF, 0.025, 0), 0);
+	CU_ASSERT_EQUAL(st_seq_spend(ST_SPEND_OBF, 0.025, 1), 0.025);
+	CU_ASSERT_EQUAL(st_seq_spend(ST_SPEND_POCOCK, 0.025, 2), 0.025);
+}
+
+/* R: t.test(sleep$extra[11:20], sleep$extra[1:10], paired = TRUE) gives t = 4.0621, df = 9,
+ * mean difference 1.58; the pooled two-sample t is 1.8608 on 18 df. */
+static void test_stats_seq__paired_and_pooled_t_match_r_sleep(void)
+{
+	static const double s1[] = {0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
+	static const double s2[] = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
+	static struct st_seq_design d;
+	struct st_seq_opts o;
+	struct errbuf err;
+	for (int paired = 1; paired >= 0; paired--) {
+		st_seq_opts_init(&o);
+		o.max_pairs = 20;
+		o.min_effect = 100; /* never decided: the look at pair 10 stays */
+		o.pairing = paired ? ST_SEQ_PAIRED : ST_SEQ_UNPAIRED;
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&d, &o, &err), 0);
+		struct st_seq_state s;
+		st_seq_state_init(&s);
+		for (size_t i = 0; i < 10; i++)
+			CU_ASSERT_EQUAL_FATAL(st_seq_feed(&s, &d, exp(s1[i]), exp(s2[i]), &err), 0);
+		CU_ASSERT_EQUAL(s.decision, ST_SEQ_UNDECIDED);
+		CU_ASSERT_DOUBLE_EQUAL(s.look.diff, 1.58, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(s.look.t, paired ? 4.0621 : 1.8608, 5e-5);
+		CU_ASSERT_DOUBLE_EQUAL(s.look.df, paired ? 9 : 18, 0);
+	}
+}
+
+static void test_stats_seq__bad_input_is_rejected(void)
+{
+	static struct st_seq_design d;
+	struct st_seq_opts o;
+	struct errbuf err;
+	st_seq_opts_init(&o);
+	o.max_pairs = 1; /* below first_look */
+	CU_ASSERT_EQUAL(st_seq_design_init(&d, &o, &err), ST_EINVAL);
+	o.max_pairs = ST_SEQ_MAX_PAIRS + 1;
+	CU_ASSERT_EQUAL(st_seq_design_init(&d, &o, &err), ST_EINVAL);
+	st_seq_opts_init(&o);
+	o.alpha = 1;
+	CU_ASSERT_EQUAL(st_seq_design_init(&d, &o, &err), ST_EINVAL);
+	st_seq_opts_init(&o);
+	o.m = 0;
+	CU_ASSERT_EQUAL(st_seq_design_init(&d, &o, &err), ST_EINVAL);
+	st_seq_opts_init(&o);
+	o.min_effect = -0.1;
+	CU_ASSERT_EQUAL(st_seq_design_init(&d, &o, &err), ST_EINVAL);
+
+	st_seq_opts_init(&o);
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&d, &o, &err), 0);
+	struct st_seq_state s;
+	st_seq_state_init(&s);
+	CU_ASSERT_EQUAL(st_seq_feed(&s, &d, 0, 1, &err), ST_EINVAL);
+	CU_ASSERT_EQUAL(st_seq_feed(&s, &d, 1, NAN, &err), ST_EINVAL);
+	CU_ASSERT_EQUAL(st_seq_feed(&s, &d, INFINITY, 1, &err), ST_EINVAL);
+	CU_ASSERT_EQUAL(s.pairs, 0); /* a bad pair is not counted */
+	CU_ASSERT_EQUAL(st_seq_feed(&s, &d, 1, 1.5, &err), 0);
+	CU_ASSERT_EQUAL(s.pairs, 1);
+	CU_ASSERT_EQUAL(s.decision, ST_SEQ_UNDECIDED); /* one pair: no variance yet */
+	CU_ASSERT(isinf(s.look.t_bound));
+}
+
+/* Beyond max_pairs no alpha is left: nothing more is decided, however clear. */
+static void test_stats_seq__no_decision_after_max_pairs(void)
+{
+	static struct st_seq_design d;
+	struct st_seq_opts o;
+	struct errbuf err;
+	st_seq_opts_init(&o);
+	o.max_pairs = 2;
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&d, &o, &err), 0);
+	struct st_seq_state s;
+	st_seq_state_init(&s);
+	CU_ASSERT_EQUAL(st_seq_feed(&s, &d, 100, 150, &err), 0);
+	CU_ASSERT_EQUAL(st_seq_feed(&s, &d, 100, 140, &err), 0);
+	CU_ASSERT_EQUAL(s.decision, ST_SEQ_UNDECIDED); /* df 1: t bound in the thousands */
+	for (int i = 0; i < 20; i++)
+		CU_ASSERT_EQUAL(st_seq_feed(&s, &d, 100, 150 + i % 2, &err), 0);
+	CU_ASSERT_EQUAL(s.decision, ST_SEQ_UNDECIDED);
+	CU_ASSERT(isinf(s.look.t_bound));
+}
+
+static void test_stats_seq__names(void)
+{
+	enum st_seq_spending sp;
+	CU_ASSERT_STRING_EQUAL(st_seq_decision_name(ST_SEQ_UNDECIDED), "undecided");
+	CU_ASSERT_STRING_EQUAL(st_seq_decision_name(ST_SEQ_REGRESSION), "regression");
+	CU_ASSERT_EQUAL(st_seq_spending_parse("pocock", &sp), 0);
+	CU_ASSERT_EQUAL(sp, ST_SPEND_POCOCK);
+	CU_ASSERT_STRING_EQUAL(st_seq_spending_name(sp), "pocock");
+	CU_ASSERT_EQUAL(st_seq_spending_parse("lan", &sp), ST_EINVAL);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+		{"bounds_match_published_tables", test_stats_seq__bounds_match_published_tables},
+		{"spending_functions", test_stats_seq__spending_functions},
+		{"paired_and_pooled_t_match_r_sleep", test_stats_seq__paired_and_pooled_t_match_r_sleep},
+		{"bad_input_is_rejected", test_stats_seq__bad_input_is_rejected},
+		{"no_decision_after_max_pairs", test_stats_seq__no_decision_after_max_pairs},
+		{"names", test_stats_seq__names},
+		{NULL, NULL},
+	};
+	return th_run("stats_seq", cases, argc, argv);
+}
