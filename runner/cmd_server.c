@@ -17,9 +17,11 @@ static void usage(FILE *f)
 	    "usage: dbt3stab server <init|start|stop|status> [options]\n"
 	    "\n"
 	    "  init     create the instance and its datadir with the server's own initializer\n"
-	    "           (mariadb-install-db, or mysqld --initialize-insecure); a no-op when done\n"
+	    "           (mariadb-install-db, or mysqld --initialize-insecure), set random\n"
+	    "           passwords (kept in DIR/client.cnf, mode 0600); a no-op when done\n"
 	    "  start    write DIR/my.cnf from the template, start the server, wait until it\n"
-	    "           answers; it keeps running after dbt3stab exits\n"
+	    "           answers; it keeps running after dbt3stab exits. An instance made by an\n"
+	    "           older dbt3stab gets its passwords and file modes first\n"
 	    "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout\n"
 	    "  status   print whether it runs (exit 0) or not (exit 1); --json: version,\n"
 	    "           binary, SHA-256 and option record of a running server\n"
@@ -76,8 +78,11 @@ static int do_start(struct srv *s, int quiet, int json)
 		return CLI_SERVER;
 	}
 	srv_detach(s);
-	cli_info(quiet, "server running: pid %d, 127.0.0.1:%ld, socket '%s', %s %s",
-		 (int)srv_pid(s), srv_port(s), srv_socket_path(s), srv_binary(s), srv_version(s));
+	char tcp[48] = "";
+	if (srv_port(s))
+		snprintf(tcp, sizeof(tcp), "127.0.0.1:%ld, ", srv_port(s));
+	cli_info(quiet, "server running: pid %d, %ssocket '%s', %s %s", (int)srv_pid(s), tcp,
+		 srv_socket_path(s), srv_binary(s), srv_version(s));
 	return CLI_OK;
 }
 
@@ -111,9 +116,14 @@ static int do_status(struct srv *s, int quiet, int json)
 		return CLI_FOUND;
 	}
 	if (!json) {
-		if (!srv_ping(s)) {
-			cli_error("the server (pid %d) runs but does not answer on '%s'",
-				  (int)srv_pid(s), srv_socket_path(s));
+		int answer = srv_probe(s, &err);
+		if (answer == 1) { /* the server's own error, e.g. Access denied */
+			cli_error("%s", err.msg);
+			return CLI_SERVER;
+		}
+		if (answer == 0) {
+			cli_error("the server (pid %d) runs but does not answer on '%s': %s",
+				  (int)srv_pid(s), srv_socket_path(s), err.msg);
 			return CLI_SERVER;
 		}
 		if (srv_is_external(s))

@@ -647,6 +647,11 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 					"give --datadir, not --host/--socket");
 			goto out;
 		}
+		/* the lock first: a busy instance is refused before anything is said about it */
+		if (srv_lock(t->srv, err) < 0) {
+			rc = RUN_E_SERVER;
+			goto out;
+		}
 		if (srv_is_alive(t->srv)) {
 			event(&c, "stopping the server already running in '%s'",
 			      srv_instdir(t->srv));

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Server lifecycle: binary discovery, init, fork/exec with a child hook, ping, stop, record. */
 #include "server/srv.h"
+#include "server/srv_secure.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -27,8 +29,17 @@ struct srv {
 	const struct srv_opts *o;
 	int external;
 	char instdir[PATHLEN - 64], datadir[PATHLEN], cnf[PATHLEN], sock[PATHLEN], pidfile[PATHLEN],
-	    log[PATHLEN], extra[PATHLEN];
+	    log[PATHLEN], extra[PATHLEN], clientcnf[PATHLEN], pending[PATHLEN];
 	long port;
+	/* who the server runs as, looked up on first need (init, start) */
+	int have_ident;
+	struct srv_ident ident;
+	/* the credentials the tool connects with: DIR/client.cnf, read on first need */
+	int creds_state; /* 0 not read yet, 1 read, -1 absent (an instance of an older version) */
+	struct srv_creds creds;
+	/* securing a fresh or older instance: connect as root, with this password or none */
+	int securing;
+	const char *root_password;
 	/* the binary, resolved on first need */
 	int resolved;
 	char binary[PATHLEN];
@@ -187,7 +198,8 @@ static double now_s(void)
 }
 
 /* Runs argv with stdout+stderr captured (at most ~64 KiB kept); returns the wait status or -1. */
-static int run_capture(char *const argv[], char **out, struct errbuf *err)
+static int run_capture(char *const argv[], const struct srv_ident *id, char **out,
+		       struct errbuf *err)
 {
 	int fds[2];
 	*out = NULL;
@@ -207,6 +219,10 @@ static int run_capture(char *const argv[], char **out, struct errbuf *err)
 			dup2(devnull, 0);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
+		if (srv_ident_become(id) < 0) {
+			dprintf(2, "cannot become user '%s': %s\n", id->name, strerror(errno));
+			_exit(127);
+		}
 		execv(argv[0], argv);
 		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -368,11 +384,17 @@ int srv_open(struct srv **out, const struct srv_opts *o, struct errbuf *err)
 		free(s);
 		return errbuf_set(err, "bad --datadir '%s'", o->datadir ? o->datadir : "");
 	}
+	if (srv_datadir_check(s->instdir, err) < 0) { /* a relative one under such a cwd */
+		free(s);
+		return -1;
+	}
 	snprintf(s->datadir, PATHLEN, "%s/data", s->instdir);
 	snprintf(s->cnf, PATHLEN, "%s/my.cnf", s->instdir);
 	snprintf(s->pidfile, PATHLEN, "%s/mysqld.pid", s->instdir);
 	snprintf(s->log, PATHLEN, "%s/error.log", s->instdir);
 	snprintf(s->sock, PATHLEN, "%s/mysqld.sock", s->instdir);
+	snprintf(s->clientcnf, PATHLEN, "%s/client.cnf", s->instdir);
+	snprintf(s->pending, PATHLEN, "%s/client.cnf.new", s->instdir);
 	if (strlen(s->sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 		int rc =
 		    errbuf_set(err,
@@ -390,7 +412,7 @@ int srv_open(struct srv **out, const struct srv_opts *o, struct errbuf *err)
 			return rc;
 		}
 	}
-	s->port = o->port ? o->port : SRV_DEFAULT_PORT;
+	s->port = o->port; /* 0: socket only */
 	*out = s;
 	return 0;
 }
@@ -429,7 +451,7 @@ static int resolve_binary(struct srv *s, struct errbuf *err)
 	}
 	char *argv[] = {path, "--no-defaults", "--version", NULL};
 	char *text = NULL;
-	int st = run_capture(argv, &text, err);
+	int st = run_capture(argv, NULL, &text, err);
 	if (st < 0)
 		return -1;
 	int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
@@ -492,26 +514,28 @@ static int write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overl
 	struct srv_template_in in = {
 	    .flavour = s->flavour,
 	    .ram_bytes = ram_bytes(),
-	    .run_as_root = geteuid() == 0,
 	    .instdir = s->instdir,
 	};
 	memcpy(in.version, s->version, sizeof(in.version));
-	char tmpdir[PATHLEN + 8];
-	snprintf(tmpdir, sizeof(tmpdir), "%s/tmp", s->instdir);
-	if (util_mkdir_p(tmpdir) < 0)
-		return errbuf_errno(err, errno, "cannot create '%s'", tmpdir);
 	struct srv_kv *kv = NULL;
 	size_t n = 0;
 	if (srv_config_build(&kv, &n, s->o, &in, overlay, n_overlay, err) < 0)
 		return -1;
-	char *text = srv_config_render(kv, n, s->extra[0] ? s->extra : NULL, s->o->server_options,
-				       s->o->n_server_options);
+	/* while securing, no TCP whatever the options say, and no included file to turn it on */
+	if (s->securing && srv_kv_set(&kv, &n, "skip_networking", NULL) < 0) {
+		srv_kv_free(kv, n);
+		return errbuf_set(err, "out of memory");
+	}
+	char *text = srv_config_render(kv, n, s->extra[0] && !s->securing ? s->extra : NULL,
+				       s->o->server_options, s->o->n_server_options);
 	if (!text) {
 		srv_kv_free(kv, n);
 		return errbuf_set(err, "out of memory");
 	}
 	int rc = util_write_atomic(s->cnf, text, strlen(text), err);
 	free(text);
+	if (rc == 0 && chmod(s->cnf, 0644) < 0) /* the server user reads it; no secret in it */
+		rc = errbuf_errno(err, errno, "cannot chmod '%s'", s->cnf);
 	if (rc < 0) {
 		srv_kv_free(kv, n);
 		return -1;
@@ -519,6 +543,117 @@ static int write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overl
 	srv_kv_free(s->cfg, s->n_cfg);
 	s->cfg = kv;
 	s->n_cfg = n;
+	return 0;
+}
+
+/* ---- who can reach the instance (docs/server.md, server/srv_secure.h) ---- */
+
+/* The server's OS user, looked up once, and a check that it can reach the instance. */
+static int need_ident(struct srv *s, struct errbuf *err)
+{
+	if (s->have_ident)
+		return 0;
+	if (srv_ident_get(&s->ident, SRV_SERVER_USER, err) < 0 ||
+	    srv_ident_can_reach(&s->ident, s->instdir, err) < 0)
+		return -1;
+	s->have_ident = 1;
+	return 0;
+}
+
+/* chown -R of a tree the server writes (a datadir an older version made as root). */
+static int chown_tree(const char *path, uid_t uid, gid_t gid, int depth)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if ((st.st_uid != uid || st.st_gid != gid) && lchown(path, uid, gid) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode) || depth > 16)
+		return 0;
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	int rc = 0;
+	while (rc == 0 && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char sub[PATHLEN];
+		if (snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) >= (int)sizeof(sub))
+			continue;
+		rc = chown_tree(sub, uid, gid, depth + 1);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* The modes and owners of docs/server.md, also on an instance an older version made: DIR 0700
+ * owned by the server's user (it holds the socket), DIR/tmp and DIR/files (secure_file_priv)
+ * 0700, the datadir and the error log the server's. */
+static int prepare_instance(struct srv *s, struct errbuf *err)
+{
+	const struct srv_ident *id = &s->ident;
+	static const char *const subdirs[] = {"tmp", "files", NULL};
+	char path[PATHLEN + 16];
+	if (chmod(s->instdir, 0700) < 0 || (id->drop && chown(s->instdir, id->uid, id->gid) < 0))
+		return errbuf_errno(err, errno, "cannot set the mode of '%s'", s->instdir);
+	for (int i = 0; subdirs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", s->instdir, subdirs[i]);
+		if ((mkdir(path, 0700) < 0 && errno != EEXIST) || chmod(path, 0700) < 0 ||
+		    (id->drop && chown(path, id->uid, id->gid) < 0))
+			return errbuf_errno(err, errno, "cannot create '%s'", path);
+	}
+	if (!id->drop)
+		return 0;
+	struct stat st;
+	if (stat(s->datadir, &st) == 0 && st.st_uid != id->uid &&
+	    chown_tree(s->datadir, id->uid, id->gid, 0) < 0)
+		return errbuf_errno(err, errno, "cannot give '%s' to user '%s'", s->datadir,
+				    id->name);
+	const char *const files[] = {s->log, s->pidfile, NULL};
+	for (int i = 0; files[i]; i++)
+		if (lchown(files[i], id->uid, id->gid) < 0 && errno != ENOENT)
+			return errbuf_errno(err, errno, "cannot give '%s' to user '%s'", files[i],
+					    id->name);
+	return 0;
+}
+
+static int launch_server(struct srv *s, const struct srv_launch *launch, struct errbuf *err);
+static int stop_locked(struct srv *s, struct errbuf *err);
+static MYSQL *connect_timeout(struct srv *s, const char *db, unsigned timeout,
+			      unsigned *out_errno, struct errbuf *err);
+
+/* Starts the instance socket-only, sets the passwords and removes every other account
+ * (srv_secure_accounts), stops it, and only then publishes DIR/client.cnf. The passwords wait in
+ * DIR/client.cnf.new meanwhile, so an interrupted run is finished by the next one. */
+static int secure_instance(struct srv *s, struct errbuf *err)
+{
+	struct srv_creds c;
+	int have = srv_creds_read(&c, s->pending, err);
+	if (have < 0)
+		return -1;
+	if (!have && (srv_creds_new(&c, err) < 0 || srv_creds_write(&c, s->pending, s->sock, err) < 0))
+		return -1;
+	s->securing = 1;
+	s->root_password = c.root_password;
+	int rc = launch_server(s, NULL, err);
+	if (rc == 0) {
+		MYSQL *m = connect_timeout(s, NULL, 10, NULL, err);
+		rc = m ? srv_secure_accounts(m, s->flavour, &c, err) : -1;
+		if (m)
+			mysql_close(m);
+		struct errbuf ignored;
+		if (stop_locked(s, rc == 0 ? err : &ignored) < 0)
+			rc = -1;
+	}
+	s->securing = 0;
+	s->root_password = NULL;
+	if (rc < 0)
+		return -1;
+	if (rename(s->pending, s->clientcnf) < 0)
+		return errbuf_errno(err, errno, "cannot rename '%s'", s->pending);
+	s->creds = c;
+	s->creds_state = 1;
 	return 0;
 }
 
@@ -600,7 +735,8 @@ static void describe_self(char *out, size_t len)
 	snprintf(out, len, "pid %d", (int)getpid());
 }
 
-static int instance_lock(struct srv *s, struct errbuf *err)
+/* create: make DIR when missing (init); else a missing DIR is left alone and 1 returned. */
+static int instance_lock(struct srv *s, int create, struct errbuf *err)
 {
 	if (s->external)
 		return 0;
@@ -622,9 +758,11 @@ static int instance_lock(struct srv *s, struct errbuf *err)
 		return errbuf_set(err, "too many instances in one process (%d)", LOCK_MAX);
 	char path[PATHLEN], who[512];
 	snprintf(path, sizeof(path), "%s/instance.lock", s->instdir);
+	if (!create && access(s->instdir, F_OK) < 0 && errno == ENOENT)
+		return 1;
 	if (util_mkdir_p(s->instdir) < 0)
 		return errbuf_errno(err, errno, "cannot create '%s'", s->instdir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return errbuf_errno(err, errno, "cannot open '%s'", path);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -652,6 +790,11 @@ static int instance_lock(struct srv *s, struct errbuf *err)
 	return 0;
 }
 
+int srv_lock(struct srv *s, struct errbuf *err)
+{
+	return instance_lock(s, 0, err) < 0 ? -1 : 0;
+}
+
 static void instance_unlock(struct srv *s)
 {
 	if (!s->locked)
@@ -666,15 +809,87 @@ static void instance_unlock(struct srv *s)
 		}
 }
 
+int srv_init_argv(char **argv, size_t max, enum srv_flavour f, char *program, char *defaults_arg,
+		  char *datadir_arg, char *basedir_arg)
+{
+	size_t n = 0;
+	if (max < 7)
+		return -1;
+	argv[n++] = program; /* mariadb-install-db, or mysqld itself */
+	argv[n++] = defaults_arg;
+	if (f == SRV_FLAVOUR_MARIADB) {
+		argv[n++] = datadir_arg;
+		/* root@localhost by password (set right after, srv_secure_accounts), not by the
+		 * unix_socket plugin that would admit every process of the server's OS user */
+		argv[n++] = "--auth-root-authentication-method=normal";
+		argv[n++] = "--skip-test-db";
+	} else {
+		/* MySQL 8: no password until srv_secure_accounts sets one; the datadir and
+		 * everything else come from the option file */
+		argv[n++] = "--initialize-insecure";
+	}
+	if (basedir_arg)
+		argv[n++] = basedir_arg;
+	argv[n] = NULL;
+	return (int)n;
+}
+
+/* Runs the initializer as the server's user; the datadir it made, or -1 with its output. */
+static int run_initializer(struct srv *s, struct errbuf *err)
+{
+	char defaults[PATHLEN + 32], datadir[PATHLEN + 32], basedir[PATHLEN + 32], prog[PATHLEN];
+	char absbase[PATHLEN];
+	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
+	snprintf(datadir, sizeof(datadir), "--datadir=%s", s->datadir);
+	if (s->o->basedir) {
+		if (!realpath(s->o->basedir, absbase))
+			return errbuf_errno(err, errno, "cannot use --basedir '%s'", s->o->basedir);
+		snprintf(basedir, sizeof(basedir), "--basedir=%s", absbase);
+	}
+	if (s->flavour == SRV_FLAVOUR_MARIADB) {
+		if (find_installer(s, prog) < 0)
+			return errbuf_set(err,
+					  "cannot find mariadb-install-db next to '%s' or on PATH",
+					  s->binary);
+	} else {
+		snprintf(prog, sizeof(prog), "%s", s->binary);
+	}
+	char *argv[12];
+	srv_init_argv(argv, 12, s->flavour, prog, defaults, datadir,
+		      s->o->basedir ? basedir : NULL);
+	char *text = NULL;
+	int status = run_capture(argv, &s->ident, &text, err);
+	if (status < 0)
+		return -1;
+	char path[PATHLEN + 16];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/mysql", s->datadir);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(path, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		free(text);
+		return 0;
+	}
+	char how[96], out[600], log[400];
+	describe_status(how, sizeof(how), status);
+	excerpt(text, out, sizeof(out));
+	log_excerpt(s, log, sizeof(log));
+	errbuf_set(err, "'%s' %s:\n%s\nerror log:\n%s", argv[0], how, out, log);
+	free(text);
+	return -1;
+}
+
 int srv_init_datadir(struct srv *s, struct errbuf *err)
 {
 	if (s->external) {
 		errbuf_set(err, "cannot initialise an external server");
 		return SRV_E_EXTERNAL;
 	}
-	if (instance_lock(s, err) < 0)
+	if (resolve_binary(s, err) < 0 || need_ident(s, err) < 0)
 		return -1;
-	if (resolve_binary(s, err) < 0)
+	if (instance_lock(s, 1, err) < 0)
+		return -1;
+	/* the directories just made must be reachable too (a umask of 077) */
+	if (srv_ident_can_reach(&s->ident, s->instdir, err) < 0)
 		return -1;
 	if (srv_is_initialised(s)) {
 		errbuf_set(err, "'%s' is already initialised", s->datadir);
@@ -685,9 +900,9 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 		/* leftovers of a failed init: the initializers want an empty or missing datadir */
 		nftw(s->datadir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	}
-	if (util_mkdir_p(s->instdir) < 0)
-		return errbuf_errno(err, errno, "cannot create '%s'", s->instdir);
-	if (write_cnf(s, NULL, 0, err) < 0)
+	unlink(s->clientcnf); /* the passwords of a datadir that is gone */
+	unlink(s->pending);
+	if (prepare_instance(s, err) < 0 || write_cnf(s, NULL, 0, err) < 0)
 		return -1;
 	char marker[PATHLEN + 32];
 	snprintf(marker, sizeof(marker), "%s/" INIT_MARKER, s->instdir);
@@ -695,53 +910,15 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 	if (mfd < 0)
 		return errbuf_errno(err, errno, "cannot create '%s'", marker);
 	close(mfd);
-	char defaults[PATHLEN + 32], datadir[PATHLEN + 32], basedir[PATHLEN + 32], prog[PATHLEN];
-	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
-	snprintf(datadir, sizeof(datadir), "--datadir=%s", s->datadir);
-	char *argv[12];
-	int n = 0;
-	if (s->flavour == SRV_FLAVOUR_MARIADB) {
-		if (find_installer(s, prog) < 0)
-			return errbuf_set(err,
-					  "cannot find mariadb-install-db next to '%s' or on PATH",
-					  s->binary);
-		argv[n++] = prog;
-		argv[n++] = defaults;
-		argv[n++] = datadir;
-		argv[n++] = "--auth-root-authentication-method=normal";
-		argv[n++] = "--skip-test-db";
-		if (s->o->basedir) {
-			snprintf(basedir, sizeof(basedir), "--basedir=%s", s->o->basedir);
-			argv[n++] = basedir;
-		}
-	} else {
-		argv[n++] = s->binary;
-		argv[n++] = defaults;
-		argv[n++] = "--initialize-insecure";
-		if (s->o->basedir) {
-			snprintf(basedir, sizeof(basedir), "--basedir=%s", s->o->basedir);
-			argv[n++] = basedir;
-		}
+	/* the marker stays until the accounts are secured: a datadir with passwordless root
+	 * never counts as initialised */
+	if (run_initializer(s, err) == 0 && secure_instance(s, err) == 0) {
+		if (unlink(marker) == 0 && srv_is_initialised(s))
+			return 0;
+		return errbuf_errno(err, errno, "cannot remove '%s'", marker);
 	}
-	if (geteuid() == 0)
-		argv[n++] = "--user=root";
-	argv[n] = NULL;
-	char *text = NULL;
-	int status = run_capture(argv, &text, err);
-	if (status < 0)
-		return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && unlink(marker) == 0 &&
-	    srv_is_initialised(s)) {
-		free(text);
-		return 0;
-	}
-	char how[96], out[600], log[400];
-	describe_status(how, sizeof(how), status);
-	excerpt(text, out, sizeof(out));
-	log_excerpt(s, log, sizeof(log));
-	errbuf_set(err, "'%s' %s:\n%s\nerror log:\n%s", argv[0], how, out, log);
-	free(text);
 	nftw(s->datadir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	unlink(s->pending);
 	unlink(marker);
 	return -1;
 }
@@ -827,58 +1004,110 @@ static void lib_init(void)
 	mysql_library_init(0, NULL, NULL);
 }
 
-static MYSQL *connect_timeout(struct srv *s, const char *db, unsigned timeout, struct errbuf *err)
+/* The account a managed instance is reached with: the tool's from DIR/client.cnf; root (with
+ * the new password, then none) while securing; root without a password for an instance an
+ * older version made (no client.cnf: only to stop it or to secure it). */
+static int managed_account(struct srv *s, int attempt, const char **user, const char **pass,
+			   struct errbuf *err)
+{
+	if (s->securing) {
+		*user = "root";
+		*pass = attempt == 0 ? s->root_password : NULL;
+		return attempt < 2 ? 0 : 1;
+	}
+	if (attempt > 0)
+		return 1;
+	if (s->creds_state != 1) {
+		int r = srv_creds_read(&s->creds, s->clientcnf, err);
+		if (r < 0)
+			return -1;
+		s->creds_state = r ? 1 : -1;
+	}
+	*user = s->creds_state == 1 ? s->creds.user : "root";
+	*pass = s->creds_state == 1 ? s->creds.password : NULL;
+	return 0;
+}
+
+/* A connection, or NULL with the server's or the client library's message in err and its error
+ * number in *out_errno (0 when no attempt was made). */
+static MYSQL *connect_timeout(struct srv *s, const char *db, unsigned timeout,
+			      unsigned *out_errno, struct errbuf *err)
 {
 	pthread_once(&lib_once, lib_init);
-	MYSQL *m = mysql_init(NULL);
-	if (!m)
-		return errbuf_set(err, "out of memory"), NULL;
-	unsigned one = 1;
-	mysql_options(m, MYSQL_OPT_LOCAL_INFILE, &one);
-	mysql_options(m, MYSQL_SET_CHARSET_NAME, "utf8mb4");
-	mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-	const char *host, *user, *pass = NULL, *sock;
-	unsigned port = 0;
-	if (s->external) {
-		if (s->o->defaults_extra_file)
-			mysql_options(m, MYSQL_READ_DEFAULT_FILE, s->o->defaults_extra_file);
-		mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
-		host = s->o->host;
-		user = s->o->user;
-		pass = getenv("MYSQL_PWD");
-		sock = s->o->socket;
-		port = s->o->port ? (unsigned)s->o->port : 0;
-	} else {
-		host = "localhost";
-		user = "root";
-		sock = s->sock;
-	}
-	if (!mysql_real_connect(m, host, user, pass, db, port, sock, CLIENT_LOCAL_FILES)) {
+	if (out_errno)
+		*out_errno = 0;
+	for (int attempt = 0;; attempt++) {
+		const char *host, *user, *pass = NULL, *sock;
+		unsigned port = 0;
+		if (s->external) {
+			if (attempt > 0)
+				return NULL;
+			host = s->o->host;
+			user = s->o->user;
+			pass = getenv("MYSQL_PWD");
+			sock = s->o->socket;
+			port = s->o->port ? (unsigned)s->o->port : 0;
+		} else {
+			int r = managed_account(s, attempt, &user, &pass, err);
+			if (r != 0)
+				return NULL;
+			host = "localhost";
+			sock = s->sock;
+		}
+		MYSQL *m = mysql_init(NULL);
+		if (!m)
+			return errbuf_set(err, "out of memory"), NULL;
+		unsigned one = 1;
+		mysql_options(m, MYSQL_OPT_LOCAL_INFILE, &one);
+		mysql_options(m, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+		mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+		if (s->external) {
+			if (s->o->defaults_extra_file)
+				mysql_options(m, MYSQL_READ_DEFAULT_FILE, s->o->defaults_extra_file);
+			mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
+		}
+		if (mysql_real_connect(m, host, user, pass, db, port, sock, CLIENT_LOCAL_FILES))
+			return m;
 		const char *where = s->external ? (sock	  ? sock
 						   : host ? host
 							  : "localhost")
 						: s->sock;
 		errbuf_set(err, "cannot connect to the server at '%s': %s", where, mysql_error(m));
+		if (out_errno)
+			*out_errno = mysql_errno(m);
 		mysql_close(m);
-		return NULL;
 	}
-	return m;
 }
 
 MYSQL *srv_connect(struct srv *s, const char *db, struct errbuf *err)
 {
-	return connect_timeout(s, db, 10, err);
+	return connect_timeout(s, db, 10, NULL, err);
+}
+
+/* Client-library errors (CR_*, 2000-2999) mean no server answered; anything else (Access
+ * denied, Unknown database, ...) came from a server. */
+static int server_answered(unsigned code)
+{
+	return code != 0 && (code < 2000 || code >= 3000);
+}
+
+int srv_probe(struct srv *s, struct errbuf *err)
+{
+	unsigned code;
+	MYSQL *m = connect_timeout(s, NULL, 2, &code, err);
+	if (!m)
+		return server_answered(code) ? 1 : 0;
+	int ok = mysql_ping(m) == 0;
+	if (!ok)
+		errbuf_set(err, "the server does not answer a ping: %s", mysql_error(m));
+	mysql_close(m);
+	return ok ? 2 : 0;
 }
 
 int srv_ping(struct srv *s)
 {
 	struct errbuf ignored;
-	MYSQL *m = connect_timeout(s, NULL, 2, &ignored);
-	if (!m)
-		return 0;
-	int ok = mysql_ping(m) == 0;
-	mysql_close(m);
-	return ok;
+	return srv_probe(s, &ignored) > 0;
 }
 
 char *srv_error_log_tail(const struct srv *s, int nlines)
@@ -908,12 +1137,8 @@ static int exited_error(struct srv *s, const char *what, struct errbuf *err)
 
 int srv_check(struct srv *s, struct errbuf *err)
 {
-	if (s->external)
-		return srv_ping(s) ? 0
-				   : errbuf_set(err, "the server at '%s' does not answer",
-						s->o->host     ? s->o->host
-						: s->o->socket ? s->o->socket
-							       : "localhost");
+	if (s->external) /* the server's own error (Access denied, ...) or the library's */
+		return srv_probe(s, err) == 2 ? 0 : -1;
 	if (s->is_child) {
 		if (!child_reap(s))
 			return 0;
@@ -950,26 +1175,44 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 		errbuf_set(err, "cannot start an external server");
 		return SRV_E_EXTERNAL;
 	}
-	if (instance_lock(s, err) < 0)
+	/* before the lock, which would create DIR/instance.lock: nothing made in a directory
+	 * that is not an instance */
+	if (!srv_is_initialised(s))
+		return errbuf_set(
+		    err, "'%s' is not initialised: run 'dbt3stab server init --datadir %s'",
+		    s->instdir, s->instdir);
+	if (resolve_binary(s, err) < 0 || need_ident(s, err) < 0)
 		return -1;
-	if (resolve_binary(s, err) < 0)
+	if (instance_lock(s, 0, err) != 0)
 		return -1;
 	if (srv_is_alive(s)) {
 		errbuf_set(err, "the server in '%s' is already running (pid %d)", s->instdir,
 			   (int)s->pid);
 		return SRV_E_RUNNING;
 	}
-	if (!srv_is_initialised(s))
-		return errbuf_set(
-		    err, "'%s' is not initialised: run 'dbt3stab server init --datadir %s'",
-		    s->instdir, s->instdir);
+	if (prepare_instance(s, err) < 0)
+		return -1;
+	/* an instance an older version made has no passwords yet: secure it first */
+	if (access(s->clientcnf, F_OK) < 0 && errno == ENOENT && secure_instance(s, err) < 0)
+		return -1;
+	return launch_server(s, launch, err);
+}
+
+/* Writes my.cnf and runs the server as its user until it answers (srv_start). */
+static int launch_server(struct srv *s, const struct srv_launch *launch, struct errbuf *err)
+{
 	unlink(s->pidfile); /* stale */
 	if (write_cnf(s, launch ? launch->overlay : NULL, launch ? launch->n_overlay : 0, err) < 0)
 		return -1;
 	/* a marker so the tail shows only this start's lines when the server dies early */
-	int logfd = open(s->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	int logfd = open(s->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
 	if (logfd < 0)
 		return errbuf_errno(err, errno, "cannot open '%s'", s->log);
+	if (s->ident.drop && fchown(logfd, s->ident.uid, s->ident.gid) < 0) {
+		int e = errno;
+		close(logfd);
+		return errbuf_errno(err, e, "cannot give '%s' to user '%s'", s->log, s->ident.name);
+	}
 	char stamp[32];
 	util_utc_iso8601(stamp);
 	dprintf(logfd, START_MARKER " '%s' at %s ----\n", s->binary, stamp);
@@ -1003,6 +1246,8 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 		int code = 0;
 		if (launch && launch->child_hook && launch->child_hook(launch->arg) != 0) {
 			code = -1;
+		} else if (srv_ident_become(&s->ident) < 0) { /* after the hook: it may need root */
+			code = errno;
 		} else {
 			close_range(
 			    3, ~0U,
@@ -1046,7 +1291,8 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 				   log);
 			return -1;
 		}
-		return errbuf_errno(err, code, "cannot run '%s'", s->binary);
+		return errbuf_errno(err, code, "cannot run '%s' as user '%s'", s->binary,
+				    s->ident.name);
 	}
 	double deadline = now_s() + s->o->start_timeout;
 	for (;;) {
@@ -1075,15 +1321,19 @@ int srv_ensure_started(struct srv *s, const struct srv_launch *launch, int *out_
 {
 	*out_started = 0;
 	if (s->external)
-		return srv_ping(s) ? 0 : (srv_check(s, err), -1);
-	if (instance_lock(s, err) < 0)
+		return srv_check(s, err);
+	if (instance_lock(s, 1, err) < 0)
 		return -1;
 	if (srv_is_alive(s)) {
-		if (srv_ping(s))
+		struct errbuf why;
+		int answered = srv_probe(s, &why);
+		if (answered == 2)
 			return 0;
+		if (answered == 1) /* the server's own error, e.g. Access denied */
+			return errbuf_set(err, "%s", why.msg);
 		return errbuf_set(err,
-				  "the server in '%s' (pid %d) runs but does not answer on '%s'",
-				  s->instdir, (int)s->pid, s->sock);
+				  "the server in '%s' (pid %d) runs but does not answer on '%s': %s",
+				  s->instdir, (int)s->pid, s->sock, why.msg);
 	}
 	if (!srv_is_initialised(s)) {
 		int rc = srv_init_datadir(s, err);
@@ -1102,12 +1352,21 @@ int srv_stop(struct srv *s, struct errbuf *err)
 		errbuf_set(err, "cannot stop an external server");
 		return SRV_E_EXTERNAL;
 	}
-	if (instance_lock(s, err) < 0)
+	int locked = instance_lock(s, 0, err);
+	if (locked < 0)
 		return -1;
+	if (locked == 1) /* no such directory: nothing runs there */
+		return 0;
+	return stop_locked(s, err);
+}
+
+/* SHUTDOWN (or SIGTERM), wait, SIGKILL; the caller holds the instance lock. */
+static int stop_locked(struct srv *s, struct errbuf *err)
+{
 	if (!srv_is_alive(s))
 		return 0;
 	struct errbuf ignored;
-	MYSQL *m = connect_timeout(s, NULL, 5, &ignored);
+	MYSQL *m = connect_timeout(s, NULL, 5, NULL, &ignored);
 	int asked = 0;
 	if (m) {
 		asked = mysql_query(m, "SHUTDOWN") == 0;

@@ -54,8 +54,8 @@ enum srv_opt_code {
 	SRV_OPT_END
 };
 
-/* Default TCP port of a managed server (bound to 127.0.0.1 only). */
-#define SRV_DEFAULT_PORT 13306
+/* The default instance directory when dbt3stab runs as root without DBT3STAB_HOME. */
+#define SRV_ROOT_DATADIR "/var/lib/dbt3stab/server"
 /* Share of physical RAM the default buffer pool may take. */
 #define SRV_POOL_RAM_SHARE 0.5
 
@@ -64,7 +64,8 @@ struct srv_opts {
 	char *datadir; /* instance directory; NULL until srv_opts_finish fills the default */
 	char *mysqld;  /* server binary; NULL: from basedir, else mariadbd/mysqld on PATH */
 	char *basedir; /* installation directory, for the binary and the initializer */
-	long port;     /* 0: SRV_DEFAULT_PORT for a managed server, 3306 for an external one */
+	long port; /* managed: 0 = socket only (skip_networking), else TCP on 127.0.0.1; external:
+		      0 = 3306 */
 	char *socket;  /* external server's socket (a managed one uses DIR/mysqld.sock) */
 	char *host;    /* external server's host */
 	char *user;    /* external server's user (managed: root) */
@@ -96,6 +97,10 @@ int srv_opts_parse(struct srv_opts *o, int opt, const char *arg, struct errbuf *
 /* After parsing: fills the default datadir and decides managed vs external; -1 on conflicts. */
 int srv_opts_finish(struct srv_opts *o, struct errbuf *err);
 
+/* Refuses an instance directory path the server's installer cannot take (spaces, control
+ * characters, quotes, '\\', '$', '`'): -1 with one line. */
+int srv_datadir_check(const char *path, struct errbuf *err);
+
 /* Frees what srv_opts_parse/finish allocated. */
 void srv_opts_release(struct srv_opts *o);
 
@@ -113,7 +118,6 @@ struct srv_template_in {
 	enum srv_flavour flavour;
 	int version[3];	     /* e.g. {10, 11, 6} */
 	uint64_t ram_bytes;  /* physical RAM, for the pool cap */
-	int run_as_root;     /* add user=root */
 	const char *instdir; /* instance directory (absolute) */
 };
 
@@ -144,8 +148,20 @@ int srv_open(struct srv **out, const struct srv_opts *o, struct errbuf *err);
 /* Stops the server if this handle started it and it still runs (unless detached), then frees. */
 void srv_free(struct srv *s);
 
-/* Creates DIR/data with the server's own initializer; SRV_E_EXISTS if already there. */
+/* Creates DIR/data with the server's own initializer, run as the server's user, then secures
+ * it (passwords in DIR/client.cnf, no other account; docs/server.md); SRV_E_EXISTS if already
+ * there. */
 int srv_init_datadir(struct srv *s, struct errbuf *err);
+
+/* The initializer's argv (at most max entries with the NULL): MariaDB's mariadb-install-db or
+ * MySQL 8's mysqld --initialize-insecure; basedir_arg may be NULL. The count, -1 if max is too
+ * small. */
+int srv_init_argv(char **argv, size_t max, enum srv_flavour f, char *program, char *defaults_arg,
+		  char *datadir_arg, char *basedir_arg);
+
+/* Takes the instance lock now (docs/server.md) when DIR exists: before a command says anything
+ * about a running server. 0, or -1 when another process holds it. */
+int srv_lock(struct srv *s, struct errbuf *err);
 
 /* Nonzero when DIR/data holds an initialised datadir. */
 int srv_is_initialised(const struct srv *s);
@@ -177,9 +193,14 @@ int srv_stop(struct srv *s, struct errbuf *err);
 /* Leaves a server this handle started running after srv_free/exit (`server start`). */
 void srv_detach(struct srv *s);
 
-/* Nonzero when the managed server's process exists (pid file or child) / it answers a ping. */
+/* Nonzero when the managed server's process exists (pid file or child) / a server answers
+ * (also with an error such as Access denied). */
 int srv_is_alive(struct srv *s);
 int srv_ping(struct srv *s);
+
+/* 2: connected with the configured account; 1: a server answered with an error (its message in
+ * err, e.g. Access denied); 0: no server answered (the client library's message in err). */
+int srv_probe(struct srv *s, struct errbuf *err);
 
 /* The server's pid, or 0 when not running (or external). */
 pid_t srv_pid(struct srv *s);
@@ -191,7 +212,8 @@ int srv_check(struct srv *s, struct errbuf *err);
 /* The last nlines of the error log, malloc'd (caller frees); "" when there is none. */
 char *srv_error_log_tail(const struct srv *s, int nlines);
 
-/* A connection (utf8mb4, local infile enabled) to db (NULL for none); caller mysql_close()s. */
+/* A connection (utf8mb4, local infile enabled) to db (NULL for none); caller mysql_close()s.
+ * Managed: the tool's account from DIR/client.cnf over the socket. */
 MYSQL *srv_connect(struct srv *s, const char *db, struct errbuf *err);
 
 /* {"flavour","version","binary","binary_sha256","external","options":{my.cnf set},

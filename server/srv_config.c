@@ -78,11 +78,17 @@ int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *
 	/* a private tmpdir: nothing else on the host can remove the server's temporary files */
 	snprintf(path, sizeof(path), "%s/tmp", dir);
 	rc |= put(&kv, &n, "tmpdir", path);
-	snprintf(port, sizeof(port), "%ld", o->port ? o->port : (long)SRV_DEFAULT_PORT);
-	rc |= put(&kv, &n, "port", port);
-	rc |= put(&kv, &n, "bind_address", "127.0.0.1");
-	if (in->run_as_root)
-		rc |= put(&kv, &n, "user", "root");
+	/* who can reach it (docs/server.md): the socket in the 0700 instance directory; TCP on
+	 * 127.0.0.1 only when asked for with --port; server-side files only in DIR/files */
+	if (o->port) {
+		snprintf(port, sizeof(port), "%ld", o->port);
+		rc |= put(&kv, &n, "port", port);
+		rc |= put(&kv, &n, "bind_address", "127.0.0.1");
+	} else {
+		rc |= put(&kv, &n, "skip_networking", NULL);
+	}
+	snprintf(path, sizeof(path), "%s/files", dir);
+	rc |= put(&kv, &n, "secure_file_priv", path);
 	rc |= put(&kv, &n, "skip_name_resolve", NULL);
 	rc |= put(&kv, &n, "skip_log_bin", NULL);
 	rc |= put(&kv, &n, "local_infile", "1");

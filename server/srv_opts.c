@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct option srv_long_options[] = {
     {"datadir", required_argument, NULL, SRV_OPT_DATADIR},
@@ -26,10 +27,11 @@ const struct option srv_long_options[] = {
 
 const char srv_options_usage[] =
     "server options:\n"
-    "  --datadir DIR            private instance directory (default ~/.dbt3stab/server)\n"
+    "  --datadir DIR            private instance directory (default ~/.dbt3stab/server;\n"
+    "                           as root " SRV_ROOT_DATADIR ")\n"
     "  --mysqld PATH            server binary (default: mariadbd or mysqld on PATH)\n"
     "  --basedir DIR            server installation directory (bin/, share/)\n"
-    "  --port N                 TCP port on 127.0.0.1 (default 13306)\n"
+    "  --port N                 also listen on 127.0.0.1:N (default: the socket only)\n"
     "  --server-option NAME=VALUE\n"
     "                           add or override a server option (repeatable)\n"
     "  --defaults-extra-file F  option file included after the generated template\n"
@@ -163,6 +165,13 @@ int srv_opts_finish(struct srv_opts *o, struct errbuf *err)
 				 "managed server, not --host/--socket/--user");
 		return 0;
 	}
+	if (!o->datadir && geteuid() == 0 && !getenv("DBT3STAB_HOME")) {
+		/* root's home is usually mode 0700, out of reach of the server's user (docs/server.md)
+		 */
+		o->datadir = strdup(SRV_ROOT_DATADIR);
+		if (!o->datadir)
+			return errbuf_set(err, "out of memory");
+	}
 	if (!o->datadir) {
 		char *state = util_state_dir();
 		if (!state)
@@ -180,6 +189,24 @@ int srv_opts_finish(struct srv_opts *o, struct errbuf *err)
 	size_t n = strlen(o->datadir);
 	while (n > 1 && o->datadir[n - 1] == '/')
 		o->datadir[--n] = '\0';
+	return srv_datadir_check(o->datadir, err);
+}
+
+int srv_datadir_check(const char *path, struct errbuf *err)
+{
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c <= ' ' || c == 0x7f || strchr("\"'\\$`", c))
+			return errbuf_set(err,
+					  "instance directory '%s' contains %s: the server's "
+					  "installer splits or expands such paths; choose a --datadir "
+					  "without spaces, control characters, quotes, '\\', '$' or '`'",
+					  path,
+					  c == ' '    ? "a space"
+					  : c < ' '   ? "a control character"
+					  : c == 0x7f ? "a control character"
+						      : "a quote, backslash, '$' or '`'");
+	}
 	return 0;
 }
 

@@ -200,7 +200,6 @@ static struct srv_template_in mariadb_in(void)
 	    .flavour = SRV_FLAVOUR_MARIADB,
 	    .version = {10, 11, 6},
 	    .ram_bytes = 64 * GIB,
-	    .run_as_root = 1,
 	    .instdir = "/srv/dbt3",
 	};
 	return in;
@@ -226,7 +225,7 @@ static void test_srv__template_mariadb_defaults(void)
 	    {"log_error", "/srv/dbt3/error.log"},
 	    {"port", "4406"},
 	    {"bind_address", "127.0.0.1"},
-	    {"user", "root"},
+	    {"secure_file_priv", "/srv/dbt3/files"},
 	    {"local_infile", "1"},
 	    {"performance_schema", "OFF"},
 	    {"innodb_buffer_pool_size", "2560M"},
@@ -247,21 +246,29 @@ static void test_srv__template_mariadb_defaults(void)
 	}
 	kv_get(kv, n, "skip_log_bin", &found);
 	CU_ASSERT_TRUE(found);
+	/* --port asks for TCP; the server never gets user= (dbt3stab drops to 'mysql' itself) */
+	kv_get(kv, n, "skip_networking", &found);
+	CU_ASSERT_FALSE(found);
+	kv_get(kv, n, "user", &found);
+	CU_ASSERT_FALSE(found);
 	kv_get(kv, n, "mysqlx", &found);
 	CU_ASSERT_FALSE(found);
 	kv_get(kv, n, "innodb_redo_log_capacity", &found);
 	CU_ASSERT_FALSE(found);
 	srv_kv_free(kv, n);
 
-	/* not root: no user=; --performance-schema; default port */
-	in.run_as_root = 0;
+	/* no --port: socket only (issue 12: no TCP listener unless asked); --performance-schema */
 	o.port = 0;
 	o.performance_schema = 1;
 	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
-	kv_get(kv, n, "user", &found);
-	CU_ASSERT_FALSE(found);
 	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "performance_schema", &found), "ON");
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "port", &found), "13306");
+	kv_get(kv, n, "skip_networking", &found);
+	CU_ASSERT_TRUE(found);
+	kv_get(kv, n, "port", &found);
+	CU_ASSERT_FALSE(found);
+	kv_get(kv, n, "bind_address", &found);
+	CU_ASSERT_FALSE(found);
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "secure_file_priv", &found), "/srv/dbt3/files");
 	srv_kv_free(kv, n);
 }
 
@@ -328,7 +335,9 @@ static void test_srv__overlay_then_user_options_win(void)
 	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_adaptive_hash_index", &found), "OFF");
 	kv_get(kv, n, "innodb-adaptive-hash-index", &found);
 	CU_ASSERT_FALSE(found);
-	CU_ASSERT_EQUAL(n, n_template + 3);
+	/* new: flush_log_at_trx_commit, doublewrite, port (the template has none without --port),
+	 * io_capacity */
+	CU_ASSERT_EQUAL(n, n_template + 4);
 	srv_kv_free(kv, n);
 	srv_opts_release(&o);
 }
