@@ -4,6 +4,7 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -64,6 +65,9 @@ char *th_tempdir(const char *tag)
 		free(path);
 		return NULL;
 	}
+	/* searchable, not listable: run as root, dbt3stab runs a managed server as 'mysql',
+	 * which must reach an instance directory made in here (docs/server.md) */
+	chmod(path, 0711);
 	return path;
 }
 

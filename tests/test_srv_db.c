@@ -492,7 +492,10 @@ static void test_srv_db__external_server_is_used_not_managed(void)
 	snprintf(sock, sizeof(sock), "%s/mysqld.sock", inst);
 	srv_opts_init(&ext);
 	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_SOCKET, sock, &err), 1);
-	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_USER, "root", &err), 1);
+	/* the account and password from the instance's client option file, as documented */
+	char cnf[4300];
+	snprintf(cnf, sizeof(cnf), "%s/client.cnf", inst);
+	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_DEFAULTS_EXTRA_FILE, cnf, &err), 1);
 	CU_ASSERT_EQUAL(srv_opts_finish(&ext, &err), 0);
 	CU_ASSERT_TRUE(ext.external);
 	CU_ASSERT_EQUAL_FATAL(srv_open(&x, &ext, &err), 0);
