@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The runner's own cost per execution: a bare mysql_real_query loop against run_exec (what
  * 'dbt3stab run' calls per execution) on a trivial query, interleaved in rounds.
- * usage: bare_loop SOCKET [N [ROUNDS [SQL]]]   (built and run by bench/runner-overhead.sh) */
+ * usage: bare_loop CLIENT_CNF [N [ROUNDS [SQL]]]   (built and run by bench/runner-overhead.sh;
+ * CLIENT_CNF: the instance's DIR/client.cnf, its account, password and socket) */
 #include "runner/run_cpu.h"
 #include "runner/run_exec.h"
 #include "base/util.h"
@@ -15,11 +16,13 @@ static const char *const mode_names[NMODES] = {"bare mysql_real_query loop", "ru
 					       "run_exec + server CPU time",
 					       "run_exec + server CPU + timeout watchdog"};
 
-static MYSQL *connect_to(const char *sock)
+static MYSQL *connect_to(const char *cnf)
 {
 	MYSQL *m = mysql_init(NULL);
-	if (!mysql_real_connect(m, NULL, "root", NULL, NULL, 0, sock, 0)) {
-		fprintf(stderr, "bare_loop: cannot connect to '%s': %s\n", sock, mysql_error(m));
+	mysql_options(m, MYSQL_READ_DEFAULT_FILE, cnf);
+	mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
+	if (!mysql_real_connect(m, NULL, NULL, NULL, NULL, 0, NULL, 0)) {
+		fprintf(stderr, "bare_loop: cannot connect with '%s': %s\n", cnf, mysql_error(m));
 		exit(1);
 	}
 	return m;
@@ -51,16 +54,16 @@ static long server_pid(MYSQL *m)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: bare_loop SOCKET [N [ROUNDS [SQL]]]\n");
+		fprintf(stderr, "usage: bare_loop CLIENT_CNF [N [ROUNDS [SQL]]]\n");
 		return 2;
 	}
-	const char *sock = argv[1];
+	const char *cnf = argv[1];
 	long n = argc > 2 ? strtol(argv[2], NULL, 10) : 20000;
 	long rounds = argc > 3 ? strtol(argv[3], NULL, 10) : 5;
 	const char *sql = argc > 4 ? argv[4] : "SELECT 1";
 	if (n < 1 || rounds < 1 || rounds > 100)
 		return 2;
-	MYSQL *m = connect_to(sock);
+	MYSQL *m = connect_to(cnf);
 	struct errbuf err;
 	struct run_cpu *cpu = NULL;
 	struct run_watch *watch = NULL;
@@ -69,7 +72,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bare_loop: cannot sample the server's CPU (pid %ld)\n", pid);
 		return 1;
 	}
-	if (run_watch_new(&watch, connect_to(sock), 3600ull * 1000000000ull, &err) < 0) {
+	if (run_watch_new(&watch, connect_to(cnf), 3600ull * 1000000000ull, &err) < 0) {
 		fprintf(stderr, "bare_loop: %s\n", err.msg);
 		return 1;
 	}

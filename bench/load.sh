@@ -13,6 +13,7 @@ shift $((OPTIND - 1))
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$here/build/runner/dbt3stab}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-loadbench.XXXXXX")
+chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instances in here
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 pa=$(free_port) pb=$(free_port)
 A=(--datadir "$work/a" --port "$pa" --scale "$sf")
@@ -31,7 +32,7 @@ echo "scale factor $sf, $(nproc) CPUs, load average: $(cut -d' ' -f1-3 /proc/loa
 "$bin" server init "${B[@]}" -q
 
 # (a) the kit's way
-sql() { mariadb --local-infile=1 -uroot --socket="$work/a/mysqld.sock" "$@"; }
+sql() { mariadb --defaults-file="$work/a/client.cnf" --local-infile=1 "$@"; } # the instance's account
 t0=$(now)
 "$bin" gen -s "$sf" -o "$work/tbl" -q
 t1=$(now)

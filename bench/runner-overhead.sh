@@ -31,6 +31,7 @@ fi
 bin=$build/runner/dbt3stab
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3overhead.XXXXXX")
+chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here
 inst=$work/inst
 cleanup() {
 	"$bin" server stop --datadir "$inst" -q >/dev/null 2>&1 || true
@@ -48,4 +49,4 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 "$bin" server start --datadir "$inst" --port "$port" --scale 0.01 -q
 
 echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
-"$work/bare_loop" "$inst/mysqld.sock" "$n" "$rounds" "$sql"
+"$work/bare_loop" "$inst/client.cnf" "$n" "$rounds" "$sql"
