@@ -3,7 +3,7 @@
  * with the dbt3stab binary, attacked the way any other local account could. Run as root (CI),
  * the other account is 'nobody'; as an ordinary user, the same attempts run as that user, who
  * still lacks the passwords. */
-#include "runner/srv.h"
+#include "server/srv.h"
 #include "tests/harness.h"
 #include <errno.h>
 #include <fcntl.h>
