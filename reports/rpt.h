@@ -55,6 +55,7 @@ enum rpt_warn {
 	RPT_W_ERROR = 1 << 3,
 	RPT_W_PLAN_VARIES = 1 << 4,   /* plan fingerprint differs between restarts of one file */
 	RPT_W_RESULT_VARIES = 1 << 5, /* result fingerprint differs between restarts of one file */
+	RPT_W_POSITION = 1 << 7,      /* summary: a run-position effect (warm-up transient) */
 };
 
 struct rpt_query {
@@ -62,6 +63,10 @@ struct rpt_query {
 	struct rpt_side old, new;
 	struct st_test test; /* kind ST_TEST_NONE when untested */
 	double p_adj;	     /* after the correction; NaN when untested */
+	double p_adj_impr;   /* improvements' family (one-sided: its own correction); NaN */
+	double power_nobase, power_base; /* with a baseline used: power for a slowdown of
+					  * 2 x min-effect at this query's noise, without and
+					  * with the baseline's df; NaN otherwise */
 	enum rpt_verdict verdict;
 	int plan_changed;   /* a plan fingerprint of one side never occurs on the other; then
 			     * new.plan_sha256/plan is the first new plan old never had */
@@ -83,10 +88,14 @@ struct rpt_compare_opts {
 	double min_effect; /* 0.02: flag only slowdowns of at least 2% */
 	enum st_correction correction;
 	enum st_method method;
-	int force; /* compare incomparable files, with warnings */
+	enum st_alternative alt; /* ST_GREATER: regressions one-sided, improvements a family of
+				  * their own; ST_TWO_SIDED: one family, alpha split */
+	int min_effect_test;	 /* H0 ratio <= 1 + min_effect instead of the estimate rule */
+	int force;		 /* compare incomparable files, with warnings */
 };
 
-/* Defaults: alpha 0.05, min_effect 0.02, Holm, Welch. */
+/* Defaults: alpha 0.05, min_effect 0.02, Holm, auto (pooled/Welch), one-sided (greater), the
+ * estimate rule (significant and estimate >= min-effect). */
 void rpt_compare_opts_init(struct rpt_compare_opts *o);
 
 struct rpt_file_info {
@@ -103,6 +112,10 @@ struct rpt_compare {
 	struct st_overall overall; /* geometric-mean ratio over the compared queries */
 	int have_overall;
 	struct st_prior eb_prior; /* --method eb: the across-query prior used (df 0: none) */
+	size_t n_base_used;	  /* queries whose test pooled in the baseline */
+	size_t n_base_unused;	  /* queries with a baseline variance the test did not use */
+	double power_nobase, power_base; /* medians of the queries' power_nobase/_base */
+	size_t counts_impr;		 /* improvements (also in counts[]) */
 	size_t counts[RPT_N_VERDICTS];
 	enum rpt_verdict worst; /* RPT_UNCHANGED when nothing was compared */
 	char **warnings;	/* file-level warnings (comparability with --force, ...) */
@@ -142,6 +155,15 @@ struct rpt_summary_query {
 	size_t needed;		     /* restarts a side to detect opts.detect; 0 when unknown */
 	int needed_over;	     /* more than max restarts would be needed */
 	double power_now;	     /* power with the file's own restart count; NaN if < 2 */
+	size_t needed_lo, needed_hi; /* restarts needed at the 95% CI ends of the noise (0:
+				      * unknown, needed_hi_over: more than max) */
+	int needed_hi_over;
+	int have_noise;		/* >= 2 restarts: noise below is set */
+	struct st_noise noise;	/* sd of log restart means with CI and UCB, split */
+	int have_position;	/* a run-position effect was tested */
+	struct st_position position;
+	unsigned position_flags; /* bit j: position j + 1 differs (warm-up transient) */
+	int position_effect;	 /* the F test is significant after Bonferroni over queries */
 	unsigned warn;
 };
 
@@ -152,6 +174,8 @@ struct rpt_summary_opts {
 	double min_effect; /* compare's min effect (0.02) */
 	enum st_correction correction;
 	enum st_method method;
+	enum st_alternative alt;
+	int min_effect_test;
 	size_t max_restarts; /* upper bound of the search (100) */
 };
 

@@ -30,12 +30,27 @@ static const char *test_name(enum st_test_kind k)
 	switch (k) {
 	case ST_TEST_WELCH:
 		return "welch";
+	case ST_TEST_POOLED:
+		return "pooled";
 	case ST_TEST_BASELINE:
-		return "baseline";
+		return "pooled+baseline";
 	case ST_TEST_MODERATED:
 		return "moderated";
 	default:
 		return "none";
+	}
+}
+
+/* Why a baseline variance was not used by a query's test, or NULL. */
+static const char *baseline_unused_why(enum st_baseline_use u)
+{
+	switch (u) {
+	case ST_BASE_UNUSED_WELCH:
+		return "Welch t: a baseline only enters a pooled test";
+	case ST_BASE_UNUSED_NOISE:
+		return "the restart variance differs from the baseline's (F test)";
+	default:
+		return NULL;
 	}
 }
 
@@ -111,12 +126,23 @@ static void fmt_marks(char *buf, size_t n, const struct rpt_query *q)
 	} while (0)
 	if (q->plan_changed)
 		ADD("plan changed");
-	if (q->test.kind == ST_TEST_BASELINE)
+	if (q->test.base_use == ST_BASE_USED)
 		ADD("baseline variance");
+	else if (q->test.base_use == ST_BASE_UNUSED_WELCH)
+		ADD("baseline unused (welch)");
+	else if (q->test.base_use == ST_BASE_UNUSED_NOISE)
+		ADD("baseline unused (noise differs)");
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
 		if (q->warn & marks[i].flag)
 			ADD(marks[i].text);
 #undef ADD
+}
+
+/* The adjusted p of the direction the estimate points to: one-sided, a faster query's p is its
+ * improvement family's. */
+static double shown_padj(const struct rpt_compare *c, const struct rpt_query *q)
+{
+	return c->opts.alt == ST_GREATER && q->test.diff < 0 ? q->p_adj_impr : q->p_adj;
 }
 
 static double ci_level(const struct rpt_compare *c)
@@ -126,7 +152,64 @@ static double ci_level(const struct rpt_compare *c)
 
 static const char *method_text(const struct rpt_compare *c)
 {
-	return c->opts.method == ST_METHOD_EB ? "moderated t (empirical Bayes)" : "Welch t";
+	switch (c->opts.method) {
+	case ST_METHOD_EB:
+		return "moderated t (empirical Bayes)";
+	case ST_METHOD_POOLED:
+		return "pooled (Student) t";
+	case ST_METHOD_AUTO:
+		return "auto (pooled t if equal restarts a side and no evidence of unequal "
+		       "variances by F test, else Welch t: column test)";
+	default:
+		return "Welch t";
+	}
+}
+
+/* The rules behind the verdicts, one line each, as every format prints them. */
+static void rules(FILE *f, const struct rpt_compare *c, const char *prefix)
+{
+	const char *corr = st_correction_name(c->opts.correction);
+	double me = 100.0 * c->opts.min_effect;
+	int one = c->opts.alt == ST_GREATER;
+	fprintf(f, "%stest: %s on log restart means; %s; correction %s, alpha %g\n", prefix,
+		method_text(c),
+		one ? "one-sided for regressions, improvements a separate family"
+		    : "two-sided (alpha shared by regressions and improvements)",
+		corr, c->opts.alpha);
+	if (c->opts.min_effect_test)
+		fprintf(f,
+			"%sregression: slower by more than %g%% with confidence (H0 ratio <= %g, "
+			"%s-adjusted p < %g); improvement likewise faster\n",
+			prefix, me, 1 + c->opts.min_effect, corr, c->opts.alpha);
+	else
+		fprintf(f,
+			"%sregression: significantly slower (%s-adjusted p < %g); estimated >= "
+			"%g%%; improvement likewise faster\n",
+			prefix, corr, c->opts.alpha, me);
+	fprintf(f,
+		"%sunchanged: %g%% CI within +-%g%% (TOST, per query, not corrected for %zu "
+		"queries); the %g%% CI shown is per query, not adjusted for multiplicity\n",
+		prefix, 100.0 * (1 - 2 * c->opts.alpha), me, c->n_tested, ci_level(c));
+}
+
+/* The baseline line: where its variance went and what it added. */
+static void baseline_line(FILE *f, const struct rpt_compare *c, const char *prefix, int md)
+{
+	const char *q = md ? "`" : "'";
+	if (!c->baseline.res)
+		return;
+	fprintf(f, "%sbaseline: %s%s%s: restart variance pooled in for %zu quer%s, not used for %zu",
+		prefix, q, c->baseline.path, q, c->n_base_used, c->n_base_used == 1 ? "y" : "ies",
+		c->n_base_unused);
+	if (c->n_base_unused && c->n_base_used == 0 && c->opts.method == ST_METHOD_WELCH)
+		fprintf(f, " (--method welch: a baseline only enters a pooled test)");
+	else if (c->n_base_unused)
+		fprintf(f, " (see marks)");
+	if (isfinite(c->power_base))
+		fprintf(f, "; median power for a %g%% slowdown %.0f%% without it, %.0f%% with it",
+			200.0 * c->opts.min_effect, 100.0 * c->power_nobase,
+			100.0 * c->power_base);
+	fputc('\n', f);
 }
 
 /* Counts like "1 regression, 2 unchanged" in severity order. */
@@ -216,29 +299,27 @@ static void fmt_overall(char *buf, size_t n, const struct rpt_compare *c)
 static int write_text(FILE *f, const struct rpt_compare *c, int color)
 {
 	static const char *const heads[] = {"query", "verdict", "old ms",   "new ms", "ratio",
-					    "CI",    "p adj",	"restarts", "marks"};
-	char ci_head[32], a[64], b[64], r[64], ci[64], p[64], marks[256], counts[256];
+					    "CI",    "test",	"p adj",    "restarts", "marks"};
+	char ci_head[48], a[64], b[64], r[64], ci[64], p[64], marks[256], counts[256];
 	struct rpt_table t;
-	snprintf(ci_head, sizeof(ci_head), "%g%% CI", ci_level(c));
-	const char *h[9];
+	snprintf(ci_head, sizeof(ci_head), "%g%% CI (unadj.)", ci_level(c));
+	const char *h[10];
 	memcpy(h, heads, sizeof(h));
 	h[5] = ci_head;
 	size_t ra = max_restarts(c, 0), rb = max_restarts(c, 1);
 	fprintf(f, "old: '%s' (%zu restart%s)\nnew: '%s' (%zu restart%s)\n", c->old.path, ra,
 		ra == 1 ? "" : "s", c->new.path, rb, rb == 1 ? "" : "s");
-	if (c->baseline.res)
-		fprintf(f, "baseline: '%s'\n", c->baseline.path);
-	fprintf(f, "test: %s on log restart means, correction %s, alpha %g, min effect %g%%\n\n",
-		method_text(c), st_correction_name(c->opts.correction), c->opts.alpha,
-		100.0 * c->opts.min_effect);
-	rpt_table_init(&t, 9, h, "llrrrrrrl");
+	baseline_line(f, c, "", 0);
+	rules(f, c, "");
+	fputc('\n', f);
+	rpt_table_init(&t, 10, h, "llrrrrlrrl");
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		fmt_ms(a, sizeof(a), q->old.gmean_ms);
 		fmt_ms(b, sizeof(b), q->new.gmean_ms);
 		fmt_query_ratio(r, sizeof(r), q);
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
-		fmt_p(p, sizeof(p), q->p_adj);
+		fmt_p(p, sizeof(p), shown_padj(c, q));
 		fmt_marks(marks, sizeof(marks), q);
 		rpt_table_row(&t);
 		rpt_table_cell(&t, NULL, "%s", q->id);
@@ -247,6 +328,7 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 		rpt_table_cell(&t, NULL, "%s", b);
 		rpt_table_cell(&t, NULL, "%s", r);
 		rpt_table_cell(&t, NULL, "%s", ci);
+		rpt_table_cell(&t, NULL, "%s", test_name(q->test.kind));
 		rpt_table_cell(&t, NULL, "%s", p);
 		rpt_table_cell(&t, NULL, "%zu/%zu", q->old.n_used, q->new.n_used);
 		rpt_table_cell(&t, NULL, "%s", marks);
@@ -265,7 +347,10 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 		all_warnings(f, c, "  ", 0);
 	}
 	fmt_counts(counts, sizeof(counts), c);
-	fprintf(f, "\nresult: %s\n", counts);
+	fprintf(f, "\nresult: %s%s\n", counts,
+		c->opts.alt == ST_GREATER && c->counts[RPT_IMPROVEMENT]
+		    ? " (improvements from their own family; they do not change the exit status)"
+		    : "");
 	return 0;
 }
 
@@ -277,16 +362,14 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 	size_t ra = max_restarts(c, 0), rb = max_restarts(c, 1);
 	fprintf(f, "`%s` (%zu restart%s) → `%s` (%zu restart%s)", c->old.path, ra,
 		ra == 1 ? "" : "s", c->new.path, rb, rb == 1 ? "" : "s");
-	if (c->baseline.res)
-		fprintf(f, ", baseline `%s`", c->baseline.path);
-	fprintf(f, " · %s on log restart means · correction %s · alpha %g · min effect %g%%\n\n",
-		method_text(c), st_correction_name(c->opts.correction), c->opts.alpha,
-		100.0 * c->opts.min_effect);
+	fprintf(f, "\n\n");
+	baseline_line(f, c, "- ", 1);
+	rules(f, c, "- ");
 	fprintf(f,
-		"| query | verdict | old ms | new ms | ratio | %g%% CI | p adj | restarts | "
-		"marks |\n",
+		"\n| query | verdict | old ms | new ms | ratio | %g%% CI (unadj.) | test | p adj | "
+		"restarts | marks |\n",
 		ci_level(c));
-	fprintf(f, "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+	fprintf(f, "|---|---|--:|--:|--:|--:|---|--:|--:|---|\n");
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		int strong = q->verdict == RPT_REGRESSION || q->verdict == RPT_WRONG_RESULT;
@@ -294,11 +377,11 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 		fmt_ms(b, sizeof(b), q->new.gmean_ms);
 		fmt_query_ratio(r, sizeof(r), q);
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
-		fmt_p(p, sizeof(p), q->p_adj);
+		fmt_p(p, sizeof(p), shown_padj(c, q));
 		fmt_marks(marks, sizeof(marks), q);
-		fprintf(f, "| %s | %s%s%s | %s | %s | %s | %s | %s | %zu/%zu | %s |\n", q->id,
+		fprintf(f, "| %s | %s%s%s | %s | %s | %s | %s | %s | %s | %zu/%zu | %s |\n", q->id,
 			strong ? "**" : "", rpt_verdict_name(q->verdict), strong ? "**" : "", a, b,
-			r, ci, p, q->old.n_used, q->new.n_used, marks);
+			r, ci, test_name(q->test.kind), p, q->old.n_used, q->new.n_used, marks);
 	}
 	fmt_overall(line, sizeof(line), c);
 	line[0] = (char)(line[0] - 'a' + 'A');
@@ -385,11 +468,33 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 	json_object_set_new(o, "old", file_json(&c->old));
 	json_object_set_new(o, "new", file_json(&c->new));
 	json_object_set_new(o, "baseline", file_json(&c->baseline));
-	json_object_set_new(o, "options",
-			    json_pack("{s:f, s:f, s:s, s:s, s:b}", "alpha", c->opts.alpha,
-				      "min_effect", c->opts.min_effect, "correction",
-				      st_correction_name(c->opts.correction), "method",
-				      st_method_name(c->opts.method), "force", c->opts.force));
+	json_object_set_new(
+	    o, "options",
+	    json_pack("{s:f, s:f, s:s, s:s, s:s, s:b, s:b}", "alpha", c->opts.alpha, "min_effect",
+		      c->opts.min_effect, "correction", st_correction_name(c->opts.correction),
+		      "method", st_method_name(c->opts.method), "alternative",
+		      c->opts.alt == ST_GREATER ? "greater" : "two-sided", "min_effect_test",
+		      c->opts.min_effect_test, "force", c->opts.force));
+	json_object_set_new(
+	    o, "rules",
+	    json_pack("{s:s, s:s, s:s, s:s}", "regression",
+		      c->opts.min_effect_test ? "adjusted p of H0 ratio <= 1 + min_effect < alpha"
+					      : "adjusted p < alpha and ratio >= 1 + min_effect",
+		      "improvements",
+		      c->opts.alt == ST_GREATER ? "own family (p_improvement_adjusted)"
+						: "same family as regressions (two-sided p)",
+		      "unchanged", "TOST: ci_tost (1 - 2 alpha) inside the margin, per query, not "
+				   "corrected for multiplicity",
+		      "ci", "ci: (1 - alpha) per query, not adjusted; ci_simultaneous: "
+			    "Bonferroni over the tested queries"));
+	if (c->baseline.res)
+		json_object_set_new(o, "baseline_use",
+				    json_pack("{s:I, s:I, s:f, s:o, s:o}", "used",
+					      (json_int_t)c->n_base_used, "unused",
+					      (json_int_t)c->n_base_unused, "power_for",
+					      2 * c->opts.min_effect, "median_power_without",
+					      num(c->power_nobase), "median_power_with",
+					      num(c->power_base)));
 	if (c->opts.method == ST_METHOD_EB)
 		json_object_set_new(o, "eb_prior",
 				    c->eb_prior.df > 0
@@ -409,11 +514,28 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 		json_object_set_new(jq, "ratio_is_upper_bound", json_boolean(q->bound < 0));
 		json_object_set_new(jq, "ci",
 				    json_pack("[o, o]", num(q->test.ci_lo), num(q->test.ci_hi)));
+		json_object_set_new(jq, "ci_simultaneous",
+				    json_pack("[o, o]", num(q->test.ci_sim_lo),
+					      num(q->test.ci_sim_hi)));
+		json_object_set_new(jq, "ci_tost",
+				    json_pack("[o, o]", num(q->test.tost_lo), num(q->test.tost_hi)));
 		json_object_set_new(jq, "test", json_string(test_name(q->test.kind)));
 		json_object_set_new(jq, "t", num(q->test.t));
 		json_object_set_new(jq, "df", num(q->test.df));
 		json_object_set_new(jq, "p", num(q->test.p));
 		json_object_set_new(jq, "p_adjusted", num(q->p_adj));
+		json_object_set_new(jq, "p_improvement_adjusted", num(q->p_adj_impr));
+		json_object_set_new(jq, "p_tost", num(q->test.p_tost));
+		json_object_set_new(jq, "variance_test_p", num(q->test.var_f_p));
+		json_object_set_new(
+		    jq, "baseline",
+		    q->test.base_use == ST_BASE_NONE
+			? json_null()
+			: json_pack("{s:b, s:o, s:f, s:o, s:o}", "used",
+				    q->test.base_use == ST_BASE_USED, "why_unused",
+				    str_or_null(baseline_unused_why(q->test.base_use)), "df",
+				    q->test.base_df, "power_without", num(q->power_nobase),
+				    "power_with", num(q->power_base)));
 		json_object_set_new(jq, "old", side_json(&q->old));
 		json_object_set_new(jq, "new", side_json(&q->new));
 		json_object_set_new(jq, "result",
@@ -514,10 +636,10 @@ static int write_junit(FILE *f, const struct rpt_compare *c)
 		else
 			fmt_ratio(r, sizeof(r), q->test.ratio);
 		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
-		fmt_p(p, sizeof(p), q->p_adj);
+		fmt_p(p, sizeof(p), shown_padj(c, q));
 		fmt_marks(marks, sizeof(marks), q);
 		snprintf(msg, sizeof(msg),
-			 "%s: old %s ms, new %s ms, ratio %s (CI %s), p adj %s%s%s%s%s",
+			 "%s: old %s ms, new %s ms, ratio %s (CI %s, per query, unadjusted), p adj %s%s%s%s%s",
 			 rpt_verdict_name(q->verdict), a, b, r, ci, p, q->why ? "; " : "",
 			 q->why ? q->why : "", marks[0] ? "; " : "", marks);
 		fprintf(f, "    <testcase classname=\"dbt3stab.compare\" name=\"");

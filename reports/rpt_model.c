@@ -31,7 +31,8 @@ void rpt_compare_opts_init(struct rpt_compare_opts *o)
 	o->alpha = 0.05;
 	o->min_effect = 0.02;
 	o->correction = ST_CORR_HOLM;
-	o->method = ST_METHOD_WELCH;
+	o->method = ST_METHOD_AUTO;
+	o->alt = ST_GREATER;
 }
 
 void rpt_summary_opts_init(struct rpt_summary_opts *o)
@@ -42,7 +43,8 @@ void rpt_summary_opts_init(struct rpt_summary_opts *o)
 	o->alpha = 0.05;
 	o->min_effect = 0.02;
 	o->correction = ST_CORR_HOLM;
-	o->method = ST_METHOD_WELCH;
+	o->method = ST_METHOD_AUTO;
+	o->alt = ST_GREATER;
 	o->max_restarts = 100;
 }
 
@@ -308,6 +310,71 @@ static void test_none(struct st_test *t)
 	memset(t, 0, sizeof(*t));
 	t->kind = ST_TEST_NONE;
 	t->diff = t->ratio = t->se = t->df = t->t = t->p = t->ci_lo = t->ci_hi = NAN;
+	t->p_greater = t->p_less = t->p_tost = t->tost_lo = t->tost_hi = NAN;
+	t->ci_sim_lo = t->ci_sim_hi = t->var_f_p = NAN;
+}
+
+/* What a baseline used by q's test added: the power (st_power) to flag a slowdown of 2 x
+ * min-effect at the noise the test used, n = the smaller side, without and with its df. */
+static void baseline_power(struct rpt_query *q, const struct rpt_compare *c, size_t m)
+{
+	const struct st_test *t = &q->test;
+	size_t n = t->n_a < t->n_b ? t->n_a : t->n_b;
+	double inv_n = 1.0 / (double)t->n_a + 1.0 / (double)t->n_b;
+	struct st_power_spec s = {
+	    .effect = 2 * c->opts.min_effect,
+	    .sd_log = sqrt(t->se * t->se / inv_n),
+	    .alpha = c->opts.alpha,
+	    .m = m,
+	    .corr = c->opts.correction,
+	    .min_effect = c->opts.min_effect,
+	    .method = ST_METHOD_POOLED,
+	    .alt = c->opts.alt,
+	    .min_effect_test = c->opts.min_effect_test,
+	};
+	if (t->base_use != ST_BASE_USED || !isfinite(s.sd_log))
+		return;
+	if (n < 2)
+		return;
+	q->power_nobase = st_power(&s, n);
+	s.baseline_df = t->base_df;
+	q->power_base = st_power(&s, n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Counts of the baseline's use and the median power it added; the improvements count. */
+static void baseline_summary(struct rpt_compare *c)
+{
+	double *a = calloc(2 * (c->n_queries ? c->n_queries : 1), sizeof(double)), *b;
+	size_t k = 0;
+	c->power_nobase = c->power_base = NAN;
+	c->n_base_used = c->n_base_unused = 0;
+	c->counts_impr = c->counts[RPT_IMPROVEMENT];
+	for (size_t i = 0; i < c->n_queries; i++) {
+		enum st_baseline_use u = c->queries[i].test.base_use;
+		c->n_base_used += u == ST_BASE_USED;
+		c->n_base_unused += u == ST_BASE_UNUSED_WELCH || u == ST_BASE_UNUSED_NOISE;
+	}
+	if (!a)
+		return;
+	b = a + c->n_queries;
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (isfinite(c->queries[i].power_base)) {
+			a[k] = c->queries[i].power_nobase;
+			b[k++] = c->queries[i].power_base;
+		}
+	if (k) {
+		qsort(a, k, sizeof(double), cmp_double);
+		qsort(b, k, sizeof(double), cmp_double);
+		c->power_nobase = k % 2 ? a[k / 2] : (a[k / 2 - 1] + a[k / 2]) / 2;
+		c->power_base = k % 2 ? b[k / 2] : (b[k / 2 - 1] + b[k / 2]) / 2;
+	}
+	free(a);
 }
 
 /* Tests every query with a successful restart on both sides, then corrects and decides. */
@@ -318,17 +385,18 @@ static int run_tests(struct rpt_compare *c, enum st_verdict *verdicts, struct er
 	struct st_prior *base = calloc(k, sizeof(*base));
 	struct st_test *tests = calloc(k, sizeof(*tests));
 	size_t *map = calloc(k, sizeof(*map));
-	double *padj = calloc(k, sizeof(double));
+	double *padj = calloc(k, sizeof(double)), *pimp = calloc(k, sizeof(double));
 	enum st_verdict *v = calloc(k, sizeof(*v));
 	int rc = -1;
-	if (!sa || !sb || !base || !tests || !map || !padj || !v) {
+	if (!sa || !sb || !base || !tests || !map || !padj || !pimp || !v) {
 		errbuf_set(err, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct rpt_query *q = &c->queries[i];
 		test_none(&q->test);
-		q->p_adj = NAN;
+		q->p_adj = q->p_adj_impr = NAN;
+		q->power_nobase = q->power_base = NAN;
 		verdicts[i] = ST_VERDICT_INCONCLUSIVE;
 		if (!q->old.n_used || !q->new.n_used)
 			continue;
@@ -341,17 +409,22 @@ static int run_tests(struct rpt_compare *c, enum st_verdict *verdicts, struct er
 	struct st_compare_opts so;
 	st_compare_opts_init(&so);
 	so.method = c->opts.method;
-	so.alt = ST_TWO_SIDED;
+	so.alt = c->opts.alt;
 	so.alpha = c->opts.alpha;
+	so.min_effect = c->opts.min_effect;
+	so.min_effect_test = c->opts.min_effect_test;
 	if (m && st_compare_all(tests, &c->eb_prior, sa, sb, m, base, &so, err) < 0)
 		goto out;
-	st_decide(v, padj, tests, m, c->opts.correction, c->opts.alpha, c->opts.min_effect,
-		  ST_TWO_SIDED);
+	struct st_decide_opts dopt = {c->opts.correction, c->opts.alpha, c->opts.min_effect,
+				      c->opts.alt, c->opts.min_effect_test};
+	st_decide_ext(v, padj, pimp, tests, m, &dopt);
 	for (size_t j = 0; j < m; j++) {
 		struct rpt_query *q = &c->queries[map[j]];
 		q->test = tests[j];
 		q->p_adj = padj[j];
+		q->p_adj_impr = pimp[j];
 		verdicts[map[j]] = v[j];
+		baseline_power(q, c, m);
 	}
 	rc = 0;
 out:
@@ -361,6 +434,7 @@ out:
 	free(tests);
 	free(map);
 	free(padj);
+	free(pimp);
 	free(v);
 	return rc;
 }
@@ -426,13 +500,14 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 				q->why = "untested";
 				break;
 			default:
-				/* unchanged only when the CI rules out a change of min-effect */
-				if (st_ci_rules_out(&q->test, c->opts.min_effect)) {
+				/* unchanged only when TOST rules out a change of min-effect */
+				if (st_tost_rules_out(&q->test, c->opts.alpha)) {
 					q->verdict = RPT_UNCHANGED;
 				} else {
 					q->verdict = RPT_INCONCLUSIVE;
-					q->why = "not flagged, but the CI does not rule out a change "
-						 "of min-effect (more restarts needed)";
+					q->why = "not flagged, but the equivalence test (TOST) does "
+						 "not rule out a change of min-effect (more restarts "
+						 "needed)";
 				}
 			}
 		}
@@ -567,6 +642,7 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		goto fail;
 	decide(c, verdicts);
 	free(verdicts);
+	baseline_summary(c);
 	overall(c);
 	*out = c;
 	return 0;
@@ -588,6 +664,32 @@ void rpt_summary_free(struct rpt_summary *s)
 		side_release(&s->queries[i].side);
 	free(s->queries);
 	free(s);
+}
+
+/* The noise (sd of log restart means with its 95% CI, bound and split) and the run-position
+ * effect of one query; the position F test is judged at alpha / (queries in the file). */
+static int noise_and_position(struct rpt_summary_query *sq, const struct rpt_summary *s,
+			      const double *runs, const size_t *nruns, size_t k,
+			      struct errbuf *err)
+{
+	double eff[32];
+	int flag[32];
+	size_t m = s->n_queries ? s->n_queries : 1;
+	if (st_noise_compute(&sq->noise, runs, nruns, k, 0.95, err) < 0)
+		return -1;
+	sq->have_noise = 1;
+	struct errbuf ignore;
+	if (st_position_effect(&sq->position, eff, flag, 32, runs, nruns, k,
+			       s->opts.alpha / (double)m, &ignore) < 0)
+		return 0; /* fewer than 2 runs a restart: no position to compare */
+	sq->have_position = 1;
+	sq->position_effect = sq->position.p < s->opts.alpha / (double)m;
+	for (size_t j = 0; j < sq->position.n; j++)
+		if (sq->position_effect && flag[j])
+			sq->position_flags |= 1u << j;
+	if (sq->position_effect)
+		sq->warn |= RPT_W_POSITION;
+	return 0;
 }
 
 static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary *s,
@@ -623,6 +725,8 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	}
 	struct errbuf why = {""};
 	int rc = st_query_stats_compute(&sq->stats, NULL, runs, nruns, k, &why);
+	if (rc == 0 && k >= 2)
+		rc = noise_and_position(sq, s, runs, nruns, k, &why);
 	free(runs);
 	free(nruns);
 	if (rc < 0)
@@ -640,12 +744,22 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	    .min_effect = o->min_effect,
 	    .method = o->method,
 	    .baseline_df = 0,
-	    .alt = ST_TWO_SIDED,
+	    .alt = o->alt,
+	    .min_effect_test = o->min_effect_test,
 	};
 	sq->power_now = st_power(&spec, k);
 	if (st_restarts_needed(&sq->needed, &spec, o->power, o->max_restarts) < 0) {
 		sq->needed = 0;
 		sq->needed_over = 1;
+	}
+	/* needed is monotone in the noise, so the CI of the noise maps to one of needed */
+	spec.sd_log = sq->noise.sd_lo;
+	if (st_restarts_needed(&sq->needed_lo, &spec, o->power, o->max_restarts) < 0)
+		sq->needed_lo = 0;
+	spec.sd_log = sq->noise.sd_hi;
+	if (st_restarts_needed(&sq->needed_hi, &spec, o->power, o->max_restarts) < 0) {
+		sq->needed_hi = 0;
+		sq->needed_hi_over = 1;
 	}
 	return 0;
 }

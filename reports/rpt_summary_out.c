@@ -13,15 +13,41 @@ static void fmt_num(char *buf, size_t n, const char *fmt, double x)
 		snprintf(buf, n, fmt, x);
 }
 
+static void fmt_count(char *buf, size_t n, size_t v, int over, size_t max)
+{
+	if (over)
+		snprintf(buf, n, ">%zu", max);
+	else if (v)
+		snprintf(buf, n, "%zu", v);
+	else
+		snprintf(buf, n, "-");
+}
+
+/* "7 (4-19)": restarts needed at the estimated noise and at the ends of its 95% CI. */
 static void fmt_needed(char *buf, size_t n, const struct rpt_summary *s,
 		       const struct rpt_summary_query *q)
 {
-	if (q->needed_over)
-		snprintf(buf, n, ">%zu", s->opts.max_restarts);
-	else if (q->needed)
-		snprintf(buf, n, "%zu", q->needed);
-	else
+	char v[32], lo[32], hi[32];
+	size_t max = s->opts.max_restarts;
+	fmt_count(v, sizeof(v), q->needed, q->needed_over, max);
+	if (!q->have_noise || (!q->needed && !q->needed_over)) {
+		snprintf(buf, n, "%s", v);
+		return;
+	}
+	fmt_count(lo, sizeof(lo), q->needed_lo, !q->needed_lo, max);
+	fmt_count(hi, sizeof(hi), q->needed_hi, q->needed_hi_over, max);
+	snprintf(buf, n, "%.12s (%.12s–%.12s)", v, lo, hi);
+}
+
+/* The between part: its estimate, or its 95% upper bound when the estimate is 0. */
+static void fmt_between(char *buf, size_t n, const struct rpt_summary_query *q)
+{
+	if (!q->have_noise)
 		snprintf(buf, n, "-");
+	else if (q->noise.sd_between > 0)
+		snprintf(buf, n, "%.2f%%", 100.0 * q->noise.sd_between);
+	else
+		snprintf(buf, n, "0 (<=%.2f%%)", 100.0 * q->noise.sd_ucb);
 }
 
 /* The figures of one query as strings, in table order. */
@@ -30,6 +56,7 @@ static void row(char cells[COLS][64], const struct rpt_summary *s,
 		const struct rpt_summary_query *q)
 {
 	const struct st_query_stats *st = &q->stats;
+	const struct st_noise *nz = &q->noise;
 	int ok = q->have_stats;
 	snprintf(cells[0], 64, "%s", q->id);
 	snprintf(cells[1], 64, "%zu/%zu", q->side.n_used, q->side.n_restarts);
@@ -37,20 +64,24 @@ static void row(char cells[COLS][64], const struct rpt_summary *s,
 	fmt_num(cells[3], 64, "%.3f", ok ? st->mean : NAN);
 	fmt_num(cells[4], 64, "%.3f", ok ? st->gmean : NAN);
 	fmt_num(cells[5], 64, "%.2f%%", ok ? 100.0 * st->cov_within : NAN);
-	fmt_num(cells[6], 64, "%.2f%%", ok ? 100.0 * st->cov_between : NAN);
-	fmt_num(cells[7], 64, "%.4g", ok ? st->anova.var_within : NAN);
-	fmt_num(cells[8], 64, "%.4g", ok ? st->anova.var_between : NAN);
+	if (q->have_noise)
+		snprintf(cells[6], 64, "%.2f%% (%.2f–%.2f%%)", 100.0 * nz->sd_log, 100.0 * nz->sd_lo,
+			 100.0 * nz->sd_hi);
+	else
+		snprintf(cells[6], 64, "-");
+	fmt_between(cells[7], 64, q);
+	fmt_num(cells[8], 64, "%.2f%%", q->have_noise ? 100.0 * nz->sd_within : NAN);
 	fmt_needed(cells[9], 64, s, q);
 }
 
 static void heads(char h[COLS][64], const struct rpt_summary *s)
 {
 	static const char *const fixed[COLS] = {
-	    "query",	  "restarts",	 "runs",	   "mean ms",	      "gmean ms",
-	    "CoV within", "CoV between", "var within ms²", "var between ms²", ""};
+	    "query",	      "restarts",	    "runs",    "mean ms",     "gmean ms",
+	    "run CoV", "noise sd (95% CI)", "between", "within part", ""};
 	for (int i = 0; i < COLS; i++)
 		snprintf(h[i], 64, "%s", fixed[i]);
-	snprintf(h[9], 64, "restarts for %g%%", 100.0 * s->opts.detect);
+	snprintf(h[9], 64, "restarts for %g%% (95%% CI)", 100.0 * s->opts.detect);
 }
 
 static void header_line(FILE *f, const struct rpt_summary *s, int md)
@@ -64,26 +95,63 @@ static void header_line(FILE *f, const struct rpt_summary *s, int md)
 		r->finished_at ? "" : " (unfinished)");
 }
 
+static const char *power_test(const struct rpt_summary *s)
+{
+	switch (s->opts.method) {
+	case ST_METHOD_WELCH:
+		return "Welch t";
+	case ST_METHOD_EB:
+		return "moderated t";
+	default:
+		return "pooled t";
+	}
+}
+
 static void footnote(FILE *f, const struct rpt_summary *s, const char *prefix)
 {
 	fprintf(f,
+		"%snoise sd: sd of the log restart means (the noise compare tests against; about "
+		"the CoV of the restart means), with its 95%% chi-square CI; between: its "
+		"between-restart part, with the 95%% upper bound when the estimate is 0; within "
+		"part: what the run noise adds to a restart mean (run CoV / sqrt(runs))\n",
+		prefix);
+	fprintf(f,
 		"%srestarts for %g%%: restarts a side for compare to flag a %g%% slowdown with "
-		"%g%% power (Welch, %s over %zu queries, alpha %g, min effect %g%%), from the "
-		"between-restart variance measured here\n",
+		"%g%% power (%s, %s, %s over %zu queries, alpha %g, min effect %g%%%s), at the "
+		"noise measured here and at the ends of its 95%% CI: from %zu restarts the noise is "
+		"uncertain, so plan with the upper figure\n",
 		prefix, 100.0 * s->opts.detect, 100.0 * s->opts.detect, 100.0 * s->opts.power,
+		power_test(s), s->opts.alt == ST_GREATER ? "one-sided" : "two-sided",
 		st_correction_name(s->opts.correction), s->n_queries, s->opts.alpha,
-		100.0 * s->opts.min_effect);
+		100.0 * s->opts.min_effect, s->opts.min_effect_test ? ", min-effect test" : "",
+		s->n_queries ? s->queries[0].side.n_used : (size_t)0);
 }
 
 /* Warning kinds of one query: every enum rpt_warn flag, then "fewer than 2 ok restarts". */
 enum { SUM_W_FEW = 1 << 6 };
-static const unsigned warn_kinds[] = {RPT_W_NOT_STEADY, RPT_W_TIMEOUT,	     RPT_W_CRASH,
-				      RPT_W_ERROR,	RPT_W_PLAN_VARIES, RPT_W_RESULT_VARIES,
-				      SUM_W_FEW};
+static const unsigned warn_kinds[] = {RPT_W_NOT_STEADY,    RPT_W_TIMEOUT, RPT_W_CRASH,
+				      RPT_W_ERROR,	   RPT_W_PLAN_VARIES, RPT_W_RESULT_VARIES,
+				      SUM_W_FEW,	   RPT_W_POSITION};
 
 static unsigned query_warn(const struct rpt_summary_query *q)
 {
 	return q->warn | (q->have_stats && q->side.n_used < 2 ? (unsigned)SUM_W_FEW : 0u);
+}
+
+/* "run-position effect (F test p = 1e-08): runs 1, 2 differ from the typical run ..." */
+static void position_text(char *buf, size_t n, const struct rpt_summary_query *q)
+{
+	size_t at = (size_t)snprintf(buf, n, "run-position effect (F test p = %.2g): ",
+				     q->position.p), k = 0;
+	for (size_t j = 0; j < q->position.n && j < 32 && at < n; j++)
+		if (q->position_flags & (1u << j))
+			at += (size_t)snprintf(buf + at, n - at, "%s%zu", k++ ? ", " : "runs ",
+					       j + 1);
+	if (at < n)
+		snprintf(buf + at, n - at, "%s: the restart mean is not a steady-state mean",
+			 k ? " differ from the typical run in every restart (a warm-up transient?)"
+			   : "the runs' positions matter in every restart, no single run stands "
+			     "out");
 }
 
 /* The text of warning kind k of q into buf (without the query id); 0 when q has none. */
@@ -113,6 +181,9 @@ static int warning_text(char *buf, size_t n, const struct rpt_summary_query *q, 
 	case RPT_W_RESULT_VARIES:
 		snprintf(buf, n, "the result differs between restarts");
 		break;
+	case RPT_W_POSITION:
+		position_text(buf, n, q);
+		break;
 	default:
 		snprintf(buf, n, "fewer than 2 successful restarts: no between-restart variance");
 	}
@@ -139,8 +210,9 @@ static size_t n_warnings(const struct rpt_summary *s)
 /* The warnings of q as JSON: {"kinds": [names], "messages": [texts]}. */
 static json_t *warnings_json(const struct rpt_summary_query *q)
 {
-	static const char *const names[] = {"not_steady",   "timeout",	     "crash", "error",
-					    "plan_varies", "result_varies", "few_restarts"};
+	static const char *const names[] = {"not_steady",    "timeout",	      "crash",
+					    "error",	     "plan_varies",   "result_varies",
+					    "few_restarts", "run_position"};
 	char msg[256];
 	json_t *a = json_array();
 	for (size_t k = 0; k < sizeof(warn_kinds) / sizeof(warn_kinds[0]); k++)
@@ -211,6 +283,27 @@ static json_t *num(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* The noise figures and the run-position test of q; null without 2 restarts. */
+static json_t *noise_json(const struct rpt_summary_query *q)
+{
+	const struct st_noise *z = &q->noise;
+	json_t *pos = json_null();
+	if (!q->have_noise)
+		return json_null();
+	if (q->have_position) {
+		json_t *runs = json_array();
+		for (size_t j = 0; j < q->position.n && j < 32; j++)
+			if (q->position_flags & (1u << j))
+				json_array_append_new(runs, json_integer((json_int_t)j + 1));
+		pos = json_pack("{s:o, s:o, s:b, s:o}", "f", num(q->position.f), "p",
+				num(q->position.p), "effect", q->position_effect, "runs", runs);
+	}
+	return json_pack("{s:o, s:[o, o], s:o, s:o, s:o, s:f, s:o}", "sd_log", num(z->sd_log),
+			 "sd_log_ci95", num(z->sd_lo), num(z->sd_hi), "sd_log_ucb95",
+			 num(z->sd_ucb), "sd_between", num(z->sd_between), "sd_within",
+			 num(z->sd_within), "level", 0.95, "run_position", pos);
+}
+
 json_t *rpt_summary_to_json(const struct rpt_summary *s)
 {
 	const struct res_file *r = s->file.res;
@@ -221,12 +314,14 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 	json_object_set_new(o, "label", r->label ? json_string(r->label) : json_null());
 	json_object_set_new(o, "scale_factor", json_real(res_file_scale_factor(r)));
 	json_object_set_new(o, "finished", json_boolean(r->finished_at != NULL));
-	json_object_set_new(o, "power",
-			    json_pack("{s:f, s:f, s:f, s:f, s:s, s:I}", "detect", s->opts.detect,
-				      "target", s->opts.power, "alpha", s->opts.alpha, "min_effect",
-				      s->opts.min_effect, "correction",
-				      st_correction_name(s->opts.correction), "queries",
-				      (json_int_t)s->n_queries));
+	json_object_set_new(
+	    o, "power",
+	    json_pack("{s:f, s:f, s:f, s:f, s:s, s:s, s:s, s:b, s:I}", "detect", s->opts.detect,
+		      "target", s->opts.power, "alpha", s->opts.alpha, "min_effect",
+		      s->opts.min_effect, "correction", st_correction_name(s->opts.correction),
+		      "method", st_method_name(s->opts.method), "alternative",
+		      s->opts.alt == ST_GREATER ? "greater" : "two-sided", "min_effect_test",
+		      s->opts.min_effect_test, "queries", (json_int_t)s->n_queries));
 	for (size_t i = 0; i < s->n_queries; i++) {
 		const struct rpt_summary_query *q = &s->queries[i];
 		const struct st_query_stats *st = &q->stats;
@@ -248,9 +343,16 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 		json_object_set_new(jq, "var_between_ms2", num(ok ? st->anova.var_between : NAN));
 		json_object_set_new(jq, "anova_f", num(ok ? st->anova.f : NAN));
 		json_object_set_new(jq, "anova_p", num(ok ? st->anova.p : NAN));
+		json_object_set_new(jq, "noise", noise_json(q));
 		json_object_set_new(jq, "power_now", num(q->power_now));
 		json_object_set_new(jq, "restarts_needed",
 				    q->needed ? json_integer((json_int_t)q->needed) : json_null());
+		json_object_set_new(jq, "restarts_needed_ci",
+				    json_pack("[o, o]",
+					      q->needed_lo ? json_integer((json_int_t)q->needed_lo)
+							   : json_null(),
+					      q->needed_hi ? json_integer((json_int_t)q->needed_hi)
+							   : json_null()));
 		json_object_set_new(jq, "not_steady", json_integer((json_int_t)q->side.not_steady));
 		json_object_set_new(jq, "timeouts", json_integer((json_int_t)q->side.timeouts));
 		json_object_set_new(jq, "crashes", json_integer((json_int_t)q->side.crashes));

@@ -5,51 +5,42 @@
 #include "base/cli.h"
 #include "runner/cmd.h"
 #include "result/res.h"
+#include "runner/cmd_stat_opts.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct cmd_stat_opts *so)
 {
+	fprintf(f, "usage: dbt3stab compare OLD.json NEW.json [options]\n"
+		   "\n"
+		   "Compares two result files query by query on their restart means and flags what\n"
+		   "exceeds the restart-to-restart variance.\n"
+		   "\n");
+	cmd_stat_usage(f, so);
 	fprintf(f,
-		"usage: dbt3stab compare OLD.json NEW.json [options]\n"
-		"\n"
-		"Compares two result files query by query on their restart means and flags what\n"
-		"exceeds the restart-to-restart variance.\n"
-		"\n"
-		"  --alpha A            family-wise (or FDR) level, default 0.05\n"
-		"  --min-effect E       smallest slowdown flagged, e.g. 2%% (default) or 0.02\n"
-		"  --correction C       holm (default), bh or none\n"
-		"  --method M           welch (default); pooled (Student t, with --baseline its\n"
-		"                       restart variance is pooled in: more power, same bound);\n"
-		"                       eb (experimental moderated t: can exceed the bound)\n"
-		"  --baseline FILE      restart variance for queries with fewer than 2 restarts\n"
-		"                       on a side (a result with several restarts)\n"
-		"  --format F           text (default), markdown, json, junit or html\n"
+		"  --baseline FILE      a result of the same host with several restarts: its\n"
+		"                       restart variance is pooled in (its df added) whenever\n"
+		"                       the test is pooled and the noise agrees (F test); the\n"
+		"                       report says per query whether it was used\n"
 		"  -o, --output FILE    write the report to FILE instead of standard output\n"
 		"                       (checked first: exit 2 when FILE cannot be created)\n"
 		"  --force              compare files that are not comparable, with a warning\n"
 		"  -q, --quiet          no warnings on standard error\n"
 		"  -h, --help           this help\n"
 		"\n"
-		"verdicts: regression, improvement (significant and at least min effect; a query\n"
-		"          that timed out in every restart of one side only: by the timeout),\n"
-		"          unchanged (the CI lies within +-min effect), inconclusive (not flagged\n"
-		"          and the CI is wider, or untested), wrong-result\n"
+		"verdicts: regression (significantly slower; estimated >= min effect, or with\n"
+		"          --min-effect-test slower by more than min effect), improvement (the\n"
+		"          same, faster), unchanged (TOST: the 90%% CI lies within +-min effect,\n"
+		"          per query, not corrected), inconclusive (neither, or untested),\n"
+		"          wrong-result; a query that timed out in every restart of one side only\n"
+		"          is decided by the timeout\n"
 		"exit: 0 nothing flagged, 1 regression, 3 wrong result (takes precedence),\n"
 		"      2 usage or input error, or the report cannot be written\n");
 }
 
-enum {
-	OPT_ALPHA = 256,
-	OPT_MIN_EFFECT,
-	OPT_CORRECTION,
-	OPT_METHOD,
-	OPT_BASELINE,
-	OPT_FORMAT,
-	OPT_FORCE
-};
+enum { OPT_BASELINE = 256, OPT_FORCE };
 
 static int read_file(struct res_file **out, const char *path)
 {
@@ -64,12 +55,8 @@ static int read_file(struct res_file **out, const char *path)
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"alpha", required_argument, NULL, OPT_ALPHA},
-	    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
-	    {"correction", required_argument, NULL, OPT_CORRECTION},
-	    {"method", required_argument, NULL, OPT_METHOD},
+	    CMD_STAT_LONGOPTS,
 	    {"baseline", required_argument, NULL, OPT_BASELINE},
-	    {"format", required_argument, NULL, OPT_FORMAT},
 	    {"output", required_argument, NULL, 'o'},
 	    {"force", no_argument, NULL, OPT_FORCE},
 	    {"quiet", no_argument, NULL, 'q'},
@@ -77,43 +64,22 @@ int cmd_compare(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct rpt_compare_opts opts;
-	enum rpt_format fmt = RPT_TEXT;
 	const char *baseline_path = NULL, *output = NULL;
-	int quiet = 0, c;
+	int quiet = 0, c, orc;
 	rpt_compare_opts_init(&opts);
+	struct cmd_stat_opts so = {opts.alpha,	     opts.min_effect, opts.correction,
+				   opts.method,	     opts.alt,	      0,
+				   RPT_TEXT,	     0x1f,	      "text, markdown, json, junit or html"};
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+		int h = cmd_stat_opt(&so, c, optarg, "compare", &orc);
+		if (h < 0)
+			return orc;
+		if (h > 0)
+			continue;
 		switch (c) {
-		case OPT_ALPHA:
-			if (cli_parse_double(optarg, 1e-12, 0.5, &opts.alpha) < 0)
-				return cli_usage_error("compare", "bad --alpha '%s' (0 < A <= 0.5)",
-						       optarg);
-			break;
-		case OPT_MIN_EFFECT:
-			if (cli_parse_fraction(optarg, &opts.min_effect) < 0 ||
-			    opts.min_effect >= 10)
-				return cli_usage_error(
-				    "compare", "bad --min-effect '%s' (e.g. 2%% or 0.02)", optarg);
-			break;
-		case OPT_CORRECTION:
-			if (st_correction_parse(optarg, &opts.correction) < 0)
-				return cli_usage_error(
-				    "compare", "bad --correction '%s' (holm, bh or none)", optarg);
-			break;
-		case OPT_METHOD:
-			if (st_method_parse(optarg, &opts.method) < 0)
-				return cli_usage_error("compare", "bad --method '%s' (welch, pooled or eb)",
-						       optarg);
-			break;
 		case OPT_BASELINE:
 			baseline_path = optarg;
-			break;
-		case OPT_FORMAT:
-			if (rpt_format_parse(optarg, 0x1f, &fmt) < 0)
-				return cli_usage_error(
-				    "compare",
-				    "bad --format '%s' (text, markdown, json, junit or html)",
-				    optarg);
 			break;
 		case 'o':
 			output = optarg;
@@ -125,12 +91,19 @@ int cmd_compare(int argc, char **argv)
 			quiet = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			usage(stdout, &so);
 			return CLI_OK;
 		default:
 			return cli_bad_option("compare", c, argv);
 		}
 	}
+	opts.alpha = so.alpha;
+	opts.min_effect = so.min_effect;
+	opts.correction = so.correction;
+	opts.method = so.method;
+	opts.alt = so.alt;
+	opts.min_effect_test = so.min_effect_test;
+	enum rpt_format fmt = (enum rpt_format)so.format;
 	if (argc - optind != 2)
 		return cli_usage_error("compare",
 				       "expected two result files, OLD.json and NEW.json");

@@ -4,56 +4,61 @@
 #include "base/cli.h"
 #include "runner/cmd.h"
 #include "result/res.h"
+#include "runner/cmd_stat_opts.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct cmd_stat_opts *so)
 {
 	fprintf(
 	    f, "usage: dbt3stab summary RESULT.json [options]\n"
 	       "\n"
-	       "Per query: restarts, runs, mean, geometric mean of the restart means, within- and\n"
-	       "between-restart CoV, variance components (one-way random-effects ANOVA), and how\n"
-	       "many restarts a side compare needs to flag a given slowdown on this host.\n"
+	       "Per query: restarts, runs, mean, geometric mean of the restart means, the sd of\n"
+	       "the log restart means (the noise compare sees) with its 95%% CI, split into its\n"
+	       "between- and within-restart parts, the variance components (one-way random-\n"
+	       "effects ANOVA), a run-position (warm-up) effect, and how many restarts a side\n"
+	       "compare needs to flag a given slowdown on this host (with a 95%% interval).\n"
 	       "\n"
 	       "  --detect D           slowdown to detect, e.g. 3%% (default) or 0.03\n"
 	       "  --power P            target power, default 80%%\n"
-	       "  --alpha A            compare's level, default 0.05\n"
-	       "  --min-effect E       compare's minimum effect, default 2%%\n"
-	       "  --correction C       compare's correction: holm (default), bh or none\n"
-	       "  --format F           text (default), markdown or json\n"
-	       "  -o, --output FILE    write to FILE instead of standard output (checked\n"
-	       "                       first: exit 2 when FILE cannot be created)\n"
-	       "  -q, --quiet          no warnings on standard error\n"
-	       "  -h, --help           this help\n"
-	       "\n"
-	       "exit: 0 ok, 2 usage or input error, or the report cannot be written\n");
+	       "compare's options, for the power:\n");
+	cmd_stat_usage(f, so);
+	fprintf(f, "  -o, --output FILE    write to FILE instead of standard output (checked\n"
+		   "                       first: exit 2 when FILE cannot be created)\n"
+		   "  -q, --quiet          no warnings on standard error\n"
+		   "  -h, --help           this help\n"
+		   "\n"
+		   "exit: 0 ok, 2 usage or input error, or the report cannot be written\n");
 }
 
-enum { OPT_DETECT = 256, OPT_POWER, OPT_ALPHA, OPT_MIN_EFFECT, OPT_CORRECTION, OPT_FORMAT };
+enum { OPT_DETECT = 256, OPT_POWER };
 
 int cmd_summary(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+	    CMD_STAT_LONGOPTS,
 	    {"detect", required_argument, NULL, OPT_DETECT},
 	    {"power", required_argument, NULL, OPT_POWER},
-	    {"alpha", required_argument, NULL, OPT_ALPHA},
-	    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
-	    {"correction", required_argument, NULL, OPT_CORRECTION},
-	    {"format", required_argument, NULL, OPT_FORMAT},
 	    {"output", required_argument, NULL, 'o'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct rpt_summary_opts opts;
-	enum rpt_format fmt = RPT_TEXT;
 	const char *output = NULL;
-	int c;
+	int c, orc;
 	rpt_summary_opts_init(&opts);
+	struct cmd_stat_opts so = {opts.alpha,	 opts.min_effect, opts.correction,
+				   opts.method,	 opts.alt,	  0,
+				   RPT_TEXT,	 0x7,		  "text, markdown or json"};
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+		int h = cmd_stat_opt(&so, c, optarg, "summary", &orc);
+		if (h < 0)
+			return orc;
+		if (h > 0)
+			continue;
 		switch (c) {
 		case OPT_DETECT:
 			if (cli_parse_fraction(optarg, &opts.detect) < 0 || !(opts.detect > 0) ||
@@ -67,40 +72,25 @@ int cmd_summary(int argc, char **argv)
 				return cli_usage_error("summary", "bad --power '%s' (e.g. 80%%)",
 						       optarg);
 			break;
-		case OPT_ALPHA:
-			if (cli_parse_double(optarg, 1e-12, 0.5, &opts.alpha) < 0)
-				return cli_usage_error("summary", "bad --alpha '%s' (0 < A <= 0.5)",
-						       optarg);
-			break;
-		case OPT_MIN_EFFECT:
-			if (cli_parse_fraction(optarg, &opts.min_effect) < 0 ||
-			    opts.min_effect >= 10)
-				return cli_usage_error(
-				    "summary", "bad --min-effect '%s' (e.g. 2%% or 0.02)", optarg);
-			break;
-		case OPT_CORRECTION:
-			if (st_correction_parse(optarg, &opts.correction) < 0)
-				return cli_usage_error(
-				    "summary", "bad --correction '%s' (holm, bh or none)", optarg);
-			break;
-		case OPT_FORMAT:
-			if (rpt_format_parse(optarg, 0x7, &fmt) < 0)
-				return cli_usage_error("summary",
-						       "bad --format '%s' (text, markdown or json)",
-						       optarg);
-			break;
 		case 'o':
 			output = optarg;
 			break;
 		case 'q':
 			break; /* summary prints no warnings on stderr: they are in the report */
 		case 'h':
-			usage(stdout);
+			usage(stdout, &so);
 			return CLI_OK;
 		default:
 			return cli_bad_option("summary", c, argv);
 		}
 	}
+	opts.alpha = so.alpha;
+	opts.min_effect = so.min_effect;
+	opts.correction = so.correction;
+	opts.method = so.method;
+	opts.alt = so.alt;
+	opts.min_effect_test = so.min_effect_test;
+	enum rpt_format fmt = (enum rpt_format)so.format;
 	if (argc - optind != 1)
 		return cli_usage_error("summary", "expected one result file");
 	if (output) {

@@ -42,18 +42,48 @@ static void pct(char *out, size_t len, double v)
 		snprintf(out, len, "-");
 }
 
+/* The noise columns (sd of log restart means and its 95% upper bound: what compare sees) and
+ * a note on a run-position effect (warm-up transient) judged at 0.05 / 22; returns the length
+ * of the note. */
+static size_t noise_cells(char cb[32], char ub[32], char *notes, size_t len, const double *runs,
+			  const size_t *nr, size_t k)
+{
+	struct st_noise z;
+	struct st_position p;
+	double eff[32];
+	int flag[32];
+	struct errbuf err;
+	size_t nl = 0;
+	if (k < 2 || st_noise_compute(&z, runs, nr, k, 0.95, &err) < 0)
+		return 0;
+	pct(cb, 32, z.sd_log);
+	pct(ub, 32, z.sd_ucb);
+	if (st_position_effect(&p, eff, flag, 32, runs, nr, k, 0.05 / 22, &err) < 0 ||
+	    !(p.p < 0.05 / 22))
+		return 0;
+	nl = (size_t)snprintf(notes, len, "warm-up? runs");
+	for (size_t j = 0; j < p.n && nl < len; j++)
+		if (flag[j])
+			nl += (size_t)snprintf(notes + nl, len - nl, " %zu", j + 1);
+	if (nl < len)
+		nl += (size_t)snprintf(notes + nl, len - nl, " differ; ");
+	return nl < len ? nl : len - 1;
+}
+
 int run_report_table(FILE *f, const struct res_file *res, const char *name)
 {
 	if (name)
 		fprintf(f, "variant %s\n", name);
-	fprintf(f, "%-5s %8s %12s %10s %10s %10s  %s\n", "query", "restarts", "mean ms",
-		"cov within", "cov betw.", "rows", "notes");
+	fprintf(f, "%-5s %8s %12s %10s %10s %10s %10s  %s\n", "query", "restarts", "mean ms",
+		"cov within", "noise sd", "(95% ucb)", "rows", "notes");
 	for (size_t i = 0; i < res->n_queries; i++) {
 		const struct res_query *q = &res->queries[i];
 		double *runs = NULL;
 		size_t *nr = NULL, k = 0;
-		char mean[32] = "-", cw[32] = "-", cb[32] = "-", rows[32] = "-", notes[128] = "";
+		char mean[32] = "-", cw[32] = "-", cb[32] = "-", ub[32] = "-", rows[32] = "-",
+		     notes[160] = "";
 		int ns = 0, to = 0, cr = 0, er = 0;
+		size_t nl = 0;
 		for (size_t j = 0; j < q->n_restarts; j++) {
 			const struct res_restart *r = &q->restarts[j];
 			ns += r->not_steady;
@@ -69,13 +99,11 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 			if (st_query_stats_compute(&s, NULL, runs, nr, k, &err) == 0) {
 				snprintf(mean, sizeof(mean), "%.3f", s.mean);
 				pct(cw, sizeof(cw), s.cov_within);
-				if (k >= 2)
-					pct(cb, sizeof(cb), s.cov_between);
 			}
+			nl = noise_cells(cb, ub, notes, sizeof(notes), runs, nr, k);
 		}
 		free(runs);
 		free(nr);
-		size_t nl = 0;
 		if (ns)
 			nl +=
 			    (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d not steady ", ns);
@@ -85,8 +113,8 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 			nl += (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d crash ", cr);
 		if (er && nl < sizeof(notes))
 			snprintf(notes + nl, sizeof(notes) - nl, "%d error ", er);
-		fprintf(f, "%-5s %4zu/%-3zu %12s %10s %10s %10s  %s\n", q->id, k, q->n_restarts,
-			mean, cw, cb, rows, notes);
+		fprintf(f, "%-5s %4zu/%-3zu %12s %10s %10s %10s %10s  %s\n", q->id, k,
+			q->n_restarts, mean, cw, cb, ub, rows, notes);
 	}
 	fprintf(f, "\n");
 	return ferror(f) ? -1 : 0;

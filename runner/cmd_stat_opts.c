@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* The statistics options compare and summary share. */
+#include "runner/cmd_stat_opts.h"
+#include "reports/rpt.h"
+#include "base/cli.h"
+#include <string.h>
+
+static int parse_alternative(const char *s, enum st_alternative *out)
+{
+	if (strcmp(s, "greater") == 0)
+		*out = ST_GREATER;
+	else if (strcmp(s, "two-sided") == 0)
+		*out = ST_TWO_SIDED;
+	else
+		return -1;
+	return 0;
+}
+
+int cmd_stat_opt(struct cmd_stat_opts *o, int c, const char *arg, const char *cmd, int *out_rc)
+{
+	enum rpt_format f;
+	switch (c) {
+	case CMD_OPT_ALPHA:
+		if (cli_parse_double(arg, 1e-12, 0.5, &o->alpha) < 0)
+			goto bad_alpha;
+		return 1;
+	case CMD_OPT_MIN_EFFECT:
+		if (cli_parse_fraction(arg, &o->min_effect) < 0 || o->min_effect >= 10)
+			goto bad_min_effect;
+		return 1;
+	case CMD_OPT_CORRECTION:
+		if (st_correction_parse(arg, &o->correction) < 0) {
+			*out_rc = cli_usage_error(cmd, "bad --correction '%s' (holm, bh or none)",
+						  arg);
+			return -1;
+		}
+		return 1;
+	case CMD_OPT_METHOD:
+		if (st_method_parse(arg, &o->method) < 0) {
+			*out_rc = cli_usage_error(
+			    cmd, "bad --method '%s' (auto, welch, pooled or eb)", arg);
+			return -1;
+		}
+		return 1;
+	case CMD_OPT_ALTERNATIVE:
+		if (parse_alternative(arg, &o->alt) < 0) {
+			*out_rc = cli_usage_error(cmd, "bad --alternative '%s' (greater or two-sided)",
+						  arg);
+			return -1;
+		}
+		return 1;
+	case CMD_OPT_MIN_EFFECT_TEST:
+		o->min_effect_test = 1;
+		return 1;
+	case CMD_OPT_FORMAT:
+		if (rpt_format_parse(arg, o->formats, &f) < 0) {
+			*out_rc = cli_usage_error(cmd, "bad --format '%s' (%s)", arg, o->names);
+			return -1;
+		}
+		o->format = (int)f;
+		return 1;
+	default:
+		return 0;
+	}
+bad_alpha:
+	*out_rc = cli_usage_error(cmd, "bad --alpha '%s' (0 < A <= 0.5)", arg);
+	return -1;
+bad_min_effect:
+	*out_rc = cli_usage_error(cmd, "bad --min-effect '%s' (e.g. 2%% or 0.02)", arg);
+	return -1;
+}
+
+void cmd_stat_usage(FILE *f, const struct cmd_stat_opts *o)
+{
+	fprintf(f,
+		"  --alpha A            family-wise (or FDR) level, default 0.05\n"
+		"  --min-effect E       smallest change flagged, e.g. 2%% (default) or 0.02\n"
+		"  --min-effect-test    flag only when the change exceeds min-effect with\n"
+		"                       confidence (H0 ratio <= 1 + E); default: significant and\n"
+		"                       estimated >= E\n"
+		"  --alternative A      greater (default: regressions one-sided, improvements\n"
+		"                       tested as a family of their own) or two-sided\n"
+		"  --correction C       holm (default), bh or none\n"
+		"  --method M           auto (default: pooled t with equal restarts a side and\n"
+		"                       no evidence of unequal variances, else Welch); welch;\n"
+		"                       pooled; eb (experimental moderated t: can exceed the bound)\n"
+		"  --format F           %s\n",
+		o->names);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* The statistics options compare and summary share (--alpha, --min-effect, --correction,
+ * --method, --alternative, --min-effect-test, --format): one parser, one help text. */
+#ifndef DBT3_CMD_STAT_OPTS_H
+#define DBT3_CMD_STAT_OPTS_H
+#include "stats/st.h"
+#include <getopt.h>
+#include <stdio.h>
+
+enum {
+	CMD_OPT_ALPHA = 300,
+	CMD_OPT_MIN_EFFECT,
+	CMD_OPT_CORRECTION,
+	CMD_OPT_METHOD,
+	CMD_OPT_ALTERNATIVE,
+	CMD_OPT_MIN_EFFECT_TEST,
+	CMD_OPT_FORMAT,
+};
+
+/* The getopt_long entries of the shared options, to copy into a command's table. */
+#define CMD_STAT_LONGOPTS                                                                          \
+	{"alpha", required_argument, NULL, CMD_OPT_ALPHA},                                         \
+	    {"min-effect", required_argument, NULL, CMD_OPT_MIN_EFFECT},                           \
+	    {"correction", required_argument, NULL, CMD_OPT_CORRECTION},                           \
+	    {"method", required_argument, NULL, CMD_OPT_METHOD},                                   \
+	    {"alternative", required_argument, NULL, CMD_OPT_ALTERNATIVE},                         \
+	    {"min-effect-test", no_argument, NULL, CMD_OPT_MIN_EFFECT_TEST},                       \
+	    {"format", required_argument, NULL, CMD_OPT_FORMAT}
+
+struct cmd_stat_opts {
+	double alpha, min_effect;
+	enum st_correction correction;
+	enum st_method method;
+	enum st_alternative alt;
+	int min_effect_test;
+	int format;	   /* enum rpt_format */
+	unsigned formats;  /* allowed formats, mask of 1 << enum rpt_format */
+	const char *names; /* the allowed formats for messages, e.g. "text, markdown or json" */
+};
+
+/* Handles option c (with optarg) when it is a shared one: 1 handled, 0 not a shared option,
+ * -1 bad value (one line printed by cli_usage_error for cmd; *out_rc gets its exit code). */
+int cmd_stat_opt(struct cmd_stat_opts *o, int c, const char *arg, const char *cmd, int *out_rc);
+
+/* The help lines of the shared options (defaults as documented in docs/statistics.md). */
+void cmd_stat_usage(FILE *f, const struct cmd_stat_opts *o);
+
+#endif
