@@ -21,6 +21,9 @@ enum rpt_verdict {
 /* "unchanged", "improvement", "inconclusive", "regression", "wrong-result". */
 const char *rpt_verdict_name(enum rpt_verdict v);
 
+/* The test a query got: "welch", "pooled", "pooled+baseline", "moderated", "none". */
+const char *rpt_test_name(enum st_test_kind k);
+
 /* Output formats (HTML is rendered by reports/rpt_html.h from the same model). */
 enum rpt_format { RPT_TEXT = 0, RPT_MARKDOWN, RPT_JSON, RPT_JUNIT, RPT_HTML };
 

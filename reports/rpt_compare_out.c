@@ -25,21 +25,6 @@ static const char *verdict_color(enum rpt_verdict v)
 	}
 }
 
-static const char *test_name(enum st_test_kind k)
-{
-	switch (k) {
-	case ST_TEST_WELCH:
-		return "welch";
-	case ST_TEST_POOLED:
-		return "pooled";
-	case ST_TEST_BASELINE:
-		return "pooled+baseline";
-	case ST_TEST_MODERATED:
-		return "moderated";
-	default:
-		return "none";
-	}
-}
 
 /* Why a baseline variance was not used by a query's test, or NULL. */
 static const char *baseline_unused_why(enum st_baseline_use u)
@@ -328,7 +313,7 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 		rpt_table_cell(&t, NULL, "%s", b);
 		rpt_table_cell(&t, NULL, "%s", r);
 		rpt_table_cell(&t, NULL, "%s", ci);
-		rpt_table_cell(&t, NULL, "%s", test_name(q->test.kind));
+		rpt_table_cell(&t, NULL, "%s", rpt_test_name(q->test.kind));
 		rpt_table_cell(&t, NULL, "%s", p);
 		rpt_table_cell(&t, NULL, "%zu/%zu", q->old.n_used, q->new.n_used);
 		rpt_table_cell(&t, NULL, "%s", marks);
@@ -381,7 +366,7 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 		fmt_marks(marks, sizeof(marks), q);
 		fprintf(f, "| %s | %s%s%s | %s | %s | %s | %s | %s | %s | %zu/%zu | %s |\n", q->id,
 			strong ? "**" : "", rpt_verdict_name(q->verdict), strong ? "**" : "", a, b,
-			r, ci, test_name(q->test.kind), p, q->old.n_used, q->new.n_used, marks);
+			r, ci, rpt_test_name(q->test.kind), p, q->old.n_used, q->new.n_used, marks);
 	}
 	fmt_overall(line, sizeof(line), c);
 	line[0] = (char)(line[0] - 'a' + 'A');
@@ -519,7 +504,7 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 					      num(q->test.ci_sim_hi)));
 		json_object_set_new(jq, "ci_tost",
 				    json_pack("[o, o]", num(q->test.tost_lo), num(q->test.tost_hi)));
-		json_object_set_new(jq, "test", json_string(test_name(q->test.kind)));
+		json_object_set_new(jq, "test", json_string(rpt_test_name(q->test.kind)));
 		json_object_set_new(jq, "t", num(q->test.t));
 		json_object_set_new(jq, "df", num(q->test.df));
 		json_object_set_new(jq, "p", num(q->test.p));

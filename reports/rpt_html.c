@@ -66,10 +66,34 @@ void rpt_html_fig_release(struct rpt_html_fig *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* The noise as compare sees it and the run-position (warm-up) effect, as summary shows them. */
+static void fig_noise(struct rpt_html_fig *out, const double *runs, const size_t *nruns, size_t k)
+{
+	struct st_noise z;
+	struct st_position p;
+	double eff[32];
+	int flag[32];
+	struct errbuf e;
+	if (k < 2 || st_noise_compute(&z, runs, nruns, k, 0.95, &e) < 0)
+		return;
+	out->sd_log = z.sd_log;
+	out->sd_lo = z.sd_lo;
+	out->sd_hi = z.sd_hi;
+	out->sd_between = z.sd_between;
+	out->sd_ucb = z.sd_ucb;
+	if (st_position_effect(&p, eff, flag, 32, runs, nruns, k, 0.05 / 22, &e) < 0)
+		return;
+	out->position_effect = p.p < 0.05 / 22;
+	for (size_t j = 0; out->position_effect && j < p.n; j++)
+		if (flag[j])
+			out->position_runs |= 1u << j;
+}
+
 int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 {
 	memset(out, 0, sizeof(*out));
 	out->gmean = out->cov_within = out->cov_between = NAN;
+	out->sd_log = out->sd_lo = out->sd_hi = out->sd_between = out->sd_ucb = NAN;
 	out->rows = -1;
 	if (!q)
 		return 0;
@@ -130,6 +154,7 @@ int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 		} else {
 			out->gmean = st_gmean(out->means, k);
 		}
+		fig_noise(out, runs, nruns, k);
 	}
 	free(runs);
 	free(nruns);
@@ -556,14 +581,39 @@ static void write_marks(FILE *out, const struct rpt_html_page *pg, size_t q)
 		fputs("<span class=\"mark plan\">plan changed</span>", out);
 }
 
+/* "5.10% [3.20–12.4%]" or "-". */
+static void fmt_noise(char *buf, size_t n, const struct rpt_html_fig *f)
+{
+	if (!isfinite(f->sd_log))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.2f%% [%.2f\xe2\x80\x93%.2f%%]", 100 * f->sd_log,
+			 100 * f->sd_lo, 100 * f->sd_hi);
+}
+
+/* The run-position mark: "warm-up? runs 1, 2". */
+static void write_position(FILE *out, const struct rpt_html_fig *f)
+{
+	if (!f->position_effect)
+		return;
+	fputs("<span class=\"mark warn\" title=\"the same runs differ in every restart: the "
+	      "restart mean is not a steady-state mean\">warm-up? runs",
+	      out);
+	for (unsigned j = 0, k = 0; j < 32; j++)
+		if (f->position_runs & (1u << j))
+			fprintf(out, "%s %u", k++ ? "," : "", j + 1);
+	fputs("</span>", out);
+}
+
 static void write_table_compare(FILE *out, const struct rpt_html_page *pg)
 {
 	char buf[64];
 	fputs("<table class=\"figures\" id=\"figures\">\n<thead><tr>"
 	      "<th class=\"text\">query</th><th class=\"text\">verdict</th>"
-	      "<th>old ms</th><th>new ms</th><th>ratio</th><th>CI low</th><th>CI high</th>"
-	      "<th>p</th><th>adj. p</th><th>n old</th><th>n new</th>"
-	      "<th>CoV old</th><th>CoV new</th><th class=\"text\">marks</th>"
+	      "<th>old ms</th><th>new ms</th><th>ratio</th><th>CI low (unadj.)</th>"
+	      "<th>CI high (unadj.)</th><th>p</th><th>adj. p</th><th class=\"text\">test</th>"
+	      "<th>n old</th><th>n new</th>"
+	      "<th>noise sd old</th><th>noise sd new</th><th class=\"text\">marks</th>"
 	      "</tr></thead>\n<tbody>\n",
 	      out);
 	for (size_t q = 0; q < pg->n_ids; q++) {
@@ -592,14 +642,17 @@ static void write_table_compare(FILE *out, const struct rpt_html_page *pg)
 		td_num(out, r->p, buf);
 		fmt_g(buf, sizeof(buf), "%.3g", r->p_adj);
 		td_num(out, r->p_adj, buf);
+		fputs("<td class=\"text\">", out);
+		esc(out, r->test ? r->test : "none");
+		fputs("</td>", out);
 		snprintf(buf, sizeof(buf), "%zu", fo->n_ok);
 		td_num(out, (double)fo->n_ok, buf);
 		snprintf(buf, sizeof(buf), "%zu", fn->n_ok);
 		td_num(out, (double)fn->n_ok, buf);
-		fmt_pct(buf, sizeof(buf), fo->cov_between);
-		td_num(out, fo->cov_between, buf);
-		fmt_pct(buf, sizeof(buf), fn->cov_between);
-		td_num(out, fn->cov_between, buf);
+		fmt_pct(buf, sizeof(buf), fo->sd_log);
+		td_num(out, fo->sd_log, buf);
+		fmt_pct(buf, sizeof(buf), fn->sd_log);
+		td_num(out, fn->sd_log, buf);
 		fputs("<td class=\"text\">", out);
 		write_marks(out, pg, q);
 		fputs("</td></tr>\n", out);
@@ -612,7 +665,7 @@ static void write_table_report(FILE *out, const struct rpt_html_page *pg)
 	char buf[64];
 	fputs("<table class=\"figures\" id=\"figures\">\n<thead><tr>"
 	      "<th class=\"text\">query</th><th class=\"text\">result</th><th>restarts</th>"
-	      "<th>geo. mean (ms)</th><th>within-restart CoV</th><th>between-restart CoV</th>"
+	      "<th>geo. mean (ms)</th><th>within-restart CoV</th><th>noise sd [95% CI]</th>"
 	      "<th>rows</th><th class=\"text\">marks</th></tr></thead>\n<tbody>\n",
 	      out);
 	for (size_t q = 0; q < pg->n_ids; q++) {
@@ -633,14 +686,15 @@ static void write_table_report(FILE *out, const struct rpt_html_page *pg)
 			td_num(out, f->gmean, buf);
 			fmt_pct(buf, sizeof(buf), f->cov_within);
 			td_num(out, f->cov_within, buf);
-			fmt_pct(buf, sizeof(buf), f->cov_between);
-			td_num(out, f->cov_between, buf);
+			fmt_noise(buf, sizeof(buf), f);
+			td_num(out, f->sd_log, buf);
 			fmt_g(buf, sizeof(buf), "%.0f", f->rows >= 0 ? (double)f->rows : NAN);
 			td_num(out, f->rows >= 0 ? (double)f->rows : NAN, buf);
 			fputs("<td class=\"text\">", out);
 			const struct rpt_html_fig *one = f;
 			if (one->not_steady)
 				fputs("<span class=\"mark warn\">not steady</span>", out);
+			write_position(out, one);
 			if (one->timeout)
 				fputs("<span class=\"mark warn\">timeout</span>", out);
 			if (one->crash)
@@ -785,9 +839,13 @@ static void write_queries(FILE *out, const struct rpt_html_page *pg)
 			fmt_g(a, sizeof(a), "%.4f", r->ratio);
 			fmt_g(b, sizeof(b), "%.4f", r->lo);
 			fmt_g(c, sizeof(c), "%.4f", r->hi);
-			fprintf(out, "ratio %s [%s, %s]", a, b, c);
+			fprintf(out, "ratio %s [%s, %s] (%.0f%% CI, per query, unadjusted", a, b,
+				c, (1 - pg->alpha) * 100);
+			fmt_g(b, sizeof(b), "%.4f", r->sim_lo);
+			fmt_g(c, sizeof(c), "%.4f", r->sim_hi);
+			fprintf(out, "; simultaneous over the queries [%s, %s])", b, c);
 			fmt_g(a, sizeof(a), "%.3g", r->p_adj);
-			fprintf(out, ", adj. p %s", a);
+			fprintf(out, ", adj. p %s, test %s", a, r->test ? r->test : "none");
 			if (r->why) {
 				fputs(" (", out);
 				esc(out, r->why);
@@ -803,11 +861,18 @@ static void write_queries(FILE *out, const struct rpt_html_page *pg)
 				fputs("<br>", out);
 			esc(out, pg->sides[s].name);
 			fmt_ms(a, sizeof(a), f->gmean);
-			fmt_pct(b, sizeof(b), f->cov_between);
+			fmt_noise(b, sizeof(b), f);
 			fmt_pct(c, sizeof(c), f->cov_within);
-			fprintf(out,
-				": %s ms over %zu restart%s, between-restart CoV %s, within %s", a,
-				f->n_ok, f->n_ok == 1 ? "" : "s", b, c);
+			fprintf(out, ": %s ms over %zu restart%s, noise sd (log restart means) %s",
+				a, f->n_ok, f->n_ok == 1 ? "" : "s", b);
+			if (isfinite(f->sd_between) && f->sd_between > 0)
+				fprintf(out, ", between-restart part %.2f%%", 100 * f->sd_between);
+			else if (isfinite(f->sd_ucb))
+				fprintf(out, ", between-restart part 0 (at most %.2f%%, 95%% bound)",
+					100 * f->sd_ucb);
+			fprintf(out, ", within-restart CoV %s", c);
+			if (f->position_effect)
+				fputs(", run-position effect (warm-up?)", out);
 		}
 		fputs("</p>\n<div class=\"charts\">", out);
 		fprintf(out, "<div class=\"chart\" data-chart=\"means\" data-q=\"%zu\"></div>", q);

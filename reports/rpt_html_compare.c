@@ -43,7 +43,12 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		r->lo = tested ? q->test.ci_lo : NAN;
 		r->hi = tested ? q->test.ci_hi : NAN;
 		r->p = tested ? q->test.p : NAN;
-		r->p_adj = tested ? q->p_adj : NAN;
+		r->p_adj = tested ? (cmp->opts.alt == ST_GREATER && q->test.diff < 0 ? q->p_adj_impr
+										   : q->p_adj)
+				  : NAN;
+		r->sim_lo = tested ? q->test.ci_sim_lo : NAN;
+		r->sim_hi = tested ? q->test.ci_sim_hi : NAN;
+		r->test = rpt_test_name(q->test.kind);
 		r->plan_changed = q->plan_changed;
 		r->wrong = q->result_changed;
 		r->why = q->why;
@@ -58,9 +63,18 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		pg.overall.lo = cmp->overall.ci_lo;
 		pg.overall.hi = cmp->overall.ci_hi;
 	}
-	if (asprintf(&pg.settings, "correction %s, test %s",
+	if (asprintf(&pg.settings,
+		     "method %s, %s, correction %s; regression: %s; unchanged: %.0f%% CI within "
+		     "the min-effect (TOST, per query, not corrected); CIs per query, not adjusted "
+		     "for multiplicity",
+		     st_method_name(cmp->opts.method),
+		     cmp->opts.alt == ST_GREATER
+			 ? "one-sided for regressions, improvements their own family"
+			 : "two-sided",
 		     st_correction_name(cmp->opts.correction),
-		     st_method_name(cmp->opts.method)) < 0) {
+		     cmp->opts.min_effect_test ? "slower by more than the min-effect (shifted test)"
+					       : "significantly slower, estimated >= min-effect",
+		     100 * (1 - 2 * cmp->opts.alpha)) < 0) {
 		pg.settings = NULL;
 		goto oom;
 	}

@@ -17,6 +17,10 @@ struct rpt_html_fig {
 	double *means;			/* n_ok restart means (ms) */
 	double gmean;			/* geometric mean of the restart means (ms); NaN if none */
 	double cov_within, cov_between; /* from the one-way ANOVA (stats/st.h); NaN if unknown */
+	double sd_log, sd_lo, sd_hi;	/* sd of log restart means, its 95% CI (st_noise); NaN */
+	double sd_between, sd_ucb;	/* its between-restart part; 95% upper bound */
+	unsigned position_runs;		/* run-position effect: bit j = run j + 1 differs */
+	int position_effect;		/* the F test flags it (at 0.05 / 22) */
 	size_t not_steady, timeout, crash, error; /* restarts marked so */
 	long long rows;			  /* rows of the first restart that has them, or -1 */
 	const char *plan, *plan_sha256;	  /* of the first restart with a plan */
@@ -35,6 +39,8 @@ struct rpt_html_row {
 	double old_ms, new_ms; /* geometric means of the restart means */
 	double ratio, lo, hi;  /* new/old and its CI; NaN when untested */
 	double p, p_adj;       /* raw and corrected p; NaN when untested */
+	double sim_lo, sim_hi; /* simultaneous CI (Bonferroni); NaN when untested */
+	const char *test;      /* "pooled", "welch", "pooled+baseline", ... (static) */
 	int plan_changed, wrong;
 	int bound; /* +1: ratio is a lower bound (new always timed out), -1 an upper bound, 0 none */
 	const char *why; /* reason for inconclusive / wrong-result, or NULL (static) */

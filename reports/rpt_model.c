@@ -14,6 +14,22 @@ const char *rpt_verdict_name(enum rpt_verdict v)
 	return (unsigned)v < RPT_N_VERDICTS ? verdict_names[v] : "unknown";
 }
 
+const char *rpt_test_name(enum st_test_kind k)
+{
+	switch (k) {
+	case ST_TEST_WELCH:
+		return "welch";
+	case ST_TEST_POOLED:
+		return "pooled";
+	case ST_TEST_BASELINE:
+		return "pooled+baseline";
+	case ST_TEST_MODERATED:
+		return "moderated";
+	default:
+		return "none";
+	}
+}
+
 int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out)
 {
 	static const char *const names[] = {"text", "markdown", "json", "junit", "html"};
