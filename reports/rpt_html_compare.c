@@ -73,7 +73,7 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 			 : "two-sided",
 		     st_correction_name(cmp->opts.correction),
 		     cmp->opts.min_effect_test ? "slower by more than the min-effect (shifted test)"
-					       : "significantly slower, estimated >= min-effect",
+					       : "significantly slower, estimated at least the min-effect",
 		     100 * (1 - 2 * cmp->opts.alpha)) < 0) {
 		pg.settings = NULL;
 		goto oom;

@@ -56,12 +56,15 @@ static void test_compare__aa_pair_flags_nothing(void)
 	CU_ASSERT_EQUAL(c->counts[RPT_INCONCLUSIVE], 4);
 	CU_ASSERT_EQUAL(c->counts[RPT_REGRESSION] + c->counts[RPT_IMPROVEMENT], 0);
 	CU_ASSERT_EQUAL(c->worst, RPT_INCONCLUSIVE);
-	for (size_t i = 0; i < c->n_queries; i++) /* each CI reaches outside [1/1.02, 1.02] */
-		CU_ASSERT(c->queries[i].test.ci_lo < 1 / 1.02 || c->queries[i].test.ci_hi > 1.02);
+	for (size_t i = 0; i < c->n_queries; i++) /* each 90% CI reaches outside [1/1.02, 1.02] */
+		CU_ASSERT(c->queries[i].test.tost_lo < 1 / 1.02 ||
+			  c->queries[i].test.tost_hi > 1.02);
 	CU_ASSERT_TRUE(c->have_overall);
 	CU_ASSERT(c->overall.ci_lo < 1.0 && c->overall.ci_hi > 1.0);
 	for (size_t i = 0; i < c->n_queries; i++) {
-		CU_ASSERT_EQUAL(c->queries[i].test.kind, ST_TEST_WELCH);
+		/* the default rule: equal restarts a side and no evidence of unequal variances */
+		CU_ASSERT_EQUAL(c->queries[i].test.kind, ST_TEST_POOLED);
+		CU_ASSERT(c->queries[i].test.var_f_p >= 0.05);
 		CU_ASSERT(c->queries[i].p_adj >= c->queries[i].test.p); /* Holm never lowers p */
 	}
 	rpt_compare_free(c);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* 'dbt3stab compare --format json' end to end against numbers computed outside dbt3stab: R's
  * t.test and p.adjust on the same result files (tests/data/compare_reference.json, made by
- * tests/data/compare_reference.py). Every option is given on the command line. */
+ * tests/data/compare_reference.py). Every option is given on the command line, including the
+ * issue-14 defaults (--method auto, --alternative greater) as cases of their own. */
 #include "tests/harness.h"
 #include <jansson.h>
 #include <math.h>
@@ -19,13 +20,14 @@ static json_t *run_compare(const json_t *c, int *exit_code)
 	char cmd[8192];
 	snprintf(cmd, sizeof(cmd),
 		 "'%s' compare '%s/tests/data/%s' '%s/tests/data/%s' --format json -q "
-		 "--method %s --correction %s --alpha %.17g --min-effect %.17g",
+		 "--method %s --correction %s --alpha %.17g --min-effect %.17g --alternative %s",
 		 DBT3_BINARY, DBT3_SOURCE_DIR, json_string_value(json_object_get(c, "old")),
 		 DBT3_SOURCE_DIR, json_string_value(json_object_get(c, "new")),
 		 json_string_value(json_object_get(o, "method")),
 		 json_string_value(json_object_get(o, "correction")),
 		 json_real_value(json_object_get(o, "alpha")),
-		 json_real_value(json_object_get(o, "min_effect")));
+		 json_real_value(json_object_get(o, "min_effect")),
+		 json_string_value(json_object_get(o, "alternative")));
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		return NULL;
@@ -155,7 +157,7 @@ static void test_compare_reference__json_report_matches_r(void)
 		fprintf(stderr, "%s: %s\n", path, jerr.text);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
 	const json_t *cases = json_object_get(ref, "cases");
-	CU_ASSERT_EQUAL(json_array_size(cases), 5);
+	CU_ASSERT_EQUAL(json_array_size(cases), 8);
 	for (size_t i = 0; i < json_array_size(cases); i++)
 		check_case(json_array_get(cases, i));
 	json_decref(ref);

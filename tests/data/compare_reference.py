@@ -8,6 +8,10 @@
 # ratio = exp(mean log new - mean log old), its CI exp(t.test's CI of the difference); Welch or
 # Student t; the moderated t of Smyth (2004) with the prior fitted as limma's fitFDist (written
 # out below: limma is not installed); Holm or BH; verdicts; the overall ratio by restart.
+# Issue 14: "auto" (Student t when both sides have equal restarts and R's var.test gives p >=
+# 0.05, else Welch); alternative "greater" (regressions from t.test(alternative = "greater"),
+# improvements a second family from alternative = "less", each adjusted on its own); unchanged
+# when the (1 - 2 alpha) CI lies inside the margin (TOST).
 import json
 import os
 import subprocess
@@ -16,6 +20,15 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 # name, old file, new file, options (all given explicitly on the command line)
 CASES = [
+    ("regress_auto_greater_holm", "cmp_old.json", "cmp_regress.json",
+     {"method": "auto", "correction": "holm", "alpha": 0.05, "min_effect": 0.02,
+      "alternative": "greater"}),
+    ("aa_auto_greater_holm", "cmp_old.json", "cmp_same.json",
+     {"method": "auto", "correction": "holm", "alpha": 0.05, "min_effect": 0.02,
+      "alternative": "greater"}),
+    ("tight_auto_greater_holm", "cmp_tight_old.json", "cmp_tight_new.json",
+     {"method": "auto", "correction": "holm", "alpha": 0.05, "min_effect": 0.02,
+      "alternative": "greater"}),
     ("regress_welch_holm", "cmp_old.json", "cmp_regress.json",
      {"method": "welch", "correction": "holm", "alpha": 0.05, "min_effect": 0.02}),
     ("regress_pooled_bh", "cmp_old.json", "cmp_regress.json",
@@ -32,6 +45,7 @@ R_CODE = r'''
 args <- commandArgs(trailingOnly = TRUE)
 d <- read.table(args[1], header = TRUE, sep = "\t", stringsAsFactors = FALSE)
 method <- args[2]; correction <- args[3]; alpha <- as.numeric(args[4]); me <- as.numeric(args[5])
+alt <- args[6]
 num <- function(x) if (is.finite(x)) sprintf("%.17g", x) else sprintf("\"%s\"", x)
 # restart means (mean of the measured runs), by query, side, restart
 rm <- aggregate(ms ~ query + side + restart, data = d, FUN = mean)
@@ -62,21 +76,35 @@ res <- lapply(qs, function(q) {
     t <- diff / se
     p <- if (is.finite(df)) 2 * pt(-abs(t), df) else 2 * pnorm(-abs(t))
     ci <- diff + c(-1, 1) * q_ * se
+    q90 <- if (is.finite(df)) qt(1 - alpha, df) else qnorm(1 - alpha)
+    ci90 <- diff + c(-1, 1) * q90 * se
+    pl <- NA
   } else {
-    tt <- t.test(b, a, var.equal = (method == "pooled"), conf.level = 1 - alpha)
+    pooled <- method == "pooled" ||
+      (method == "auto" && length(a) == length(b) && var.test(b, a)$p.value >= 0.05)
+    tt <- t.test(b, a, var.equal = pooled, conf.level = 1 - alpha)
     t <- unname(tt$statistic); df <- unname(tt$parameter); p <- tt$p.value; ci <- tt$conf.int
+    ci90 <- t.test(b, a, var.equal = pooled, conf.level = 1 - 2 * alpha)$conf.int
+    pl <- NA
+    if (alt == "greater") {
+      p <- t.test(b, a, var.equal = pooled, alternative = "greater")$p.value
+      pl <- t.test(b, a, var.equal = pooled, alternative = "less")$p.value
+    }
   }
-  list(id = q, ratio = exp(diff), ci = exp(ci), t = unname(t), df = unname(df), p = unname(p),
+  list(id = q, ratio = exp(diff), ci = exp(ci), ci90 = exp(ci90), t = unname(t),
+       df = unname(df), p = unname(p), pl = unname(pl),
        gm_old = exp(mean(a)), gm_new = exp(mean(b)), sd_old = sd(a), sd_new = sd(b))
 })
 ps <- sapply(res, function(r) r$p)
 padj <- p.adjust(ps, method = c(holm = "holm", bh = "BH", none = "none")[correction])
+padj_l <- if (alt == "greater") p.adjust(sapply(res, function(r) r$pl),
+  method = c(holm = "holm", bh = "BH", none = "none")[correction]) else padj
 cat("{\"queries\": [\n")
 for (i in seq_along(res)) {
-  r <- res[[i]]; pa <- padj[i]
-  verdict <- if (pa < alpha && r$ratio >= 1 + me) "regression" else
-    if (pa < alpha && r$ratio <= 1 / (1 + me)) "improvement" else
-    if (r$ci[1] >= 1 / (1 + me) && r$ci[2] <= 1 + me) "unchanged" else "inconclusive"
+  r <- res[[i]]; pa <- padj[i]; pl <- padj_l[i]
+  verdict <- if (pa < alpha && r$ratio > 1 && r$ratio >= 1 + me) "regression" else
+    if (pl < alpha && r$ratio < 1 && r$ratio <= 1 / (1 + me)) "improvement" else
+    if (r$ci90[1] > 1 / (1 + me) && r$ci90[2] < 1 + me) "unchanged" else "inconclusive"
   cat(sprintf("{\"id\": \"%s\", \"verdict\": \"%s\", \"ratio\": %s, \"ci\": [%s, %s], \"t\": %s, \"df\": %s, \"p\": %s, \"p_adjusted\": %s, \"old_gmean_ms\": %s, \"new_gmean_ms\": %s, \"old_sd_log\": %s, \"new_sd_log\": %s}%s\n",
       r$id, verdict, num(r$ratio), num(r$ci[1]), num(r$ci[2]), num(r$t), num(r$df), num(r$p),
       num(pa), num(r$gm_old), num(r$gm_new), num(r$sd_old), num(r$sd_new),
@@ -121,7 +149,8 @@ def main():
         tsv = os.path.join(tmp, name + ".tsv")
         runs_tsv(old, new, tsv)
         txt = subprocess.run(["Rscript", r_file, tsv, opts["method"], opts["correction"],
-                              repr(opts["alpha"]), repr(opts["min_effect"])],
+                              repr(opts["alpha"]), repr(opts["min_effect"]),
+                              opts.setdefault("alternative", "two-sided")],
                              check=True, capture_output=True, text=True).stdout
         ref = json.loads(txt)
         out["cases"].append({"name": name, "old": old, "new": new, "options": opts, **ref})
