@@ -143,8 +143,8 @@ static const char *method_text(const struct rpt_compare *c)
 	case ST_METHOD_POOLED:
 		return "pooled (Student) t";
 	case ST_METHOD_AUTO:
-		return "auto (pooled t if equal restarts a side and no evidence of unequal "
-		       "variances by F test, else Welch t: column test)";
+		return "pooled t if equal restarts a side and no evidence of unequal variances "
+		       "(F test), else Welch t (column test)";
 	default:
 		return "Welch t";
 	}
@@ -155,26 +155,24 @@ static void rules(FILE *f, const struct rpt_compare *c, const char *prefix)
 {
 	const char *corr = st_correction_name(c->opts.correction);
 	double me = 100.0 * c->opts.min_effect;
-	int one = c->opts.alt == ST_GREATER;
-	fprintf(f, "%stest: %s on log restart means; %s; correction %s, alpha %g\n", prefix,
-		method_text(c),
-		one ? "one-sided for regressions, improvements a separate family"
+	fprintf(f, "%stest: %s on log restart means\n", prefix, method_text(c));
+	fprintf(f, "%ssides: %s; correction %s, alpha %g\n", prefix,
+		c->opts.alt == ST_GREATER
+		    ? "one-sided for regressions, improvements tested as a separate family"
 		    : "two-sided (alpha shared by regressions and improvements)",
 		corr, c->opts.alpha);
 	if (c->opts.min_effect_test)
 		fprintf(f,
 			"%sregression: slower by more than %g%% with confidence (H0 ratio <= %g, "
-			"%s-adjusted p < %g); improvement likewise faster\n",
+			"%s-adjusted p < %g)\n",
 			prefix, me, 1 + c->opts.min_effect, corr, c->opts.alpha);
 	else
-		fprintf(f,
-			"%sregression: significantly slower (%s-adjusted p < %g); estimated >= "
-			"%g%%; improvement likewise faster\n",
+		fprintf(f, "%sregression: significantly slower (%s-adjusted p < %g); estimated >= %g%%\n",
 			prefix, corr, c->opts.alpha, me);
-	fprintf(f,
-		"%sunchanged: %g%% CI within +-%g%% (TOST, per query, not corrected for %zu "
-		"queries); the %g%% CI shown is per query, not adjusted for multiplicity\n",
-		prefix, 100.0 * (1 - 2 * c->opts.alpha), me, c->n_tested, ci_level(c));
+	fprintf(f, "%sunchanged: %g%% CI within +-%g%% (TOST, per query, not corrected for %zu "
+		   "queries)\n",
+		prefix, 100.0 * (1 - 2 * c->opts.alpha), me, c->n_tested);
+	fprintf(f, "%sCI: %g%% per query, not adjusted for multiplicity\n", prefix, ci_level(c));
 }
 
 /* The baseline line: where its variance went and what it added. */

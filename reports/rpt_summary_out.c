@@ -142,16 +142,21 @@ static unsigned query_warn(const struct rpt_summary_query *q)
 static void position_text(char *buf, size_t n, const struct rpt_summary_query *q)
 {
 	size_t at = (size_t)snprintf(buf, n, "run-position effect (F test p = %.2g): ",
-				     q->position.p), k = 0;
+				     q->position.p), k = 0, nflag = 0;
+	for (size_t j = 0; j < q->position.n && j < 32; j++)
+		nflag += (q->position_flags >> j) & 1u;
 	for (size_t j = 0; j < q->position.n && j < 32 && at < n; j++)
 		if (q->position_flags & (1u << j))
-			at += (size_t)snprintf(buf + at, n - at, "%s%zu", k++ ? ", " : "runs ",
-					       j + 1);
+			at += (size_t)snprintf(buf + at, n - at, "%s%zu",
+					       k++ ? ", " : nflag > 1 ? "runs " : "run ", j + 1);
 	if (at < n)
 		snprintf(buf + at, n - at, "%s: the restart mean is not a steady-state mean",
-			 k ? " differ from the typical run in every restart (a warm-up transient?)"
-			   : "the runs' positions matter in every restart, no single run stands "
-			     "out");
+			 nflag > 1   ? " differ from the typical run in every restart (a warm-up "
+				       "transient?)"
+			 : nflag > 0 ? " differs from the typical run in every restart (a warm-up "
+				       "transient?)"
+				     : "the runs' positions matter in every restart, no single run "
+				       "stands out");
 }
 
 /* The text of warning kind k of q into buf (without the query id); 0 when q has none. */

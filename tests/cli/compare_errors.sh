@@ -16,5 +16,7 @@ run compare --min-effect x cmp_old.json cmp_same.json
 run compare --correction bonferroni cmp_old.json cmp_same.json
 run compare --format pdf cmp_old.json cmp_same.json
 run compare --alpha
+run compare --alternative less cmp_old.json cmp_same.json
+run compare --method student cmp_old.json cmp_same.json
 run compare --nosuch cmp_old.json cmp_same.json
 "$DBT3STAB" compare --help | head -1

@@ -21,3 +21,11 @@ run compare --correction none --alpha 0.01 cmp_old.json cmp_same.json
 run compare --correction bh cmp_old.json cmp_wrong.json
 # moderated t: restart variances shrunk across queries
 run compare --method eb cmp_old.json cmp_regress.json
+# labels say what was done: --method pooled is the pooled (Student) t, per query "pooled"
+run compare --method pooled cmp_old.json cmp_regress.json
+# Welch does not use a baseline, and says so
+run compare --method welch cmp_old.json cmp_regress.json --baseline cmp_same.json
+# two-sided: one family for both directions
+run compare --alternative two-sided cmp_old.json cmp_regress.json
+# the min-effect test: slower by more than 2% with confidence
+run compare --min-effect-test cmp_old.json cmp_regress.json

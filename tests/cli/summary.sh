@@ -9,3 +9,9 @@ run summary bad_zero.json
 run summary cmp_old.json --detect 0
 run summary cmp_old.json --format junit
 run summary
+# a real file (quick start: 3 restarts of 2 warm-up + 5 measured runs): noise with its CI, the
+# between part bounded where its estimate is 0, and the warm-up transient of Q10, Q14, Q17
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+zcat measurements/quickstart-2warmup.json.gz > "$tmp/quickstart.json"
+(cd "$tmp" && run summary quickstart.json)
+run summary cmp_old.json --alternative two-sided --method welch
