@@ -638,7 +638,14 @@ static int secure_instance(struct srv *s, struct errbuf *err)
 	s->root_password = c.root_password;
 	int rc = launch_server(s, NULL, err);
 	if (rc == 0) {
-		MYSQL *m = connect_timeout(s, NULL, 10, NULL, err);
+		unsigned code;
+		MYSQL *m = connect_timeout(s, NULL, 10, &code, err);
+		if (!m && code == 1045) /* ER_ACCESS_DENIED_ERROR: secured, its passwords lost */
+			errbuf_set(err,
+				   "'%s' is missing but root of '%s' has a password: restore the "
+				   "file, or make the instance again (remove '%s', then dbt3stab "
+				   "server init)",
+				   s->clientcnf, s->instdir, s->instdir);
 		rc = m ? srv_secure_accounts(m, s->flavour, &c, err) : -1;
 		if (m)
 			mysql_close(m);
