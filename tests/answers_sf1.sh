@@ -8,6 +8,7 @@ set -u
 bin=${1:?usage: tests/answers_sf1.sh DBT3STAB}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-answers-XXXXXX")
+chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 srv=(--datadir "$work/inst" --port "$port")
 cleanup() {

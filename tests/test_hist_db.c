@@ -73,9 +73,11 @@ int main(int argc, char **argv)
 	char cnf[4300];
 	struct stat sb;
 	snprintf(cnf, sizeof(cnf), "%s/client.cnf", inst);
-	snprintf(url, sizeof(url), "mysql://root@localhost/dbt3hist?socket=%s%s%s",
-		 s ? srv_socket_path(s) : "", stat(cnf, &sb) == 0 ? "&option-file=" : "",
-		 stat(cnf, &sb) == 0 ? cnf : "");
+	/* with it, the tool's account and its password (root's is in [client_root]) */
+	int have_cnf = stat(cnf, &sb) == 0;
+	snprintf(url, sizeof(url), "mysql://%s@localhost/dbt3hist?socket=%s%s%s",
+		 have_cnf ? "dbt3stab" : "root", s ? srv_socket_path(s) : "",
+		 have_cnf ? "&option-file=" : "", have_cnf ? cnf : "");
 	hsc_location = url;
 	hsc_dir = tmp;
 	int rc = th_run("hist_db", cases, argc, argv);
