@@ -21,7 +21,7 @@ while getopts "b:n:r:q:h" opt; do
 done
 if [ -z "$build" ]; then
 	for c in "$here/build" "$here"/build-*; do
-		if [ -x "$c/runner/dbt3stab" ] && [ -f "$c/runner/libdbt3_runner.a" ]; then build=$c; break; fi
+		if [ -x "$c/runner/dbt3stab" ] && [ -f "$c/runner/libdbt3_protocol.a" ]; then build=$c; break; fi
 	done
 fi
 [ -n "$build" ] && [ -x "$build/runner/dbt3stab" ] || {
@@ -41,7 +41,8 @@ trap cleanup EXIT
 
 # shellcheck disable=SC2046
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$here" -o "$work/bare_loop" "$here/bench/bare_loop.c" \
-	"$build/runner/libdbt3_runner.a" "$build/runner/libdbt3_common.a" \
+	"$build/runner/libdbt3_protocol.a" "$build/server/libdbt3_server.a" \
+	"$build/result/libdbt3_result.a" "$build/base/libdbt3_base.a" \
 	$(pkg-config --cflags --libs libmariadb jansson libcrypto) -lpthread -lm
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 23999)
