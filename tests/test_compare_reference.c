@@ -108,7 +108,9 @@ static void check_query(const char *cname, const json_t *got, const json_t *want
 	check_number(what, json_object_get(json_object_get(got, "new"), "sd_log"),
 		     json_object_get(want, "new_sd_log"));
 	const char *got_verdict = json_string_value(json_object_get(got, "verdict"));
-	if (!got_verdict || strcmp(got_verdict, verdict) != 0)
+	if (!got_verdict)
+		got_verdict = "(none)";
+	if (strcmp(got_verdict, verdict) != 0)
 		fprintf(stderr, "%s: verdict %s, R says %s\n", where, got_verdict, verdict);
 	CU_ASSERT_STRING_EQUAL(got_verdict, verdict);
 	if (strcmp(verdict, "regression") == 0)
