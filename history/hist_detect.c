@@ -115,18 +115,42 @@ static int test_split(struct st_test *out, const struct hist_pt *pts, size_t a, 
 	return rc;
 }
 
-static int significant(const struct st_test *t, const struct hist_detect_opts *o)
-{
-	return t->kind != ST_TEST_NONE && t->p < o->max_p && fabs(t->diff) >= log1p(o->min_effect);
-}
-
 struct seg_ctx {
 	const struct hist_pt *pts;
 	const struct hist_detect_opts *o;
+	const double *x; /* per-result mean of the log restart means */
 	struct dist_sums d;
 	struct hist_cp *cps;
 	size_t n_cps, cap;
 };
+
+/* Mean of the log restart means of pts[a..b), restart-weighted (the test's segment means). */
+static double seg_mean(const struct seg_ctx *c, size_t a, size_t b)
+{
+	double s = 0;
+	size_t n = 0;
+	for (size_t i = a; i < b; i++) {
+		s += c->x[i] * (double)c->pts[i].n;
+		n += c->pts[i].n;
+	}
+	return s / (double)n;
+}
+
+/* A change point at tau between segments [a, tau) and [tau, b) is significant (Welch p below
+ * max_p, shift of min_effect or more) and sits on the edge: result tau lies on the side of the
+ * midpoint of the two segment means towards the segment after, result tau - 1 towards the one
+ * before. The edge rule keeps a split from being reported one result early while the segment
+ * after is still at its minimum size (and includes a result from before the change). */
+static int significant(const struct seg_ctx *c, const struct st_test *t, size_t a, size_t tau,
+		       size_t b)
+{
+	if (t->kind == ST_TEST_NONE || !(t->p < c->o->max_p) ||
+	    fabs(t->diff) < log1p(c->o->min_effect))
+		return 0;
+	double ml = seg_mean(c, a, tau), mr = seg_mean(c, tau, b), mid = (ml + mr) / 2;
+	double dir = mr > ml ? 1 : -1;
+	return (c->x[tau] - mid) * dir > 0 && (c->x[tau - 1] - mid) * dir < 0;
+}
 
 /* Splits [a, b) at its largest Q-hat when the split is significant, then each side. */
 static int segment(struct seg_ctx *c, size_t a, size_t b, int depth)
@@ -143,7 +167,8 @@ static int segment(struct seg_ctx *c, size_t a, size_t b, int depth)
 		}
 	}
 	struct st_test t;
-	if (!best || test_split(&t, c->pts, a, best, b, c->o->alpha) < 0 || !significant(&t, c->o))
+	if (!best || test_split(&t, c->pts, a, best, b, c->o->alpha) < 0 ||
+	    !significant(c, &t, a, best, b))
 		return 0;
 	if (c->n_cps == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 8;
@@ -180,7 +205,7 @@ static int refine(struct seg_ctx *c, size_t n)
 			struct hist_cp *cp = &c->cps[i];
 			if (test_split(&cp->test, c->pts, a, cp->index, b, c->o->alpha) < 0)
 				return -1;
-			if (significant(&cp->test, c->o))
+			if (significant(c, &cp->test, a, cp->index, b))
 				continue;
 			double p = isnan(cp->test.p) ? INFINITY : cp->test.p;
 			if (worst == SIZE_MAX || p > worst_p) {
@@ -216,13 +241,15 @@ int hist_detect(struct hist_cp **out, size_t *n_out, const struct hist_pt *pts, 
 					  i + 1);
 		}
 	}
+	c.x = x;
 	int rc = dist_sums_init(&c.d, x, n);
-	free(x);
 	if (rc < 0 || segment(&c, 0, n, 0) < 0 || refine(&c, n) < 0) {
+		free(x);
 		free(c.d.p);
 		free(c.cps);
 		return errbuf_set(err, "out of memory");
 	}
+	free(x);
 	free(c.d.p);
 	*out = c.cps;
 	*n_out = c.n_cps;

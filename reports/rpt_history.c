@@ -171,8 +171,12 @@ static void write_text_series(FILE *f, const struct hist_check_series *cs, int m
 		for (size_t i = 0; i < c->n_cps; i++) {
 			const struct hist_point *pt = &qs->pts[c->cps[i].index];
 			fmt_ratio(buf, sizeof(buf), &c->cps[i].test);
-			fprintf(f, md ? "%s%s build %s: %s" : "       at %s build %s: %s\n",
-				md && i ? "<br>" : "", pt->started_at, pt->build_id, buf);
+			if (md)
+				fprintf(f, "%s%s build %s: %s", i ? "<br>" : "", pt->started_at,
+					pt->build_id, buf);
+			else
+				fprintf(f, "       at %s build %s: %s\n", pt->started_at, pt->build_id,
+					buf);
 		}
 		if (md)
 			fputs(" |\n", f);

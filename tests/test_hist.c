@@ -29,7 +29,8 @@ struct ref_case {
 static const struct ref_case cases[] = {
     CASE(step8, STEP8),		CASE(null, NULL),		CASE(outlier, OUTLIER),
     CASE(two_steps, TWO_STEPS), CASE(noisy_step3, NOISY_STEP3), CASE(newest_step, NEWEST_STEP),
-    CASE(quiet, QUIET),		CASE(newest_faster, NEWEST_FASTER),
+    CASE(quiet, QUIET),		CASE(newest_faster, NEWEST_FASTER), CASE(two_after, TWO_AFTER),
+    CASE(three_after, THREE_AFTER),
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
