@@ -40,8 +40,8 @@ struct tally {
 	long naive_flag;    /* naive rule flags the event night */
 	long false_cp;	    /* CPs at the last night away from the event (+-2) */
 	long query_nights;  /* nights observed */
-	long alarms;	    /* nights with exit 1 away from the event (+-3 nights after) */
-	long naive_alarms;  /* naive flags away from the event night (and the night after) */
+	long alarms;	    /* nights with exit 1 and nothing to find (see replicate) */
+	long naive_alarms;  /* nights the naive rule flags with nothing to find */
 	long outlier_cp;    /* outlier reported as a CP at some night */
 };
 
@@ -122,12 +122,13 @@ static void replicate(struct tally tl[K_KINDS][2], gsl_rng *r)
 				y->flagged_night++;
 			if (naive[q] && t == Q->event && Q->kind != K_NULL)
 				y->naive_flag++;
-			if (c.starts_regression && !(t >= ev && t <= ev + 3) &&
-			    !(Q->kind == K_DRIFT && t >= Q->event))
-				y->alarms++;
-			if (naive[q] && !(t >= ev && t <= ev + 1) &&
-			    !(Q->kind == K_DRIFT && t >= Q->event))
-				y->naive_alarms++;
+			/* a false alarm: before a slowdown (step, drift), or away from an outlier
+			 * night and the night after it; never in a series with nothing injected */
+			int quiet = Q->kind == K_OUTLIER ? !(t >= ev && t <= ev + 1)
+				    : Q->kind == K_NULL	 ? 1
+							 : t < Q->event;
+			y->alarms += c.starts_regression && quiet;
+			y->naive_alarms += naive[q] && quiet;
 			if (Q->kind != K_NULL && t >= Q->event && first[q] < 0) {
 				int hit = Q->kind == K_DRIFT
 					      ? c.n_cps && c.cps[c.n_cps - 1].index >= (size_t)Q->event &&
