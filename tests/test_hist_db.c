@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	opts_for_test(&o, port);
 	if (port > 0 && srv_open(&s, &o, &server_err) == 0 && srv_init_datadir(s, &server_err) == 0)
 		server_rc = srv_start(s, NULL, &server_err);
-	/* a managed server may keep its client credentials in DIR/client.cnf */
+	/* a managed server keeps the credentials of its account in DIR/client.cnf (docs/server.md) */
 	char cnf[4300];
 	struct stat sb;
 	snprintf(cnf, sizeof(cnf), "%s/client.cnf", inst);
