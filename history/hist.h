@@ -16,7 +16,7 @@
 struct hist_store;
 
 /* Opens (creating and migrating the schema) the store at location: NULL for
- * $DBT3STAB_HOME/history.sqlite, a file path, or mysql://USER@HOST[:PORT]/DATABASE with optional
+ * $DBT3STAB_HOME/history.sqlite, a file path, or mysql://[USER@]HOST[:PORT]/DATABASE with optional
  * ?socket=PATH&option-file=PATH (password from MYSQL_PWD or an option file). Free with
  * hist_store_close. A store that cannot be reached or is not a database: -1 with err filled. */
 int hist_store_open(struct hist_store **out, const char *location, struct errbuf *err);

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"\n"
 		"  --db LOCATION        the store: a SQLite file (default\n"
 		"                       $DBT3STAB_HOME/history.sqlite) or\n"
-		"                       mysql://[USER@]HOST[:PORT]/DATABASE[?socket=PATH"                       mysql://USER@HOST[:PORT]/DATABASE[?socket=PATH&option-file=PATH]\n"option-file=PATH]\n"
+		"                       mysql://[USER@]HOST[:PORT]/DATABASE[?socket=PATH&option-file=PATH]\n"
 		"                       (password from MYSQL_PWD or an option file)\n"
 		"  --build-id TEXT      add, import: the build measured (default: server version\n"
 		"                       and binary SHA-256)\n"
