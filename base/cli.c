@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "base/cli.h"
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -140,4 +141,46 @@ int cli_use_color(FILE *f)
 	if (getenv("NO_COLOR") || !cli_is_tty(f))
 		return 0;
 	return !(term && strcmp(term, "dumb") == 0);
+}
+
+/* One number with its unit: h, m or s (a bare number is seconds). */
+static int duration_part(const char **p, double *out)
+{
+	char *end;
+	errno = 0;
+	if (!isdigit((unsigned char)**p) && **p != '.')
+		return -1;
+	double v = strtod(*p, &end);
+	if (errno || end == *p || !isfinite(v) || v < 0)
+		return -1;
+	double unit = *end == 'h' ? 3600 : *end == 'm' ? 60 : 1;
+	if (*end == 'h' || *end == 'm' || *end == 's')
+		end++;
+	*out = v * unit;
+	*p = end;
+	return 0;
+}
+
+int cli_parse_duration(const char *s, double *out)
+{
+	const char *p = s;
+	double total = 0;
+	int parts = 0;
+	if (!s || !*s || s[strspn(s, "0123456789.hms")] != '\0')
+		return -1;
+	while (*p) {
+		const char *before = p;
+		double v;
+		if (duration_part(&p, &v) < 0)
+			return -1;
+		/* a unitless number only alone: "90" is 90 s, "1h30" is refused */
+		if (p > before && !strchr("hms", p[-1]) && (parts || *p))
+			return -1;
+		total += v;
+		parts++;
+	}
+	if (!(total > 0) || total > 1e7)
+		return -1;
+	*out = total;
+	return 0;
 }

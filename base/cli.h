@@ -46,6 +46,10 @@ int cli_parse_double(const char *s, double min, double max, double *out);
 /* A percentage like "3%" or "0.03" becomes 0.03; 0 on success, -1 otherwise. */
 int cli_parse_fraction(const char *s, double *out);
 
+/* A duration like "45m", "90s", "1h30m", "1.5h" or "90" (seconds) in seconds; > 0 and at most
+ * 1e7 s. 0 on success, -1 otherwise. */
+int cli_parse_duration(const char *s, double *out);
+
 /* Nonzero when f is a terminal that should get colour (NO_COLOR unset, TERM not dumb). */
 int cli_use_color(FILE *f);
 

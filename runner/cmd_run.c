@@ -34,6 +34,13 @@ enum {
 	OPT_VARIANT,
 	OPT_RESUME,
 	OPT_NO_TABLE,
+	OPT_BUDGET,
+	OPT_DETECT,
+	OPT_WARMUP_MIN,
+	OPT_WARMUP_MAX,
+	OPT_RUNS_MIN,
+	OPT_RUNS_MAX,
+	OPT_KEEP_ALL,
 };
 
 static const struct option own_options[] = {
@@ -51,6 +58,13 @@ static const struct option own_options[] = {
     {"variant", required_argument, NULL, OPT_VARIANT},
     {"resume", required_argument, NULL, OPT_RESUME},
     {"no-table", no_argument, NULL, OPT_NO_TABLE},
+    {"budget", required_argument, NULL, OPT_BUDGET},
+    {"detect", required_argument, NULL, OPT_DETECT},
+    {"warmup-min", required_argument, NULL, OPT_WARMUP_MIN},
+    {"warmup-max", required_argument, NULL, OPT_WARMUP_MAX},
+    {"runs-min", required_argument, NULL, OPT_RUNS_MIN},
+    {"runs-max", required_argument, NULL, OPT_RUNS_MAX},
+    {"keep-all", no_argument, NULL, OPT_KEEP_ALL},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
 };
@@ -71,6 +85,17 @@ static void usage(FILE *f)
 	    "  -s, --scale SF           scale factor of the loaded data (required)\n"
 	    "  -o, --output PATH        result file (with --variant: a directory, one NAME.json\n"
 	    "                           per variant)\n"
+	    "  --budget DURATION        finish within DURATION (e.g. 45m, 90s, 1h30m): adaptive\n"
+	    "                           warm-up, runs per restart from the variance so far,\n"
+	    "                           pairs of restarts until every query is decided or the\n"
+	    "                           next pair would not fit (replaces --restarts, --warmup,\n"
+	    "                           --runs; see docs/run.md)\n"
+	    "  --detect PCT             with --budget: the change to detect (default 3%%)\n"
+	    "  --warmup-min N, --warmup-max N\n"
+	    "                           with --budget: bounds of the warm-up (default 4, 20)\n"
+	    "  --runs-min N, --runs-max N\n"
+	    "                           with --budget: bounds of the runs per restart (3, 10)\n"
+	    "  --keep-all               with --budget: measure decided queries too\n"
 	    "  --restarts N             server starts (default 5)\n"
 	    "  --warmup N               warm-up executions per query and restart (default 8)\n"
 	    "  --runs N                 measured executions per query and restart (default 10)\n"
@@ -83,7 +108,8 @@ static void usage(FILE *f)
 	    "  --max-crashes N          give up after N server crashes (default 3; exit 4)\n"
 	    "  --variant NAME:mysqld=PATH[,option=value...]\n"
 	    "                           a server build or setting to measure (repeatable);\n"
-	    "                           restarts interleave A B A B (shuffled with --seed)\n"
+	    "                           restarts interleave A B, B A, A B ... (shuffled with\n"
+	    "                           --seed)\n"
 	    "  --resume PATH            complete an interrupted run (its file or directory)\n"
 	    "  --no-table               do not print the table at the end\n"
 	    "  -q, --quiet              no progress or messages\n"
@@ -128,9 +154,14 @@ static void on_progress(void *arg, const struct run_progress *p)
 	if (p->query)
 		snprintf(q, sizeof(q), "%s (%d/%d) run %d/%d", p->query, p->qpos + 1, p->nq, p->run,
 			 p->runs);
-	fprintf(stderr, "\r\033[K%s%srestart %d/%d  %s  elapsed %s  ETA %s",
-		p->variant ? p->variant : "", p->variant ? ": " : "", p->restart + 1, p->restarts,
-		q, el, eta);
+	char rs[32];
+	if (p->restarts > 0)
+		snprintf(rs, sizeof(rs), "%d/%d", p->restart + 1, p->restarts);
+	else /* --budget: restarts open, the time left of the budget */
+		snprintf(rs, sizeof(rs), "%d", p->restart + 1);
+	fprintf(stderr, "\r\033[K%s%srestart %s  %s  elapsed %s  %s %s",
+		p->variant ? p->variant : "", p->variant ? ": " : "", rs, q, el,
+		p->restarts > 0 ? "ETA" : "budget left", eta);
 	d->line_open = 1;
 }
 
@@ -402,7 +433,8 @@ int cmd_run(int argc, char **argv)
 	struct pin_opts popts;
 	struct target_set ts;
 	struct errbuf err = {{0}};
-	const char *output = NULL, *resume = NULL, *plan_opt = NULL;
+	const char *output = NULL, *resume = NULL, *plan_opt = NULL, *budget_opt = NULL;
+	const char *fixed_opt = NULL; /* --restarts, --warmup or --runs given */
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants = 0, quiet = 0, no_table = 0, scale_given = 0, rc = CLI_OK, c;
 	struct pin_ctx *pin = NULL;
@@ -432,17 +464,17 @@ int cmd_run(int argc, char **argv)
 			output = optarg;
 			break;
 		case OPT_RESTARTS:
-			plan_opt = "--restarts";
+			plan_opt = fixed_opt = "--restarts";
 			if ((rc = parse_int(cmd, "--restarts", optarg, 1, 100000, &plan.restarts)))
 				goto out;
 			break;
 		case OPT_WARMUP:
-			plan_opt = "--warmup";
+			plan_opt = fixed_opt = "--warmup";
 			if ((rc = parse_int(cmd, "--warmup", optarg, 0, 1000000, &plan.warmup)))
 				goto out;
 			break;
 		case OPT_RUNS:
-			plan_opt = "--runs";
+			plan_opt = fixed_opt = "--runs";
 			if ((rc = parse_int(cmd, "--runs", optarg, 1, 1000000, &plan.runs)))
 				goto out;
 			break;
@@ -503,6 +535,50 @@ int cmd_run(int argc, char **argv)
 		case OPT_NO_TABLE:
 			no_table = 1;
 			break;
+		case OPT_BUDGET:
+			plan_opt = "--budget";
+			if (cli_parse_duration(optarg, &plan.budget_s) < 0) {
+				rc = cli_usage_error(cmd,
+						     "bad --budget '%s' (a duration such as 90s, 45m, "
+						     "1h30m)",
+						     optarg);
+				goto out;
+			}
+			break;
+		case OPT_DETECT:
+			plan_opt = budget_opt = "--detect";
+			if (cli_parse_fraction(optarg, &plan.detect) < 0 || !(plan.detect > 0) ||
+			    plan.detect > 1) {
+				rc = cli_usage_error(cmd, "bad --detect '%s' (e.g. 3%% or 0.03, at most "
+							  "100%%)",
+						     optarg);
+				goto out;
+			}
+			break;
+		case OPT_WARMUP_MIN:
+			plan_opt = budget_opt = "--warmup-min";
+			if ((rc = parse_int(cmd, "--warmup-min", optarg, 0, 10000, &plan.warmup_min)))
+				goto out;
+			break;
+		case OPT_WARMUP_MAX:
+			plan_opt = budget_opt = "--warmup-max";
+			if ((rc = parse_int(cmd, "--warmup-max", optarg, 1, 10000, &plan.warmup_max)))
+				goto out;
+			break;
+		case OPT_RUNS_MIN:
+			plan_opt = budget_opt = "--runs-min";
+			if ((rc = parse_int(cmd, "--runs-min", optarg, 1, 10000, &plan.runs_min)))
+				goto out;
+			break;
+		case OPT_RUNS_MAX:
+			plan_opt = budget_opt = "--runs-max";
+			if ((rc = parse_int(cmd, "--runs-max", optarg, 1, 10000, &plan.runs_max)))
+				goto out;
+			break;
+		case OPT_KEEP_ALL:
+			plan_opt = budget_opt = "--keep-all";
+			plan.keep_all = 1;
+			break;
 		case '?':
 		case ':':
 			rc = cli_bad_option(cmd, c, argv);
@@ -531,6 +607,23 @@ int cmd_run(int argc, char **argv)
 				     plan_opt	  ? plan_opt
 				     : n_variants ? "--variant"
 						  : "-s");
+		goto out;
+	}
+	if (plan.budget_s > 0 && fixed_opt) {
+		rc = cli_usage_error(cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
+				     fixed_opt);
+		goto out;
+	}
+	if (plan.budget_s <= 0 && budget_opt) {
+		rc = cli_usage_error(cmd, "%s needs --budget", budget_opt);
+		goto out;
+	}
+	if (plan.warmup_min > plan.warmup_max || plan.runs_min > plan.runs_max) {
+		rc = cli_usage_error(cmd, "--%s-min %d is above --%s-max %d",
+				     plan.warmup_min > plan.warmup_max ? "warmup" : "runs",
+				     plan.warmup_min > plan.warmup_max ? plan.warmup_min : plan.runs_min,
+				     plan.warmup_min > plan.warmup_max ? "warmup" : "runs",
+				     plan.warmup_min > plan.warmup_max ? plan.warmup_max : plan.runs_max);
 		goto out;
 	}
 	if (!resume && !scale_given) {

@@ -3,8 +3,10 @@
 #include "runner/run.h"
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
+#include "runner/run_budget_plan.h"
 #include "runner/run_exec.h"
 #include "runner/run_plan.h"
+#include "runner/run_steady.h"
 #include "stats/st.h"
 #include <math.h>
 #include <stdarg.h>
@@ -24,6 +26,7 @@ struct tstate {
 	int starts;    /* server starts in this run */
 	int described; /* server and dataset sections filled */
 	int start_seq; /* runctx.start_seq of the running server */
+	double startstop_s; /* --budget: longest server start + stop of a restart so far */
 };
 
 /* Everything one call of run_execute shares. */
@@ -46,6 +49,10 @@ struct runctx {
 	uint64_t rem_starts, start_ns, start_n;
 	int execs_done; /* executions of the current query */
 	int start_seq;	/* server starts so far in this call, over all targets */
+	/* --budget: the plan of the current pair by plan position, NULL in the fixed protocol. */
+	struct run_qnext *next;
+	int qpos[RUN_MAX_QUERIES + 1]; /* plan position of a query number */
+	uint64_t startstop_ns;	       /* start + stop of the current restart */
 };
 
 static void event(struct runctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -85,7 +92,8 @@ static void progress(struct runctx *c)
 	if (!c->hooks || !c->hooks->progress)
 		return;
 	c->prog.elapsed_ns = util_now_ns() - c->t0;
-	c->prog.eta_s = eta_seconds(c);
+	c->prog.eta_s = c->next ? fmax(0, c->plan->budget_s - (double)c->prog.elapsed_ns / 1e9)
+				: eta_seconds(c);
 	c->hooks->progress(c->hooks->arg, &c->prog);
 }
 
@@ -149,7 +157,24 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 	json_object_set_new(o, "max_crashes", json_integer(p->max_crashes));
 	json_object_set_new(o, "steady_test", json_string("mann-kendall"));
 	json_object_set_new(o, "steady_alpha", json_real(p->steady_alpha));
+	json_object_set_new(o, "steady_correction", json_string("holm"));
+	json_object_set_new(o, "variant_order",
+			    json_string(p->seed_given			      ? "shuffled"
+					: p->variant_order == RUN_VORDER_ABBA ? "abba"
+									      : "fixed"));
 	json_object_set_new(o, "parameters", json_string("tpch-validation"));
+	if (p->budget_s > 0) {
+		json_object_set_new(o, "budget_s", json_real(p->budget_s));
+		json_object_set_new(o, "detect", json_real(p->detect));
+		json_object_set_new(o, "alpha", json_real(p->alpha));
+		json_object_set_new(o, "warmup_min", json_integer(p->warmup_min));
+		json_object_set_new(o, "warmup_max", json_integer(p->warmup_max));
+		json_object_set_new(o, "runs_min", json_integer(p->runs_min));
+		json_object_set_new(o, "runs_max", json_integer(p->runs_max));
+		json_object_set_new(o, "keep_all", json_boolean(p->keep_all));
+		json_object_set_new(o, "warmup_rule", json_string("window-means"));
+		json_object_set_new(o, "decision_rule", json_string("repeated-ci-bonferroni"));
+	}
 	return o;
 }
 
@@ -360,49 +385,100 @@ static int exec_counted(struct runctx *c, int num, const char *sql, unsigned fla
 	return (int)st;
 }
 
-/* Measures one query in one restart into r; returns the run_exec status of the failure that
- * ended it (RUN_EXEC_OK when all went well). */
+/* How many executions one query gets in one restart: fixed (--warmup, --runs), or with --budget
+ * an adaptive warm-up within [warmup_min, warmup_max] and the pair's runs. */
+struct qshape {
+	int wmin, wmax, runs;
+	double tol; /* warm-up rule tolerance; 0 in the fixed protocol */
+};
+
+static struct qshape shape_of(const struct runctx *c, int num)
+{
+	const struct run_plan *p = c->plan;
+	struct qshape q = {p->warmup, p->warmup, p->runs, 0};
+	if (c->next) {
+		const struct run_qnext *x = &c->next[c->qpos[num]];
+		q = (struct qshape){p->warmup_min, p->warmup_max, x->runs, x->warmup_tol};
+	}
+	return q;
+}
+
+/* Every execution's row count against the first one's: each that differs is listed in
+ * r->extra as row_count_changes [{execution (1-based, warm-up included), rows}]. */
+static void check_rows(struct res_restart *r, long long first, long long rows, int execution)
+{
+	if (first < 0 || rows == first)
+		return;
+	json_t *list = json_object_get(r->extra, "row_count_changes");
+	if (!list) {
+		list = json_array();
+		json_object_set_new(r->extra, "row_count_changes", list);
+	}
+	json_t *e = json_object();
+	json_object_set_new(e, "execution", json_integer(execution));
+	json_object_set_new(e, "rows", json_integer(rows));
+	json_array_append_new(list, e);
+}
+
+/* One execution of q for measure(): progress, run, fingerprint, rows. */
+static enum run_exec_status exec_one(struct runctx *c, int num, unsigned flags, int total,
+				     struct res_restart *r, long long *rows, char *result_sha,
+				     struct run_exec_result *x, struct errbuf *err)
+{
+	c->prog.run = c->execs_done + 1;
+	c->prog.runs = total;
+	progress(c);
+	enum run_exec_status st = exec_counted(c, num, c->queries[num].sql, flags, x, err);
+	if (st != RUN_EXEC_OK)
+		return st;
+	if (flags & RUN_EXEC_HASH)
+		memcpy(result_sha, x->result_sha256, 65);
+	check_rows(r, *rows, (long long)x->rows, c->execs_done);
+	if (*rows < 0)
+		*rows = (long long)x->rows;
+	return st;
+}
+
+/* Measures one query in one restart into r (r->extra an object); returns the run_exec status of
+ * the failure that ended it (RUN_EXEC_OK when all went well). */
 static enum run_exec_status measure(struct runctx *c, int num, struct res_restart *r,
 				    struct series *s, struct errbuf *err)
 {
-	const struct run_plan *p = c->plan;
 	const struct qry *q = &c->queries[num];
+	const struct qshape sh = shape_of(c, num);
 	struct run_exec_result x;
 	enum run_exec_status st = RUN_EXEC_OK;
 	char result_sha[65] = "";
 	long long rows = -1;
-	int total = p->warmup + p->runs + (p->warmup == 0);
+	int total = sh.wmax + sh.runs + (sh.wmax == 0), steady = 0;
 
 	if (q->pre && (st = run_exec_simple(c->conn, q->pre, err)) != RUN_EXEC_OK)
 		return st;
-	for (int i = 0; i < p->warmup + p->runs; i++) {
-		int warm = i < p->warmup;
-		unsigned flags = i == 0 && warm ? RUN_EXEC_HASH : 0;
-		c->prog.run = i + 1;
-		c->prog.runs = total;
-		progress(c);
-		st = exec_counted(c, num, q->sql, flags, &x, err);
-		if (st != RUN_EXEC_OK)
+	while ((int)s->nw < sh.wmax) {
+		if ((int)s->nw >= sh.wmin && sh.tol > 0 &&
+		    (steady = run_warmup_steady(s->warm, s->nw, sh.tol)))
+			break;
+		unsigned flags = s->nw == 0 ? RUN_EXEC_HASH : 0;
+		if ((st = exec_one(c, num, flags, total, r, &rows, result_sha, &x, err)))
 			goto post;
-		if (flags & RUN_EXEC_HASH)
-			memcpy(result_sha, x.result_sha256, sizeof(result_sha));
-		rows = (long long)x.rows;
-		if (warm) {
-			s->warm[s->nw++] = (double)x.wall_ns / 1e6;
-		} else {
-			s->meas[s->nm++] = (double)x.wall_ns / 1e6;
-			if (c->cpu)
-				s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
-		}
+		s->warm[s->nw++] = (double)x.wall_ns / 1e6;
 	}
-	if (p->warmup == 0) {
-		/* No warm-up to hash the result in: one more, unrecorded execution. */
-		c->prog.run = total;
-		progress(c);
-		st = exec_counted(c, num, q->sql, RUN_EXEC_HASH, &x, err);
-		if (st != RUN_EXEC_OK)
+	if (sh.tol > 0) {
+		steady = steady || run_warmup_steady(s->warm, s->nw, sh.tol);
+		json_object_set_new(r->extra, "warmup_steady", json_boolean(steady));
+		json_object_set_new(r->extra, "warmup_tol", json_real(sh.tol));
+	}
+	for (int i = 0; i < sh.runs; i++) {
+		if ((st = exec_one(c, num, 0, total, r, &rows, result_sha, &x, err)))
 			goto post;
-		memcpy(result_sha, x.result_sha256, sizeof(result_sha));
+		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
+		if (c->cpu)
+			s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
+	}
+	if (s->nw == 0) {
+		/* No warm-up to hash the result in: one more, unrecorded execution. */
+		if ((st = exec_one(c, num, RUN_EXEC_HASH, total, r, &rows, result_sha, &x, err)))
+			goto post;
 	}
 	char plan_sha[65];
 	char *plan_text = NULL;
@@ -457,17 +533,20 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	memset(&rr, 0, sizeof(rr));
 	rr.index = r;
 	rr.rows = -1;
-	s.warm = calloc((size_t)p->warmup + 1, sizeof(double));
-	s.meas = calloc((size_t)p->runs + 1, sizeof(double));
-	s.cpu = calloc((size_t)p->runs + 1, sizeof(double));
-	if (!s.warm || !s.meas || !s.cpu) {
+	const struct qshape sh = shape_of(c, num);
+	s.warm = calloc((size_t)sh.wmax + 1, sizeof(double));
+	s.meas = calloc((size_t)sh.runs + 1, sizeof(double));
+	s.cpu = calloc((size_t)sh.runs + 1, sizeof(double));
+	rr.extra = json_object();
+	if (!s.warm || !s.meas || !s.cpu || !rr.extra) {
 		rc = errbuf_set(err, "out of memory");
 		goto out;
 	}
 	c->execs_done = 0;
 	enum run_exec_status st = measure(c, num, &rr, &s, &xerr);
 	/* Executions a failure skipped leave the ETA. */
-	uint64_t skipped = (uint64_t)(p->warmup + p->runs + (p->warmup == 0) - c->execs_done);
+	int planned = sh.wmax + sh.runs + (sh.wmax == 0);
+	uint64_t skipped = planned > c->execs_done ? (uint64_t)(planned - c->execs_done) : 0;
 	c->rem_execs[num] -= skipped < c->rem_execs[num] ? skipped : c->rem_execs[num];
 	int crashed = 0;
 	switch (st) {
@@ -530,13 +609,10 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	rr.n_measured = s.nm;
 	rr.server_cpu_ms = s.cpu;
 	rr.n_server_cpu = s.nc;
-	if (rr.status == RES_STATUS_OK && s.nm >= 3)
-		rr.not_steady = st_not_steady(s.meas, s.nm, p->steady_alpha);
-	rr.extra = json_object();
 	json_object_set_new(rr.extra, "position", json_integer(pos));
 	json_object_set_new(rr.extra, "server_start", json_integer(t->start_seq));
 	struct res_query *q = query_of(t->t->res, num);
-	if (!res_query_add_restart(q, &rr)) {
+	if (!res_query_add_restart(q, &rr) || run_steady_flags(t->t->res, p->steady_alpha) < 0) {
 		rc = errbuf_set(err, "out of memory");
 		goto out;
 	}
@@ -588,12 +664,15 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 	progress(c);
 	if (c->rem_starts)
 		c->rem_starts--;
+	uint64_t ss0 = c->start_ns;
 	if ((rc = start_server(c, t, err)) < 0)
 		return rc;
 	for (int i = 0; i < c->plan->n_queries; i++) {
 		int num = order[i];
 		if (has_restart(query_of(t->t->res, num), r))
 			continue;
+		if (c->next && !c->next[c->qpos[num]].active)
+			continue; /* --budget: decided, no longer measured */
 		char id[8];
 		snprintf(id, sizeof(id), "Q%d", num);
 		c->prog.query = id;
@@ -611,8 +690,117 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 	rc = stop_server(c, t, err);
 	if (rc < 0)
 		return RUN_E_SERVER;
-	event(c, "%s%srestart %d of %d done", t->t->name ? t->t->name : "", t->t->name ? ": " : "",
-	      r + 1, c->plan->restarts);
+	double ss = (double)(c->start_ns - ss0) / 1e9;
+	if (ss > t->startstop_s)
+		t->startstop_s = ss;
+	if (c->next)
+		event(c, "%s%srestart %d done (elapsed %.0f s of %.0f s)",
+		      t->t->name ? t->t->name : "", t->t->name ? ": " : "", r + 1,
+		      (double)(util_now_ns() - c->t0) / 1e9, c->plan->budget_s);
+	else
+		event(c, "%s%srestart %d of %d done", t->t->name ? t->t->name : "",
+		      t->t->name ? ": " : "", r + 1, c->plan->restarts);
+	return 0;
+}
+
+/* The outcome of --budget in the result: per query its decision (query member "budget"), and the
+ * run's (top-level member "budget"). */
+static void budget_record(struct runctx *c, const struct run_qnext *next, int pairs,
+			  double next_cost_s, const char *stop_reason)
+{
+	const struct run_plan *p = c->plan;
+	for (int i = 0; i < c->n_targets; i++) {
+		struct res_file *res = c->ts[i].t->res;
+		for (int k = 0; k < p->n_queries; k++) {
+			const struct run_qnext *x = &next[k];
+			struct res_query *q = query_of(res, p->queries[k]);
+			json_t *o = json_object();
+			json_object_set_new(o, "decision", json_string(run_decision_name(x->decision)));
+			json_object_set_new(o, "decided_after_pairs",
+					    x->decided_after ? json_integer(x->decided_after)
+							     : json_null());
+			json_object_set_new(o, "ratio",
+					    isfinite(x->ratio) ? json_real(x->ratio) : json_null());
+			json_object_set_new(o, "ci_lo",
+					    isfinite(x->ci_lo) ? json_real(x->ci_lo) : json_null());
+			json_object_set_new(o, "ci_hi",
+					    isfinite(x->ci_hi) ? json_real(x->ci_hi) : json_null());
+			if (!q->extra)
+				q->extra = json_object();
+			json_object_set_new(q->extra, "budget", o);
+		}
+		json_t *b = json_object();
+		json_object_set_new(b, "pairs", json_integer(pairs));
+		json_object_set_new(b, "elapsed_s",
+				    json_real((double)(util_now_ns() - c->t0) / 1e9));
+		json_object_set_new(b, "budget_s", json_real(p->budget_s));
+		json_object_set_new(b, "next_pair_estimate_s",
+				    isfinite(next_cost_s) ? json_real(next_cost_s) : json_null());
+		json_object_set_new(b, "server_start_stop_s", json_real(c->ts[i].startstop_s));
+		json_object_set_new(b, "stop_reason",
+				    stop_reason ? json_string(stop_reason) : json_null());
+		if (!res->extra)
+			res->extra = json_object();
+		json_object_set_new(res->extra, "budget", b);
+		json_object_set_new(res->plan, "restarts", json_integer(pairs > 0 ? pairs : 1));
+	}
+}
+
+/* Most pairs a budget run makes (the decisions' looks are defined for any number). */
+#define RUN_BUDGET_MAX_PAIRS 1000
+
+/* --budget: pairs of restarts (one restart per target) while a query is undecided and the next
+ * pair, estimated from the pairs so far, ends by the budget. The first pair always runs. */
+static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
+{
+	const struct run_plan *p = c->plan;
+	struct run_qnext next[RUN_MAX_QUERIES];
+	struct res_file *res[64];
+	double ss[64], cost = NAN;
+	const char *reason = NULL;
+	int pairs = 0, rc = 0;
+	if (c->n_targets > 64)
+		return errbuf_set(err, "at most 64 variants with --budget");
+	for (int i = 0; i < p->n_queries; i++)
+		c->qpos[p->queries[i]] = i;
+	run_budget_next_init(next, p);
+	c->next = next;
+	for (;; pairs++) {
+		if (pairs > 0) {
+			for (int t = 0; t < c->n_targets; t++) {
+				res[t] = c->ts[t].t->res;
+				ss[t] = c->ts[t].startstop_s;
+			}
+			int undecided = run_budget_next(next, p, res, c->n_targets, pairs, ss, &cost);
+			double elapsed = (double)(util_now_ns() - c->t0) / 1e9;
+			if (undecided < 0)
+				return errbuf_set(err, "out of memory");
+			budget_record(c, next, pairs, cost, NULL);
+			if (undecided == 0)
+				reason = "all-decided";
+			else if (!run_budget_fits(elapsed, cost, p->budget_s))
+				reason = "budget";
+			else if (pairs >= RUN_BUDGET_MAX_PAIRS)
+				reason = "max-pairs";
+			if (reason)
+				break;
+		}
+		run_variant_order(p, pairs, c->n_targets, vorder);
+		for (int k = 0; k < c->n_targets && rc == 0; k++)
+			rc = run_restart(c, &c->ts[vorder[k]], pairs, err);
+		if (rc < 0) {
+			budget_record(c, next, pairs, cost, "failed");
+			c->next = NULL;
+			return rc;
+		}
+	}
+	budget_record(c, next, pairs, cost, reason);
+	event(c, "budget: %d pair%s, %s (%.0f s of %.0f s)", pairs, pairs == 1 ? "" : "s",
+	      strcmp(reason, "budget") == 0 ? "the next would not fit"
+	      : strcmp(reason, "all-decided") == 0 ? "every query decided"
+						: "the most pairs",
+	      (double)(util_now_ns() - c->t0) / 1e9, p->budget_s);
+	c->next = NULL;
 	return 0;
 }
 
@@ -627,7 +815,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 	c.hooks = hooks;
 	c.n_targets = n_targets;
 	c.t0 = util_now_ns();
-	c.prog.restarts = plan->restarts;
+	c.prog.restarts = plan->budget_s > 0 ? 0 : plan->restarts;
 	c.ts = calloc((size_t)n_targets, sizeof(*c.ts));
 	if (!c.ts)
 		return errbuf_set(err, "out of memory");
@@ -691,7 +879,9 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 		goto out;
 	}
 	rc = 0;
-	for (int r = 0; r < plan->restarts && rc == 0; r++) {
+	if (plan->budget_s > 0)
+		rc = budget_loop(&c, vorder, err);
+	for (int r = 0; plan->budget_s <= 0 && r < plan->restarts && rc == 0; r++) {
 		run_variant_order(plan, r, n_targets, vorder);
 		for (int k = 0; k < n_targets && rc == 0; k++) {
 			struct tstate *t = &c.ts[vorder[k]];

@@ -30,6 +30,12 @@ void run_variant_release(struct run_variant *v);
  * no duplicates); returns the count or -1. */
 int run_queries_parse(int out[RUN_MAX_QUERIES], const char *s, struct errbuf *err);
 
+/* The order of the variants within a restart without --seed. */
+enum run_vorder {
+	RUN_VORDER_ABBA = 0, /* A B, B A, A B, ...: each variant first in every other restart */
+	RUN_VORDER_FIXED,    /* A B, A B, ...: result files written before the balanced order */
+};
+
 /* What to measure and how. */
 struct run_plan {
 	int restarts, warmup, runs;
@@ -42,16 +48,28 @@ struct run_plan {
 	double query_timeout; /* seconds; 0 = none */
 	int max_crashes;      /* give up after this many server crashes (per variant) */
 	double scale;	      /* scale factor of the loaded data */
-	double steady_alpha;  /* Mann-Kendall level for not_steady */
+	double steady_alpha;  /* family-wise level of not_steady (Holm over the file) */
+	enum run_vorder variant_order; /* without seed_given */
+	/* --budget (docs/run.md, runner/run_budget.h); budget_s 0: the fixed protocol. */
+	double budget_s;	    /* the wall time to finish in (s) */
+	double detect;		    /* the change to detect, e.g. 0.03 */
+	double alpha;		    /* family-wise false-alarm level of the decisions */
+	int warmup_min, warmup_max; /* bounds of the adaptive warm-up */
+	int runs_min, runs_max;	    /* bounds of the measured runs per restart */
+	int keep_all;		    /* measure decided queries too */
 };
 
-/* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries. */
+/* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries; the
+ * budget's defaults (unused without budget_s): detect 3%, alpha 0.05, warm-up 4..20, runs
+ * 3..10. */
 void run_plan_init(struct run_plan *p);
 
 /* The query order of one restart: the plan order, or a permutation drawn from (seed, restart). */
 void run_plan_order(const struct run_plan *p, int restart, int out[RUN_MAX_QUERIES]);
 
-/* The variant order of one restart: 0..n-1, or a permutation drawn from (seed, restart). */
+/* The variant order of one restart: a permutation drawn from (seed, restart) with a seed; else
+ * 0..n-1 in even restarts and n-1..0 in odd ones (RUN_VORDER_ABBA), or always 0..n-1
+ * (RUN_VORDER_FIXED). */
 void run_variant_order(const struct run_plan *p, int restart, int n, int *out);
 
 /* What the protocol reports while it runs (the command layer displays it). */

@@ -19,6 +19,13 @@ void run_plan_init(struct run_plan *p)
 	p->max_crashes = 3;
 	p->scale = 1;
 	p->steady_alpha = 0.05;
+	p->variant_order = RUN_VORDER_ABBA;
+	p->detect = 0.03;
+	p->alpha = 0.05;
+	p->warmup_min = 4;
+	p->warmup_max = 20;
+	p->runs_min = 3;
+	p->runs_max = 10;
 }
 
 static int parse_qnum(const char *s, const char *end, int *out)
@@ -171,8 +178,9 @@ void run_plan_order(const struct run_plan *p, int restart, int out[RUN_MAX_QUERI
 
 void run_variant_order(const struct run_plan *p, int restart, int n, int *out)
 {
+	int reverse = !p->seed_given && p->variant_order == RUN_VORDER_ABBA && restart % 2;
 	for (int i = 0; i < n; i++)
-		out[i] = i;
+		out[i] = reverse ? n - 1 - i : i;
 	if (p->seed_given)
 		shuffle(out, n, p->seed, 2, restart);
 }
@@ -197,6 +205,14 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 		return -1;
 	json_t *order = json_object_get(p, "order");
 	out->shuffled = json_is_string(order) && strcmp(json_string_value(order), "shuffled") == 0;
+	if (json_object_get(p, "budget_s"))
+		return errbuf_set(err, "a --budget run cannot be resumed (the restarts it measured "
+				       "are in the file; start a new run)");
+	/* Files from before the balanced order have no variant_order: A B A B. */
+	json_t *vo = json_object_get(p, "variant_order");
+	out->variant_order = json_is_string(vo) && strcmp(json_string_value(vo), "abba") == 0
+				 ? RUN_VORDER_ABBA
+				 : RUN_VORDER_FIXED;
 	json_t *seed = json_object_get(p, "seed");
 	if (json_is_integer(seed)) {
 		out->seed = (uint64_t)json_integer_value(seed);

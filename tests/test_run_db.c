@@ -684,15 +684,17 @@ static void test_run_db__variants_interleave(void)
 		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res[v]->plan, "variant")),
 				       names[v]);
 	}
-	/* A B A B: the server starts 0 and 2 were old, 1 and 3 new. */
+	/* A B, B A (balanced): the server starts 0 and 3 were old, 1 and 2 new. */
 	const struct res_query *qa = res_file_find_query(res[0], "Q6");
 	const struct res_query *qb = res_file_find_query(res[1], "Q6");
 	CU_ASSERT_EQUAL_FATAL(qa->n_restarts, 2);
 	CU_ASSERT_EQUAL_FATAL(qb->n_restarts, 2);
 	CU_ASSERT_EQUAL(start_seq(restart_of(qa, 0)), 0);
 	CU_ASSERT_EQUAL(start_seq(restart_of(qb, 0)), 1);
-	CU_ASSERT_EQUAL(start_seq(restart_of(qa, 1)), 2);
-	CU_ASSERT_EQUAL(start_seq(restart_of(qb, 1)), 3);
+	CU_ASSERT_EQUAL(start_seq(restart_of(qb, 1)), 2);
+	CU_ASSERT_EQUAL(start_seq(restart_of(qa, 1)), 3);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res[0]->plan, "variant_order")),
+			       "abba");
 	/* Each variant's own settings reached its server; the data and answers are shared. */
 	char *sa = json_dumps(json_object_get(res[0]->server, "options"), JSON_COMPACT);
 	char *sb = json_dumps(json_object_get(res[1]->server, "options"), JSON_COMPACT);

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/* The budget's plan for the next pair (runner/run_budget_plan.h). */
+#include "runner/run_budget_plan.h"
+#include "stats/st.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PAIRS 1024
+
+void run_budget_next_init(struct run_qnext *next, const struct run_plan *p)
+{
+	int runs = RUN_BUDGET_RUNS_FIRST;
+	runs = runs < p->runs_min ? p->runs_min : runs > p->runs_max ? p->runs_max : runs;
+	for (int i = 0; i < p->n_queries; i++) {
+		memset(&next[i], 0, sizeof(next[i]));
+		next[i].active = 1;
+		next[i].runs = runs;
+		next[i].warmup_tol = RUN_WARMUP_TOL_MIN;
+		next[i].ratio = next[i].ci_lo = next[i].ci_hi = NAN;
+	}
+}
+
+/* What one target's restarts of one query say. */
+struct qfacts {
+	double mean_ms[MAX_PAIRS]; /* restart mean by restart index, NaN when none */
+	int n_ok;		   /* restarts with status ok and measured runs */
+	double exec_s;		   /* mean time of every execution */
+	int warmup_max;		   /* most warm-up executions of a restart */
+	double cov2_within, cov2_between; /* relative variance components, NaN when unknown */
+};
+
+static void facts_of(struct qfacts *f, const struct res_query *q)
+{
+	double sum = 0, *runs = NULL;
+	size_t n = 0, nall = 0, *nruns = NULL, k = 0;
+	for (int i = 0; i < MAX_PAIRS; i++)
+		f->mean_ms[i] = NAN;
+	f->n_ok = 0;
+	f->exec_s = NAN;
+	f->warmup_max = 0;
+	f->cov2_within = f->cov2_between = NAN;
+	if (!q)
+		return;
+	for (size_t i = 0; i < q->n_restarts; i++)
+		nall += q->restarts[i].n_measured;
+	runs = malloc((nall ? nall : 1) * sizeof(double));
+	nruns = malloc((q->n_restarts ? q->n_restarts : 1) * sizeof(size_t));
+	for (size_t i = 0; runs && nruns && i < q->n_restarts; i++) {
+		const struct res_restart *r = &q->restarts[i];
+		if ((int)r->n_warmup > f->warmup_max)
+			f->warmup_max = (int)r->n_warmup;
+		for (size_t j = 0; j < r->n_warmup; j++, n++)
+			sum += r->warmup_ms[j];
+		double m = 0;
+		for (size_t j = 0; j < r->n_measured; j++, n++) {
+			sum += r->measured_ms[j];
+			m += r->measured_ms[j];
+		}
+		if (r->status != RES_STATUS_OK || r->n_measured == 0)
+			continue;
+		if (r->index >= 0 && r->index < MAX_PAIRS)
+			f->mean_ms[r->index] = m / (double)r->n_measured;
+		size_t off = 0;
+		for (size_t t = 0; t < k; t++)
+			off += nruns[t];
+		memcpy(runs + off, r->measured_ms, r->n_measured * sizeof(double));
+		nruns[k++] = r->n_measured;
+		f->n_ok++;
+	}
+	if (n)
+		f->exec_s = sum / (double)n / 1000.0;
+	struct st_anova a;
+	if (runs && nruns && k >= 1 && st_anova_oneway(&a, runs, nruns, k, NULL) == 0 &&
+	    a.grand_mean > 0) {
+		double g2 = a.grand_mean * a.grand_mean;
+		f->cov2_within = a.var_within / g2;
+		f->cov2_between = k >= 2 ? a.var_between / g2 : NAN;
+	}
+	free(runs);
+	free(nruns);
+}
+
+static struct res_query *query_of(struct res_file *res, int num)
+{
+	char id[8];
+	snprintf(id, sizeof(id), "Q%d", num);
+	return res_file_find_query(res, id);
+}
+
+/* The decision of one query from the targets' facts after `pairs` pairs. */
+static void decide(struct run_qnext *x, const struct run_plan *p, const struct qfacts *f, int n,
+		   int pairs)
+{
+	if (x->decision != RUN_UNDECIDED)
+		return;
+	if (n == 1) {
+		double m[MAX_PAIRS];
+		size_t k = 0;
+		for (int r = 0; r < pairs && r < MAX_PAIRS; r++)
+			if (!isnan(f[0].mean_ms[r]))
+				m[k++] = f[0].mean_ms[r];
+		x->decision = run_budget_decide_single(m, k, p->detect, p->alpha,
+						       (size_t)p->n_queries);
+	} else {
+		/* Every variant against the first, paired by restart; Bonferroni over them. */
+		enum run_decision worst = RUN_DECIDED_UNCHANGED;
+		size_t m = (size_t)p->n_queries * (size_t)(n - 1);
+		for (int v = 1; v < n; v++) {
+			double a[MAX_PAIRS], b[MAX_PAIRS];
+			size_t k = 0;
+			for (int r = 0; r < pairs && r < MAX_PAIRS; r++)
+				if (!isnan(f[0].mean_ms[r]) && !isnan(f[v].mean_ms[r])) {
+					a[k] = f[0].mean_ms[r];
+					b[k++] = f[v].mean_ms[r];
+				}
+			enum run_decision d = run_budget_decide_paired(
+			    a, b, k, p->detect, p->alpha, m, &x->ratio, &x->ci_lo, &x->ci_hi);
+			if (d == RUN_UNDECIDED) {
+				worst = RUN_UNDECIDED;
+				break;
+			}
+			if (d == RUN_DECIDED_REGRESSION ||
+			    (d == RUN_DECIDED_IMPROVEMENT && worst == RUN_DECIDED_UNCHANGED))
+				worst = d;
+		}
+		x->decision = worst;
+	}
+	if (x->decision != RUN_UNDECIDED)
+		x->decided_after = pairs;
+}
+
+/* Runs of the next pair by the cost-optimal allocation, from the components averaged over the
+ * targets; the restart's fixed cost of this query is its share of the server start and stop plus
+ * its warm-up. */
+static int runs_of(const struct run_plan *p, const struct qfacts *f, int n, double startstop_s,
+		   int n_active)
+{
+	double vw = 0, vb = 0, ce = 0;
+	int w = 0, nw = 0, nb = 0;
+	for (int t = 0; t < n; t++) {
+		if (!isnan(f[t].cov2_within)) {
+			vw += f[t].cov2_within;
+			nw++;
+		}
+		if (!isnan(f[t].cov2_between)) {
+			vb += f[t].cov2_between;
+			nb++;
+		}
+		ce += isnan(f[t].exec_s) ? 0 : f[t].exec_s / n;
+		w = f[t].warmup_max > w ? f[t].warmup_max : w;
+	}
+	int first = RUN_BUDGET_RUNS_FIRST;
+	first = first < p->runs_min ? p->runs_min : first > p->runs_max ? p->runs_max : first;
+	if (nw == 0 || nb < n || !(ce > 0))
+		return first;
+	double cf = startstop_s / (n_active ? n_active : 1) + w * ce;
+	int r = run_budget_runs(cf, ce, vw / nw, vb / nb, p->runs_min, p->runs_max);
+	return r < 0 ? first : r;
+}
+
+int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
+		    int n_targets, int pairs, const double *startstop_s, double *out_cost_s)
+{
+	struct qfacts *f = calloc((size_t)p->n_queries * (size_t)n_targets, sizeof(*f));
+	int undecided = 0, n_active = 0;
+	double cost = 0, ss = 0;
+	if (!f) {
+		*out_cost_s = INFINITY;
+		return -1;
+	}
+	for (int t = 0; t < n_targets; t++)
+		ss += startstop_s[t] / n_targets;
+	for (int i = 0; i < p->n_queries; i++) {
+		struct qfacts *fi = &f[(size_t)i * (size_t)n_targets];
+		for (int t = 0; t < n_targets; t++)
+			facts_of(&fi[t], query_of(res[t], p->queries[i]));
+		decide(&next[i], p, fi, n_targets, pairs);
+		undecided += next[i].decision == RUN_UNDECIDED;
+		next[i].active = next[i].decision == RUN_UNDECIDED || p->keep_all;
+		n_active += next[i].active;
+	}
+	for (int i = 0; i < p->n_queries; i++) {
+		struct qfacts *fi = &f[(size_t)i * (size_t)n_targets];
+		double cw = 0;
+		int ncw = 0;
+		for (int t = 0; t < n_targets; t++)
+			if (!isnan(fi[t].cov2_within)) {
+				cw += sqrt(fi[t].cov2_within);
+				ncw++;
+			}
+		next[i].warmup_tol = run_warmup_tol(ncw ? cw / ncw : NAN);
+		next[i].runs = runs_of(p, fi, n_targets, ss, n_active);
+	}
+	for (int t = 0; t < n_targets; t++) {
+		struct run_qcost qc[RUN_MAX_QUERIES];
+		for (int i = 0; i < p->n_queries; i++) {
+			const struct qfacts *x = &f[(size_t)i * (size_t)n_targets + (size_t)t];
+			qc[i].exec_s = x->exec_s;
+			qc[i].warmup = x->warmup_max > p->warmup_min ? x->warmup_max : p->warmup_min;
+			qc[i].runs = next[i].runs;
+			qc[i].active = next[i].active;
+		}
+		cost += run_budget_restart_cost(startstop_s[t], qc, (size_t)p->n_queries);
+	}
+	free(f);
+	*out_cost_s = cost;
+	return undecided;
+}

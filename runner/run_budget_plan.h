@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* The budget's plan for the next pair of restarts, from the result files so far: per query the
+ * decision, whether it is still measured, its measured runs and warm-up tolerance, and the
+ * estimated cost of the pair (docs/run.md, "run --budget"). */
+#ifndef DBT3_RUN_BUDGET_PLAN_H
+#define DBT3_RUN_BUDGET_PLAN_H
+#include "result/res.h"
+#include "runner/run.h"
+#include "runner/run_budget.h"
+
+/* Measured runs per restart while the restart variance is unknown (fewer than 2 restarts). */
+#define RUN_BUDGET_RUNS_FIRST 5
+
+/* One query of the plan in the next pair. */
+struct run_qnext {
+	int active;		   /* measured in the next pair */
+	int runs;		   /* measured executions per restart */
+	double warmup_tol;	   /* tolerance of the warm-up rule (run_warmup_tol) */
+	enum run_decision decision; /* kept once decided */
+	int decided_after;	   /* pairs measured when it was decided; 0: undecided */
+	double ratio, ci_lo, ci_hi; /* at the last look (variants), NaN otherwise */
+};
+
+/* Initial state before the first pair: every query active, RUN_BUDGET_RUNS_FIRST runs (within
+ * the plan's bounds), the minimum warm-up tolerance, undecided. */
+void run_budget_next_init(struct run_qnext *next, const struct run_plan *p);
+
+/* Updates next[0..p->n_queries-1] (plan order) after `pairs` pairs from the targets' results
+ * (res[0] is the reference of the paired comparisons): decisions of the undecided queries with
+ * restarts in every pair (run_budget_decide_paired against res[0], one build:
+ * run_budget_decide_single), then runs, tolerance and active flag. *out_cost_s gets the estimated
+ * wall time of the next pair: per target the longest server start + stop seen (startstop_s[t])
+ * plus the active queries' expected executions at their mean time (run_budget_restart_cost).
+ * Returns the number of queries still undecided. */
+int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
+		    int n_targets, int pairs, const double *startstop_s, double *out_cost_s);
+
+#endif

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the budget planning rules (runner/run_budget.h), the corrected not_steady check
+ * (runner/run_steady.h), durations and the variant order. Reference values: Rscript
+ * tests/data/run_budget_ref.R (its output is tests/data/run_budget_ref.out). */
+#include "harness.h"
+#include "base/cli.h"
+#include "runner/run.h"
+#include "runner/run_budget.h"
+#include "runner/run_steady.h"
+#include "stats/st.h"
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_run_budget__durations_parse(void)
+{
+	static const struct {
+		const char *in;
+		double s;
+	} ok[] = {{"45m", 2700}, {"90s", 90}, {"1h30m", 5400}, {"1.5h", 5400},
+		  {"90", 90},	 {"2m30s", 150}, {"1h0m5s", 3605}};
+	static const char *const bad[] = {"", "0", "0s", "-5m", "5x", "1h30", "m", "1e3s",
+					  "0x10m", "inf", "5 m", "3d"};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		double v = -1;
+		CU_ASSERT_EQUAL(cli_parse_duration(ok[i].in, &v), 0);
+		CU_ASSERT_DOUBLE_EQUAL(v, ok[i].s, 1e-9);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		double v;
+		CU_ASSERT_EQUAL(cli_parse_duration(bad[i], &v), -1);
+	}
+}
+
+/* Brute force over n in R (run_budget_ref.R, "runs per restart"). */
+static void test_run_budget__runs_per_restart_is_cost_optimal(void)
+{
+	static const struct {
+		double cf, ce, vw, vb;
+		int nmin, nmax, want;
+	} c[] = {
+	    {30, 0.5, 4e-4, 1e-4, 2, 10, 10}, {2, 0.5, 4e-4, 1e-4, 2, 10, 4},
+	    {3, 0.4, 1e-4, 4e-4, 2, 10, 2},   {10, 1, 1e-4, 2e-5, 1, 20, 7},
+	    {7, 1, 2.5e-4, 1e-4, 1, 20, 4},   {5, 0.25, 3e-4, 1e-4, 3, 12, 8},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		CU_ASSERT_EQUAL(
+		    run_budget_runs(c[i].cf, c[i].ce, c[i].vw, c[i].vb, c[i].nmin, c[i].nmax),
+		    c[i].want);
+	/* No restart variance seen yet: the upper bound; no within variance: the lower one. */
+	CU_ASSERT_EQUAL(run_budget_runs(10, 1, 1e-4, 0, 2, 10), 10);
+	CU_ASSERT_EQUAL(run_budget_runs(10, 1, 1e-4, NAN, 2, 10), 10);
+	CU_ASSERT_EQUAL(run_budget_runs(10, 1, 0, 1e-4, 2, 10), 2);
+	CU_ASSERT_EQUAL(run_budget_runs(10, 0, 1e-4, 1e-4, 2, 10), -1);
+	CU_ASSERT_EQUAL(run_budget_runs(10, 1, 1e-4, 1e-4, 5, 4), -1);
+}
+
+static void test_run_budget__warmup_rule_sees_a_transient(void)
+{
+	/* The shape of Q10/Q14/Q17 at SF 0.1: slower at executions 2-4, then settled. */
+	double x[] = {100, 130, 135, 130, 100, 100, 101, 100};
+	int first = 0;
+	for (size_t n = 1; n <= 8 && !first; n++)
+		if (run_warmup_steady(x, n, run_warmup_tol(0.01)))
+			first = (int)n;
+	CU_ASSERT_EQUAL(first, 8); /* windows {5,6} against {7,8} */
+	double flat[] = {50, 50.2, 49.9, 50.1};
+	CU_ASSERT_EQUAL(run_warmup_steady(flat, 3, 0.02), 0); /* needs two windows */
+	CU_ASSERT_EQUAL(run_warmup_steady(flat, 4, 0.02), 1);
+	CU_ASSERT_DOUBLE_EQUAL(run_warmup_tol(NAN), RUN_WARMUP_TOL_MIN, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(run_warmup_tol(0.001), RUN_WARMUP_TOL_MIN, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(run_warmup_tol(0.05), 0.15, 1e-15);
+}
+
+/* How often the rule calls a steady (iid log-normal) series unsteady at one check: R gives
+ * 0.00273, 0.00298, 0.00268 for CoV 1%, 3%, 10% (analytic 2(1 - Phi(3)) = 0.0027). 200000 checks
+ * a CoV: binomial sd 0.000116, so +-0.0006 is five sd. Fixed seed. */
+static void test_run_budget__warmup_rule_false_unsteady_rate(void)
+{
+	static const double cov[] = {0.01, 0.03, 0.10}, want[] = {0.002730, 0.002978, 0.002675};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rng);
+	gsl_rng_set(rng, 20131);
+	for (size_t c = 0; c < 3; c++) {
+		const size_t n = 200000;
+		double s = sqrt(log1p(cov[c] * cov[c])), tol = run_warmup_tol(cov[c]);
+		size_t unsteady = 0;
+		for (size_t i = 0; i < n; i++) {
+			double x[4];
+			for (int k = 0; k < 4; k++)
+				x[k] = 100 * exp(gsl_ran_gaussian(rng, s));
+			unsteady += !run_warmup_steady(x, 4, tol);
+		}
+		double rate = (double)unsteady / (double)n;
+		CU_ASSERT_DOUBLE_EQUAL(rate, want[c], 0.0006);
+	}
+	gsl_rng_free(rng);
+}
+
+static void test_run_budget__next_pair_cost_and_fit(void)
+{
+	struct run_qcost q[] = {{0.5, 4, 6, 1}, {2.0, 8, 3, 1}, {1.0, 4, 10, 0}, {NAN, 4, 5, 1}};
+	/* 3 + (4 + 6) 0.5 + (8 + 3) 2 = 30; the inactive and the unknown add nothing. */
+	CU_ASSERT_DOUBLE_EQUAL(run_budget_restart_cost(3, q, 4), 30, 1e-12);
+	CU_ASSERT_EQUAL(run_budget_fits(100, 30, 130), 1);
+	CU_ASSERT_EQUAL(run_budget_fits(100.5, 30, 130), 0);
+}
+
+static void test_run_budget__look_levels_sum_to_alpha(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(run_budget_look_alpha(0.05, 1, 1), 0.0303963550927, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(run_budget_look_alpha(0.05, 3, 22), 0.000153516944913, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(run_budget_look_alpha(0.05, 10, 22), 1.38165250421e-05, 1e-16);
+	double s = 0;
+	for (size_t k = 1; k <= 1000000; k++)
+		s += run_budget_look_alpha(0.05, k, 1);
+	CU_ASSERT(s < 0.05 && s > 0.05 * (1 - 1.1e-6)); /* tail beyond 10^6 ~ 6/(pi^2 10^6) */
+}
+
+/* R: run_budget_ref.R, "paired repeated CI". */
+static void test_run_budget__paired_decisions(void)
+{
+	double a1[] = {100, 102, 99, 101, 100, 98}, b1[] = {120, 121, 119, 122, 118, 120};
+	double a2[] = {100, 101, 99, 100.5, 99.5, 100.2, 100.1, 99.8};
+	double b2[] = {100.2, 100.9, 99.1, 100.4, 99.7, 100.0, 100.3, 99.9};
+	double a3[] = {100, 110, 90}, b3[] = {104, 112, 95};
+	double r, lo, hi;
+	CU_ASSERT_EQUAL(run_budget_decide_paired(a1, b1, 6, 0.03, 0.05, 22, &r, &lo, &hi),
+			RUN_DECIDED_REGRESSION);
+	CU_ASSERT_DOUBLE_EQUAL(r, 1.2000305647, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(lo, 1.1152625057, 1e-8);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 1.2912416126, 1e-8);
+	CU_ASSERT_EQUAL(run_budget_decide_paired(b1, a1, 6, 0.03, 0.05, 22, NULL, NULL, NULL),
+			RUN_DECIDED_IMPROVEMENT);
+	CU_ASSERT_EQUAL(run_budget_decide_paired(a2, b2, 8, 0.03, 0.05, 22, &r, &lo, &hi),
+			RUN_DECIDED_UNCHANGED);
+	CU_ASSERT_DOUBLE_EQUAL(lo, 0.9948605650, 1e-8);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 1.0061789551, 1e-8);
+	CU_ASSERT_EQUAL(run_budget_decide_paired(a3, b3, 3, 0.03, 0.05, 22, &r, &lo, &hi),
+			RUN_UNDECIDED);
+	CU_ASSERT_DOUBLE_EQUAL(lo, 0.4461821446, 1e-8);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 2.4138725078, 1e-7);
+	/* Two pairs are not enough to look. */
+	CU_ASSERT_EQUAL(run_budget_decide_paired(a1, b1, 2, 0.03, 0.05, 22, NULL, NULL, NULL),
+			RUN_UNDECIDED);
+}
+
+static void test_run_budget__single_build_precision(void)
+{
+	double tight[] = {100, 100.5, 99.7, 100.2, 99.9}, loose[] = {100, 105, 95, 102, 98};
+	CU_ASSERT_EQUAL(run_budget_decide_single(tight, 5, 0.03, 0.05, 22), RUN_DECIDED_PRECISE);
+	CU_ASSERT_EQUAL(run_budget_decide_single(loose, 5, 0.03, 0.05, 22), RUN_UNDECIDED);
+	CU_ASSERT_EQUAL(run_budget_decide_single(tight, 2, 0.03, 0.05, 22), RUN_UNDECIDED);
+}
+
+/* Steady series of 10 runs, 22 queries x 5 restarts per simulated run: R gives the family-wise
+ * rate of flagging any as 0.9948 uncorrected (exact MK at 0.05) and 0.0386 with Holm. 2000 runs:
+ * binomial sd 0.0043 at 0.0386; +-0.02 leaves room for five. Fixed seed. */
+static void test_run_budget__not_steady_family_rate(void)
+{
+	enum { M = 110, N = 10, RUNS = 2000 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rng);
+	gsl_rng_set(rng, 1979);
+	size_t any_raw = 0, any_holm = 0;
+	for (int run = 0; run < RUNS; run++) {
+		double p[M];
+		int flags[M], raw = 0;
+		for (int i = 0; i < M; i++) {
+			double x[N];
+			struct st_mk mk;
+			for (int k = 0; k < N; k++)
+				x[k] = 100 * exp(gsl_ran_gaussian(rng, 0.02));
+			CU_ASSERT_EQUAL_FATAL(st_mann_kendall(&mk, x, N, NULL), 0);
+			p[i] = mk.p;
+			raw |= mk.p < 0.05;
+		}
+		any_raw += (size_t)raw;
+		any_holm += run_steady_holm(flags, p, M, 0.05) > 0;
+	}
+	CU_ASSERT_DOUBLE_EQUAL((double)any_raw / RUNS, 0.9948, 0.01);
+	CU_ASSERT_DOUBLE_EQUAL((double)any_holm / RUNS, 0.0386, 0.02);
+	gsl_rng_free(rng);
+	/* NaN entries (untested) leave the family: 0.01 is flagged among 3 tests, not among 5. */
+	double p[] = {0.01, NAN, 0.5, NAN, 0.9};
+	int flags[5];
+	CU_ASSERT_EQUAL(run_steady_holm(flags, p, 5, 0.05), 1);
+	CU_ASSERT_EQUAL(flags[0], 1);
+	CU_ASSERT_EQUAL(flags[1], 0);
+}
+
+/* Without --seed the variant order alternates A B, B A, A B, ... (balanced). */
+static void test_run_budget__variant_order_is_balanced(void)
+{
+	struct run_plan p;
+	int v[3];
+	run_plan_init(&p);
+	for (int r = 0; r < 6; r++) {
+		run_variant_order(&p, r, 2, v);
+		CU_ASSERT_EQUAL(v[0], r % 2);
+		CU_ASSERT_EQUAL(v[1], 1 - r % 2);
+	}
+	run_variant_order(&p, 1, 3, v);
+	CU_ASSERT(v[0] == 2 && v[1] == 1 && v[2] == 0);
+	p.variant_order = RUN_VORDER_FIXED; /* files written before: A B A B */
+	run_variant_order(&p, 1, 2, v);
+	CU_ASSERT(v[0] == 0 && v[1] == 1);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+	    {"durations_parse", test_run_budget__durations_parse},
+	    {"runs_per_restart_is_cost_optimal", test_run_budget__runs_per_restart_is_cost_optimal},
+	    {"warmup_rule_sees_a_transient", test_run_budget__warmup_rule_sees_a_transient},
+	    {"warmup_rule_false_unsteady_rate", test_run_budget__warmup_rule_false_unsteady_rate},
+	    {"next_pair_cost_and_fit", test_run_budget__next_pair_cost_and_fit},
+	    {"look_levels_sum_to_alpha", test_run_budget__look_levels_sum_to_alpha},
+	    {"paired_decisions", test_run_budget__paired_decisions},
+	    {"single_build_precision", test_run_budget__single_build_precision},
+	    {"not_steady_family_rate", test_run_budget__not_steady_family_rate},
+	    {"variant_order_is_balanced", test_run_budget__variant_order_is_balanced},
+	    {NULL, NULL},
+	};
+	return th_run("run_budget", cases, argc, argv);
+}
