@@ -48,6 +48,8 @@ struct rpt_side {
 	const char *plan;	   /* its plan text, or NULL */
 	int plans_vary;		   /* restarts disagree on plan_sha256 */
 	long long rows;		   /* rows of the first ok restart, or -1 */
+	int rows_vary; /* an execution returned another row count than the first of its restart
+			* (the restart's row_count_changes): a wrong result in itself */
 };
 
 /* Warning flags of one query (either side). */
@@ -59,6 +61,8 @@ enum rpt_warn {
 	RPT_W_PLAN_VARIES = 1 << 4,   /* plan fingerprint differs between restarts of one file */
 	RPT_W_RESULT_VARIES = 1 << 5, /* result fingerprint differs between restarts of one file */
 	RPT_W_POSITION = 1 << 7,      /* summary: a run-position effect (warm-up transient) */
+	RPT_W_ROWS_VARY = 1 << 8, /* row count changed between executions of a restart (1 << 6 is
+				   * summary's own) */
 };
 
 struct rpt_query {
@@ -74,7 +78,8 @@ struct rpt_query {
 	int plan_changed;   /* a plan fingerprint of one side never occurs on the other; then
 			     * new.plan_sha256/plan is the first new plan old never had */
 	int result_changed; /* a result fingerprint (ok restarts) of one side never occurs on
-			     * the other, or the row counts differ: verdict wrong-result */
+			     * the other, or the row counts differ, or a side's row count changed
+			     * between executions: verdict wrong-result */
 	unsigned warn;	    /* enum rpt_warn */
 	const char *why;    /* short reason for inconclusive / wrong-result, or NULL (static) */
 	/* Every restart of one side timed out while the other side has ok restarts: the verdict

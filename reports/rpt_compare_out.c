@@ -100,6 +100,7 @@ static void fmt_marks(char *buf, size_t n, const struct rpt_query *q)
 	    {RPT_W_ERROR, "error"},
 	    {RPT_W_PLAN_VARIES, "plan varies"},
 	    {RPT_W_RESULT_VARIES, "result varies"},
+	    {RPT_W_ROWS_VARY, "row count varies"},
 	};
 	size_t at = 0;
 	buf[0] = '\0';
@@ -235,6 +236,9 @@ static void side_warnings(FILE *f, const char *prefix, const char *id, const str
 	if (s->results_vary)
 		fprintf(f, "%s%s: the result differs between restarts of %s%s%s\n", prefix, id, q,
 			path, q);
+	if (s->rows_vary)
+		fprintf(f, "%s%s: the row count changed between executions in %s%s%s\n", prefix, id,
+			q, path, q);
 }
 
 static size_t count_warnings(const struct rpt_compare *c)
@@ -425,7 +429,8 @@ static json_t *warn_json(unsigned w)
 		     {RPT_W_CRASH, "crash"},
 		     {RPT_W_ERROR, "error"},
 		     {RPT_W_PLAN_VARIES, "plan_varies"},
-		     {RPT_W_RESULT_VARIES, "result_varies"}};
+		     {RPT_W_RESULT_VARIES, "result_varies"},
+		     {RPT_W_ROWS_VARY, "rows_vary"}};
 	json_t *a = json_array();
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (w & names[i].flag)

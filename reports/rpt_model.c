@@ -97,6 +97,9 @@ static int side_init(struct rpt_side *s, const struct res_file *f, const struct 
 		s->timeouts += r->status == RES_STATUS_TIMEOUT;
 		s->crashes += r->status == RES_STATUS_CRASH;
 		s->errors += r->status == RES_STATUS_ERROR;
+		json_t *changes = r->extra ? json_object_get(r->extra, "row_count_changes") : NULL;
+		if (json_is_array(changes) && json_array_size(changes) > 0)
+			s->rows_vary = 1;
 		if (r->plan_sha256) {
 			if (!s->plan_sha256) {
 				s->plan_sha256 = r->plan_sha256;
@@ -143,7 +146,7 @@ static unsigned side_warn(const struct rpt_side *s)
 	return (s->not_steady ? RPT_W_NOT_STEADY : 0u) | (s->timeouts ? RPT_W_TIMEOUT : 0u) |
 	       (s->crashes ? RPT_W_CRASH : 0u) | (s->errors ? RPT_W_ERROR : 0u) |
 	       (s->plans_vary ? RPT_W_PLAN_VARIES : 0u) |
-	       (s->results_vary ? RPT_W_RESULT_VARIES : 0u);
+	       (s->results_vary ? RPT_W_RESULT_VARIES : 0u) | (s->rows_vary ? RPT_W_ROWS_VARY : 0u);
 }
 
 /* ---- comparability ---- */
@@ -287,6 +290,8 @@ static void compare_fingerprints(struct rpt_query *q)
 	q->result_changed = first_unmatched(a, b, 0) || first_unmatched(b, a, 0);
 	if (!q->result_changed && q->old.rows >= 0 && q->new.rows >= 0 &&
 	    q->old.rows != q->new.rows)
+		q->result_changed = 1;
+	if (q->old.rows_vary || q->new.rows_vary)
 		q->result_changed = 1;
 	const struct res_restart *nb = first_unmatched(b, a, 1), *na = first_unmatched(a, b, 1);
 	q->plan_changed = nb || na;
@@ -483,7 +488,9 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 			c->n_tested++;
 		if (q->result_changed) {
 			q->verdict = RPT_WRONG_RESULT;
-			q->why = q->old.rows >= 0 && q->new.rows >= 0 && q->old.rows != q->new.rows
+			q->why = q->old.rows_vary || q->new.rows_vary
+				     ? "row count changed between executions"
+				 : q->old.rows >= 0 && q->new.rows >= 0 && q->old.rows != q->new.rows
 				     ? "row counts differ"
 				     : "result fingerprints differ";
 		} else if (all_timed_out(&q->new) && q->old.n_used) {

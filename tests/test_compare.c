@@ -177,6 +177,34 @@ static void test_compare__row_count_change_is_wrong_result(void)
 	res_file_free(b);
 }
 
+/* A restart whose executions returned different row counts (run records each one that differs
+ * from the first as row_count_changes) is a wrong result even when both files agree otherwise;
+ * the member survives the writer and the reader. */
+static void test_compare__row_count_changing_between_executions_is_wrong_result(void)
+{
+	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_restart *r = &res_file_find_query(b, "Q6")->restarts[2];
+	if (!r->extra)
+		r->extra = json_object();
+	json_object_set_new(r->extra, "row_count_changes",
+			    json_pack("[{s:i, s:i}]", "execution", 7, "rows", 0));
+	char *text = res_file_dumps(b);
+	struct res_file *b2 = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_parse(&b2, text, strlen(text), "new.json", &err), 0);
+	struct rpt_compare *c = compare(a, b2, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_STRING_EQUAL(find(c, "Q6")->why, "row count changed between executions");
+	CU_ASSERT(find(c, "Q6")->warn & RPT_W_ROWS_VARY);
+	CU_ASSERT_NOT_EQUAL(find(c, "Q1")->verdict, RPT_WRONG_RESULT);
+	rpt_compare_free(c);
+	free(text);
+	res_file_free(a);
+	res_file_free(b);
+	res_file_free(b2);
+}
+
 #define SHA_X "1111111111111111111111111111111111111111111111111111111111111111"
 
 static void set_sha(struct res_file *res, const char *id, size_t restart, int plan, const char *sha)
@@ -380,6 +408,8 @@ int main(int argc, char **argv)
 	     test_compare__regression_improvement_and_plan_change},
 	    {"wrong_result_is_most_severe", test_compare__wrong_result_is_most_severe},
 	    {"row_count_change_is_wrong_result", test_compare__row_count_change_is_wrong_result},
+	    {"row_count_changing_between_executions_is_wrong_result",
+	     test_compare__row_count_changing_between_executions_is_wrong_result},
 	    {"fingerprints_compare_as_sets", test_compare__fingerprints_compare_as_sets},
 	    {"one_restart_needs_a_baseline", test_compare__one_restart_needs_a_baseline},
 	    {"failed_restarts_are_left_out_and_warned",

@@ -710,6 +710,111 @@ static void test_run_db__variants_interleave(void)
 	free(dir);
 }
 
+/* run --budget with two variants that differ by a server option: the run ends within the budget
+ * + 5% (the bound is the feature's promise, not a performance figure), never in the middle of a
+ * restart, and records per query and restart the warm-up it took, the runs, the decision, and
+ * which queries it stopped measuring. */
+static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *dir = tmp_path("budget");
+	const double budget = 60;
+	const char *args[] = {"run",
+			      "-s",
+			      "0.01",
+			      "-o",
+			      dir,
+			      "--budget",
+			      "60s",
+			      "--queries",
+			      "1,6,14,17",
+			      "--variant",
+			      "old:mysqld=/usr/sbin/mariadbd",
+			      "--variant",
+			      "new:mysqld=/usr/sbin/mariadbd,join_cache_level=4",
+			      "--quiet",
+			      NULL};
+	uint64_t t0 = util_now_ns();
+	CU_ASSERT_EQUAL_FATAL(run_cli("budget", args), 0);
+	double wall = (double)(util_now_ns() - t0) / 1e9;
+	CU_ASSERT(wall <= budget * 1.05);
+	const char *names[2] = {"old", "new"};
+	struct res_file *res[2];
+	long long pairs = -1;
+	for (int v = 0; v < 2; v++) {
+		char path[4400];
+		snprintf(path, sizeof(path), "%s/%s.json", dir, names[v]);
+		assert_schema_valid(path);
+		res[v] = read_result(path);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(res[v]);
+		CU_ASSERT_PTR_NOT_NULL(res[v]->finished_at);
+		CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(res[v]->plan, "budget_s")),
+				       budget, 1e-9);
+		CU_ASSERT_STRING_EQUAL(
+		    json_string_value(json_object_get(res[v]->plan, "variant_order")), "abba");
+		json_t *b = res[v]->extra ? json_object_get(res[v]->extra, "budget") : NULL;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+		pairs = json_integer_value(json_object_get(b, "pairs"));
+		double elapsed = json_number_value(json_object_get(b, "elapsed_s"));
+		const char *why = json_string_value(json_object_get(b, "stop_reason"));
+		CU_ASSERT_FATAL(pairs >= 1);
+		CU_ASSERT(elapsed > 0 && elapsed <= wall);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+		CU_ASSERT(strcmp(why, "budget") == 0 || strcmp(why, "all-decided") == 0);
+		if (strcmp(why, "budget") == 0) /* stopped because the next pair would not fit */
+			CU_ASSERT(elapsed + json_number_value(json_object_get(
+						b, "next_pair_estimate_s")) >
+				  budget);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(res[v]->plan, "restarts")), pairs);
+	}
+	for (size_t k = 0; k < res[0]->n_queries; k++) {
+		const struct res_query *qa = &res[0]->queries[k];
+		const struct res_query *qb = res_file_find_query(res[1], qa->id);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(qb);
+		json_t *d = qa->extra ? json_object_get(qa->extra, "budget") : NULL;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		const char *decision = json_string_value(json_object_get(d, "decision"));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(decision);
+		json_t *after = json_object_get(d, "decided_after_pairs");
+		if (strcmp(decision, "undecided") == 0) {
+			CU_ASSERT(json_is_null(after));
+			CU_ASSERT_EQUAL(qa->n_restarts, (size_t)pairs);
+		} else {
+			CU_ASSERT(strcmp(decision, "unchanged") == 0 ||
+				  strcmp(decision, "regression") == 0 ||
+				  strcmp(decision, "improvement") == 0);
+			/* decided after j pairs (>= 3 to look): not measured afterwards */
+			CU_ASSERT(json_integer_value(after) >= 3);
+			CU_ASSERT_EQUAL(qa->n_restarts, (size_t)json_integer_value(after));
+		}
+		CU_ASSERT_EQUAL(qa->n_restarts, qb->n_restarts); /* paired */
+		for (int v = 0; v < 2; v++) {
+			const struct res_query *q = v ? qb : qa;
+			for (size_t i = 0; i < q->n_restarts; i++) {
+				const struct res_restart *r = &q->restarts[i];
+				CU_ASSERT_EQUAL(r->status, RES_STATUS_OK);
+				CU_ASSERT(r->n_warmup >= 4 && r->n_warmup <= 20);
+				json_t *steady = json_object_get(r->extra, "warmup_steady");
+				CU_ASSERT_FATAL(json_is_boolean(steady));
+				if (r->n_warmup < 20)
+					CU_ASSERT(json_is_true(steady));
+				CU_ASSERT(r->n_measured >= 3 && r->n_measured <= 10);
+				CU_ASSERT(json_is_number(json_object_get(r->extra, "trend_p")));
+				/* TPC-H answers do not change between executions */
+				CU_ASSERT_PTR_NULL(json_object_get(r->extra, "row_count_changes"));
+				CU_ASSERT_PTR_NOT_NULL(r->result_sha256);
+			}
+		}
+		/* balanced order: in the second pair the new variant's server started first */
+		const struct res_restart *a1 = restart_of(qa, 1), *b1 = restart_of(qb, 1);
+		if (a1 && b1)
+			CU_ASSERT(start_seq(b1) < start_seq(a1));
+	}
+	res_file_free(res[0]);
+	res_file_free(res[1]);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	struct errbuf err;
@@ -740,6 +845,8 @@ int main(int argc, char **argv)
 	    {"resume_completes_an_interrupted_run",
 	     test_run_db__resume_completes_an_interrupted_run},
 	    {"variants_interleave", test_run_db__variants_interleave},
+	    {"budget_run_ends_in_time_and_records_its_plan",
+	     test_run_db__budget_run_ends_in_time_and_records_its_plan},
 	    {"refusals_claim_nothing", test_run_db__refusals_claim_nothing},
 	    {"pinned_run_records_the_placement_it_had",
 	     test_run_db__pinned_run_records_the_placement_it_had},
