@@ -140,7 +140,8 @@ int run_report_notes(FILE *f, const struct run_target *targets, int n)
 					fprintf(
 					    f,
 					    "%s%s%s restart %d: not steady (the measured runs "
-					    "still trend: Mann-Kendall p < 0.05; more --warmup?)\n",
+					    "still trend: Mann-Kendall, Holm over the file, p < "
+					    "0.05; more --warmup?)\n",
 					    who, sep, q->id, r->index + 1);
 					notes++;
 				}
