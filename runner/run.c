@@ -136,9 +136,12 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 			 const char *variant_spec)
 {
 	json_t *o = json_object(), *qs = json_array();
-	json_object_set_new(o, "restarts", json_integer(p->restarts));
-	json_object_set_new(o, "warmup", json_integer(p->warmup));
-	json_object_set_new(o, "runs", json_integer(p->runs));
+	/* With --budget: the pairs so far (raised before each pair) and the upper bounds, so that
+	 * the data always agrees with the plan as the reader checks. */
+	int budget = p->budget_s > 0;
+	json_object_set_new(o, "restarts", json_integer(budget ? 1 : p->restarts));
+	json_object_set_new(o, "warmup", json_integer(budget ? p->warmup_max : p->warmup));
+	json_object_set_new(o, "runs", json_integer(budget ? p->runs_max : p->runs));
 	for (int i = 0; i < p->n_queries; i++) {
 		char id[8];
 		snprintf(id, sizeof(id), "Q%d", p->queries[i]);
@@ -786,6 +789,9 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 				break;
 		}
 		run_variant_order(p, pairs, c->n_targets, vorder);
+		for (int t = 0; t < c->n_targets; t++)
+			json_object_set_new(c->ts[t].t->res->plan, "restarts",
+					    json_integer(pairs + 1));
 		for (int k = 0; k < c->n_targets && rc == 0; k++)
 			rc = run_restart(c, &c->ts[vorder[k]], pairs, err);
 		if (rc < 0) {
