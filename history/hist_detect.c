@@ -195,6 +195,8 @@ static int cp_cmp(const void *x, const void *y)
  */
 static int refine(struct seg_ctx *c, size_t n)
 {
+	if (c->n_cps == 0)
+		return 0;
 	qsort(c->cps, c->n_cps, sizeof(*c->cps), cp_cmp);
 	for (;;) {
 		size_t worst = SIZE_MAX;
