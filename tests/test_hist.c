@@ -174,6 +174,51 @@ static void test_hist__change_point_needs_min_size_results(void)
 	free(cps);
 }
 
+/* The published examples of Hunter (Otava's predecessor, datastax-labs/hunter
+ * tests/analysis_test.py): a series of 20 single values with one step at index 10, found with
+ * max p 0.0001; and the t-test at split 5 of two 10-value series: identical halves (p = 1) and a
+ * 20% drop (p < 0.001). Here each value is one restart mean of a result. */
+static void test_hist__hunter_published_examples(void)
+{
+	static const double series[20] = {1.02, 0.95, 0.99, 1.00, 1.12, 1.00, 1.01, 0.98, 1.01, 0.96,
+					  0.50, 0.51, 0.48, 0.48, 0.55, 0.50, 0.49, 0.51, 0.50, 0.49};
+	static const double same[10] = {1.00, 1.02, 1.05, 0.95, 0.98, 1.00, 1.02, 1.05, 0.95, 0.98};
+	static const double drop[10] = {1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77};
+	struct hist_pt pts[20];
+	struct hist_detect_opts o;
+	struct hist_cp *cps = NULL;
+	size_t n = 0;
+	struct errbuf err;
+	struct st_test t;
+	struct st_compare_opts co;
+	hist_detect_opts_init(&o);
+	o.max_p = 0.0001;
+	for (size_t i = 0; i < 20; i++)
+		pts[i] = (struct hist_pt){&series[i], 1};
+	CU_ASSERT_EQUAL_FATAL(hist_detect(&cps, &n, pts, 20, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(cps[0].index, 10);
+	free(cps);
+	st_compare_opts_init(&co);
+	CU_ASSERT_EQUAL(st_compare_means(&t, same, 5, same + 5, 5, &co, &err), 0);
+	CU_ASSERT_TRUE(t.p > 0.99 && t.p <= 1);
+	for (size_t i = 0; i < 10; i++)
+		pts[i] = (struct hist_pt){&same[i], 1};
+	CU_ASSERT_EQUAL(hist_detect(&cps, &n, pts, 10, &o, &err), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	free(cps);
+	CU_ASSERT_EQUAL(st_compare_means(&t, drop, 5, drop + 5, 5, &co, &err), 0);
+	CU_ASSERT_TRUE(t.p > 0 && t.p < 0.001);
+	for (size_t i = 0; i < 10; i++)
+		pts[i] = (struct hist_pt){&drop[i], 1};
+	o.max_p = 0.001;
+	CU_ASSERT_EQUAL_FATAL(hist_detect(&cps, &n, pts, 10, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(cps[0].index, 5);
+	CU_ASSERT_TRUE(cps[0].test.p < 0.001);
+	free(cps);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case tcases[] = {
@@ -182,6 +227,7 @@ int main(int argc, char **argv)
 	    {"newest_verdict_matches_reference", test_hist__newest_verdict_matches_reference},
 	    {"regression_starts_once", test_hist__regression_starts_once},
 	    {"change_point_needs_min_size_results", test_hist__change_point_needs_min_size_results},
+	    {"hunter_published_examples", test_hist__hunter_published_examples},
 	    {NULL, NULL},
 	};
 	return th_run("hist", tcases, argc, argv);
