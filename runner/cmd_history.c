@@ -106,6 +106,32 @@ static int parse_number_opt(struct hargs *a, int c, const char *v)
 	}
 }
 
+/* --series: hex digits of a series id; --since: a date or time as started_at is written
+ * (2026-11-30 or 2026-11-30T01:00:00Z), compared as text. */
+static int check_filters(const struct hargs *a)
+{
+	if (a->series && (!a->series[0] || strlen(a->series) > 16 ||
+			  strspn(a->series, "0123456789abcdef") != strlen(a->series)))
+		return cli_usage_error("history",
+				       "bad --series '%s' (hex digits of a series id, see 'dbt3stab "
+				       "history list')",
+				       a->series);
+	if (a->since) {
+		static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+		size_t n = strlen(a->since);
+		int ok = n == 10 || (n > 10 && n <= sizeof(shape) - 1);
+		for (size_t i = 0; ok && i < n; i++)
+			ok = shape[i] == 'd' ? a->since[i] >= '0' && a->since[i] <= '9'
+					     : a->since[i] == shape[i];
+		if (!ok)
+			return cli_usage_error(
+			    "history", "bad --since '%s' (a UTC date or time: 2026-11-30 or "
+				       "2026-11-30T01:00:00Z)",
+			    a->since);
+	}
+	return 0;
+}
+
 static int parse_args(struct hargs *a, int argc, char **argv, int *help)
 {
 	static const struct option longopts[] = {
@@ -171,7 +197,7 @@ static int parse_args(struct hargs *a, int argc, char **argv, int *help)
 	}
 	a->rest = argv + optind;
 	a->n_rest = argc - optind;
-	return 0;
+	return check_filters(a);
 }
 
 static int open_store(struct hist_store **out, const struct hargs *a)

@@ -28,6 +28,8 @@ run history frobnicate
 run history check --format pdf
 run history export --format xml
 run history check --min-effect x
+run history check --series XYZ
+run history check --since 2026-13
 run history list --build-id b2
 run history import night1.json
 run history export
