@@ -300,7 +300,7 @@ static int add_dir(struct hist_store *st, const struct hargs *a, const char *dir
 	for (size_t i = 0; i < n; i++) {
 		struct stat sb;
 		int r = CLI_OK;
-		if (stat(names[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+		if (lstat(names[i], &sb) == 0 && S_ISDIR(sb.st_mode)) /* symlinks not followed */
 			r = add_dir(st, a, names[i]);
 		else if (ends_with(names[i], ".json"))
 			r = add_one(st, a, names[i]);
