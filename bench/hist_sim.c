@@ -4,7 +4,7 @@
  * 22 queries, 60 nights), with steps, slow drifts and single-night outliers injected; the check
  * run as a nightly job would (on the series up to each night) against the naive nightly rule
  * (compare newest vs previous night: Welch, Holm over the queries, flag at verdict regression).
- * usage: hist_sim [REPLICATES [SEED]]   (built and run by bench/history.sh) */
+ * usage: hist_sim [REPLICATES [SEED [MAX_P]]]   (built and run by bench/history.sh) */
 #include "history/hist.h"
 #include "stats/st.h"
 #include <gsl/gsl_randist.h>
@@ -91,11 +91,14 @@ static void naive_night(int *out_flag, struct query *qs, int t)
 			      ST_VERDICT_REGRESSION;
 }
 
+static double max_p_opt = 0.001;
+
 static void replicate(struct tally tl[K_KINDS][2], gsl_rng *r)
 {
 	static struct query qs[NQ];
 	struct hist_detect_opts o;
 	hist_detect_opts_init(&o);
+	o.max_p = max_p_opt;
 	for (int q = 0; q < NQ; q++)
 		draw(&qs[q], (enum kind)(gsl_rng_uniform_int(r, K_KINDS)), r);
 	int first[NQ], found3[NQ], outl[NQ];
@@ -195,15 +198,17 @@ int main(int argc, char **argv)
 {
 	long reps = argc > 1 ? strtol(argv[1], NULL, 10) : 100;
 	unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 20261201;
+	if (argc > 3)
+		max_p_opt = strtod(argv[3], NULL);
 	static struct tally tl[K_KINDS][2];
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, seed);
 	for (long i = 0; i < reps; i++)
 		replicate(tl, r);
 	gsl_rng_free(r);
-	printf("%ld replicates of %d queries x %d nights x %d restarts, seed %lu; CoV log-uniform "
-	       "0.5-8%%\n\n",
-	       reps, NQ, NN, NR, seed);
+	printf("%ld replicates of %d queries x %d nights x %d restarts, seed %lu, max p %g; CoV "
+	       "log-uniform 0.5-8%%\n\n",
+	       reps, NQ, NN, NR, seed, max_p_opt);
 	printf("| injected | CoV | series | CP at the event within 3 nights | CP by night 60 | "
 	       "mean nights until CP | exit 1 on the event night | naive flags the event night | "
 	       "false CPs /100 query-nights | false exit 1 /100 query-nights | naive false flags "

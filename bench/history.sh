@@ -3,18 +3,20 @@
 # Statistical benchmark of `dbt3stab history check` against the naive nightly rule on synthetic
 # series (bench/hist_sim.c; docs/history.md has the table and how to read it). Not a timing
 # benchmark: the figures do not depend on the machine's load. Run it nice'd.
-# usage: bench/history.sh [-b BUILD_DIR] [-r REPLICATES] [-s SEED]
+# usage: bench/history.sh [-b BUILD_DIR] [-r REPLICATES] [-s SEED] [-p MAX_P]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=""
 reps=200
 seed=20261201
-while getopts "b:r:s:h" opt; do
+maxp=0.001
+while getopts "b:r:s:p:h" opt; do
 	case $opt in
 	b) build=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	s) seed=$OPTARG ;;
+	p) maxp=$OPTARG ;;
 	*) sed -n '3,6p' "$0" | sed 's/^# //'; exit 2 ;;
 	esac
 done
@@ -35,4 +37,4 @@ cc -O2 -std=c11 -D_GNU_SOURCE -DDBT3STAB_VERSION='"bench"' -I"$here" -o "$work/h
 	"$build/result/libdbt3_result.a" "$build/base/libdbt3_base.a" \
 	$(pkg-config --cflags --libs gsl sqlite3 libmariadb jansson libcrypto) -lm
 echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ), commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')"
-nice -n 19 "$work/hist_sim" "$reps" "$seed"
+nice -n 19 "$work/hist_sim" "$reps" "$seed" "$maxp"
