@@ -226,7 +226,7 @@ static void test_gen__paired_pass_equals_single_tables(void)
 	gen_buf_release(&alone);
 }
 
-static void test_gen__rows_follow_dbgen_scaling(void)
+static void test_gen__names_parse_and_bad_arguments_fail(void)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -323,7 +323,7 @@ int main(int argc, char **argv)
 	    {"chunk_from_middle_equals_full_stream",
 	     test_gen__chunk_from_middle_equals_full_stream},
 	    {"paired_pass_equals_single_tables", test_gen__paired_pass_equals_single_tables},
-	    {"rows_follow_dbgen_scaling", test_gen__rows_follow_dbgen_scaling},
+	    {"names_parse_and_bad_arguments_fail", test_gen__names_parse_and_bad_arguments_fail},
 	    {"pool_same_for_any_thread_count", test_gen__pool_same_for_any_thread_count},
 	    {"sf01_matches_dbgen_md5", test_gen__sf01_matches_dbgen_md5},
 	    {"command_writes_dbgen_files", test_gen__command_writes_dbgen_files},

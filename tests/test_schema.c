@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    {"has_the_fifteen_dbt3_indexes", test_schema__has_the_fifteen_dbt3_indexes},
-	    {"one_statement_per_index", test_schema__one_alter_per_table},
+	    {"one_alter_per_table", test_schema__one_alter_per_table},
 	    {"keys_only_has_no_secondary_index", test_schema__keys_only_has_no_secondary_index},
 	    {"dbt3_types_and_persistent_statistics",
 	     test_schema__dbt3_types_and_persistent_statistics},
