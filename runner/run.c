@@ -5,7 +5,7 @@
 #include "dbt3/qry.h"
 #include "runner/run_budget_plan.h"
 #include "runner/run_exec.h"
-#include "runner/run_plan.h"
+#include "runner/run_explain.h"
 #include "runner/run_steady.h"
 #include "stats/st.h"
 #include <math.h>
@@ -486,7 +486,7 @@ static enum run_exec_status measure(struct runctx *c, int num, struct res_restar
 	char plan_sha[65];
 	char *plan_text = NULL;
 	struct errbuf perr;
-	if (run_plan_fetch(c->conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
+	if (run_explain_fetch(c->conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
 		res_set_string(&r->plan, plan_text);
 		res_set_string(&r->plan_sha256, plan_sha);
 		free(plan_text);

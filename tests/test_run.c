@@ -6,7 +6,7 @@
 #include "runner/run.h"
 #include "runner/run_cpu.h"
 #include "runner/run_exec.h"
-#include "runner/run_plan.h"
+#include "runner/run_explain.h"
 #include "runner/run_report.h"
 #include "runner/run_schema.h"
 #include <pthread.h>
@@ -144,9 +144,9 @@ static void test_run__plan_shape_ignores_estimates(void)
 	char *a = mariadb_plan("range", 1000, 12.5), *b = mariadb_plan("range", 98765, 0.25);
 	char *c = mariadb_plan("ALL", 1000, 12.5);
 	char *sa = NULL, *sb = NULL, *sc = NULL;
-	CU_ASSERT_EQUAL_FATAL(run_plan_shape(a, &sa, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(run_plan_shape(b, &sb, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(run_plan_shape(c, &sc, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_explain_shape(a, &sa, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_explain_shape(b, &sb, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_explain_shape(c, &sc, &err), 0);
 	CU_ASSERT_STRING_EQUAL(sa, sb);
 	CU_ASSERT_STRING_NOT_EQUAL(sa, sc);
 	CU_ASSERT_PTR_NULL(strstr(sa, "rows"));
@@ -162,7 +162,7 @@ static void test_run__plan_shape_ignores_estimates(void)
 		"l_orderkey\"]}}]}}}}");
 	/* MySQL's form: cost_info objects and used_columns go. */
 	char *sm = NULL;
-	CU_ASSERT_EQUAL(run_plan_shape("{\"query_block\":{\"select_id\":1,\"cost_info\":"
+	CU_ASSERT_EQUAL(run_explain_shape("{\"query_block\":{\"select_id\":1,\"cost_info\":"
 				       "{\"query_cost\":\"1.5\"},\"table\":{\"table_name\":\"t\","
 				       "\"access_type\":\"ALL\",\"rows_examined_per_scan\":3,"
 				       "\"used_columns\":[\"a\",\"b\"]}}}",
@@ -172,13 +172,13 @@ static void test_run__plan_shape_ignores_estimates(void)
 				   "\"t\",\"access_type\":\"ALL\"}}}");
 	/* Join order is the shape too. */
 	char *swap = NULL;
-	CU_ASSERT_EQUAL(run_plan_shape("{\"nested_loop\":[{\"table\":{\"table_name\":\"b\"}},"
+	CU_ASSERT_EQUAL(run_explain_shape("{\"nested_loop\":[{\"table\":{\"table_name\":\"b\"}},"
 				       "{\"table\":{\"table_name\":\"a\"}}]}",
 				       &swap, &err),
 			0);
 	CU_ASSERT_STRING_EQUAL(swap, "{\"nested_loop\":[{\"table\":{\"table_name\":\"b\"}},"
 				     "{\"table\":{\"table_name\":\"a\"}}]}");
-	CU_ASSERT_EQUAL(run_plan_shape("{not json", &swap, &err), -1);
+	CU_ASSERT_EQUAL(run_explain_shape("{not json", &swap, &err), -1);
 	free(a);
 	free(b);
 	free(c);

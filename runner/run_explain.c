@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "runner/run_plan.h"
+/* EXPLAIN plan shapes (runner/run_explain.h). */
+#include "runner/run_explain.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +99,7 @@ static json_t *shape(json_t *v)
 	return json_deep_copy(v);
 }
 
-int run_plan_shape(const char *explain_json, char **out, struct errbuf *err)
+int run_explain_shape(const char *explain_json, char **out, struct errbuf *err)
 {
 	json_error_t je;
 	json_t *doc = json_loads(explain_json, 0, &je);
@@ -114,7 +115,7 @@ int run_plan_shape(const char *explain_json, char **out, struct errbuf *err)
 	return 0;
 }
 
-int run_plan_fetch(MYSQL *m, const char *sql, char **out_text, char out_sha256[65],
+int run_explain_fetch(MYSQL *m, const char *sql, char **out_text, char out_sha256[65],
 		   struct errbuf *err)
 {
 	char *q = NULL;
@@ -135,7 +136,7 @@ int run_plan_fetch(MYSQL *m, const char *sql, char **out_text, char out_sha256[6
 	char *text = strdup(row[0]);
 	mysql_free_result(res);
 	char *s = NULL;
-	if (!text || run_plan_shape(text, &s, err) < 0) {
+	if (!text || run_explain_shape(text, &s, err) < 0) {
 		if (!text)
 			errbuf_set(err, "out of memory");
 		free(text);
