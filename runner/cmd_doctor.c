@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab doctor: checks the host for sources of benchmark noise; --tune / --reset. */
-#include "pinning/doc.h"
-#include "pinning/pin.h"
 #include "base/cli.h"
+#include "pinning/doctor.h"
+#include "pinning/pin.h"
 #include "runner/cmd.h"
 #include <getopt.h>
 #include <stdlib.h>
@@ -68,20 +68,20 @@ static int benchmark_cpus(const struct pin_opts *o, unsigned *cpus, int max, int
 	return rc;
 }
 
-static int report(const struct doc_check *checks, int as_json, const unsigned *cpus, int n_cpus)
+static int report(const struct doctor_check *checks, int as_json, const unsigned *cpus, int n_cpus)
 {
 	int warns = 0, unknown = 0;
-	for (int i = 0; i < DOC_N_CHECKS; i++) {
-		warns += checks[i].status == DOC_WARN;
-		unknown += checks[i].status == DOC_UNKNOWN;
+	for (int i = 0; i < DOCTOR_N_CHECKS; i++) {
+		warns += checks[i].status == DOCTOR_WARN;
+		unknown += checks[i].status == DOCTOR_UNKNOWN;
 	}
 	if (as_json) {
 		json_t *cp = json_array();
 		for (int i = 0; i < n_cpus; i++)
 			json_array_append_new(cp, json_integer(cpus[i]));
-		json_t *j =
-		    json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
-			      doc_to_json(checks, DOC_N_CHECKS), "warn", warns, "unknown", unknown);
+		json_t *j = json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
+				      doctor_to_json(checks, DOCTOR_N_CHECKS), "warn", warns,
+				      "unknown", unknown);
 		char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 		json_decref(j);
 		if (!s) {
@@ -91,14 +91,14 @@ static int report(const struct doc_check *checks, int as_json, const unsigned *c
 		printf("%s\n", s);
 		free(s);
 	} else {
-		for (int i = 0; i < DOC_N_CHECKS; i++) {
-			printf("%-22s %-8s %s\n", checks[i].name, doc_status_name(checks[i].status),
-			       checks[i].value);
+		for (int i = 0; i < DOCTOR_N_CHECKS; i++) {
+			printf("%-22s %-8s %s\n", checks[i].name,
+			       doctor_status_name(checks[i].status), checks[i].value);
 			if (checks[i].fix[0])
 				printf("%-22s %-8s fix: %s\n", "", "", checks[i].fix);
 		}
 		printf("%d warn, %d unknown, %d ok\n", warns, unknown,
-		       DOC_N_CHECKS - warns - unknown);
+		       DOCTOR_N_CHECKS - warns - unknown);
 	}
 	return warns ? CLI_FOUND : CLI_OK;
 }
@@ -165,8 +165,8 @@ int cmd_doctor(int argc, char **argv)
 			cli_error("out of memory");
 			return CLI_FOUND;
 		}
-		int r = tune ? doc_tune(root, sf, quiet ? NULL : stderr, &err)
-			     : doc_reset(sf, quiet ? NULL : stderr, &err);
+		int r = tune ? doctor_tune(root, sf, quiet ? NULL : stderr, &err)
+			     : doctor_reset(sf, quiet ? NULL : stderr, &err);
 		if (r < 0)
 			cli_error("%s", err.msg);
 		else if (r > 0)
@@ -187,8 +187,8 @@ int cmd_doctor(int argc, char **argv)
 	int n_cpus = 0;
 	if (benchmark_cpus(&o, cpus, PIN_MAX_IDS, &n_cpus) < 0)
 		return CLI_USAGE;
-	struct doc_check checks[DOC_N_CHECKS];
-	struct doc_env env = {.root = root, .cpus = cpus, .n_cpus = n_cpus, .sample_ms = 300};
-	doc_run(checks, &env);
+	struct doctor_check checks[DOCTOR_N_CHECKS];
+	struct doctor_env env = {.root = root, .cpus = cpus, .n_cpus = n_cpus, .sample_ms = 300};
+	doctor_run(checks, &env);
 	return report(checks, as_json, cpus, n_cpus);
 }

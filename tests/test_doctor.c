@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab doctor: the real machine's report, and checks/tune/reset on a mirrored /proc+/sys. */
-#include "pinning/doc.h"
+#include "pinning/doctor.h"
 #include "tests/harness.h"
 #include <jansson.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *const check_names[DOC_N_CHECKS] = {
+static const char *const check_names[DOCTOR_N_CHECKS] = {
     "cpu_governor",   "turbo_boost", "smt",
     "isolated_cpus",  "aslr",	     "transparent_hugepages",
     "numa_balancing", "swap",	     "load_average",
@@ -57,9 +57,9 @@ static void test_doctor__json_on_this_machine_has_every_check(void)
 		fprintf(stderr, "\nnot JSON: %s\n%s\n", je.text, out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	json_t *checks = json_object_get(j, "checks");
-	CU_ASSERT_EQUAL(json_array_size(checks), DOC_N_CHECKS);
+	CU_ASSERT_EQUAL(json_array_size(checks), DOCTOR_N_CHECKS);
 	int warns = 0;
-	for (int k = 0; k < DOC_N_CHECKS; k++) {
+	for (int k = 0; k < DOCTOR_N_CHECKS; k++) {
 		int found = 0;
 		size_t i;
 		json_t *c;
@@ -144,13 +144,13 @@ static void make_noisy_root(const char *root)
 	put(root, "/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme hypervisor avx\n");
 }
 
-static enum doc_status status_of(const struct doc_check *c, const char *name)
+static enum doctor_status status_of(const struct doctor_check *c, const char *name)
 {
-	for (int i = 0; i < DOC_N_CHECKS; i++)
+	for (int i = 0; i < DOCTOR_N_CHECKS; i++)
 		if (strcmp(c[i].name, name) == 0)
 			return c[i].status;
 	CU_FAIL("check missing");
-	return DOC_UNKNOWN;
+	return DOCTOR_UNKNOWN;
 }
 
 static void test_doctor__noisy_root_warns_each_knob(void)
@@ -159,45 +159,45 @@ static void test_doctor__noisy_root_warns_each_knob(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
 	make_noisy_root(root);
 	unsigned cpus[] = {1};
-	struct doc_env env = {.root = root, .cpus = cpus, .n_cpus = 1, .sample_ms = 10};
-	struct doc_check c[DOC_N_CHECKS];
-	doc_run(c, &env);
+	struct doctor_env env = {.root = root, .cpus = cpus, .n_cpus = 1, .sample_ms = 10};
+	struct doctor_check c[DOCTOR_N_CHECKS];
+	doctor_run(c, &env);
 	static const struct {
 		const char *name;
-		enum doc_status want;
+		enum doctor_status want;
 		const char *value;
 	} want[] = {
-	    {"cpu_governor", DOC_WARN, "powersave"},
-	    {"turbo_boost", DOC_WARN, "no_turbo=0"},
-	    {"smt", DOC_WARN, "control: on"},
-	    {"isolated_cpus", DOC_OK, "isolated: 1-3"},
-	    {"aslr", DOC_WARN, "randomize_va_space=2"},
-	    {"transparent_hugepages", DOC_WARN, "always"},
-	    {"numa_balancing", DOC_WARN, "numa_balancing=1"},
-	    {"swap", DOC_WARN, "1000 MiB in use"},
-	    {"load_average", DOC_OK, "0.10 0.20 0.30"},
-	    {"busy_cpus", DOC_OK, "PU 1 0% busy"},
-	    {"irqbalance", DOC_WARN, "pid 4242"},
-	    {"hypervisor", DOC_WARN, "yes"},
+	    {"cpu_governor", DOCTOR_WARN, "powersave"},
+	    {"turbo_boost", DOCTOR_WARN, "no_turbo=0"},
+	    {"smt", DOCTOR_WARN, "control: on"},
+	    {"isolated_cpus", DOCTOR_OK, "isolated: 1-3"},
+	    {"aslr", DOCTOR_WARN, "randomize_va_space=2"},
+	    {"transparent_hugepages", DOCTOR_WARN, "always"},
+	    {"numa_balancing", DOCTOR_WARN, "numa_balancing=1"},
+	    {"swap", DOCTOR_WARN, "1000 MiB in use"},
+	    {"load_average", DOCTOR_OK, "0.10 0.20 0.30"},
+	    {"busy_cpus", DOCTOR_OK, "PU 1 0% busy"},
+	    {"irqbalance", DOCTOR_WARN, "pid 4242"},
+	    {"hypervisor", DOCTOR_WARN, "yes"},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		int k = 0;
-		while (k < DOC_N_CHECKS && strcmp(c[k].name, want[i].name) != 0)
+		while (k < DOCTOR_N_CHECKS && strcmp(c[k].name, want[i].name) != 0)
 			k++;
-		CU_ASSERT_FATAL(k < DOC_N_CHECKS);
+		CU_ASSERT_FATAL(k < DOCTOR_N_CHECKS);
 		if (c[k].status != want[i].want || !strstr(c[k].value, want[i].value))
-			fprintf(stderr, "\n%s: %s '%s'\n", c[k].name, doc_status_name(c[k].status),
-				c[k].value);
+			fprintf(stderr, "\n%s: %s '%s'\n", c[k].name,
+				doctor_status_name(c[k].status), c[k].value);
 		CU_ASSERT_EQUAL(c[k].status, want[i].want);
 		CU_ASSERT_PTR_NOT_NULL(strstr(c[k].value, want[i].value));
-		CU_ASSERT_EQUAL(c[k].fix[0] != '\0', want[i].want == DOC_WARN);
+		CU_ASSERT_EQUAL(c[k].fix[0] != '\0', want[i].want == DOCTOR_WARN);
 	}
 	/* Server PU 0 is not isolated. */
 	unsigned cpus0[] = {0, 1};
 	env.cpus = cpus0;
 	env.n_cpus = 2;
-	doc_run(c, &env);
-	CU_ASSERT_EQUAL(status_of(c, "isolated_cpus"), DOC_WARN);
+	doctor_run(c, &env);
+	CU_ASSERT_EQUAL(status_of(c, "isolated_cpus"), DOCTOR_WARN);
 	th_rmtree(root);
 	free(root);
 }
@@ -206,17 +206,17 @@ static void test_doctor__empty_root_is_unknown_not_an_error(void)
 {
 	char *root = th_tempdir("doctor-empty");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	struct doc_env env = {.root = root, .cpus = NULL, .n_cpus = 0, .sample_ms = 10};
-	struct doc_check c[DOC_N_CHECKS];
-	doc_run(c, &env);
-	for (int i = 0; i < DOC_N_CHECKS; i++) {
+	struct doctor_env env = {.root = root, .cpus = NULL, .n_cpus = 0, .sample_ms = 10};
+	struct doctor_check c[DOCTOR_N_CHECKS];
+	doctor_run(c, &env);
+	for (int i = 0; i < DOCTOR_N_CHECKS; i++) {
 		CU_ASSERT_STRING_EQUAL(c[i].name, check_names[i]);
 		CU_ASSERT(c[i].value[0] != '\0');
 	}
-	CU_ASSERT_EQUAL(status_of(c, "cpu_governor"), DOC_UNKNOWN);
-	CU_ASSERT_EQUAL(status_of(c, "turbo_boost"), DOC_UNKNOWN);
-	CU_ASSERT_EQUAL(status_of(c, "swap"), DOC_UNKNOWN);
-	CU_ASSERT_EQUAL(status_of(c, "busy_cpus"), DOC_UNKNOWN);
+	CU_ASSERT_EQUAL(status_of(c, "cpu_governor"), DOCTOR_UNKNOWN);
+	CU_ASSERT_EQUAL(status_of(c, "turbo_boost"), DOCTOR_UNKNOWN);
+	CU_ASSERT_EQUAL(status_of(c, "swap"), DOCTOR_UNKNOWN);
+	CU_ASSERT_EQUAL(status_of(c, "busy_cpus"), DOCTOR_UNKNOWN);
 	th_rmtree(root);
 	free(root);
 }
@@ -229,9 +229,9 @@ static void test_doctor__tune_then_reset_restores_every_value(void)
 	char state[2048], v[256];
 	snprintf(state, sizeof(state), "%s/state/doctor-saved.json", root);
 	struct errbuf err = {{0}};
-	CU_ASSERT_EQUAL(doc_tune(root, state, NULL, &err), 0);
+	CU_ASSERT_EQUAL(doctor_tune(root, state, NULL, &err), 0);
 	/* Tuning twice keeps the first saved values. */
-	CU_ASSERT_EQUAL(doc_tune(root, state, NULL, &err), 0);
+	CU_ASSERT_EQUAL(doctor_tune(root, state, NULL, &err), 0);
 
 	static const struct {
 		const char *path, *noisy, *tuned;
@@ -250,16 +250,16 @@ static void test_doctor__tune_then_reset_restores_every_value(void)
 		CU_ASSERT_STRING_EQUAL(v, knobs[i].tuned);
 	}
 	unsigned cpus[] = {1};
-	struct doc_env env = {.root = root, .cpus = cpus, .n_cpus = 1, .sample_ms = 10};
-	struct doc_check c[DOC_N_CHECKS];
-	doc_run(c, &env);
-	CU_ASSERT_EQUAL(status_of(c, "cpu_governor"), DOC_OK);
-	CU_ASSERT_EQUAL(status_of(c, "turbo_boost"), DOC_OK);
-	CU_ASSERT_EQUAL(status_of(c, "aslr"), DOC_OK);
-	CU_ASSERT_EQUAL(status_of(c, "transparent_hugepages"), DOC_OK);
-	CU_ASSERT_EQUAL(status_of(c, "numa_balancing"), DOC_OK);
+	struct doctor_env env = {.root = root, .cpus = cpus, .n_cpus = 1, .sample_ms = 10};
+	struct doctor_check c[DOCTOR_N_CHECKS];
+	doctor_run(c, &env);
+	CU_ASSERT_EQUAL(status_of(c, "cpu_governor"), DOCTOR_OK);
+	CU_ASSERT_EQUAL(status_of(c, "turbo_boost"), DOCTOR_OK);
+	CU_ASSERT_EQUAL(status_of(c, "aslr"), DOCTOR_OK);
+	CU_ASSERT_EQUAL(status_of(c, "transparent_hugepages"), DOCTOR_OK);
+	CU_ASSERT_EQUAL(status_of(c, "numa_balancing"), DOCTOR_OK);
 
-	CU_ASSERT_EQUAL(doc_reset(state, NULL, &err), 0);
+	CU_ASSERT_EQUAL(doctor_reset(state, NULL, &err), 0);
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
 		get(root, knobs[i].path, v, sizeof(v));
 		/* THP is written back as the mode; the kernel shows it bracketed again. */
@@ -269,7 +269,7 @@ static void test_doctor__tune_then_reset_restores_every_value(void)
 		CU_ASSERT_STRING_EQUAL(v, want);
 	}
 	CU_ASSERT_EQUAL(access(state, F_OK), -1);
-	CU_ASSERT_EQUAL(doc_reset(state, NULL, &err), -1);
+	CU_ASSERT_EQUAL(doctor_reset(state, NULL, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nothing to reset"));
 	th_rmtree(root);
 	free(root);

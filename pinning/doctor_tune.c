@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* doctor --tune / --reset: write the quiet values, keep the previous ones in a state file. */
-#include "pinning/doc.h"
-#include "pinning/doc_int.h"
+#include "pinning/doctor.h"
+#include "pinning/doctor_int.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int doc_list_has(const char *list, unsigned id)
+int doctor_list_has(const char *list, unsigned id)
 {
 	const char *p = list;
 	while (p && *p) {
@@ -102,8 +102,8 @@ static int knobs_collect(struct knob *k, int max, const char *root)
 {
 	int n = 0;
 	char pattern[1024], cur[256];
-	doc_path(pattern, sizeof(pattern), root,
-		 "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor");
+	doctor_path(pattern, sizeof(pattern), root,
+		    "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor");
 	glob_t g;
 	if (glob(pattern, 0, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc && n < max; i++) {
@@ -124,7 +124,7 @@ static int knobs_collect(struct knob *k, int max, const char *root)
 	};
 	int have_no_turbo = 0;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && n < max; i++) {
-		doc_path(k[n].path, sizeof(k[n].path), root, fixed[i].path);
+		doctor_path(k[n].path, sizeof(k[n].path), root, fixed[i].path);
 		if (current_value(k[n].path, cur, sizeof(cur)) < 0)
 			continue;
 		if (i == 0)
@@ -140,7 +140,7 @@ static int knobs_collect(struct knob *k, int max, const char *root)
 	return n;
 }
 
-int doc_tune(const char *root, const char *state_file, FILE *log, struct errbuf *err)
+int doctor_tune(const char *root, const char *state_file, FILE *log, struct errbuf *err)
 {
 	struct knob *k = calloc(256, sizeof(*k));
 	if (!k)
@@ -176,7 +176,7 @@ out:
 	return rc;
 }
 
-int doc_reset(const char *state_file, FILE *log, struct errbuf *err)
+int doctor_reset(const char *state_file, FILE *log, struct errbuf *err)
 {
 	if (access(state_file, F_OK) < 0)
 		return errbuf_errno(err, errno, "nothing to reset: cannot open '%s'", state_file);

@@ -7,43 +7,44 @@
 #include <jansson.h>
 #include <stdio.h>
 
-enum doc_status { DOC_OK = 0, DOC_WARN, DOC_UNKNOWN };
+enum doctor_status { DOCTOR_OK = 0, DOCTOR_WARN, DOCTOR_UNKNOWN };
 
-struct doc_check {
+struct doctor_check {
 	const char *name; /* stable identifier, e.g. "cpu_governor" */
-	enum doc_status status;
+	enum doctor_status status;
 	char value[512]; /* what was seen */
 	char fix[512];	 /* the command that fixes a warn, "" when none */
 };
 
 /* Where to look: root "" is the real system; tests point it at a directory that mirrors the
  * files under /proc and /sys. cpus are the PUs the benchmark will use (server then client). */
-struct doc_env {
+struct doctor_env {
 	const char *root;
 	const unsigned *cpus;
 	int n_cpus;
 	int sample_ms; /* how long to watch the chosen CPUs for busy processes (0: 300) */
 };
 
-/* Number of checks doc_run fills. */
-#define DOC_N_CHECKS 13
+/* Number of checks doctor_run fills. */
+#define DOCTOR_N_CHECKS 13
 
-/* Runs every check into out[DOC_N_CHECKS]; never fails: what cannot be read is DOC_UNKNOWN. */
-void doc_run(struct doc_check out[DOC_N_CHECKS], const struct doc_env *env);
+/* Runs every check into out[DOCTOR_N_CHECKS]; never fails: what cannot be read is DOCTOR_UNKNOWN.
+ */
+void doctor_run(struct doctor_check out[DOCTOR_N_CHECKS], const struct doctor_env *env);
 
-const char *doc_status_name(enum doc_status s);
+const char *doctor_status_name(enum doctor_status s);
 
 /* [{"name", "status", "value", "fix"}, ...]; the caller owns the reference. */
-json_t *doc_to_json(const struct doc_check *checks, int n);
+json_t *doctor_to_json(const struct doctor_check *checks, int n);
 
 /* Writes the tuned values (performance governor, no turbo, ASLR off, THP madvise, NUMA
  * balancing off, perf_event_paranoid 1) where they differ, saving each previous value in
  * state_file first (values saved by an earlier --tune are kept). Reports each change or
  * failure as one line into log (may be NULL). Returns the number of failed writes, or -1. */
-int doc_tune(const char *root, const char *state_file, FILE *log, struct errbuf *err);
+int doctor_tune(const char *root, const char *state_file, FILE *log, struct errbuf *err);
 
-/* Writes back the values doc_tune saved, then removes state_file. Returns the number of
+/* Writes back the values doctor_tune saved, then removes state_file. Returns the number of
  * failed writes, or -1 (no state file: err says so). */
-int doc_reset(const char *state_file, FILE *log, struct errbuf *err);
+int doctor_reset(const char *state_file, FILE *log, struct errbuf *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The doctor's checks: each reads /proc or /sys (under env->root) and never fails. */
-#include "pinning/doc.h"
-#include "pinning/doc_int.h"
+#include "pinning/doctor.h"
+#include "pinning/doctor_int.h"
 #include "pinning/pin.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -18,15 +18,15 @@
 #include <cpuid.h>
 #endif
 
-void doc_path(char *out, size_t len, const char *root, const char *path)
+void doctor_path(char *out, size_t len, const char *root, const char *path)
 {
 	snprintf(out, len, "%s%s", root ? root : "", path);
 }
 
-int doc_read_line(const char *root, const char *path, char *out, size_t len)
+int doctor_read_line(const char *root, const char *path, char *out, size_t len)
 {
 	char full[1024];
-	doc_path(full, sizeof(full), root, path);
+	doctor_path(full, sizeof(full), root, path);
 	FILE *f = fopen(full, "re");
 	if (!f)
 		return -1;
@@ -38,23 +38,24 @@ int doc_read_line(const char *root, const char *path, char *out, size_t len)
 	return 0;
 }
 
-static void set(struct doc_check *c, enum doc_status st, const char *fix, const char *fmt, ...)
-    UTIL_PRINTF(4, 5);
-static void set(struct doc_check *c, enum doc_status st, const char *fix, const char *fmt, ...)
+static void set(struct doctor_check *c, enum doctor_status st, const char *fix, const char *fmt,
+		...) UTIL_PRINTF(4, 5);
+static void set(struct doctor_check *c, enum doctor_status st, const char *fix, const char *fmt,
+		...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(c->value, sizeof(c->value), fmt, ap);
 	va_end(ap);
 	c->status = st;
-	snprintf(c->fix, sizeof(c->fix), "%s", st == DOC_WARN && fix ? fix : "");
+	snprintf(c->fix, sizeof(c->fix), "%s", st == DOCTOR_WARN && fix ? fix : "");
 }
 
-static void check_governor(struct doc_check *c, const char *root)
+static void check_governor(struct doctor_check *c, const char *root)
 {
 	char pattern[1024], line[128], govs[256] = "";
-	doc_path(pattern, sizeof(pattern), root,
-		 "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor");
+	doctor_path(pattern, sizeof(pattern), root,
+		    "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor");
 	glob_t g;
 	int n = 0, perf = 0;
 	if (glob(pattern, 0, NULL, &g) == 0) {
@@ -76,67 +77,68 @@ static void check_governor(struct doc_check *c, const char *root)
 		globfree(&g);
 	}
 	if (n == 0)
-		set(c, DOC_UNKNOWN, NULL, "no cpufreq in /sys (a VM or no driver)");
+		set(c, DOCTOR_UNKNOWN, NULL, "no cpufreq in /sys (a VM or no driver)");
 	else if (perf == n)
-		set(c, DOC_OK, NULL, "performance on %d CPUs", n);
+		set(c, DOCTOR_OK, NULL, "performance on %d CPUs", n);
 	else
-		set(c, DOC_WARN,
+		set(c, DOCTOR_WARN,
 		    "dbt3stab doctor --tune (or: cpupower frequency-set -g performance)",
 		    "%s (%d of %d CPUs not performance)", govs, n - perf, n);
 }
 
-static void check_turbo(struct doc_check *c, const char *root)
+static void check_turbo(struct doctor_check *c, const char *root)
 {
 	char v[64];
-	if (doc_read_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof(v)) ==
+	if (doctor_read_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof(v)) ==
 	    0) {
 		if (strcmp(v, "1") == 0)
-			set(c, DOC_OK, NULL, "off (intel_pstate no_turbo=1)");
+			set(c, DOCTOR_OK, NULL, "off (intel_pstate no_turbo=1)");
 		else
-			set(c, DOC_WARN,
+			set(c, DOCTOR_WARN,
 			    "dbt3stab doctor --tune (or: echo 1 > "
 			    "/sys/devices/system/cpu/intel_pstate/no_turbo)",
 			    "on (intel_pstate no_turbo=%s)", v);
-	} else if (doc_read_line(root, "/sys/devices/system/cpu/cpufreq/boost", v, sizeof(v)) ==
+	} else if (doctor_read_line(root, "/sys/devices/system/cpu/cpufreq/boost", v, sizeof(v)) ==
 		   0) {
 		if (strcmp(v, "0") == 0)
-			set(c, DOC_OK, NULL, "off (cpufreq boost=0)");
+			set(c, DOCTOR_OK, NULL, "off (cpufreq boost=0)");
 		else
-			set(c, DOC_WARN,
+			set(c, DOCTOR_WARN,
 			    "dbt3stab doctor --tune (or: echo 0 > "
 			    "/sys/devices/system/cpu/cpufreq/boost)",
 			    "on (cpufreq boost=%s)", v);
 	} else {
-		set(c, DOC_UNKNOWN, NULL, "no intel_pstate/no_turbo nor cpufreq/boost");
+		set(c, DOCTOR_UNKNOWN, NULL, "no intel_pstate/no_turbo nor cpufreq/boost");
 	}
 }
 
-static void check_smt(struct doc_check *c, const char *root)
+static void check_smt(struct doctor_check *c, const char *root)
 {
 	char active[32], control[64] = "?";
-	if (doc_read_line(root, "/sys/devices/system/cpu/smt/active", active, sizeof(active)) < 0) {
-		set(c, DOC_UNKNOWN, NULL, "no /sys/devices/system/cpu/smt");
+	if (doctor_read_line(root, "/sys/devices/system/cpu/smt/active", active, sizeof(active)) <
+	    0) {
+		set(c, DOCTOR_UNKNOWN, NULL, "no /sys/devices/system/cpu/smt");
 		return;
 	}
-	doc_read_line(root, "/sys/devices/system/cpu/smt/control", control, sizeof(control));
+	doctor_read_line(root, "/sys/devices/system/cpu/smt/control", control, sizeof(control));
 	if (strcmp(active, "0") == 0)
-		set(c, DOC_OK, NULL, "off (control: %s)", control);
+		set(c, DOCTOR_OK, NULL, "off (control: %s)", control);
 	else
-		set(c, DOC_WARN,
+		set(c, DOCTOR_WARN,
 		    "echo off > /sys/devices/system/cpu/smt/control (or nosmt on the kernel "
 		    "command line)",
 		    "on (control: %s); another task on the server's sibling PU slows it", control);
 }
 
-static void check_isolated(struct doc_check *c, const struct doc_env *env)
+static void check_isolated(struct doctor_check *c, const struct doctor_env *env)
 {
 	char iso[256], nohz[256] = "", want[256], fix[512];
 	pin_ids_format(want, sizeof(want), env->cpus, env->n_cpus);
-	if (doc_read_line(env->root, "/sys/devices/system/cpu/isolated", iso, sizeof(iso)) < 0) {
-		set(c, DOC_UNKNOWN, NULL, "no /sys/devices/system/cpu/isolated");
+	if (doctor_read_line(env->root, "/sys/devices/system/cpu/isolated", iso, sizeof(iso)) < 0) {
+		set(c, DOCTOR_UNKNOWN, NULL, "no /sys/devices/system/cpu/isolated");
 		return;
 	}
-	doc_read_line(env->root, "/sys/devices/system/cpu/nohz_full", nohz, sizeof(nohz));
+	doctor_read_line(env->root, "/sys/devices/system/cpu/nohz_full", nohz, sizeof(nohz));
 	if (strcmp(nohz, "(null)") == 0)
 		nohz[0] = '\0';
 	snprintf(fix, sizeof(fix),
@@ -145,37 +147,38 @@ static void check_isolated(struct doc_check *c, const struct doc_env *env)
 		 "then run with --server-cpus/--client-cpus in that list",
 		 env->n_cpus ? want : "N", env->n_cpus ? want : "N", env->n_cpus ? want : "N");
 	if (env->n_cpus == 0) {
-		set(c, iso[0] ? DOC_OK : DOC_WARN, fix,
+		set(c, iso[0] ? DOCTOR_OK : DOCTOR_WARN, fix,
 		    "isolated: %.128s; nohz_full: %.128s; no PUs chosen", iso[0] ? iso : "none",
 		    nohz[0] ? nohz : "none");
 		return;
 	}
 	int all = 1;
 	for (int i = 0; i < env->n_cpus; i++)
-		all &= doc_list_has(iso, env->cpus[i]);
-	set(c, all ? DOC_OK : DOC_WARN, fix,
+		all &= doctor_list_has(iso, env->cpus[i]);
+	set(c, all ? DOCTOR_OK : DOCTOR_WARN, fix,
 	    "isolated: %.128s; nohz_full: %.128s; benchmark PUs %.128s", iso[0] ? iso : "none",
 	    nohz[0] ? nohz : "none", want);
 }
 
-static void check_aslr(struct doc_check *c, const char *root)
+static void check_aslr(struct doctor_check *c, const char *root)
 {
 	char v[32];
-	if (doc_read_line(root, "/proc/sys/kernel/randomize_va_space", v, sizeof(v)) < 0) {
-		set(c, DOC_UNKNOWN, NULL, "no /proc/sys/kernel/randomize_va_space");
+	if (doctor_read_line(root, "/proc/sys/kernel/randomize_va_space", v, sizeof(v)) < 0) {
+		set(c, DOCTOR_UNKNOWN, NULL, "no /proc/sys/kernel/randomize_va_space");
 		return;
 	}
 	const char *what = strcmp(v, "0") == 0 ? "off" : strcmp(v, "1") == 0 ? "partial" : "full";
-	set(c, strcmp(v, "0") == 0 ? DOC_OK : DOC_WARN,
+	set(c, strcmp(v, "0") == 0 ? DOCTOR_OK : DOCTOR_WARN,
 	    "run with --no-aslr (per server), or: sysctl -w kernel.randomize_va_space=0",
 	    "%s (randomize_va_space=%s)", what, v);
 }
 
-static void check_thp(struct doc_check *c, const char *root)
+static void check_thp(struct doctor_check *c, const char *root)
 {
 	char v[128];
-	if (doc_read_line(root, "/sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)) < 0) {
-		set(c, DOC_UNKNOWN, NULL, "no /sys/kernel/mm/transparent_hugepage");
+	if (doctor_read_line(root, "/sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)) <
+	    0) {
+		set(c, DOCTOR_UNKNOWN, NULL, "no /sys/kernel/mm/transparent_hugepage");
 		return;
 	}
 	char mode[32] = "?";
@@ -188,9 +191,9 @@ static void check_thp(struct doc_check *c, const char *root)
 			 v); /* a plain copy of the file, no brackets */
 	}
 	set(c,
-	    strcmp(mode, "always") == 0 ? DOC_WARN
-	    : strcmp(mode, "?") == 0	? DOC_UNKNOWN
-					: DOC_OK,
+	    strcmp(mode, "always") == 0 ? DOCTOR_WARN
+	    : strcmp(mode, "?") == 0	? DOCTOR_UNKNOWN
+					: DOCTOR_OK,
 	    "dbt3stab doctor --tune (or: echo madvise > "
 	    "/sys/kernel/mm/transparent_hugepage/enabled)",
 	    "%s%s", mode,
@@ -198,14 +201,14 @@ static void check_thp(struct doc_check *c, const char *root)
 					: "");
 }
 
-static void check_numa_balancing(struct doc_check *c, const char *root)
+static void check_numa_balancing(struct doctor_check *c, const char *root)
 {
 	char v[32];
-	if (doc_read_line(root, "/proc/sys/kernel/numa_balancing", v, sizeof(v)) < 0) {
-		set(c, DOC_OK, NULL, "not in this kernel");
+	if (doctor_read_line(root, "/proc/sys/kernel/numa_balancing", v, sizeof(v)) < 0) {
+		set(c, DOCTOR_OK, NULL, "not in this kernel");
 		return;
 	}
-	set(c, strcmp(v, "0") == 0 ? DOC_OK : DOC_WARN,
+	set(c, strcmp(v, "0") == 0 ? DOCTOR_OK : DOCTOR_WARN,
 	    "dbt3stab doctor --tune (or: sysctl -w kernel.numa_balancing=0)",
 	    "%s (numa_balancing=%s)", strcmp(v, "0") == 0 ? "off" : "on", v);
 }
@@ -213,7 +216,7 @@ static void check_numa_balancing(struct doc_check *c, const char *root)
 static int meminfo_kb(const char *root, const char *key, long *out)
 {
 	char path[1024], line[256];
-	doc_path(path, sizeof(path), root, "/proc/meminfo");
+	doctor_path(path, sizeof(path), root, "/proc/meminfo");
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -229,30 +232,31 @@ static int meminfo_kb(const char *root, const char *key, long *out)
 	return rc;
 }
 
-static void check_swap(struct doc_check *c, const char *root)
+static void check_swap(struct doctor_check *c, const char *root)
 {
 	long total, freekb;
 	if (meminfo_kb(root, "SwapTotal", &total) < 0 ||
 	    meminfo_kb(root, "SwapFree", &freekb) < 0) {
-		set(c, DOC_UNKNOWN, NULL, "no SwapTotal/SwapFree in /proc/meminfo");
+		set(c, DOCTOR_UNKNOWN, NULL, "no SwapTotal/SwapFree in /proc/meminfo");
 		return;
 	}
 	if (total == 0)
-		set(c, DOC_OK, NULL, "no swap configured");
+		set(c, DOCTOR_OK, NULL, "no swap configured");
 	else if (total - freekb > 0)
-		set(c, DOC_WARN, "swapoff -a && swapon -a (needs free RAM for what is swapped out)",
+		set(c, DOCTOR_WARN,
+		    "swapoff -a && swapon -a (needs free RAM for what is swapped out)",
 		    "%ld MiB in use of %ld MiB", (total - freekb) / 1024, total / 1024);
 	else
-		set(c, DOC_OK, NULL, "none in use (%ld MiB configured)", total / 1024);
+		set(c, DOCTOR_OK, NULL, "none in use (%ld MiB configured)", total / 1024);
 }
 
-static void check_load(struct doc_check *c, const char *root)
+static void check_load(struct doctor_check *c, const char *root)
 {
 	char v[128];
 	double l1, l5, l15;
-	if (doc_read_line(root, "/proc/loadavg", v, sizeof(v)) < 0 ||
+	if (doctor_read_line(root, "/proc/loadavg", v, sizeof(v)) < 0 ||
 	    sscanf(v, "%lf %lf %lf", &l1, &l5, &l15) != 3) {
-		set(c, DOC_UNKNOWN, NULL, "cannot read /proc/loadavg");
+		set(c, DOCTOR_UNKNOWN, NULL, "cannot read /proc/loadavg");
 		return;
 	}
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -260,7 +264,7 @@ static void check_load(struct doc_check *c, const char *root)
 		ncpu = 1;
 	/* Server and client need two PUs to themselves: more load than the rest can carry warns. */
 	double limit = ncpu > 3 ? (double)ncpu - 2 : 1.0;
-	set(c, l1 > limit ? DOC_WARN : DOC_OK,
+	set(c, l1 > limit ? DOCTOR_WARN : DOCTOR_OK,
 	    "wait for the host to go idle, or stop what runs (see busy_cpus, top)",
 	    "%.2f %.2f %.2f on %ld CPUs (warn above %.1f)", l1, l5, l15, ncpu, limit);
 }
@@ -270,7 +274,7 @@ static int cpu_jiffies(const char *root, unsigned cpu, unsigned long long *busy,
 		       unsigned long long *total)
 {
 	char path[1024], line[512], key[32];
-	doc_path(path, sizeof(path), root, "/proc/stat");
+	doctor_path(path, sizeof(path), root, "/proc/stat");
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -304,7 +308,7 @@ struct proc_sample {
 static int proc_scan(const char *root, struct proc_sample **out)
 {
 	char path[1024];
-	doc_path(path, sizeof(path), root, "/proc");
+	doctor_path(path, sizeof(path), root, "/proc");
 	*out = NULL;
 	DIR *d = opendir(path);
 	if (!d)
@@ -317,7 +321,7 @@ static int proc_scan(const char *root, struct proc_sample **out)
 			continue;
 		char stat[1024], sp[1024];
 		snprintf(sp, sizeof(sp), "/proc/%s/stat", de->d_name);
-		if (doc_read_line(root, sp, stat, sizeof(stat)) < 0)
+		if (doctor_read_line(root, sp, stat, sizeof(stat)) < 0)
 			continue;
 		const char *lp = strchr(stat, '('), *rp = strrchr(stat, ')');
 		if (!lp || !rp)
@@ -356,10 +360,10 @@ static int proc_scan(const char *root, struct proc_sample **out)
 	return n;
 }
 
-static void check_busy(struct doc_check *c, const struct doc_env *env)
+static void check_busy(struct doctor_check *c, const struct doctor_env *env)
 {
 	if (env->n_cpus == 0) {
-		set(c, DOC_UNKNOWN, NULL, "no PUs chosen (unpinned)");
+		set(c, DOCTOR_UNKNOWN, NULL, "no PUs chosen (unpinned)");
 		return;
 	}
 	enum { MAXC = 8 };
@@ -367,7 +371,7 @@ static void check_busy(struct doc_check *c, const struct doc_env *env)
 	unsigned long long b0[MAXC], t0[MAXC], b1[MAXC], t1[MAXC];
 	for (int i = 0; i < n; i++)
 		if (cpu_jiffies(env->root, env->cpus[i], &b0[i], &t0[i]) < 0) {
-			set(c, DOC_UNKNOWN, NULL, "no cpu%u line in /proc/stat", env->cpus[i]);
+			set(c, DOCTOR_UNKNOWN, NULL, "no cpu%u line in /proc/stat", env->cpus[i]);
 			return;
 		}
 	struct proc_sample *p0 = NULL, *p1 = NULL;
@@ -410,18 +414,18 @@ static void check_busy(struct doc_check *c, const struct doc_env *env)
 	char fix[256];
 	snprintf(fix, sizeof(fix), "stop or move what runs there (taskset -apc OTHER_CPUS %d)",
 		 top ? top->pid : 0);
-	set(c, warn ? DOC_WARN : DOC_OK, fix, "%s over %d ms", buf, ms);
+	set(c, warn ? DOCTOR_WARN : DOCTOR_OK, fix, "%s over %d ms", buf, ms);
 	free(p0);
 	free(p1);
 }
 
-static void check_irqbalance(struct doc_check *c, const char *root)
+static void check_irqbalance(struct doctor_check *c, const char *root)
 {
 	char path[1024];
-	doc_path(path, sizeof(path), root, "/proc");
+	doctor_path(path, sizeof(path), root, "/proc");
 	DIR *d = opendir(path);
 	if (!d) {
-		set(c, DOC_UNKNOWN, NULL, "cannot list /proc");
+		set(c, DOCTOR_UNKNOWN, NULL, "cannot list /proc");
 		return;
 	}
 	int found = 0;
@@ -431,23 +435,23 @@ static void check_irqbalance(struct doc_check *c, const char *root)
 			continue;
 		char comm[64], cp[300];
 		snprintf(cp, sizeof(cp), "/proc/%s/comm", de->d_name);
-		if (doc_read_line(root, cp, comm, sizeof(comm)) == 0 &&
+		if (doctor_read_line(root, cp, comm, sizeof(comm)) == 0 &&
 		    strcmp(comm, "irqbalance") == 0)
 			found = (int)strtol(de->d_name, NULL, 10);
 	}
 	closedir(d);
 	if (found)
-		set(c, DOC_WARN,
+		set(c, DOCTOR_WARN,
 		    "systemctl stop irqbalance (it moves interrupts onto the benchmark PUs)",
 		    "running (pid %d)", found);
 	else
-		set(c, DOC_OK, NULL, "not running");
+		set(c, DOCTOR_OK, NULL, "not running");
 }
 
-static void check_hypervisor(struct doc_check *c, const char *root)
+static void check_hypervisor(struct doctor_check *c, const char *root)
 {
 	char path[1024], line[4096], vendor[13] = "";
-	doc_path(path, sizeof(path), root, "/proc/cpuinfo");
+	doctor_path(path, sizeof(path), root, "/proc/cpuinfo");
 	FILE *f = fopen(path, "re");
 	int have_flags = 0, hv = 0;
 	if (f) {
@@ -459,7 +463,7 @@ static void check_hypervisor(struct doc_check *c, const char *root)
 		fclose(f);
 	}
 	char type[64] = "";
-	doc_read_line(root, "/sys/hypervisor/type", type, sizeof(type));
+	doctor_read_line(root, "/sys/hypervisor/type", type, sizeof(type));
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned a, b, cc, d;
 	if (hv && (!root || !*root)) {
@@ -477,19 +481,19 @@ static void check_hypervisor(struct doc_check *c, const char *root)
 	(void)a;
 #endif
 	if (hv || type[0])
-		set(c, DOC_WARN,
+		set(c, DOCTOR_WARN,
 		    "none: run on bare metal for the smallest variance (steal time, neighbours)",
 		    "yes (%s)",
 		    vendor[0] ? vendor
 		    : type[0] ? type
 			      : "cpuinfo flag");
 	else if (have_flags)
-		set(c, DOC_OK, NULL, "no (bare metal)");
+		set(c, DOCTOR_OK, NULL, "no (bare metal)");
 	else
-		set(c, DOC_UNKNOWN, NULL, "no flags line in /proc/cpuinfo");
+		set(c, DOCTOR_UNKNOWN, NULL, "no flags line in /proc/cpuinfo");
 }
 
-static void check_perf(struct doc_check *c, const char *root)
+static void check_perf(struct doctor_check *c, const char *root)
 {
 	struct perf_event_attr attr;
 	memset(&attr, 0, sizeof(attr));
@@ -502,33 +506,33 @@ static void check_perf(struct doc_check *c, const char *root)
 	long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	int e = errno;
 	char par[32] = "?";
-	doc_read_line(root, "/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
+	doctor_read_line(root, "/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
 	if (fd >= 0) {
 		close((int)fd);
-		set(c, DOC_OK, NULL, "available (perf_event_paranoid=%s)", par);
+		set(c, DOCTOR_OK, NULL, "available (perf_event_paranoid=%s)", par);
 	} else if (e == EACCES || e == EPERM) {
-		set(c, DOC_WARN,
+		set(c, DOCTOR_WARN,
 		    "dbt3stab doctor --tune (or: sysctl -w kernel.perf_event_paranoid=1)",
 		    "blocked: %s (perf_event_paranoid=%s)", strerror(e), par);
 	} else {
-		set(c, DOC_WARN,
+		set(c, DOCTOR_WARN,
 		    "none here: give the VM a virtual PMU (e.g. qemu -cpu host,pmu=on) or use bare "
 		    "metal",
 		    "not available: %s (no hardware PMU)", strerror(e));
 	}
 }
 
-void doc_run(struct doc_check out[DOC_N_CHECKS], const struct doc_env *env)
+void doctor_run(struct doctor_check out[DOCTOR_N_CHECKS], const struct doctor_env *env)
 {
-	static const char *const names[DOC_N_CHECKS] = {
+	static const char *const names[DOCTOR_N_CHECKS] = {
 	    "cpu_governor",   "turbo_boost", "smt",
 	    "isolated_cpus",  "aslr",	     "transparent_hugepages",
 	    "numa_balancing", "swap",	     "load_average",
 	    "busy_cpus",      "irqbalance",  "hypervisor",
 	    "perf_counters"};
 	const char *root = env->root ? env->root : "";
-	memset(out, 0, sizeof(struct doc_check) * DOC_N_CHECKS);
-	for (int i = 0; i < DOC_N_CHECKS; i++)
+	memset(out, 0, sizeof(struct doctor_check) * DOCTOR_N_CHECKS);
+	for (int i = 0; i < DOCTOR_N_CHECKS; i++)
 		out[i].name = names[i];
 	check_governor(&out[0], root);
 	check_turbo(&out[1], root);
@@ -545,18 +549,19 @@ void doc_run(struct doc_check out[DOC_N_CHECKS], const struct doc_env *env)
 	check_perf(&out[12], root);
 }
 
-const char *doc_status_name(enum doc_status s)
+const char *doctor_status_name(enum doctor_status s)
 {
-	return s == DOC_OK ? "ok" : s == DOC_WARN ? "warn" : "unknown";
+	return s == DOCTOR_OK ? "ok" : s == DOCTOR_WARN ? "warn" : "unknown";
 }
 
-json_t *doc_to_json(const struct doc_check *checks, int n)
+json_t *doctor_to_json(const struct doctor_check *checks, int n)
 {
 	json_t *a = json_array();
 	for (int i = 0; a && i < n; i++)
 		json_array_append_new(
-		    a, json_pack("{s:s, s:s, s:s, s:o}", "name", checks[i].name, "status",
-				 doc_status_name(checks[i].status), "value", checks[i].value, "fix",
-				 checks[i].fix[0] ? json_string(checks[i].fix) : json_null()));
+		    a,
+		    json_pack("{s:s, s:s, s:s, s:o}", "name", checks[i].name, "status",
+			      doctor_status_name(checks[i].status), "value", checks[i].value, "fix",
+			      checks[i].fix[0] ? json_string(checks[i].fix) : json_null()));
 	return a;
 }
