@@ -3,9 +3,9 @@
  * 'dbt3stab run' calls per execution) on a trivial query, interleaved in rounds.
  * usage: bare_loop CLIENT_CNF [N [ROUNDS [SQL]]]   (built and run by bench/runner-overhead.sh;
  * CLIENT_CNF: the instance's DIR/client.cnf, its account, password and socket) */
+#include "base/util.h"
 #include "runner/run_cpu.h"
 #include "runner/run_exec.h"
-#include "base/util.h"
 #include <mysql.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * placement, overrides, binding in the forked child, verification through /proc. */
 #ifndef DBT3_PIN_H
 #define DBT3_PIN_H
-#include "pinning/stab.h"
 #include "base/util.h"
+#include "pinning/stab.h"
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>

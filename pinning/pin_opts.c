@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The pin and stabilizer options every server-starting command accepts. */
-#include "pinning/pin_int.h"
 #include "base/cli.h"
+#include "pinning/pin_int.h"
 #include <string.h>
 
 const struct option pin_long_options[] = {

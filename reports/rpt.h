@@ -3,8 +3,8 @@
  * Markdown, JSON, JUnit). A renderer (e.g. HTML) reads struct rpt_compare / rpt_summary only. */
 #ifndef DBT3_RPT_H
 #define DBT3_RPT_H
-#include "result/res.h"
 #include "base/util.h"
+#include "result/res.h"
 #include "stats/st.h"
 #include <stdio.h>
 

@@ -4,8 +4,8 @@
  * Every string taken from a result file is escaped. */
 #ifndef DBT3_RPT_HTML_H
 #define DBT3_RPT_HTML_H
-#include "result/res.h"
 #include "base/util.h"
+#include "result/res.h"
 #include <stdio.h>
 
 struct rpt_compare;

@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dbt3/gen.h"
 #include "base/cli.h"
-#include "runner/cmd.h"
 #include "base/util.h"
+#include "dbt3/gen.h"
+#include "runner/cmd.h"
 
 #define GEN_THREADS_MAX 64
 #define GEN_WINDOW_MAX 16 /* chunks in flight; each holds at most ~5 MiB of rows */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab pin --explain: the placement a run would use, and why. */
-#include "pinning/pin.h"
 #include "base/cli.h"
+#include "pinning/pin.h"
 #include "runner/cmd.h"
 #include <getopt.h>
 #include <stdlib.h>

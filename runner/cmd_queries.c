@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab queries: print or write the 22 statements. */
-#include "dbt3/qry.h"
 #include "base/cli.h"
+#include "dbt3/qry.h"
 #include "runner/cmd.h"
 #include <errno.h>
 #include <getopt.h>

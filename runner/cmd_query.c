@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab query N: run one query and print its result and time. */
+#include "base/cli.h"
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
-#include "base/cli.h"
 #include "runner/cmd.h"
 #include "server/srv.h"
 #include <getopt.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab report: one self-contained HTML page for one or more results, no comparison. */
-#include "reports/rpt_html.h"
 #include "base/cli.h"
-#include "runner/cmd.h"
+#include "reports/rpt_html.h"
 #include "result/res.h"
+#include "runner/cmd.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab summary result.json: restart-level statistics and the restarts needed for a change. */
-#include "reports/rpt.h"
 #include "base/cli.h"
-#include "runner/cmd.h"
+#include "reports/rpt.h"
 #include "result/res.h"
+#include "runner/cmd.h"
 #include "runner/cmd_stat_opts.h"
 #include <getopt.h>
 #include <stdio.h>

@@ -4,10 +4,10 @@
  * server are interleaved restart by restart; an interrupted run is completed with resume. */
 #ifndef DBT3_RUN_H
 #define DBT3_RUN_H
+#include "base/util.h"
 #include "pinning/pin.h"
 #include "result/res.h"
 #include "server/srv.h"
-#include "base/util.h"
 #include <signal.h>
 #include <stdint.h>
 

@@ -3,8 +3,8 @@
  * server's CPU time around it; a query-timeout watchdog that kills from a second connection. */
 #ifndef DBT3_RUN_EXEC_H
 #define DBT3_RUN_EXEC_H
-#include "runner/run_cpu.h"
 #include "base/util.h"
+#include "runner/run_cpu.h"
 #include <mysql.h>
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3/gen.c against TPC-H dbgen's own output (md5 of each table at SF 0.01 and 0.1), chunked
  * and partial reads against the whole stream, and the 'gen' command's files and exit codes. */
-#include "dbt3/gen.h"
 #include "base/cli.h"
+#include "dbt3/gen.h"
 #include "tests/harness.h"
 
 #include <openssl/evp.h>

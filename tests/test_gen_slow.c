@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* 'dbt3stab gen -s 1' against dbgen's SF 1 output (md5 of each file), in both row formats. */
-#include "dbt3/gen.h"
 #include "base/cli.h"
+#include "dbt3/gen.h"
 #include "tests/harness.h"
 
 #include <openssl/evp.h>
