@@ -27,7 +27,21 @@ const char *rpt_test_name(enum st_test_kind k);
 /* Output formats (HTML is rendered by reports/rpt_html.h from the same model). */
 enum rpt_format { RPT_TEXT = 0, RPT_MARKDOWN, RPT_JSON, RPT_JUNIT, RPT_HTML };
 
-/* Parses "text", "markdown", "json", "junit", "html"; allowed is a mask of 1 << format. */
+/* Sets of formats, for rpt_format_parse: bit 1 << format for each. */
+enum rpt_format_set {
+	RPT_ALLOW_TEXT = 1u << RPT_TEXT,
+	RPT_ALLOW_MARKDOWN = 1u << RPT_MARKDOWN,
+	RPT_ALLOW_JSON = 1u << RPT_JSON,
+	RPT_ALLOW_JUNIT = 1u << RPT_JUNIT,
+	RPT_ALLOW_HTML = 1u << RPT_HTML,
+	/* what `summary` writes */
+	RPT_FORMATS_SUMMARY = RPT_ALLOW_TEXT | RPT_ALLOW_MARKDOWN | RPT_ALLOW_JSON,
+	/* what `compare` writes */
+	RPT_FORMATS_COMPARE = RPT_FORMATS_SUMMARY | RPT_ALLOW_JUNIT | RPT_ALLOW_HTML,
+};
+
+/* Parses "text", "markdown", "json", "junit", "html"; a format outside allowed (a set of
+ * enum rpt_format_set) fails like an unknown name. */
 int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out);
 
 /* One query of one result file as the statistics see it. Strings are borrowed from the

@@ -67,9 +67,14 @@ int cmd_compare(int argc, char **argv)
 	const char *baseline_path = NULL, *output = NULL;
 	int quiet = 0, c, orc;
 	rpt_compare_opts_init(&opts);
-	struct cmd_stat_opts so = {opts.alpha,	     opts.min_effect, opts.correction,
-				   opts.method,	     opts.alt,	      0,
-				   RPT_TEXT,	     0x1f,	      "text, markdown, json, junit or html"};
+	struct cmd_stat_opts so = {.alpha = opts.alpha,
+				   .min_effect = opts.min_effect,
+				   .correction = opts.correction,
+				   .method = opts.method,
+				   .alt = opts.alt,
+				   .format = RPT_TEXT,
+				   .formats = RPT_FORMATS_COMPARE,
+				   .names = "text, markdown, json, junit or html"};
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
 		int h = cmd_stat_opt(&so, c, optarg, "compare", &orc);

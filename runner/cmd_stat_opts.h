@@ -34,7 +34,7 @@ struct cmd_stat_opts {
 	enum st_alternative alt;
 	int min_effect_test;
 	int format;	   /* enum rpt_format */
-	unsigned formats;  /* allowed formats, mask of 1 << enum rpt_format */
+	unsigned formats;  /* allowed formats: an enum rpt_format_set */
 	const char *names; /* the allowed formats for messages, e.g. "text, markdown or json" */
 };
 

@@ -49,9 +49,14 @@ int cmd_summary(int argc, char **argv)
 	const char *output = NULL;
 	int c, orc;
 	rpt_summary_opts_init(&opts);
-	struct cmd_stat_opts so = {opts.alpha,	 opts.min_effect, opts.correction,
-				   opts.method,	 opts.alt,	  0,
-				   RPT_TEXT,	 0x7,		  "text, markdown or json"};
+	struct cmd_stat_opts so = {.alpha = opts.alpha,
+				   .min_effect = opts.min_effect,
+				   .correction = opts.correction,
+				   .method = opts.method,
+				   .alt = opts.alt,
+				   .format = RPT_TEXT,
+				   .formats = RPT_FORMATS_SUMMARY,
+				   .names = "text, markdown or json"};
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
 		int h = cmd_stat_opt(&so, c, optarg, "summary", &orc);
