@@ -149,7 +149,6 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 	}
 	json_object_set_new(o, "queries", qs);
 	json_object_set_new(o, "query_order", json_string(p->shuffled ? "shuffled" : "fixed"));
-	json_object_set_new(o, "order", json_string(p->shuffled ? "shuffled" : "fixed"));
 	json_object_set_new(o, "seed",
 			    p->seed_given ? json_integer((json_int_t)p->seed) : json_null());
 	json_object_set_new(o, "variant", variant_name ? json_string(variant_name) : json_null());

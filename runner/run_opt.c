@@ -203,7 +203,10 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 	if (get_int(p, "restarts", &out->restarts, err) < 0 ||
 	    get_int(p, "warmup", &out->warmup, err) < 0 || get_int(p, "runs", &out->runs, err) < 0)
 		return -1;
-	json_t *order = json_object_get(p, "order");
+	/* "query_order"; files written before it was the only name carry "order" as well */
+	json_t *order = json_object_get(p, "query_order");
+	if (!json_is_string(order))
+		order = json_object_get(p, "order");
 	out->shuffled = json_is_string(order) && strcmp(json_string_value(order), "shuffled") == 0;
 	if (json_object_get(p, "budget_s"))
 		return errbuf_set(err, "a --budget run cannot be resumed (the restarts it measured "

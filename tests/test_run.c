@@ -162,19 +162,20 @@ static void test_run__plan_shape_ignores_estimates(void)
 		"l_orderkey\"]}}]}}}}");
 	/* MySQL's form: cost_info objects and used_columns go. */
 	char *sm = NULL;
-	CU_ASSERT_EQUAL(run_explain_shape("{\"query_block\":{\"select_id\":1,\"cost_info\":"
-				       "{\"query_cost\":\"1.5\"},\"table\":{\"table_name\":\"t\","
-				       "\"access_type\":\"ALL\",\"rows_examined_per_scan\":3,"
-				       "\"used_columns\":[\"a\",\"b\"]}}}",
-				       &sm, &err),
-			0);
+	CU_ASSERT_EQUAL(
+	    run_explain_shape("{\"query_block\":{\"select_id\":1,\"cost_info\":"
+			      "{\"query_cost\":\"1.5\"},\"table\":{\"table_name\":\"t\","
+			      "\"access_type\":\"ALL\",\"rows_examined_per_scan\":3,"
+			      "\"used_columns\":[\"a\",\"b\"]}}}",
+			      &sm, &err),
+	    0);
 	CU_ASSERT_STRING_EQUAL(sm, "{\"query_block\":{\"select_id\":1,\"table\":{\"table_name\":"
 				   "\"t\",\"access_type\":\"ALL\"}}}");
 	/* Join order is the shape too. */
 	char *swap = NULL;
 	CU_ASSERT_EQUAL(run_explain_shape("{\"nested_loop\":[{\"table\":{\"table_name\":\"b\"}},"
-				       "{\"table\":{\"table_name\":\"a\"}}]}",
-				       &swap, &err),
+					  "{\"table\":{\"table_name\":\"a\"}}]}",
+					  &swap, &err),
 			0);
 	CU_ASSERT_STRING_EQUAL(swap, "{\"nested_loop\":[{\"table\":{\"table_name\":\"b\"}},"
 				     "{\"table\":{\"table_name\":\"a\"}}]}");
@@ -402,6 +403,29 @@ static void test_run__result_validates_against_the_schema(void)
 	res_file_free(res);
 }
 
+/* The plan's order is written as query_order; files of 0.1.0 carry "order" too, and a file with
+ * only "order" (older writers) still resumes with its order. */
+static void test_run__plan_order_read_under_either_name(void)
+{
+	struct res_file *res = sample_result();
+	struct errbuf err = {{0}};
+	struct run_plan back;
+	json_t *plan = res->plan;
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(plan, "query_order"));
+	CU_ASSERT_PTR_NULL(json_object_get(plan, "order"));
+	json_object_set_new(plan, "query_order", json_string("shuffled"));
+	CU_ASSERT_EQUAL(run_plan_from_result(&back, res, &err), 0);
+	CU_ASSERT_EQUAL(back.shuffled, 1);
+	json_object_del(plan, "query_order");
+	json_object_set_new(plan, "order", json_string("shuffled"));
+	CU_ASSERT_EQUAL(run_plan_from_result(&back, res, &err), 0);
+	CU_ASSERT_EQUAL(back.shuffled, 1);
+	json_object_set_new(plan, "order", json_string("fixed"));
+	CU_ASSERT_EQUAL(run_plan_from_result(&back, res, &err), 0);
+	CU_ASSERT_EQUAL(back.shuffled, 0);
+	res_file_free(res);
+}
+
 static void test_run__table_has_mean_cov_and_noise_bound(void)
 {
 	struct res_file *res = sample_result();
@@ -436,6 +460,7 @@ int main(int argc, char **argv)
 	     test_run__cpu_sampler_follows_process_cpu_time},
 	    {"schema_validator_keywords", test_run__schema_validator_keywords},
 	    {"result_validates_against_the_schema", test_run__result_validates_against_the_schema},
+	    {"plan_order_read_under_either_name", test_run__plan_order_read_under_either_name},
 	    {"table_has_mean_cov_and_noise_bound", test_run__table_has_mean_cov_and_noise_bound},
 	    {NULL, NULL},
 	};
