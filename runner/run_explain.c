@@ -116,7 +116,7 @@ int run_explain_shape(const char *explain_json, char **out, struct errbuf *err)
 }
 
 int run_explain_fetch(MYSQL *m, const char *sql, char **out_text, char out_sha256[65],
-		   struct errbuf *err)
+		      struct errbuf *err)
 {
 	char *q = NULL;
 	int rc = -1;

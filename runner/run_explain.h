@@ -14,6 +14,6 @@ int run_explain_shape(const char *explain_json, char **out, struct errbuf *err);
 /* Runs "EXPLAIN FORMAT=JSON <sql>" on m: *out_text gets the server's text, out_sha256 the
  * SHA-256 of its shape. The caller frees *out_text. */
 int run_explain_fetch(MYSQL *m, const char *sql, char **out_text, char out_sha256[65],
-		   struct errbuf *err);
+		      struct errbuf *err);
 
 #endif
