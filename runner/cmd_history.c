@@ -577,11 +577,12 @@ static int run_check(struct hist_store *st, const struct hargs *a, int report)
 	struct hist_check c;
 	if (a->n_rest)
 		return cli_usage_error("history", "unexpected argument '%s'", a->rest[0]);
-	if (a->format && (report || rpt_format_parse(a->format, 0x1f, &j.fmt) < 0))
-		return cli_usage_error("history",
-				       report ? "report writes HTML: no --format"
-					      : "bad --format '%s' (text, markdown, json, junit or html)",
-				       a->format);
+	if (a->format && (report || rpt_format_parse(a->format, RPT_FORMATS_COMPARE, &j.fmt) < 0))
+		return cli_usage_error(
+		    "history",
+		    report ? "report writes HTML: no --format"
+			   : "bad --format '%s' (text, markdown, json, junit or html)",
+		    a->format);
 	if (check_output(a) < 0)
 		return CLI_USAGE;
 	if (hist_check_run(&c, st, a->series, a->since, &a->det, &err) != 0) {
