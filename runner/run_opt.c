@@ -203,7 +203,7 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 	if (get_int(p, "restarts", &out->restarts, err) < 0 ||
 	    get_int(p, "warmup", &out->warmup, err) < 0 || get_int(p, "runs", &out->runs, err) < 0)
 		return -1;
-	/* "query_order"; files written before it was the only name carry "order" as well */
+	/* "query_order"; files of 0.1.0 also carry it as "order", older ones only as "order" */
 	json_t *order = json_object_get(p, "query_order");
 	if (!json_is_string(order))
 		order = json_object_get(p, "order");
