@@ -175,7 +175,6 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 		json_object_set_new(o, "runs_max", json_integer(p->runs_max));
 		json_object_set_new(o, "keep_all", json_boolean(p->keep_all));
 		json_object_set_new(o, "warmup_rule", json_string("window-means"));
-		json_object_set_new(o, "decision_rule", json_string("repeated-ci-bonferroni"));
 	}
 	return o;
 }
@@ -758,13 +757,20 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 	const struct run_plan *p = c->plan;
 	struct run_qnext next[RUN_MAX_QUERIES];
 	struct res_file *res[64];
+	struct st_seq_design design;
 	double ss[64], cost = NAN;
 	const char *reason = NULL;
-	int pairs = 0, rc = 0;
+	int pairs = 0, rc = 0, have_design = 0;
+	size_t max_pairs = RUN_BUDGET_MAX_PAIRS;
+	const char *rule = c->n_targets == 1   ? "precision"
+			   : c->n_targets == 2 ? "group-sequential-obf"
+					       : "repeated-ci-bonferroni";
 	if (c->n_targets > 64)
 		return errbuf_set(err, "at most 64 variants with --budget");
 	for (int i = 0; i < p->n_queries; i++)
 		c->qpos[p->queries[i]] = i;
+	for (int t = 0; t < c->n_targets; t++)
+		json_object_set_new(c->ts[t].t->res->plan, "decision_rule", json_string(rule));
 	run_budget_next_init(next, p);
 	c->next = next;
 	for (;; pairs++) {
@@ -773,16 +779,28 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 				res[t] = c->ts[t].t->res;
 				ss[t] = c->ts[t].startstop_s;
 			}
-			int undecided = run_budget_next(next, p, res, c->n_targets, pairs, ss, &cost);
+			int undecided = run_budget_next(next, p, res, c->n_targets, pairs, ss,
+							have_design ? &design : NULL, &cost);
 			double elapsed = (double)(util_now_ns() - c->t0) / 1e9;
 			if (undecided < 0)
 				return errbuf_set(err, "out of memory");
+			if (pairs == 1 && c->n_targets == 2) {
+				/* The sequential design is fixed before its first look (pair 2): its
+				 * horizon is the pairs the budget holds at the first pair's cost. */
+				max_pairs = run_budget_max_pairs(p->budget_s, elapsed, cost);
+				if (run_budget_design(&design, p, max_pairs, err) < 0)
+					return -1;
+				have_design = 1;
+				for (int t = 0; t < c->n_targets; t++)
+					json_object_set_new(c->ts[t].t->res->plan, "max_pairs",
+							    json_integer((json_int_t)max_pairs));
+			}
 			budget_record(c, next, pairs, cost, NULL);
 			if (undecided == 0)
 				reason = "all-decided";
 			else if (!run_budget_fits(elapsed, cost, p->budget_s))
 				reason = "budget";
-			else if (pairs >= RUN_BUDGET_MAX_PAIRS)
+			else if ((size_t)pairs >= max_pairs)
 				reason = "max-pairs";
 			if (reason)
 				break;

@@ -19,7 +19,30 @@ void run_budget_next_init(struct run_qnext *next, const struct run_plan *p)
 		next[i].runs = runs;
 		next[i].warmup_tol = RUN_WARMUP_TOL_MIN;
 		next[i].ratio = next[i].ci_lo = next[i].ci_hi = NAN;
+		st_seq_state_init(&next[i].seq);
 	}
+}
+
+int run_budget_design(struct st_seq_design *out, const struct run_plan *p, size_t max_pairs,
+		      struct errbuf *err)
+{
+	struct st_seq_opts o;
+	st_seq_opts_init(&o);
+	o.alpha = p->alpha;
+	o.m = (size_t)p->n_queries;
+	o.max_pairs = max_pairs;
+	o.first_look = 2;
+	o.min_effect = p->detect;
+	o.alt = ST_TWO_SIDED;
+	o.spending = ST_SPEND_OBF;
+	o.pairing = ST_SEQ_PAIRED;
+	return st_seq_design_init(out, &o, err);
+}
+
+size_t run_budget_max_pairs(double budget_s, double elapsed_s, double pair_s)
+{
+	double k = pair_s > 0 ? 1 + floor((budget_s - elapsed_s) / pair_s) : ST_SEQ_MAX_PAIRS;
+	return k < 2 ? 2 : k > ST_SEQ_MAX_PAIRS ? ST_SEQ_MAX_PAIRS : (size_t)k;
 }
 
 /* What one target's restarts of one query say. */
@@ -89,12 +112,47 @@ static struct res_query *query_of(struct res_file *res, int num)
 	return res_file_find_query(res, id);
 }
 
+/* Two variants: feeds the pairs not yet looked at to the query's sequential test. */
+static void decide_seq(struct run_qnext *x, const struct st_seq_design *d, const struct qfacts *f,
+		       int pairs)
+{
+	int at = 0;
+	for (int r = x->fed; r < pairs && r < MAX_PAIRS && !at; r++)
+		if (!isnan(f[0].mean_ms[r]) && !isnan(f[1].mean_ms[r]) &&
+		    st_seq_feed(&x->seq, d, f[0].mean_ms[r], f[1].mean_ms[r], NULL) == 0 &&
+		    x->seq.decision != ST_SEQ_UNDECIDED)
+			at = r + 1; /* decided after pair r + 1 */
+	x->fed = pairs;
+	x->ratio = x->seq.look.ratio;
+	x->ci_lo = x->seq.look.ci_lo;
+	x->ci_hi = x->seq.look.ci_hi;
+	switch (x->seq.decision) {
+	case ST_SEQ_UNCHANGED:
+		x->decision = RUN_DECIDED_UNCHANGED;
+		break;
+	case ST_SEQ_IMPROVEMENT:
+		x->decision = RUN_DECIDED_IMPROVEMENT;
+		break;
+	case ST_SEQ_REGRESSION:
+		x->decision = RUN_DECIDED_REGRESSION;
+		break;
+	case ST_SEQ_UNDECIDED:
+		break;
+	}
+	if (x->decision != RUN_UNDECIDED)
+		x->decided_after = at;
+}
+
 /* The decision of one query from the targets' facts after `pairs` pairs. */
 static void decide(struct run_qnext *x, const struct run_plan *p, const struct qfacts *f, int n,
-		   int pairs)
+		   int pairs, const struct st_seq_design *design)
 {
 	if (x->decision != RUN_UNDECIDED)
 		return;
+	if (n == 2 && design) {
+		decide_seq(x, design, f, pairs);
+		return;
+	}
 	if (n == 1) {
 		double m[MAX_PAIRS];
 		size_t k = 0;
@@ -161,7 +219,8 @@ static int runs_of(const struct run_plan *p, const struct qfacts *f, int n, doub
 }
 
 int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
-		    int n_targets, int pairs, const double *startstop_s, double *out_cost_s)
+		    int n_targets, int pairs, const double *startstop_s,
+		    const struct st_seq_design *design, double *out_cost_s)
 {
 	struct qfacts *f = calloc((size_t)p->n_queries * (size_t)n_targets, sizeof(*f));
 	int undecided = 0, n_active = 0;
@@ -176,7 +235,7 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 		struct qfacts *fi = &f[(size_t)i * (size_t)n_targets];
 		for (int t = 0; t < n_targets; t++)
 			facts_of(&fi[t], query_of(res[t], p->queries[i]));
-		decide(&next[i], p, fi, n_targets, pairs);
+		decide(&next[i], p, fi, n_targets, pairs, design);
 		undecided += next[i].decision == RUN_UNDECIDED;
 		next[i].active = next[i].decision == RUN_UNDECIDED || p->keep_all;
 		n_active += next[i].active;

@@ -7,6 +7,7 @@
 #include "result/res.h"
 #include "runner/run.h"
 #include "runner/run_budget.h"
+#include "stats/st_seq.h"
 
 /* Measured runs per restart while the restart variance is unknown (fewer than 2 restarts). */
 #define RUN_BUDGET_RUNS_FIRST 5
@@ -19,20 +20,34 @@ struct run_qnext {
 	enum run_decision decision; /* kept once decided */
 	int decided_after;	   /* pairs measured when it was decided; 0: undecided */
 	double ratio, ci_lo, ci_hi; /* at the last look (variants), NaN otherwise */
+	struct st_seq_state seq;    /* two variants with a design: the sequential test's state */
+	int fed;		    /* pairs looked at so far */
 };
 
 /* Initial state before the first pair: every query active, RUN_BUDGET_RUNS_FIRST runs (within
  * the plan's bounds), the minimum warm-up tolerance, undecided. */
 void run_budget_next_init(struct run_qnext *next, const struct run_plan *p);
 
+/* The group-sequential design of a two-variant budget run (stats/st_seq.h): O'Brien-Fleming
+ * spending of p->alpha / m over max_pairs pairs (m = the plan's queries), paired, two-sided,
+ * first look after 2 pairs, min_effect = p->detect. */
+int run_budget_design(struct st_seq_design *out, const struct run_plan *p, size_t max_pairs,
+		      struct errbuf *err);
+
+/* The most pairs that fit: 1 + (budget_s - elapsed_s) / pair_s (the first pair done, the next
+ * ones estimated at pair_s each), within [2, ST_SEQ_MAX_PAIRS]. */
+size_t run_budget_max_pairs(double budget_s, double elapsed_s, double pair_s);
+
 /* Updates next[0..p->n_queries-1] (plan order) after `pairs` pairs from the targets' results
- * (res[0] is the reference of the paired comparisons): decisions of the undecided queries with
- * restarts in every pair (run_budget_decide_paired against res[0], one build:
- * run_budget_decide_single), then runs, tolerance and active flag. *out_cost_s gets the estimated
+ * (res[0] is the reference of the paired comparisons): decisions of the undecided queries, then
+ * runs, tolerance and active flag. Two variants with a design: each pair with both restarts ok
+ * is fed to the query's sequential test (st_seq_feed); more variants, or no design yet:
+ * run_budget_decide_paired against res[0]; one build: run_budget_decide_single. *out_cost_s gets the estimated
  * wall time of the next pair: per target the longest server start + stop seen (startstop_s[t])
  * plus the active queries' expected executions at their mean time (run_budget_restart_cost).
  * Returns the number of queries still undecided. */
 int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
-		    int n_targets, int pairs, const double *startstop_s, double *out_cost_s);
+		    int n_targets, int pairs, const double *startstop_s,
+		    const struct st_seq_design *design, double *out_cost_s);
 
 #endif

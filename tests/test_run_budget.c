@@ -6,6 +6,7 @@
 #include "base/cli.h"
 #include "runner/run.h"
 #include "runner/run_budget.h"
+#include "runner/run_budget_plan.h"
 #include "runner/run_steady.h"
 #include "stats/st.h"
 #include <gsl/gsl_randist.h>
@@ -209,6 +210,83 @@ static void test_run_budget__variant_order_is_balanced(void)
 	CU_ASSERT(v[0] == 0 && v[1] == 1);
 }
 
+/* Adds restart `index` of query id to res: 4 warm-up executions of 2 x level, 5 measured runs
+ * level * (1 + wiggle[k]). */
+static void add_restart(struct res_file *res, const char *id, int index, double level)
+{
+	static const double wiggle[5] = {-0.002, 0.001, 0.0, 0.002, -0.001};
+	double warm[4], meas[5];
+	for (int k = 0; k < 4; k++)
+		warm[k] = 2 * level;
+	for (int k = 0; k < 5; k++)
+		meas[k] = level * (1 + wiggle[k]);
+	struct res_query *q = res_file_find_query(res, id);
+	if (!q)
+		q = res_file_add_query(res, id,
+				       "0000000000000000000000000000000000000000000000000000000000000000");
+	struct res_restart r = {.index = index, .status = RES_STATUS_OK, .warmup_ms = warm,
+				.n_warmup = 4, .measured_ms = meas, .n_measured = 5, .rows = 1};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(q, &r));
+}
+
+/* Two variants over 8 pairs: Q1 20% slower in new, Q6 the same, Q14 noisy (+-30% from pair to
+ * pair). The sequential test decides Q1 and Q6 and leaves Q14; decided queries leave the next
+ * pair and its cost. */
+static void test_run_budget__next_pair_decides_and_drops_queries(void)
+{
+	struct run_plan p;
+	struct run_qnext next[3];
+	struct st_seq_design d;
+	struct errbuf err;
+	run_plan_init(&p);
+	p.budget_s = 600;
+	p.n_queries = 3;
+	p.queries[0] = 1, p.queries[1] = 6, p.queries[2] = 14;
+	struct res_file *res[2] = {res_file_new(), res_file_new()};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res[1]);
+	static const double drift[8] = {1.0, 1.01, 0.99, 1.02, 0.98, 1.0, 1.01, 0.99};
+	static const double noisy[8] = {1.3, 0.7, 1.2, 0.8, 1.25, 0.75, 1.3, 0.7};
+	for (int r = 0; r < 8; r++) {
+		add_restart(res[0], "Q1", r, 100 * drift[r]);
+		add_restart(res[1], "Q1", r, 120 * drift[r]);
+		add_restart(res[0], "Q6", r, 50 * drift[r]);
+		add_restart(res[1], "Q6", r, 50 * drift[r]);
+		add_restart(res[0], "Q14", r, 10 * noisy[r]);
+		add_restart(res[1], "Q14", r, 10 * noisy[7 - r]);
+	}
+	CU_ASSERT_EQUAL(run_budget_max_pairs(600, 60, 60), 10);
+	CU_ASSERT_EQUAL(run_budget_max_pairs(600, 590, 60), 2);
+	CU_ASSERT_EQUAL(run_budget_max_pairs(1e9, 1, 1), ST_SEQ_MAX_PAIRS);
+	CU_ASSERT_EQUAL_FATAL(run_budget_design(&d, &p, 10, &err), 0);
+	run_budget_next_init(next, &p);
+	double ss[2] = {1.0, 1.0}, cost = 0;
+	/* All eight pairs at once (as after a resume of the loop): one look per pair. */
+	int undecided = run_budget_next(next, &p, res, 2, 8, ss, &d, &cost);
+	CU_ASSERT_EQUAL(undecided, 1);
+	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
+	CU_ASSERT_EQUAL(next[1].decision, RUN_DECIDED_UNCHANGED);
+	CU_ASSERT_EQUAL(next[2].decision, RUN_UNDECIDED);
+	CU_ASSERT_DOUBLE_EQUAL(next[0].ratio, 1.2, 1e-9);
+	CU_ASSERT(next[0].ci_lo > 1 && next[0].ci_hi >= next[0].ci_lo);
+	/* Q1's pairs all say exactly 1.2: decided at the first look, after pair 2. */
+	CU_ASSERT_EQUAL(next[0].decided_after, 2);
+	CU_ASSERT(next[1].decided_after >= 2 && next[1].decided_after <= 8);
+	CU_ASSERT_EQUAL(next[0].active, 0);
+	CU_ASSERT_EQUAL(next[1].active, 0);
+	CU_ASSERT_EQUAL(next[2].active, 1);
+	/* The next pair: the start + stop of both variants and Q14 alone: (4 warm-up + runs)
+	 * executions at its mean time (warm-up 2 x level, so (4 * 20 + 5 * 10) / 9 ms a side). */
+	double per = (4 * 20.0 + 5 * 10.0) / 9 / 1000;
+	CU_ASSERT(next[2].runs >= p.runs_min && next[2].runs <= p.runs_max);
+	CU_ASSERT_DOUBLE_EQUAL(cost, 2 * (1.0 + (4 + next[2].runs) * per), 1e-9);
+	/* Decisions are final: another look changes nothing. */
+	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &d, &cost), 1);
+	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
+	res_file_free(res[0]);
+	res_file_free(res[1]);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -222,6 +300,8 @@ int main(int argc, char **argv)
 	    {"single_build_precision", test_run_budget__single_build_precision},
 	    {"not_steady_family_rate", test_run_budget__not_steady_family_rate},
 	    {"variant_order_is_balanced", test_run_budget__variant_order_is_balanced},
+	    {"next_pair_decides_and_drops_queries",
+	     test_run_budget__next_pair_decides_and_drops_queries},
 	    {NULL, NULL},
 	};
 	return th_run("run_budget", cases, argc, argv);
