@@ -44,6 +44,25 @@ static char *run_capture(const char *cmdline, int *status)
 	return buf;
 }
 
+/* The aslr check on this machine as /proc says it must be: randomize_va_space 0 is ok, 1 or 2
+ * (partial or full randomisation) a warning, no file unknown. */
+static void check_aslr_against_proc(const char *status, const char *value)
+{
+	char v[32] = "", want_value[64];
+	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+	if (!f) {
+		CU_ASSERT_STRING_EQUAL(status, "unknown");
+		return;
+	}
+	if (!fgets(v, sizeof(v), f))
+		v[0] = '\0';
+	fclose(f);
+	v[strcspn(v, "\n")] = '\0';
+	CU_ASSERT_STRING_EQUAL(status, strcmp(v, "0") == 0 ? "ok" : "warn");
+	snprintf(want_value, sizeof(want_value), "(randomize_va_space=%s)", v);
+	CU_ASSERT_PTR_NOT_NULL(value ? strstr(value, want_value) : NULL);
+}
+
 static void test_doctor__json_on_this_machine_has_every_check(void)
 {
 	char cmd[2048];
@@ -75,6 +94,9 @@ static void test_doctor__json_on_this_machine_has_every_check(void)
 				  strcmp(st, "unknown") == 0);
 			CU_ASSERT(json_is_string(json_object_get(c, "value")));
 			CU_ASSERT(strlen(json_string_value(json_object_get(c, "value"))) > 0);
+			if (strcmp(check_names[k], "aslr") == 0)
+				check_aslr_against_proc(
+				    st, json_string_value(json_object_get(c, "value")));
 			/* A warn names its fix; ok and unknown have none. */
 			json_t *fix = json_object_get(c, "fix");
 			if (strcmp(st, "warn") == 0) {
