@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "result/res.h"
 #include "stats/st.h"
+#include "stats/st_seq.h"
 #include <stdio.h>
 
 /* Verdicts in increasing severity. */
@@ -103,6 +104,8 @@ struct rpt_query {
 	 * does not record plan.query_timeout_s. */
 	int bound;
 	double bound_ratio;
+	size_t n_pairs;		   /* restart indices ok on both sides (rpt_query_pairs) */
+	struct st_seq_state seq;   /* --sequential: the replay over the pairs in file order */
 };
 
 struct rpt_compare_opts {
@@ -114,6 +117,10 @@ struct rpt_compare_opts {
 				  * their own; ST_TWO_SIDED: one family, alpha split */
 	int min_effect_test;	 /* H0 ratio <= 1 + min_effect instead of the estimate rule */
 	int force;		 /* compare incomparable files, with warnings */
+	int unpaired;		 /* never pair restarts, even of one interleaved run */
+	int sequential;		 /* replay the sequential rule (rpt_seq_replay) */
+	size_t max_pairs; /* its K; 0: the plan's max_pairs, else the most pairs of a query */
+	enum st_seq_spending spending;
 };
 
 /* Defaults: alpha 0.05, min_effect 0.02, Holm, auto (pooled/Welch), one-sided (greater), the
@@ -142,7 +149,38 @@ struct rpt_compare {
 	enum rpt_verdict worst; /* RPT_UNCHANGED when nothing was compared */
 	char **warnings;	/* file-level warnings (comparability with --force, ...) */
 	size_t n_warnings;
+	int paired;		 /* restart i of old tested against restart i of new */
+	const char *pairing_why; /* why paired or not (static) */
+	struct st_seq_design seq; /* --sequential: the design replayed */
 };
+
+/* ---- pairing and the sequential replay (rpt_seq.c) ---- */
+
+/* Sets c->paired and c->pairing_why: paired when both files are variants of one interleaved run
+ * (plan.variant set and different, same started_at) and opts.unpaired is 0. */
+void rpt_pairing_decide(struct rpt_compare *c);
+
+/* The restart means of q paired by restart index, in the old file's order, into out_a/out_b
+ * (room for min(n_used) each); returns the number of pairs. */
+size_t rpt_query_pairs(double *out_a, double *out_b, const struct rpt_query *q);
+
+/* Replaces tests[j] of query map[j] by the paired test (st_compare_paired) where it has >= 2
+ * pairs. */
+int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t *map, size_t m,
+		     const struct st_compare_opts *so, struct errbuf *err);
+
+/* --sequential: replays st_seq over each query's pairs (paired as c->paired) and replaces the
+ * verdicts of tested queries by its decisions (undecided: inconclusive); counts and worst are
+ * recomputed. */
+int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err);
+
+/* The pairing and the sequential replay as JSON members of the compare report. */
+void rpt_seq_json(json_t *report, const struct rpt_compare *c);
+json_t *rpt_seq_query_json(const struct rpt_compare *c, const struct rpt_query *q);
+
+/* Text (md 0) or Markdown (md 1) lines saying how restarts were paired and, with --sequential,
+ * when each query was decided. */
+void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md);
 
 /* Checks that old and new measured the same thing: scale factor, dataset fingerprint, query
  * texts (sql_sha256), at least one query in common. -1 and one line in err saying what differs;

@@ -138,6 +138,8 @@ static double ci_level(const struct rpt_compare *c)
 
 static const char *method_text(const struct rpt_compare *c)
 {
+	if (c->paired)
+		return "paired t on log ratios where a query has >= 2 pairs, else as --method";
 	switch (c->opts.method) {
 	case ST_METHOD_EB:
 		return "moderated t (empirical Bayes)";
@@ -298,6 +300,8 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 		ra == 1 ? "" : "s", c->new.path, rb, rb == 1 ? "" : "s");
 	baseline_line(f, c, "", 0);
 	rules(f, c, "");
+	if (c->paired || c->opts.sequential)
+		rpt_seq_write(f, c, 0);
 	fputc('\n', f);
 	rpt_table_init(&t, 10, h, "llrrrrlrrl");
 	for (size_t i = 0; i < c->n_queries; i++) {
@@ -352,6 +356,8 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 	fprintf(f, "\n\n");
 	baseline_line(f, c, "- ", 1);
 	rules(f, c, "- ");
+	if (c->paired || c->opts.sequential)
+		rpt_seq_write(f, c, 1);
 	fprintf(f,
 		"\n| query | verdict | old ms | new ms | ratio | %g%% CI (unadj.) | test | p adj | "
 		"restarts | marks |\n",
@@ -539,9 +545,11 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 		}
 		json_object_set_new(jq, "plan", plan);
 		json_object_set_new(jq, "warnings", warn_json(q->warn));
+		json_object_set_new(jq, "sequential", rpt_seq_query_json(c, q));
 		json_array_append_new(qs, jq);
 	}
 	json_object_set_new(o, "queries", qs);
+	rpt_seq_json(o, c);
 	if (c->have_overall)
 		json_object_set_new(
 		    o, "overall",

@@ -25,6 +25,8 @@ const char *rpt_test_name(enum st_test_kind k)
 		return "pooled+baseline";
 	case ST_TEST_MODERATED:
 		return "moderated";
+	case ST_TEST_PAIRED:
+		return "paired";
 	default:
 		return "none";
 	}
@@ -436,6 +438,8 @@ static int run_tests(struct rpt_compare *c, enum st_verdict *verdicts, struct er
 	so.min_effect_test = c->opts.min_effect_test;
 	if (m && st_compare_all(tests, &c->eb_prior, sa, sb, m, base, &so, err) < 0)
 		goto out;
+	if (c->paired && rpt_paired_tests(c, tests, map, m, &so, err) < 0)
+		goto out;
 	struct st_decide_opts dopt = {c->opts.correction, c->opts.alpha, c->opts.min_effect,
 				      c->opts.alt, c->opts.min_effect_test};
 	st_decide_ext(v, padj, pimp, tests, m, &dopt);
@@ -661,9 +665,12 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 	verdicts = calloc(c->n_queries ? c->n_queries : 1, sizeof(*verdicts));
 	if (!verdicts)
 		goto oom;
+	rpt_pairing_decide(c);
 	if (run_tests(c, verdicts, err) < 0)
 		goto fail;
 	decide(c, verdicts);
+	if (opts->sequential && rpt_seq_replay(c, c->opts.alt, err) < 0)
+		goto fail;
 	free(verdicts);
 	baseline_summary(c);
 	overall(c);

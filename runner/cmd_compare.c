@@ -24,6 +24,14 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		"                       restart variance is pooled in (its df added) whenever\n"
 		"                       the test is pooled and the noise agrees (F test); the\n"
 		"                       report says per query whether it was used\n"
+		"  --unpaired           never pair restarts (default: restart i of old with restart\n"
+		"                       i of new, paired t on log ratios, when both files are\n"
+		"                       variants of one interleaved run)\n"
+		"  --sequential         replay the sequential rule over the pairs in file order:\n"
+		"                       verdicts and the pair each query was decided at\n"
+		"  --max-pairs K        its planned maximum of pairs (default: plan.max_pairs, else\n"
+		"                       the most pairs a query has)\n"
+		"  --spending S         its alpha spending: obf (default) or pocock\n"
 		"  -o, --output FILE    write the report to FILE instead of standard output\n"
 		"                       (checked first: exit 2 when FILE cannot be created)\n"
 		"  --force              compare files that are not comparable, with a warning\n"
@@ -40,7 +48,7 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		"      2 usage or input error, or the report cannot be written\n");
 }
 
-enum { OPT_BASELINE = 256, OPT_FORCE };
+enum { OPT_BASELINE = 256, OPT_FORCE, OPT_UNPAIRED, OPT_SEQUENTIAL, OPT_MAX_PAIRS, OPT_SPENDING };
 
 static int read_file(struct res_file **out, const char *path)
 {
@@ -59,6 +67,10 @@ int cmd_compare(int argc, char **argv)
 	    {"baseline", required_argument, NULL, OPT_BASELINE},
 	    {"output", required_argument, NULL, 'o'},
 	    {"force", no_argument, NULL, OPT_FORCE},
+	    {"unpaired", no_argument, NULL, OPT_UNPAIRED},
+	    {"sequential", no_argument, NULL, OPT_SEQUENTIAL},
+	    {"max-pairs", required_argument, NULL, OPT_MAX_PAIRS},
+	    {"spending", required_argument, NULL, OPT_SPENDING},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -91,6 +103,25 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_FORCE:
 			opts.force = 1;
+			break;
+		case OPT_UNPAIRED:
+			opts.unpaired = 1;
+			break;
+		case OPT_SEQUENTIAL:
+			opts.sequential = 1;
+			break;
+		case OPT_MAX_PAIRS: {
+			long k;
+			if (cli_parse_long(optarg, 2, ST_SEQ_MAX_PAIRS, &k) < 0)
+				return cli_usage_error("compare", "bad --max-pairs '%s' (2 to %d)",
+						       optarg, ST_SEQ_MAX_PAIRS);
+			opts.max_pairs = (size_t)k;
+			break;
+		}
+		case OPT_SPENDING:
+			if (st_seq_spending_parse(optarg, &opts.spending) < 0)
+				return cli_usage_error("compare", "bad --spending '%s' (obf or pocock)",
+						       optarg);
 			break;
 		case 'q':
 			quiet = 1;

@@ -303,6 +303,11 @@ static void finish_test(struct st_test *out, const struct st_compare_opts *o)
 	out->tost_hi = exp(out->diff + q * out->se);
 }
 
+void st_test_finish(struct st_test *out, const struct st_compare_opts *o)
+{
+	finish_test(out, o);
+}
+
 /* Two-sided p of the variance-ratio test F = v1 / v2 on (d1, d2) df: 2 min(P(F <= f), P(F >= f))
  * (Snedecor & Cochran, "Statistical Methods", 8th ed., sec. 6.12). NaN when undefined. */
 static double var_ratio_p(double v1, double d1, double v2, double d2)

@@ -137,7 +137,8 @@ enum st_test_kind {
 	ST_TEST_WELCH = 1,     /* Welch t, both variances from the two files */
 	ST_TEST_BASELINE = 2,  /* pooled with a baseline variance (prior.df added to the df) */
 	ST_TEST_MODERATED = 3, /* empirical-Bayes moderated t */
-	ST_TEST_POOLED = 4     /* Student t, variance pooled over the two sides only */
+	ST_TEST_POOLED = 4,    /* Student t, variance pooled over the two sides only */
+	ST_TEST_PAIRED = 5     /* paired t on the log ratios of restart pairs (stats/st_seq.h) */
 };
 
 /* Whether a baseline variance went into a test, and if not why. */
@@ -199,6 +200,10 @@ void st_compare_opts_init(struct st_compare_opts *out);
  * ST_METHOD_EB: pooled variance of both sides combined with opts->eb (and the baseline). */
 int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
 	       const struct st_compare_opts *opts, struct errbuf *err);
+
+/* For a test filled elsewhere (diff, se, df set; e.g. st_compare_paired): t, p, p_greater,
+ * p_less, p_tost, ratio and the CIs as st_compare computes them under o. */
+void st_test_finish(struct st_test *out, const struct st_compare_opts *o);
 
 /* Convenience: st_sample_init on both sides, then st_compare. */
 int st_compare_means(struct st_test *out, const double *a, size_t n_a, const double *b, size_t n_b,

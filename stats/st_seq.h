@@ -91,6 +91,13 @@ void st_seq_state_init(struct st_seq_state *out);
 int st_seq_feed(struct st_seq_state *s, const struct st_seq_design *d, double mean_a,
 		double mean_b, struct errbuf *err);
 
+/* The fixed-sample paired test (kind ST_TEST_PAIRED) on n >= 2 pairs of restart means a[i], b[i]
+ * (finite, > 0): d_i = log b_i - log a_i, diff = mean(d), se = sd(d) / sqrt(n) on n - 1 df; the
+ * p-values and CIs by st_test_finish under o (sides, min-effect test, TOST); var_total as
+ * st_compare. ST_ENODATA for n < 2, ST_EINVAL for a bad mean. */
+int st_compare_paired(struct st_test *out, const double *a, const double *b, size_t n,
+		      const struct st_compare_opts *o, struct errbuf *err);
+
 /* "undecided", "unchanged", "improvement", "regression". */
 const char *st_seq_decision_name(enum st_seq_decision v);
 

@@ -42,6 +42,7 @@ struct scenario {
 	double sd0;	   /* sd of log restart means of query 0; 0: calibrated */
 	double drift;	   /* log drift over the run: linear D and a random walk of sd D */
 	double noise_mult; /* multiplies every calibrated sd (1) */
+	enum st_seq_spending spending;
 };
 
 struct outcome {
@@ -186,6 +187,7 @@ static void mc_run(struct outcome *out, const struct scenario *sc, size_t reps,
 	memset(out, 0, sizeof(*out));
 	st_seq_opts_init(&o);
 	o.max_pairs = k;
+	o.spending = sc->spending;
 	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&dp, &o, &err), 0);
 	o.pairing = ST_SEQ_UNPAIRED;
 	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&du, &o, &err), 0);
@@ -250,8 +252,8 @@ static void test_stats_mc_seq__aa_false_alarms(void)
 	size_t reps = (size_t)(REPS_AA * scale());
 	double se = mc_se(ALPHA, reps);
 	static const struct scenario sc[] = {
-	    {10, 0, 0, 0, 1},	 {10, 0, 0, 0.01, 1}, {10, 0, 0, 0.05, 1},
-	    {20, 0, 0, 0.01, 1}, {10, 0, 0, 0.01, 0.2},
+	    {10, 0, 0, 0, 1, 0}, {10, 0, 0, 0.01, 1, 0}, {10, 0, 0, 0.05, 1, 0},
+	    {20, 0, 0, 0.01, 1, 0}, {10, 0, 0, 0.01, 0.2, 0}, {10, 0, 0, 0.01, 1, ST_SPEND_POCOCK},
 	};
 	printf("\n  A/A, %d queries, alpha %.2f, %zu replicates (MC s.e. at alpha %.4f): share "
 	       "with any query flagged\n",
@@ -259,7 +261,10 @@ static void test_stats_mc_seq__aa_false_alarms(void)
 	for (size_t i = 0; i < sizeof(sc) / sizeof(sc[0]); i++) {
 		struct outcome o;
 		mc_run(&o, &sc[i], reps, 7000 + i);
-		print_row(sc[i].noise_mult < 1 ? "A/A, noise x0.2" : "A/A", &sc[i], &o);
+		print_row(sc[i].noise_mult < 1			  ? "A/A, noise x0.2"
+			  : sc[i].spending == ST_SPEND_POCOCK ? "A/A, Pocock spending"
+							      : "A/A",
+			  &sc[i], &o);
 		CU_ASSERT(share(o.fixed_any, reps) <= ALPHA + 2 * se);
 		CU_ASSERT(share(o.seqp_any, reps) <= ALPHA + 2 * se);
 		CU_ASSERT(share(o.sequ_any, reps) <= ALPHA + 2 * se);
@@ -294,15 +299,15 @@ static void test_stats_mc_seq__power_same_wall_time(void)
 	struct outcome o;
 	printf("\n  power, %zu replicates (MC s.e. <= %.3f); one query slowed, 21 unchanged\n",
 	       reps, se);
-	struct scenario a = {10, 0.03, lsd(0.01), 0.01, 1};
+	struct scenario a = {10, 0.03, lsd(0.01), 0.01, 1, ST_SPEND_OBF};
 	power_row(&o, &a, 8100);
 	CU_ASSERT(share(o.seqp_q0, reps) >= 0.8);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.fixed_q0, reps) + 3 * se);
 	CU_ASSERT(o.seqp_pairs_q0 < 10);
-	struct scenario b = {10, 0.05, lsd(0.03), 0.01, 1};
+	struct scenario b = {10, 0.05, lsd(0.03), 0.01, 1, ST_SPEND_OBF};
 	power_row(&o, &b, 8200);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.fixed_q0, reps) + 3 * se);
-	struct scenario c = {5, 0.03, lsd(0.01), 0.01, 1};
+	struct scenario c = {5, 0.03, lsd(0.01), 0.01, 1, ST_SPEND_OBF};
 	power_row(&o, &c, 8300); /* the same 5 pairs: what looking early costs */
 }
 
@@ -315,10 +320,10 @@ static void test_stats_mc_seq__pairing_gains_under_drift(void)
 	double se = mc_se(0.5, reps);
 	struct outcome o;
 	printf("\n  pairing under drift, %zu replicates\n", reps);
-	struct scenario a = {10, 0.03, lsd(0.01), 0.05, 1};
+	struct scenario a = {10, 0.03, lsd(0.01), 0.05, 1, ST_SPEND_OBF};
 	power_row(&o, &a, 8400);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.sequ_q0, reps) + 3 * se);
-	struct scenario b = {10, 0.05, lsd(0.03), 0.05, 1};
+	struct scenario b = {10, 0.05, lsd(0.03), 0.05, 1, ST_SPEND_OBF};
 	power_row(&o, &b, 8500);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.sequ_q0, reps) + 3 * se);
 }

@@ -94,6 +94,38 @@ static void test_stats_seq__paired_and_pooled_t_match_r_sleep(void)
 	}
 }
 
+/* R: t.test(sleep$extra[11:20], sleep$extra[1:10], paired = TRUE) prints t = 4.0621, df = 9,
+ * p-value = 0.002833, 95 percent confidence interval 0.7001142 2.4598858. */
+static void test_stats_seq__fixed_paired_test_matches_r_sleep(void)
+{
+	static const double s1[] = {0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
+	static const double s2[] = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
+	double a[10], b[10];
+	struct st_test t;
+	struct st_compare_opts o;
+	struct errbuf err;
+	st_compare_opts_init(&o);
+	o.alt = ST_TWO_SIDED;
+	for (int i = 0; i < 10; i++) {
+		a[i] = exp(s1[i]);
+		b[i] = exp(s2[i]);
+	}
+	CU_ASSERT_EQUAL_FATAL(st_compare_paired(&t, a, b, 10, &o, &err), 0);
+	CU_ASSERT_EQUAL(t.kind, ST_TEST_PAIRED);
+	CU_ASSERT_DOUBLE_EQUAL(t.diff, 1.58, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(t.t, 4.0621, 5e-5);
+	CU_ASSERT_DOUBLE_EQUAL(t.df, 9, 0);
+	CU_ASSERT_DOUBLE_EQUAL(t.p, 0.002833, 5e-7);
+	CU_ASSERT_DOUBLE_EQUAL(log(t.ci_lo), 0.7001142, 5e-7);
+	CU_ASSERT_DOUBLE_EQUAL(log(t.ci_hi), 2.4598858, 5e-7);
+	o.alt = ST_GREATER;
+	CU_ASSERT_EQUAL_FATAL(st_compare_paired(&t, a, b, 10, &o, &err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(t.p, 0.002833 / 2, 5e-7);
+	CU_ASSERT_EQUAL(st_compare_paired(&t, a, b, 1, &o, &err), ST_ENODATA);
+	a[3] = 0;
+	CU_ASSERT_EQUAL(st_compare_paired(&t, a, b, 10, &o, &err), ST_EINVAL);
+}
+
 static void test_stats_seq__bad_input_is_rejected(void)
 {
 	static struct st_seq_design d;
@@ -165,6 +197,7 @@ int main(int argc, char **argv)
 		{"bounds_match_published_tables", test_stats_seq__bounds_match_published_tables},
 		{"spending_functions", test_stats_seq__spending_functions},
 		{"paired_and_pooled_t_match_r_sleep", test_stats_seq__paired_and_pooled_t_match_r_sleep},
+		{"fixed_paired_test_matches_r_sleep", test_stats_seq__fixed_paired_test_matches_r_sleep},
 		{"bad_input_is_rejected", test_stats_seq__bad_input_is_rejected},
 		{"no_decision_after_max_pairs", test_stats_seq__no_decision_after_max_pairs},
 		{"names", test_stats_seq__names},

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/* compare: restarts paired within one interleaved run, and the replay of the sequential rule. */
+#include "reports/rpt.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *plan_string(const struct res_file *r, const char *key)
+{
+	json_t *v = r && r->plan ? json_object_get(r->plan, key) : NULL;
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+void rpt_pairing_decide(struct rpt_compare *c)
+{
+	const struct res_file *a = c->old.res, *b = c->new.res;
+	const char *va = plan_string(a, "variant"), *vb = plan_string(b, "variant");
+	c->paired = 0;
+	if (c->opts.unpaired)
+		c->pairing_why = "--unpaired";
+	else if (!va || !vb || strcmp(va, vb) == 0)
+		c->pairing_why = "not two variants of one run (plan.variant)";
+	else if (!a->started_at || !b->started_at || strcmp(a->started_at, b->started_at) != 0)
+		c->pairing_why = "variants of different runs (started_at differs)";
+	else {
+		c->paired = 1;
+		c->pairing_why = "variants of one interleaved run";
+	}
+}
+
+size_t rpt_query_pairs(double *out_a, double *out_b, const struct rpt_query *q)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < q->old.n_used; i++)
+		for (size_t j = 0; j < q->new.n_used; j++)
+			if (q->old.indices[i] == q->new.indices[j]) {
+				out_a[n] = q->old.means_ms[i];
+				out_b[n++] = q->new.means_ms[j];
+				break;
+			}
+	return n;
+}
+
+/* Room for the pairs of q (the smaller side). */
+static size_t pair_room(const struct rpt_query *q)
+{
+	size_t n = q->old.n_used < q->new.n_used ? q->old.n_used : q->new.n_used;
+	return n ? n : 1;
+}
+
+int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t *map, size_t m,
+		     const struct st_compare_opts *so, struct errbuf *err)
+{
+	for (size_t j = 0; j < m; j++) {
+		struct rpt_query *q = &c->queries[map[j]];
+		size_t room = pair_room(q);
+		double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
+		int rc = 0;
+		if (!a || !b)
+			rc = errbuf_set(err, "out of memory");
+		else if ((q->n_pairs = rpt_query_pairs(a, b, q)) >= 2)
+			rc = st_compare_paired(&tests[j], a, b, q->n_pairs, so, err);
+		free(a);
+		free(b);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static size_t plan_max_pairs(const struct res_file *r)
+{
+	json_t *v = r && r->plan ? json_object_get(r->plan, "max_pairs") : NULL;
+	json_int_t k = json_is_integer(v) ? json_integer_value(v) : 0;
+	return k > 0 && k <= ST_SEQ_MAX_PAIRS ? (size_t)k : 0;
+}
+
+/* K of the replay: --max-pairs, else the plan's max_pairs (old file, then new; as run --budget
+ * records it), else the most pairs any query has. */
+static size_t replay_max_pairs(const struct rpt_compare *c)
+{
+	size_t k = 0;
+	if (c->opts.max_pairs)
+		return c->opts.max_pairs;
+	if ((k = plan_max_pairs(c->old.res)) || (k = plan_max_pairs(c->new.res)))
+		return k;
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (c->queries[i].n_pairs > k)
+			k = c->queries[i].n_pairs;
+	return k;
+}
+
+static int replay_query(struct rpt_compare *c, struct rpt_query *q, struct errbuf *err)
+{
+	size_t room = pair_room(q);
+	double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
+	int rc = 0;
+	st_seq_state_init(&q->seq);
+	if (!a || !b) {
+		rc = errbuf_set(err, "out of memory");
+		goto out;
+	}
+	q->n_pairs = rpt_query_pairs(a, b, q);
+	for (size_t i = 0; i < q->n_pairs && rc == 0; i++)
+		rc = st_seq_feed(&q->seq, &c->seq, a[i], b[i], err);
+out:
+	free(a);
+	free(b);
+	return rc < 0 ? -1 : 0;
+}
+
+static void recount(struct rpt_compare *c)
+{
+	memset(c->counts, 0, sizeof(c->counts));
+	c->worst = RPT_UNCHANGED;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		c->counts[c->queries[i].verdict]++;
+		if (c->queries[i].verdict > c->worst)
+			c->worst = c->queries[i].verdict;
+	}
+}
+
+static const enum rpt_verdict verdict_of[] = {
+    [ST_SEQ_UNDECIDED] = RPT_INCONCLUSIVE,
+    [ST_SEQ_UNCHANGED] = RPT_UNCHANGED,
+    [ST_SEQ_IMPROVEMENT] = RPT_IMPROVEMENT,
+    [ST_SEQ_REGRESSION] = RPT_REGRESSION,
+};
+
+int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err)
+{
+	struct st_seq_opts o;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		struct rpt_query *q = &c->queries[i];
+		size_t room = pair_room(q);
+		double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
+		if (a && b)
+			q->n_pairs = rpt_query_pairs(a, b, q);
+		free(a);
+		free(b);
+		if (!a || !b)
+			return errbuf_set(err, "out of memory");
+	}
+	st_seq_opts_init(&o);
+	o.alpha = c->opts.alpha;
+	o.m = c->n_queries ? c->n_queries : 1;
+	o.max_pairs = replay_max_pairs(c);
+	o.min_effect = c->opts.min_effect;
+	o.alt = alt;
+	o.spending = c->opts.spending;
+	o.pairing = c->paired ? ST_SEQ_PAIRED : ST_SEQ_UNPAIRED;
+	if (o.max_pairs < o.first_look)
+		o.max_pairs = o.first_look; /* too few pairs to decide anything: all undecided */
+	if (st_seq_design_init(&c->seq, &o, err) < 0)
+		return -1;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		struct rpt_query *q = &c->queries[i];
+		if (replay_query(c, q, err) < 0)
+			return -1;
+		if (q->verdict == RPT_WRONG_RESULT || q->bound || !q->old.n_used ||
+		    !q->new.n_used)
+			continue; /* decided by the fingerprints or a timeout, or nothing to test */
+		q->verdict = verdict_of[q->seq.decision];
+		q->why = q->seq.decision == ST_SEQ_UNDECIDED
+			     ? "undecided by the sequential rule (more pairs needed)"
+			     : NULL;
+	}
+	recount(c);
+	return 0;
+}
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *rpt_seq_query_json(const struct rpt_compare *c, const struct rpt_query *q)
+{
+	const struct st_seq_state *s = &q->seq;
+	if (!c->opts.sequential)
+		return json_null();
+	return json_pack("{s:s, s:o, s:I, s:o, s:o, s:o, s:[o, o]}", "decision",
+			 st_seq_decision_name(s->decision), "decided_after_pairs",
+			 s->decided_at ? json_integer((json_int_t)s->decided_at) : json_null(),
+			 "pairs", (json_int_t)q->n_pairs, "ratio", num(s->look.ratio), "t",
+			 num(s->look.t), "t_bound", num(s->look.t_bound), "rci",
+			 num(s->look.ci_lo), num(s->look.ci_hi));
+}
+
+void rpt_seq_json(json_t *report, const struct rpt_compare *c)
+{
+	json_object_set_new(report, "pairing",
+			    json_pack("{s:b, s:s}", "paired", c->paired, "why", c->pairing_why));
+	if (!c->opts.sequential) {
+		json_object_set_new(report, "sequential", json_null());
+		return;
+	}
+	const struct st_seq_opts *o = &c->seq.opts;
+	json_object_set_new(
+	    report, "sequential",
+	    json_pack("{s:s, s:I, s:I, s:f, s:s, s:s}", "spending",
+		      st_seq_spending_name(o->spending), "max_pairs", (json_int_t)o->max_pairs,
+		      "queries", (json_int_t)o->m, "alpha_per_query", c->seq.alpha_query,
+		      "alternative", o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
+		      o->pairing == ST_SEQ_PAIRED ? "paired" : "unpaired"));
+}
+
+void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
+{
+	const char *bullet = md ? "- " : "", *sub = md ? "  - " : "  ";
+	fprintf(f, "%spairing: %s (%s)\n", bullet,
+		c->paired ? "paired t on log ratios of restart i old / restart i new" : "unpaired",
+		c->pairing_why);
+	if (!c->opts.sequential)
+		return;
+	const struct st_seq_opts *o = &c->seq.opts;
+	fprintf(f,
+		"%ssequential: group-sequential t, %s spending over %zu pairs, alpha %g / %zu "
+		"per query, %s, repeated CIs; pairs replayed in file order\n",
+		bullet, o->spending == ST_SPEND_OBF ? "O'Brien-Fleming-type" : "Pocock-type",
+		o->max_pairs, o->alpha, o->m, o->alt == ST_GREATER ? "one-sided" : "two-sided");
+	for (size_t i = 0; i < c->n_queries; i++) {
+		const struct rpt_query *q = &c->queries[i];
+		const struct st_seq_state *s = &q->seq;
+		if (s->decided_at)
+			fprintf(f, "%s%s %s after pair %zu of %zu (ratio %.4f, RCI %.4f-%.4f)\n",
+				sub, q->id, st_seq_decision_name(s->decision), s->decided_at,
+				q->n_pairs, s->look.ratio, s->look.ci_lo, s->look.ci_hi);
+		else
+			fprintf(f, "%s%s undecided after %zu pairs\n", sub, q->id, q->n_pairs);
+	}
+}

@@ -1,0 +1,16 @@
+# compare of two variants of one interleaved run: paired by restart index by default, the
+# sequential replay (--sequential) with the pair each query was decided at, the unpaired fallback.
+# Data: bench/protocol_gen.py seq_old.json seq_new.json --pairs 8 --warmup 4 --runs 3 --seed 3
+#   --queries Q1,Q6,Q11,Q21 --effect Q1=1.08,Q21=0.85 --sd Q21=0.02 --drift 0.01
+# (Q1 8% slower, Q21 15% faster); seq_sep_new.json: --noise-seed 4, no effect, another run's started_at (and plan.max_pairs 12).
+cd "$(dirname "$0")/../data" || exit 1
+run() { echo "\$ dbt3stab $*"; "$DBT3STAB" "$@"; echo "exit=$?"; }
+run compare seq_old.json seq_new.json
+run compare seq_old.json seq_new.json --sequential
+run compare seq_old.json seq_new.json --sequential --unpaired --spending pocock --format markdown
+run compare seq_old.json seq_new.json --sequential --max-pairs 20 --format json --quiet |
+	grep -E '"(pairing|paired|why|sequential|decision|decided_after_pairs|pairs|max_pairs|spending|alpha_per_query|alternative|test)"'
+# another run: unpaired, said so with --sequential
+run compare seq_old.json seq_sep_new.json --sequential
+run compare seq_old.json seq_new.json --max-pairs 1
+run compare seq_old.json seq_new.json --spending linear
