@@ -139,7 +139,8 @@ static double ci_level(const struct rpt_compare *c)
 static const char *method_text(const struct rpt_compare *c)
 {
 	if (c->paired)
-		return "paired t on log ratios where a query has >= 2 pairs, else as --method";
+		return "paired t (restart i old with restart i new; a query with < 2 pairs as "
+		       "--method)";
 	switch (c->opts.method) {
 	case ST_METHOD_EB:
 		return "moderated t (empirical Bayes)";

@@ -216,9 +216,11 @@ void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
 	const struct st_seq_opts *o = &c->seq.opts;
 	fprintf(f,
 		"%ssequential: group-sequential t, %s spending over %zu pairs, alpha %g / %zu "
-		"per query, %s, repeated CIs; pairs replayed in file order\n",
+		"per query %s, repeated CIs; pairs replayed in file order\n",
 		bullet, o->spending == ST_SPEND_OBF ? "O'Brien-Fleming-type" : "Pocock-type",
-		o->max_pairs, o->alpha, o->m, o->alt == ST_GREATER ? "one-sided" : "two-sided");
+		o->max_pairs, o->alpha, o->m,
+		o->alt == ST_GREATER ? "for regressions and again for improvements"
+				     : "over both directions");
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		const struct st_seq_state *s = &q->seq;

@@ -78,7 +78,7 @@ static double simpson_coef(size_t i, size_t n)
 
 /* P(S_k crosses the upper boundary h at this look, none crossed before): Q(h - u) integrated
  * over the previous sub-density (Armitage, McPherson & Rowe 1969, JRSS A 132:235-244; Jennison
- * & Turnbull 2000, ch. 19). Two-sided designs are symmetric: the lower side is the mirror. */
+ * & Turnbull 2000, ch. 19). The designs are symmetric: the lower side is the mirror. */
 static double cross_prob(const struct seq_grid *g, double h)
 {
 	double p = 0;
@@ -101,13 +101,13 @@ static double solve_bound(const struct seq_grid *g, double delta, double sqrt_in
 	return (lo + hi) / 2 * sqrt_info;
 }
 
-/* The continuation region of look k: (-h, h) two-sided, (-tail, h) one-sided; an infinite
+/* The continuation region of look k: (-h, h) (the boundaries are symmetric); an infinite
  * boundary (no alpha spent) is cut at SEQ_TAIL sd. */
-static void region(double *lo, double *hi, double h, double sqrt_info, int two_sided)
+static void region(double *lo, double *hi, double h, double sqrt_info)
 {
 	double tail = SEQ_TAIL * sqrt_info;
 	*hi = isfinite(h) && h < tail ? h : tail;
-	*lo = two_sided ? -*hi : -tail;
+	*lo = -*hi;
 }
 
 /* Next sub-density: f_k(s) = int f_{k-1}(u) phi(s - u) du over the continuation region. */
@@ -176,6 +176,7 @@ int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts
 	out->opts = *opts;
 	out->alpha_query = opts->alpha / (double)opts->m;
 	int two = opts->alt == ST_TWO_SIDED;
+	/* ST_GREATER: regressions and improvements are two families, alpha_query each */
 	double side_alpha = two ? out->alpha_query / 2 : out->alpha_query;
 	size_t K = opts->max_pairs, f = opts->first_look;
 	for (size_t k = 0; k <= ST_SEQ_MAX_PAIRS; k++)
@@ -188,13 +189,13 @@ int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts
 		if (k == f) {
 			if (delta > 0)
 				h = si * gsl_cdf_ugaussian_Qinv(delta);
-			region(&lo, &hi, h, si, two);
+			region(&lo, &hi, h, si);
 			if (grid_first(&g, lo, hi, si) < 0)
 				goto oom;
 		} else {
 			if (delta > 0)
 				h = solve_bound(&g, delta, si);
-			region(&lo, &hi, h, si, two);
+			region(&lo, &hi, h, si);
 			if (grid_step(&next, &g, lo, hi) < 0)
 				goto oom;
 			grid_release(&g);
@@ -202,7 +203,7 @@ int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts
 			next = (struct seq_grid){0};
 		}
 		out->z[k] = h / si;
-		out->spent[k] = two ? 2 * a : a;
+		out->spent[k] = 2 * a;
 		prev = a;
 	}
 	grid_release(&g);
@@ -277,9 +278,9 @@ static void look_bound(struct st_seq_look *l, const struct st_seq_design *d)
 }
 
 /* Decision from the repeated CI [lo, hi] of the ratio and the estimate, as compare's fixed rule:
- * regression when lo > 1 and the ratio >= 1 + min_effect; improvement (two-sided) when hi < 1
- * and the ratio <= 1 / (1 + min_effect); unchanged when the interval lies inside
- * (1 / (1 + min_effect), 1 + min_effect) (one-sided: hi < 1 + min_effect, "not slower"). */
+ * regression when lo > 1 and the ratio >= 1 + min_effect; improvement when hi < 1 and the ratio
+ * <= 1 / (1 + min_effect); unchanged when the interval lies inside (1 / (1 + min_effect),
+ * 1 + min_effect). */
 static enum st_seq_decision look_decide(const struct st_seq_look *l, const struct st_seq_design *d)
 {
 	if (!isfinite(l->ci_lo) || !isfinite(l->ci_hi))
@@ -287,9 +288,9 @@ static enum st_seq_decision look_decide(const struct st_seq_look *l, const struc
 	double up = 1 + d->opts.min_effect;
 	if (l->ci_lo > 1 && l->ratio >= up)
 		return ST_SEQ_REGRESSION;
-	if (d->opts.alt == ST_TWO_SIDED && l->ci_hi < 1 && l->ratio <= 1 / up)
+	if (l->ci_hi < 1 && l->ratio <= 1 / up)
 		return ST_SEQ_IMPROVEMENT;
-	if (l->ci_hi < up && (d->opts.alt != ST_TWO_SIDED || l->ci_lo > 1 / up))
+	if (l->ci_hi < up && l->ci_lo > 1 / up)
 		return ST_SEQ_UNCHANGED;
 	return ST_SEQ_UNDECIDED;
 }

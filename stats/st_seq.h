@@ -30,7 +30,9 @@ struct st_seq_opts {
 	size_t max_pairs;   /* K: the most pairs the run may measure, from the budget (10) */
 	size_t first_look;  /* first pair after which a query may be decided (2: a variance) */
 	double min_effect;  /* smallest change that counts, e.g. 0.02 */
-	enum st_alternative alt; /* ST_TWO_SIDED (default) or ST_GREATER (regressions only) */
+	enum st_alternative alt; /* ST_TWO_SIDED (default): alpha / m over both sides; ST_GREATER:
+				  * alpha / m on each side, regressions and improvements being two
+				  * families (as compare's one-sided default) */
 	enum st_seq_spending spending;
 	enum st_seq_pairing pairing;
 };
@@ -39,9 +41,9 @@ struct st_seq_opts {
  * paired. */
 void st_seq_opts_init(struct st_seq_opts *out);
 
-/* The boundaries of one design. z[k] is the critical normal score after pair k (INFINITY where
- * no alpha is spent: before first_look and beyond max_pairs); spent[k] the cumulative alpha of
- * one query through pair k. */
+/* The boundaries of one design, symmetric. z[k] is the critical normal score after pair k
+ * (INFINITY where no alpha is spent: before first_look and beyond max_pairs); spent[k] the
+ * cumulative alpha of one query through pair k, both sides together. */
 struct st_seq_design {
 	struct st_seq_opts opts;
 	double alpha_query; /* opts.alpha / opts.m */
