@@ -171,7 +171,8 @@ int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t 
 
 /* --sequential: replays st_seq over each query's pairs (paired as c->paired) and replaces the
  * verdicts of tested queries by its decisions (undecided: inconclusive); counts and worst are
- * recomputed. */
+ * recomputed. Files of run --budget are replayed with the run's plan.alpha, plan.detect (the
+ * margin) and plan.max_pairs, two-sided, as the run decided; others with compare's options. */
 int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err);
 
 /* The pairing and the sequential replay as JSON members of the compare report. */

@@ -127,6 +127,36 @@ static const enum rpt_verdict verdict_of[] = {
     [ST_SEQ_REGRESSION] = RPT_REGRESSION,
 };
 
+static double plan_number(const struct res_file *r, const char *key)
+{
+	json_t *v = r && r->plan ? json_object_get(r->plan, key) : NULL;
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The replay's options: compare's, except for files of run --budget (plan.budget_s), whose rule
+ * is replayed as the run applied it: plan.alpha, plan.detect as the margin, two-sided. */
+static void replay_opts(struct st_seq_opts *o, const struct rpt_compare *c,
+			enum st_alternative alt)
+{
+	const struct res_file *r = c->old.res;
+	double a = plan_number(r, "alpha"), d = plan_number(r, "detect");
+	st_seq_opts_init(o);
+	o->alpha = c->opts.alpha;
+	o->min_effect = c->opts.min_effect;
+	o->alt = alt;
+	if (plan_number(r, "budget_s") > 0 && a > 0 && a < 1 && d >= 0 && isfinite(d)) {
+		o->alpha = a;
+		o->min_effect = d;
+		o->alt = ST_TWO_SIDED;
+	}
+	o->m = c->n_queries ? c->n_queries : 1;
+	o->max_pairs = replay_max_pairs(c);
+	o->spending = c->opts.spending;
+	o->pairing = c->paired ? ST_SEQ_PAIRED : ST_SEQ_UNPAIRED;
+	if (o->max_pairs < o->first_look)
+		o->max_pairs = o->first_look; /* too few pairs to decide anything: all undecided */
+}
+
 int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err)
 {
 	struct st_seq_opts o;
@@ -141,16 +171,7 @@ int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf
 		if (!a || !b)
 			return errbuf_set(err, "out of memory");
 	}
-	st_seq_opts_init(&o);
-	o.alpha = c->opts.alpha;
-	o.m = c->n_queries ? c->n_queries : 1;
-	o.max_pairs = replay_max_pairs(c);
-	o.min_effect = c->opts.min_effect;
-	o.alt = alt;
-	o.spending = c->opts.spending;
-	o.pairing = c->paired ? ST_SEQ_PAIRED : ST_SEQ_UNPAIRED;
-	if (o.max_pairs < o.first_look)
-		o.max_pairs = o.first_look; /* too few pairs to decide anything: all undecided */
+	replay_opts(&o, c, alt);
 	if (st_seq_design_init(&c->seq, &o, err) < 0)
 		return -1;
 	for (size_t i = 0; i < c->n_queries; i++) {
@@ -198,9 +219,10 @@ void rpt_seq_json(json_t *report, const struct rpt_compare *c)
 	const struct st_seq_opts *o = &c->seq.opts;
 	json_object_set_new(
 	    report, "sequential",
-	    json_pack("{s:s, s:I, s:I, s:f, s:s, s:s}", "spending",
+	    json_pack("{s:s, s:I, s:I, s:f, s:f, s:s, s:s}", "spending",
 		      st_seq_spending_name(o->spending), "max_pairs", (json_int_t)o->max_pairs,
 		      "queries", (json_int_t)o->m, "alpha_per_query", c->seq.alpha_query,
+		      "margin", o->min_effect,
 		      "alternative", o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
 		      o->pairing == ST_SEQ_PAIRED ? "paired" : "unpaired"));
 }
@@ -216,11 +238,12 @@ void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
 	const struct st_seq_opts *o = &c->seq.opts;
 	fprintf(f,
 		"%ssequential: group-sequential t, %s spending over %zu pairs, alpha %g / %zu "
-		"per query %s, repeated CIs; pairs replayed in file order\n",
+		"per query %s, margin %g%%, repeated CIs; pairs replayed in file order\n",
 		bullet, o->spending == ST_SPEND_OBF ? "O'Brien-Fleming-type" : "Pocock-type",
 		o->max_pairs, o->alpha, o->m,
 		o->alt == ST_GREATER ? "for regressions and again for improvements"
-				     : "over both directions");
+				     : "over both directions",
+		100 * o->min_effect);
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		const struct st_seq_state *s = &q->seq;

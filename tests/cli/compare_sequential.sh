@@ -10,6 +10,9 @@ run compare seq_old.json seq_new.json --sequential
 run compare seq_old.json seq_new.json --sequential --unpaired --spending pocock --format markdown
 run compare seq_old.json seq_new.json --sequential --max-pairs 20 --format json --quiet |
 	grep -E '"(pairing|paired|why|sequential|decision|decided_after_pairs|pairs|max_pairs|spending|alpha_per_query|alternative|test)"'
+# files of run --budget (seq_budget_*: seq_*.json with plan budget_s 600, detect 0.03, alpha 0.05,
+# max_pairs 10): the run's rule is replayed (two-sided, margin 3%, K 10)
+run compare seq_budget_old.json seq_budget_new.json --sequential --quiet
 # another run: unpaired, said so with --sequential
 run compare seq_old.json seq_sep_new.json --sequential
 run compare seq_old.json seq_new.json --max-pairs 1
