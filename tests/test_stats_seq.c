@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* stats/st_seq.c: boundaries against published tables, t statistics against R. */
+/* stats/st_seq.c: boundaries against published tables and an independent SciPy computation
+ * (tests/data/seq_bounds.py), decisions against the same script's own implementation, t
+ * statistics against R. */
 #include "stats/st_seq.h"
 #include "tests/harness.h"
 #include <math.h>
@@ -58,6 +60,17 @@ static void test_stats_seq__bounds_match_published_tables(void)
 	check_bounds(published, NELEM(published), 6e-4);
 }
 
+/* /usr/bin/python3 tests/data/seq_bounds.py (SciPy 1.10.1, multivariate normal rectangle
+ * probabilities by Genz's algorithm), the designs dbt3stab uses: alpha 0.05 over 22 queries,
+ * looks from the second pair. */
+static void test_stats_seq__bounds_match_scipy(void)
+{
+	static const struct bound_case scipy[] = {
+#include "data/seq_bounds_ref.inc"
+	};
+	check_bounds(scipy, NELEM(scipy), 2e-4);
+}
+
 /* Lan & DeMets's functions at t = 0.5 against the closed forms evaluated with SciPy:
  * 2 * norm.sf(norm.isf(0.025 / 2) / sqrt(0.5)) = 0.0015255; 0.025 * log(1 + (e - 1) / 2). */
 static void test_stats_seq__spending_functions(void)
@@ -67,6 +80,64 @@ static void test_stats_seq__spending_functions(void)
 	CU_ASSERT_EQUAL(st_seq_spend(ST_SPEND_OBF, 0.025, 0), 0);
 	CU_ASSERT_EQUAL(st_seq_spend(ST_SPEND_OBF, 0.025, 1), 0.025);
 	CU_ASSERT_EQUAL(st_seq_spend(ST_SPEND_POCOCK, 0.025, 2), 0.025);
+}
+
+static const double old_ms[10] = {100, 102, 99, 101, 100.5, 98.8, 100.2, 101.1, 99.5, 100.3};
+
+struct decision_case {
+	const char *name;
+	int paired;
+	enum st_seq_decision decision;
+	size_t at;
+	double t, t_bound;
+};
+
+static const double *factors_of(const char *name)
+{
+	static const double reg[] = {1.05, 1.06, 1.045, 1.055, 1.05, 1.052, 1.048, 1.051, 1.049, 1.05};
+	static const double imp[] = {0.93, 0.95, 0.94, 0.945, 0.935, 0.94, 0.95, 0.93, 0.94, 0.942};
+	static const double unc[] = {1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0005, 0.9995, 1.0};
+	static const double noisy[] = {1.03, 0.98, 1.06, 1.01, 0.97, 1.05, 1.0, 1.04, 0.99, 1.02};
+	if (strcmp(name, "regression") == 0)
+		return reg;
+	if (strcmp(name, "improvement") == 0)
+		return imp;
+	if (strcmp(name, "unchanged") == 0)
+		return unc;
+	return noisy;
+}
+
+/* The same script's numpy implementation of the rule (t on log ratios or pooled two-sample t,
+ * critical t from the nominal level of the SciPy boundary, repeated CI against +-2%): the
+ * decision, the pair it came at, t and the critical t there (or at pair 10 when undecided). */
+static void test_stats_seq__decisions_match_scipy(void)
+{
+	static const struct decision_case cases[] = {
+#include "data/seq_decisions_ref.inc"
+	};
+	static struct st_seq_design dp, du;
+	struct st_seq_opts o;
+	struct errbuf err;
+	st_seq_opts_init(&o);
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&dp, &o, &err), 0);
+	o.pairing = ST_SEQ_UNPAIRED;
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&du, &o, &err), 0);
+	for (size_t i = 0; i < NELEM(cases); i++) {
+		const struct decision_case *c = &cases[i];
+		const double *f = factors_of(c->name);
+		struct st_seq_state s;
+		st_seq_state_init(&s);
+		for (size_t k = 0; k < 10; k++)
+			CU_ASSERT_EQUAL_FATAL(st_seq_feed(&s, c->paired ? &dp : &du, old_ms[k],
+							  old_ms[k] * f[k], &err),
+					      0);
+		CU_ASSERT_EQUAL(s.pairs, 10);
+		CU_ASSERT_EQUAL(s.decision, c->decision);
+		CU_ASSERT_EQUAL(s.decided_at, c->at);
+		CU_ASSERT_EQUAL(s.look.pairs, c->at ? c->at : 10);
+		CU_ASSERT_DOUBLE_EQUAL(s.look.t, c->t, fabs(c->t) * 1e-5);
+		CU_ASSERT_DOUBLE_EQUAL(s.look.t_bound, c->t_bound, c->t_bound * 2e-3);
+	}
 }
 
 /* R: t.test(sleep$extra[11:20], sleep$extra[1:10], paired = TRUE) gives t = 4.0621, df = 9,
@@ -196,7 +267,9 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 		{"bounds_match_published_tables", test_stats_seq__bounds_match_published_tables},
+		{"bounds_match_scipy", test_stats_seq__bounds_match_scipy},
 		{"spending_functions", test_stats_seq__spending_functions},
+		{"decisions_match_scipy", test_stats_seq__decisions_match_scipy},
 		{"paired_and_pooled_t_match_r_sleep", test_stats_seq__paired_and_pooled_t_match_r_sleep},
 		{"fixed_paired_test_matches_r_sleep", test_stats_seq__fixed_paired_test_matches_r_sleep},
 		{"bad_input_is_rejected", test_stats_seq__bad_input_is_rejected},
