@@ -818,7 +818,8 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 		}
 	}
 	budget_record(c, next, pairs, cost, reason);
-	event(c, "budget: %d pair%s, %s (%.0f s of %.0f s)", pairs, pairs == 1 ? "" : "s",
+	event(c, "budget: %d %s%s, %s (%.0f s of %.0f s)", pairs,
+	      c->n_targets == 1 ? "restart" : "pair", pairs == 1 ? "" : "s",
 	      strcmp(reason, "budget") == 0 ? "the next would not fit"
 	      : strcmp(reason, "all-decided") == 0 ? "every query decided"
 						: "the most pairs",

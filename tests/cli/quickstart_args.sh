@@ -9,3 +9,6 @@ run -s -1
 run -s 0.1 -o
 run -s 0.1 -o ''
 run -s 0.1 --datadir
+run -s 0.1 -b
+run -s 0.1 -b 5x
+run -s 0.1 -b 1h30
