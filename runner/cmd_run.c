@@ -33,6 +33,7 @@ enum {
 	OPT_MAX_CRASHES,
 	OPT_VARIANT,
 	OPT_RESUME,
+	OPT_FORCE,
 	OPT_NO_TABLE,
 	OPT_BUDGET,
 	OPT_DETECT,
@@ -57,6 +58,7 @@ static const struct option own_options[] = {
     {"max-crashes", required_argument, NULL, OPT_MAX_CRASHES},
     {"variant", required_argument, NULL, OPT_VARIANT},
     {"resume", required_argument, NULL, OPT_RESUME},
+    {"force", no_argument, NULL, OPT_FORCE},
     {"no-table", no_argument, NULL, OPT_NO_TABLE},
     {"budget", required_argument, NULL, OPT_BUDGET},
     {"detect", required_argument, NULL, OPT_DETECT},
@@ -109,8 +111,12 @@ static void usage(FILE *f)
 	    "  --variant NAME:mysqld=PATH[,option=value...]\n"
 	    "                           a server build or setting to measure (repeatable);\n"
 	    "                           restarts interleave A B, B A, A B ... (shuffled with\n"
-	    "                           --seed)\n"
+	    "                           --seed); NAME: letters, digits, '-', '_', '.' (up to\n"
+	    "                           64); a value with commas in double quotes:\n"
+	    "                           sql_mode=\"A,B\"\n"
 	    "  --resume PATH            complete an interrupted run (its file or directory)\n"
+	    "  --force                  replace an existing result file (without it, an\n"
+	    "                           existing -o file is refused: nothing measured is lost)\n"
 	    "  --no-table               do not print the table at the end\n"
 	    "  -q, --quiet              no progress or messages\n"
 	    "  -h, --help               this help\n"
@@ -342,6 +348,80 @@ static int check_writable(const char *path, struct errbuf *err)
 	return 0;
 }
 
+/* A new result file must not replace one that exists (its restarts would be lost) unless --force;
+ * a directory is never replaced. */
+static int check_output_free(const char *path, int force, struct errbuf *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0; /* absent, or check_writable says why it cannot be made */
+	if (S_ISDIR(st.st_mode))
+		return errbuf_set(err,
+				  "'%s' is a directory (a directory of result files needs "
+				  "--variant)",
+				  path);
+	if (!force)
+		return errbuf_set(err,
+				  "'%s' exists: complete an interrupted run with --resume %s, or "
+				  "replace the file with --force",
+				  path, path);
+	return 0;
+}
+
+/* Everything that can be checked before a file is created or a server started: the binaries,
+ * the size of the result file the plan makes, the outputs (new runs: output is -o). */
+static int check_arguments(const struct target_set *ts, const struct run_plan *plan,
+			   const struct srv_opts *sopts, const char *output, int n_variants,
+			   int force, struct errbuf *err)
+{
+	char what[128];
+	if (sopts->mysqld && run_binary_check("--mysqld", sopts->mysqld, err) < 0)
+		return -1;
+	for (int i = 0; i < ts->n_variants; i++) {
+		snprintf(what, sizeof(what), "variant '%s': mysqld", ts->variants[i].name);
+		if (ts->variants[i].mysqld && run_binary_check(what, ts->variants[i].mysqld, err) < 0)
+			return -1;
+	}
+	size_t tokens = res_plan_tokens(plan->restarts, plan->n_queries, plan->warmup, plan->runs);
+	if (tokens > RES_MAX_TOKENS)
+		return errbuf_set(err,
+				  "%d restarts of %d queries with %d warm-up and %d measured runs "
+				  "make a result file of about %zu JSON values, more than a reader "
+				  "takes (%d; docs/result-format.md)",
+				  plan->restarts, plan->n_queries, plan->warmup, plan->runs, tokens,
+				  RES_MAX_TOKENS);
+	if (!output)
+		return 0;
+	struct stat st;
+	if (n_variants && stat(output, &st) == 0 && !S_ISDIR(st.st_mode))
+		return errbuf_set(err, "'%s' is not a directory (with --variant, -o is one)",
+				  output);
+	for (int i = 0; i < ts->n; i++)
+		if (check_output_free(ts->targets[i].out_path, force, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* The output directory of variants (made here, removed again when a file cannot be written in
+ * it) and a trial of each result file. */
+static int create_outputs(const struct target_set *ts, const char *output, int n_variants,
+			  struct errbuf *err)
+{
+	int made = 0;
+	if (output && n_variants && !is_dir(output)) {
+		if (util_mkdir_p(output) < 0)
+			return errbuf_errno(err, errno, "cannot create '%s'", output);
+		made = 1;
+	}
+	for (int i = 0; i < ts->n; i++)
+		if (check_writable(ts->targets[i].out_path, err) < 0) {
+			if (made)
+				rmdir(output);
+			return -1;
+		}
+	return 0;
+}
+
 /* Nonzero when res holds at least one restart of a query. */
 static int measured(const struct res_file *res)
 {
@@ -436,7 +516,7 @@ int cmd_run(int argc, char **argv)
 	const char *output = NULL, *resume = NULL, *plan_opt = NULL, *budget_opt = NULL;
 	const char *fixed_opt = NULL; /* --restarts, --warmup or --runs given */
 	const char *variant_specs[MAX_VARIANTS];
-	int n_variants = 0, quiet = 0, no_table = 0, scale_given = 0, rc = CLI_OK, c;
+	int n_variants = 0, quiet = 0, no_table = 0, scale_given = 0, force = 0, rc = CLI_OK, c;
 	struct pin_ctx *pin = NULL;
 	run_plan_init(&plan);
 	srv_opts_init(&sopts);
@@ -454,7 +534,7 @@ int cmd_run(int argc, char **argv)
 			quiet = 1;
 			break;
 		case 's':
-			if (cli_parse_double(optarg, 1e-6, 1e5, &plan.scale) < 0) {
+			if (cli_parse_double(optarg, 1e-6, RES_MAX_SCALE, &plan.scale) < 0) {
 				rc = cli_usage_error(cmd, "bad scale factor '%s'", optarg);
 				goto out;
 			}
@@ -465,22 +545,23 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_RESTARTS:
 			plan_opt = fixed_opt = "--restarts";
-			if ((rc = parse_int(cmd, "--restarts", optarg, 1, 100000, &plan.restarts)))
+			if ((rc = parse_int(cmd, "--restarts", optarg, 1, RES_MAX_RESTARTS,
+					    &plan.restarts)))
 				goto out;
 			break;
 		case OPT_WARMUP:
 			plan_opt = fixed_opt = "--warmup";
-			if ((rc = parse_int(cmd, "--warmup", optarg, 0, 1000000, &plan.warmup)))
+			if ((rc = parse_int(cmd, "--warmup", optarg, 0, RES_MAX_RUNS, &plan.warmup)))
 				goto out;
 			break;
 		case OPT_RUNS:
 			plan_opt = fixed_opt = "--runs";
-			if ((rc = parse_int(cmd, "--runs", optarg, 1, 1000000, &plan.runs)))
+			if ((rc = parse_int(cmd, "--runs", optarg, 1, RES_MAX_RUNS, &plan.runs)))
 				goto out;
 			break;
 		case OPT_MAX_CRASHES:
 			plan_opt = "--max-crashes";
-			if ((rc = parse_int(cmd, "--max-crashes", optarg, 0, 100000,
+			if ((rc = parse_int(cmd, "--max-crashes", optarg, 0, RES_MAX_CRASHES,
 					    &plan.max_crashes)))
 				goto out;
 			break;
@@ -516,7 +597,8 @@ int cmd_run(int argc, char **argv)
 			plan.label = optarg;
 			break;
 		case OPT_QUERY_TIMEOUT:
-			if (cli_parse_double(optarg, 1e-6, 1e7, &plan.query_timeout) < 0) {
+			if (cli_parse_double(optarg, 1e-6, RES_MAX_TIMEOUT_S,
+					     &plan.query_timeout) < 0) {
 				rc = cli_usage_error(cmd, "bad --query-timeout '%s' (seconds)",
 						     optarg);
 				goto out;
@@ -531,6 +613,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_RESUME:
 			resume = optarg;
+			break;
+		case OPT_FORCE:
+			force = 1;
 			break;
 		case OPT_NO_TABLE:
 			no_table = 1;
@@ -634,6 +719,15 @@ int cmd_run(int argc, char **argv)
 		rc = cli_usage_error(cmd, "the output (-o PATH) is required");
 		goto out;
 	}
+	if ((output && !*output) || (resume && !*resume)) {
+		rc = cli_usage_error(cmd, "an empty path for %s", resume ? "--resume" : "-o");
+		goto out;
+	}
+	if (resume && (force || output)) {
+		rc = cli_usage_error(cmd, "--resume writes to the file it completes: drop %s",
+				     force ? "--force" : "-o");
+		goto out;
+	}
 	if (pin_opts_check(&popts, &err) < 0) {
 		rc = cli_usage_error(cmd, "%s", err.msg);
 		goto out;
@@ -666,11 +760,6 @@ int cmd_run(int argc, char **argv)
 							     ts.variants[i].name);
 					goto out;
 				}
-		}
-		if (n_variants && util_mkdir_p(output) < 0) {
-			cli_error("cannot create '%s': %s", output, strerror(errno));
-			rc = CLI_FOUND;
-			goto out;
 		}
 		for (int i = 0; i < (n_variants ? n_variants : 1); i++) {
 			char *path = n_variants ? path_join(output, ts.variants[i].name, ".json")
@@ -705,13 +794,10 @@ int cmd_run(int argc, char **argv)
 					  "managed instance), not --host/--socket/--user");
 		goto out;
 	}
-	for (int i = 0; i < ts.n; i++)
-		if (check_writable(ts.targets[i].out_path, &err) < 0) {
-			cli_error("%s", err.msg);
-			rc = CLI_USAGE;
-			goto out;
-		}
-	if (pin_ctx_init(&pin, &popts, &err) < 0) {
+	if (check_arguments(&ts, &plan, &sopts, resume ? NULL : output, n_variants, force,
+			    &err) < 0 ||
+	    pin_ctx_init(&pin, &popts, &err) < 0 ||
+	    create_outputs(&ts, resume ? NULL : output, n_variants, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = CLI_USAGE;
 		goto out;

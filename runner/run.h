@@ -22,9 +22,18 @@ struct run_variant {
 	char *spec; /* the text given on the command line */
 };
 
-/* Parses one --variant value into out (release with run_variant_release). */
+#define RUN_MAX_VARIANT_NAME 64 /* a variant name: also a file name, NAME.json */
+
+/* Parses one --variant value into out (release with run_variant_release): a name that is a safe
+ * file name, then comma-separated items; a value with commas is double-quoted
+ * (sql_mode="A,B", with \" and \\ inside). */
 int run_variant_parse(struct run_variant *out, const char *spec, struct errbuf *err);
 void run_variant_release(struct run_variant *v);
+
+/* A server binary given as a path (it has a '/') must be an executable regular file; a bare name
+ * is looked up on PATH when the server starts. what names it in the message ("variant 'a':
+ * mysqld"). */
+int run_binary_check(const char *what, const char *path, struct errbuf *err);
 
 /* Parses a query list "1-22", "1,3,5-7", "Q6,Q14" into out[] (numbers 1..22, in the order given,
  * no duplicates); returns the count or -1. */

@@ -72,6 +72,86 @@ static void test_run__variant_parses_binary_and_options(void)
 	CU_ASSERT_EQUAL(run_variant_parse(&v, "a:mysqld=", &err), -1);
 }
 
+/* A value with commas in double quotes stays one option (\" and \\ inside); the spec is kept as
+ * given (it is stored in the result file and parsed again by --resume). */
+static void test_run__variant_quoted_values_keep_commas(void)
+{
+	struct run_variant v;
+	struct errbuf err = {""};
+	const char *spec = "b:mysqld=/x,sql_mode=\"STRICT_TRANS_TABLES,NO_ZERO_DATE\","
+			   "init_connect=\"SET @a=\\\"x,y\\\"\\\\\",skip-log-bin";
+	CU_ASSERT_EQUAL_FATAL(run_variant_parse(&v, spec, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(v.n_options, 3);
+	CU_ASSERT_STRING_EQUAL(v.options[0].name, "sql_mode");
+	CU_ASSERT_STRING_EQUAL(v.options[0].value, "STRICT_TRANS_TABLES,NO_ZERO_DATE");
+	CU_ASSERT_STRING_EQUAL(v.options[1].name, "init_connect");
+	CU_ASSERT_STRING_EQUAL(v.options[1].value, "SET @a=\"x,y\"\\");
+	CU_ASSERT_STRING_EQUAL(v.options[2].name, "skip-log-bin");
+	CU_ASSERT_PTR_NULL(v.options[2].value);
+	CU_ASSERT_STRING_EQUAL(v.spec, spec);
+	run_variant_release(&v);
+}
+
+/* Names are safe file names of bounded length (NAME.json is written in the output directory);
+ * an unquoted comma in a value is refused, not passed on as an option of its own. */
+static void test_run__variant_bad_specs_refused(void)
+{
+	static const struct {
+		const char *spec, *msg;
+	} cases[] = {
+	    {".:mysqld=/x", "bad variant name '.' (a letter or digit, then letters, digits, '-', "
+			    "'_', '.')"},
+	    {"..:mysqld=/x", "bad variant name '..' (a letter or digit, then letters, digits, '-', "
+			     "'_', '.')"},
+	    {"-a:", "bad variant name '-a' (a letter or digit, then letters, digits, '-', '_', '.')"},
+	    {"a/b:", "bad variant name 'a/b' (a letter or digit, then letters, digits, '-', '_', "
+		     "'.')"},
+	    {"a:sql_mode=A,B", "bad variant 'a:sql_mode=A,B': option name 'B' (lowercase letters, "
+			       "digits, '-', '_', '.'; a value with commas goes in double quotes: "
+			       "name=\"A,B\")"},
+	    {"a:x=\"A,B", "bad variant 'a:x=\"A,B': unterminated quote"},
+	    {"a:x=\"A\"B", "bad variant 'a:x=\"A\"B': a quoted value ends at its quote"},
+	    {"a:x=A\"B", "bad variant 'a:x=A\"B': a quote inside a value (quote the whole value: "
+			 "name=\"...\")"},
+	    {"a:,x=1", "bad variant 'a:,x=1': empty option name"},
+	    {"a:mysqld", "bad variant 'a:mysqld': mysqld needs a path"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run_variant v;
+		struct errbuf err = {""};
+		CU_ASSERT_EQUAL(run_variant_parse(&v, cases[i].spec, &err), -1);
+		if (strcmp(err.msg, cases[i].msg) != 0) {
+			fprintf(stderr, "\ncase %s:\n got  %s\n want %s\n", cases[i].spec,
+				err.msg, cases[i].msg);
+			CU_FAIL("message differs");
+		}
+	}
+	char longname[200];
+	memset(longname, 'n', 65);
+	strcpy(longname + 65, ":mysqld=/x");
+	struct run_variant v;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL(run_variant_parse(&v, longname, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "bad variant name 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn' "
+					"(1 to 64 characters)");
+	strcpy(longname + 64, ":mysqld=/x"); /* 64 characters: fine */
+	CU_ASSERT_EQUAL(run_variant_parse(&v, longname, &err), 0);
+	run_variant_release(&v);
+}
+
+/* A binary given as a path is checked before anything starts; a bare name is left to PATH. */
+static void test_run__binary_check_names_the_problem(void)
+{
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL(run_binary_check("variant 'a': mysqld", "/nonexist", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "variant 'a': mysqld '/nonexist': No such file or directory");
+	CU_ASSERT_EQUAL(run_binary_check("--mysqld", "/etc", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--mysqld '/etc' is not an executable file");
+	CU_ASSERT_EQUAL(run_binary_check("--mysqld", "/bin/sh", &err), 0);
+	CU_ASSERT_EQUAL(run_binary_check("--mysqld", "mariadbd", &err), 0);
+}
+
 static int is_permutation(const int *a, int n, int lo)
 {
 	int seen[64] = {0};
@@ -452,6 +532,9 @@ int main(int argc, char **argv)
 	static const struct th_case cases[] = {
 	    {"query_lists_parse", test_run__query_lists_parse},
 	    {"variant_parses_binary_and_options", test_run__variant_parses_binary_and_options},
+	    {"variant_quoted_values_keep_commas", test_run__variant_quoted_values_keep_commas},
+	    {"variant_bad_specs_refused", test_run__variant_bad_specs_refused},
+	    {"binary_check_names_the_problem", test_run__binary_check_names_the_problem},
 	    {"orders_are_deterministic_permutations",
 	     test_run__orders_are_deterministic_permutations},
 	    {"plan_shape_ignores_estimates", test_run__plan_shape_ignores_estimates},
