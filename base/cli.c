@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void vline(const char *prefix, const char *fmt, va_list ap)
@@ -183,4 +184,23 @@ int cli_parse_duration(const char *s, double *out)
 		return -1;
 	*out = total;
 	return 0;
+}
+
+int cli_output_check(const char *output, const char *const *inputs, size_t n)
+{
+	struct stat out, in;
+	if (!*output) {
+		cli_error("an empty output path (-o)");
+		return CLI_USAGE;
+	}
+	if (stat(output, &out) != 0)
+		return CLI_OK; /* a new file is no input */
+	for (size_t i = 0; i < n; i++)
+		if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev &&
+		    in.st_ino == out.st_ino) {
+			cli_error("cannot write '%s': it is the input '%s' (give another -o)",
+				  output, inputs[i]);
+			return CLI_USAGE;
+		}
+	return CLI_OK;
 }

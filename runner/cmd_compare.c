@@ -145,6 +145,9 @@ int cmd_compare(int argc, char **argv)
 				       "expected two result files, OLD.json and NEW.json");
 	if (output) {
 		struct errbuf oerr = {""};
+		const char *inputs[] = {argv[optind], argv[optind + 1], baseline_path};
+		if (cli_output_check(output, inputs, 3) != CLI_OK)
+			return CLI_USAGE;
 		if (rpt_output_check(output, &oerr) < 0) {
 			cli_error("%s", oerr.msg);
 			return CLI_USAGE;

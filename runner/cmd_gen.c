@@ -393,6 +393,8 @@ int cmd_gen(int argc, char **argv)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 	if (!sf_arg)
 		return cli_usage_error(cmd, "the scale factor is required (-s SF)");
+	if (!*dir)
+		return cli_usage_error(cmd, "an empty output directory (-o)");
 	double sf;
 	if (cli_parse_double(sf_arg, 0.0, 100000.0, &sf) < 0 || !(sf > 0))
 		return cli_usage_error(
@@ -426,7 +428,7 @@ int cmd_gen(int argc, char **argv)
 		opened[i] = -1;
 	if (!to_stdout && util_mkdir_p(dir) < 0) {
 		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
-		return CLI_FOUND;
+		return CLI_USAGE; /* a bad -o, like every bad argument */
 	}
 	for (int t = 0; t < GEN_NTABLES; t++) {
 		if (!sel[t])

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab report: one self-contained HTML page for one or more results, no comparison. */
 #include "base/cli.h"
+#include "reports/rpt.h"
 #include "reports/rpt_html.h"
 #include "result/res.h"
 #include "runner/cmd.h"
@@ -50,6 +51,15 @@ int cmd_report(int argc, char **argv)
 		return cli_usage_error("report", "no result file given");
 	if (n > 16)
 		return cli_usage_error("report", "at most 16 result files, got %zu", n);
+	if (output) {
+		struct errbuf oerr = {""};
+		if (cli_output_check(output, (const char *const *)&argv[optind], n) != CLI_OK)
+			return CLI_USAGE;
+		if (rpt_output_check(output, &oerr) < 0) {
+			cli_error("%s", oerr.msg);
+			return CLI_USAGE;
+		}
+	}
 
 	struct res_file **files = calloc(n, sizeof(*files));
 	char *page = NULL;

@@ -100,6 +100,9 @@ int cmd_summary(int argc, char **argv)
 		return cli_usage_error("summary", "expected one result file");
 	if (output) {
 		struct errbuf oerr = {""};
+		const char *inputs[] = {argv[optind]};
+		if (cli_output_check(output, inputs, 1) != CLI_OK)
+			return CLI_USAGE;
 		if (rpt_output_check(output, &oerr) < 0) {
 			cli_error("%s", oerr.msg);
 			return CLI_USAGE;

@@ -296,14 +296,14 @@ static void test_gen__command_rejects_bad_input(void)
 	CU_ASSERT_NOT_EQUAL(access(probe, F_OK), 0);
 	CU_ASSERT_EQUAL(run_gen("-s 1 -j 0", dir), CLI_USAGE);
 	CU_ASSERT_EQUAL(run_gen("", dir), CLI_USAGE);
-	/* a regular file where the directory should be: I/O error, nothing written */
+	/* a regular file where the directory should be: a bad -o (exit 2), nothing written */
 	char file[4096], sub[4200];
 	snprintf(file, sizeof(file), "%s/plain", dir);
 	FILE *f = fopen(file, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fclose(f);
 	snprintf(sub, sizeof(sub), "%s/out", file);
-	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T nation", sub), CLI_FOUND);
+	CU_ASSERT_EQUAL(run_gen("-s 0.01 -T nation", sub), CLI_USAGE);
 	/* a full disk is an I/O error */
 	char cmd[9000];
 	snprintf(cmd, sizeof(cmd),
