@@ -633,6 +633,9 @@ int res_file_parse(struct res_file **out, const char *text, size_t len, const ch
 	if (res_text_check(text, len, name, err) < 0)
 		return -1;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	for (char *c = jerr.text; !root && *c; c++) /* it quotes the input: keep one line */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
 	if (!root)
 		return errbuf_set(err, "'%s': not JSON: %s (line %d, column %d)", name, jerr.text,
 				  jerr.line, jerr.column);

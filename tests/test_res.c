@@ -128,6 +128,9 @@ static const struct {
     {"\"warmup_ms\":[2.5]", "\"warmup_ms\":null",
      "'bad.json': $.queries[0].restarts[0].warmup_ms: expected an array, found null"},
     {"\"host\":{}", "\"host\":{},\"host\":{}", NULL /* duplicate key, from jansson */},
+    /* found by tests/fuzz/fuzz_res: jansson quotes the bad token, raw newline included */
+    {"\"tool_version\":\"0.1.0\"", "\"tool_version\":\"0.1\\\n.0\"",
+     "'bad.json': not JSON: invalid escape near '\"0.1\\ ' (line 2, column 0)"},
 };
 
 static void test_res__malformed_inputs_name_file_and_path(void)
