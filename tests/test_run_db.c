@@ -669,7 +669,8 @@ static void test_run_db__variants_interleave(void)
 			      "--variant",
 			      "old:mysqld=/usr/sbin/mariadbd",
 			      "--variant",
-			      "new:mysqld=/usr/sbin/mariadbd,join_cache_level=4",
+			      "new:mysqld=/usr/sbin/mariadbd,join_cache_level=4,"
+			      "sql_mode=\"STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION\"",
 			      "--quiet",
 			      NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cli("variants", args), 0);
@@ -700,6 +701,13 @@ static void test_run_db__variants_interleave(void)
 	char *sb = json_dumps(json_object_get(res[1]->server, "options"), JSON_COMPACT);
 	CU_ASSERT_PTR_NULL(strstr(sa ? sa : "", "join_cache_level"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb ? sb : "", "join_cache_level"));
+	/* a quoted value keeps its comma: the server reports the whole sql_mode */
+	const char *mode[2];
+	for (int v = 0; v < 2; v++)
+		mode[v] = json_string_value(
+		    json_object_get(json_object_get(res[v]->server, "variables"), "sql_mode"));
+	CU_ASSERT_STRING_EQUAL(mode[1] ? mode[1] : "", "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION");
+	CU_ASSERT_STRING_NOT_EQUAL(mode[0] ? mode[0] : "", mode[1] ? mode[1] : "");
 	free(sa);
 	free(sb);
 	CU_ASSERT_STRING_EQUAL(res_file_dataset_fingerprint(res[0]),
