@@ -513,6 +513,16 @@ static void write_headline(FILE *out, const struct rpt_html_page *pg)
 static void write_warnings(FILE *out, const struct rpt_html_page *pg)
 {
 	int opened = 0;
+	for (size_t i = 0; !pg->compare && i < pg->n_sides; i++) { /* compare: in its notes */
+		if (res_file_pool_fits(pg->sides[i].res) != 0)
+			continue;
+		if (!opened)
+			fputs("<h2>Warnings</h2>\n<ul class=\"warnings\">\n", out);
+		opened = 1;
+		fputs("<li>", out);
+		esc(out, pg->sides[i].name);
+		fputs(": " RES_POOL_NOT_FIT "</li>\n", out);
+	}
 	for (size_t i = 0; i < pg->n_notes; i++) {
 		if (!opened)
 			fputs("<h2>Warnings</h2>\n<ul class=\"warnings\">\n", out);

@@ -646,6 +646,10 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		    add_warning(c, "'%s' is an unfinished run (finished_at is null)",
 				files[i]->path) < 0)
 			goto oom;
+	for (size_t i = 0; i < 3; i++)
+		if (files[i] && res_file_pool_fits(files[i]->res) == 0 &&
+		    add_warning(c, "'%s': " RES_POOL_NOT_FIT, files[i]->path) < 0)
+			goto oom;
 	c->queries = calloc(old->res->n_queries ? old->res->n_queries : 1, sizeof(*c->queries));
 	if (!c->queries)
 		goto oom;

@@ -93,6 +93,8 @@ static void header_line(FILE *f, const struct rpt_summary *s, int md)
 		fprintf(f, ", label %s", r->label);
 	fprintf(f, ", started %s%s\n", r->started_at ? r->started_at : "?",
 		r->finished_at ? "" : " (unfinished)");
+	if (res_file_pool_fits(r) == 0)
+		fprintf(f, "%s" RES_POOL_NOT_FIT "\n", md ? "**warning:** " : "warning: ");
 }
 
 static const char *power_test(const struct rpt_summary *s)
@@ -319,6 +321,8 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 	json_object_set_new(o, "label", r->label ? json_string(r->label) : json_null());
 	json_object_set_new(o, "scale_factor", json_real(res_file_scale_factor(r)));
 	json_object_set_new(o, "finished", json_boolean(r->finished_at != NULL));
+	int fits = res_file_pool_fits(r);
+	json_object_set_new(o, "buffer_pool_fits", fits < 0 ? json_null() : json_boolean(fits));
 	json_object_set_new(
 	    o, "power",
 	    json_pack("{s:f, s:f, s:f, s:f, s:s, s:s, s:s, s:b, s:I}", "detect", s->opts.detect,

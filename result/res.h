@@ -21,6 +21,7 @@
 #define RES_MAX_RESTARTS 100000		/* plan.restarts; restart indexes are below it */
 #define RES_MAX_RUNS 100000		/* plan.warmup and plan.runs */
 #define RES_MAX_SCALE 1e5		/* dataset.scale_factor */
+#define RES_MAX_BYTES (1LL << 60)	/* a size in bytes (server.buffer_pool) */
 #define RES_MAX_TIMEOUT_S 1e6		/* plan.query_timeout_s (RES_MAX_TIME_MS) */
 #define RES_MAX_CRASHES 100000		/* plan.max_crashes */
 #define RES_MAX_NAME 64			/* a query id, a variant name */
@@ -146,5 +147,11 @@ size_t res_plan_tokens(long restarts, long n_queries, long warmup, long runs);
 /* The dataset's scale factor (0 when absent) and fingerprint (NULL when absent or null). */
 double res_file_scale_factor(const struct res_file *res);
 const char *res_file_dataset_fingerprint(const struct res_file *res);
+
+/* What every table says when $.server.buffer_pool.fits is false (docs/server.md). */
+#define RES_POOL_NOT_FIT "the data does not fit in the buffer pool: times include disk reads"
+
+/* $.server.buffer_pool.fits: 1 the data fits, 0 it does not, -1 not recorded (older files). */
+int res_file_pool_fits(const struct res_file *res);
 
 #endif

@@ -205,3 +205,10 @@ const char *res_file_dataset_fingerprint(const struct res_file *res)
 	json_t *fp = res->dataset ? json_object_get(res->dataset, "fingerprint") : NULL;
 	return json_is_string(fp) ? json_string_value(fp) : NULL;
 }
+
+int res_file_pool_fits(const struct res_file *res)
+{
+	json_t *bp = res && res->server ? json_object_get(res->server, "buffer_pool") : NULL;
+	json_t *fits = json_object_get(bp, "fits");
+	return json_is_boolean(fits) ? json_is_true(fits) : -1;
+}

@@ -467,6 +467,30 @@ static int str_member(struct rd *rd, json_t *obj, const char *path, const char *
 
 #define OPT_NULL (W_OPTIONAL | W_NULL)
 
+/* $.server.buffer_pool (optional; null when it could not be measured): the sizes, the rule. */
+static int check_buffer_pool(struct rd *rd, json_t *server)
+{
+	static const char *const sizes[] = {"data_bytes", "need_bytes", "cap_bytes", "ram_bytes",
+					    "pool_bytes"};
+	static const char *const data_src[] = {"tablespace_files", "scale_estimate", NULL};
+	static const char *const pool_src[] = {"rule", "option", NULL};
+	const char *path = "$.server.buffer_pool";
+	json_t *bp, *v;
+	long long x;
+	if (member(rd, server, "$.server", "buffer_pool", W_OBJECT | OPT_NULL, &bp) < 0)
+		return -1;
+	if (!json_is_object(bp))
+		return 0;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (int_member(rd, bp, path, sizes[i], 0, RES_MAX_BYTES, 0, &x) < 0)
+			return -1;
+	if (str_member(rd, bp, path, "rule", 4096, NULL, 0) < 0 ||
+	    str_member(rd, bp, path, "data_source", 64, data_src, 0) < 0 ||
+	    str_member(rd, bp, path, "pool_source", 64, pool_src, 0) < 0)
+		return -1;
+	return member(rd, bp, path, "fits", W_BOOL, &v);
+}
+
 /* $.host and $.server: the members the schema names; the rest is free-form. */
 static int check_host_server(struct rd *rd, const struct res_file *res)
 {
@@ -483,7 +507,9 @@ static int check_host_server(struct rd *rd, const struct res_file *res)
 	    sha_member(rd, res->server, "$.server", "binary_sha256", 1, &sha) < 0)
 		return -1;
 	free(sha);
-	return member(rd, res->server, "$.server", "options", W_OBJECT | W_ARRAY | OPT_NULL, &v);
+	if (member(rd, res->server, "$.server", "options", W_OBJECT | W_ARRAY | OPT_NULL, &v) < 0)
+		return -1;
+	return check_buffer_pool(rd, res->server);
 }
 
 /* $.dataset: scale_factor (required), generator_version, fingerprint. */

@@ -4,6 +4,7 @@
 #include "runner/run_load.h"
 #include "base/cli.h"
 #include "runner/cmd.h"
+#include "result/res.h"
 #include "server/srv.h"
 #include <getopt.h>
 #include <inttypes.h>
@@ -168,6 +169,25 @@ static void print_report(const struct load_opts *o, const struct load_report *re
 	fputc('\n', stderr);
 }
 
+/* The buffer pool the next start gets for the data now loaded; a pool too small is said even
+ * with --quiet (docs/server.md, "The buffer pool"). */
+static void report_pool(struct srv *s, int quiet)
+{
+	struct srv_pool p;
+	struct errbuf err;
+	if (srv_pool_get(s, &p, &err) < 0) {
+		cli_warn("cannot size the buffer pool: %s", err.msg);
+		return;
+	}
+	if (!p.fits)
+		cli_warn("%s (data %.0f MiB, the rule needs %.0f MiB, the pool is %.0f MiB)",
+			 RES_POOL_NOT_FIT, (double)p.data_bytes / 1048576.0,
+			 (double)p.need_bytes / 1048576.0, (double)p.pool_bytes / 1048576.0);
+	else if (!quiet)
+		fprintf(stderr, "buffer pool: %.0f MiB for %.0f MiB of data\n",
+			(double)p.pool_bytes / 1048576.0, (double)p.data_bytes / 1048576.0);
+}
+
 int cmd_load(int argc, char **argv)
 {
 	struct load_opts o;
@@ -292,10 +312,12 @@ int cmd_load(int argc, char **argv)
 		    "'%s' already holds scale factor %g (%s indexes, loaded %s): nothing to do "
 		    "(--force reloads)",
 		    o.database, rep.fp.sf, rep.fp.indexes, rep.fp.loaded_at);
+		report_pool(s, quiet);
 		goto out;
 	}
 	if (!quiet)
 		print_report(&o, &rep);
+	report_pool(s, quiet);
 out:
 	srv_free(s);
 	srv_opts_release(&so);

@@ -516,6 +516,9 @@ static int write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overl
 	    .ram_bytes = ram_bytes(),
 	    .instdir = s->instdir,
 	};
+	struct errbuf ignored; /* no data yet (a fresh datadir): the pool from the scale factor */
+	if (srv_data_bytes(&in.data_bytes, s->datadir, &ignored) < 0)
+		in.data_bytes = 0;
 	memcpy(in.version, s->version, sizeof(in.version));
 	struct srv_kv *kv = NULL;
 	size_t n = 0;
@@ -1454,6 +1457,59 @@ static json_t *cnf_json(const char *text)
 	return o;
 }
 
+/* The loaded data as the server counts it (external servers: no files to read). */
+static int data_bytes_sql(MYSQL *m, uint64_t *out, struct errbuf *err)
+{
+	*out = 0;
+	if (mysql_query(m, "SELECT COALESCE(SUM(data_length + index_length), 0) FROM "
+			   "information_schema.TABLES WHERE engine = 'InnoDB' AND table_schema NOT "
+			   "IN ('mysql', 'sys', 'performance_schema', 'information_schema')"))
+		return errbuf_set(err, "cannot measure the data: %s", mysql_error(m));
+	MYSQL_RES *res = mysql_store_result(m);
+	MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+	int rc = row && row[0] && srv_parse_size(row[0], out) == 0 ? 0 : -1;
+	mysql_free_result(res);
+	return rc < 0 ? errbuf_set(err, "cannot measure the data: no sum") : 0;
+}
+
+int srv_pool_get(struct srv *s, struct srv_pool *out, struct errbuf *err)
+{
+	uint64_t data = 0;
+	if (!s->external) {
+		if (srv_data_bytes(&data, s->datadir, err) < 0)
+			return -1;
+	} else {
+		MYSQL *m = srv_connect(s, NULL, err);
+		if (!m)
+			return -1;
+		int rc = data_bytes_sql(m, &data, err);
+		mysql_close(m);
+		if (rc < 0)
+			return -1;
+	}
+	srv_pool_plan(out, data, s->o->scale, ram_bytes(), s->o->buffer_pool);
+	return 0;
+}
+
+/* The pool record of a running server: the rule's figures with the pool the server reports. */
+static json_t *pool_json(struct srv *s, json_t *vars)
+{
+	struct srv_pool p;
+	struct errbuf ignored;
+	uint64_t actual = 0;
+	if (srv_pool_get(s, &p, &ignored) < 0)
+		return json_null();
+	json_t *v = json_object_get(vars, "innodb_buffer_pool_size");
+	if (json_is_string(v) && srv_parse_size(json_string_value(v), &actual) == 0 && actual &&
+	    actual != p.pool_bytes) {
+		p.pool_bytes = actual; /* a --server-option or included file set it */
+		p.from_option = 1;
+		p.fits = actual >= p.need_bytes;
+	}
+	json_t *j = srv_pool_json(&p);
+	return j ? j : json_null();
+}
+
 static const char *flavour_name(enum srv_flavour f)
 {
 	return f == SRV_FLAVOUR_MARIADB ? "mariadb" : f == SRV_FLAVOUR_MYSQL ? "mysql" : "unknown";
@@ -1529,6 +1585,7 @@ json_t *srv_info_json(struct srv *s, struct errbuf *err)
 		json_object_set_new(j, "defaults_extra_file",
 				    s->extra[0] ? json_string(s->extra) : json_null());
 	}
+	json_object_set_new(j, "buffer_pool", pool_json(s, vars));
 	json_object_set_new(j, "variables", vars);
 	return j;
 }

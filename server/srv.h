@@ -118,6 +118,7 @@ struct srv_template_in {
 	enum srv_flavour flavour;
 	int version[3];	     /* e.g. {10, 11, 6} */
 	uint64_t ram_bytes;  /* physical RAM, for the pool cap */
+	uint64_t data_bytes; /* loaded data (srv_data_bytes), 0 before a load */
 	const char *instdir; /* instance directory (absolute) */
 };
 
@@ -135,8 +136,40 @@ int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *
 char *srv_config_render(const struct srv_kv *kv, size_t n, const char *defaults_extra_file,
 			const struct srv_kv *user_opts, size_t n_user);
 
-/* Default buffer pool bytes for a scale factor and RAM size (see docs/server.md). */
-uint64_t srv_default_buffer_pool(double scale, uint64_t ram_bytes);
+/*
+ * The buffer pool holds the data (docs/server.md, "The buffer pool"): need = data x 5/4 +
+ * SRV_POOL_MARGIN, rounded up to 128 MiB; the pool is need, at most SRV_POOL_RAM_SHARE of RAM.
+ * data is the loaded data's tablespace files; before a load, SRV_DATA_BYTES_PER_SF x SF.
+ */
+#define SRV_POOL_RULE                                                                              \
+	"pool = data x 1.25 (adaptive hash index, change buffer) + 128 MiB, rounded up to 128 "   \
+	"MiB, at most 50% of RAM"
+#define SRV_POOL_MARGIN (UINT64_C(128) << 20)
+#define SRV_DATA_BYTES_PER_SF (2.6 * 1073741824.0) /* measured: SF 0.1 loads 256 MiB of .ibd */
+
+struct srv_pool {
+	uint64_t data_bytes; /* the loaded data, or the estimate from the scale factor */
+	int data_measured;   /* data_bytes from the tablespace files (else estimated) */
+	uint64_t need_bytes; /* what the rule asks for */
+	uint64_t ram_bytes;  /* physical RAM (0: unknown) */
+	uint64_t cap_bytes;  /* SRV_POOL_RAM_SHARE of RAM (0: unknown) */
+	uint64_t pool_bytes; /* the pool the server gets */
+	int from_option;     /* pool_bytes from --buffer-pool (or the server's own setting) */
+	int fits;	     /* pool_bytes >= need_bytes */
+};
+
+/* Applies the rule: data_bytes 0 means not loaded yet (estimated from scale); option_bytes
+ * nonzero is the user's --buffer-pool, which wins. */
+void srv_pool_plan(struct srv_pool *out, uint64_t data_bytes, double scale, uint64_t ram_bytes,
+		   uint64_t option_bytes);
+
+/* Sums the InnoDB tablespace files (*.ibd) of the user schemas in a datadir (not mysql, sys,
+ * performance_schema). */
+int srv_data_bytes(uint64_t *out, const char *datadir, struct errbuf *err);
+
+/* {"rule","data_bytes","data_source","need_bytes","cap_bytes","ram_bytes","pool_bytes",
+ *  "pool_source","fits"}; NULL on out of memory. */
+json_t *srv_pool_json(const struct srv_pool *p);
 
 /* A handle on one server: managed (the instance in --datadir) or external. */
 struct srv;
@@ -219,6 +252,10 @@ MYSQL *srv_connect(struct srv *s, const char *db, struct errbuf *err);
 /* {"flavour","version","binary","binary_sha256","external","options":{my.cnf set},
  *  "variables":{SHOW GLOBAL VARIABLES}} for the result file; NULL on failure. Caller decrefs. */
 json_t *srv_info_json(struct srv *s, struct errbuf *err);
+
+/* The buffer pool of this instance now: the loaded data measured (managed: its tablespace
+ * files; external: information_schema, connecting), the rule, and the pool the options give. */
+int srv_pool_get(struct srv *s, struct srv_pool *out, struct errbuf *err);
 
 /* Accessors for display. */
 enum srv_flavour srv_flavour(const struct srv *s);

@@ -6,26 +6,6 @@
 #include <string.h>
 
 #define MIB (UINT64_C(1) << 20)
-#define GIB (UINT64_C(1) << 30)
-#define POOL_UNIT (128 * MIB) /* InnoDB's default buffer pool chunk */
-
-/* DBT-3 in InnoDB takes roughly 2 GiB per scale factor with its indexes; 2.5 GiB per SF keeps
- * the whole set cached. At least 128 MiB, at most SRV_POOL_RAM_SHARE of RAM, in 128 MiB units. */
-uint64_t srv_default_buffer_pool(double scale, uint64_t ram_bytes)
-{
-	if (!(scale > 0))
-		scale = 1;
-	double want = scale * 2.5 * (double)GIB;
-	uint64_t pool = want > 1e18 ? UINT64_C(1) << 60 : (uint64_t)want;
-	pool = (pool + POOL_UNIT - 1) / POOL_UNIT * POOL_UNIT;
-	if (ram_bytes) {
-		uint64_t cap =
-		    (uint64_t)((double)ram_bytes * SRV_POOL_RAM_SHARE) / POOL_UNIT * POOL_UNIT;
-		if (pool > cap)
-			pool = cap;
-	}
-	return pool < POOL_UNIT ? POOL_UNIT : pool;
-}
 
 static int version_at_least(const int v[3], int a, int b, int c)
 {
@@ -60,8 +40,9 @@ int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *
 	char path[4200], port[16];
 	int rc = 0;
 	const char *dir = in->instdir;
-	uint64_t pool =
-	    o->buffer_pool ? o->buffer_pool : srv_default_buffer_pool(o->scale, in->ram_bytes);
+	struct srv_pool bp;
+	srv_pool_plan(&bp, in->data_bytes, o->scale, in->ram_bytes, o->buffer_pool);
+	uint64_t pool = bp.pool_bytes;
 	/* Redo log about 25% of the pool (MySQL manual, "Optimizing InnoDB redo logging"). */
 	uint64_t redo = pool / 4 / MIB * MIB;
 	if (redo < 48 * MIB)
@@ -101,6 +82,8 @@ int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *
 		rc |= put_size(&kv, &n, "innodb_log_file_size", redo);
 	rc |= put(&kv, &n, "innodb_adaptive_hash_index", "ON");
 	rc |= put(&kv, &n, "innodb_file_per_table", "ON");
+	/* pinned, not left to the server: MariaDB 10.11 defaults to O_DIRECT, MySQL 8.0 to fsync */
+	rc |= put(&kv, &n, "innodb_flush_method", "O_DIRECT");
 	/* A restart must be cold: no buffer pool dump/reload across restarts. */
 	rc |= put(&kv, &n, "innodb_buffer_pool_dump_at_shutdown", "OFF");
 	rc |= put(&kv, &n, "innodb_buffer_pool_load_at_startup", "OFF");

@@ -25,6 +25,12 @@ static const char base[] =
     "\"server_cpu_ms\":[],\"rows\":4,\"result_sha256\":\"" SHA_B "\","
     "\"plan_sha256\":null,\"not_steady\":false,\"error\":null}]}]}";
 
+/* A $.server.buffer_pool record with the given "fits" value. */
+#define POOL_OK(fits)                                                                              \
+	"{\"rule\":\"r\",\"data_bytes\":268435456,\"data_source\":\"tablespace_files\","        \
+	"\"need_bytes\":536870912,\"cap_bytes\":1073741824,\"ram_bytes\":2147483648,"           \
+	"\"pool_bytes\":536870912,\"pool_source\":\"rule\",\"fits\":" fits "}"
+
 static char *replaced(const char *find, const char *repl)
 {
 	const char *at = strstr(base, find);
@@ -98,6 +104,17 @@ static const struct {
      "'bad.json': $.host.name: expected a string or null, found an array"},
     {"\"server\":{}", "\"server\":{\"binary_sha256\":\"abc\"}",
      "'bad.json': $.server.binary_sha256: not a SHA-256 (64 lowercase hex digits): \"abc\""},
+    {"\"server\":{}", "\"server\":{\"buffer_pool\":[]}",
+     "'bad.json': $.server.buffer_pool: expected an object, found an array"},
+    {"\"server\":{}", "\"server\":{\"buffer_pool\":{\"data_bytes\":-1}}",
+     "'bad.json': $.server.buffer_pool.data_bytes: -1 out of range (0 to 1152921504606846976)"},
+    {"\"server\":{}", "\"server\":{\"buffer_pool\":" POOL_OK("\"maybe\"") "}",
+     "'bad.json': $.server.buffer_pool.fits: expected a boolean, found a string"},
+    {"\"server\":{}",
+     "\"server\":{\"buffer_pool\":{\"data_bytes\":1,\"need_bytes\":1,\"cap_bytes\":1,"
+     "\"ram_bytes\":1,\"pool_bytes\":1,\"rule\":\"r\",\"data_source\":\"guess\"}}",
+     "'bad.json': $.server.buffer_pool.data_source: \"guess\" is not one of tablespace_files or "
+     "scale_estimate"},
     {"\"index\":1", "\"index\":100000",
      "'bad.json': $.queries[0].restarts[1].index: out of range 100000"},
     {"\"host\":{}", "\"host\":[]", "'bad.json': $.host: expected an object, found an array"},
@@ -132,6 +149,29 @@ static const struct {
     {"\"tool_version\":\"0.1.0\"", "\"tool_version\":\"0.1\\\n.0\"",
      "'bad.json': not JSON: invalid escape near '\"0.1\\ ' (line 2, column 0)"},
 };
+
+/* The pool record is read back as written; files without it say "not recorded". */
+static void test_res__buffer_pool_fits_read(void)
+{
+	static const struct {
+		const char *server;
+		int want;
+	} cases[] = {
+	    {"\"server\":{}", -1},
+	    {"\"server\":{\"buffer_pool\":null}", -1},
+	    {"\"server\":{\"buffer_pool\":" POOL_OK("true") "}", 1},
+	    {"\"server\":{\"buffer_pool\":" POOL_OK("false") "}", 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = replaced("\"server\":{}", cases[i].server);
+		struct res_file *res = NULL;
+		struct errbuf err = {""};
+		CU_ASSERT_EQUAL_FATAL(res_file_parse(&res, text, strlen(text), "pool.json", &err), 0);
+		CU_ASSERT_EQUAL(res_file_pool_fits(res), cases[i].want);
+		res_file_free(res);
+		free(text);
+	}
+}
 
 static void test_res__malformed_inputs_name_file_and_path(void)
 {
@@ -474,6 +514,7 @@ static void test_res__read_missing_file_names_it(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
+	    {"buffer_pool_fits_read", test_res__buffer_pool_fits_read},
 	    {"base_file_parses", test_res__base_file_parses},
 	    {"malformed_inputs_name_file_and_path", test_res__malformed_inputs_name_file_and_path},
 	    {"non_ok_restart_may_have_no_runs", test_res__non_ok_restart_may_have_no_runs},

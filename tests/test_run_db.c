@@ -168,6 +168,26 @@ static const struct res_restart *restart_of(const struct res_query *q, int index
 	return NULL;
 }
 
+/* The pool was sized from the loaded tablespaces (docs/server.md): the server reports the pool
+ * recorded, and it holds the data with the rule's room (x 1.25 + 128 MiB). */
+static void assert_pool_holds_data(const struct res_file *res)
+{
+	json_t *bp = json_object_get(res->server, "buffer_pool");
+	json_t *vars = json_object_get(res->server, "variables");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bp);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(bp, "data_source")),
+			       "tablespace_files");
+	json_int_t data = json_integer_value(json_object_get(bp, "data_bytes"));
+	json_int_t pool = json_integer_value(json_object_get(bp, "pool_bytes"));
+	CU_ASSERT(data > (1 << 20)); /* SF 0.01: some MiB of .ibd */
+	CU_ASSERT(pool >= data + data / 4 + (128 << 20));
+	CU_ASSERT(json_is_true(json_object_get(bp, "fits")));
+	CU_ASSERT_EQUAL(res_file_pool_fits(res), 1);
+	const char *var = json_string_value(json_object_get(vars, "innodb_buffer_pool_size"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(var);
+	CU_ASSERT_EQUAL(strtoll(var, NULL, 10), pool);
+}
+
 static void test_run_db__result_is_complete_and_schema_valid(void)
 {
 	CU_ASSERT_FATAL(loaded);
@@ -184,6 +204,7 @@ static void test_run_db__result_is_complete_and_schema_valid(void)
 	CU_ASSERT_STRING_EQUAL(res->label, "ctest");
 	CU_ASSERT_DOUBLE_EQUAL(res_file_scale_factor(res), 0.01, 1e-12);
 	CU_ASSERT_PTR_NOT_NULL(res_file_dataset_fingerprint(res));
+	assert_pool_holds_data(res);
 	CU_ASSERT_EQUAL_FATAL(res->n_queries, 3);
 	static const struct {
 		const char *id;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -182,16 +183,77 @@ static void test_srv__parse_size_suffixes(void)
 	}
 }
 
-static void test_srv__default_pool_scales_and_caps(void)
+/* The rule by hand (docs/server.md): need = data + data/4 + 128 MiB, rounded up to 128 MiB;
+ * pool = need, at most half of RAM (at least 128 MiB); estimate 2.6 GiB per SF without data. */
+static void test_srv__pool_from_data_and_caps(void)
 {
-	CU_ASSERT_EQUAL(srv_default_buffer_pool(1, 64 * GIB), 2560 * MIB);
-	CU_ASSERT_EQUAL(srv_default_buffer_pool(10, 64 * GIB), 25600 * MIB);
-	/* capped at half of RAM */
-	CU_ASSERT_EQUAL(srv_default_buffer_pool(100, 8 * GIB), 4 * GIB);
-	/* at least 128 MiB, in 128 MiB units */
-	CU_ASSERT_EQUAL(srv_default_buffer_pool(0.01, 64 * GIB), 128 * MIB);
-	CU_ASSERT_EQUAL(srv_default_buffer_pool(0.1, 64 * GIB), 256 * MIB);
-	CU_ASSERT_EQUAL(srv_default_buffer_pool(1, 100 * MIB), 128 * MIB);
+	static const struct {
+		uint64_t data;
+		double sf;
+		uint64_t ram, option, need, pool;
+		int fits, measured;
+	} cases[] = {
+	    /* SF 0.1 measured here: 256 MiB of .ibd -> 320 + 128 = 448 -> 512 MiB */
+	    {256 * MIB, 0.1, 24 * GIB, 0, 512 * MIB, 512 * MIB, 1, 1},
+	    /* 1024 + 256 + 128 = 1408 MiB, a multiple of 128 already */
+	    {1 * GIB, 1, 24 * GIB, 0, 1408 * MIB, 1408 * MIB, 1, 1},
+	    /* not loaded, SF 1: 2.6 GiB -> 2662.4 + 665.6 + 128 = 3456 MiB */
+	    {0, 1, 64 * GIB, 0, 3456 * MIB, 3456 * MIB, 1, 0},
+	    /* SF 0.01 estimated: 26.6 + 6.7 + 128 MiB -> 256 MiB */
+	    {0, 0.01, 64 * GIB, 0, 256 * MIB, 256 * MIB, 1, 0},
+	    /* SF 10 on 24 GiB: 26 GiB of data needs 33408 MiB; half of RAM is 12 GiB */
+	    {0, 10, 24 * GIB, 0, 33408 * MIB, 12 * GIB, 0, 0},
+	    /* --buffer-pool 1G wins, and is too small for 1 GiB of data */
+	    {1 * GIB, 1, 24 * GIB, 1 * GIB, 1408 * MIB, 1 * GIB, 0, 1},
+	    /* 100 MiB of RAM: the pool is the 128 MiB minimum */
+	    {1 * GIB, 1, 100 * MIB, 0, 1408 * MIB, 128 * MIB, 0, 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct srv_pool p;
+		srv_pool_plan(&p, cases[i].data, cases[i].sf, cases[i].ram, cases[i].option);
+		CU_ASSERT_EQUAL(p.need_bytes, cases[i].need);
+		CU_ASSERT_EQUAL(p.pool_bytes, cases[i].pool);
+		CU_ASSERT_EQUAL(p.fits, cases[i].fits);
+		CU_ASSERT_EQUAL(p.data_measured, cases[i].measured);
+		CU_ASSERT_EQUAL(p.from_option, cases[i].option > 0);
+	}
+}
+
+static void put_file(const char *dir, const char *name, size_t bytes)
+{
+	char path[4400];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (size_t i = 0; i < bytes; i++)
+		fputc('x', f);
+	fclose(f);
+}
+
+/* Only the .ibd files of user schemas count: not mysql/sys/performance_schema, not .frm. */
+static void test_srv__data_bytes_sums_user_tablespaces(void)
+{
+	char *dir = th_tempdir("pool");
+	char sub[4096];
+	struct errbuf err;
+	uint64_t got = 1;
+	static const char *const dirs[] = {"dbt3", "other", "mysql", "sys", "performance_schema"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, dirs[i]);
+		CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0700), 0);
+		put_file(sub, "t.ibd", 100); /* counted in dbt3 and other only */
+	}
+	snprintf(sub, sizeof(sub), "%s/dbt3", dir);
+	put_file(sub, "lineitem.ibd", 1000);
+	put_file(sub, "lineitem.frm", 500);
+	put_file(dir, "ibdata1", 4000);
+	CU_ASSERT_EQUAL(srv_data_bytes(&got, dir, &err), 0);
+	CU_ASSERT_EQUAL(got, 1200);
+	snprintf(sub, sizeof(sub), "%s/absent", dir);
+	CU_ASSERT_EQUAL(srv_data_bytes(&got, sub, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cannot open"));
+	th_rmtree(dir);
+	free(dir);
 }
 
 static struct srv_template_in mariadb_in(void)
@@ -228,8 +290,9 @@ static void test_srv__template_mariadb_defaults(void)
 	    {"secure_file_priv", "/srv/dbt3/files"},
 	    {"local_infile", "1"},
 	    {"performance_schema", "OFF"},
-	    {"innodb_buffer_pool_size", "2560M"},
-	    {"innodb_log_file_size", "640M"},
+	    {"innodb_buffer_pool_size", "3456M"},
+	    {"innodb_log_file_size", "864M"},
+	    {"innodb_flush_method", "O_DIRECT"},
 	    {"innodb_adaptive_hash_index", "ON"},
 	    {"innodb_buffer_pool_load_at_startup", "OFF"},
 	    {"innodb_buffer_pool_dump_at_shutdown", "OFF"},
@@ -483,7 +546,8 @@ int main(int argc, char **argv)
 	    {"opts_values_land_in_fields", test_srv__opts_values_land_in_fields},
 	    {"opts_finish_managed_and_external", test_srv__opts_finish_managed_and_external},
 	    {"parse_size_suffixes", test_srv__parse_size_suffixes},
-	    {"default_pool_scales_and_caps", test_srv__default_pool_scales_and_caps},
+	    {"pool_from_data_and_caps", test_srv__pool_from_data_and_caps},
+	    {"data_bytes_sums_user_tablespaces", test_srv__data_bytes_sums_user_tablespaces},
 	    {"template_mariadb_defaults", test_srv__template_mariadb_defaults},
 	    {"template_mysql_redo_option_by_version",
 	     test_srv__template_mysql_redo_option_by_version},
