@@ -253,7 +253,8 @@ int hist_store_add(struct hist_store *st, const char *path, const char *build_id
 	size_t len = 0;
 	struct res_file *res = NULL;
 	char sha[65];
-	if (util_read_file(path, &text, &len, err) < 0)
+	/* bounded like every result read: a regular file of at most RES_MAX_FILE_BYTES */
+	if (res_text_load(path, &text, &len, err) < 0)
 		return -1;
 	int rc = res_file_parse(&res, text, len, path, err);
 	if (rc == 0 && !res->finished_at)

@@ -9,6 +9,7 @@ run summary /dev/zero
 run summary fifo.json
 run compare old.json dir.json
 run report fifo.json
+run history add fifo.json --db h.sqlite
 truncate -s 300M big.json && run summary big.json
 python3 -c 'print("[" + ",".join(["0"] * 1000000) + "]")' > wide.json && run summary wide.json
 edit '0,/"measured_ms": \[/s//"measured_ms": [1e308,/' huge.json && run compare old.json huge.json
