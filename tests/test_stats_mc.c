@@ -500,6 +500,61 @@ static void test_stats_mc__issue14_before_after(void)
 	CU_ASSERT(res[0][C14_BASE][CELL_3_1] > res[0][C14_AFTER][CELL_3_1]);
 }
 
+/* "Restarts needed" from one file of 3 restarts (the quick start): the point figure is biased
+ * low, the interval from the noise's 95% CI is not. The noise is set where the plan needs 7
+ * restarts a side (3% slowdown, 80% power, the default test, 22 queries); a file's interval
+ * misses (its upper figure < 7) only when the chi-square CI of its sd falls below the true sd:
+ * at most 2.5%. */
+static void test_stats_mc__restarts_needed_interval(void)
+{
+	size_t files = (size_t)(2 * MC_PAIRS_POWER * scale()), low = 0, miss = 0, need = 0;
+	struct st_power_spec ps = {.effect = 0.03,
+				   .alpha = MC_ALPHA,
+				   .m = MC_Q,
+				   .corr = ST_CORR_HOLM,
+				   .min_effect = MC_MIN_EFFECT,
+				   .method = ST_METHOD_AUTO,
+				   .alt = ST_GREATER};
+	double sd = 0.005;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 1407);
+	/* the largest noise that still needs 7 */
+	for (; sd < 0.05; sd += 0.0001) {
+		ps.sd_log = sd + 0.0001;
+		if (st_restarts_needed(&need, &ps, 0.8, 100) < 0 || need > 7)
+			break;
+	}
+	ps.sd_log = sd;
+	CU_ASSERT_EQUAL_FATAL(st_restarts_needed(&need, &ps, 0.8, 100), 0);
+	CU_ASSERT_EQUAL_FATAL(need, 7);
+	for (size_t f = 0; f < files; f++) {
+		double runs[3 * 5];
+		size_t nr[3] = {5, 5, 5}, n_pt = 0, n_hi = 0;
+		struct st_noise z;
+		struct errbuf err;
+		for (int k = 0; k < 3; k++) {
+			double e = gsl_ran_gaussian_ziggurat(r, sd);
+			for (int j = 0; j < 5; j++)
+				runs[k * 5 + j] = exp(e + gsl_ran_gaussian_ziggurat(r, 1e-4));
+		}
+		st_noise_compute(&z, runs, nr, 3, 0.95, &err);
+		ps.sd_log = z.sd_log;
+		if (st_restarts_needed(&n_pt, &ps, 0.8, 5) == 0) /* needs at most 5 */
+			low++;
+		ps.sd_log = z.sd_hi;
+		if (st_restarts_needed(&n_hi, &ps, 0.8, 6) == 0) /* at most 6 */
+			miss++;
+	}
+	gsl_rng_free(r);
+	printf("\n  restarts needed from a 3-restart file, true need 7 (sd of log restart means "
+	       "%.4f), %zu files: point figure <= 5 in %.4f; upper end of the 95%% interval < 7 in "
+	       "%.4f\n",
+	       sd, files, share(low, files), share(miss, files));
+	fflush(stdout);
+	CU_ASSERT(share(low, files) > 0.2); /* the bias the issue describes */
+	CU_ASSERT(share(miss, files) <= 0.025 + 2 * mc_se(0.025, files));
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -508,6 +563,7 @@ int main(int argc, char **argv)
 	    {"power_20pct_at_6pct", test_stats_mc__power_20pct_at_6pct},
 	    {"power_3pct_at_1pct", test_stats_mc__power_3pct_at_1pct},
 	    {"issue14_before_after", test_stats_mc__issue14_before_after},
+	    {"restarts_needed_interval", test_stats_mc__restarts_needed_interval},
 	    {NULL, NULL},
 	};
 	return th_run("stats_mc", cases, argc, argv);
