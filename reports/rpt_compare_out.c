@@ -33,7 +33,7 @@ static const char *baseline_unused_why(enum st_baseline_use u)
 	case ST_BASE_UNUSED_WELCH:
 		return "Welch t: a baseline only enters a pooled test";
 	case ST_BASE_UNUSED_NOISE:
-		return "the restart variance differs from the baseline's (F test)";
+		return "the restart variance is larger than the baseline's (F test)";
 	default:
 		return NULL;
 	}
@@ -117,7 +117,7 @@ static void fmt_marks(char *buf, size_t n, const struct rpt_query *q)
 	else if (q->test.base_use == ST_BASE_UNUSED_WELCH)
 		ADD("baseline unused (welch)");
 	else if (q->test.base_use == ST_BASE_UNUSED_NOISE)
-		ADD("baseline unused (noise differs)");
+		ADD("baseline unused (noisier now)");
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
 		if (q->warn & marks[i].flag)
 			ADD(marks[i].text);

@@ -442,11 +442,15 @@ int st_compare(struct st_test *out, const struct st_sample *a, const struct st_s
 		return 0;
 	}
 	if (have_base && both && opts->method == ST_METHOD_AUTO) {
-		/* the baseline is prior information only while the host's noise is the same */
+		/* The baseline is prior information only while the host's noise is no larger than
+		 * it was: dropped when the current pooled variance is significantly larger (one-
+		 * sided F test, upper tail). Only that side: dropping it when the current variance
+		 * looks smaller would pick the smaller estimate and inflate false alarms. */
 		struct st_prior pv;
 		st_sample_pooled_var(&pv, a, b);
-		if (var_ratio_p(pv.var, pv.df, opts->baseline.var, opts->baseline.df) <
-		    opts->var_alpha) {
+		if (pv.df > 0 && opts->baseline.var > 0 &&
+		    gsl_cdf_fdist_Q(pv.var / opts->baseline.var, pv.df, opts->baseline.df) <
+			opts->var_alpha) {
 			use_base = 0;
 			out->base_use = ST_BASE_UNUSED_NOISE;
 		}

@@ -146,8 +146,8 @@ enum st_baseline_use {
 	ST_BASE_NONE = 0,	 /* no baseline for this query */
 	ST_BASE_USED = 1,	 /* pooled in, its df added */
 	ST_BASE_UNUSED_WELCH = 2, /* Welch was run (by --method welch or by the auto rule) */
-	ST_BASE_UNUSED_NOISE = 3, /* the current restart variance differs from the baseline's
-				   * (F test p < var_alpha): the host's noise changed */
+	ST_BASE_UNUSED_NOISE = 3, /* the current restart variance is larger than the baseline's
+				   * (one-sided F test p < var_alpha): the host got noisier */
 };
 
 /* The comparison of one query: ratio of geometric means new/old with a CI and the test. */
@@ -196,7 +196,7 @@ void st_compare_opts_init(struct st_compare_opts *out);
  * ST_METHOD_WELCH with >= 2 restarts a side: Welch (the baseline is not used, base_use says so).
  * ST_METHOD_POOLED: pooled variance of both sides and the baseline.
  * ST_METHOD_AUTO: pooled when n_a == n_b and the F test finds no evidence of unequal variances,
- * the baseline pooled in unless its variance differs from the current one (F test); else Welch.
+ * the baseline pooled in unless the current variance is larger (one-sided F test); else Welch.
  * ST_METHOD_EB: pooled variance of both sides combined with opts->eb (and the baseline). */
 int st_compare(struct st_test *out, const struct st_sample *a, const struct st_sample *b,
 	       const struct st_compare_opts *opts, struct errbuf *err);

@@ -86,6 +86,11 @@ d("REF_HIST_SE", seh)
 d("REF_HIST_P1", stats.t.sf(diff / seh, dfh))
 d("REF_HIST_P2", 2 * stats.t.sf(abs(diff / seh), dfh))
 
+# the baseline check: one-sided F of the current pooled variance (WIDE vs WIDE+0.01) over BASE's
+wide2 = wide + 0.01
+pv = ((wide - wide.mean()) ** 2).sum() + ((wide2 - wide2.mean()) ** 2).sum()
+d("REF_BASE_CHECK_P", stats.f.sf(pv / 8 / base.var(ddof=1), 8, 7))
+
 # simultaneous (Bonferroni) 95% CI over M queries for the pooled test
 q = stats.t.ppf(1 - ALPHA / (2 * M), df)
 d("REF_SIM_LO", math.exp(diff - q * se))
