@@ -854,6 +854,109 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 	free(dir);
 }
 
+/* A query whose row count changes between executions of one restart: run records each execution
+ * that differs from the first, and compare calls it a wrong result (exit 3). The change is made
+ * from a second connection while the run's Q1 executes: a lineitem row with a new return flag
+ * and line status gives Q1 a fifth group in every execution that starts after the insert (each
+ * statement reads its own snapshot), and not in the one running. The row is removed afterwards. */
+static void test_run_db__row_count_change_is_recorded_and_flagged(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("rows.json"), log[4300];
+	const char *args[] = {"run",	 "-s", "0.01", "-o",	    out,     "--restarts", "1",
+			      "--warmup", "0",	"--runs", "40", "--queries", "1",	   "--quiet",
+			      NULL};
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	MYSQL *m = NULL;
+	srv_opts_init(&o);
+	srv_opts_parse(&o, SRV_OPT_DATADIR, inst, &err);
+	o.port = atoi(portarg);
+	CU_ASSERT_EQUAL_FATAL(srv_opts_finish(&o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	snprintf(log, sizeof(log), "%s/rows.log", tmp);
+	pid_t pid = spawn(log, args);
+	for (int i = 0; i < 6000 && !m; i++) { /* the run's server answers */
+		if (srv_is_alive(s))
+			m = srv_connect(s, "dbt3", &err);
+		if (!m)
+			sleep_ms(10);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	int seen = 0; /* a Q1 execution is running */
+	for (int i = 0; i < 3000 && !seen; i++) {
+		if (mysql_query(m, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO "
+				   "LIKE '%l_returnflag%' AND INFO NOT LIKE '%PROCESSLIST%'") == 0) {
+			MYSQL_RES *r = mysql_store_result(m);
+			MYSQL_ROW row = r ? mysql_fetch_row(r) : NULL;
+			seen = row && row[0] && atoi(row[0]) > 0;
+			mysql_free_result(r);
+		}
+		if (!seen)
+			sleep_ms(5);
+	}
+	CU_ASSERT_FATAL(seen);
+	static const char insert[] =
+	    "INSERT INTO lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, "
+	    "l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, "
+	    "l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment) SELECT "
+	    "l_orderkey, l_partkey, l_suppkey, 99, l_quantity, l_extendedprice, l_discount, l_tax, "
+	    "'X', 'X', l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, "
+	    "l_comment FROM lineitem WHERE l_shipdate <= '1998-08-01' LIMIT 1";
+	int ins = mysql_query(m, insert);
+	if (ins)
+		fprintf(stderr, "insert: %s\n", mysql_error(m));
+	mysql_close(m);
+	int rc = wait_exit(pid);
+	if (rc != 0)
+		show_log(log);
+	/* Remove the row (the run stopped its server) before asserting anything. */
+	struct srv_launch launch = {0};
+	if (srv_start(s, &launch, &err) == 0) {
+		MYSQL *c = srv_connect(s, "dbt3", &err);
+		if (!c || mysql_query(c, "DELETE FROM lineitem WHERE l_linenumber = 99"))
+			fprintf(stderr, "cannot remove the test row: %s\n", c ? mysql_error(c) : err.msg);
+		if (c)
+			mysql_close(c);
+		srv_stop(s, &err);
+	} else {
+		fprintf(stderr, "cannot start the server to remove the test row: %s\n", err.msg);
+	}
+	srv_free(s);
+	srv_opts_release(&o);
+	CU_ASSERT_EQUAL_FATAL(ins, 0);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	struct res_file *res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	const struct res_query *q = res_file_find_query(res, "Q1");
+	CU_ASSERT_EQUAL_FATAL(q->n_restarts, 1);
+	const struct res_restart *r = &q->restarts[0];
+	CU_ASSERT_EQUAL(r->rows, 4); /* the first execution's count */
+	json_t *changes = json_object_get(r->extra, "row_count_changes");
+	CU_ASSERT_FATAL(json_is_array(changes) && json_array_size(changes) >= 1);
+	/* From the first changed execution on, every one returned 5 rows, up to the 41st (40
+	 * measured, then with --warmup 0 the one that fingerprints the result). */
+	size_t n = json_array_size(changes);
+	json_int_t first = json_integer_value(json_object_get(json_array_get(changes, 0), "execution"));
+	CU_ASSERT(first >= 2);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_array_get(changes, n - 1), "execution")),
+			41);
+	CU_ASSERT_EQUAL((json_int_t)n, 41 - first + 1);
+	for (size_t i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_array_get(changes, i), "rows")),
+				5);
+	res_file_free(res);
+	/* compare: the query is a wrong result, exit 3. */
+	char cmd[9000];
+	snprintf(log, sizeof(log), "%s/rows-compare.log", tmp);
+	snprintf(cmd, sizeof(cmd), "'%s' compare '%s' '%s' >'%s' 2>&1", DBT3_BINARY, out, out, log);
+	int st = system(cmd);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+	CU_ASSERT(log_contains(log, "row count changed between executions"));
+	free(out);
+}
+
 int main(int argc, char **argv)
 {
 	struct errbuf err;
@@ -886,6 +989,8 @@ int main(int argc, char **argv)
 	    {"variants_interleave", test_run_db__variants_interleave},
 	    {"budget_run_ends_in_time_and_records_its_plan",
 	     test_run_db__budget_run_ends_in_time_and_records_its_plan},
+	    {"row_count_change_is_recorded_and_flagged",
+	     test_run_db__row_count_change_is_recorded_and_flagged},
 	    {"refusals_claim_nothing", test_run_db__refusals_claim_nothing},
 	    {"pinned_run_records_the_placement_it_had",
 	     test_run_db__pinned_run_records_the_placement_it_had},
