@@ -456,14 +456,19 @@ static void on_signal(int sig)
 }
 
 /* The line the handler prints: where the finished restarts are and how to go on. */
-static void prepare_interrupt_note(const struct target_set *ts, const char *path, int resume)
+static void prepare_interrupt_note(const struct target_set *ts, const char *path, int resume,
+				   int budget)
 {
 	intr_ts = ts;
 	intr_resume = resume;
-	int n = snprintf(intr_kept, sizeof(intr_kept),
-			 "%sdbt3stab: interrupted; finished restarts kept in '%s' (continue with: "
-			 "dbt3stab run --resume %s)\n",
-			 cli_is_tty(stderr) ? "\r\033[K" : "", path, path);
+	int n = budget ? snprintf(intr_kept, sizeof(intr_kept),
+				  "%sdbt3stab: interrupted; finished restarts kept in '%s' (a "
+				  "--budget run cannot be resumed)\n",
+				  cli_is_tty(stderr) ? "\r\033[K" : "", path)
+		       : snprintf(intr_kept, sizeof(intr_kept),
+				  "%sdbt3stab: interrupted; finished restarts kept in '%s' (continue "
+				  "with: dbt3stab run --resume %s)\n",
+				  cli_is_tty(stderr) ? "\r\033[K" : "", path, path);
 	if (n < 0 || (size_t)n >= sizeof(intr_kept))
 		intr_kept[0] = '\0';
 }
@@ -808,7 +813,7 @@ int cmd_run(int argc, char **argv)
 	if (pin_ctx_bind_client(pin, &err) < 0)
 		cli_warn("cannot bind the client: %s", err.msg);
 
-	prepare_interrupt_note(&ts, resume ? resume : output, resume != NULL);
+	prepare_interrupt_note(&ts, resume ? resume : output, resume != NULL, plan.budget_s > 0);
 	install_signals();
 	struct display d = {.quiet = quiet, .tty = cli_is_tty(stderr)};
 	struct run_hooks hooks = {on_progress, on_event, &d};

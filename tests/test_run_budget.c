@@ -283,6 +283,12 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 	/* Decisions are final: another look changes nothing. */
 	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &d, &cost), 1);
 	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
+	/* --keep-all: decided queries stay in the next pair and its cost. */
+	p.keep_all = 1;
+	double all = 0;
+	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &d, &all), 1);
+	CU_ASSERT(next[0].active && next[1].active && next[2].active);
+	CU_ASSERT(all > cost);
 	res_file_free(res[0]);
 	res_file_free(res[1]);
 }
