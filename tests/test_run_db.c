@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The run protocol against a real private MariaDB at SF 0.01: schema-valid results, a server
- * killed mid-run, a query timeout, resume after an interrupt, interleaved variants, and one
- * pinned run whose recorded placement is checked against /proc. */
+ * killed mid-run, a query timeout, resume after an interrupt, interleaved variants (balanced
+ * order), one pinned run whose recorded placement is checked against /proc, a --budget run that
+ * ends within its budget + 5%, and a row count changed during a run. */
 #include "harness.h"
 #include "result/res.h"
 #include "runner/run.h"
