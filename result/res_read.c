@@ -650,8 +650,18 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 	return keep_extra(rd, root, "$", known, &res->extra);
 }
 
-int res_file_parse(struct res_file **out, const char *text, size_t len, const char *name,
-		   struct errbuf *err)
+/* Messages quote the file (strings, jansson's tokens): control characters, a newline or a
+ * terminal escape among them, become '?' so that the message stays one plain line. */
+static int one_line(struct errbuf *err)
+{
+	for (char *c = err->msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return -1;
+}
+
+static int parse_text(struct res_file **out, const char *text, size_t len, const char *name,
+		      struct errbuf *err)
 {
 	struct rd rd = {name, err, -1, -1, -1, NULL, 0};
 	json_error_t jerr;
@@ -659,9 +669,6 @@ int res_file_parse(struct res_file **out, const char *text, size_t len, const ch
 	if (res_text_check(text, len, name, err) < 0)
 		return -1;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	for (char *c = jerr.text; !root && *c; c++) /* it quotes the input: keep one line */
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = ' ';
 	if (!root)
 		return errbuf_set(err, "'%s': not JSON: %s (line %d, column %d)", name, jerr.text,
 				  jerr.line, jerr.column);
@@ -678,6 +685,12 @@ int res_file_parse(struct res_file **out, const char *text, size_t len, const ch
 	}
 	*out = res;
 	return 0;
+}
+
+int res_file_parse(struct res_file **out, const char *text, size_t len, const char *name,
+		   struct errbuf *err)
+{
+	return parse_text(out, text, len, name, err) < 0 ? one_line(err) : 0;
 }
 
 int res_file_read(struct res_file **out, const char *path, struct errbuf *err)

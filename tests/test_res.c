@@ -145,9 +145,13 @@ static const struct {
     {"\"warmup_ms\":[2.5]", "\"warmup_ms\":null",
      "'bad.json': $.queries[0].restarts[0].warmup_ms: expected an array, found null"},
     {"\"host\":{}", "\"host\":{},\"host\":{}", NULL /* duplicate key, from jansson */},
-    /* found by tests/fuzz/fuzz_res: jansson quotes the bad token, raw newline included */
+    /* found by tests/fuzz/fuzz_res: messages quote the file, and stay one line: jansson's token
+     * with a raw newline, a string with an escaped newline or a terminal escape */
     {"\"tool_version\":\"0.1.0\"", "\"tool_version\":\"0.1\\\n.0\"",
-     "'bad.json': not JSON: invalid escape near '\"0.1\\ ' (line 2, column 0)"},
+     "'bad.json': not JSON: invalid escape near '\"0.1\\?' (line 2, column 0)"},
+    {"\"result_sha256\":\"" SHA_B "\"", "\"result_sha256\":\"ab\\ncd\\u001b[2J\"",
+     "'bad.json': $.queries[0].restarts[0].result_sha256: not a SHA-256 (64 lowercase hex "
+     "digits): \"ab?cd?[2J\""},
 };
 
 /* The pool record is read back as written; files without it say "not recorded". */
