@@ -629,6 +629,18 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 	CU_ASSERT(before >= 1 && before < 6);
 	res_file_free(res);
 
+	/* the same command again, without --resume: refused, the checkpoint left as it is */
+	char *kept = NULL, *after = NULL;
+	struct errbuf rerr;
+	CU_ASSERT_EQUAL(util_read_file(out, &kept, NULL, &rerr), 0);
+	snprintf(log, sizeof(log), "%s/resume-again.log", tmp);
+	CU_ASSERT_EQUAL(wait_exit(spawn(log, args)), 2);
+	CU_ASSERT_TRUE(log_contains(log, "exists: complete an interrupted run with --resume"));
+	CU_ASSERT_EQUAL(util_read_file(out, &after, NULL, &rerr), 0);
+	CU_ASSERT_TRUE(kept && after && strcmp(kept, after) == 0);
+	free(kept);
+	free(after);
+
 	const char *resume[] = {"run", "--resume", out, "--quiet", NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cli("resume2", resume), 0);
 	assert_schema_valid(out);
