@@ -121,6 +121,8 @@ struct rpt_compare_opts {
 	int sequential;		 /* replay the sequential rule (rpt_seq_replay) */
 	size_t max_pairs; /* its K; 0: the plan's max_pairs, else the most pairs of a query */
 	enum st_seq_spending spending;
+	int exclude_disturbed;	   /* the files' disturbed restarts were removed before the build */
+	size_t excluded_old, excluded_new; /* ... this many restarts of each */
 };
 
 /* Defaults: alpha 0.05, min_effect 0.02, Holm, auto (pooled/Welch), one-sided (greater), the

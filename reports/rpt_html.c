@@ -514,14 +514,23 @@ static void write_warnings(FILE *out, const struct rpt_html_page *pg)
 {
 	int opened = 0;
 	for (size_t i = 0; !pg->compare && i < pg->n_sides; i++) { /* compare: in its notes */
-		if (res_file_pool_fits(pg->sides[i].res) != 0)
+		char noise[1024];
+		int pool = res_file_pool_fits(pg->sides[i].res) == 0;
+		size_t nd = res_noise_line(pg->sides[i].res, noise, sizeof(noise));
+		if (!pool && !nd)
 			continue;
 		if (!opened)
 			fputs("<h2>Warnings</h2>\n<ul class=\"warnings\">\n", out);
 		opened = 1;
-		fputs("<li>", out);
-		esc(out, pg->sides[i].name);
-		fputs(": " RES_POOL_NOT_FIT "</li>\n", out);
+		for (int k = 0; k < 2; k++) {
+			if (k == 0 ? !pool : !nd)
+				continue;
+			fputs("<li>", out);
+			esc(out, pg->sides[i].name);
+			fputs(": ", out);
+			esc(out, k == 0 ? RES_POOL_NOT_FIT : noise);
+			fputs("</li>\n", out);
+		}
 	}
 	for (size_t i = 0; i < pg->n_notes; i++) {
 		if (!opened)

@@ -650,6 +650,17 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		if (files[i] && res_file_pool_fits(files[i]->res) == 0 &&
 		    add_warning(c, "'%s': " RES_POOL_NOT_FIT, files[i]->path) < 0)
 			goto oom;
+	if (opts->exclude_disturbed &&
+	    add_warning(c, "--exclude-disturbed: excluded %zu disturbed restart%s of '%s', %zu of '%s'",
+			opts->excluded_old, opts->excluded_old == 1 ? "" : "s", old->path,
+			opts->excluded_new, new->path) < 0)
+		goto oom;
+	for (size_t i = 0; i < 3; i++) {
+		char noise[1024];
+		if (files[i] && res_noise_line(files[i]->res, noise, sizeof(noise)) &&
+		    add_warning(c, "'%s': %s", files[i]->path, noise) < 0)
+			goto oom;
+	}
 	c->queries = calloc(old->res->n_queries ? old->res->n_queries : 1, sizeof(*c->queries));
 	if (!c->queries)
 		goto oom;

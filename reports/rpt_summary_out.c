@@ -93,8 +93,11 @@ static void header_line(FILE *f, const struct rpt_summary *s, int md)
 		fprintf(f, ", label %s", r->label);
 	fprintf(f, ", started %s%s\n", r->started_at ? r->started_at : "?",
 		r->finished_at ? "" : " (unfinished)");
+	char noise[1024];
 	if (res_file_pool_fits(r) == 0)
 		fprintf(f, "%s" RES_POOL_NOT_FIT "\n", md ? "**warning:** " : "warning: ");
+	if (res_noise_line(r, noise, sizeof(noise)))
+		fprintf(f, "%s%s\n", md ? "**warning:** " : "warning: ", noise);
 }
 
 static const char *power_test(const struct rpt_summary *s)
@@ -323,6 +326,10 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 	json_object_set_new(o, "finished", json_boolean(r->finished_at != NULL));
 	int fits = res_file_pool_fits(r);
 	json_object_set_new(o, "buffer_pool_fits", fits < 0 ? json_null() : json_boolean(fits));
+	char noise[1024];
+	size_t nd = res_noise_line(r, noise, sizeof(noise));
+	json_object_set_new(o, "disturbed_restarts", json_integer((json_int_t)nd));
+	json_object_set_new(o, "disturbed", nd ? json_string(noise) : json_null());
 	json_object_set_new(
 	    o, "power",
 	    json_pack("{s:f, s:f, s:f, s:f, s:s, s:s, s:s, s:b, s:I}", "detect", s->opts.detect,

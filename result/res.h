@@ -117,6 +117,9 @@ struct res_query *res_file_find_query(const struct res_file *res, const char *id
  * r. Returns the stored copy, valid until the next res_query_add_restart on q; NULL on OOM. */
 struct res_restart *res_query_add_restart(struct res_query *q, const struct res_restart *r);
 
+/* Frees q's restart entry i and closes the gap (later entries move down). */
+void res_query_remove_restart(struct res_query *q, size_t i);
+
 /* The JSON form of the result (a new reference). Times are rounded to the nanosecond. */
 json_t *res_file_to_json(const struct res_file *res);
 
@@ -153,5 +156,46 @@ const char *res_file_dataset_fingerprint(const struct res_file *res);
 
 /* $.server.buffer_pool.fits: 1 the data fits, 0 it does not, -1 not recorded (older files). */
 int res_file_pool_fits(const struct res_file *res);
+
+/* ---- interference (docs/result-format.md, "Interference") ---- */
+
+/* A restart is disturbed when, summed over its queries' windows, other processes' CPU time on
+ * the benchmark PUs or the steal time is above RES_NOISE_SHARE of the window and at least
+ * RES_NOISE_FLOOR_MS (a few clock ticks, so one tick of a short window does not count). */
+#define RES_NOISE_SHARE 0.05
+#define RES_NOISE_FLOOR_MS 30.0
+enum res_noise_cause { RES_NOISE_OTHER_CPU = 1 << 0, RES_NOISE_STEAL = 1 << 1 };
+
+/* One restart's interference: the sums of its query entries' "interference" members. */
+struct res_noise_restart {
+	int index;
+	size_t n_queries; /* query entries with a record */
+	double window_ms, other_cpu_ms, steal_ms, server_cpu_ms, query_thread_cpu_ms,
+	    server_rest_cpu_ms;
+	double vcsw, ivcsw, majflt;
+	unsigned causes; /* enum res_noise_cause bits; nonzero: disturbed */
+};
+
+/* The restarts of res that have interference records, by index ascending (*out malloc'd, the
+ * caller frees; *n_out 0 for files without records). -1 on out of memory. */
+int res_noise_restarts(const struct res_file *res, struct res_noise_restart **out, size_t *n_out);
+
+/* "other processes 48% of a PU" / "steal 7% of a PU" (both when both): the time over the
+ * restart's windows (above 100% when others kept several PUs busy). */
+void res_noise_cause_text(char *out, size_t len, const struct res_noise_restart *r);
+
+/* Counts the disturbed restarts; restart indexes (1-based) listed as "2, 5" in list. */
+size_t res_noise_disturbed_list(const struct res_noise_restart *r, size_t n, char *list,
+				size_t len);
+
+/* One line naming the disturbed restarts and by how much, e.g. "1 of 3 restarts disturbed
+ * (restart 2: other processes 48% of a PU)"; returns how many (0: out is ""). */
+size_t res_noise_line(const struct res_file *res, char *out, size_t len);
+
+/* The top-level "interference" member: the rule and each restart's sums and verdict. */
+json_t *res_noise_json(const struct res_noise_restart *r, size_t n);
+
+/* Removes the entries of disturbed restarts from every query; *out_n the restarts removed. */
+int res_file_drop_disturbed(struct res_file *res, size_t *out_n);
 
 #endif

@@ -212,3 +212,13 @@ int res_file_pool_fits(const struct res_file *res)
 	json_t *fits = json_object_get(bp, "fits");
 	return json_is_boolean(fits) ? json_is_true(fits) : -1;
 }
+
+void res_query_remove_restart(struct res_query *q, size_t i)
+{
+	if (i >= q->n_restarts)
+		return;
+	restart_release(&q->restarts[i]);
+	memmove(&q->restarts[i], &q->restarts[i + 1],
+		(q->n_restarts - i - 1) * sizeof(q->restarts[0]));
+	q->n_restarts--;
+}

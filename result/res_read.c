@@ -229,6 +229,90 @@ static int plan_counts(struct rd *rd, const char *path, const struct res_restart
 	return 0;
 }
 
+static int int_member(struct rd *rd, json_t *obj, const char *path, const char *key,
+		      long long min, long long max, unsigned w, long long *out);
+static int num_member(struct rd *rd, json_t *obj, const char *path, const char *key, double lo,
+		      double hi, unsigned w);
+
+/* An "interference" record (a query entry's, or a restart's in $.interference.restarts):
+ * times in [0, RES_MAX_TIME_MS] (the query thread's split may be null), counts >= 0. */
+static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
+{
+	static const char *const times[] = {"window_ms",     "other_cpu_ms",
+					    "steal_ms",	     "server_cpu_ms",
+					    "query_thread_cpu_ms", "server_rest_cpu_ms"};
+	static const char *const counts[] = {"voluntary_ctxt_switches",
+					     "involuntary_ctxt_switches", "major_faults"};
+	char p[256];
+	json_t *v;
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		if (member(rd, rec, path, times[i], W_NUMBER | W_NULL, &v) < 0)
+			return -1;
+		path_join(p, sizeof(p), path, times[i]);
+		if (json_is_number(v) &&
+		    !(json_number_value(v) >= 0 && json_number_value(v) <= RES_MAX_TIME_MS))
+			return fail(rd, p, "%g out of range (0 to %g)", json_number_value(v),
+				    RES_MAX_TIME_MS);
+	}
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		if (member(rd, rec, path, counts[i], W_NUMBER, &v) < 0)
+			return -1;
+		path_join(p, sizeof(p), path, counts[i]);
+		if (!(json_number_value(v) >= 0 && json_number_value(v) <= 1e15))
+			return fail(rd, p, "%g out of range (0 to 1e15)", json_number_value(v));
+	}
+	return 0;
+}
+
+/* A query entry's optional "interference" record. */
+static int check_noise_entry(struct rd *rd, json_t *o, const char *path)
+{
+	char p[256];
+	json_t *rec;
+	if (member(rd, o, path, "interference", W_OBJECT | W_OPTIONAL, &rec) < 0)
+		return -1;
+	path_join(p, sizeof(p), path, "interference");
+	return rec ? check_noise_members(rd, rec, p) : 0;
+}
+
+/* $.interference (optional): the rule and each restart's sums and verdict. */
+static int check_noise_top(struct rd *rd, json_t *root)
+{
+	static const char *const causes[] = {"other_cpu", "steal", NULL};
+	json_t *top, *list, *e, *v, *c;
+	size_t i, k;
+	char p[96], pc[128];
+	if (member(rd, root, "$", "interference", W_OBJECT | W_OPTIONAL, &top) < 0)
+		return -1;
+	if (!top)
+		return 0;
+	if (num_member(rd, top, "$.interference", "disturbed_share", 0, 1, 0) < 0 ||
+	    num_member(rd, top, "$.interference", "disturbed_floor_ms", 0, RES_MAX_TIME_MS, 0) <
+		0 ||
+	    member(rd, top, "$.interference", "restarts", W_ARRAY, &list) < 0)
+		return -1;
+	json_array_foreach(list, i, e)
+	{
+		long long idx;
+		snprintf(p, sizeof(p), "$.interference.restarts[%zu]", i);
+		if (!json_is_object(e))
+			return fail(rd, p, "expected an object, found %s", type_name(e));
+		if (int_member(rd, e, p, "index", 0, RES_MAX_RESTARTS - 1, 0, &idx) < 0 ||
+		    check_noise_members(rd, e, p) < 0 ||
+		    member(rd, e, p, "disturbed", W_BOOL, &v) < 0 ||
+		    member(rd, e, p, "causes", W_ARRAY, &v) < 0)
+			return -1;
+		json_array_foreach(v, k, c)
+		{
+			snprintf(pc, sizeof(pc), "%s.causes[%zu]", p, k);
+			if (!json_is_string(c) || (strcmp(json_string_value(c), causes[0]) != 0 &&
+						   strcmp(json_string_value(c), causes[1]) != 0))
+				return fail(rd, pc, "not one of other_cpu or steal");
+		}
+	}
+	return 0;
+}
+
 static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_restart *r)
 {
 	static const char *const known[] = {
@@ -287,6 +371,8 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 		return -1;
 	if (member(rd, o, path, "plan", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
 	    copy_string(rd, path, v, &r->plan) < 0)
+		return -1;
+	if (check_noise_entry(rd, o, path) < 0)
 		return -1;
 	return keep_extra(rd, o, path, known, &r->extra);
 }
@@ -647,6 +733,8 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 		if (parse_query(rd, res, v, p) < 0)
 			return -1;
 	}
+	if (check_noise_top(rd, root) < 0)
+		return -1;
 	return keep_extra(rd, root, "$", known, &res->extra);
 }
 

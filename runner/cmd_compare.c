@@ -34,6 +34,9 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		"  --spending S         its alpha spending: obf (default) or pocock\n"
 		"  -o, --output FILE    write the report to FILE instead of standard output\n"
 		"                       (checked first: exit 2 when FILE cannot be created)\n"
+		"  --exclude-disturbed  leave out the restarts each file marks disturbed (others'\n"
+		"                       CPU time or steal on the benchmark PUs above the\n"
+		"                       threshold, docs/run.md); says how many it excluded\n"
 		"  --force              compare files that are not comparable, with a warning\n"
 		"  -q, --quiet          no warnings on standard error\n"
 		"  -h, --help           this help\n"
@@ -48,7 +51,15 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		"      2 usage or input error, or the report cannot be written\n");
 }
 
-enum { OPT_BASELINE = 256, OPT_FORCE, OPT_UNPAIRED, OPT_SEQUENTIAL, OPT_MAX_PAIRS, OPT_SPENDING };
+enum {
+	OPT_BASELINE = 256,
+	OPT_FORCE,
+	OPT_UNPAIRED,
+	OPT_SEQUENTIAL,
+	OPT_MAX_PAIRS,
+	OPT_SPENDING,
+	OPT_EXCLUDE_DISTURBED
+};
 
 static int read_file(struct res_file **out, const char *path)
 {
@@ -67,6 +78,7 @@ int cmd_compare(int argc, char **argv)
 	    {"baseline", required_argument, NULL, OPT_BASELINE},
 	    {"output", required_argument, NULL, 'o'},
 	    {"force", no_argument, NULL, OPT_FORCE},
+	    {"exclude-disturbed", no_argument, NULL, OPT_EXCLUDE_DISTURBED},
 	    {"unpaired", no_argument, NULL, OPT_UNPAIRED},
 	    {"sequential", no_argument, NULL, OPT_SEQUENTIAL},
 	    {"max-pairs", required_argument, NULL, OPT_MAX_PAIRS},
@@ -100,6 +112,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'o':
 			output = optarg;
+			break;
+		case OPT_EXCLUDE_DISTURBED:
+			opts.exclude_disturbed = 1;
 			break;
 		case OPT_FORCE:
 			opts.force = 1;
@@ -163,6 +178,13 @@ int cmd_compare(int argc, char **argv)
 	    (baseline_path && read_file(&base, baseline_path) < 0))
 		goto out;
 	struct rpt_file_info fo = {old_path, old}, fn = {new_path, new}, fb = {baseline_path, base};
+	if (opts.exclude_disturbed &&
+	    (res_file_drop_disturbed(old, &opts.excluded_old) < 0 ||
+	     res_file_drop_disturbed(new, &opts.excluded_new) < 0)) {
+		cli_error("out of memory");
+		rc = CLI_FOUND;
+		goto out;
+	}
 	if (rpt_compare_build(&cmp, &fo, &fn, &fb, &opts, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto out;

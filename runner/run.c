@@ -6,6 +6,7 @@
 #include "runner/run_budget_plan.h"
 #include "runner/run_exec.h"
 #include "runner/run_explain.h"
+#include "runner/run_noise.h"
 #include "runner/run_steady.h"
 #include "stats/st.h"
 #include <math.h>
@@ -41,6 +42,7 @@ struct runctx {
 	MYSQL *conn;
 	struct run_cpu *cpu;
 	struct run_watch *watch;
+	struct run_noise *noise; /* interference around each query, NULL when /proc fails */
 	/* Progress and ETA. */
 	struct run_progress prog;
 	uint64_t t0;
@@ -126,6 +128,8 @@ static int checkpoint(struct tstate *t, struct errbuf *err)
 {
 	if (!t->t->written)
 		t->t->written = 1; /* the signal handler's hint: the rename may have happened */
+	if (run_noise_update(t->t->res) < 0)
+		return errbuf_set(err, "out of memory");
 	if (res_file_write(t->t->res, t->t->out_path, err) < 0)
 		return -1;
 	t->t->written = 2;
@@ -224,6 +228,8 @@ static void close_session(struct runctx *c)
 	c->watch = NULL;
 	run_cpu_free(c->cpu);
 	c->cpu = NULL;
+	run_noise_free(c->noise);
+	c->noise = NULL;
 	if (c->conn)
 		mysql_close(c->conn);
 	c->conn = NULL;
@@ -241,6 +247,9 @@ static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
 	if (c->cpu)
 		json_object_set_new(t->t->res->plan, "server_cpu_source",
 				    json_string(run_cpu_source_name(c->cpu)));
+	struct errbuf nerr;
+	if (pid > 0 && run_noise_open(&c->noise, t->srv, c->conn, c->pin, &nerr) < 0)
+		event(c, "no interference record: %s", nerr.msg);
 	if (c->plan->query_timeout > 0) {
 		MYSQL *killer = srv_connect(t->srv, NULL, err);
 		if (!killer)
@@ -544,7 +553,12 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 		goto out;
 	}
 	c->execs_done = 0;
+	struct errbuf nerr;
+	struct run_noise_rec nrec;
+	int noise = c->noise && run_noise_begin(c->noise, &nerr) == 0;
 	enum run_exec_status st = measure(c, num, &rr, &s, &xerr);
+	if (noise && run_noise_end(c->noise, &nrec, &nerr) == 0)
+		json_object_set_new(rr.extra, "interference", run_noise_rec_json(&nrec));
 	/* Executions a failure skipped leave the ETA. */
 	int planned = sh.wmax + sh.runs + (sh.wmax == 0);
 	uint64_t skipped = planned > c->execs_done ? (uint64_t)(planned - c->execs_done) : 0;
@@ -691,6 +705,10 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 	rc = stop_server(c, t, err);
 	if (rc < 0)
 		return RUN_E_SERVER;
+	char why[160];
+	if (run_noise_disturbed(t->t->res, r, why, sizeof(why)))
+		event(c, "%s%srestart %d disturbed: %s", t->t->name ? t->t->name : "",
+		      t->t->name ? ": " : "", r + 1, why);
 	double ss = (double)(c->start_ns - ss0) / 1e9;
 	if (ss > t->startstop_s)
 		t->startstop_s = ss;

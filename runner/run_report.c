@@ -74,8 +74,11 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 {
 	if (name)
 		fprintf(f, "variant %s\n", name);
+	char noise[1024];
 	if (res_file_pool_fits(res) == 0)
 		fprintf(f, "warning: " RES_POOL_NOT_FIT "\n");
+	if (res_noise_line(res, noise, sizeof(noise)))
+		fprintf(f, "warning: %s\n", noise);
 	fprintf(f, "%-5s %8s %12s %10s %10s %10s %10s  %s\n", "query", "restarts", "mean ms",
 		"cov within", "noise sd", "(95% ucb)", "rows", "notes");
 	for (size_t i = 0; i < res->n_queries; i++) {

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/* Interference around a query: /proc parsers and the sampler (runner/run_noise.h). */
+#include "runner/run_noise.h"
+#include "pinning/pin.h"
+#include "result/res.h"
+#include "server/srv.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NOISE_MAX_CPUS 64
+
+/* ---- parsers ---- */
+
+/* Reads up to n unsigned fields after the label of a /proc/stat line. */
+static int stat_fields(const char *p, uint64_t *f, int n)
+{
+	int got = 0;
+	while (got < n) {
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		char *end;
+		f[got++] = strtoull(p, &end, 10);
+		p = end;
+	}
+	return got;
+}
+
+/* The line of /proc/stat labelled label ("cpu" or "cpu3"), or NULL. */
+static const char *stat_line(const char *text, const char *label)
+{
+	size_t l = strlen(label);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, label, l) == 0 && p[l] == ' ')
+			return p + l;
+	return NULL;
+}
+
+int run_noise_parse_stat(const char *text, const unsigned *cpus, int n_cpus, uint64_t *out_busy,
+			 uint64_t *out_steal)
+{
+	*out_busy = *out_steal = 0;
+	for (int i = 0; i < (n_cpus ? n_cpus : 1); i++) {
+		char label[32];
+		uint64_t f[8] = {0};
+		if (n_cpus)
+			snprintf(label, sizeof(label), "cpu%u", cpus[i]);
+		else
+			snprintf(label, sizeof(label), "cpu");
+		const char *line = stat_line(text, label);
+		/* user nice system idle iowait irq softirq steal (steal since Linux 2.6.11) */
+		if (!line || stat_fields(line, f, 8) < 7)
+			return -1;
+		*out_busy += f[0] + f[1] + f[2] + f[5] + f[6];
+		*out_steal += f[7];
+	}
+	return 0;
+}
+
+int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out_majflt)
+{
+	/* pid (comm) state ppid ...: comm may hold spaces and ')', so fields start after the
+	 * last ')'; from there majflt is the 10th field, utime the 12th, stime the 13th. */
+	const char *p = strrchr(text, ')');
+	uint64_t v[13];
+	if (!p)
+		return -1;
+	p++;
+	for (int i = 0; i < 13; i++) {
+		while (*p == ' ')
+			p++;
+		if (i == 0) { /* state: one letter */
+			if (!*p)
+				return -1;
+			p++;
+			v[0] = 0;
+			continue;
+		}
+		char *end;
+		errno = 0;
+		long long x = strtoll(p, &end, 10);
+		if (end == p || errno)
+			return -1;
+		v[i] = x < 0 ? 0 : (uint64_t)x;
+		p = end;
+	}
+	*out_majflt = v[9];
+	*out_ticks = v[11] + v[12];
+	return 0;
+}
+
+static int status_value(const char *text, const char *key, uint64_t *out)
+{
+	const char *p = strstr(text, key);
+	if (!p)
+		return -1;
+	p += strlen(key);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	char *end;
+	*out = strtoull(p, &end, 10);
+	return end == p ? -1 : 0;
+}
+
+int run_noise_parse_ctxt(const char *text, uint64_t *out_vol, uint64_t *out_invol)
+{
+	if (status_value(text, "\nvoluntary_ctxt_switches:", out_vol) < 0 ||
+	    status_value(text, "\nnonvoluntary_ctxt_switches:", out_invol) < 0)
+		return -1;
+	return 0;
+}
+
+const char *run_noise_tid_sql(int mysql)
+{
+	return mysql ? "SELECT THREAD_OS_ID FROM performance_schema.threads WHERE "
+		       "PROCESSLIST_ID = CONNECTION_ID()"
+		     : "SELECT TID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()";
+}
+
+/* ---- the sampler ---- */
+
+struct snap {
+	uint64_t wall_ns, busy, steal, server, client, qthread, vcsw, ivcsw, majflt;
+	int have_qthread;
+};
+
+struct run_noise {
+	pid_t pid, tid;
+	unsigned cpus[NOISE_MAX_CPUS];
+	int n_cpus;
+	double ms_per_tick;
+	struct snap s0;
+	char statbuf[1 << 16]; /* /proc/stat: a line per CPU */
+};
+
+int run_noise_new(struct run_noise **out, pid_t server, pid_t query_tid, const unsigned *cpus,
+		  int n_cpus, struct errbuf *err)
+{
+	struct run_noise *n = calloc(1, sizeof(*n));
+	if (!n)
+		return errbuf_set(err, "out of memory");
+	n->pid = server;
+	n->tid = query_tid;
+	n->n_cpus = n_cpus > NOISE_MAX_CPUS ? NOISE_MAX_CPUS : n_cpus;
+	if (n->n_cpus > 0)
+		memcpy(n->cpus, cpus, sizeof(unsigned) * (size_t)n->n_cpus);
+	long hz = sysconf(_SC_CLK_TCK);
+	n->ms_per_tick = 1000.0 / (double)(hz > 0 ? hz : 100);
+	*out = n;
+	return 0;
+}
+
+void run_noise_free(struct run_noise *n)
+{
+	free(n);
+}
+
+pid_t run_noise_query_tid(MYSQL *m, int mysql)
+{
+	pid_t tid = 0;
+	if (mysql_query(m, run_noise_tid_sql(mysql)))
+		return 0;
+	MYSQL_RES *res = mysql_store_result(m);
+	MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+	if (row && row[0]) {
+		char *end;
+		long v = strtol(row[0], &end, 10);
+		if (end != row[0] && *end == '\0' && v > 0)
+			tid = (pid_t)v;
+	}
+	mysql_free_result(res);
+	return tid;
+}
+
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t got = read(fd, buf, len - 1);
+	close(fd);
+	if (got < 0)
+		return -1;
+	buf[got] = '\0';
+	return 0;
+}
+
+/* Context switches summed over the server's threads (those alive at the sample). */
+static int server_ctxt(pid_t pid, uint64_t *vol, uint64_t *invol)
+{
+	char path[96], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	*vol = *invol = 0;
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		uint64_t v, iv;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", (int)pid, e->d_name);
+		if (read_small(path, buf, sizeof(buf)) == 0 && run_noise_parse_ctxt(buf, &v, &iv) == 0) {
+			*vol += v;
+			*invol += iv;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+static int take(struct run_noise *n, struct snap *s, struct errbuf *err)
+{
+	char path[96], buf[1024];
+	uint64_t flt;
+	memset(s, 0, sizeof(*s));
+	s->wall_ns = util_now_ns();
+	if (read_small("/proc/stat", n->statbuf, sizeof(n->statbuf)) < 0 ||
+	    run_noise_parse_stat(n->statbuf, n->cpus, n->n_cpus, &s->busy, &s->steal) < 0)
+		return errbuf_set(err, "cannot read the CPU counters in /proc/stat");
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)n->pid);
+	if (read_small(path, buf, sizeof(buf)) < 0 ||
+	    run_noise_parse_pidstat(buf, &s->server, &s->majflt) < 0)
+		return errbuf_set(err, "cannot read '%s'", path);
+	if (read_small("/proc/self/stat", buf, sizeof(buf)) < 0 ||
+	    run_noise_parse_pidstat(buf, &s->client, &flt) < 0)
+		return errbuf_set(err, "cannot read '/proc/self/stat'");
+	if (n->tid > 0) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)n->pid, (int)n->tid);
+		s->have_qthread = read_small(path, buf, sizeof(buf)) == 0 &&
+				  run_noise_parse_pidstat(buf, &s->qthread, &flt) == 0;
+	}
+	server_ctxt(n->pid, &s->vcsw, &s->ivcsw);
+	return 0;
+}
+
+int run_noise_begin(struct run_noise *n, struct errbuf *err)
+{
+	return take(n, &n->s0, err);
+}
+
+static uint64_t delta(uint64_t a, uint64_t b)
+{
+	return b > a ? b - a : 0;
+}
+
+int run_noise_end(struct run_noise *n, struct run_noise_rec *out, struct errbuf *err)
+{
+	struct snap s1;
+	const struct snap *s0 = &n->s0;
+	if (take(n, &s1, err) < 0)
+		return -1;
+	double t = n->ms_per_tick;
+	uint64_t busy = delta(s0->busy, s1.busy), server = delta(s0->server, s1.server),
+		 client = delta(s0->client, s1.client);
+	memset(out, 0, sizeof(*out));
+	out->window_ms = (double)delta(s0->wall_ns, s1.wall_ns) / 1e6;
+	out->other_cpu_ms = busy > server + client ? (double)(busy - server - client) * t : 0;
+	out->steal_ms = (double)delta(s0->steal, s1.steal) * t;
+	out->server_cpu_ms = (double)server * t;
+	out->query_thread_cpu_ms = out->server_rest_cpu_ms = -1;
+	if (s0->have_qthread && s1.have_qthread) {
+		uint64_t q = delta(s0->qthread, s1.qthread);
+		out->query_thread_cpu_ms = (double)q * t;
+		out->server_rest_cpu_ms = server > q ? (double)(server - q) * t : 0;
+	}
+	out->vcsw = delta(s0->vcsw, s1.vcsw);
+	out->ivcsw = delta(s0->ivcsw, s1.ivcsw);
+	out->majflt = delta(s0->majflt, s1.majflt);
+	return 0;
+}
+
+static json_t *ms_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+json_t *run_noise_rec_json(const struct run_noise_rec *r)
+{
+	return json_pack("{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I}", "window_ms",
+			 r->window_ms, "other_cpu_ms", r->other_cpu_ms, "steal_ms", r->steal_ms,
+			 "server_cpu_ms", r->server_cpu_ms, "query_thread_cpu_ms",
+			 ms_or_null(r->query_thread_cpu_ms), "server_rest_cpu_ms",
+			 ms_or_null(r->server_rest_cpu_ms), "voluntary_ctxt_switches",
+			 (json_int_t)r->vcsw, "involuntary_ctxt_switches", (json_int_t)r->ivcsw,
+			 "major_faults", (json_int_t)r->majflt);
+}
+
+/* ---- in the protocol ---- */
+
+int run_noise_open(struct run_noise **out, struct srv *s, MYSQL *conn, const struct pin_ctx *pin,
+		   struct errbuf *err)
+{
+	unsigned cpus[2 * PIN_MAX_IDS];
+	int n = 0;
+	const struct pin_placement *p = pin ? pin_ctx_placement(pin) : NULL;
+	if (p && p->pinned) {
+		for (int i = 0; i < p->n_server; i++)
+			cpus[n++] = p->server_cpus[i];
+		for (int i = 0; i < p->n_client; i++) {
+			int dup = 0;
+			for (int k = 0; k < n; k++)
+				dup |= cpus[k] == p->client_cpus[i];
+			if (!dup)
+				cpus[n++] = p->client_cpus[i];
+		}
+	}
+	pid_t tid = run_noise_query_tid(conn, srv_flavour(s) == SRV_FLAVOUR_MYSQL);
+	return run_noise_new(out, srv_pid(s), tid, cpus, n, err);
+}
+
+int run_noise_update(struct res_file *res)
+{
+	struct res_noise_restart *r;
+	size_t n;
+	if (res_noise_restarts(res, &r, &n) < 0)
+		return -1;
+	if (n) {
+		if (!res->extra && !(res->extra = json_object())) {
+			free(r);
+			return -1;
+		}
+		json_object_set_new(res->extra, "interference", res_noise_json(r, n));
+	}
+	free(r);
+	return 0;
+}
+
+int run_noise_disturbed(const struct res_file *res, int idx, char *why, size_t len)
+{
+	struct res_noise_restart *r;
+	size_t n;
+	int found = 0;
+	if (res_noise_restarts(res, &r, &n) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].index == idx && r[i].causes) {
+			res_noise_cause_text(why, len, &r[i]);
+			found = 1;
+		}
+	free(r);
+	return found;
+}

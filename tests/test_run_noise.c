@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the interference record: the /proc parsers on fixture text (the expected sums
+ * worked out by hand from the fixture's columns), the disturbed rule, the reader's checks. */
+#include "harness.h"
+#include "result/res.h"
+#include "runner/run_noise.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHA_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+/* /proc/stat of a 4-CPU host; columns: user nice system idle iowait irq softirq steal guest
+ * guest_nice. */
+static const char proc_stat[] =
+    "cpu  151993 351687 89065 65686 742 0 835 2053 0 0\n"
+    "cpu0 86799 169331 39119 34612 124 0 35 995 0 0\n"
+    "cpu1 65193 182356 49946 31074 618 0 800 1057 0 0\n"
+    "cpu2 10 20 30 40 50 60 70 80 90 100\n"
+    "cpu10 1 1 1 1 1 1 1 1 0 0\n"
+    "intr 3974168 0 0 0\n"
+    "ctxt 13042904\n";
+
+static void test_run_noise__stat_sums_the_listed_cpus(void)
+{
+	uint64_t busy, steal;
+	const unsigned one[] = {1}, two[] = {0, 2}, ten[] = {10}, absent[] = {3};
+	/* cpu1: 65193 + 182356 + 49946 + 0 + 800 */
+	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, one, 1, &busy, &steal), 0);
+	CU_ASSERT_EQUAL(busy, 298295);
+	CU_ASSERT_EQUAL(steal, 1057);
+	/* cpu0: 86799 + 169331 + 39119 + 0 + 35 = 295284; cpu2: 10 + 20 + 30 + 60 + 70 = 190 */
+	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, two, 2, &busy, &steal), 0);
+	CU_ASSERT_EQUAL(busy, 295474);
+	CU_ASSERT_EQUAL(steal, 995 + 80);
+	/* "cpu1" is not a prefix match of "cpu10" */
+	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, ten, 1, &busy, &steal), 0);
+	CU_ASSERT_EQUAL(busy, 5);
+	CU_ASSERT_EQUAL(steal, 1);
+	/* every CPU: the aggregate line 151993 + 351687 + 89065 + 0 + 835 */
+	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, NULL, 0, &busy, &steal), 0);
+	CU_ASSERT_EQUAL(busy, 593580);
+	CU_ASSERT_EQUAL(steal, 2053);
+	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, absent, 1, &busy, &steal), -1);
+	CU_ASSERT_EQUAL(run_noise_parse_stat("cpu0 1 2\n", NULL, 0, &busy, &steal), -1);
+}
+
+static void test_run_noise__pidstat_takes_fields_after_the_command(void)
+{
+	uint64_t ticks, majflt;
+	/* fields 10 (minflt) .. 15: 100 0 7 0 1234 56 -> majflt 7, utime 1234, stime 56 */
+	static const char plain[] = "8317 (mariadbd) S 8311 8311 28162 0 -1 4194304 100 0 7 0 "
+				    "1234 56 0 0 20 0 31 0 331274 3133440 389\n";
+	/* a command with spaces and a ')' must not shift the fields */
+	static const char odd[] = "42 (a) b (c) R 1 1 1 0 -1 0 5 0 3 0 10 20 0 0 20 0 1 0 9 9 9\n";
+	CU_ASSERT_EQUAL(run_noise_parse_pidstat(plain, &ticks, &majflt), 0);
+	CU_ASSERT_EQUAL(ticks, 1290);
+	CU_ASSERT_EQUAL(majflt, 7);
+	CU_ASSERT_EQUAL(run_noise_parse_pidstat(odd, &ticks, &majflt), 0);
+	CU_ASSERT_EQUAL(ticks, 30);
+	CU_ASSERT_EQUAL(majflt, 3);
+	CU_ASSERT_EQUAL(run_noise_parse_pidstat("8317 (x) S 1 2\n", &ticks, &majflt), -1);
+	CU_ASSERT_EQUAL(run_noise_parse_pidstat("no parenthesis", &ticks, &majflt), -1);
+}
+
+static void test_run_noise__status_context_switches(void)
+{
+	uint64_t vol, invol;
+	static const char status[] = "Name:\tmariadbd\nState:\tS (sleeping)\n"
+				     "Cpus_allowed_list:\t0\n"
+				     "voluntary_ctxt_switches:\t1523\n"
+				     "nonvoluntary_ctxt_switches:\t87\n";
+	CU_ASSERT_EQUAL(run_noise_parse_ctxt(status, &vol, &invol), 0);
+	CU_ASSERT_EQUAL(vol, 1523);
+	CU_ASSERT_EQUAL(invol, 87);
+	CU_ASSERT_EQUAL(run_noise_parse_ctxt("Name:\tx\n", &vol, &invol), -1);
+}
+
+/* MySQL 8 has no PROCESSLIST.TID: its OS thread id is performance_schema.threads.THREAD_OS_ID
+ * of the row whose PROCESSLIST_ID is the connection (MySQL 8.0 reference manual, "The threads
+ * Table"); MariaDB 10.11: information_schema.PROCESSLIST.TID. No MySQL binary here: the MariaDB
+ * statement runs in test_run_noise_db. */
+static void test_run_noise__thread_id_statement_per_flavour(void)
+{
+	const char *my = run_noise_tid_sql(1), *maria = run_noise_tid_sql(0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(my, "THREAD_OS_ID FROM performance_schema.threads"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(my, "PROCESSLIST_ID = CONNECTION_ID()"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(maria, "TID FROM information_schema.PROCESSLIST"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(maria, "ID = CONNECTION_ID()"));
+}
+
+/* A file with three restarts of two queries; restart 1's windows had 400 ms of others' CPU in
+ * 1000 ms, restart 2's 20 ms in 1000 (under the 30 ms floor), restart 0 steal of 60 in 1000. */
+static struct res_file *noisy_file(void)
+{
+	static const double other[3][2] = {{0, 0}, {150, 250}, {10, 10}};
+	static const double steal[3][2] = {{30, 30}, {0, 0}, {0, 0}};
+	struct res_file *res = res_file_new();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	for (int q = 0; q < 2; q++) {
+		struct res_query *rq = res_file_add_query(res, q ? "Q2" : "Q1", SHA_A);
+		for (int r = 0; r < 3; r++) {
+			double ms[1] = {1.0};
+			struct res_restart rr = {.index = r, .measured_ms = ms, .n_measured = 1,
+						 .rows = 1};
+			rr.extra = json_pack("{s:{s:f, s:f, s:f, s:f, s:n, s:n, s:i, s:i, s:i}}",
+					     "interference", "window_ms", 500.0, "other_cpu_ms",
+					     other[r][q], "steal_ms", steal[r][q], "server_cpu_ms",
+					     400.0, "query_thread_cpu_ms", "server_rest_cpu_ms",
+					     "voluntary_ctxt_switches", 10,
+					     "involuntary_ctxt_switches", 2, "major_faults", 0);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(rq, &rr));
+			json_decref(rr.extra);
+		}
+	}
+	return res;
+}
+
+static void test_run_noise__disturbed_rule_and_exclusion(void)
+{
+	struct res_file *res = noisy_file();
+	struct res_noise_restart *r;
+	size_t n, dropped;
+	char line[512];
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_EQUAL(r[0].causes, RES_NOISE_STEAL); /* 60 of 1000 ms: 6% >= 5%, >= 30 ms */
+	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU); /* 400 of 1000 */
+	CU_ASSERT_EQUAL(r[2].causes, 0);		   /* 20 ms: under the floor */
+	CU_ASSERT_DOUBLE_EQUAL(r[1].window_ms, 1000, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r[1].vcsw, 20, 1e-9);
+	free(r);
+	CU_ASSERT_EQUAL(res_noise_line(res, line, sizeof(line)), 2);
+	CU_ASSERT_STRING_EQUAL(line, "2 of 3 restarts disturbed (restart 1: steal 6% of a PU; "
+				     "restart 2: other processes 40% of a PU)");
+	CU_ASSERT_EQUAL(res_file_drop_disturbed(res, &dropped), 0);
+	CU_ASSERT_EQUAL(dropped, 2);
+	for (size_t q = 0; q < res->n_queries; q++) {
+		CU_ASSERT_EQUAL_FATAL(res->queries[q].n_restarts, 1);
+		CU_ASSERT_EQUAL(res->queries[q].restarts[0].index, 2);
+	}
+	res_file_free(res);
+}
+
+/* What the runner writes reads back; a negative time or an unknown cause is refused. */
+static void test_run_noise__records_read_back_and_bad_ones_refused(void)
+{
+	struct res_file *res = noisy_file(), *back = NULL;
+	struct errbuf err = {""};
+	struct res_noise_restart *r;
+	size_t n;
+	json_object_set_new(res->plan, "restarts", json_integer(3));
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	res->extra = json_object();
+	json_object_set_new(res->extra, "interference", res_noise_json(r, n));
+	free(r);
+	json_object_set_new(res->dataset, "scale_factor", json_real(0.01));
+	char *text = res_file_dumps(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_EQUAL(res_file_parse(&back, text, strlen(text), "n.json", &err), 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL(res_noise_line(back, err.msg, sizeof(err.msg)), 2);
+	res_file_free(back);
+	static const struct {
+		const char *find, *repl, *want;
+	} bad[] = {
+	    {"\"other_cpu_ms\": 150", "\"other_cpu_ms\": -1",
+	     "'n.json': $.queries[0].restarts[1].interference.other_cpu_ms: -1 out of range (0 to "
+	     "1e+09)"},
+	    {"\"other_cpu\"", "\"gremlins\"",
+	     "'n.json': $.interference.restarts[1].causes[0]: not one of other_cpu or steal"},
+	    {"\"voluntary_ctxt_switches\": 10,", "\"voluntary_ctxt_switches\": \"ten\",",
+	     "'n.json': $.queries[0].restarts[0].interference.voluntary_ctxt_switches: expected a "
+	     "number, found a string"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *at = strstr(text, bad[i].find);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+		size_t pre = (size_t)(at - text);
+		char *t2 = malloc(strlen(text) + strlen(bad[i].repl) + 1);
+		memcpy(t2, text, pre);
+		strcpy(t2 + pre, bad[i].repl);
+		strcat(t2, at + strlen(bad[i].find));
+		back = NULL;
+		CU_ASSERT_EQUAL(res_file_parse(&back, t2, strlen(t2), "n.json", &err), -1);
+		if (strcmp(err.msg, bad[i].want) != 0)
+			fprintf(stderr, "case %zu\n got  %s\n want %s\n", i, err.msg, bad[i].want);
+		CU_ASSERT_STRING_EQUAL(err.msg, bad[i].want);
+		res_file_free(back);
+		free(t2);
+	}
+	free(text);
+	res_file_free(res);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+	    {"stat_sums_the_listed_cpus", test_run_noise__stat_sums_the_listed_cpus},
+	    {"pidstat_takes_fields_after_the_command",
+	     test_run_noise__pidstat_takes_fields_after_the_command},
+	    {"status_context_switches", test_run_noise__status_context_switches},
+	    {"thread_id_statement_per_flavour", test_run_noise__thread_id_statement_per_flavour},
+	    {"disturbed_rule_and_exclusion", test_run_noise__disturbed_rule_and_exclusion},
+	    {"records_read_back_and_bad_ones_refused",
+	     test_run_noise__records_read_back_and_bad_ones_refused},
+	    {NULL, NULL},
+	};
+	return th_run("run_noise", cases, argc, argv);
+}

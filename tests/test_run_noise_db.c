@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/* Interference at SF 0.01 on a real private MariaDB: a CPU-bound process pinned to the server's
+ * PU during the second of three restarts makes that restart, and only that one, disturbed by
+ * other processes' CPU time; compare --exclude-disturbed leaves it out. */
+#include "harness.h"
+#include "result/res.h"
+#include "runner/run_noise.h"
+#include "runner/run_schema.h"
+#include "server/srv.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *tmp;
+static char inst[4200], portarg[32];
+static int loaded;
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+static int wait_exit(pid_t pid)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void show_log(const char *log)
+{
+	char *text = NULL;
+	struct errbuf err;
+	if (util_read_file(log, &text, NULL, &err) == 0)
+		fprintf(stderr, "--- %s\n%s---\n", log, text);
+	free(text);
+}
+
+/* dbt3stab args... (pinned: the default placement) with output to log; the child's pid. */
+static pid_t spawn(const char *log, const char *const *args)
+{
+	const char *argv[64];
+	int n = 0;
+	argv[n++] = DBT3_BINARY;
+	for (; *args && n < 58; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execv(DBT3_BINARY, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static long server_pid(void)
+{
+	char pidfile[4300], *text = NULL;
+	struct errbuf err;
+	snprintf(pidfile, sizeof(pidfile), "%s/mysqld.pid", inst);
+	if (util_read_file(pidfile, &text, NULL, &err) < 0)
+		return 0;
+	long pid = strtol(text, NULL, 10);
+	free(text);
+	return pid;
+}
+
+/* A busy loop on the server's PUs (its affinity) until killed. */
+static pid_t start_hog(long server)
+{
+	cpu_set_t set;
+	if (sched_getaffinity((pid_t)server, sizeof(set), &set) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		sched_setaffinity(0, sizeof(set), &set);
+		for (volatile unsigned long x = 0;; x++)
+			;
+	}
+	return pid;
+}
+
+/* Watches the server pid while run runs: the hog runs from the second server start to the
+ * third. Returns the number of server starts seen; *status the exit status of run. */
+static int hog_second_restart(pid_t run, int *status)
+{
+	long last = 0;
+	int starts = 0, st = 0;
+	pid_t hog = 0;
+	while (waitpid(run, &st, WNOHANG) == 0) {
+		long pid = server_pid();
+		if (pid > 0 && pid != last) {
+			last = pid;
+			starts++;
+			if (starts == 2)
+				hog = start_hog(pid);
+			if (starts == 3 && hog > 0) {
+				kill(hog, SIGKILL);
+				waitpid(hog, NULL, 0);
+				hog = 0;
+			}
+		}
+		sleep_ms(5);
+	}
+	if (hog > 0) {
+		kill(hog, SIGKILL);
+		waitpid(hog, NULL, 0);
+	}
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return starts;
+}
+
+/* Busy share of the CPUs over 1 s from /proc/stat: the host's own background load. */
+static double host_busy_share(void)
+{
+	char *a = NULL, *b = NULL;
+	struct errbuf err;
+	uint64_t busy0, steal0, busy1, steal1;
+	long hz = sysconf(_SC_CLK_TCK), cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (util_read_file("/proc/stat", &a, NULL, &err) < 0)
+		return 1;
+	sleep_ms(1000);
+	if (util_read_file("/proc/stat", &b, NULL, &err) < 0 ||
+	    run_noise_parse_stat(a, NULL, 0, &busy0, &steal0) < 0 ||
+	    run_noise_parse_stat(b, NULL, 0, &busy1, &steal1) < 0) {
+		free(a);
+		free(b);
+		return 1;
+	}
+	free(a);
+	free(b);
+	return (double)(busy1 - busy0 + steal1 - steal0) / (double)(hz * cpus);
+}
+
+static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		th_skip("one CPU: the server is not pinned apart from the client");
+		return;
+	}
+	double idle_before = 1 - host_busy_share();
+	char out[4300], log[4300], cmp_log[4300];
+	snprintf(out, sizeof(out), "%s/noise.json", tmp);
+	snprintf(log, sizeof(log), "%s/noise.log", tmp);
+	snprintf(cmp_log, sizeof(cmp_log), "%s/compare.log", tmp);
+	const char *args[] = {"run",	  "-s",	       "0.01",	   "-o",     out,    "--restarts",
+			      "3",	  "--warmup",  "2",	   "--runs", "4",    "--queries",
+			      "1,3,9,18", "--datadir", inst,	   "--port", portarg, NULL};
+	pid_t run = spawn(log, args);
+	int rc = -1, starts = hog_second_restart(run, &rc);
+	if (rc != 0)
+		show_log(log);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(starts, 3);
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
+	CU_ASSERT_EQUAL(run_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out,
+						  &err),
+			0);
+	struct res_noise_restart *r = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "restart %d: window %.0f ms, others %.0f ms, steal %.0f ms, server "
+				"%.0f ms (query thread %.0f), ivcsw %.0f\n",
+			r[i].index + 1, r[i].window_ms, r[i].other_cpu_ms, r[i].steal_ms,
+			r[i].server_cpu_ms, r[i].query_thread_cpu_ms, r[i].ivcsw);
+	/* the hog shared the server's PU: a good part of the window, and the cause is others */
+	CU_ASSERT(r[1].causes & RES_NOISE_OTHER_CPU);
+	CU_ASSERT(r[1].other_cpu_ms > 0.25 * r[1].window_ms);
+	/* the server's CPU was split: the query's thread did most of the work */
+	CU_ASSERT(r[0].query_thread_cpu_ms > 0);
+	CU_ASSERT(r[0].query_thread_cpu_ms <= r[0].server_cpu_ms + 1e-9);
+	size_t disturbed = 0;
+	for (size_t i = 0; i < n; i++)
+		disturbed += r[i].causes != 0;
+	free(r);
+	/* compare leaves the disturbed restart out and says so */
+	const char *cargs[] = {"compare", out, out, "--exclude-disturbed", NULL};
+	int crc = wait_exit(spawn(cmp_log, cargs));
+	char *text = NULL;
+	CU_ASSERT_EQUAL(util_read_file(cmp_log, &text, NULL, &err), 0);
+	CU_ASSERT(crc == 0 || crc == 1);
+	char want[64];
+	snprintf(want, sizeof(want), "excluded %zu disturbed restart%s of", disturbed,
+		 disturbed == 1 ? "" : "s");
+	CU_ASSERT_PTR_NOT_NULL(text ? strstr(text, want) : NULL);
+	free(text);
+	size_t dropped = 0;
+	CU_ASSERT_EQUAL(res_file_drop_disturbed(res, &dropped), 0);
+	CU_ASSERT_EQUAL(dropped, disturbed);
+	for (size_t q = 0; q < res->n_queries; q++)
+		for (size_t j = 0; j < res->queries[q].n_restarts; j++)
+			CU_ASSERT_NOT_EQUAL(res->queries[q].restarts[j].index, 1);
+	res_file_free(res);
+	/* The other restarts are clean only on a host that was idle: a busy host disturbs them
+	 * too (that is what the record is for), and then this part cannot be checked. */
+	if (idle_before < 0.9) {
+		char why[128];
+		snprintf(why, sizeof(why), "the host was %.0f%% busy before the run: cannot check that "
+					   "the other restarts are clean",
+			 100 * (1 - idle_before));
+		th_skip(why);
+		return;
+	}
+	CU_ASSERT_EQUAL(dropped, 1);
+}
+
+int main(int argc, char **argv)
+{
+	struct errbuf err;
+	tmp = th_tempdir("noise");
+	if (!tmp)
+		return 2;
+	snprintf(inst, sizeof(inst), "%s/inst", tmp);
+	int port = srv_free_port(&err);
+	snprintf(portarg, sizeof(portarg), "%d", port);
+	char cmd[9000];
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' server init --datadir '%s' --port %s -q >'%s/setup.log' 2>&1 && "
+		 "'%s' load -s 0.01 --datadir '%s' --port %s -q >>'%s/setup.log' 2>&1",
+		 DBT3_BINARY, inst, portarg, tmp, DBT3_BINARY, inst, portarg, tmp);
+	loaded = port > 0 && system(cmd) == 0;
+	if (!loaded) {
+		char log[4300];
+		snprintf(log, sizeof(log), "%s/setup.log", tmp);
+		show_log(log);
+	}
+	static const struct th_case cases[] = {
+	    {"hogged_restart_is_disturbed_and_excluded",
+	     test_run_noise_db__hogged_restart_is_disturbed_and_excluded},
+	    {NULL, NULL},
+	};
+	int rc = th_run("run_noise_db", cases, argc, argv);
+	snprintf(cmd, sizeof(cmd), "'%s' server stop --datadir '%s' --port %s -q >/dev/null 2>&1",
+		 DBT3_BINARY, inst, portarg);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot stop the test server in '%s'\n", inst);
+	th_rmtree(tmp);
+	free(tmp);
+	return rc;
+}
