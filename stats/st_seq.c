@@ -258,7 +258,9 @@ static void look_estimate(struct st_seq_look *l, const struct st_seq_state *s,
  * Q(z_k), is kept and converted with the t distribution on the look's df. The repeated
  * confidence interval diff +- t_bound se (Jennison & Turnbull 1989, JRSS B 51:305-361; 2000,
  * ch. 9) then covers the true log ratio at every look at once with probability >= 1 -
- * alpha_query (two-sided design; with ST_GREATER each one-sided bound alone). */
+ * alpha_query (two-sided design; with ST_GREATER each one-sided bound alone) for a known
+ * variance; with the t conversion only approximately (about 10% above alpha in the Monte Carlo
+ * with Pocock spending or strong drift; exact t boundaries: Jennison & Turnbull 1991). */
 static void look_bound(struct st_seq_look *l, const struct st_seq_design *d)
 {
 	size_t k = l->pairs;
