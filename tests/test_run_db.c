@@ -4,6 +4,7 @@
  * order), one pinned run whose recorded placement is checked against /proc, a --budget run that
  * ends within its budget + 5%, and a row count changed during a run. */
 #include "harness.h"
+#include "reports/rpt.h"
 #include "result/res.h"
 #include "runner/run.h"
 #include "runner/run_schema.h"
@@ -862,6 +863,27 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 		if (a1 && b1)
 			CU_ASSERT(start_seq(b1) < start_seq(a1));
 	}
+	/* compare --sequential replays the run's rule from the two files: paired, and for every
+	 * query the decision the run recorded, after the same pair */
+	struct rpt_file_info fo = {"old.json", res[0]}, fn = {"new.json", res[1]}, fb = {NULL, NULL};
+	struct rpt_compare_opts co;
+	struct rpt_compare *cmp = NULL;
+	struct errbuf cerr;
+	rpt_compare_opts_init(&co);
+	co.sequential = 1;
+	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&cmp, &fo, &fn, &fb, &co, &cerr), 0);
+	CU_ASSERT(cmp->paired);
+	for (size_t k = 0; k < cmp->n_queries; k++) {
+		const struct rpt_query *q = &cmp->queries[k];
+		const struct res_query *qa = res_file_find_query(res[0], q->id);
+		json_t *d = qa && qa->extra ? json_object_get(qa->extra, "budget") : NULL;
+		json_t *after = json_object_get(d, "decided_after_pairs");
+		CU_ASSERT_STRING_EQUAL(st_seq_decision_name(q->seq.decision),
+				       json_string_value(json_object_get(d, "decision")));
+		CU_ASSERT_EQUAL((json_int_t)q->seq.decided_at,
+				json_is_integer(after) ? json_integer_value(after) : 0);
+	}
+	rpt_compare_free(cmp);
 	res_file_free(res[0]);
 	res_file_free(res[1]);
 	free(dir);
