@@ -42,6 +42,7 @@ enum {
 	OPT_RUNS_MIN,
 	OPT_RUNS_MAX,
 	OPT_KEEP_ALL,
+	OPT_REDO_DISTURBED,
 };
 
 static const struct option own_options[] = {
@@ -67,6 +68,7 @@ static const struct option own_options[] = {
     {"runs-min", required_argument, NULL, OPT_RUNS_MIN},
     {"runs-max", required_argument, NULL, OPT_RUNS_MAX},
     {"keep-all", no_argument, NULL, OPT_KEEP_ALL},
+    {"redo-disturbed", required_argument, NULL, OPT_REDO_DISTURBED},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
 };
@@ -98,6 +100,9 @@ static void usage(FILE *f)
 	    "  --runs-min N, --runs-max N\n"
 	    "                           with --budget: bounds of the runs per restart (3, 10)\n"
 	    "  --keep-all               with --budget: measure decided queries too\n"
+	    "  --redo-disturbed N       measure up to N disturbed restarts again at the end (the\n"
+	    "                           disturbed entries are kept under \"redone\"; not with\n"
+	    "                           --budget)\n"
 	    "  --restarts N             server starts (default 5)\n"
 	    "  --warmup N               warm-up executions per query and restart (default 8)\n"
 	    "  --runs N                 measured executions per query and restart (default 10)\n"
@@ -665,6 +670,11 @@ int cmd_run(int argc, char **argv)
 			if ((rc = parse_int(cmd, "--runs-max", optarg, 1, 10000, &plan.runs_max)))
 				goto out;
 			break;
+		case OPT_REDO_DISTURBED:
+			if ((rc = parse_int(cmd, "--redo-disturbed", optarg, 0, RES_MAX_RESTARTS,
+					    &plan.redo_disturbed)))
+				goto out;
+			break;
 		case OPT_KEEP_ALL:
 			plan_opt = budget_opt = "--keep-all";
 			plan.keep_all = 1;
@@ -702,6 +712,11 @@ int cmd_run(int argc, char **argv)
 	if (plan.budget_s > 0 && fixed_opt) {
 		rc = cli_usage_error(cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
 				     fixed_opt);
+		goto out;
+	}
+	if (plan.budget_s > 0 && plan.redo_disturbed) {
+		rc = cli_usage_error(cmd, "--redo-disturbed works with the fixed protocol, not with "
+					  "--budget");
 		goto out;
 	}
 	if (plan.budget_s <= 0 && budget_opt) {

@@ -846,6 +846,28 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 	return 0;
 }
 
+/* --redo-disturbed N: up to N disturbed restarts (target by target, in order) measured again;
+ * their entries move to the top-level "redone" list first (run_noise_set_aside). */
+static int redo_disturbed(struct runctx *c, struct errbuf *err)
+{
+	int left = c->plan->redo_disturbed, rc = 0;
+	for (int i = 0; i < c->n_targets && left > 0 && rc == 0; i++) {
+		struct tstate *t = &c->ts[i];
+		for (int r = 0; r < c->plan->restarts && left > 0 && rc == 0; r++) {
+			char why[160];
+			if (!run_noise_disturbed(t->t->res, r, why, sizeof(why)))
+				continue;
+			if (run_noise_set_aside(t->t->res, r) < 0)
+				return errbuf_set(err, "out of memory");
+			event(c, "%s%smeasuring restart %d again (it was disturbed: %s)",
+			      t->t->name ? t->t->name : "", t->t->name ? ": " : "", r + 1, why);
+			left--;
+			rc = run_restart(c, t, r, err);
+		}
+	}
+	return rc;
+}
+
 int run_execute(const struct run_plan *plan, struct run_target *targets, int n_targets,
 		struct pin_ctx *pin, const struct run_hooks *hooks, struct errbuf *err)
 {
@@ -933,6 +955,8 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 		}
 	}
 	free(vorder);
+	if (rc == 0 && plan->redo_disturbed > 0 && plan->budget_s <= 0)
+		rc = redo_disturbed(&c, err);
 	for (int i = 0; i < n_targets && rc == 0; i++) {
 		if (c.ts[i].starts == 0 && c.ts[i].t->res->finished_at)
 			continue; /* complete before this call: left as it is */

@@ -66,6 +66,7 @@ struct run_plan {
 	int warmup_min, warmup_max; /* bounds of the adaptive warm-up */
 	int runs_min, runs_max;	    /* bounds of the measured runs per restart */
 	int keep_all;		    /* measure decided queries too */
+	int redo_disturbed; /* --redo-disturbed N: measure up to N disturbed restarts again */
 };
 
 /* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries; the

@@ -348,3 +348,36 @@ int run_noise_disturbed(const struct res_file *res, int idx, char *why, size_t l
 	free(r);
 	return found;
 }
+
+int run_noise_set_aside(struct res_file *res, int idx)
+{
+	json_t *all = res_file_to_json(res), *queries = json_object_get(all, "queries"), *q, *e;
+	size_t i, k;
+	if (!all)
+		return -1;
+	if (!res->extra && !(res->extra = json_object())) {
+		json_decref(all);
+		return -1;
+	}
+	json_t *redone = json_object_get(res->extra, "redone");
+	if (!json_is_array(redone)) {
+		redone = json_array();
+		json_object_set_new(res->extra, "redone", redone);
+	}
+	json_array_foreach(queries, i, q)
+	{
+		json_array_foreach(json_object_get(q, "restarts"), k, e)
+		{
+			if (json_integer_value(json_object_get(e, "index")) != idx)
+				continue;
+			json_array_append_new(redone, json_pack("{s:O, s:O}", "query",
+								json_object_get(q, "id"), "entry", e));
+		}
+	}
+	json_decref(all);
+	for (size_t qi = 0; qi < res->n_queries; qi++)
+		for (size_t j = res->queries[qi].n_restarts; j-- > 0;)
+			if (res->queries[qi].restarts[j].index == idx)
+				res_query_remove_restart(&res->queries[qi], j);
+	return 0;
+}

@@ -73,6 +73,10 @@ int run_noise_open(struct run_noise **out, struct srv *s, MYSQL *conn, const str
 /* Rewrites the top-level "interference" member of res from its query entries' records. */
 int run_noise_update(struct res_file *res);
 
+/* Moves the entries of restart r out of every query into the top-level "redone" list
+ * ([{"query", "entry"}], the entries as written), so that r can be measured again. */
+int run_noise_set_aside(struct res_file *res, int r);
+
 /* Whether restart r of res is disturbed; then why, in why. */
 int run_noise_disturbed(const struct res_file *res, int r, char *why, size_t len);
 

@@ -225,6 +225,52 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	CU_ASSERT_EQUAL(dropped, 1);
 }
 
+/* --redo-disturbed 1: the first disturbed restart is measured again on a fourth server start;
+ * its first entries are kept under "redone", each query still has three restarts. */
+static void test_run_noise_db__redo_disturbed_measures_again_and_keeps_the_first(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		th_skip("one CPU: the server is not pinned apart from the client");
+		return;
+	}
+	double idle_before = 1 - host_busy_share();
+	char out[4300], log[4300];
+	snprintf(out, sizeof(out), "%s/redo.json", tmp);
+	snprintf(log, sizeof(log), "%s/redo.log", tmp);
+	const char *args[] = {"run",	   "-s",       "0.01",	  "-o",	    out,
+			      "--restarts", "3",	"--warmup", "2",	    "--runs",
+			      "4",	   "--queries", "1,3,9",   "--datadir", inst,
+			      "--port",	   portarg,    "--redo-disturbed", "1", NULL};
+	int rc = -1, starts = hog_second_restart(spawn(log, args), &rc);
+	if (rc != 0)
+		show_log(log);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(starts, 4);
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
+	json_t *redone = json_object_get(res->extra, "redone"), *e;
+	size_t i;
+	CU_ASSERT_EQUAL_FATAL(json_array_size(redone), res->n_queries);
+	json_int_t idx = json_integer_value(
+	    json_object_get(json_object_get(json_array_get(redone, 0), "entry"), "index"));
+	json_array_foreach(redone, i, e)
+	{
+		json_t *entry = json_object_get(e, "entry");
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(entry, "index")), idx);
+		CU_ASSERT_PTR_NOT_NULL(json_object_get(entry, "interference"));
+	}
+	for (size_t q = 0; q < res->n_queries; q++)
+		CU_ASSERT_EQUAL(res->queries[q].n_restarts, 3);
+	res_file_free(res);
+	if (idle_before < 0.9) {
+		th_skip("the host was busy before the run: cannot check which restart was redone");
+		return;
+	}
+	CU_ASSERT_EQUAL(idx, 1); /* the hogged one */
+}
+
 int main(int argc, char **argv)
 {
 	struct errbuf err;
@@ -248,6 +294,8 @@ int main(int argc, char **argv)
 	static const struct th_case cases[] = {
 	    {"hogged_restart_is_disturbed_and_excluded",
 	     test_run_noise_db__hogged_restart_is_disturbed_and_excluded},
+	    {"redo_disturbed_measures_again_and_keeps_the_first",
+	     test_run_noise_db__redo_disturbed_measures_again_and_keeps_the_first},
 	    {NULL, NULL},
 	};
 	int rc = th_run("run_noise_db", cases, argc, argv);
