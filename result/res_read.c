@@ -313,6 +313,8 @@ static int check_noise_top(struct rd *rd, json_t *root)
 	return 0;
 }
 
+static int check_restart_optional(struct rd *rd, json_t *o, const char *path);
+
 static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_restart *r)
 {
 	static const char *const known[] = {
@@ -372,7 +374,7 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	if (member(rd, o, path, "plan", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
 	    copy_string(rd, path, v, &r->plan) < 0)
 		return -1;
-	if (check_noise_entry(rd, o, path) < 0)
+	if (check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0)
 		return -1;
 	return keep_extra(rd, o, path, known, &r->extra);
 }
@@ -512,20 +514,24 @@ static int int_member(struct rd *rd, json_t *obj, const char *path, const char *
 	return 0;
 }
 
-/* obj.key: a number above lo and at most hi (absent or null as w allows). */
+/* obj.key: a number above lo (at least lo with W_LO_INCL) and at most hi (absent or null as w
+ * allows). */
+#define W_LO_INCL (1u << 8)
 static int num_member(struct rd *rd, json_t *obj, const char *path, const char *key, double lo,
 		      double hi, unsigned w)
 {
 	char p[256];
 	json_t *v;
-	if (member(rd, obj, path, key, W_NUMBER | w, &v) < 0)
+	if (member(rd, obj, path, key, W_NUMBER | (w & ~W_LO_INCL), &v) < 0)
 		return -1;
 	if (!json_is_number(v))
 		return 0;
 	path_join(p, sizeof(p), path, key);
 	double x = json_number_value(v);
-	if (!(x > lo) || !(x <= hi))
-		return fail(rd, p, "%g out of range (above %g, at most %g)", x, lo, hi);
+	int low = (w & W_LO_INCL) ? !(x >= lo) : !(x > lo);
+	if (low || !(x <= hi))
+		return fail(rd, p, "%g out of range (%s %g, at most %g)", x,
+			    (w & W_LO_INCL) ? "at least" : "above", lo, hi);
 	return 0;
 }
 
@@ -552,6 +558,127 @@ static int str_member(struct rd *rd, json_t *obj, const char *path, const char *
 }
 
 #define OPT_NULL (W_OPTIONAL | W_NULL)
+
+/* An optional member the schema defines: its kind and range. */
+enum mkind { M_INT, M_NUM, M_STR, M_BOOL };
+struct mspec {
+	const char *key;
+	enum mkind kind;
+	double lo, hi;		    /* M_INT, M_NUM: the range; M_STR: hi is the longest */
+	unsigned w;		    /* W_NULL when null is allowed, W_LO_INCL */
+	const char *const *oneof; /* M_STR: the allowed values, or NULL */
+};
+
+static int check_specs(struct rd *rd, json_t *obj, const char *path, const struct mspec *m,
+		       size_t n)
+{
+	long long ignored;
+	json_t *v;
+	for (size_t i = 0; i < n; i++) {
+		unsigned w = W_OPTIONAL | m[i].w;
+		int rc = 0;
+		switch (m[i].kind) {
+		case M_INT:
+			rc = int_member(rd, obj, path, m[i].key, (long long)m[i].lo,
+					(long long)m[i].hi, w & ~W_LO_INCL, &ignored);
+			break;
+		case M_NUM:
+			rc = num_member(rd, obj, path, m[i].key, m[i].lo, m[i].hi, w);
+			break;
+		case M_STR:
+			rc = str_member(rd, obj, path, m[i].key, (size_t)m[i].hi, m[i].oneof, w);
+			break;
+		case M_BOOL:
+			rc = member(rd, obj, path, m[i].key, W_BOOL | w, &v);
+			break;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const char *const variant_orders[] = {"abba", "shuffled", "fixed", NULL};
+static const char *const corrections[] = {"holm", NULL};
+static const char *const decision_rules[] = {"group-sequential-obf", "repeated-ci-bonferroni",
+					     "precision", NULL};
+static const char *const stop_reasons[] = {"all-decided", "budget", "max-pairs", "failed", NULL};
+
+/* The members run --budget and later writers add to plan (docs/result.schema.json). */
+static const struct mspec plan_more[] = {
+    {"variant_order", M_STR, 0, 16, 0, variant_orders},
+    {"steady_correction", M_STR, 0, 16, 0, corrections},
+    {"budget_s", M_NUM, 0, 1e7, 0, NULL},
+    {"detect", M_NUM, 0, 1, 0, NULL},
+    {"alpha", M_NUM, 0, 0.5, 0, NULL},
+    {"warmup_min", M_INT, 0, RES_MAX_RUNS, 0, NULL},
+    {"warmup_max", M_INT, 1, RES_MAX_RUNS, 0, NULL},
+    {"runs_min", M_INT, 1, RES_MAX_RUNS, 0, NULL},
+    {"runs_max", M_INT, 1, RES_MAX_RUNS, 0, NULL},
+    {"keep_all", M_BOOL, 0, 0, 0, NULL},
+    {"warmup_rule", M_STR, 0, 64, 0, NULL},
+    {"decision_rule", M_STR, 0, 64, 0, decision_rules},
+    {"max_pairs", M_INT, 2, 128, 0, NULL},
+};
+
+/* $.budget, the outcome of run --budget (optional; these members required when present). */
+static const struct mspec budget_members[] = {
+    {"pairs", M_INT, 0, RES_MAX_RESTARTS, 0, NULL},
+    {"elapsed_s", M_NUM, 0, 1e9, W_LO_INCL, NULL},
+    {"budget_s", M_NUM, 0, 1e7, 0, NULL},
+    {"next_pair_estimate_s", M_NUM, 0, 1e9, W_LO_INCL | W_NULL, NULL},
+    {"server_start_stop_s", M_NUM, 0, 1e9, W_LO_INCL, NULL},
+    {"stop_reason", M_STR, 0, 16, W_NULL, stop_reasons},
+};
+
+/* Optional members of a restart entry. */
+static const struct mspec restart_more[] = {
+    {"trend_p", M_NUM, 0, 1, W_LO_INCL, NULL},
+    {"warmup_steady", M_BOOL, 0, 0, 0, NULL},
+    {"warmup_tol", M_NUM, 0, 1e6, 0, NULL},
+};
+
+static int check_restart_optional(struct rd *rd, json_t *o, const char *path)
+{
+	char p[320];
+	json_t *a, *e;
+	size_t i;
+	if (check_specs(rd, o, path, restart_more, sizeof(restart_more) / sizeof(restart_more[0])) <
+		0 ||
+	    member(rd, o, path, "row_count_changes", W_ARRAY | W_OPTIONAL, &a) < 0)
+		return -1;
+	json_array_foreach(a, i, e)
+	{
+		long long x;
+		snprintf(p, sizeof(p), "%s.row_count_changes[%zu]", path, i);
+		if (!json_is_object(e))
+			return fail(rd, p, "expected an object, found %s", type_name(e));
+		if (int_member(rd, e, p, "execution", 2, 2 * (long long)RES_MAX_RUNS + 1, 0, &x) <
+			0 ||
+		    int_member(rd, e, p, "rows", 0, INT64_MAX, 0, &x) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_budget(struct rd *rd, json_t *root)
+{
+	/* pairs, elapsed_s, budget_s and stop_reason are required; the others optional */
+	static const char *const required[] = {"pairs", "elapsed_s", "budget_s", "stop_reason"};
+	char p[64];
+	json_t *b;
+	if (member(rd, root, "$", "budget", W_OBJECT | W_OPTIONAL, &b) < 0)
+		return -1;
+	if (!b)
+		return 0;
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (!json_object_get(b, required[i])) {
+			path_join(p, sizeof(p), "$.budget", required[i]);
+			return fail(rd, p, "missing");
+		}
+	return check_specs(rd, b, "$.budget", budget_members,
+			   sizeof(budget_members) / sizeof(budget_members[0]));
+}
 
 /* $.server.buffer_pool (optional; null when it could not be measured): the sizes, the rule. */
 static int check_buffer_pool(struct rd *rd, json_t *server)
@@ -658,7 +785,8 @@ static int check_plan(struct rd *rd, json_t *plan)
 		       &ignored) < 0 ||
 	    str_member(rd, plan, "$.plan", "steady_test", 64, NULL, OPT_NULL) < 0 ||
 	    num_member(rd, plan, "$.plan", "steady_alpha", 0, 0.5, OPT_NULL) < 0 ||
-	    str_member(rd, plan, "$.plan", "parameters", 64, NULL, OPT_NULL) < 0)
+	    str_member(rd, plan, "$.plan", "parameters", 64, NULL, OPT_NULL) < 0 ||
+	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) < 0)
 		return -1;
 	return 0;
 }
@@ -709,7 +837,7 @@ static int parse_sections(struct rd *rd, struct res_file *res, json_t *root)
 		res_set_section((json_t **)((char *)res + sections[i].off), json_incref(v));
 	}
 	if (check_host_server(rd, res) < 0 || check_dataset(rd, res) < 0 ||
-	    check_plan(rd, res->plan) < 0)
+	    check_plan(rd, res->plan) < 0 || check_budget(rd, root) < 0)
 		return -1;
 	return 0;
 }
