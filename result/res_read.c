@@ -553,8 +553,11 @@ static int str_member(struct rd *rd, json_t *obj, const char *path, const char *
 	for (const char *const *o = oneof; *o; o++)
 		if (strcmp(*o, json_string_value(v)) == 0)
 			return 0;
-	return fail(rd, p, "\"%.40s\" is not one of %s%s%s", json_string_value(v), oneof[0],
-		    oneof[1] ? " or " : "", oneof[1] ? oneof[1] : "");
+	char list[256] = "";
+	for (const char *const *o = oneof; *o; o++) /* "a, b or c" */
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 o == oneof ? "" : o[1] ? ", " : " or ", *o);
+	return fail(rd, p, "\"%.40s\" is not one of %s", json_string_value(v), list);
 }
 
 #define OPT_NULL (W_OPTIONAL | W_NULL)

@@ -117,6 +117,15 @@ static const struct {
      "scale_estimate"},
     {"\"index\":1", "\"index\":100000",
      "'bad.json': $.queries[0].restarts[1].index: out of range 100000"},
+    {"\"not_steady\":false,\"error\":null},", "\"not_steady\":false,\"error\":null,\"trend_p\":2},",
+     "'bad.json': $.queries[0].restarts[0].trend_p: 2 out of range (at least 0, at most 1)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"row_count_changes\":[{\"execution\":1,\"rows\":3}]},",
+     "'bad.json': $.queries[0].restarts[0].row_count_changes[0].execution: 1 out of range (2 to "
+     "200001)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"warmup_steady\":\"yes\"},",
+     "'bad.json': $.queries[0].restarts[0].warmup_steady: expected a boolean, found a string"},
     {"\"host\":{}", "\"host\":[]", "'bad.json': $.host: expected an object, found an array"},
     {"\"id\":\"Q1\",", "", "'bad.json': $.queries[0].id: missing"},
     {"\"sql_sha256\":\"aaaa", "\"sql_sha256\":\"Xaaa",
@@ -240,6 +249,22 @@ static const struct {
      "'bad.json': $.plan.steady_alpha: 2 out of range (above 0, at most 0.5)"},
     {"\"plan\":{\"variant\":7}", "'bad.json': $.plan.variant: expected a string or null, found "
 				      "an integer"},
+    /* members run --budget adds */
+    {"\"plan\":{\"variant_order\":\"abab\"}",
+     "'bad.json': $.plan.variant_order: \"abab\" is not one of abba, shuffled or fixed"},
+    {"\"plan\":{\"max_pairs\":1}", "'bad.json': $.plan.max_pairs: 1 out of range (2 to 128)"},
+    {"\"plan\":{\"budget_s\":-5}",
+     "'bad.json': $.plan.budget_s: -5 out of range (above 0, at most 1e+07)"},
+    {"\"plan\":{\"keep_all\":1}", "'bad.json': $.plan.keep_all: expected a boolean, found an "
+				       "integer"},
+    {"\"plan\":{},\"budget\":{\"pairs\":3,\"elapsed_s\":1,\"budget_s\":60}",
+     "'bad.json': $.budget.stop_reason: missing"},
+    {"\"plan\":{},\"budget\":{\"pairs\":3,\"elapsed_s\":-1,\"budget_s\":60,"
+     "\"stop_reason\":null}",
+     "'bad.json': $.budget.elapsed_s: -1 out of range (at least 0, at most 1e+09)"},
+    {"\"plan\":{},\"budget\":{\"pairs\":3,\"elapsed_s\":0,\"budget_s\":60,"
+     "\"stop_reason\":\"budget\"}",
+     NULL},
 };
 
 static void test_res__plan_members_checked_against_data(void)
