@@ -21,6 +21,7 @@ int cmd_report(int argc, char **argv);
 int cmd_pin(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_stabilize(int argc, char **argv);
 
 /* The table, terminated by a NULL name. */
 extern const struct cmd cmd_table[];

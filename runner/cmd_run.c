@@ -5,6 +5,7 @@
 #include "runner/cmd.h"
 #include "result/res.h"
 #include "runner/run.h"
+#include "runner/run_stab.h"
 #include "runner/run_report.h"
 #include "server/srv.h"
 #include <dirent.h>
@@ -100,6 +101,8 @@ static void usage(FILE *f)
 	    "  --runs-min N, --runs-max N\n"
 	    "                           with --budget: bounds of the runs per restart (3, 10)\n"
 	    "  --keep-all               with --budget: measure decided queries too\n"
+	    "  --profile FILE           apply the settings `stabilize` recommended (its\n"
+	    "                           profile.json); recorded as plan.profile\n"
 	    "  --redo-disturbed N       measure up to N disturbed restarts again at the end (the\n"
 	    "                           disturbed entries are kept under \"redone\"; not with\n"
 	    "                           --budget)\n"
@@ -528,7 +531,12 @@ int cmd_run(int argc, char **argv)
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants = 0, quiet = 0, no_table = 0, scale_given = 0, force = 0, rc = CLI_OK, c;
 	struct pin_ctx *pin = NULL;
+	char **pargv = NULL;
 	run_plan_init(&plan);
+	if (run_stab_profile_argv(argc, argv, &argc, &pargv, &plan.profile, &err) < 0)
+		return cli_usage_error(cmd, "%s", err.msg);
+	if (pargv)
+		argv = pargv;
 	srv_opts_init(&sopts);
 	memset(&popts, 0, sizeof(popts));
 	memset(&ts, 0, sizeof(ts));
@@ -854,6 +862,8 @@ int cmd_run(int argc, char **argv)
 	     : r == RUN_E_NODATA ? CLI_USAGE
 				 : CLI_FOUND;
 out:
+	free(pargv);
+	json_decref(plan.profile);
 	pin_ctx_free(pin);
 	targets_release(&ts);
 	srv_opts_release(&sopts);

@@ -15,6 +15,7 @@ const struct cmd cmd_table[] = {
 	{"history", cmd_history, "store results nightly; change points across builds, trend page"},
 	{"pin", cmd_pin, "show the CPU and memory placement of server and client"},
 	{"doctor", cmd_doctor, "check the host for sources of benchmark noise"},
+	{"stabilize", cmd_stabilize, "measure which stabilizers shrink restart noise on this host"},
 	{NULL, NULL, NULL},
 };
 

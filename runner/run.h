@@ -67,6 +67,7 @@ struct run_plan {
 	int runs_min, runs_max;	    /* bounds of the measured runs per restart */
 	int keep_all;		    /* measure decided queries too */
 	int redo_disturbed; /* --redo-disturbed N: measure up to N disturbed restarts again */
+	json_t *profile;    /* --profile: what was applied (recorded as plan.profile), or NULL */
 };
 
 /* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries; the

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/* dbt3stab stabilize: measure which stabilizers shrink the between-restart variance here. */
+#include "base/cli.h"
+#include "runner/cmd.h"
+#include "runner/run_stab.h"
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile int stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1; /* the running restart's own dbt3stab stops its server */
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dbt3stab stabilize -s SF [options]\n"
+		"\n"
+		"An interleaved A/A experiment per candidate stabilizer: each candidate gets one\n"
+		"server restart per round (`run --restarts 1`), in an order rotated every round;\n"
+		"the between-restart variance of the log restart means is compared with the\n"
+		"default's (variance ratio with its CI, median and worst CoV over the queries).\n"
+		"Prints a table, writes DIR/stabilize.json and the profile DIR/profile.json that\n"
+		"`run --profile` applies. Host changes (transparent huge pages) are undone after\n"
+		"each restart, also when interrupted. docs/stability.md.\n"
+		"\n"
+		"  -s, --scale SF           scale factor of the loaded data (required)\n"
+		"  --budget DURATION        stop starting rounds when the next would not fit\n"
+		"                           (at least 3 rounds)\n"
+		"  --rounds N               exactly N rounds (default 5 without --budget)\n"
+		"  --queries LIST           as run (default 1-22)\n"
+		"  --warmup N, --runs N     per query and restart (default 8, 10)\n"
+		"  --candidates LIST        e.g. no-aslr,nice-20 (default: every available one):\n"
+		"                           server-2pu unpinned no-aslr nice-20 sched-fifo\n"
+		"                           large-pages thp-never flush-fsync perf-schema-on\n"
+		"                           jemalloc drop-caches\n"
+		"  --analyze                no measuring: analyse the results already in DIR\n"
+		"  -o, --output DIR         where results go (default stabilize-results)\n"
+		"  --datadir DIR, --port N  the instance (as run)\n"
+		"  --json                   the analysis as JSON on stdout\n"
+		"  -q, --quiet              no progress\n"
+		"  -h, --help               this help\n"
+		"exit: 0 done, 2 usage, 4 a restart failed, 130 interrupted\n");
+}
+
+static void progress(void *arg, const char *msg)
+{
+	if (!*(int *)arg)
+		fprintf(stderr, "stabilize: %s\n", msg);
+}
+
+static void fmt_pct(char *out, size_t len, json_t *v)
+{
+	if (json_is_number(v))
+		snprintf(out, len, "%.2f%%", 100 * json_number_value(v));
+	else
+		snprintf(out, len, "-");
+}
+
+static void print_table(json_t *a)
+{
+	json_t *row;
+	size_t i;
+	printf("%-15s %8s %10s %10s %22s %10s  %s\n", "setting", "restarts", "median cov",
+	       "worst cov", "variance vs default", "s/restart", "notes");
+	json_array_foreach(json_object_get(a, "candidates"), i, row)
+	{
+		char med[16], worst[16], ratio[48] = "-", wall[16] = "-";
+		fmt_pct(med, sizeof(med), json_object_get(row, "median_cov"));
+		fmt_pct(worst, sizeof(worst), json_object_get(row, "worst_cov"));
+		json_t *r = json_object_get(row, "variance_ratio");
+		if (i > 0 && json_is_number(r))
+			snprintf(ratio, sizeof(ratio), "%.2f [%.2f, %.2f]", json_number_value(r),
+				 json_number_value(json_object_get(row, "ratio_ci_low")),
+				 json_number_value(json_object_get(row, "ratio_ci_high")));
+		json_t *w = json_object_get(row, "restart_wall_s");
+		if (json_is_number(w))
+			snprintf(wall, sizeof(wall), "%.0f", json_number_value(w));
+		const char *why = json_string_value(json_object_get(row, "unavailable_because"));
+		printf("%-15s %8lld %10s %10s %22s %10s  %s\n",
+		       json_string_value(json_object_get(row, "name")),
+		       (long long)json_integer_value(json_object_get(row, "restarts")), med, worst,
+		       ratio, wall, why ? why : "");
+	}
+	json_t *rec = json_object_get(a, "recommended");
+	printf("\nrecommended: ");
+	if (json_array_size(rec) == 0)
+		printf("the default (no setting lowered the variance significantly)");
+	json_array_foreach(rec, i, row)
+	printf("%s%s", i ? " + " : "", json_string_value(row));
+	printf("\n(variance ratio: pooled over the queries, %.0f%% CI from the F distribution; "
+	       "the combination itself was not measured together)\n",
+	       100 * (1 - json_number_value(json_object_get(a, "alpha"))));
+}
+
+static int write_json(const char *dir, const char *name, json_t *j, struct errbuf *err)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	if (!text)
+		return errbuf_set(err, "out of memory");
+	size_t len = strlen(text);
+	int rc = util_write_atomic(path, text, len, err);
+	free(text);
+	return rc;
+}
+
+static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int json,
+		     int quiet)
+{
+	struct run_stab_cand cands[RUN_STAB_MAX_CANDS];
+	struct errbuf err = {""};
+	char self[PATH_MAX];
+	int n;
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0) {
+		cli_error("cannot find the dbt3stab binary (/proc/self/exe)");
+		return CLI_FOUND;
+	}
+	self[len] = '\0';
+	o->binary = self;
+	o->event = progress;
+	o->arg = &quiet;
+	run_stab_candidates(cands, &n);
+	if (list && run_stab_select(cands, &n, list, &err) < 0)
+		return cli_usage_error("stabilize", "%s", err.msg);
+	for (int i = 0; i < n && !quiet; i++)
+		if (!cands[i].available)
+			fprintf(stderr, "stabilize: %s: not measured: %s\n", cands[i].name,
+				cands[i].why);
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	json_t *a = analyze ? run_stab_analyze(cands, n, o, &err)
+			    : run_stab_experiment(cands, n, o, &err);
+	if (!a) {
+		cli_error("%s", err.msg);
+		return stop_flag ? CLI_INTERRUPTED : analyze ? CLI_USAGE : CLI_SERVER;
+	}
+	json_t *profile = run_stab_profile(cands, n, a);
+	int rc = CLI_OK;
+	if (write_json(o->dir, "stabilize.json", a, &err) < 0 ||
+	    write_json(o->dir, "profile.json", profile, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = CLI_FOUND;
+	}
+	if (json) {
+		json_dumpf(a, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+	} else {
+		print_table(a);
+	}
+	if (rc == CLI_OK)
+		cli_info(quiet, "wrote '%s/stabilize.json' and the profile '%s/profile.json' (run "
+				"--profile)",
+			 o->dir, o->dir);
+	json_decref(profile);
+	json_decref(a);
+	return rc;
+}
+
+enum { OPT_BUDGET = 256, OPT_ROUNDS, OPT_QUERIES, OPT_WARMUP, OPT_RUNS, OPT_CANDIDATES,
+       OPT_ANALYZE, OPT_DATADIR, OPT_PORT, OPT_JSON };
+
+int cmd_stabilize(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"scale", required_argument, NULL, 's'},
+	    {"budget", required_argument, NULL, OPT_BUDGET},
+	    {"rounds", required_argument, NULL, OPT_ROUNDS},
+	    {"queries", required_argument, NULL, OPT_QUERIES},
+	    {"warmup", required_argument, NULL, OPT_WARMUP},
+	    {"runs", required_argument, NULL, OPT_RUNS},
+	    {"candidates", required_argument, NULL, OPT_CANDIDATES},
+	    {"analyze", no_argument, NULL, OPT_ANALYZE},
+	    {"output", required_argument, NULL, 'o'},
+	    {"datadir", required_argument, NULL, OPT_DATADIR},
+	    {"port", required_argument, NULL, OPT_PORT},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct run_stab_opts o = {.dir = "stabilize-results", .warmup = 8, .runs = 10,
+				  .alpha = 0.05, .stop = &stop_flag};
+	const char *cands = NULL;
+	int c, json = 0, quiet = 0, analyze = 0;
+	long v;
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":s:o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (cli_parse_double(optarg, 1e-6, 1e5, &o.scale) < 0)
+				return cli_usage_error("stabilize", "bad scale factor '%s'", optarg);
+			break;
+		case OPT_BUDGET:
+			if (cli_parse_duration(optarg, &o.budget_s) < 0)
+				return cli_usage_error("stabilize", "bad --budget '%s' (e.g. 30m)",
+						       optarg);
+			break;
+		case OPT_ROUNDS:
+		case OPT_WARMUP:
+		case OPT_RUNS:
+			if (cli_parse_long(optarg, c == OPT_WARMUP ? 0 : c == OPT_ROUNDS ? 2 : 1,
+					   c == OPT_ROUNDS ? RUN_STAB_MAX_ROUNDS : 10000, &v) < 0)
+				return cli_usage_error("stabilize", "bad value '%s' for %s", optarg,
+						       argv[optind - 1]);
+			*(c == OPT_ROUNDS ? &o.rounds : c == OPT_WARMUP ? &o.warmup : &o.runs) = (int)v;
+			break;
+		case OPT_QUERIES:
+			o.queries = optarg;
+			break;
+		case OPT_CANDIDATES:
+			cands = optarg;
+			break;
+		case OPT_ANALYZE:
+			analyze = 1;
+			break;
+		case 'o':
+			o.dir = optarg;
+			break;
+		case OPT_DATADIR:
+			o.datadir = optarg;
+			break;
+		case OPT_PORT:
+			o.port = optarg;
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return CLI_OK;
+		default:
+			return cli_bad_option("stabilize", c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("stabilize", "unexpected argument '%s'", argv[optind]);
+	if (!(o.scale > 0))
+		return cli_usage_error("stabilize", "the scale factor (-s SF) is required");
+	if (o.rounds && o.budget_s > 0)
+		return cli_usage_error("stabilize", "--rounds and --budget: give one");
+	if (!*o.dir)
+		return cli_usage_error("stabilize", "an empty output directory");
+	return stabilize(&o, cands, analyze, json, quiet);
+}

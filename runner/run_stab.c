@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: MIT */
+/* `stabilize`: candidates, the interleaved experiment, its analysis (runner/run_stab.h). */
+#include "runner/run_stab.h"
+#include "pinning/stab.h"
+#include "result/res.h"
+#include "stats/st_stab.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define THP_PATH "/sys/kernel/mm/transparent_hugepage/enabled"
+#define JEMALLOC "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"
+
+/* ---- candidates ---- */
+
+/* The PUs of the core of cpu1 (thread_siblings_list) when it has two or more; else "". */
+static void smt_pair(char *out, size_t len)
+{
+	char buf[64] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "re");
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f) && strpbrk(buf, ",-")) {
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(out, len, "%s", buf);
+	}
+	fclose(f);
+}
+
+static int thp_read(char *out, size_t len)
+{
+	char buf[128];
+	FILE *f = fopen(THP_PATH, "re");
+	if (!f)
+		return -1;
+	int ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	char *lb = ok ? strchr(buf, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
+	if (!lb || !rb)
+		return -1;
+	snprintf(out, len, "%.*s", (int)(rb - lb - 1), lb + 1);
+	return 0;
+}
+
+static int thp_write(const char *value)
+{
+	int fd = open(THP_PATH, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t w = write(fd, value, strlen(value));
+	close(fd);
+	return w == (ssize_t)strlen(value) ? 0 : -1;
+}
+
+static void cand(struct run_stab_cand *c, const char *name, const char *what, const char *a0,
+		 const char *a1)
+{
+	memset(c, 0, sizeof(*c));
+	c->name = name;
+	c->what = what;
+	c->args[0] = a0;
+	c->args[1] = a1;
+	c->available = 1;
+}
+
+static void unavailable(struct run_stab_cand *c, const char *why)
+{
+	c->available = 0;
+	snprintf(c->why, sizeof(c->why), "%s", why);
+}
+
+void run_stab_candidates(struct run_stab_cand out[RUN_STAB_MAX_CANDS], int *n)
+{
+	int k = 0, root = geteuid() == 0;
+	char thp[32];
+	cand(&out[k++], "default", "the default placement and template", NULL, NULL);
+	cand(&out[k], "server-2pu", "server on both PUs of one core", "--server-cpus", NULL);
+	smt_pair(out[k].arg_buf, sizeof(out[k].arg_buf));
+	out[k].args[1] = out[k].arg_buf;
+	if (!out[k].arg_buf[0])
+		unavailable(&out[k], "no core with two PUs");
+	k++;
+	cand(&out[k++], "unpinned", "server and client not pinned", "--no-pin", NULL);
+	cand(&out[k++], "no-aslr", "address space randomisation off for the server", "--no-aslr",
+	     NULL);
+	cand(&out[k], "nice-20", "server at nice -20", "--nice", "-20");
+	if (!root)
+		unavailable(&out[k], "needs root (or CAP_SYS_NICE)");
+	k++;
+	cand(&out[k], "sched-fifo", "server threads SCHED_FIFO priority 1", "--sched-fifo", "1");
+	if (!root)
+		unavailable(&out[k], "needs root (or RLIMIT_RTPRIO)");
+	k++;
+	cand(&out[k], "large-pages", "InnoDB large pages", "--large-pages", NULL);
+	if (stab_hugepages_total() <= 0)
+		unavailable(&out[k], "the host has no huge pages (vm.nr_hugepages is 0)");
+	k++;
+	cand(&out[k], "thp-never", "transparent huge pages never (host; restored after)", NULL,
+	     NULL);
+	out[k].thp_never = 1;
+	if (thp_read(thp, sizeof(thp)) < 0 || access(THP_PATH, W_OK) != 0)
+		unavailable(&out[k], "cannot change " THP_PATH " (root needed)");
+	else if (strcmp(thp, "never") == 0)
+		unavailable(&out[k], "transparent huge pages are already never (the default here)");
+	k++;
+	cand(&out[k++], "flush-fsync", "innodb_flush_method fsync (template: O_DIRECT)",
+	     "--server-option", "innodb_flush_method=fsync");
+	cand(&out[k++], "perf-schema-on", "performance schema on (template: off)",
+	     "--performance-schema", NULL);
+	cand(&out[k], "jemalloc", "the server with jemalloc (LD_PRELOAD)", NULL, NULL);
+	out[k].preload = JEMALLOC;
+	if (access(JEMALLOC, R_OK) != 0)
+		unavailable(&out[k], "libjemalloc2 is not installed");
+	k++;
+	cand(&out[k], "drop-caches", "page cache dropped before each start", "--drop-caches", NULL);
+	if (!root)
+		unavailable(&out[k], "needs root");
+	k++;
+	*n = k;
+}
+
+int run_stab_select(struct run_stab_cand *c, int *n, const char *list, struct errbuf *err)
+{
+	char buf[512], *save = NULL;
+	int keep[RUN_STAB_MAX_CANDS] = {1};
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+		for (int i = 0; i < *n; i++)
+			if (strcmp(c[i].name, t) == 0)
+				keep[i] = found = 1;
+		if (!found)
+			return errbuf_set(err, "unknown candidate '%s' (see stabilize --help)", t);
+	}
+	int k = 0;
+	for (int i = 0; i < *n; i++)
+		if (keep[i])
+			c[k++] = c[i];
+	for (int i = 0; i < k; i++) /* server-2pu's argument points into its own struct */
+		if (c[i].args[1] && c[i].arg_buf[0] && c[i].args[0] &&
+		    strcmp(c[i].args[0], "--server-cpus") == 0)
+			c[i].args[1] = c[i].arg_buf;
+	*n = k;
+	return 0;
+}
+
+/* ---- the experiment ---- */
+
+static void say(const struct run_stab_opts *o, const char *fmt, ...) UTIL_PRINTF(2, 3);
+static void say(const struct run_stab_opts *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	if (!o->event)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->event(o->arg, msg);
+}
+
+static void result_path(char *out, size_t len, const struct run_stab_opts *o,
+			const struct run_stab_cand *c, int round, const char *ext)
+{
+	snprintf(out, len, "%s/%s/r%03d.%s", o->dir, c->name, round, ext);
+}
+
+/* One restart of candidate c: `dbt3stab run --restarts 1 ...` into DIR/<name>/rNNN.json; its
+ * output in rNNN.log. The run's exit code, or -1 when it could not be started. */
+static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts *o, int round)
+{
+	char out[4200], log[4200], warm[16], runs[16], scale[32];
+	const char *argv[48];
+	int n = 0;
+	result_path(out, sizeof(out), o, c, round, "json");
+	result_path(log, sizeof(log), o, c, round, "log");
+	snprintf(warm, sizeof(warm), "%d", o->warmup);
+	snprintf(runs, sizeof(runs), "%d", o->runs);
+	snprintf(scale, sizeof(scale), "%.17g", o->scale);
+	const char *base[] = {o->binary, "run",	      "-s",	scale,	  "-o",	    out,
+			      "--restarts", "1",	      "--warmup", warm,	  "--runs", runs,
+			      "--no-table", "--label",	      c->name,	NULL};
+	for (int i = 0; base[i]; i++)
+		argv[n++] = base[i];
+	if (o->queries) {
+		argv[n++] = "--queries";
+		argv[n++] = o->queries;
+	}
+	if (o->datadir) {
+		argv[n++] = "--datadir";
+		argv[n++] = o->datadir;
+	}
+	if (o->port) {
+		argv[n++] = "--port";
+		argv[n++] = o->port;
+	}
+	for (int i = 0; c->args[i]; i++)
+		argv[n++] = c->args[i];
+	argv[n] = NULL;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (c->preload)
+			setenv("LD_PRELOAD", c->preload, 1);
+		execv(o->binary, (char *const *)argv);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* One restart with its host change made and undone around it. */
+static int one_restart_host(const struct run_stab_cand *c, const struct run_stab_opts *o,
+			    int round, struct errbuf *err)
+{
+	char old[32] = "";
+	if (c->thp_never) {
+		if (thp_read(old, sizeof(old)) < 0 || thp_write("never") < 0)
+			return errbuf_set(err, "cannot set " THP_PATH " to never");
+	}
+	int rc = one_restart(c, o, round);
+	if (c->thp_never && thp_write(old) < 0)
+		return errbuf_set(err, "cannot restore " THP_PATH " to '%s': do it by hand", old);
+	if (rc != 0) {
+		char log[4200];
+		result_path(log, sizeof(log), o, c, round, "log");
+		return errbuf_set(err, "%s: restart %d failed (exit %d): see '%s'", c->name, round + 1,
+				  rc, log);
+	}
+	return 0;
+}
+
+static int make_dirs(const struct run_stab_cand *c, int n, const struct run_stab_opts *o,
+		     struct errbuf *err)
+{
+	char path[4200];
+	if (mkdir(o->dir, 0755) < 0 && errno != EEXIST)
+		return errbuf_errno(err, errno, "cannot create '%s'", o->dir);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", o->dir, c[i].name);
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return errbuf_errno(err, errno, "cannot create '%s'", path);
+	}
+	return 0;
+}
+
+json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_stab_opts *o,
+			    struct errbuf *err)
+{
+	struct run_stab_cand *live[RUN_STAB_MAX_CANDS];
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (c[i].available)
+			live[m++] = &c[i];
+	if (make_dirs(c, n, o, err) < 0)
+		return NULL;
+	uint64_t t0 = util_now_ns();
+	int max_rounds = o->rounds ? o->rounds : o->budget_s > 0 ? RUN_STAB_MAX_ROUNDS : 5;
+	double round_s = 0;
+	for (int r = 0; r < max_rounds && !*o->stop; r++) {
+		double elapsed = (double)(util_now_ns() - t0) / 1e9;
+		if (!o->rounds && o->budget_s > 0 && r >= 3 && elapsed + round_s > o->budget_s)
+			break;
+		uint64_t r0 = util_now_ns();
+		for (int k = 0; k < m && !*o->stop; k++) {
+			/* rotated every round: each candidate takes every place in turn */
+			const struct run_stab_cand *x = live[(k + r) % m];
+			say(o, "round %d: %s", r + 1, x->name);
+			if (one_restart_host(x, o, r, err) < 0) {
+				if (*o->stop)
+					errbuf_set(err, "interrupted (the host settings are restored)");
+				return NULL;
+			}
+		}
+		double this_s = (double)(util_now_ns() - r0) / 1e9;
+		round_s = this_s > round_s ? this_s : round_s;
+	}
+	if (*o->stop)
+		return errbuf_set(err, "interrupted (the host settings are restored)"), NULL;
+	return run_stab_analyze(c, n, o, err);
+}
+
+/* ---- the analysis ---- */
+
+#define MAXQ 22
+
+/* The restart means (ms) of candidate c per query id of ids[], one per round file found. */
+struct series {
+	double *means[MAXQ];
+	size_t k[MAXQ];
+	double wall_s; /* mean wall time of a restart (started_at .. finished_at of the files) */
+	size_t files;
+};
+
+static double restart_mean(const struct res_query *q)
+{
+	if (q->n_restarts < 1 || q->restarts[0].status != RES_STATUS_OK ||
+	    q->restarts[0].n_measured == 0)
+		return NAN;
+	double s = 0;
+	for (size_t i = 0; i < q->restarts[0].n_measured; i++)
+		s += q->restarts[0].measured_ms[i];
+	return s / (double)q->restarts[0].n_measured;
+}
+
+static double iso_seconds(const char *t)
+{
+	struct tm tm = {0};
+	if (!t || !strptime(t, "%Y-%m-%dT%H:%M:%S", &tm))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+static int load_series(struct series *s, const struct run_stab_cand *c,
+		       const struct run_stab_opts *o, char ids[MAXQ][8], int *nq, struct errbuf *err)
+{
+	char path[4200];
+	double wall = 0;
+	memset(s, 0, sizeof(*s));
+	for (int r = 0; r < RUN_STAB_MAX_ROUNDS; r++) {
+		struct res_file *res = NULL;
+		result_path(path, sizeof(path), o, c, r, "json");
+		if (access(path, F_OK) != 0)
+			break;
+		if (res_file_read(&res, path, err) < 0)
+			return -1;
+		if (*nq == 0)
+			for (size_t i = 0; i < res->n_queries && *nq < MAXQ; i++)
+				snprintf(ids[(*nq)++], 8, "%s", res->queries[i].id);
+		for (int q = 0; q < *nq; q++) {
+			const struct res_query *rq = res_file_find_query(res, ids[q]);
+			double m = rq ? restart_mean(rq) : NAN;
+			if (!(m > 0))
+				continue;
+			double *p = realloc(s->means[q], (s->k[q] + 1) * sizeof(double));
+			if (!p) {
+				res_file_free(res);
+				return errbuf_set(err, "out of memory");
+			}
+			s->means[q] = p;
+			p[s->k[q]++] = m;
+		}
+		wall += iso_seconds(res->finished_at) - iso_seconds(res->started_at);
+		s->files++;
+		res_file_free(res);
+	}
+	s->wall_s = s->files ? wall / (double)s->files : NAN;
+	return 0;
+}
+
+static void series_release(struct series *s)
+{
+	for (int q = 0; q < MAXQ; q++)
+		free(s->means[q]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* One candidate's row: per query the between-restart CoV (SD of the log restart means), the
+ * median and worst over the queries, the pooled variance against the default's with its CI. */
+static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
+			 const struct series *d, char ids[MAXQ][8], int nq, double alpha)
+{
+	double cov[MAXQ], sorted[MAXQ], ss = 0, df = 0, ssd = 0, dfd = 0;
+	int m = 0;
+	json_t *per = json_object();
+	for (int q = 0; q < nq; q++) {
+		cov[q] = st_log_sd(s->means[q], s->k[q]);
+		json_object_set_new(per, ids[q], num(cov[q]));
+		double sd = st_log_sd(d->means[q], d->k[q]);
+		if (isfinite(cov[q]) && isfinite(sd)) {
+			sorted[m++] = cov[q];
+			ss += cov[q] * cov[q] * (double)(s->k[q] - 1);
+			df += (double)(s->k[q] - 1);
+			ssd += sd * sd * (double)(d->k[q] - 1);
+			dfd += (double)(d->k[q] - 1);
+		}
+	}
+	qsort(sorted, (size_t)m, sizeof(double), cmp_double);
+	double med = m ? (m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2) : NAN;
+	double ratio = NAN, lo = NAN, hi = NAN;
+	if (st_var_ratio_ci(ss, df, ssd, dfd, alpha, &ratio, &lo, &hi) < 0)
+		ratio = lo = hi = NAN;
+	return json_pack("{s:s, s:s, s:b, s:s?, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+			 c->name, "what", c->what, "available", c->available,
+			 "unavailable_because", c->available ? NULL : c->why, "restarts",
+			 (json_int_t)s->files, "median_cov", num(med), "worst_cov",
+			 num(m ? sorted[m - 1] : NAN), "variance_ratio", num(ratio), "ratio_ci_low",
+			 num(lo), "ratio_ci_high", num(hi), "restart_wall_s", num(s->wall_s),
+			 "cov_per_query", per);
+}
+
+json_t *run_stab_analyze(const struct run_stab_cand *c, int n, const struct run_stab_opts *o,
+			 struct errbuf *err)
+{
+	struct series d, s;
+	char ids[MAXQ][8];
+	int nq = 0;
+	if (load_series(&d, &c[0], o, ids, &nq, err) < 0)
+		return NULL;
+	if (d.files < 2) {
+		series_release(&d);
+		return errbuf_set(err, "'%s/default' holds %zu restart(s): at least 2 are needed",
+				  o->dir, d.files),
+		       NULL;
+	}
+	json_t *rows = json_array();
+	for (int i = 0; i < n; i++) {
+		if (load_series(&s, &c[i], o, ids, &nq, err) < 0) {
+			series_release(&d);
+			json_decref(rows);
+			return NULL;
+		}
+		json_array_append_new(rows, cand_json(&c[i], &s, &d, ids, nq, o->alpha));
+		series_release(&s);
+	}
+	series_release(&d);
+	/* recommended: every setting whose variance ratio CI lies below 1 */
+	json_t *rec = json_array(), *row;
+	size_t i;
+	json_array_foreach(rows, i, row)
+	{
+		json_t *hi = json_object_get(row, "ratio_ci_high");
+		if (i > 0 && json_is_number(hi) && json_number_value(hi) < 1)
+			json_array_append(rec, json_object_get(row, "name"));
+	}
+	return json_pack("{s:s, s:i, s:f, s:i, s:i, s:f, s:o, s:o}", "format", "dbt3stab-stabilize",
+			 "format_version", 1, "scale_factor", o->scale, "warmup", o->warmup, "runs",
+			 o->runs, "alpha", o->alpha, "candidates", rows, "recommended", rec);
+}
+
+/* ---- the profile ---- */
+
+json_t *run_stab_profile(const struct run_stab_cand *c, int n, json_t *analysis)
+{
+	json_t *settings = json_array(), *args = json_array(), *name;
+	const char *preload = NULL;
+	int thp = 0;
+	size_t i;
+	json_array_foreach(json_object_get(analysis, "recommended"), i, name)
+	{
+		for (int k = 0; k < n; k++) {
+			if (strcmp(c[k].name, json_string_value(name)) != 0)
+				continue;
+			json_array_append_new(settings, json_string(c[k].name));
+			for (int a = 0; c[k].args[a]; a++)
+				json_array_append_new(args, json_string(c[k].args[a]));
+			preload = c[k].preload ? c[k].preload : preload;
+			thp |= c[k].thp_never;
+		}
+	}
+	return json_pack("{s:s, s:i, s:o, s:o, s:s?, s:s?, s:O}", "format", "dbt3stab-profile",
+			 "format_version", 1, "settings", settings, "run_args", args, "preload",
+			 preload, "thp", thp ? "never" : NULL, "measured", analysis);
+}
+
+int run_stab_profile_read(const char *path, json_t **out, struct errbuf *err)
+{
+	json_error_t je;
+	json_t *p = json_load_file(path, JSON_REJECT_DUPLICATES, &je), *v;
+	size_t i;
+	*out = NULL;
+	if (!p)
+		return errbuf_set(err, "cannot read profile '%s': %s", path, je.text);
+	if (!json_is_object(p) ||
+	    strcmp(json_string_value(json_object_get(p, "format")) ? json_string_value(
+							  json_object_get(p, "format"))
+								   : "",
+		   "dbt3stab-profile") != 0 ||
+	    !json_is_array(json_object_get(p, "run_args")) ||
+	    !json_is_array(json_object_get(p, "settings"))) {
+		json_decref(p);
+		return errbuf_set(err, "'%s' is not a dbt3stab profile (made by 'dbt3stab "
+				       "stabilize')",
+				  path);
+	}
+	json_array_foreach(json_object_get(p, "run_args"), i, v)
+	{
+		if (!json_is_string(v) || json_array_size(json_object_get(p, "run_args")) > 32) {
+			json_decref(p);
+			return errbuf_set(err, "'%s': run_args must be at most 32 strings", path);
+		}
+	}
+	v = json_object_get(p, "preload");
+	if (v && !json_is_null(v) && !json_is_string(v)) {
+		json_decref(p);
+		return errbuf_set(err, "'%s': preload must be a string or null", path);
+	}
+	*out = p;
+	return 0;
+}
+
+int run_stab_profile_argv(int argc, char **argv, int *out_argc, char ***out_argv,
+			  json_t **out_profile, struct errbuf *err)
+{
+	const char *path = NULL;
+	int at = -1;
+	*out_argv = NULL;
+	*out_profile = NULL;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
+			path = argv[i + 1];
+			at = i;
+			break;
+		}
+		if (strncmp(argv[i], "--profile=", 10) == 0) {
+			path = argv[i] + 10;
+			at = i;
+			break;
+		}
+	}
+	if (!path)
+		return 0;
+	json_t *p, *v;
+	if (run_stab_profile_read(path, &p, err) < 0)
+		return -1;
+	json_t *args = json_object_get(p, "run_args");
+	size_t na = json_array_size(args), i;
+	char **nv = calloc((size_t)argc + na + 1, sizeof(char *));
+	if (!nv) {
+		json_decref(p);
+		return errbuf_set(err, "out of memory");
+	}
+	int k = 0, skip = strcmp(argv[at], "--profile") == 0 ? 2 : 1;
+	nv[k++] = argv[0];
+	json_array_foreach(args, i, v) /* first: the command line's own options win */
+	nv[k++] = (char *)json_string_value(v);
+	for (int j = 1; j < argc; j++)
+		if (j < at || j >= at + skip)
+			nv[k++] = argv[j];
+	nv[k] = NULL;
+	v = json_object_get(p, "preload");
+	if (json_is_string(v))
+		setenv("LD_PRELOAD", json_string_value(v), 1); /* the server inherits it */
+	*out_profile = json_pack("{s:s, s:O, s:O, s:O, s:O}", "path", path, "settings",
+				 json_object_get(p, "settings"), "run_args", args, "preload",
+				 v ? v : json_null(), "thp",
+				 json_object_get(p, "thp") ? json_object_get(p, "thp")
+							   : json_null());
+	json_decref(p); /* the strings in nv point into *out_profile's run_args (a reference) */
+	*out_argv = nv;
+	*out_argc = k;
+	return 0;
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/* `stabilize` end to end at SF 0.01 with a tiny plan: the rounds interleave, every candidate
+ * gets its restarts, the table and the files are written, transparent huge pages are back to
+ * what they were, and `run --profile` takes the profile it wrote and records it. No figure is
+ * checked: this host is shared while the tests run (docs/stability.md has the measurements). */
+#include "harness.h"
+#include "result/res.h"
+#include "server/srv.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *tmp;
+static char inst[4200], portarg[32];
+static int loaded;
+
+static int run_cmd(const char *log, const char *const *args)
+{
+	const char *argv[48];
+	int n = 0, st;
+	argv[n++] = DBT3_BINARY;
+	for (; *args && n < 46; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(DBT3_BINARY, (char *const *)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (rc != 0) {
+		char *text = NULL;
+		struct errbuf err;
+		if (util_read_file(log, &text, NULL, &err) == 0)
+			fprintf(stderr, "--- %s\n%s---\n", log, text);
+		free(text);
+	}
+	return rc;
+}
+
+static int read_thp(char *out, size_t len)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+	if (!f)
+		return -1;
+	int ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+static void test_stabilize_db__tiny_experiment_end_to_end(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char dir[4300], log[4300], thp_before[128] = "", thp_after[128] = "";
+	snprintf(dir, sizeof(dir), "%s/stab", tmp);
+	snprintf(log, sizeof(log), "%s/stab.log", tmp);
+	int have_thp = read_thp(thp_before, sizeof(thp_before)) == 0;
+	const char *args[] = {"stabilize", "-s",	  "0.01",     "--rounds", "2",
+			      "--warmup",  "1",		  "--runs",   "2",	  "--queries",
+			      "1,6",	   "--candidates", "no-aslr,thp-never,flush-fsync", "-o",
+			      dir,	   "--datadir",	  inst,	      "--port",	  portarg,
+			      "--json",	   NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cmd(log, args), 0);
+	if (have_thp) {
+		CU_ASSERT_EQUAL(read_thp(thp_after, sizeof(thp_after)), 0);
+		CU_ASSERT_STRING_EQUAL(thp_after, thp_before);
+	}
+	char path[4400];
+	json_error_t je;
+	snprintf(path, sizeof(path), "%s/stabilize.json", dir);
+	json_t *a = json_load_file(path, 0, &je), *row;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	size_t i, measured = 0;
+	json_array_foreach(json_object_get(a, "candidates"), i, row)
+	{
+		const char *name = json_string_value(json_object_get(row, "name"));
+		if (!json_is_true(json_object_get(row, "available")))
+			continue;
+		measured++;
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(row, "restarts")), 2);
+		CU_ASSERT(json_is_number(json_object_get(row, "median_cov")));
+		if (strcmp(name, "default") != 0)
+			CU_ASSERT(json_is_number(json_object_get(row, "variance_ratio")));
+	}
+	CU_ASSERT(measured >= 3); /* default, no-aslr, flush-fsync (thp-never needs root) */
+	/* interleaved: round 1's restarts all come before round 2's */
+	double last_r0 = 0, first_r1 = 1e300;
+	json_array_foreach(json_object_get(a, "candidates"), i, row)
+	{
+		if (!json_is_true(json_object_get(row, "available")))
+			continue;
+		for (int r = 0; r < 2; r++) {
+			struct res_file *res = NULL;
+			struct errbuf err;
+			snprintf(path, sizeof(path), "%s/%s/r%03d.json", dir,
+				 json_string_value(json_object_get(row, "name")), r);
+			CU_ASSERT_EQUAL_FATAL(res_file_read(&res, path, &err), 0);
+			struct stat st;
+			CU_ASSERT_EQUAL(stat(path, &st), 0);
+			double t = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+			if (r == 0 && t > last_r0)
+				last_r0 = t;
+			if (r == 1 && t < first_r1)
+				first_r1 = t;
+			res_file_free(res);
+		}
+	}
+	CU_ASSERT(last_r0 <= first_r1);
+	json_decref(a);
+	/* the profile is what run --profile takes, and the run records it */
+	char prof[4400], out[4400], rlog[4400];
+	snprintf(prof, sizeof(prof), "%s/profile.json", dir);
+	snprintf(out, sizeof(out), "%s/profiled.json", tmp);
+	snprintf(rlog, sizeof(rlog), "%s/profiled.log", tmp);
+	const char *rargs[] = {"run",	   "-s",       "0.01",	   "-o",      out,
+			       "--restarts", "1",       "--warmup", "1",       "--runs",
+			       "1",	   "--queries", "6",	   "--profile", prof,
+			       "--datadir", inst,	"--port",   portarg,   NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cmd(rlog, rargs), 0);
+	struct res_file *res = NULL;
+	struct errbuf err;
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
+	json_t *p = json_object_get(res->plan, "profile");
+	CU_ASSERT_PTR_NOT_NULL(p);
+	CU_ASSERT(json_is_array(json_object_get(p, "settings")));
+	res_file_free(res);
+	/* a file that is not a profile: one line, exit 2 */
+	const char *bad[] = {"run", "-s", "0.01", "-o", out, "--profile", log, NULL};
+	CU_ASSERT_EQUAL(run_cmd(rlog, bad), 2);
+}
+
+int main(int argc, char **argv)
+{
+	struct errbuf err;
+	tmp = th_tempdir("stab");
+	if (!tmp)
+		return 2;
+	snprintf(inst, sizeof(inst), "%s/inst", tmp);
+	int port = srv_free_port(&err);
+	snprintf(portarg, sizeof(portarg), "%d", port);
+	char cmd[9000];
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' server init --datadir '%s' --port %s -q >'%s/setup.log' 2>&1 && "
+		 "'%s' load -s 0.01 --datadir '%s' --port %s -q >>'%s/setup.log' 2>&1",
+		 DBT3_BINARY, inst, portarg, tmp, DBT3_BINARY, inst, portarg, tmp);
+	loaded = port > 0 && system(cmd) == 0;
+	static const struct th_case cases[] = {
+	    {"tiny_experiment_end_to_end", test_stabilize_db__tiny_experiment_end_to_end},
+	    {NULL, NULL},
+	};
+	int rc = th_run("stabilize_db", cases, argc, argv);
+	snprintf(cmd, sizeof(cmd), "'%s' server stop --datadir '%s' --port %s -q >/dev/null 2>&1",
+		 DBT3_BINARY, inst, portarg);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot stop the test server in '%s'\n", inst);
+	th_rmtree(tmp);
+	free(tmp);
+	return rc;
+}
