@@ -45,7 +45,7 @@ static void test_cli__table_has_every_command_once(void)
 		CU_ASSERT_PTR_EQUAL(cmd_find(c->name), c);
 		CU_ASSERT_PTR_NOT_NULL(c->summary);
 	}
-	CU_ASSERT_EQUAL(n, 12);
+	CU_ASSERT_EQUAL(n, 13);
 	CU_ASSERT_PTR_NULL(cmd_find("nosuch"));
 }
 
