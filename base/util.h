@@ -18,7 +18,8 @@ int errbuf_set(struct errbuf *e, const char *fmt, ...) UTIL_PRINTF(2, 3);
 /* Like errbuf_set, appending ": strerror(errnum)". */
 int errbuf_errno(struct errbuf *e, int errnum, const char *fmt, ...) UTIL_PRINTF(3, 4);
 
-/* mkdir -p with mode 0755; 0 on success, -1 with errno set. */
+/* mkdir -p with mode 0755; 0 on success, -1 with errno set (ENOTDIR when path is an existing
+ * file that is not a directory). */
 int util_mkdir_p(const char *path);
 
 /* Writes len bytes to path atomically: path.tmp, fsync, rename, fsync of the directory. */

@@ -53,8 +53,17 @@ int util_mkdir_p(const char *path)
 			return -1;
 		*p = '/';
 	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -1;
+	if (mkdir(buf, 0755) < 0) {
+		struct stat st;
+		if (errno != EEXIST)
+			return -1;
+		if (stat(buf, &st) < 0)
+			return -1;
+		if (!S_ISDIR(st.st_mode)) { /* an existing file of that name is no directory */
+			errno = ENOTDIR;
+			return -1;
+		}
+	}
 	return 0;
 }
 

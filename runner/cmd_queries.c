@@ -71,9 +71,11 @@ int cmd_queries(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (dir && !*dir)
+		return cli_usage_error(argv[0], "an empty output directory (-o)");
 	if (dir && util_mkdir_p(dir) < 0) {
-		cli_error("cannot create '%s': %s", dir, strerror(errno));
-		return CLI_FOUND;
+		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
+		return CLI_USAGE; /* a bad -o, like every bad argument */
 	}
 	for (int id = 1; id <= QRY_COUNT; id++) {
 		struct qry q;
