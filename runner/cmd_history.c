@@ -275,8 +275,8 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* Every *.json under dir, in name order, recursively. */
-static int add_dir(struct hist_store *st, const struct hargs *a, const char *dir)
+/* Every *.json under dir, in name order, recursively; *found counts the files tried. */
+static int add_dir(struct hist_store *st, const struct hargs *a, const char *dir, size_t *found)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -301,9 +301,11 @@ static int add_dir(struct hist_store *st, const struct hargs *a, const char *dir
 		struct stat sb;
 		int r = CLI_OK;
 		if (lstat(names[i], &sb) == 0 && S_ISDIR(sb.st_mode)) /* symlinks not followed */
-			r = add_dir(st, a, names[i]);
-		else if (ends_with(names[i], ".json"))
+			r = add_dir(st, a, names[i], found);
+		else if (ends_with(names[i], ".json")) {
 			r = add_one(st, a, names[i]);
+			(*found)++;
+		}
 		if (r != CLI_OK)
 			rc = r;
 		free(names[i]);
@@ -321,10 +323,16 @@ static int run_add(struct hist_store *st, const struct hargs *a, int dirs_only)
 	for (int i = 0; i < a->n_rest; i++) {
 		struct stat sb;
 		int is_dir = stat(a->rest[i], &sb) == 0 && S_ISDIR(sb.st_mode), r;
+		size_t found = 0;
 		if (dirs_only && !is_dir)
 			r = cli_usage_error("history", "import: '%s' is not a directory", a->rest[i]);
-		else
-			r = is_dir ? add_dir(st, a, a->rest[i]) : add_one(st, a, a->rest[i]);
+		else if (!is_dir)
+			r = add_one(st, a, a->rest[i]);
+		else if ((r = add_dir(st, a, a->rest[i], &found)) == CLI_OK && found == 0) {
+			/* a nightly job pointed at the wrong place must not pass silently */
+			cli_error("no result files (*.json) under '%s'", a->rest[i]);
+			r = CLI_USAGE;
+		}
 		if (r != CLI_OK)
 			rc = r;
 	}
