@@ -173,9 +173,13 @@ static void rules(FILE *f, const struct rpt_compare *c, const char *prefix)
 	else
 		fprintf(f, "%sregression: significantly slower (%s-adjusted p < %g); estimated >= %g%%\n",
 			prefix, corr, c->opts.alpha, me);
-	fprintf(f, "%sunchanged: %g%% CI within +-%g%% (TOST, per query, not corrected for %zu "
-		   "queries)\n",
-		prefix, 100.0 * (1 - 2 * c->opts.alpha), me, c->n_tested);
+	fprintf(f, "%sunchanged: %g%% CI within +-%g%% (TOST, per query, ", prefix,
+		100.0 * (1 - 2 * c->opts.alpha), me);
+	if (c->n_tested == 0) /* "not corrected for 0 queries" read as if 0 were a count tested */
+		fprintf(f, "no query tested)\n");
+	else
+		fprintf(f, "not corrected for %zu quer%s)\n", c->n_tested,
+			c->n_tested == 1 ? "y" : "ies");
 	fprintf(f, "%sCI: %g%% per query, not adjusted for multiplicity\n", prefix, ci_level(c));
 }
 
