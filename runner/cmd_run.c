@@ -302,8 +302,11 @@ static int resume_load(struct target_set *ts, struct run_plan *plan, const struc
 		}
 		if (res_file_read(&res, files[i], err) < 0 ||
 		    run_plan_from_result(&p, res, err) < 0) {
-			if (res)
-				errbuf_set(err, "'%s': cannot resume: %.900s", files[i], err->msg);
+			if (res) { /* err->msg is an argument: copy it, vsnprintf may not overlap */
+				char why[sizeof(err->msg)];
+				snprintf(why, sizeof(why), "%s", err->msg);
+				errbuf_set(err, "'%s': cannot resume: %.900s", files[i], why);
+			}
 			res_file_free(res);
 			free(files[i]);
 			rc = -1;
