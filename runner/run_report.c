@@ -87,11 +87,13 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 		size_t *nr = NULL, k = 0;
 		char mean[32] = "-", cw[32] = "-", cb[32] = "-", ub[32] = "-", rows[32] = "-",
 		     notes[160] = "";
-		int ns = 0, to = 0, cr = 0, er = 0;
+		int ns = 0, to = 0, cr = 0, er = 0, wc = 0;
 		size_t nl = 0;
 		for (size_t j = 0; j < q->n_restarts; j++) {
 			const struct res_restart *r = &q->restarts[j];
 			ns += r->not_steady;
+			/* --budget: the warm-up reached --warmup-max before it was steady */
+			wc += json_is_false(json_object_get(r->extra, "warmup_steady"));
 			to += r->status == RES_STATUS_TIMEOUT;
 			cr += r->status == RES_STATUS_CRASH;
 			er += r->status == RES_STATUS_ERROR;
@@ -112,6 +114,8 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 		if (ns)
 			nl +=
 			    (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d not steady ", ns);
+		if (wc && nl < sizeof(notes))
+			nl += (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d warm-up cut ", wc);
 		if (to && nl < sizeof(notes))
 			nl += (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d timeout ", to);
 		if (cr && nl < sizeof(notes))

@@ -527,6 +527,35 @@ static void test_run__table_has_mean_cov_and_noise_bound(void)
 	res_file_free(res);
 }
 
+/* A --budget restart whose warm-up reached --warmup-max before it was steady (warmup_steady
+ * false) is counted in the notes: its measured runs may still hold the transient. A restart
+ * without the member (a fixed-protocol run) or with true is not. */
+static void test_run__table_notes_warmup_cut(void)
+{
+	struct res_file *res = sample_result();
+	char *buf = NULL;
+	size_t len = 0;
+	struct res_query *q = &res->queries[0];
+	CU_ASSERT_FATAL(q->n_restarts >= 2);
+	for (size_t j = 0; j < 2; j++) {
+		if (!q->restarts[j].extra)
+			q->restarts[j].extra = json_object();
+		json_object_set_new(q->restarts[j].extra, "warmup_steady", json_boolean(j == 1));
+	}
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(run_report_table(f, res, NULL), 0);
+	fclose(f);
+	char *q1 = strstr(buf, "\nQ1 ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q1);
+	char *eol = strchr(q1 + 1, '\n');
+	CU_ASSERT_PTR_NOT_NULL_FATAL(eol);
+	*eol = '\0';
+	CU_ASSERT_PTR_NOT_NULL(strstr(q1, "1 warm-up cut"));
+	CU_ASSERT_PTR_NULL(strstr(eol + 1, "warm-up cut")); /* no other query has the member */
+	free(buf);
+	res_file_free(res);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -545,6 +574,7 @@ int main(int argc, char **argv)
 	    {"result_validates_against_the_schema", test_run__result_validates_against_the_schema},
 	    {"plan_order_read_under_either_name", test_run__plan_order_read_under_either_name},
 	    {"table_has_mean_cov_and_noise_bound", test_run__table_has_mean_cov_and_noise_bound},
+	    {"table_notes_warmup_cut", test_run__table_notes_warmup_cut},
 	    {NULL, NULL},
 	};
 	return th_run("run", cases, argc, argv);
