@@ -214,8 +214,10 @@ int cmd_stabilize(int argc, char **argv)
 		case OPT_RUNS:
 			if (cli_parse_long(optarg, c == OPT_WARMUP ? 0 : c == OPT_ROUNDS ? 2 : 1,
 					   c == OPT_ROUNDS ? RUN_STAB_MAX_ROUNDS : 10000, &v) < 0)
-				return cli_usage_error("stabilize", "bad value '%s' for %s", optarg,
-						       argv[optind - 1]);
+				return cli_usage_error("stabilize", "bad value '%s' for --%s", optarg,
+						       c == OPT_ROUNDS   ? "rounds (2 or more)"
+						       : c == OPT_WARMUP ? "warmup"
+									 : "runs");
 			*(c == OPT_ROUNDS ? &o.rounds : c == OPT_WARMUP ? &o.warmup : &o.runs) = (int)v;
 			break;
 		case OPT_QUERIES:

@@ -139,7 +139,7 @@ int run_stab_select(struct run_stab_cand *c, int *n, const char *list, struct er
 			if (strcmp(c[i].name, t) == 0)
 				keep[i] = found = 1;
 		if (!found)
-			return errbuf_set(err, "unknown candidate '%s' (see stabilize --help)", t);
+			return errbuf_set(err, "unknown candidate '%s'", t);
 	}
 	int k = 0;
 	for (int i = 0; i < *n; i++)
