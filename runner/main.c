@@ -20,6 +20,10 @@ static int run_help(int argc, char **argv)
 		usage(stdout);
 		return CLI_OK;
 	}
+	if (strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return CLI_OK;
+	}
 	const struct cmd *c = cmd_find(argv[1]);
 	if (!c) {
 		cli_error("unknown command '%s' (see 'dbt3stab --help')", argv[1]);
@@ -44,7 +48,8 @@ static int dispatch(int argc, char **argv)
 	}
 	const struct cmd *c = cmd_find(name);
 	if (!c) {
-		cli_error("unknown command '%s' (see 'dbt3stab --help')", name);
+		cli_error("unknown %s '%s' (see 'dbt3stab --help')",
+			  name[0] == '-' ? "option" : "command", name);
 		return CLI_USAGE;
 	}
 	return c->fn(argc - 1, argv + 1);
