@@ -50,7 +50,9 @@ static void put_member(FILE *f, json_t *plan, const char *key, const char *alt)
 }
 
 /* warm-up, measured runs, query order and parameter set: what makes two nights' restart means
- * comparable. The number of restarts is not part of it (it only changes the precision). */
+ * comparable; and the variant of an interleaved run (run --variant), which names a build or a
+ * setting: its results are their own series. The number of restarts is not part of it (it only
+ * changes the precision). */
 static char *protocol_text(json_t *plan)
 {
 	char *buf = NULL;
@@ -66,6 +68,9 @@ static char *protocol_text(json_t *plan)
 	put_member(f, plan, "query_order", "order");
 	fputs(" parameters=", f);
 	put_member(f, plan, "parameters", NULL);
+	const char *variant = json_string_value(json_object_get(plan, "variant"));
+	if (variant && *variant) /* absent for a plain run: its key stays as it was */
+		fprintf(f, " variant=%s", variant);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;
