@@ -18,7 +18,7 @@
 # that query was decided, and the share of queries decided.
 #
 # Part 2 (the real private server at SF 0.1, an A/A and an A/B with an optimizer setting) is
-# added by the run --budget work; it is not in this script yet.
+# bench/protocol-server.sh.
 #
 # usage: bench/protocol.sh [REPS] [K]     (REPS replicates per scenario, default 200; writes
 #        nothing outside a temp dir; prints a Markdown table). Env DBT3STAB: the binary
