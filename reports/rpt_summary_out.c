@@ -114,6 +114,7 @@ static const char *power_test(const struct rpt_summary *s)
 
 static void footnote(FILE *f, const struct rpt_summary *s, const char *prefix)
 {
+	size_t used = s->n_queries ? s->queries[0].side.n_used : 0;
 	fprintf(f,
 		"%snoise sd: sd of the log restart means (the noise compare tests against; about "
 		"the CoV of the restart means), with its 95%% chi-square CI; between: its "
@@ -123,13 +124,14 @@ static void footnote(FILE *f, const struct rpt_summary *s, const char *prefix)
 	fprintf(f,
 		"%srestarts for %g%%: restarts a side for compare to flag a %g%% slowdown with "
 		"%g%% power (%s, %s, %s over %zu queries, alpha %g, min effect %g%%%s), at the "
-		"noise measured here and at the ends of its 95%% CI: from %zu restarts the noise is "
-		"uncertain, so plan with the upper figure\n",
+		"noise measured here and at the ends of its 95%% CI: %s%zu restart%s%s\n",
 		prefix, 100.0 * s->opts.detect, 100.0 * s->opts.detect, 100.0 * s->opts.power,
 		power_test(s), s->opts.alt == ST_GREATER ? "one-sided" : "two-sided",
 		st_correction_name(s->opts.correction), s->n_queries, s->opts.alpha,
 		100.0 * s->opts.min_effect, s->opts.min_effect_test ? ", min-effect test" : "",
-		s->n_queries ? s->queries[0].side.n_used : (size_t)0);
+		used < 2 ? "no noise from " : "from ", used, used == 1 ? "" : "s",
+		used < 2 ? " (it needs at least 2)"
+			 : " the noise is uncertain, so plan with the upper figure");
 }
 
 /* Warning kinds of one query: every enum rpt_warn flag, then "fewer than 2 ok restarts". */
