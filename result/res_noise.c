@@ -36,8 +36,8 @@ static int by_index(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-static struct res_noise_restart *find_or_add(struct res_noise_restart **v, size_t *n,
-					     size_t *cap, int index)
+static struct res_noise_restart *find_or_add(struct res_noise_restart **v, size_t *n, size_t *cap,
+					     int index)
 {
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i].index == index)
@@ -102,8 +102,7 @@ void res_noise_cause_text(char *out, size_t len, const struct res_noise_restart 
 			 share(r->steal_ms, r->window_ms));
 }
 
-size_t res_noise_disturbed_list(const struct res_noise_restart *r, size_t n, char *list,
-				size_t len)
+size_t res_noise_disturbed_list(const struct res_noise_restart *r, size_t n, char *list, size_t len)
 {
 	size_t count = 0, at = 0;
 	if (len)
@@ -129,15 +128,14 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 		if (r[i].causes & RES_NOISE_STEAL)
 			json_array_append_new(causes, json_string("steal"));
 		json_array_append_new(
-		    list,
-		    json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o}", "index",
-			      r[i].index, "window_ms", r[i].window_ms, "other_cpu_ms",
-			      r[i].other_cpu_ms, "steal_ms", r[i].steal_ms, "server_cpu_ms",
-			      r[i].server_cpu_ms, "query_thread_cpu_ms", r[i].query_thread_cpu_ms,
-			      "server_rest_cpu_ms", r[i].server_rest_cpu_ms,
-			      "voluntary_ctxt_switches", r[i].vcsw, "involuntary_ctxt_switches",
-			      r[i].ivcsw, "major_faults", r[i].majflt, "disturbed", r[i].causes != 0,
-			      "causes", causes));
+		    list, json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o}",
+				    "index", r[i].index, "window_ms", r[i].window_ms,
+				    "other_cpu_ms", r[i].other_cpu_ms, "steal_ms", r[i].steal_ms,
+				    "server_cpu_ms", r[i].server_cpu_ms, "query_thread_cpu_ms",
+				    r[i].query_thread_cpu_ms, "server_rest_cpu_ms",
+				    r[i].server_rest_cpu_ms, "voluntary_ctxt_switches", r[i].vcsw,
+				    "involuntary_ctxt_switches", r[i].ivcsw, "major_faults",
+				    r[i].majflt, "disturbed", r[i].causes != 0, "causes", causes));
 	}
 	return json_pack("{s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
 			 "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "restarts", list);

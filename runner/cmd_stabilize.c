@@ -95,8 +95,7 @@ static void print_table(json_t *a)
 	printf("\nrecommended: ");
 	if (json_array_size(rec) == 0)
 		printf("the default (no setting lowered the variance significantly)");
-	json_array_foreach(rec, i, row)
-	printf("%s%s", i ? " + " : "", json_string_value(row));
+	json_array_foreach(rec, i, row) printf("%s%s", i ? " + " : "", json_string_value(row));
 	printf("\n(variance ratio: pooled over the queries, %.0f%% CI from the F distribution; "
 	       "the combination itself was not measured together)\n",
 	       100 * (1 - json_number_value(json_object_get(a, "alpha"))));
@@ -115,8 +114,7 @@ static int write_json(const char *dir, const char *name, json_t *j, struct errbu
 	return rc;
 }
 
-static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int json,
-		     int quiet)
+static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int json, int quiet)
 {
 	struct run_stab_cand cands[RUN_STAB_MAX_CANDS];
 	struct errbuf err = {""};
@@ -142,8 +140,8 @@ static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	json_t *a = analyze ? run_stab_analyze(cands, n, o, &err)
-			    : run_stab_experiment(cands, n, o, &err);
+	json_t *a =
+	    analyze ? run_stab_analyze(cands, n, o, &err) : run_stab_experiment(cands, n, o, &err);
 	if (!a) {
 		cli_error("%s", err.msg);
 		return stop_flag ? CLI_INTERRUPTED : analyze ? CLI_USAGE : CLI_SERVER;
@@ -162,16 +160,27 @@ static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int
 		print_table(a);
 	}
 	if (rc == CLI_OK)
-		cli_info(quiet, "wrote '%s/stabilize.json' and the profile '%s/profile.json' (run "
-				"--profile)",
+		cli_info(quiet,
+			 "wrote '%s/stabilize.json' and the profile '%s/profile.json' (run "
+			 "--profile)",
 			 o->dir, o->dir);
 	json_decref(profile);
 	json_decref(a);
 	return rc;
 }
 
-enum { OPT_BUDGET = 256, OPT_ROUNDS, OPT_QUERIES, OPT_WARMUP, OPT_RUNS, OPT_CANDIDATES,
-       OPT_ANALYZE, OPT_DATADIR, OPT_PORT, OPT_JSON };
+enum {
+	OPT_BUDGET = 256,
+	OPT_ROUNDS,
+	OPT_QUERIES,
+	OPT_WARMUP,
+	OPT_RUNS,
+	OPT_CANDIDATES,
+	OPT_ANALYZE,
+	OPT_DATADIR,
+	OPT_PORT,
+	OPT_JSON
+};
 
 int cmd_stabilize(int argc, char **argv)
 {
@@ -192,8 +201,8 @@ int cmd_stabilize(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct run_stab_opts o = {.dir = "stabilize-results", .warmup = 8, .runs = 10,
-				  .alpha = 0.05, .stop = &stop_flag};
+	struct run_stab_opts o = {
+	    .dir = "stabilize-results", .warmup = 8, .runs = 10, .alpha = 0.05, .stop = &stop_flag};
 	const char *cands = NULL;
 	int c, json = 0, quiet = 0, analyze = 0;
 	long v;
@@ -202,7 +211,8 @@ int cmd_stabilize(int argc, char **argv)
 		switch (c) {
 		case 's':
 			if (cli_parse_double(optarg, 1e-6, 1e5, &o.scale) < 0)
-				return cli_usage_error("stabilize", "bad scale factor '%s'", optarg);
+				return cli_usage_error("stabilize", "bad scale factor '%s'",
+						       optarg);
 			break;
 		case OPT_BUDGET:
 			if (cli_parse_duration(optarg, &o.budget_s) < 0)
@@ -212,13 +222,19 @@ int cmd_stabilize(int argc, char **argv)
 		case OPT_ROUNDS:
 		case OPT_WARMUP:
 		case OPT_RUNS:
-			if (cli_parse_long(optarg, c == OPT_WARMUP ? 0 : c == OPT_ROUNDS ? 2 : 1,
+			if (cli_parse_long(optarg,
+					   c == OPT_WARMUP   ? 0
+					   : c == OPT_ROUNDS ? 2
+							     : 1,
 					   c == OPT_ROUNDS ? RUN_STAB_MAX_ROUNDS : 10000, &v) < 0)
-				return cli_usage_error("stabilize", "bad value '%s' for --%s", optarg,
-						       c == OPT_ROUNDS   ? "rounds (2 or more)"
+				return cli_usage_error("stabilize", "bad value '%s' for --%s",
+						       optarg,
+						       c == OPT_ROUNDS	 ? "rounds (2 or more)"
 						       : c == OPT_WARMUP ? "warmup"
 									 : "runs");
-			*(c == OPT_ROUNDS ? &o.rounds : c == OPT_WARMUP ? &o.warmup : &o.runs) = (int)v;
+			*(c == OPT_ROUNDS   ? &o.rounds
+			  : c == OPT_WARMUP ? &o.warmup
+					    : &o.runs) = (int)v;
 			break;
 		case OPT_QUERIES:
 			o.queries = optarg;

@@ -207,7 +207,8 @@ static int server_ctxt(pid_t pid, uint64_t *vol, uint64_t *invol)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", (int)pid, e->d_name);
-		if (read_small(path, buf, sizeof(buf)) == 0 && run_noise_parse_ctxt(buf, &v, &iv) == 0) {
+		if (read_small(path, buf, sizeof(buf)) == 0 &&
+		    run_noise_parse_ctxt(buf, &v, &iv) == 0) {
 			*vol += v;
 			*invol += iv;
 		}
@@ -284,9 +285,9 @@ static json_t *ms_or_null(double v)
 
 json_t *run_noise_rec_json(const struct run_noise_rec *r)
 {
-	return json_pack("{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I}", "window_ms",
-			 r->window_ms, "other_cpu_ms", r->other_cpu_ms, "steal_ms", r->steal_ms,
-			 "server_cpu_ms", r->server_cpu_ms, "query_thread_cpu_ms",
+	return json_pack("{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I}", "window_ms", r->window_ms,
+			 "other_cpu_ms", r->other_cpu_ms, "steal_ms", r->steal_ms, "server_cpu_ms",
+			 r->server_cpu_ms, "query_thread_cpu_ms",
 			 ms_or_null(r->query_thread_cpu_ms), "server_rest_cpu_ms",
 			 ms_or_null(r->server_rest_cpu_ms), "voluntary_ctxt_switches",
 			 (json_int_t)r->vcsw, "involuntary_ctxt_switches", (json_int_t)r->ivcsw,
@@ -370,8 +371,9 @@ int run_noise_set_aside(struct res_file *res, int idx)
 		{
 			if (json_integer_value(json_object_get(e, "index")) != idx)
 				continue;
-			json_array_append_new(redone, json_pack("{s:O, s:O}", "query",
-								json_object_get(q, "id"), "entry", e));
+			json_array_append_new(
+			    redone,
+			    json_pack("{s:O, s:O}", "query", json_object_get(q, "id"), "entry", e));
 		}
 	}
 	json_decref(all);

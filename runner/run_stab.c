@@ -186,9 +186,9 @@ static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts
 	snprintf(warm, sizeof(warm), "%d", o->warmup);
 	snprintf(runs, sizeof(runs), "%d", o->runs);
 	snprintf(scale, sizeof(scale), "%.17g", o->scale);
-	const char *base[] = {o->binary, "run",	      "-s",	scale,	  "-o",	    out,
-			      "--restarts", "1",	      "--warmup", warm,	  "--runs", runs,
-			      "--no-table", "--label",	      c->name,	NULL};
+	const char *base[] = {o->binary,    "run",     "-s",	   scale, "-o",	    out,
+			      "--restarts", "1",       "--warmup", warm,  "--runs", runs,
+			      "--no-table", "--label", c->name,	   NULL};
 	for (int i = 0; base[i]; i++)
 		argv[n++] = base[i];
 	if (o->queries) {
@@ -228,8 +228,8 @@ static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts
 }
 
 /* One restart with its host change made and undone around it. */
-static int one_restart_host(const struct run_stab_cand *c, const struct run_stab_opts *o,
-			    int round, struct errbuf *err)
+static int one_restart_host(const struct run_stab_cand *c, const struct run_stab_opts *o, int round,
+			    struct errbuf *err)
 {
 	char old[32] = "";
 	if (c->thp_never) {
@@ -242,8 +242,8 @@ static int one_restart_host(const struct run_stab_cand *c, const struct run_stab
 	if (rc != 0) {
 		char log[4200];
 		result_path(log, sizeof(log), o, c, round, "log");
-		return errbuf_set(err, "%s: restart %d failed (exit %d): see '%s'", c->name, round + 1,
-				  rc, log);
+		return errbuf_set(err, "%s: restart %d failed (exit %d): see '%s'", c->name,
+				  round + 1, rc, log);
 	}
 	return 0;
 }
@@ -286,7 +286,8 @@ json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_sta
 			say(o, "round %d: %s", r + 1, x->name);
 			if (one_restart_host(x, o, r, err) < 0) {
 				if (*o->stop)
-					errbuf_set(err, "interrupted (the host settings are restored)");
+					errbuf_set(err,
+						   "interrupted (the host settings are restored)");
 				return NULL;
 			}
 		}
@@ -330,7 +331,8 @@ static double iso_seconds(const char *t)
 }
 
 static int load_series(struct series *s, const struct run_stab_cand *c,
-		       const struct run_stab_opts *o, char ids[MAXQ][8], int *nq, struct errbuf *err)
+		       const struct run_stab_opts *o, char ids[MAXQ][8], int *nq,
+		       struct errbuf *err)
 {
 	char path[4200];
 	double wall = 0;
@@ -409,12 +411,11 @@ static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
 	if (st_var_ratio_ci(ss, df, ssd, dfd, alpha, &ratio, &lo, &hi) < 0)
 		ratio = lo = hi = NAN;
 	return json_pack("{s:s, s:s, s:b, s:s?, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
-			 c->name, "what", c->what, "available", c->available,
-			 "unavailable_because", c->available ? NULL : c->why, "restarts",
-			 (json_int_t)s->files, "median_cov", num(med), "worst_cov",
-			 num(m ? sorted[m - 1] : NAN), "variance_ratio", num(ratio), "ratio_ci_low",
-			 num(lo), "ratio_ci_high", num(hi), "restart_wall_s", num(s->wall_s),
-			 "cov_per_query", per);
+			 c->name, "what", c->what, "available", c->available, "unavailable_because",
+			 c->available ? NULL : c->why, "restarts", (json_int_t)s->files,
+			 "median_cov", num(med), "worst_cov", num(m ? sorted[m - 1] : NAN),
+			 "variance_ratio", num(ratio), "ratio_ci_low", num(lo), "ratio_ci_high",
+			 num(hi), "restart_wall_s", num(s->wall_s), "cov_per_query", per);
 }
 
 json_t *run_stab_analyze(const struct run_stab_cand *c, int n, const struct run_stab_opts *o,
@@ -490,15 +491,16 @@ int run_stab_profile_read(const char *path, json_t **out, struct errbuf *err)
 	if (!p)
 		return errbuf_set(err, "cannot read profile '%s': %s", path, je.text);
 	if (!json_is_object(p) ||
-	    strcmp(json_string_value(json_object_get(p, "format")) ? json_string_value(
-							  json_object_get(p, "format"))
-								   : "",
+	    strcmp(json_string_value(json_object_get(p, "format"))
+		       ? json_string_value(json_object_get(p, "format"))
+		       : "",
 		   "dbt3stab-profile") != 0 ||
 	    !json_is_array(json_object_get(p, "run_args")) ||
 	    !json_is_array(json_object_get(p, "settings"))) {
 		json_decref(p);
-		return errbuf_set(err, "'%s' is not a dbt3stab profile (made by 'dbt3stab "
-				       "stabilize')",
+		return errbuf_set(err,
+				  "'%s' is not a dbt3stab profile (made by 'dbt3stab "
+				  "stabilize')",
 				  path);
 	}
 	json_array_foreach(json_object_get(p, "run_args"), i, v)
@@ -551,7 +553,7 @@ int run_stab_profile_argv(int argc, char **argv, int *out_argc, char ***out_argv
 	int k = 0, skip = strcmp(argv[at], "--profile") == 0 ? 2 : 1;
 	nv[k++] = argv[0];
 	json_array_foreach(args, i, v) /* first: the command line's own options win */
-	nv[k++] = (char *)json_string_value(v);
+	    nv[k++] = (char *)json_string_value(v);
 	for (int j = 1; j < argc; j++)
 		if (j < at || j >= at + skip)
 			nv[k++] = argv[j];
@@ -559,11 +561,10 @@ int run_stab_profile_argv(int argc, char **argv, int *out_argc, char ***out_argv
 	v = json_object_get(p, "preload");
 	if (json_is_string(v))
 		setenv("LD_PRELOAD", json_string_value(v), 1); /* the server inherits it */
-	*out_profile = json_pack("{s:s, s:O, s:O, s:O, s:O}", "path", path, "settings",
-				 json_object_get(p, "settings"), "run_args", args, "preload",
-				 v ? v : json_null(), "thp",
-				 json_object_get(p, "thp") ? json_object_get(p, "thp")
-							   : json_null());
+	*out_profile = json_pack(
+	    "{s:s, s:O, s:O, s:O, s:O}", "path", path, "settings", json_object_get(p, "settings"),
+	    "run_args", args, "preload", v ? v : json_null(), "thp",
+	    json_object_get(p, "thp") ? json_object_get(p, "thp") : json_null());
 	json_decref(p); /* the strings in nv point into *out_profile's run_args (a reference) */
 	*out_argv = nv;
 	*out_argc = k;

@@ -19,8 +19,8 @@ double st_log_sd(const double *x, size_t n)
 
 /* F-based CI of a variance ratio: (s1^2/s2^2) / F_{1-a/2}(df1, df2) .. (s1^2/s2^2) /
  * F_{a/2}(df1, df2) (Snedecor & Cochran, Statistical Methods, 8th ed., sec. 6.12). */
-int st_var_ratio_ci(double ss1, double df1, double ss2, double df2, double alpha,
-		    double *out_ratio, double *out_lo, double *out_hi)
+int st_var_ratio_ci(double ss1, double df1, double ss2, double df2, double alpha, double *out_ratio,
+		    double *out_lo, double *out_hi)
 {
 	if (!(df1 > 0) || !(df2 > 0) || !(ss2 > 0) || !(ss1 >= 0) || !(alpha > 0 && alpha < 1))
 		return -1;

@@ -12,14 +12,13 @@
 
 /* /proc/stat of a 4-CPU host; columns: user nice system idle iowait irq softirq steal guest
  * guest_nice. */
-static const char proc_stat[] =
-    "cpu  151993 351687 89065 65686 742 0 835 2053 0 0\n"
-    "cpu0 86799 169331 39119 34612 124 0 35 995 0 0\n"
-    "cpu1 65193 182356 49946 31074 618 0 800 1057 0 0\n"
-    "cpu2 10 20 30 40 50 60 70 80 90 100\n"
-    "cpu10 1 1 1 1 1 1 1 1 0 0\n"
-    "intr 3974168 0 0 0\n"
-    "ctxt 13042904\n";
+static const char proc_stat[] = "cpu  151993 351687 89065 65686 742 0 835 2053 0 0\n"
+				"cpu0 86799 169331 39119 34612 124 0 35 995 0 0\n"
+				"cpu1 65193 182356 49946 31074 618 0 800 1057 0 0\n"
+				"cpu2 10 20 30 40 50 60 70 80 90 100\n"
+				"cpu10 1 1 1 1 1 1 1 1 0 0\n"
+				"intr 3974168 0 0 0\n"
+				"ctxt 13042904\n";
 
 static void test_run_noise__stat_sums_the_listed_cpus(void)
 {
@@ -101,8 +100,8 @@ static struct res_file *noisy_file(void)
 		struct res_query *rq = res_file_add_query(res, q ? "Q2" : "Q1", SHA_A);
 		for (int r = 0; r < 3; r++) {
 			double ms[1] = {1.0};
-			struct res_restart rr = {.index = r, .measured_ms = ms, .n_measured = 1,
-						 .rows = 1};
+			struct res_restart rr = {
+			    .index = r, .measured_ms = ms, .n_measured = 1, .rows = 1};
 			rr.extra = json_pack("{s:{s:f, s:f, s:f, s:f, s:n, s:n, s:i, s:i, s:i}}",
 					     "interference", "window_ms", 500.0, "other_cpu_ms",
 					     other[r][q], "steal_ms", steal[r][q], "server_cpu_ms",
@@ -124,7 +123,7 @@ static void test_run_noise__disturbed_rule_and_exclusion(void)
 	char line[512];
 	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 3);
-	CU_ASSERT_EQUAL(r[0].causes, RES_NOISE_STEAL); /* 60 of 1000 ms: 6% >= 5%, >= 30 ms */
+	CU_ASSERT_EQUAL(r[0].causes, RES_NOISE_STEAL);	   /* 60 of 1000 ms: 6% >= 5%, >= 30 ms */
 	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU); /* 400 of 1000 */
 	CU_ASSERT_EQUAL(r[2].causes, 0);		   /* 20 ms: under the floor */
 	CU_ASSERT_DOUBLE_EQUAL(r[1].window_ms, 1000, 1e-9);

@@ -160,9 +160,9 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	snprintf(out, sizeof(out), "%s/noise.json", tmp);
 	snprintf(log, sizeof(log), "%s/noise.log", tmp);
 	snprintf(cmp_log, sizeof(cmp_log), "%s/compare.log", tmp);
-	const char *args[] = {"run",	  "-s",	       "0.01",	   "-o",     out,    "--restarts",
-			      "3",	  "--warmup",  "2",	   "--runs", "4",    "--queries",
-			      "1,3,9,18", "--datadir", inst,	   "--port", portarg, NULL};
+	const char *args[] = {"run",	  "-s",	       "0.01", "-o",	 out,	  "--restarts",
+			      "3",	  "--warmup",  "2",    "--runs", "4",	  "--queries",
+			      "1,3,9,18", "--datadir", inst,   "--port", portarg, NULL};
 	pid_t run = spawn(log, args);
 	int rc = -1, starts = hog_second_restart(run, &rc);
 	if (rc != 0)
@@ -172,16 +172,16 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	struct res_file *res = NULL;
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
-	CU_ASSERT_EQUAL(run_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out,
-						  &err),
-			0);
+	CU_ASSERT_EQUAL(
+	    run_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
 	struct res_noise_restart *r = NULL;
 	size_t n = 0;
 	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 3);
 	for (size_t i = 0; i < n; i++)
-		fprintf(stderr, "restart %d: window %.0f ms, others %.0f ms, steal %.0f ms, server "
-				"%.0f ms (query thread %.0f), ivcsw %.0f\n",
+		fprintf(stderr,
+			"restart %d: window %.0f ms, others %.0f ms, steal %.0f ms, server "
+			"%.0f ms (query thread %.0f), ivcsw %.0f\n",
 			r[i].index + 1, r[i].window_ms, r[i].other_cpu_ms, r[i].steal_ms,
 			r[i].server_cpu_ms, r[i].query_thread_cpu_ms, r[i].ivcsw);
 	/* the hog shared the server's PU: a good part of the window, and the cause is others */
@@ -216,8 +216,9 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	 * too (that is what the record is for), and then this part cannot be checked. */
 	if (idle_before < 0.9) {
 		char why[128];
-		snprintf(why, sizeof(why), "the host was %.0f%% busy before the run: cannot check that "
-					   "the other restarts are clean",
+		snprintf(why, sizeof(why),
+			 "the host was %.0f%% busy before the run: cannot check that "
+			 "the other restarts are clean",
 			 100 * (1 - idle_before));
 		th_skip(why);
 		return;
@@ -238,10 +239,10 @@ static void test_run_noise_db__redo_disturbed_measures_again_and_keeps_the_first
 	char out[4300], log[4300];
 	snprintf(out, sizeof(out), "%s/redo.json", tmp);
 	snprintf(log, sizeof(log), "%s/redo.log", tmp);
-	const char *args[] = {"run",	   "-s",       "0.01",	  "-o",	    out,
-			      "--restarts", "3",	"--warmup", "2",	    "--runs",
-			      "4",	   "--queries", "1,3,9",   "--datadir", inst,
-			      "--port",	   portarg,    "--redo-disturbed", "1", NULL};
+	const char *args[] = {"run",   "-s",	    "0.01", "-o",     out,     "--restarts",
+			      "3",     "--warmup",  "2",    "--runs", "4",     "--queries",
+			      "1,3,9", "--datadir", inst,   "--port", portarg, "--redo-disturbed",
+			      "1",     NULL};
 	int rc = -1, starts = hog_second_restart(spawn(log, args), &rc);
 	if (rc != 0)
 		show_log(log);

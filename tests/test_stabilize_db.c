@@ -69,11 +69,27 @@ static void test_stabilize_db__tiny_experiment_end_to_end(void)
 	snprintf(dir, sizeof(dir), "%s/stab", tmp);
 	snprintf(log, sizeof(log), "%s/stab.log", tmp);
 	int have_thp = read_thp(thp_before, sizeof(thp_before)) == 0;
-	const char *args[] = {"stabilize", "-s",	  "0.01",     "--rounds", "2",
-			      "--warmup",  "1",		  "--runs",   "2",	  "--queries",
-			      "1,6",	   "--candidates", "no-aslr,thp-never,flush-fsync", "-o",
-			      dir,	   "--datadir",	  inst,	      "--port",	  portarg,
-			      "--json",	   NULL};
+	const char *args[] = {"stabilize",
+			      "-s",
+			      "0.01",
+			      "--rounds",
+			      "2",
+			      "--warmup",
+			      "1",
+			      "--runs",
+			      "2",
+			      "--queries",
+			      "1,6",
+			      "--candidates",
+			      "no-aslr,thp-never,flush-fsync",
+			      "-o",
+			      dir,
+			      "--datadir",
+			      inst,
+			      "--port",
+			      portarg,
+			      "--json",
+			      NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cmd(log, args), 0);
 	if (have_thp) {
 		CU_ASSERT_EQUAL(read_thp(thp_after, sizeof(thp_after)), 0);
@@ -126,10 +142,10 @@ static void test_stabilize_db__tiny_experiment_end_to_end(void)
 	snprintf(prof, sizeof(prof), "%s/profile.json", dir);
 	snprintf(out, sizeof(out), "%s/profiled.json", tmp);
 	snprintf(rlog, sizeof(rlog), "%s/profiled.log", tmp);
-	const char *rargs[] = {"run",	   "-s",       "0.01",	   "-o",      out,
-			       "--restarts", "1",       "--warmup", "1",       "--runs",
-			       "1",	   "--queries", "6",	   "--profile", prof,
-			       "--datadir", inst,	"--port",   portarg,   NULL};
+	const char *rargs[] = {"run",	     "-s",	  "0.01",     "-o",	   out,
+			       "--restarts", "1",	  "--warmup", "1",	   "--runs",
+			       "1",	     "--queries", "6",	      "--profile", prof,
+			       "--datadir",  inst,	  "--port",   portarg,	   NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cmd(rlog, rargs), 0);
 	struct res_file *res = NULL;
 	struct errbuf err;

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* stabilize's analysis (runner/run_stab.c) on synthetic result files; reference values from R:
+ * tests/st_stab_ref.R (output tests/st_stab_ref.out). Candidate selection and profiles. */
+#include "harness.h"
+#include "result/res.h"
+#include "runner/run_stab.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SHA_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+/* DIR/<name>/r00K.json: one restart whose Q1 and Q6 means are q1[k] and q6[k]. */
+static void write_series(const char *dir, const char *name, const double *q1, const double *q6)
+{
+	char path[4400];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
+	for (int k = 0; k < 3; k++) {
+		struct res_file *res = res_file_new();
+		struct errbuf err;
+		json_object_set_new(res->dataset, "scale_factor", json_real(0.1));
+		res_file_finish(res);
+		for (int q = 0; q < 2; q++) {
+			double ms[1] = {q ? q6[k] : q1[k]};
+			struct res_query *rq = res_file_add_query(res, q ? "Q6" : "Q1", SHA_A);
+			struct res_restart rr = {
+			    .index = 0, .measured_ms = ms, .n_measured = 1, .rows = 1};
+			CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(rq, &rr));
+		}
+		snprintf(path, sizeof(path), "%s/%s/r%03d.json", dir, name, k);
+		CU_ASSERT_EQUAL_FATAL(res_file_write(res, path, &err), 0);
+		res_file_free(res);
+	}
+}
+
+static json_t *row_of(json_t *a, const char *name)
+{
+	json_t *row;
+	size_t i;
+	json_array_foreach(json_object_get(a, "candidates"), i,
+			   row) if (strcmp(json_string_value(json_object_get(row, "name")), name) ==
+				    0) return row;
+	return NULL;
+}
+
+static double num(json_t *row, const char *key)
+{
+	return json_number_value(json_object_get(row, key));
+}
+
+static void test_run_stab__analysis_matches_r(void)
+{
+	static const double d1[] = {100, 110, 105}, d6[] = {20, 21, 19.5};
+	static const double c1[] = {100, 101, 102}, c6[] = {20, 20.2, 19.9};
+	char *dir = th_tempdir("stab");
+	write_series(dir, "default", d1, d6);
+	write_series(dir, "no-aslr", c1, c6);
+	struct run_stab_cand cands[RUN_STAB_MAX_CANDS];
+	struct errbuf err = {""};
+	int n;
+	run_stab_candidates(cands, &n);
+	CU_ASSERT_EQUAL_FATAL(run_stab_select(cands, &n, "no-aslr", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	struct run_stab_opts o = {.dir = dir, .scale = 0.1, .warmup = 8, .runs = 10, .alpha = 0.05};
+	json_t *a = run_stab_analyze(cands, n, &o, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	json_t *d = row_of(a, "default"), *c = row_of(a, "no-aslr");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(c, "restarts")), 3);
+	CU_ASSERT_DOUBLE_EQUAL(num(d, "median_cov"), 0.0426640121042, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(num(d, "worst_cov"), 0.0476595956562151, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(num(c, "median_cov"), 0.00875868515584354, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(num(c, "worst_cov"), 0.00990135409190615, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(num(c, "variance_ratio"), 0.0422834199355142, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(num(c, "ratio_ci_low"), 0.00440244555881605, 1e-11);
+	CU_ASSERT_DOUBLE_EQUAL(num(c, "ratio_ci_high"), 0.406112370398932, 1e-9);
+	/* the CI lies below 1: recommended, and the profile carries its run arguments */
+	json_t *rec = json_object_get(a, "recommended");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(rec), 1);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(rec, 0)), "no-aslr");
+	json_t *p = run_stab_profile(cands, n, a);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(p, "run_args"), 0)),
+			       "--no-aslr");
+	/* ... and run --profile puts them before the command line's own options */
+	char prof[4400];
+	snprintf(prof, sizeof(prof), "%s/profile.json", dir);
+	CU_ASSERT_EQUAL_FATAL(json_dump_file(p, prof, 0), 0);
+	char *argv[] = {"run", "-s", "0.1", "--profile", prof, "-o", "x.json", NULL};
+	int argc = 7;
+	char **nv = NULL;
+	json_t *rec_profile = NULL;
+	CU_ASSERT_EQUAL_FATAL(run_stab_profile_argv(argc, argv, &argc, &nv, &rec_profile, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(argc, 6);
+	const char *want[] = {"run", "--no-aslr", "-s", "0.1", "-o", "x.json"};
+	for (int i = 0; i < 6; i++)
+		CU_ASSERT_STRING_EQUAL(nv[i], want[i]);
+	CU_ASSERT_PTR_NULL(nv[6]);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rec_profile, "path")), prof);
+	free(nv);
+	json_decref(rec_profile);
+	json_decref(p);
+	json_decref(a);
+	/* an unknown candidate is refused */
+	CU_ASSERT_EQUAL(run_stab_select(cands, &n, "turbo-off", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "unknown candidate 'turbo-off'");
+	th_rmtree(dir);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+	    {"analysis_matches_r", test_run_stab__analysis_matches_r},
+	    {NULL, NULL},
+	};
+	return th_run("run_stab", cases, argc, argv);
+}
