@@ -382,7 +382,18 @@ static char *meta_value(const struct rpt_html_page *pg, size_t i, const struct m
 		char *ru = section_text(section_get(p, "runs"));
 		char *order = section_text(section_get(p, "query_order"));
 		char *seed = section_text(section_get(p, "seed"));
-		if (rs || wu || ru) {
+		char *bs = section_text(section_get(p, "budget_s"));
+		if (bs && (rs || wu || ru)) {
+			/* run --budget: warmup and runs are the upper bounds (--warmup-max,
+			 * --runs-max), not what every query had */
+			if (asprintf(&s,
+				     "%s restarts \xc3\x97 (warm-up until steady, at most %s + at most "
+				     "%s measured) in a budget of %s s%s%s%s%s",
+				     rs ? rs : "?", wu ? wu : "?", ru ? ru : "?", bs,
+				     order ? ", order " : "", order ? order : "",
+				     seed ? ", seed " : "", seed ? seed : "") < 0)
+				s = NULL;
+		} else if (rs || wu || ru) {
 			if (asprintf(&s, "%s restarts \xc3\x97 (%s warm-up + %s measured)%s%s%s%s",
 				     rs ? rs : "?", wu ? wu : "?", ru ? ru : "?",
 				     order ? ", order " : "", order ? order : "",
@@ -392,6 +403,7 @@ static char *meta_value(const struct rpt_html_page *pg, size_t i, const struct m
 		free(rs);
 		free(wu);
 		free(ru);
+		free(bs);
 		free(order);
 		free(seed);
 		return s;

@@ -287,6 +287,38 @@ static void test_rpt_html__timeout_ratio_is_shown_as_a_bound(void)
 	free(dir);
 }
 
+/* tests/data/seq_budget_*.json are run --budget files (plan.budget_s 600, warmup 4 and runs 3 the
+ * upper bounds): the protocol row says so instead of "8 restarts x (4 warm-up + 3 measured)",
+ * which read as the fixed protocol every query had. A fixed-protocol file keeps its row. */
+static void test_rpt_html__budget_protocol_says_upper_bounds(void)
+{
+	char *dir = th_tempdir("html");
+	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/tests/data/seq_budget_old.json' "
+				  "'%s/tests/data/seq_budget_new.json' --format html -o '%s/b.html'",
+				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
+			1); /* the synthetic pair holds a regression */
+	CU_ASSERT_EQUAL(fx_system("'%s' report -q '%s/tests/data/cmp_old.json' -o '%s/f.html'",
+				  DBT3_BINARY, DBT3_SOURCE_DIR, dir),
+			0);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/b.html", dir);
+	char *html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_EQUAL(fx_count(html, "8 restarts \xc3\x97 (warm-up until steady, at most 4 + at "
+				       "most 3 measured) in a budget of 600 s"),
+			2);
+	CU_ASSERT_PTR_NULL(strstr(html, "(4 warm-up + 3 measured)"));
+	free(html);
+	snprintf(path, sizeof(path), "%s/f.html", dir);
+	html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "warm-up + 3 measured)"));
+	CU_ASSERT_PTR_NULL(strstr(html, "in a budget of"));
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
 static void test_rpt_html__report_command_errors(void)
 {
 	char *dir = th_tempdir("html");
@@ -336,6 +368,7 @@ int main(int argc, char **argv)
 	    {"report_command_is_self_contained", test_rpt_html__report_command_is_self_contained},
 	    {"compare_format_html", test_rpt_html__compare_format_html},
 	    {"timeout_ratio_is_shown_as_a_bound", test_rpt_html__timeout_ratio_is_shown_as_a_bound},
+	    {"budget_protocol_says_upper_bounds", test_rpt_html__budget_protocol_says_upper_bounds},
 	    {"report_command_errors", test_rpt_html__report_command_errors},
 	    {NULL, NULL},
 	};
