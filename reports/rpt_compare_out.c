@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compare output: aligned text, Markdown (pull-request comments), JSON, JUnit XML. */
 #include "reports/rpt.h"
+#include "reports/rpt_html.h"
 #include "reports/rpt_table.h"
 #include <math.h>
 #include <stdlib.h>
@@ -588,29 +589,6 @@ static int write_json(FILE *f, const struct rpt_compare *c)
 	return rc;
 }
 
-static void xml_escaped(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, f);
-		}
-	}
-}
-
 static int write_junit(FILE *f, const struct rpt_compare *c)
 {
 	size_t failures = c->counts[RPT_REGRESSION] + c->counts[RPT_WRONG_RESULT];
@@ -623,9 +601,9 @@ static int write_junit(FILE *f, const struct rpt_compare *c)
 		"errors=\"0\" skipped=\"%zu\">\n",
 		c->n_queries, failures, c->counts[RPT_INCONCLUSIVE]);
 	fprintf(f, "    <properties>\n      <property name=\"old\" value=\"");
-	xml_escaped(f, c->old.path);
+	rpt_html_escape(f, c->old.path);
 	fprintf(f, "\"/>\n      <property name=\"new\" value=\"");
-	xml_escaped(f, c->new.path);
+	rpt_html_escape(f, c->new.path);
 	fprintf(f, "\"/>\n    </properties>\n");
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
@@ -644,20 +622,20 @@ static int write_junit(FILE *f, const struct rpt_compare *c)
 			 rpt_verdict_name(q->verdict), a, b, r, ci, p, q->why ? "; " : "",
 			 q->why ? q->why : "", marks[0] ? "; " : "", marks);
 		fprintf(f, "    <testcase classname=\"dbt3stab.compare\" name=\"");
-		xml_escaped(f, q->id);
+		rpt_html_escape(f, q->id);
 		fprintf(f, "\" time=\"%.6f\">\n", secs);
 		if (q->verdict == RPT_REGRESSION || q->verdict == RPT_WRONG_RESULT) {
 			fprintf(f, "      <failure type=\"%s\" message=\"",
 				rpt_verdict_name(q->verdict));
-			xml_escaped(f, msg);
+			rpt_html_escape(f, msg);
 			fprintf(f, "\"/>\n");
 		} else if (q->verdict == RPT_INCONCLUSIVE) {
 			fprintf(f, "      <skipped message=\"");
-			xml_escaped(f, msg);
+			rpt_html_escape(f, msg);
 			fprintf(f, "\"/>\n");
 		} else {
 			fprintf(f, "      <system-out>");
-			xml_escaped(f, msg);
+			rpt_html_escape(f, msg);
 			fprintf(f, "</system-out>\n");
 		}
 		fprintf(f, "    </testcase>\n");

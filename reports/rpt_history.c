@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `history check` in text, Markdown, JSON and JUnit XML. */
 #include "reports/rpt_history.h"
+#include "reports/rpt_html.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,28 +185,6 @@ static void write_text_series(FILE *f, const struct hist_check_series *cs, int m
 	fputc('\n', f);
 }
 
-static void xml_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
-
 static void write_junit(FILE *f, const struct hist_check *c)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dbt3stab history\">\n",
@@ -221,7 +200,7 @@ static void write_junit(FILE *f, const struct hist_check *c)
 			const struct hist_query_check *k = &cs->checks[q];
 			char buf[160];
 			fprintf(f, "    <testcase classname=\"history.%s\" name=\"", cs->s.info.id);
-			xml_esc(f, cs->s.qs[q].query);
+			rpt_html_escape(f, cs->s.qs[q].query);
 			fputs("\"", f);
 			if (!k->starts_regression) {
 				fputs("/>\n", f);
@@ -229,7 +208,7 @@ static void write_junit(FILE *f, const struct hist_check *c)
 			}
 			fmt_ratio(buf, sizeof(buf), &k->newest);
 			fputs(">\n      <failure message=\"regression: ", f);
-			xml_esc(f, buf);
+			rpt_html_escape(f, buf);
 			fputs("\"/>\n    </testcase>\n", f);
 		}
 		fputs("  </testsuite>\n", f);

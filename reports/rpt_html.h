@@ -21,7 +21,9 @@ int rpt_html_write_report(FILE *out, const struct res_file *const *files, const 
  * formats. The model names both files and holds them. */
 int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errbuf *err);
 
-/* Writes s with &, <, >, " and ' replaced by character references (NULL writes nothing). */
+/* Writes s for HTML text or attributes and for XML (the JUnit writers): &, <, >, " and '
+ * replaced by character references, control bytes other than newline and tab dropped (XML 1.0
+ * cannot hold them). NULL writes nothing. */
 void rpt_html_escape(FILE *out, const char *s);
 
 #endif
