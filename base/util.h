@@ -28,6 +28,9 @@ int util_write_atomic(const char *path, const void *data, size_t len, struct err
 /* Reads a whole file into a NUL-terminated malloc'd buffer the caller frees. */
 int util_read_file(const char *path, char **out, size_t *len, struct errbuf *err);
 
+/* n bytes as 2n lowercase hex digits and a NUL into out (2n + 1 bytes). */
+void util_hex(char *out, const unsigned char *bytes, size_t n);
+
 /* SHA-256 of a buffer / file as 64 lowercase hex digits plus NUL in out[65]. */
 void util_sha256_hex(char out[65], const void *data, size_t len);
 int util_sha256_file(char out[65], const char *path, struct errbuf *err);

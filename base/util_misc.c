@@ -152,14 +152,14 @@ int util_read_file(const char *path, char **out, size_t *len, struct errbuf *err
 	return 0;
 }
 
-static void to_hex(char out[65], const unsigned char *md)
+void util_hex(char *out, const unsigned char *bytes, size_t n)
 {
 	static const char digits[] = "0123456789abcdef";
-	for (int i = 0; i < 32; i++) {
-		out[2 * i] = digits[md[i] >> 4];
-		out[2 * i + 1] = digits[md[i] & 15];
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[bytes[i] >> 4];
+		out[2 * i + 1] = digits[bytes[i] & 15];
 	}
-	out[64] = '\0';
+	out[2 * n] = '\0';
 }
 
 void util_sha256_hex(char out[65], const void *data, size_t len)
@@ -167,7 +167,7 @@ void util_sha256_hex(char out[65], const void *data, size_t len)
 	unsigned char md[32];
 	unsigned int mdlen = 0;
 	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-	to_hex(out, md);
+	util_hex(out, md, 32);
 }
 
 int util_sha256_file(char out[65], const char *path, struct errbuf *err)
@@ -188,7 +188,7 @@ int util_sha256_file(char out[65], const char *path, struct errbuf *err)
 	EVP_MD_CTX_free(ctx);
 	if (failed)
 		return errbuf_set(err, "cannot read '%s'", path);
-	to_hex(out, md);
+	util_hex(out, md, 32);
 	return 0;
 }
 

@@ -53,15 +53,10 @@ void run_hash_row_end(struct run_hash *h)
 
 void run_hash_final(struct run_hash *h, char out[65])
 {
-	static const char digits[] = "0123456789abcdef";
 	unsigned char md[32];
 	unsigned int mdlen = 0;
 	EVP_DigestFinal_ex(h->ctx, md, &mdlen);
-	for (int i = 0; i < 32; i++) {
-		out[2 * i] = digits[md[i] >> 4];
-		out[2 * i + 1] = digits[md[i] & 15];
-	}
-	out[64] = '\0';
+	util_hex(out, md, sizeof(md));
 	EVP_MD_CTX_free(h->ctx);
 	free(h);
 }
