@@ -72,6 +72,7 @@ static const struct option own_options[] = {
     {"redo-disturbed", required_argument, NULL, OPT_REDO_DISTURBED},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static void usage(FILE *f)
@@ -500,6 +501,19 @@ static void install_signals(void)
 
 /* ---- the command ---- */
 
+/* What the command line says. */
+struct run_args {
+	struct run_plan plan;
+	struct srv_opts sopts;
+	struct pin_opts popts;
+	const char *output, *resume;
+	const char *plan_opt;	/* an option --resume takes from the file, for its message */
+	const char *budget_opt; /* an option that needs --budget */
+	const char *fixed_opt;	/* --restarts, --warmup or --runs given */
+	const char *variant_specs[MAX_VARIANTS];
+	int n_variants, quiet, no_table, scale_given, force, help;
+};
+
 static int parse_int(const char *cmd, const char *flag, const char *arg, long min, long max,
 		     int *out)
 {
@@ -511,261 +525,345 @@ static int parse_int(const char *cmd, const char *flag, const char *arg, long mi
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+/* The options of the fixed plan. 0, a CLI_* code, or -1 when c is not one of them. */
+static int parse_plan_option(struct run_args *a, int c, const char *arg)
 {
 	const char *cmd = "run";
-	struct option longopts[64];
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof(own_options) / sizeof(own_options[0]); i++)
-		longopts[n++] = own_options[i];
-	for (const struct option *o = srv_long_options; o->name; o++)
-		longopts[n++] = *o;
-	for (const struct option *o = pin_long_options; o->name; o++)
-		longopts[n++] = *o;
-	memset(&longopts[n], 0, sizeof(longopts[n]));
+	struct run_plan *plan = &a->plan;
+	struct errbuf err = {{0}};
+	int r;
+	switch (c) {
+	case OPT_RESTARTS:
+		a->plan_opt = a->fixed_opt = "--restarts";
+		return parse_int(cmd, "--restarts", arg, 1, RES_MAX_RESTARTS, &plan->restarts);
+	case OPT_WARMUP:
+		a->plan_opt = a->fixed_opt = "--warmup";
+		return parse_int(cmd, "--warmup", arg, 0, RES_MAX_RUNS, &plan->warmup);
+	case OPT_RUNS:
+		a->plan_opt = a->fixed_opt = "--runs";
+		return parse_int(cmd, "--runs", arg, 1, RES_MAX_RUNS, &plan->runs);
+	case OPT_MAX_CRASHES:
+		a->plan_opt = "--max-crashes";
+		return parse_int(cmd, "--max-crashes", arg, 0, RES_MAX_CRASHES, &plan->max_crashes);
+	case OPT_QUERIES:
+		a->plan_opt = "--queries";
+		if ((r = run_queries_parse(plan->queries, arg, &err)) < 0)
+			return cli_usage_error(cmd, "%s", err.msg);
+		plan->n_queries = r;
+		return 0;
+	case OPT_ORDER:
+		a->plan_opt = "--order";
+		if (strcmp(arg, "fixed") != 0 && strcmp(arg, "shuffled") != 0)
+			return cli_usage_error(cmd, "--order is fixed or shuffled, not '%s'", arg);
+		plan->shuffled = strcmp(arg, "shuffled") == 0;
+		return 0;
+	case OPT_SEED: {
+		a->plan_opt = "--seed";
+		long v;
+		if (cli_parse_long(arg, 0, 0x7fffffffffffffffL, &v) < 0)
+			return cli_usage_error(cmd, "bad --seed '%s'", arg);
+		plan->seed = (uint64_t)v;
+		plan->seed_given = 1;
+		return 0;
+	}
+	case OPT_QUERY_TIMEOUT:
+		if (cli_parse_double(arg, 1e-6, RES_MAX_TIMEOUT_S, &plan->query_timeout) < 0)
+			return cli_usage_error(cmd, "bad --query-timeout '%s' (seconds)", arg);
+		return 0;
+	}
+	return -1;
+}
 
-	struct run_plan plan;
-	struct srv_opts sopts;
-	struct pin_opts popts;
+/* --budget and the options that go (or do not go) with it. 0, a CLI_* code, or -1 when c is not one
+ * of them. */
+static int parse_budget_option(struct run_args *a, int c, const char *arg)
+{
+	const char *cmd = "run";
+	struct run_plan *plan = &a->plan;
+	switch (c) {
+	case OPT_BUDGET:
+		a->plan_opt = "--budget";
+		if (cli_parse_duration(arg, &plan->budget_s) < 0)
+			return cli_usage_error(cmd,
+					       "bad --budget '%s' (a duration such as 90s, 45m, "
+					       "1h30m)",
+					       arg);
+		return 0;
+	case OPT_DETECT:
+		a->plan_opt = a->budget_opt = "--detect";
+		if (cli_parse_fraction(arg, &plan->detect) < 0 || !(plan->detect > 0) ||
+		    plan->detect > 1)
+			return cli_usage_error(cmd,
+					       "bad --detect '%s' (e.g. 3%% or 0.03, at most "
+					       "100%%)",
+					       arg);
+		return 0;
+	case OPT_WARMUP_MIN:
+		a->plan_opt = a->budget_opt = "--warmup-min";
+		return parse_int(cmd, "--warmup-min", arg, 0, 10000, &plan->warmup_min);
+	case OPT_WARMUP_MAX:
+		a->plan_opt = a->budget_opt = "--warmup-max";
+		return parse_int(cmd, "--warmup-max", arg, 1, 10000, &plan->warmup_max);
+	case OPT_RUNS_MIN:
+		a->plan_opt = a->budget_opt = "--runs-min";
+		return parse_int(cmd, "--runs-min", arg, 1, 10000, &plan->runs_min);
+	case OPT_RUNS_MAX:
+		a->plan_opt = a->budget_opt = "--runs-max";
+		return parse_int(cmd, "--runs-max", arg, 1, 10000, &plan->runs_max);
+	case OPT_REDO_DISTURBED:
+		return parse_int(cmd, "--redo-disturbed", arg, 0, RES_MAX_RESTARTS,
+				 &plan->redo_disturbed);
+	case OPT_KEEP_ALL:
+		a->plan_opt = a->budget_opt = "--keep-all";
+		plan->keep_all = 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* Every other option: the command's own, then the server's and the placement's. */
+static int parse_other_option(struct run_args *a, int c, char **argv)
+{
+	const char *cmd = "run";
+	struct errbuf err = {{0}};
+	int r;
+	switch (c) {
+	case 'h':
+		usage(stdout);
+		a->help = 1;
+		return 0;
+	case 'q':
+		a->quiet = 1;
+		return 0;
+	case 's':
+		if (cli_parse_double(optarg, 1e-6, RES_MAX_SCALE, &a->plan.scale) < 0)
+			return cli_usage_error(cmd, "bad scale factor '%s'", optarg);
+		a->scale_given = 1;
+		return 0;
+	case 'o':
+		a->output = optarg;
+		return 0;
+	case OPT_LABEL:
+		a->plan.label = optarg;
+		return 0;
+	case OPT_VARIANT:
+		if (a->n_variants == MAX_VARIANTS)
+			return cli_usage_error(cmd, "at most %d variants", MAX_VARIANTS);
+		a->variant_specs[a->n_variants++] = optarg;
+		return 0;
+	case OPT_RESUME:
+		a->resume = optarg;
+		return 0;
+	case OPT_FORCE:
+		a->force = 1;
+		return 0;
+	case OPT_NO_TABLE:
+		a->no_table = 1;
+		return 0;
+	case '?':
+	case ':':
+		return cli_bad_option(cmd, c, argv);
+	}
+	if ((r = srv_opts_parse(&a->sopts, c, optarg, &err)) == 0)
+		r = pin_opts_parse(&a->popts, c, optarg, &err);
+	if (r < 0)
+		return cli_usage_error(cmd, "%s", err.msg);
+	if (r == 0)
+		return cli_bad_option(cmd, c, argv);
+	return 0;
+}
+
+/* The options that do not go together, and what is required. 0 or a CLI_* code. */
+static int check_args(struct run_args *a)
+{
+	const char *cmd = "run";
+	const struct run_plan *plan = &a->plan;
+	struct errbuf err = {{0}};
+	if (a->resume && (a->n_variants || a->scale_given || a->plan_opt))
+		return cli_usage_error(cmd,
+				       "--resume takes the plan, scale and variants from the file: "
+				       "drop %s",
+				       a->plan_opt     ? a->plan_opt
+				       : a->n_variants ? "--variant"
+						       : "-s");
+	if (plan->budget_s > 0 && a->fixed_opt)
+		return cli_usage_error(
+		    cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
+		    a->fixed_opt);
+	if (plan->budget_s > 0 && plan->redo_disturbed)
+		return cli_usage_error(cmd,
+				       "--redo-disturbed works with the fixed protocol, not with "
+				       "--budget");
+	if (plan->budget_s <= 0 && a->budget_opt)
+		return cli_usage_error(cmd, "%s needs --budget", a->budget_opt);
+	if (plan->warmup_min > plan->warmup_max || plan->runs_min > plan->runs_max) {
+		int w = plan->warmup_min > plan->warmup_max;
+		return cli_usage_error(cmd, "--%s-min %d is above --%s-max %d",
+				       w ? "warmup" : "runs", w ? plan->warmup_min : plan->runs_min,
+				       w ? "warmup" : "runs",
+				       w ? plan->warmup_max : plan->runs_max);
+	}
+	if (!a->resume && !a->scale_given)
+		return cli_usage_error(cmd, "the scale factor (-s SF) is required");
+	if (!a->resume && !a->output)
+		return cli_usage_error(cmd, "the output (-o PATH) is required");
+	if ((a->output && !*a->output) || (a->resume && !*a->resume))
+		return cli_usage_error(cmd, "an empty path for %s", a->resume ? "--resume" : "-o");
+	if (a->resume && (a->force || a->output))
+		return cli_usage_error(cmd, "--resume writes to the file it completes: drop %s",
+				       a->force ? "--force" : "-o");
+	if (pin_opts_check(&a->popts, &err) < 0)
+		return cli_usage_error(cmd, "%s", err.msg);
+	return 0;
+}
+
+/* 0 with the arguments in a (a->help: usage printed, nothing to do), or a CLI_* code. */
+static int parse_args(struct run_args *a, int argc, char **argv)
+{
+	const struct option *const tables[] = {own_options, srv_long_options, pin_long_options,
+					       NULL};
+	struct option *longopts = cli_options_merge(tables);
+	if (!longopts) {
+		cli_error("out of memory");
+		return CLI_FOUND;
+	}
+	int rc = 0, c;
+	cli_getopt_reset();
+	while (rc == 0 && !a->help &&
+	       (c = getopt_long(argc, argv, "s:o:qh", longopts, NULL)) != -1) {
+		if ((rc = parse_plan_option(a, c, optarg)) < 0 &&
+		    (rc = parse_budget_option(a, c, optarg)) < 0)
+			rc = parse_other_option(a, c, argv);
+	}
+	free(longopts);
+	if (rc || a->help)
+		return rc;
+	if (optind < argc)
+		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+	return check_args(a);
+}
+
+/* The variants of the command line, each a target writing DIR/NAME.json (or the one target
+ * writing the output). 0 or a CLI_* code. */
+static int new_targets(struct target_set *ts, struct run_args *a)
+{
+	struct errbuf err = {{0}};
+	int nv = a->n_variants;
+	for (int i = 0; i < nv; i++) {
+		if (run_variant_parse(&ts->variants[i], a->variant_specs[i], &err) < 0)
+			return cli_usage_error("run", "%s", err.msg);
+		ts->n_variants++;
+		for (int k = 0; k < i; k++)
+			if (strcmp(ts->variants[k].name, ts->variants[i].name) == 0)
+				return cli_usage_error("run", "variant '%s' given twice",
+						       ts->variants[i].name);
+	}
+	for (int i = 0; i < (nv ? nv : 1); i++) {
+		char *path =
+		    nv ? path_join(a->output, ts->variants[i].name, ".json") : strdup(a->output);
+		if (!path ||
+		    target_add(ts, &a->sopts, nv ? &ts->variants[i] : NULL, path, &err) < 0) {
+			cli_error("out of memory");
+			return CLI_FOUND;
+		}
+	}
+	return 0;
+}
+
+/* The server options finished once and shared by the targets, each keeping its own option
+ * list and binary. 0 or a CLI_* code. */
+static int finish_server_opts(struct target_set *ts, struct run_args *a)
+{
+	struct errbuf err = {{0}};
+	a->sopts.scale = a->plan.scale;
+	for (int i = 0; i < ts->n; i++)
+		ts->opts[i].scale = a->plan.scale;
+	if (srv_opts_finish(&a->sopts, &err) < 0)
+		return cli_usage_error("run", "%s", err.msg);
+	for (int i = 0; i < ts->n; i++) {
+		/* The shared fields srv_opts_finish filled (datadir, external). */
+		struct srv_kv *kv = ts->opts[i].server_options;
+		size_t nkv = ts->opts[i].n_server_options;
+		const char *mysqld = ts->opts[i].mysqld;
+		ts->opts[i] = a->sopts;
+		ts->opts[i].server_options = kv;
+		ts->opts[i].n_server_options = nkv;
+		ts->opts[i].mysqld = (char *)mysqld;
+	}
+	if (a->sopts.external)
+		return cli_usage_error("run", "run restarts the server it measures: give --datadir "
+					      "(a managed instance), not --host/--socket/--user");
+	return 0;
+}
+
+/* Pins, runs the protocol over the targets, prints the tables and notes. A CLI_* code. */
+static int measure(struct target_set *ts, struct run_args *a)
+{
+	struct errbuf err = {{0}};
+	struct pin_ctx *pin = NULL;
+	const char *output = a->resume ? NULL : a->output;
+	if (check_arguments(ts, &a->plan, &a->sopts, output, a->n_variants, a->force, &err) < 0 ||
+	    pin_ctx_init(&pin, &a->popts, &err) < 0 ||
+	    create_outputs(ts, output, a->n_variants, &err) < 0) {
+		cli_error("%s", err.msg);
+		pin_ctx_free(pin);
+		return CLI_USAGE;
+	}
+	const struct pin_placement *pl = pin_ctx_placement(pin);
+	if (pl && pl->warning[0] && !a->quiet)
+		cli_warn("%s", pl->warning);
+	if (pin_ctx_bind_client(pin, &err) < 0)
+		cli_warn("cannot bind the client: %s", err.msg);
+
+	prepare_interrupt_note(ts, a->resume ? a->resume : a->output, a->resume != NULL,
+			       a->plan.budget_s > 0);
+	install_signals();
+	struct display d = {.quiet = a->quiet, .tty = cli_is_tty(stderr)};
+	struct run_hooks hooks = {on_progress, on_event, &d};
+	int r = run_execute(&a->plan, ts->targets, ts->n, pin, &hooks, &err);
+	display_end(&d);
+	if (r < 0)
+		cli_error("%s", err.msg);
+	if (r == 0 || r == RUN_E_SERVER) {
+		/* Only what was measured and written: a server that never started gives neither a
+		 * table nor a file. */
+		for (int i = 0; i < ts->n && !a->no_table; i++)
+			if (measured(ts->targets[i].res))
+				run_report_table(stdout, ts->targets[i].res, ts->targets[i].name);
+		fflush(stdout); /* the table before the notes on stderr, also in a log file */
+		if (!a->quiet)
+			run_report_notes(stderr, ts->targets, ts->n);
+		for (int i = 0; i < ts->n && !a->quiet; i++)
+			if (ts->targets[i].written == 2)
+				cli_info(a->quiet, "wrote '%s'", ts->targets[i].out_path);
+	}
+	pin_ctx_free(pin);
+	return r == 0		   ? CLI_OK
+	       : r == RUN_E_SERVER ? CLI_SERVER
+	       : r == RUN_E_NODATA ? CLI_USAGE
+				   : CLI_FOUND;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a;
 	struct target_set ts;
 	struct errbuf err = {{0}};
-	const char *output = NULL, *resume = NULL, *plan_opt = NULL, *budget_opt = NULL;
-	const char *fixed_opt = NULL; /* --restarts, --warmup or --runs given */
-	const char *variant_specs[MAX_VARIANTS];
-	int n_variants = 0, quiet = 0, no_table = 0, scale_given = 0, force = 0, rc = CLI_OK, c;
-	struct pin_ctx *pin = NULL;
 	char **pargv = NULL;
-	run_plan_init(&plan);
-	if (run_stab_profile_argv(argc, argv, &argc, &pargv, &plan.profile, &err) < 0)
-		return cli_usage_error(cmd, "%s", err.msg);
+	memset(&a, 0, sizeof(a));
+	memset(&ts, 0, sizeof(ts));
+	run_plan_init(&a.plan);
+	if (run_stab_profile_argv(argc, argv, &argc, &pargv, &a.plan.profile, &err) < 0)
+		return cli_usage_error("run", "%s", err.msg);
 	if (pargv)
 		argv = pargv;
-	srv_opts_init(&sopts);
-	memset(&popts, 0, sizeof(popts));
-	memset(&ts, 0, sizeof(ts));
+	srv_opts_init(&a.sopts);
 
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, "s:o:qh", longopts, NULL)) != -1) {
-		int r;
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			goto out;
-		case 'q':
-			quiet = 1;
-			break;
-		case 's':
-			if (cli_parse_double(optarg, 1e-6, RES_MAX_SCALE, &plan.scale) < 0) {
-				rc = cli_usage_error(cmd, "bad scale factor '%s'", optarg);
-				goto out;
-			}
-			scale_given = 1;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_RESTARTS:
-			plan_opt = fixed_opt = "--restarts";
-			if ((rc = parse_int(cmd, "--restarts", optarg, 1, RES_MAX_RESTARTS,
-					    &plan.restarts)))
-				goto out;
-			break;
-		case OPT_WARMUP:
-			plan_opt = fixed_opt = "--warmup";
-			if ((rc = parse_int(cmd, "--warmup", optarg, 0, RES_MAX_RUNS, &plan.warmup)))
-				goto out;
-			break;
-		case OPT_RUNS:
-			plan_opt = fixed_opt = "--runs";
-			if ((rc = parse_int(cmd, "--runs", optarg, 1, RES_MAX_RUNS, &plan.runs)))
-				goto out;
-			break;
-		case OPT_MAX_CRASHES:
-			plan_opt = "--max-crashes";
-			if ((rc = parse_int(cmd, "--max-crashes", optarg, 0, RES_MAX_CRASHES,
-					    &plan.max_crashes)))
-				goto out;
-			break;
-		case OPT_QUERIES:
-			plan_opt = "--queries";
-			if ((r = run_queries_parse(plan.queries, optarg, &err)) < 0) {
-				rc = cli_usage_error(cmd, "%s", err.msg);
-				goto out;
-			}
-			plan.n_queries = r;
-			break;
-		case OPT_ORDER:
-			plan_opt = "--order";
-			if (strcmp(optarg, "fixed") != 0 && strcmp(optarg, "shuffled") != 0) {
-				rc = cli_usage_error(cmd, "--order is fixed or shuffled, not '%s'",
-						     optarg);
-				goto out;
-			}
-			plan.shuffled = strcmp(optarg, "shuffled") == 0;
-			break;
-		case OPT_SEED: {
-			plan_opt = "--seed";
-			long v;
-			if (cli_parse_long(optarg, 0, 0x7fffffffffffffffL, &v) < 0) {
-				rc = cli_usage_error(cmd, "bad --seed '%s'", optarg);
-				goto out;
-			}
-			plan.seed = (uint64_t)v;
-			plan.seed_given = 1;
-			break;
-		}
-		case OPT_LABEL:
-			plan.label = optarg;
-			break;
-		case OPT_QUERY_TIMEOUT:
-			if (cli_parse_double(optarg, 1e-6, RES_MAX_TIMEOUT_S,
-					     &plan.query_timeout) < 0) {
-				rc = cli_usage_error(cmd, "bad --query-timeout '%s' (seconds)",
-						     optarg);
-				goto out;
-			}
-			break;
-		case OPT_VARIANT:
-			if (n_variants == MAX_VARIANTS) {
-				rc = cli_usage_error(cmd, "at most %d variants", MAX_VARIANTS);
-				goto out;
-			}
-			variant_specs[n_variants++] = optarg;
-			break;
-		case OPT_RESUME:
-			resume = optarg;
-			break;
-		case OPT_FORCE:
-			force = 1;
-			break;
-		case OPT_NO_TABLE:
-			no_table = 1;
-			break;
-		case OPT_BUDGET:
-			plan_opt = "--budget";
-			if (cli_parse_duration(optarg, &plan.budget_s) < 0) {
-				rc = cli_usage_error(cmd,
-						     "bad --budget '%s' (a duration such as 90s, 45m, "
-						     "1h30m)",
-						     optarg);
-				goto out;
-			}
-			break;
-		case OPT_DETECT:
-			plan_opt = budget_opt = "--detect";
-			if (cli_parse_fraction(optarg, &plan.detect) < 0 || !(plan.detect > 0) ||
-			    plan.detect > 1) {
-				rc = cli_usage_error(cmd, "bad --detect '%s' (e.g. 3%% or 0.03, at most "
-							  "100%%)",
-						     optarg);
-				goto out;
-			}
-			break;
-		case OPT_WARMUP_MIN:
-			plan_opt = budget_opt = "--warmup-min";
-			if ((rc = parse_int(cmd, "--warmup-min", optarg, 0, 10000, &plan.warmup_min)))
-				goto out;
-			break;
-		case OPT_WARMUP_MAX:
-			plan_opt = budget_opt = "--warmup-max";
-			if ((rc = parse_int(cmd, "--warmup-max", optarg, 1, 10000, &plan.warmup_max)))
-				goto out;
-			break;
-		case OPT_RUNS_MIN:
-			plan_opt = budget_opt = "--runs-min";
-			if ((rc = parse_int(cmd, "--runs-min", optarg, 1, 10000, &plan.runs_min)))
-				goto out;
-			break;
-		case OPT_RUNS_MAX:
-			plan_opt = budget_opt = "--runs-max";
-			if ((rc = parse_int(cmd, "--runs-max", optarg, 1, 10000, &plan.runs_max)))
-				goto out;
-			break;
-		case OPT_REDO_DISTURBED:
-			if ((rc = parse_int(cmd, "--redo-disturbed", optarg, 0, RES_MAX_RESTARTS,
-					    &plan.redo_disturbed)))
-				goto out;
-			break;
-		case OPT_KEEP_ALL:
-			plan_opt = budget_opt = "--keep-all";
-			plan.keep_all = 1;
-			break;
-		case '?':
-		case ':':
-			rc = cli_bad_option(cmd, c, argv);
-			goto out;
-		default:
-			if ((r = srv_opts_parse(&sopts, c, optarg, &err)) == 0)
-				r = pin_opts_parse(&popts, c, optarg, &err);
-			if (r < 0) {
-				rc = cli_usage_error(cmd, "%s", err.msg);
-				goto out;
-			}
-			if (r == 0) {
-				rc = cli_bad_option(cmd, c, argv);
-				goto out;
-			}
-		}
-	}
-	if (optind < argc) {
-		rc = cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	int rc = parse_args(&a, argc, argv);
+	if (rc || a.help)
 		goto out;
-	}
-	if (resume && (n_variants || scale_given || plan_opt)) {
-		rc = cli_usage_error(cmd,
-				     "--resume takes the plan, scale and variants from the file: "
-				     "drop %s",
-				     plan_opt	  ? plan_opt
-				     : n_variants ? "--variant"
-						  : "-s");
-		goto out;
-	}
-	if (plan.budget_s > 0 && fixed_opt) {
-		rc = cli_usage_error(cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
-				     fixed_opt);
-		goto out;
-	}
-	if (plan.budget_s > 0 && plan.redo_disturbed) {
-		rc = cli_usage_error(cmd, "--redo-disturbed works with the fixed protocol, not with "
-					  "--budget");
-		goto out;
-	}
-	if (plan.budget_s <= 0 && budget_opt) {
-		rc = cli_usage_error(cmd, "%s needs --budget", budget_opt);
-		goto out;
-	}
-	if (plan.warmup_min > plan.warmup_max || plan.runs_min > plan.runs_max) {
-		rc = cli_usage_error(cmd, "--%s-min %d is above --%s-max %d",
-				     plan.warmup_min > plan.warmup_max ? "warmup" : "runs",
-				     plan.warmup_min > plan.warmup_max ? plan.warmup_min : plan.runs_min,
-				     plan.warmup_min > plan.warmup_max ? "warmup" : "runs",
-				     plan.warmup_min > plan.warmup_max ? plan.warmup_max : plan.runs_max);
-		goto out;
-	}
-	if (!resume && !scale_given) {
-		rc = cli_usage_error(cmd, "the scale factor (-s SF) is required");
-		goto out;
-	}
-	if (!resume && !output) {
-		rc = cli_usage_error(cmd, "the output (-o PATH) is required");
-		goto out;
-	}
-	if ((output && !*output) || (resume && !*resume)) {
-		rc = cli_usage_error(cmd, "an empty path for %s", resume ? "--resume" : "-o");
-		goto out;
-	}
-	if (resume && (force || output)) {
-		rc = cli_usage_error(cmd, "--resume writes to the file it completes: drop %s",
-				     force ? "--force" : "-o");
-		goto out;
-	}
-	if (pin_opts_check(&popts, &err) < 0) {
-		rc = cli_usage_error(cmd, "%s", err.msg);
-		goto out;
-	}
-
-	if (resume) {
-		if (resume_load(&ts, &plan, &sopts, resume, &err) < 0) {
+	if (a.resume) {
+		if (resume_load(&ts, &a.plan, &a.sopts, a.resume, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = CLI_USAGE;
 			goto out;
@@ -774,101 +872,19 @@ int cmd_run(int argc, char **argv)
 		for (int i = 0; i < ts.n; i++)
 			complete &= ts.targets[i].res && ts.targets[i].res->finished_at != NULL;
 		if (complete) { /* nothing to add: leave the file(s) as they are */
-			cli_info(quiet, "'%s' is complete (finished at %s): nothing to resume",
-				 resume, ts.targets[0].res->finished_at);
+			cli_info(a.quiet, "'%s' is complete (finished at %s): nothing to resume",
+				 a.resume, ts.targets[0].res->finished_at);
 			goto out;
 		}
-	} else {
-		for (int i = 0; i < n_variants; i++) {
-			if (run_variant_parse(&ts.variants[i], variant_specs[i], &err) < 0) {
-				rc = cli_usage_error(cmd, "%s", err.msg);
-				goto out;
-			}
-			ts.n_variants++;
-			for (int k = 0; k < i; k++)
-				if (strcmp(ts.variants[k].name, ts.variants[i].name) == 0) {
-					rc = cli_usage_error(cmd, "variant '%s' given twice",
-							     ts.variants[i].name);
-					goto out;
-				}
-		}
-		for (int i = 0; i < (n_variants ? n_variants : 1); i++) {
-			char *path = n_variants ? path_join(output, ts.variants[i].name, ".json")
-						: strdup(output);
-			if (!path || target_add(&ts, &sopts, n_variants ? &ts.variants[i] : NULL,
-						path, &err) < 0) {
-				cli_error("out of memory");
-				rc = CLI_FOUND;
-				goto out;
-			}
-		}
-	}
-	sopts.scale = plan.scale;
-	for (int i = 0; i < ts.n; i++)
-		ts.opts[i].scale = plan.scale;
-	if (srv_opts_finish(&sopts, &err) < 0) {
-		rc = cli_usage_error(cmd, "%s", err.msg);
+	} else if ((rc = new_targets(&ts, &a))) {
 		goto out;
 	}
-	for (int i = 0; i < ts.n; i++) {
-		/* The shared fields srv_opts_finish filled (datadir, external). */
-		struct srv_kv *kv = ts.opts[i].server_options;
-		size_t nkv = ts.opts[i].n_server_options;
-		const char *mysqld = ts.opts[i].mysqld;
-		ts.opts[i] = sopts;
-		ts.opts[i].server_options = kv;
-		ts.opts[i].n_server_options = nkv;
-		ts.opts[i].mysqld = (char *)mysqld;
-	}
-	if (sopts.external) {
-		rc = cli_usage_error(cmd, "run restarts the server it measures: give --datadir (a "
-					  "managed instance), not --host/--socket/--user");
-		goto out;
-	}
-	if (check_arguments(&ts, &plan, &sopts, resume ? NULL : output, n_variants, force,
-			    &err) < 0 ||
-	    pin_ctx_init(&pin, &popts, &err) < 0 ||
-	    create_outputs(&ts, resume ? NULL : output, n_variants, &err) < 0) {
-		cli_error("%s", err.msg);
-		rc = CLI_USAGE;
-		goto out;
-	}
-	const struct pin_placement *pl = pin_ctx_placement(pin);
-	if (pl && pl->warning[0] && !quiet)
-		cli_warn("%s", pl->warning);
-	if (pin_ctx_bind_client(pin, &err) < 0)
-		cli_warn("cannot bind the client: %s", err.msg);
-
-	prepare_interrupt_note(&ts, resume ? resume : output, resume != NULL, plan.budget_s > 0);
-	install_signals();
-	struct display d = {.quiet = quiet, .tty = cli_is_tty(stderr)};
-	struct run_hooks hooks = {on_progress, on_event, &d};
-	int r = run_execute(&plan, ts.targets, ts.n, pin, &hooks, &err);
-	display_end(&d);
-	if (r < 0)
-		cli_error("%s", err.msg);
-	if (r == 0 || r == RUN_E_SERVER) {
-		/* Only what was measured and written: a server that never started gives neither a
-		 * table nor a file. */
-		for (int i = 0; i < ts.n && !no_table; i++)
-			if (measured(ts.targets[i].res))
-				run_report_table(stdout, ts.targets[i].res, ts.targets[i].name);
-		fflush(stdout); /* the table before the notes on stderr, also in a log file */
-		if (!quiet)
-			run_report_notes(stderr, ts.targets, ts.n);
-		for (int i = 0; i < ts.n && !quiet; i++)
-			if (ts.targets[i].written == 2)
-				cli_info(quiet, "wrote '%s'", ts.targets[i].out_path);
-	}
-	rc = r == 0		 ? CLI_OK
-	     : r == RUN_E_SERVER ? CLI_SERVER
-	     : r == RUN_E_NODATA ? CLI_USAGE
-				 : CLI_FOUND;
+	if ((rc = finish_server_opts(&ts, &a)) == 0)
+		rc = measure(&ts, &a);
 out:
 	free(pargv);
-	json_decref(plan.profile);
-	pin_ctx_free(pin);
+	json_decref(a.plan.profile);
 	targets_release(&ts);
-	srv_opts_release(&sopts);
+	srv_opts_release(&a.sopts);
 	return rc;
 }
