@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const struct option srv_long_options[] = {
@@ -189,6 +190,9 @@ int srv_opts_finish(struct srv_opts *o, struct errbuf *err)
 	size_t n = strlen(o->datadir);
 	while (n > 1 && o->datadir[n - 1] == '/')
 		o->datadir[--n] = '\0';
+	struct stat st;
+	if (stat(o->datadir, &st) == 0 && !S_ISDIR(st.st_mode)) /* a typo naming a file */
+		return errbuf_set(err, "instance directory '%s' is not a directory", o->datadir);
 	return srv_datadir_check(o->datadir, err);
 }
 
