@@ -243,6 +243,8 @@ static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 					    "query_thread_cpu_ms", "server_rest_cpu_ms"};
 	static const char *const counts[] = {"voluntary_ctxt_switches",
 					     "involuntary_ctxt_switches", "major_faults"};
+	static const char *const qcounts[] = {"query_thread_voluntary_ctxt_switches",
+					      "query_thread_involuntary_ctxt_switches"};
 	char p[256];
 	json_t *v;
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
@@ -259,6 +261,14 @@ static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 			return -1;
 		path_join(p, sizeof(p), path, counts[i]);
 		if (!(json_number_value(v) >= 0 && json_number_value(v) <= 1e15))
+			return fail(rd, p, "%g out of range (0 to 1e15)", json_number_value(v));
+	}
+	for (size_t i = 0; i < sizeof(qcounts) / sizeof(qcounts[0]); i++) {
+		if (member(rd, rec, path, qcounts[i], W_NUMBER | W_NULL | W_OPTIONAL, &v) < 0)
+			return -1;
+		path_join(p, sizeof(p), path, qcounts[i]);
+		if (json_is_number(v) &&
+		    !(json_number_value(v) >= 0 && json_number_value(v) <= 1e15))
 			return fail(rd, p, "%g out of range (0 to 1e15)", json_number_value(v));
 	}
 	return 0;

@@ -127,7 +127,7 @@ const char *run_noise_tid_sql(int mysql)
 /* ---- the sampler ---- */
 
 struct snap {
-	uint64_t wall_ns, busy, steal, server, client, qthread, vcsw, ivcsw, majflt;
+	uint64_t wall_ns, busy, steal, server, client, qthread, vcsw, ivcsw, majflt, qvcsw, qivcsw;
 	int have_qthread;
 };
 
@@ -237,6 +237,9 @@ static int take(struct run_noise *n, struct snap *s, struct errbuf *err)
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)n->pid, (int)n->tid);
 		s->have_qthread = read_small(path, buf, sizeof(buf)) == 0 &&
 				  run_noise_parse_pidstat(buf, &s->qthread, &flt) == 0;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)n->pid, (int)n->tid);
+		s->have_qthread = s->have_qthread && read_small(path, buf, sizeof(buf)) == 0 &&
+				  run_noise_parse_ctxt(buf, &s->qvcsw, &s->qivcsw) == 0;
 	}
 	server_ctxt(n->pid, &s->vcsw, &s->ivcsw);
 	return 0;
@@ -267,8 +270,11 @@ int run_noise_end(struct run_noise *n, struct run_noise_rec *out, struct errbuf 
 	out->steal_ms = (double)delta(s0->steal, s1.steal) * t;
 	out->server_cpu_ms = (double)server * t;
 	out->query_thread_cpu_ms = out->server_rest_cpu_ms = -1;
+	out->query_thread_vcsw = out->query_thread_ivcsw = -1;
 	if (s0->have_qthread && s1.have_qthread) {
 		uint64_t q = delta(s0->qthread, s1.qthread);
+		out->query_thread_vcsw = (double)delta(s0->qvcsw, s1.qvcsw);
+		out->query_thread_ivcsw = (double)delta(s0->qivcsw, s1.qivcsw);
 		out->query_thread_cpu_ms = (double)q * t;
 		out->server_rest_cpu_ms = server > q ? (double)(server - q) * t : 0;
 	}
@@ -285,13 +291,15 @@ static json_t *ms_or_null(double v)
 
 json_t *run_noise_rec_json(const struct run_noise_rec *r)
 {
-	return json_pack("{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I}", "window_ms", r->window_ms,
-			 "other_cpu_ms", r->other_cpu_ms, "steal_ms", r->steal_ms, "server_cpu_ms",
-			 r->server_cpu_ms, "query_thread_cpu_ms",
-			 ms_or_null(r->query_thread_cpu_ms), "server_rest_cpu_ms",
-			 ms_or_null(r->server_rest_cpu_ms), "voluntary_ctxt_switches",
-			 (json_int_t)r->vcsw, "involuntary_ctxt_switches", (json_int_t)r->ivcsw,
-			 "major_faults", (json_int_t)r->majflt);
+	return json_pack(
+	    "{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I, s:o, s:o}", "window_ms", r->window_ms,
+	    "other_cpu_ms", r->other_cpu_ms, "steal_ms", r->steal_ms, "server_cpu_ms",
+	    r->server_cpu_ms, "query_thread_cpu_ms", ms_or_null(r->query_thread_cpu_ms),
+	    "server_rest_cpu_ms", ms_or_null(r->server_rest_cpu_ms), "voluntary_ctxt_switches",
+	    (json_int_t)r->vcsw, "involuntary_ctxt_switches", (json_int_t)r->ivcsw, "major_faults",
+	    (json_int_t)r->majflt, "query_thread_voluntary_ctxt_switches",
+	    ms_or_null(r->query_thread_vcsw), "query_thread_involuntary_ctxt_switches",
+	    ms_or_null(r->query_thread_ivcsw));
 }
 
 /* ---- in the protocol ---- */

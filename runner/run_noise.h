@@ -40,6 +40,7 @@ struct run_noise_rec {
 	double server_rest_cpu_ms;  /* server minus the query's thread; < 0 when unknown */
 	uint64_t vcsw, ivcsw;	    /* the server's (all threads) context switches */
 	uint64_t majflt;	    /* the server's major page faults */
+	double query_thread_vcsw, query_thread_ivcsw; /* the query's thread alone; < 0 unknown */
 };
 
 struct run_noise;
@@ -57,7 +58,8 @@ int run_noise_begin(struct run_noise *n, struct errbuf *err);
 int run_noise_end(struct run_noise *n, struct run_noise_rec *out, struct errbuf *err);
 
 /* {"window_ms","other_cpu_ms","steal_ms","server_cpu_ms","query_thread_cpu_ms",
- *  "server_rest_cpu_ms","voluntary_ctxt_switches","involuntary_ctxt_switches","major_faults"} */
+ *  "server_rest_cpu_ms","voluntary_ctxt_switches","involuntary_ctxt_switches","major_faults",
+ *  "query_thread_voluntary_ctxt_switches","query_thread_involuntary_ctxt_switches"} */
 json_t *run_noise_rec_json(const struct run_noise_rec *r);
 
 /* ---- in the protocol ---- */

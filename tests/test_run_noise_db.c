@@ -190,6 +190,10 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	/* the server's CPU was split: the query's thread did most of the work */
 	CU_ASSERT(r[0].query_thread_cpu_ms > 0);
 	CU_ASSERT(r[0].query_thread_cpu_ms <= r[0].server_cpu_ms + 1e-9);
+	/* the query thread (MariaDB's PROCESSLIST.TID) was found: its own context switches */
+	json_t *rec = json_object_get(res->queries[0].restarts[0].extra, "interference");
+	CU_ASSERT(json_is_number(json_object_get(rec, "query_thread_voluntary_ctxt_switches")));
+	CU_ASSERT(json_is_number(json_object_get(rec, "query_thread_involuntary_ctxt_switches")));
 	size_t disturbed = 0;
 	for (size_t i = 0; i < n; i++)
 		disturbed += r[i].causes != 0;
