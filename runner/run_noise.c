@@ -219,7 +219,7 @@ static int server_ctxt(pid_t pid, uint64_t *vol, uint64_t *invol)
 
 static int take(struct run_noise *n, struct snap *s, struct errbuf *err)
 {
-	char path[96], buf[1024];
+	char path[96], buf[4096]; /* a status file is about 1.5 KiB */
 	uint64_t flt;
 	memset(s, 0, sizeof(*s));
 	s->wall_ns = util_now_ns();
