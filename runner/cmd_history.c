@@ -355,8 +355,9 @@ static int run_list(struct hist_store *st, const struct hargs *a)
 		return CLI_USAGE;
 	}
 	for (size_t i = 0; i < n; i++) {
-		printf("%s  %-16s SF %-6g %-8s %lld results %s .. %s\n    dataset %s, %s\n", s[i].id,
-		       s[i].host, s[i].scale_factor, s[i].flavour, s[i].n_results, s[i].first_at,
+		printf("%s  %-16s SF %-6g %-8s %lld result%s %s .. %s\n    dataset %s, %s\n", s[i].id,
+		       s[i].host, s[i].scale_factor, s[i].flavour, s[i].n_results,
+		       s[i].n_results == 1 ? " " : "s", s[i].first_at,
 		       s[i].last_at, s[i].fingerprint ? s[i].fingerprint : "(no fingerprint)",
 		       s[i].protocol);
 		if (!a->series)
