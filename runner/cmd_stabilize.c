@@ -136,6 +136,10 @@ static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int
 		if (!cands[i].available)
 			fprintf(stderr, "stabilize: %s: not measured: %s\n", cands[i].name,
 				cands[i].why);
+	if (!analyze && run_stab_dir_unused(cands, o, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

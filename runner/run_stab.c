@@ -262,6 +262,19 @@ static int make_dirs(const struct run_stab_cand *c, int n, const struct run_stab
 	return 0;
 }
 
+int run_stab_dir_unused(const struct run_stab_cand *c, const struct run_stab_opts *o,
+			struct errbuf *err)
+{
+	char first[4200];
+	result_path(first, sizeof(first), o, &c[0], 0, "json");
+	if (access(first, F_OK) == 0)
+		return errbuf_set(err,
+				  "'%s' already holds an experiment: give another -o DIR, or --analyze "
+				  "it",
+				  o->dir);
+	return 0;
+}
+
 json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_stab_opts *o,
 			    struct errbuf *err)
 {
@@ -270,7 +283,7 @@ json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_sta
 	for (int i = 0; i < n; i++)
 		if (c[i].available)
 			live[m++] = &c[i];
-	if (make_dirs(c, n, o, err) < 0)
+	if (run_stab_dir_unused(c, o, err) < 0 || make_dirs(c, n, o, err) < 0)
 		return NULL;
 	uint64_t t0 = util_now_ns();
 	int max_rounds = o->rounds ? o->rounds : o->budget_s > 0 ? RUN_STAB_MAX_ROUNDS : 5;

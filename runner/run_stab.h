@@ -45,9 +45,15 @@ void run_stab_candidates(struct run_stab_cand out[RUN_STAB_MAX_CANDS], int *n);
 int run_stab_select(struct run_stab_cand *c, int *n, const char *list, struct errbuf *err);
 
 /* Runs the experiment and returns the analysis as JSON (docs/stability.md, "--json"); THP is
- * restored after every restart that changed it, also when *stop is set. NULL on failure. */
+ * restored after every restart that changed it, also when *stop is set. NULL on failure; a
+ * directory that already holds an experiment is refused before anything runs. */
 json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_stab_opts *o,
 			    struct errbuf *err);
+
+/* -1 when o->dir already holds an experiment (its default's first restart): nothing measured
+ * is overwritten. */
+int run_stab_dir_unused(const struct run_stab_cand *c, const struct run_stab_opts *o,
+			struct errbuf *err);
 
 /* The analysis of the result files already in o->dir (no measuring): for --analyze. */
 json_t *run_stab_analyze(const struct run_stab_cand *c, int n, const struct run_stab_opts *o,

@@ -154,6 +154,8 @@ static void test_stabilize_db__tiny_experiment_end_to_end(void)
 	CU_ASSERT_PTR_NOT_NULL(p);
 	CU_ASSERT(json_is_array(json_object_get(p, "settings")));
 	res_file_free(res);
+	/* the same directory again: refused before anything runs, nothing overwritten */
+	CU_ASSERT_EQUAL(run_cmd(log, args), 2);
 	/* a file that is not a profile: one line, exit 2 */
 	const char *bad[] = {"run", "-s", "0.01", "-o", out, "--profile", log, NULL};
 	CU_ASSERT_EQUAL(run_cmd(rlog, bad), 2);
