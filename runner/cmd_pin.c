@@ -84,22 +84,9 @@ out:
 	return rc;
 }
 
-int cmd_pin(int argc, char **argv)
+/* cmd_pin with its option table. */
+static int pin_command(int argc, char **argv, const struct option *longopts)
 {
-	static const struct option own[] = {
-	    {"help", no_argument, NULL, OPT_HELP},
-	    {"quiet", no_argument, NULL, OPT_QUIET},
-	    {"explain", no_argument, NULL, OPT_EXPLAIN},
-	    {"json", no_argument, NULL, OPT_JSON},
-	    {"allowed", required_argument, NULL, OPT_ALLOWED},
-	    {"topology", required_argument, NULL, PIN_OPT_TOPOLOGY},
-	};
-	enum { N_OWN = sizeof(own) / sizeof(own[0]) };
-	struct option longopts[N_OWN + PIN_LONG_OPTIONS_COUNT + 1];
-	memcpy(longopts, own, sizeof(own));
-	memcpy(longopts + N_OWN, pin_long_options,
-	       sizeof(struct option) * (PIN_LONG_OPTIONS_COUNT + 1));
-
 	struct pin_opts o;
 	memset(&o, 0, sizeof(o));
 	int as_json = 0, quiet = 0, c;
@@ -134,4 +121,26 @@ int cmd_pin(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
 	return explain(&o, allowed, as_json, quiet);
+}
+
+int cmd_pin(int argc, char **argv)
+{
+	static const struct option own[] = {
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"explain", no_argument, NULL, OPT_EXPLAIN},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"allowed", required_argument, NULL, OPT_ALLOWED},
+	    {"topology", required_argument, NULL, PIN_OPT_TOPOLOGY},
+	    {NULL, 0, NULL, 0},
+	};
+	const struct option *const tables[] = {own, pin_long_options, NULL};
+	struct option *longopts = cli_options_merge(tables);
+	if (!longopts) {
+		cli_error("out of memory");
+		return CLI_FOUND;
+	}
+	int rc = pin_command(argc, argv, longopts);
+	free(longopts);
+	return rc;
 }
