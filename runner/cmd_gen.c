@@ -111,6 +111,146 @@ static void path_of(char *out, size_t n, const char *dir, enum gen_table t, cons
 	snprintf(out, n, "%s/%s.tbl%s", dir, gen_table_name(t), ext);
 }
 
+/* sel[t] for each table of -T LIST (every table without -T). 0, or a CLI_* code. */
+static int select_tables(int *sel, const char *tables_arg)
+{
+	const char *cmd = "gen";
+	for (int i = 0; i < GEN_NTABLES; i++)
+		sel[i] = 1;
+	int trc = tables_arg ? parse_tables(tables_arg, sel) : 0;
+	if (trc == -2 && !*tables_arg)
+		return cli_usage_error(cmd, "the table list is empty (-T TABLES)");
+	if (trc == -2)
+		return cli_usage_error(
+		    cmd, "empty table name in '%s' (give names separated by commas)", tables_arg);
+	if (trc < 0)
+		return cli_usage_error(cmd,
+				       "unknown table in '%s' (known: customer, lineitem, nation, "
+				       "orders, part, partsupp, region, supplier)",
+				       tables_arg);
+	return 0;
+}
+
+/* Opens DIR/T.tbl.tmp for each selected table (or stdout) into opened[t], before the 1 s pool
+ * build, so that a bad directory fails first. 0; CLI_USAGE when DIR cannot be made; CLI_FOUND
+ * when a file cannot be created (those opened stay in opened[] for the caller to remove). */
+static int open_outputs(int *opened, const int *sel, const char *dir, int to_stdout)
+{
+	char path[4096];
+	if (!to_stdout && util_mkdir_p(dir) < 0) {
+		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
+		return CLI_USAGE; /* a bad -o, like every bad argument */
+	}
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		if (!sel[t])
+			continue;
+		if (to_stdout) {
+			opened[t] = STDOUT_FILENO;
+			continue;
+		}
+		path_of(path, sizeof(path), dir, (enum gen_table)t, ".tmp");
+		opened[t] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (opened[t] < 0) {
+			cli_error("cannot create '%s': %s", path, strerror(errno));
+			return CLI_FOUND;
+		}
+	}
+	return 0;
+}
+
+/* Close, then rename: a .tbl file only ever appears complete. A file that cannot be closed, or
+ * any after it once one failed, is removed. CLI_OK or CLI_FOUND. */
+static int publish_outputs(int *opened, const char *dir)
+{
+	char path[4096], path2[4096];
+	int rc = CLI_OK;
+	for (int t = 0; t < GEN_NTABLES; t++) {
+		if (opened[t] < 0)
+			continue;
+		int fd = opened[t];
+		opened[t] = -1;
+		path_of(path, sizeof(path), dir, (enum gen_table)t, ".tmp");
+		if (close(fd) < 0) {
+			cli_error("cannot write '%s': %s", path, strerror(errno));
+			unlink(path);
+			rc = CLI_FOUND;
+			continue;
+		}
+		if (rc != CLI_OK) {
+			unlink(path);
+			continue;
+		}
+		path_of(path2, sizeof(path2), dir, (enum gen_table)t, "");
+		if (rename(path, path2) < 0) {
+			cli_error("cannot rename '%s' to '%s': %s", path, path2, strerror(errno));
+			unlink(path);
+			rc = CLI_FOUND;
+		}
+	}
+	return rc;
+}
+
+/* Builds the generator and writes the opened tables, then renames the files into place (dir
+ * NULL: stdout); SIGINT and SIGTERM stop it between chunks. A CLI_* code. */
+static int generate(int *opened, double sf, int threads, unsigned flags, const char *dir, int quiet)
+{
+	int rc = CLI_OK;
+	struct errbuf err;
+	struct gen_ctx *ctx = NULL;
+	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	gen_interrupted = 0;
+	struct progress pr = {.on = !quiet && cli_is_tty(stderr)};
+	pr.start_ns = util_now_ns();
+	if (pr.on) {
+		fprintf(stderr, "gen: building the text pool...");
+		fflush(stderr);
+	}
+	if (gen_ctx_new_threads(&ctx, sf, threads, &err) < 0) {
+		if (pr.on)
+			fputc('\n', stderr);
+		cli_error("%s", err.msg);
+		rc = CLI_FOUND;
+		goto restore;
+	}
+
+	if (pr.on)
+		fputs("\r\033[K", stderr);
+	pr.start_ns = util_now_ns(); /* rates and ETA from here, after the pool build */
+	struct gen_files_opts go = {.whole_tables = dir == NULL,
+				    .flags = flags,
+				    .threads = threads,
+				    .dir = dir,
+				    .stop = &gen_interrupted,
+				    .progress = progress_show,
+				    .progress_arg = &pr};
+	memcpy(go.fd, opened, sizeof(go.fd));
+	int wrc = gen_files_write(ctx, &go, &err);
+	if (gen_interrupted) {
+		if (pr.on)
+			fputc('\n', stderr);
+		cli_error("interrupted; incomplete .tbl.tmp files removed");
+		rc = CLI_INTERRUPTED;
+		goto restore;
+	}
+	if (wrc < 0) {
+		if (pr.on)
+			fputc('\n', stderr);
+		cli_error("%s", err.msg);
+		rc = CLI_FOUND;
+		goto restore;
+	}
+	if (dir)
+		rc = publish_outputs(opened, dir);
+restore:
+	gen_ctx_free(ctx);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
+
 int cmd_gen(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -175,19 +315,9 @@ int cmd_gen(int argc, char **argv)
 		return cli_usage_error(
 		    cmd, "scale factor must be a number in (0, 100000], not '%s'", sf_arg);
 	int sel[GEN_NTABLES];
-	for (int i = 0; i < GEN_NTABLES; i++)
-		sel[i] = 1;
-	int trc = tables_arg ? parse_tables(tables_arg, sel) : 0;
-	if (trc == -2 && !*tables_arg)
-		return cli_usage_error(cmd, "the table list is empty (-T TABLES)");
-	if (trc == -2)
-		return cli_usage_error(
-		    cmd, "empty table name in '%s' (give names separated by commas)", tables_arg);
-	if (trc < 0)
-		return cli_usage_error(cmd,
-				       "unknown table in '%s' (known: customer, lineitem, nation, "
-				       "orders, part, partsupp, region, supplier)",
-				       tables_arg);
+	int trc = select_tables(sel, tables_arg);
+	if (trc)
+		return trc;
 	if (threads == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		threads = n < 1 ? 1 : n > GEN_THREADS_MAX ? GEN_THREADS_MAX : n;
@@ -196,107 +326,15 @@ int cmd_gen(int argc, char **argv)
 	/* Open every output first, so that a bad directory fails before the 1 s pool build. */
 	int rc = CLI_OK;
 	int opened[GEN_NTABLES];
-	char path[4096], path2[4096];
+	char path[4096];
 	for (int i = 0; i < GEN_NTABLES; i++)
 		opened[i] = -1;
-	if (!to_stdout && util_mkdir_p(dir) < 0) {
-		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
-		return CLI_USAGE; /* a bad -o, like every bad argument */
-	}
-	for (int t = 0; t < GEN_NTABLES; t++) {
-		if (!sel[t])
-			continue;
-		if (to_stdout) {
-			opened[t] = STDOUT_FILENO;
-			continue;
-		}
-		path_of(path, sizeof(path), dir, (enum gen_table)t, ".tmp");
-		opened[t] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (opened[t] < 0) {
-			cli_error("cannot create '%s': %s", path, strerror(errno));
-			rc = CLI_FOUND;
-			goto cleanup;
-		}
-	}
+	if ((rc = open_outputs(opened, sel, dir, to_stdout)) == CLI_USAGE)
+		return rc;
+	if (rc)
+		goto cleanup;
 
-	struct errbuf err;
-	struct gen_ctx *ctx = NULL;
-	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	gen_interrupted = 0;
-	struct progress pr = {.on = !quiet && cli_is_tty(stderr)};
-	pr.start_ns = util_now_ns();
-	if (pr.on) {
-		fprintf(stderr, "gen: building the text pool...");
-		fflush(stderr);
-	}
-	if (gen_ctx_new_threads(&ctx, sf, (int)threads, &err) < 0) {
-		if (pr.on)
-			fputc('\n', stderr);
-		cli_error("%s", err.msg);
-		rc = CLI_FOUND;
-		goto restore;
-	}
-
-	if (pr.on)
-		fputs("\r\033[K", stderr);
-	pr.start_ns = util_now_ns(); /* rates and ETA from here, after the pool build */
-	struct gen_files_opts go = {.whole_tables = to_stdout,
-				    .flags = flags,
-				    .threads = (int)threads,
-				    .dir = to_stdout ? NULL : dir,
-				    .stop = &gen_interrupted,
-				    .progress = progress_show,
-				    .progress_arg = &pr};
-	memcpy(go.fd, opened, sizeof(go.fd));
-	int wrc = gen_files_write(ctx, &go, &err);
-	if (gen_interrupted) {
-		if (pr.on)
-			fputc('\n', stderr);
-		cli_error("interrupted; incomplete .tbl.tmp files removed");
-		rc = CLI_INTERRUPTED;
-		goto restore;
-	}
-	if (wrc < 0) {
-		if (pr.on)
-			fputc('\n', stderr);
-		cli_error("%s", err.msg);
-		rc = CLI_FOUND;
-		goto restore;
-	}
-	/* Close, then rename: a .tbl file only ever appears complete. */
-	if (!to_stdout) {
-		for (int t = 0; t < GEN_NTABLES; t++) {
-			if (opened[t] < 0)
-				continue;
-			int fd = opened[t];
-			opened[t] = -1;
-			path_of(path, sizeof(path), dir, (enum gen_table)t, ".tmp");
-			if (close(fd) < 0) {
-				cli_error("cannot write '%s': %s", path, strerror(errno));
-				unlink(path);
-				rc = CLI_FOUND;
-				continue;
-			}
-			if (rc != CLI_OK) {
-				unlink(path);
-				continue;
-			}
-			path_of(path2, sizeof(path2), dir, (enum gen_table)t, "");
-			if (rename(path, path2) < 0) {
-				cli_error("cannot rename '%s' to '%s': %s", path, path2,
-					  strerror(errno));
-				unlink(path);
-				rc = CLI_FOUND;
-			}
-		}
-	}
-restore:
-	gen_ctx_free(ctx);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	rc = generate(opened, sf, (int)threads, flags, to_stdout ? NULL : dir, quiet);
 cleanup:
 	if (!to_stdout) {
 		for (int t = 0; t < GEN_NTABLES; t++) {
