@@ -90,6 +90,7 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct rpt_compare_opts opts;
 	const char *baseline_path = NULL, *output = NULL;
+	const char *seq_opt = NULL; /* an option that needs --sequential */
 	int quiet = 0, c, orc;
 	rpt_compare_opts_init(&opts);
 	struct cmd_stat_opts so = {.alpha = opts.alpha,
@@ -132,12 +133,14 @@ int cmd_compare(int argc, char **argv)
 				return cli_usage_error("compare", "bad --max-pairs '%s' (2 to %d)",
 						       optarg, ST_SEQ_MAX_PAIRS);
 			opts.max_pairs = (size_t)k;
+			seq_opt = "--max-pairs";
 			break;
 		}
 		case OPT_SPENDING:
 			if (st_seq_spending_parse(optarg, &opts.spending) < 0)
 				return cli_usage_error("compare", "bad --spending '%s' (obf or pocock)",
 						       optarg);
+			seq_opt = "--spending";
 			break;
 		case 'q':
 			quiet = 1;
@@ -156,6 +159,8 @@ int cmd_compare(int argc, char **argv)
 	opts.alt = so.alt;
 	opts.min_effect_test = so.min_effect_test;
 	enum rpt_format fmt = (enum rpt_format)so.format;
+	if (seq_opt && !opts.sequential)
+		return cli_usage_error("compare", "%s needs --sequential", seq_opt);
 	if (argc - optind != 2)
 		return cli_usage_error("compare",
 				       "expected two result files, OLD.json and NEW.json");

@@ -17,3 +17,6 @@ run compare seq_budget_old.json seq_budget_new.json --sequential --quiet
 run compare seq_old.json seq_sep_new.json --sequential
 run compare seq_old.json seq_new.json --max-pairs 1
 run compare seq_old.json seq_new.json --spending linear
+# the sequential options alone are refused, not silently ignored
+run compare seq_old.json seq_new.json --max-pairs 8
+run compare seq_old.json seq_new.json --spending pocock
