@@ -62,94 +62,97 @@ static struct option *long_options(void)
 	return cli_options_merge(tables);
 }
 
+/* What the command line says. */
+struct query_args {
+	struct qry_opts qo;
+	struct srv_opts so;
+	enum qry_format fmt;
+	const char *db;
+	int quiet, explain, help;
+	long id;
+};
+
+/* The options, then the query number. 0 (a->help: usage printed), or a CLI_* code. */
+static int parse_args(struct query_args *a, int argc, char **argv, const struct option *opts)
+{
+	struct errbuf err;
+	int c;
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":s:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SCALE:
+			if (cli_parse_double(optarg, 1e-6, 100000, &a->qo.sf) < 0)
+				return cli_usage_error(argv[0], "invalid scale factor '%s'",
+						       optarg);
+			break;
+		case OPT_SEED:
+			if (cli_parse_long(optarg, 0, 2147483646, &a->qo.seed) < 0)
+				return cli_usage_error(
+				    argv[0], "--seed takes 0 to 2147483646, not '%s'", optarg);
+			a->qo.seeded = 1;
+			break;
+		case OPT_FORMAT:
+			if (qry_format_parse(optarg, &a->fmt) < 0)
+				return cli_usage_error(
+				    argv[0], "--format takes table, tbl or json, not '%s'", optarg);
+			break;
+		case OPT_DATABASE:
+			a->db = optarg;
+			break;
+		case OPT_EXPLAIN:
+			a->explain = 1;
+			break;
+		case OPT_QUIET:
+			a->quiet = 1;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			a->help = 1;
+			return 0;
+		case '?':
+		case ':':
+			return cli_bad_option(argv[0], c, argv);
+		default: {
+			int r = srv_opts_parse(&a->so, c, optarg, &err);
+			if (r <= 0)
+				return cli_usage_error(argv[0], "%s",
+						       r < 0 ? err.msg : "unexpected option");
+		}
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(argv[0], "which query? (1 to %d)", QRY_COUNT);
+	if (cli_parse_long(argv[optind], 1, QRY_COUNT, &a->id) < 0)
+		return cli_usage_error(argv[0], "no query '%s': queries are numbered 1 to %d",
+				       argv[optind], QRY_COUNT);
+	if (optind + 1 < argc)
+		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind + 1]);
+	if (srv_opts_finish(&a->so, &err) < 0)
+		return cli_usage_error(argv[0], "%s", err.msg);
+	return 0;
+}
+
 int cmd_query(int argc, char **argv)
 {
-	struct qry_opts qo = {.sf = 0};
-	struct srv_opts so;
+	struct query_args a = {.qo = {.sf = 0}, .fmt = QRY_FORMAT_TABLE, .db = "dbt3"};
 	struct errbuf err;
 	struct srv *s = NULL;
 	MYSQL *m = NULL;
 	struct qry q = {0};
 	struct qry_result res = {0};
-	enum qry_format fmt = QRY_FORMAT_TABLE;
-	const char *db = "dbt3";
-	int quiet = 0, explain = 0, rc = CLI_OK, c;
-	long id = 0;
-	srv_opts_init(&so);
+	int rc = CLI_OK;
+	srv_opts_init(&a.so);
 	struct option *opts = long_options();
 	if (!opts) {
 		cli_error("out of memory");
 		return CLI_FOUND;
 	}
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":s:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SCALE:
-			if (cli_parse_double(optarg, 1e-6, 100000, &qo.sf) < 0) {
-				rc = cli_usage_error(argv[0], "invalid scale factor '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_SEED:
-			if (cli_parse_long(optarg, 0, 2147483646, &qo.seed) < 0) {
-				rc = cli_usage_error(
-				    argv[0], "--seed takes 0 to 2147483646, not '%s'", optarg);
-				goto out;
-			}
-			qo.seeded = 1;
-			break;
-		case OPT_FORMAT:
-			if (qry_format_parse(optarg, &fmt) < 0) {
-				rc = cli_usage_error(
-				    argv[0], "--format takes table, tbl or json, not '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_DATABASE:
-			db = optarg;
-			break;
-		case OPT_EXPLAIN:
-			explain = 1;
-			break;
-		case OPT_QUIET:
-			quiet = 1;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			goto out;
-		case '?':
-		case ':':
-			rc = cli_bad_option(argv[0], c, argv);
-			goto out;
-		default: {
-			int r = srv_opts_parse(&so, c, optarg, &err);
-			if (r <= 0) {
-				rc = cli_usage_error(argv[0], "%s",
-						     r < 0 ? err.msg : "unexpected option");
-				goto out;
-			}
-		}
-		}
-	}
-	if (optind >= argc) {
-		rc = cli_usage_error(argv[0], "which query? (1 to %d)", QRY_COUNT);
+	if ((rc = parse_args(&a, argc, argv, opts)) || a.help)
 		goto out;
-	}
-	if (cli_parse_long(argv[optind], 1, QRY_COUNT, &id) < 0) {
-		rc = cli_usage_error(argv[0], "no query '%s': queries are numbered 1 to %d",
-				     argv[optind], QRY_COUNT);
-		goto out;
-	}
-	if (optind + 1 < argc) {
-		rc = cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind + 1]);
-		goto out;
-	}
-	if (srv_opts_finish(&so, &err) < 0) {
-		rc = cli_usage_error(argv[0], "%s", err.msg);
-		goto out;
-	}
+	const char *db = a.db;
+	long id = a.id;
 	int started = 0;
-	if (srv_open(&s, &so, &err) < 0 || srv_ensure_started(s, NULL, &started, &err) < 0 ||
+	if (srv_open(&s, &a.so, &err) < 0 || srv_ensure_started(s, NULL, &started, &err) < 0 ||
 	    !(m = srv_connect(s, NULL, &err))) {
 		cli_error("%s", err.msg);
 		rc = CLI_SERVER;
@@ -167,19 +170,19 @@ int cmd_query(int argc, char **argv)
 		rc = CLI_SERVER;
 		goto out;
 	}
-	if (qo.sf == 0)
-		qo.sf = fp.sf;
-	if (qry_build(&q, (int)id, &qo, &err) < 0 ||
-	    (explain ? qry_explain(m, &q, &res, &err) : qry_exec(m, &q, &res, &err)) < 0) {
+	if (a.qo.sf == 0)
+		a.qo.sf = fp.sf;
+	if (qry_build(&q, (int)id, &a.qo, &err) < 0 ||
+	    (a.explain ? qry_explain(m, &q, &res, &err) : qry_exec(m, &q, &res, &err)) < 0) {
 		cli_error("%s", err.msg);
 		rc = mysql_errno(m) >= 2000 && mysql_errno(m) < 3000 ? CLI_SERVER : CLI_FOUND;
 		goto out;
 	}
-	if (qry_result_print(stdout, &res, (int)id, fmt) < 0) {
+	if (qry_result_print(stdout, &res, (int)id, a.fmt) < 0) {
 		rc = CLI_FOUND;
 		goto out;
 	}
-	if (!quiet && !explain && fmt != QRY_FORMAT_JSON)
+	if (!a.quiet && !a.explain && a.fmt != QRY_FORMAT_JSON)
 		fprintf(stderr, "Q%ld: %" PRIu64 " rows in %.3f s (scale factor %g)\n", id,
 			res.nrows, res.seconds, fp.sf);
 out:
@@ -188,7 +191,7 @@ out:
 	if (m)
 		mysql_close(m);
 	srv_free(s);
-	srv_opts_release(&so);
+	srv_opts_release(&a.so);
 	free(opts);
 	return rc;
 }
