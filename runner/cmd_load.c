@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab load: create the schema and bulk-load a scale factor. */
-#include "dbt3/load.h"
-#include "runner/run_load.h"
 #include "base/cli.h"
-#include "runner/cmd.h"
+#include "dbt3/load.h"
 #include "result/res.h"
+#include "runner/cmd.h"
+#include "runner/run_load.h"
 #include "server/srv.h"
 #include <getopt.h>
 #include <inttypes.h>
@@ -31,7 +31,8 @@ static void usage(FILE *f)
 	    f,
 	    "usage: dbt3stab load -s SF [options]\n"
 	    "\n"
-	    "Creates the DBT-3 schema and loads scale factor SF: each table's rows stream from the\n"
+	    "Creates the DBT-3 schema and loads scale factor SF: each table's rows stream from "
+	    "the\n"
 	    "built-in generator into one LOAD DATA LOCAL INFILE (no files), then its secondary\n"
 	    "indexes are built, tables on parallel connections; then persistent statistics,\n"
 	    "row-count checks, and last a fingerprint.\n"
@@ -188,89 +189,97 @@ static void report_pool(struct srv *s, int quiet)
 			(double)p.pool_bytes / 1048576.0, (double)p.data_bytes / 1048576.0);
 }
 
-int cmd_load(int argc, char **argv)
-{
+/* What the command line says. */
+struct load_args {
 	struct load_opts o;
 	struct srv_opts so;
+	int quiet, print_schema, help;
+};
+
+/* 0 with the arguments in a (a->help: usage printed), or a CLI_* code. */
+static int parse_args(struct load_args *a, int argc, char **argv, const struct option *opts)
+{
+	struct errbuf err;
+	long jobs = 2;
+	int c;
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":s:j:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SCALE:
+			if (cli_parse_double(optarg, 1e-6, 100000, &a->o.sf) < 0)
+				return cli_usage_error(argv[0], "invalid scale factor '%s'",
+						       optarg);
+			break;
+		case OPT_DATABASE:
+			a->o.database = optarg;
+			break;
+		case OPT_INDEXES:
+			if (schema_indexes_parse(optarg, &a->o.indexes) < 0)
+				return cli_usage_error(
+				    argv[0], "--indexes takes dbt3 or keys-only, not '%s'", optarg);
+			break;
+		case OPT_FROM:
+			a->o.from_dir = optarg;
+			break;
+		case OPT_JOBS:
+			if (cli_parse_long(optarg, 1, 16, &jobs) < 0)
+				return cli_usage_error(argv[0], "--jobs takes 1 to 16, not '%s'",
+						       optarg);
+			a->o.jobs = (int)jobs;
+			break;
+		case OPT_FORCE:
+			a->o.force = 1;
+			break;
+		case OPT_NO_BULK:
+			a->o.bulk_profile = 0;
+			break;
+		case OPT_PRINT_SCHEMA:
+			a->print_schema = 1;
+			break;
+		case OPT_QUIET:
+			a->quiet = 1;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			a->help = 1;
+			return 0;
+		case '?':
+		case ':':
+			return cli_bad_option(argv[0], c, argv);
+		default: {
+			int r = srv_opts_parse(&a->so, c, optarg, &err);
+			if (r < 0)
+				return cli_usage_error(argv[0], "%s", err.msg);
+			if (r == 0)
+				return cli_usage_error(argv[0], "unexpected option");
+		}
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct load_args a = {0};
+	struct load_opts *o = &a.o;
+	struct srv_opts *so = &a.so;
 	struct errbuf err;
 	struct srv *s = NULL;
-	int quiet = 0, print_schema = 0, rc = CLI_OK, c;
-	long jobs = 2;
-	load_opts_init(&o);
-	srv_opts_init(&so);
+	int quiet, rc = CLI_OK;
+	load_opts_init(o);
+	srv_opts_init(so);
 	struct option *opts = long_options();
 	if (!opts) {
 		cli_error("out of memory");
 		return CLI_FOUND;
 	}
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":s:j:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SCALE:
-			if (cli_parse_double(optarg, 1e-6, 100000, &o.sf) < 0) {
-				rc = cli_usage_error(argv[0], "invalid scale factor '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_DATABASE:
-			o.database = optarg;
-			break;
-		case OPT_INDEXES:
-			if (schema_indexes_parse(optarg, &o.indexes) < 0) {
-				rc = cli_usage_error(
-				    argv[0], "--indexes takes dbt3 or keys-only, not '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_FROM:
-			o.from_dir = optarg;
-			break;
-		case OPT_JOBS:
-			if (cli_parse_long(optarg, 1, 16, &jobs) < 0) {
-				rc = cli_usage_error(argv[0], "--jobs takes 1 to 16, not '%s'",
-						     optarg);
-				goto out;
-			}
-			o.jobs = (int)jobs;
-			break;
-		case OPT_FORCE:
-			o.force = 1;
-			break;
-		case OPT_NO_BULK:
-			o.bulk_profile = 0;
-			break;
-		case OPT_PRINT_SCHEMA:
-			print_schema = 1;
-			break;
-		case OPT_QUIET:
-			quiet = 1;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			goto out;
-		case '?':
-		case ':':
-			rc = cli_bad_option(argv[0], c, argv);
-			goto out;
-		default: {
-			int r = srv_opts_parse(&so, c, optarg, &err);
-			if (r < 0) {
-				rc = cli_usage_error(argv[0], "%s", err.msg);
-				goto out;
-			}
-			if (r == 0) {
-				rc = cli_usage_error(argv[0], "unexpected option");
-				goto out;
-			}
-		}
-		}
-	}
-	if (optind < argc) {
-		rc = cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if ((rc = parse_args(&a, argc, argv, opts)) || a.help)
 		goto out;
-	}
-	if (print_schema) {
-		char *sql = schema_script(o.indexes);
+	quiet = a.quiet;
+	if (a.print_schema) {
+		char *sql = schema_script(o->indexes);
 		if (!sql) {
 			cli_error("out of memory");
 			rc = CLI_FOUND;
@@ -280,25 +289,25 @@ int cmd_load(int argc, char **argv)
 		free(sql);
 		goto out;
 	}
-	if (load_check_opts(&o, &err) < 0) {
+	if (load_check_opts(o, &err) < 0) {
 		rc = cli_usage_error(argv[0], "%s", err.msg);
 		goto out;
 	}
-	so.scale = o.sf;
-	if (srv_opts_finish(&so, &err) < 0) {
+	so->scale = o->sf;
+	if (srv_opts_finish(so, &err) < 0) {
 		rc = cli_usage_error(argv[0], "%s", err.msg);
 		goto out;
 	}
-	if (srv_open(&s, &so, &err) < 0) {
+	if (srv_open(&s, so, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = CLI_SERVER;
 		goto out;
 	}
 	struct display d = {.tty = cli_is_tty(stderr), .quiet = quiet};
-	o.progress = show;
-	o.progress_arg = &d;
+	o->progress = show;
+	o->progress_arg = &d;
 	struct load_report rep;
-	int r = run_load(s, &o, &rep, &err);
+	int r = run_load(s, o, &rep, &err);
 	if (d.live)
 		fputc('\n', stderr);
 	if (r < 0) {
@@ -311,16 +320,16 @@ int cmd_load(int argc, char **argv)
 		    quiet,
 		    "'%s' already holds scale factor %g (%s indexes, loaded %s): nothing to do "
 		    "(--force reloads)",
-		    o.database, rep.fp.sf, rep.fp.indexes, rep.fp.loaded_at);
+		    o->database, rep.fp.sf, rep.fp.indexes, rep.fp.loaded_at);
 		report_pool(s, quiet);
 		goto out;
 	}
 	if (!quiet)
-		print_report(&o, &rep);
+		print_report(o, &rep);
 	report_pool(s, quiet);
 out:
 	srv_free(s);
-	srv_opts_release(&so);
+	srv_opts_release(so);
 	free(opts);
 	return rc;
 }
