@@ -76,7 +76,7 @@ static size_t plan_max_pairs(const struct res_file *r)
 }
 
 /* K of the replay: --max-pairs, else the plan's max_pairs (old file, then new; as run --budget
- * records it), else the most pairs any query has. */
+ * records it), else the most pairs any query has; the caller raises it to the first look (2). */
 static size_t replay_max_pairs(const struct rpt_compare *c)
 {
 	size_t k = 0;
@@ -251,6 +251,9 @@ void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
 			fprintf(f, "%s%s %s after pair %zu of %zu (ratio %.4f, RCI %.4f-%.4f)\n",
 				sub, q->id, st_seq_decision_name(s->decision), s->decided_at,
 				q->n_pairs, s->look.ratio, s->look.ci_lo, s->look.ci_hi);
+		else if (q->n_pairs < o->first_look)
+			fprintf(f, "%s%s undecided: %zu pair%s, the first look is after pair %zu\n",
+				sub, q->id, q->n_pairs, q->n_pairs == 1 ? "" : "s", o->first_look);
 		else
 			fprintf(f, "%s%s undecided after %zu pairs\n", sub, q->id, q->n_pairs);
 	}

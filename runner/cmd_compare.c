@@ -30,7 +30,7 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		"  --sequential         replay the sequential rule over the pairs in file order:\n"
 		"                       verdicts and the pair each query was decided at\n"
 		"  --max-pairs K        its planned maximum of pairs (default: plan.max_pairs, else\n"
-		"                       the most pairs a query has)\n"
+		"                       the most pairs a query has; at least 2, the first look)\n"
 		"  --spending S         its alpha spending: obf (default) or pocock (experimental:\n"
 		"                       exceeds the false-alarm bound by about 10%%)\n"
 		"  -o, --output FILE    write the report to FILE instead of standard output\n"

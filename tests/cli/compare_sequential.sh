@@ -20,3 +20,10 @@ run compare seq_old.json seq_new.json --spending linear
 # the sequential options alone are refused, not silently ignored
 run compare seq_old.json seq_new.json --max-pairs 8
 run compare seq_old.json seq_new.json --spending pocock
+# two runs of one restart each: K is 2 (the first look), each query says why it is undecided
+one=$(mktemp -d) || exit 1
+cp cmp_one.json "$one/one_a.json" &&
+	sed 's/"started_at": "2026-11-30T01:00:00Z"/"started_at": "2026-11-30T03:00:00Z"/' \
+		cmp_one.json >"$one/one_b.json" && cd "$one" || exit 1
+run compare one_a.json one_b.json --sequential | grep -E '^(\$|exit=|sequential|  Q)'
+cd / && rm -rf "$one"
