@@ -194,9 +194,16 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	json_t *rec = json_object_get(res->queries[0].restarts[0].extra, "interference");
 	CU_ASSERT(json_is_number(json_object_get(rec, "query_thread_voluntary_ctxt_switches")));
 	CU_ASSERT(json_is_number(json_object_get(rec, "query_thread_involuntary_ctxt_switches")));
+	/* every restart is disturbed exactly when its sums pass the documented rule (at least
+	 * RES_NOISE_FLOOR_MS and above RES_NOISE_SHARE of the window), whatever else ran on the
+	 * host */
 	size_t disturbed = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		int other = r[i].other_cpu_ms >= 30.0 && r[i].other_cpu_ms > 0.05 * r[i].window_ms;
+		int steal = r[i].steal_ms >= 30.0 && r[i].steal_ms > 0.05 * r[i].window_ms;
+		CU_ASSERT_EQUAL(r[i].causes != 0, other || steal);
 		disturbed += r[i].causes != 0;
+	}
 	free(r);
 	/* compare leaves the disturbed restart out and says so */
 	const char *cargs[] = {"compare", out, out, "--exclude-disturbed", NULL};
@@ -216,18 +223,10 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 		for (size_t j = 0; j < res->queries[q].n_restarts; j++)
 			CU_ASSERT_NOT_EQUAL(res->queries[q].restarts[j].index, 1);
 	res_file_free(res);
-	/* The other restarts are clean only on a host that was idle: a busy host disturbs them
-	 * too (that is what the record is for), and then this part cannot be checked. */
-	if (idle_before < 0.9) {
-		char why[128];
-		snprintf(why, sizeof(why),
-			 "the host was %.0f%% busy before the run: cannot check that "
-			 "the other restarts are clean",
-			 100 * (1 - idle_before));
-		th_skip(why);
-		return;
-	}
-	CU_ASSERT_EQUAL(dropped, 1);
+	/* On an idle host the hogged restart is the only one disturbed; on a busy one the others
+	 * may be too (that is what the record is for), and the rule above is what holds. */
+	if (idle_before >= 0.9)
+		CU_ASSERT_EQUAL(dropped, 1);
 }
 
 /* --redo-disturbed 1: the first disturbed restart is measured again on a fourth server start;
@@ -268,12 +267,19 @@ static void test_run_noise_db__redo_disturbed_measures_again_and_keeps_the_first
 	}
 	for (size_t q = 0; q < res->n_queries; q++)
 		CU_ASSERT_EQUAL(res->queries[q].n_restarts, 3);
+	/* the first disturbed restart was redone: the hogged second one at the latest, and every
+	 * restart before it was clean */
+	CU_ASSERT(idx >= 0 && idx <= 1);
+	struct res_noise_restart *r = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	for (size_t j = 0; j < n; j++)
+		if (r[j].index < idx)
+			CU_ASSERT_EQUAL(r[j].causes, 0);
+	free(r);
 	res_file_free(res);
-	if (idle_before < 0.9) {
-		th_skip("the host was busy before the run: cannot check which restart was redone");
-		return;
-	}
-	CU_ASSERT_EQUAL(idx, 1); /* the hogged one */
+	if (idle_before >= 0.9)
+		CU_ASSERT_EQUAL(idx, 1); /* on an idle host: the hogged one */
 }
 
 int main(int argc, char **argv)
