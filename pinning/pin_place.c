@@ -249,6 +249,90 @@ struct sets {
 	hwloc_bitmap_t server, client, nodes, tmp;
 };
 
+/* The server's part of the reason: from --server-cpus, or which PU was chosen (a[s]) and why. */
+static void explain_server(struct pin_placement *p, const struct pin_topo *t,
+			   const struct pin_opts *o, struct sets *b, const struct pu_info *a, int s)
+{
+	char list[256], where[128];
+	pin_bitmap_format(list, sizeof(list), b->server);
+	if (o->server_cpus) {
+		snprintf(p->reason, sizeof(p->reason), "server on PU%s %s from --server-cpus",
+			 hwloc_bitmap_weight(b->server) > 1 ? "s" : "", list);
+	} else if (s >= 0) {
+		core_words(where, sizeof(where), t, a[s].os);
+		snprintf(p->reason, sizeof(p->reason), "server on PU %s (%s)", list, where);
+		if (a[s].os == 0)
+			append(p->reason, sizeof(p->reason), ", PU 0 since no other PU is free");
+		else if (a[s].core_has_pu0)
+			append(p->reason, sizeof(p->reason), ", not PU 0 but on PU 0's core");
+		else
+			append(p->reason, sizeof(p->reason), ", not PU 0 nor its core");
+	} else {
+		snprintf(p->reason, sizeof(p->reason), "server unbound");
+	}
+}
+
+/* The client's part of the reason (a[c] chosen, or --client-cpus), and a warning when it shares
+ * the server's core or unit. */
+static void explain_client(struct pin_placement *p, const struct pin_topo *t,
+			   const struct pin_opts *o, struct sets *b, const struct pu_info *a, int n,
+			   int c)
+{
+	char list[256], where[128];
+	enum unit_kind kind = unit_kind_of(t);
+	pin_bitmap_format(list, sizeof(list), b->client);
+	if (o->client_cpus) {
+		append(p->reason, sizeof(p->reason), "; client on PU%s %s from --client-cpus",
+		       hwloc_bitmap_weight(b->client) > 1 ? "s" : "", list);
+	} else if (c >= 0) {
+		core_words(where, sizeof(where), t, a[c].os);
+		append(p->reason, sizeof(p->reason), "; client on PU %s (%s)", list, where);
+		const struct pu_info *s0 = pu_find(a, n, (unsigned)hwloc_bitmap_first(b->server));
+		int other_core = !core_in_set(a, n, &a[c], b->server);
+		if (!other_core) {
+			append(p->reason, sizeof(p->reason),
+			       ", the server's SMT sibling: one core only");
+			snprintf(p->warning, sizeof(p->warning),
+				 "the client shares the server's core (SMT sibling PU %u)",
+				 a[c].os);
+		} else if (s0 && s0->unit != a[c].unit) {
+			append(p->reason, sizeof(p->reason),
+			       ", another %s: no second core free in the server's",
+			       unit_word(kind));
+			snprintf(p->warning, sizeof(p->warning),
+				 "the client runs on another %s than the server", unit_word(kind));
+		} else if (kind == UNIT_MACHINE) {
+			append(p->reason, sizeof(p->reason), ", another core");
+		} else {
+			append(p->reason, sizeof(p->reason), ", another core of the same %s",
+			       unit_word(kind));
+		}
+	} else {
+		append(p->reason, sizeof(p->reason), "; client unbound");
+	}
+}
+
+/* The memory's part of the reason: --membind, or the NUMA nodes local to the server. */
+static void explain_memory(struct pin_placement *p, const struct pin_topo *t,
+			   const struct pin_opts *o, struct sets *b)
+{
+	char list[256];
+	if (o->membind) {
+		pin_bitmap_format(list, sizeof(list), b->nodes);
+		append(p->reason, sizeof(p->reason), "; memory on NUMA node%s %s from --membind",
+		       hwloc_bitmap_weight(b->nodes) > 1 ? "s" : "", list);
+	} else if (!hwloc_bitmap_iszero(b->server)) {
+		nodes_local(b->nodes, t, b->server);
+		pin_bitmap_format(list, sizeof(list), b->nodes);
+		if (hwloc_bitmap_iszero(b->nodes))
+			append(p->reason, sizeof(p->reason),
+			       "; memory not bound: no allowed local NUMA node");
+		else
+			append(p->reason, sizeof(p->reason),
+			       "; memory on NUMA node %s, local to the server", list);
+	}
+}
+
 static int compute(struct pin_placement *p, const struct pin_topo *t, const struct pin_opts *o,
 		   struct sets *b, struct errbuf *err)
 {
@@ -256,8 +340,7 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 	int rc = -1, n = pus_collect(&a, t);
 	if (n < 0)
 		return errbuf_set(err, "out of memory");
-	char list[256], where[128];
-	enum unit_kind kind = unit_kind_of(t);
+	char list[256];
 	if (o->server_cpus && parse_override(b->server, o->server_cpus, t->allowed_cpus,
 					     "server CPUs", "PUs", err) < 0)
 		goto out;
@@ -295,69 +378,12 @@ static int compute(struct pin_placement *p, const struct pin_topo *t, const stru
 	}
 
 	/* Reason: the server, then the client, then memory. */
-	pin_bitmap_format(list, sizeof(list), b->server);
-	if (o->server_cpus) {
-		snprintf(p->reason, sizeof(p->reason), "server on PU%s %s from --server-cpus",
-			 hwloc_bitmap_weight(b->server) > 1 ? "s" : "", list);
-	} else if (s >= 0) {
-		core_words(where, sizeof(where), t, a[s].os);
-		snprintf(p->reason, sizeof(p->reason), "server on PU %s (%s)", list, where);
-		if (a[s].os == 0)
-			append(p->reason, sizeof(p->reason), ", PU 0 since no other PU is free");
-		else if (a[s].core_has_pu0)
-			append(p->reason, sizeof(p->reason), ", not PU 0 but on PU 0's core");
-		else
-			append(p->reason, sizeof(p->reason), ", not PU 0 nor its core");
-	} else {
-		snprintf(p->reason, sizeof(p->reason), "server unbound");
-	}
-	pin_bitmap_format(list, sizeof(list), b->client);
-	if (o->client_cpus) {
-		append(p->reason, sizeof(p->reason), "; client on PU%s %s from --client-cpus",
-		       hwloc_bitmap_weight(b->client) > 1 ? "s" : "", list);
-	} else if (c >= 0) {
-		core_words(where, sizeof(where), t, a[c].os);
-		append(p->reason, sizeof(p->reason), "; client on PU %s (%s)", list, where);
-		const struct pu_info *s0 = pu_find(a, n, (unsigned)hwloc_bitmap_first(b->server));
-		int other_core = !core_in_set(a, n, &a[c], b->server);
-		if (!other_core) {
-			append(p->reason, sizeof(p->reason),
-			       ", the server's SMT sibling: one core only");
-			snprintf(p->warning, sizeof(p->warning),
-				 "the client shares the server's core (SMT sibling PU %u)",
-				 a[c].os);
-		} else if (s0 && s0->unit != a[c].unit) {
-			append(p->reason, sizeof(p->reason),
-			       ", another %s: no second core free in the server's",
-			       unit_word(kind));
-			snprintf(p->warning, sizeof(p->warning),
-				 "the client runs on another %s than the server", unit_word(kind));
-		} else if (kind == UNIT_MACHINE) {
-			append(p->reason, sizeof(p->reason), ", another core");
-		} else {
-			append(p->reason, sizeof(p->reason), ", another core of the same %s",
-			       unit_word(kind));
-		}
-	} else {
-		append(p->reason, sizeof(p->reason), "; client unbound");
-	}
+	explain_server(p, t, o, b, a, s);
+	explain_client(p, t, o, b, a, n, c);
 	if (o->server_cpus && o->client_cpus && hwloc_bitmap_intersects(b->server, b->client))
 		snprintf(p->warning, sizeof(p->warning), "server and client CPUs overlap");
 
-	if (o->membind) {
-		pin_bitmap_format(list, sizeof(list), b->nodes);
-		append(p->reason, sizeof(p->reason), "; memory on NUMA node%s %s from --membind",
-		       hwloc_bitmap_weight(b->nodes) > 1 ? "s" : "", list);
-	} else if (!hwloc_bitmap_iszero(b->server)) {
-		nodes_local(b->nodes, t, b->server);
-		pin_bitmap_format(list, sizeof(list), b->nodes);
-		if (hwloc_bitmap_iszero(b->nodes))
-			append(p->reason, sizeof(p->reason),
-			       "; memory not bound: no allowed local NUMA node");
-		else
-			append(p->reason, sizeof(p->reason),
-			       "; memory on NUMA node %s, local to the server", list);
-	}
+	explain_memory(p, t, o, b);
 	placement_store(p, b->server, b->client, b->nodes);
 	rc = 0;
 out:
