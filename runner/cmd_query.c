@@ -152,7 +152,9 @@ int cmd_query(int argc, char **argv)
 	const char *db = a.db;
 	long id = a.id;
 	int started = 0;
-	if (srv_open(&s, &a.so, &err) < 0 || srv_ensure_started(s, NULL, &started, &err) < 0 ||
+	/* a directory never initialised holds no load: nothing is made there */
+	if (srv_instance_check(&a.so, &err) < 0 || srv_open(&s, &a.so, &err) < 0 ||
+	    srv_ensure_started(s, NULL, &started, &err) < 0 ||
 	    !(m = srv_connect(s, NULL, &err))) {
 		cli_error("%s", err.msg);
 		rc = CLI_SERVER;

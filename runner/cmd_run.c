@@ -802,8 +802,16 @@ static int measure(struct target_set *ts, struct run_args *a)
 	struct errbuf err = {{0}};
 	struct pin_ctx *pin = NULL;
 	const char *output = a->resume ? NULL : a->output;
-	if (check_arguments(ts, &a->plan, &a->sopts, output, a->n_variants, a->force, &err) < 0 ||
-	    pin_ctx_init(&pin, &a->popts, &err) < 0 ||
+	if (check_arguments(ts, &a->plan, &a->sopts, output, a->n_variants, a->force, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
+	/* an instance never initialised gets nothing made in it, nor outputs made for it */
+	if (srv_instance_check(&a->sopts, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_SERVER;
+	}
+	if (pin_ctx_init(&pin, &a->popts, &err) < 0 ||
 	    create_outputs(ts, output, a->n_variants, &err) < 0) {
 		cli_error("%s", err.msg);
 		pin_ctx_free(pin);

@@ -40,13 +40,32 @@ static int name_check(const char *s, size_t n, struct errbuf *err)
 /* An option name as the server spells them: lowercase letters, digits, '-', '_', '.'. An
  * uppercase word is most often the rest of a value that had a comma: the message says how to
  * quote it. */
-static int option_name_check(const char *spec, const char *s, size_t n, struct errbuf *err)
+static int option_name_ok(const char *s, size_t n)
 {
 	int ok = n > 0 && n <= 256;
 	for (size_t i = 0; ok && i < n; i++)
 		ok = islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '-' ||
 		     s[i] == '_' || s[i] == '.';
-	if (ok)
+	return ok;
+}
+
+/* The server's boolean flags: [loose-]skip-NAME, enable-NAME, disable-NAME ('-' or '_'). */
+static int flag_prefixed(const char *s, size_t n)
+{
+	static const char *const pre[] = {"skip", "enable", "disable"};
+	if (n > 6 && strncmp(s, "loose", 5) == 0 && (s[5] == '-' || s[5] == '_'))
+		s += 6, n -= 6;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		size_t k = strlen(pre[i]);
+		if (n > k + 1 && strncmp(s, pre[i], k) == 0 && (s[k] == '-' || s[k] == '_'))
+			return 1;
+	}
+	return 0;
+}
+
+static int option_name_check(const char *spec, const char *s, size_t n, struct errbuf *err)
+{
+	if (option_name_ok(s, n))
 		return 0;
 	return errbuf_set(err,
 			  "bad variant '%.80s': option name '%.*s' (lowercase letters, digits, "
@@ -147,11 +166,32 @@ int run_variant_parse(struct run_variant *out, const char *spec, struct errbuf *
 		run_variant_release(out);
 		return errbuf_set(err, "out of memory");
 	}
+	/* prev: the last item, when it was name=value. A bare word after one is most often the
+	 * rest of its value cut at an unquoted comma (sql_mode=a,b): only the server's
+	 * skip-/enable-/disable- flags may follow there. */
+	const char *prev = NULL;
+	size_t prev_n = 0;
 	for (const char *p = colon + 1; *p;) {
+		const char *item = p;
+		size_t n = strcspn(p, "=,");
+		if (prev && p[n] != '=' && option_name_ok(p, n) && !flag_prefixed(p, n)) {
+			size_t eq = strcspn(prev, "=");
+			errbuf_set(err,
+				   "bad variant '%.80s': '%.*s' after '%.*s' has no '=' (a value with "
+				   "commas goes in double quotes: %.*s=\"%.*s,%.*s\"; a flag there "
+				   "is skip-/enable-/disable-NAME or NAME=1)",
+				   spec, (int)(n > 40 ? 40 : n), p, (int)(prev_n > 80 ? 80 : prev_n),
+				   prev, (int)eq, prev, (int)(prev_n - eq - 1 > 80 ? 80 : prev_n - eq - 1),
+				   prev + eq + 1, (int)(n > 40 ? 40 : n), p);
+			run_variant_release(out);
+			return -1;
+		}
 		if (item_parse(out, &p, spec, err) < 0) {
 			run_variant_release(out);
 			return -1;
 		}
+		prev = item[n] == '=' ? item : NULL;
+		prev_n = (size_t)(p - item);
 		if (*p == ',')
 			p++;
 	}
@@ -161,8 +201,14 @@ int run_variant_parse(struct run_variant *out, const char *spec, struct errbuf *
 int run_binary_check(const char *what, const char *path, struct errbuf *err)
 {
 	struct stat st;
-	if (!strchr(path, '/'))
-		return 0; /* a name looked up on PATH when the server starts */
+	if (!strchr(path, '/')) { /* looked up where the server start looks */
+		if (srv_find_binary(path) < 0)
+			return errbuf_set(err,
+					  "%s '%s' is not an executable found on PATH (or in "
+					  "/usr/sbin, /sbin, /usr/bin)",
+					  what, path);
+		return 0;
+	}
 	if (stat(path, &st) != 0)
 		return errbuf_errno(err, errno, "%s '%s'", what, path);
 	if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)

@@ -176,6 +176,12 @@ static int find_in_path(char out[PATHLEN], const char *name)
 	return -1;
 }
 
+int srv_find_binary(const char *name)
+{
+	char path[PATHLEN];
+	return find_in_path(path, name);
+}
+
 static int absolute(char *out, size_t len, const char *path)
 {
 	if (path[0] == '/')
@@ -494,6 +500,24 @@ void srv_detach(struct srv *s)
 
 /* Present while the initializer runs: a datadir it left half-made is not initialised. */
 #define INIT_MARKER "init-in-progress"
+
+static int not_initialised(const struct srv *s, struct errbuf *err)
+{
+	return errbuf_set(err, "'%s' is not initialised: run 'dbt3stab server init --datadir %s'",
+			  s->instdir, s->instdir);
+}
+
+int srv_instance_check(const struct srv_opts *o, struct errbuf *err)
+{
+	struct srv *s;
+	if (o->external)
+		return 0;
+	if (srv_open(&s, o, err) < 0)
+		return -1;
+	int rc = srv_is_initialised(s) ? 0 : not_initialised(s, err);
+	srv_free(s);
+	return rc;
+}
 
 int srv_is_initialised(const struct srv *s)
 {
@@ -1188,9 +1212,7 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 	/* before the lock, which would create DIR/instance.lock: nothing made in a directory
 	 * that is not an instance */
 	if (!srv_is_initialised(s))
-		return errbuf_set(
-		    err, "'%s' is not initialised: run 'dbt3stab server init --datadir %s'",
-		    s->instdir, s->instdir);
+		return not_initialised(s, err);
 	if (resolve_binary(s, err) < 0 || need_ident(s, err) < 0)
 		return -1;
 	if (instance_lock(s, 0, err) != 0)

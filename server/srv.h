@@ -196,8 +196,17 @@ int srv_init_argv(char **argv, size_t max, enum srv_flavour f, char *program, ch
  * about a running server. 0, or -1 when another process holds it. */
 int srv_lock(struct srv *s, struct errbuf *err);
 
+/* 0 when NAME (no '/') is an executable where a server start looks for it: PATH, then /usr/sbin,
+ * /usr/local/sbin, /usr/bin, /usr/local/bin, /sbin; else -1. */
+int srv_find_binary(const char *name);
+
 /* Nonzero when DIR/data holds an initialised datadir. */
 int srv_is_initialised(const struct srv *s);
+
+/* Before anything is created: 0 when the options name an external server or an initialised
+ * instance, else -1 with "'DIR' is not initialised: run 'dbt3stab server init ...'" (the
+ * message of srv_start). Creates nothing. */
+int srv_instance_check(const struct srv_opts *o, struct errbuf *err);
 
 /* child_hook runs in the child between fork and exec (CPU/memory binding, ASLR, nice), after
  * stdout/stderr point at the error log: a nonzero return fails the start and what the hook

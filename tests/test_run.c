@@ -63,6 +63,15 @@ static void test_run__variant_parses_binary_and_options(void)
 	CU_ASSERT_PTR_NULL(v.options[1].value);
 	run_variant_release(&v);
 
+	/* bare flags: as leading items, or skip-/enable-/disable- flags anywhere */
+	CU_ASSERT_EQUAL_FATAL(run_variant_parse(&v,
+						"f:innodb_file_per_table,mysqld=/x,x=1,"
+						"enable-x,disable-y,loose-skip-z",
+						&err),
+			      0);
+	CU_ASSERT_EQUAL(v.n_options, 5);
+	run_variant_release(&v);
+
 	CU_ASSERT_EQUAL(run_variant_parse(&v, "old:", &err), 0); /* the default server */
 	CU_ASSERT_PTR_NULL(v.mysqld);
 	run_variant_release(&v);
@@ -115,6 +124,16 @@ static void test_run__variant_bad_specs_refused(void)
 			 "name=\"...\")"},
 	    {"a:,x=1", "bad variant 'a:,x=1': empty option name"},
 	    {"a:mysqld", "bad variant 'a:mysqld': mysqld needs a path"},
+	    /* a lowercase rest of a value with a comma, after a name=value item */
+	    {"a:mysqld=/x,sql_mode=a,b",
+	     "bad variant 'a:mysqld=/x,sql_mode=a,b': 'b' after 'sql_mode=a' has no '=' (a value "
+	     "with commas goes in double quotes: sql_mode=\"a,b\"; a flag there is "
+	     "skip-/enable-/disable-NAME or NAME=1)"},
+	    {"a:mysqld=/x,innodb_file_per_table",
+	     "bad variant 'a:mysqld=/x,innodb_file_per_table': 'innodb_file_per_table' after "
+	     "'mysqld=/x' has no '=' (a value with commas goes in double quotes: "
+	     "mysqld=\"/x,innodb_file_per_table\"; a flag there is skip-/enable-/disable-NAME or "
+	     "NAME=1)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct run_variant v;
@@ -139,7 +158,7 @@ static void test_run__variant_bad_specs_refused(void)
 	run_variant_release(&v);
 }
 
-/* A binary given as a path is checked before anything starts; a bare name is left to PATH. */
+/* A binary given as a path is checked before anything starts; a bare name is looked up on PATH. */
 static void test_run__binary_check_names_the_problem(void)
 {
 	struct errbuf err = {""};
@@ -150,6 +169,10 @@ static void test_run__binary_check_names_the_problem(void)
 	CU_ASSERT_STRING_EQUAL(err.msg, "--mysqld '/etc' is not an executable file");
 	CU_ASSERT_EQUAL(run_binary_check("--mysqld", "/bin/sh", &err), 0);
 	CU_ASSERT_EQUAL(run_binary_check("--mysqld", "mariadbd", &err), 0);
+	/* a bare name is looked up where the server start looks, before anything starts */
+	CU_ASSERT_EQUAL(run_binary_check("variant 'a': mysqld", "no-such-mariadbd-x", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "variant 'a': mysqld 'no-such-mariadbd-x' is not an "
+					"executable found on PATH (or in /usr/sbin, /sbin, /usr/bin)");
 }
 
 static int is_permutation(const int *a, int n, int lo)

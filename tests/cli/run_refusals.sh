@@ -22,6 +22,16 @@ run -o A.json --variant a:
 run -o vd --restarts 100000
 run -o vd --runs 1000000
 run -o vd --query-timeout 2e6
+run -o vd --variant 'b:mysqld=/usr/sbin/mariadbd,sql_mode=a,b'
+run -o vd --variant 'b:mysqld=no-such-mariadbd-x'
+run -o vd --mysqld no-such-mariadbd-x
+# an instance directory never initialised, absent or empty: exit 4 (as 'server start'), and
+# nothing is made, neither in it nor the outputs
+run -o new.json --queries 6 --force
+mkdir inst
+run -o vn --variant a: --variant b: --force
+ls -A inst && rmdir inst
+printf '$ dbt3stab query 6\n'; "$DBT3STAB" query 6 --datadir "$tmp/inst" 2>&1 | sed "s|$tmp|TMP|g"; echo "exit=${PIPESTATUS[0]}"
 mkdir vd && printf '{}\n' > vd/a.json
 run -o vd --variant a: --variant 'b:sql_mode="A,B"'
 cat A.json vd/a.json
