@@ -204,8 +204,8 @@ int run_binary_check(const char *what, const char *path, struct errbuf *err)
 	if (!strchr(path, '/')) { /* looked up where the server start looks */
 		if (srv_find_binary(path) < 0)
 			return errbuf_set(err,
-					  "%s '%s' is not an executable found on PATH (or in "
-					  "/usr/sbin, /sbin, /usr/bin)",
+					  "%s '%s' is not an executable found on PATH (nor in "
+					  "/usr/sbin, /usr/local/sbin, /usr/bin, /usr/local/bin, /sbin)",
 					  what, path);
 		return 0;
 	}

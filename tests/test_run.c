@@ -172,7 +172,8 @@ static void test_run__binary_check_names_the_problem(void)
 	/* a bare name is looked up where the server start looks, before anything starts */
 	CU_ASSERT_EQUAL(run_binary_check("variant 'a': mysqld", "no-such-mariadbd-x", &err), -1);
 	CU_ASSERT_STRING_EQUAL(err.msg, "variant 'a': mysqld 'no-such-mariadbd-x' is not an "
-					"executable found on PATH (or in /usr/sbin, /sbin, /usr/bin)");
+					"executable found on PATH (nor in /usr/sbin, /usr/local/sbin, "
+					"/usr/bin, /usr/local/bin, /sbin)");
 }
 
 static int is_permutation(const int *a, int n, int lo)
