@@ -145,6 +145,7 @@ struct rpt_compare {
 	struct st_prior eb_prior; /* --method eb: the across-query prior used (df 0: none) */
 	size_t n_base_used;	  /* queries whose test pooled in the baseline */
 	size_t n_base_unused;	  /* queries with a baseline variance the test did not use */
+	size_t n_base_paired;	  /* of those, queries tested paired (the baseline never enters) */
 	double power_nobase, power_base; /* medians of the queries' power_nobase/_base */
 	size_t counts_impr;		 /* improvements (also in counts[]) */
 	size_t counts[RPT_N_VERDICTS];

@@ -35,6 +35,8 @@ static const char *baseline_unused_why(enum st_baseline_use u)
 		return "Welch t: a baseline only enters a pooled test";
 	case ST_BASE_UNUSED_NOISE:
 		return "the restart variance is larger than the baseline's (F test)";
+	case ST_BASE_UNUSED_PAIRED:
+		return "paired t: its variance is of the pair differences, a baseline's is not";
 	default:
 		return NULL;
 	}
@@ -119,6 +121,8 @@ static void fmt_marks(char *buf, size_t n, const struct rpt_query *q)
 		ADD("baseline unused (welch)");
 	else if (q->test.base_use == ST_BASE_UNUSED_NOISE)
 		ADD("baseline unused (noisier now)");
+	else if (q->test.base_use == ST_BASE_UNUSED_PAIRED)
+		ADD("baseline unused (paired)");
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
 		if (q->warn & marks[i].flag)
 			ADD(marks[i].text);
@@ -195,6 +199,8 @@ static void baseline_line(FILE *f, const struct rpt_compare *c, const char *pref
 		c->n_base_unused);
 	if (c->n_base_unused && c->n_base_used == 0 && c->opts.method == ST_METHOD_WELCH)
 		fprintf(f, " (--method welch: a baseline only enters a pooled test)");
+	else if (c->n_base_unused && c->n_base_paired == c->n_base_unused)
+		fprintf(f, " (paired t: a baseline only enters an unpaired pooled test)");
 	else if (c->n_base_unused)
 		fprintf(f, " (see marks)");
 	if (isfinite(c->power_base))

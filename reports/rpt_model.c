@@ -376,12 +376,14 @@ static void baseline_summary(struct rpt_compare *c)
 	double *a = calloc(2 * (c->n_queries ? c->n_queries : 1), sizeof(double)), *b;
 	size_t k = 0;
 	c->power_nobase = c->power_base = NAN;
-	c->n_base_used = c->n_base_unused = 0;
+	c->n_base_used = c->n_base_unused = c->n_base_paired = 0;
 	c->counts_impr = c->counts[RPT_IMPROVEMENT];
 	for (size_t i = 0; i < c->n_queries; i++) {
 		enum st_baseline_use u = c->queries[i].test.base_use;
 		c->n_base_used += u == ST_BASE_USED;
-		c->n_base_unused += u == ST_BASE_UNUSED_WELCH || u == ST_BASE_UNUSED_NOISE;
+		c->n_base_unused += u == ST_BASE_UNUSED_WELCH || u == ST_BASE_UNUSED_NOISE ||
+				    u == ST_BASE_UNUSED_PAIRED;
+		c->n_base_paired += u == ST_BASE_UNUSED_PAIRED;
 	}
 	if (!a)
 		return;

@@ -60,6 +60,8 @@ int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t 
 			rc = errbuf_set(err, "out of memory");
 		else if ((q->n_pairs = rpt_query_pairs(a, b, q)) >= 2)
 			rc = st_compare_paired(&tests[j], a, b, q->n_pairs, so, err);
+		if (rc == 0 && tests[j].kind == ST_TEST_PAIRED && c->baseline.res)
+			tests[j].base_use = ST_BASE_UNUSED_PAIRED;
 		free(a);
 		free(b);
 		if (rc < 0)

@@ -148,6 +148,8 @@ enum st_baseline_use {
 	ST_BASE_UNUSED_WELCH = 2, /* Welch was run (by --method welch or by the auto rule) */
 	ST_BASE_UNUSED_NOISE = 3, /* the current restart variance is larger than the baseline's
 				   * (one-sided F test p < var_alpha): the host got noisier */
+	ST_BASE_UNUSED_PAIRED = 4, /* the paired t was run: its variance is that of the pair
+				    * differences, which a baseline's restart variance is not */
 };
 
 /* The comparison of one query: ratio of geometric means new/old with a CI and the test. */
