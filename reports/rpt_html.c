@@ -5,7 +5,7 @@
 #include "reports/rpt_html.h"
 #include "reports/rpt_html_assets.h"
 #include "reports/rpt_html_int.h"
-#include "stats/st.h"
+#include "stats/st_figs.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,29 +67,8 @@ void rpt_html_fig_release(struct rpt_html_fig *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The noise as compare sees it and the run-position (warm-up) effect, as summary shows them. */
-static void fig_noise(struct rpt_html_fig *out, const double *runs, const size_t *nruns, size_t k)
-{
-	struct st_noise z;
-	struct st_position p;
-	double eff[32];
-	int flag[32];
-	struct errbuf e;
-	if (k < 2 || st_noise_compute(&z, runs, nruns, k, 0.95, &e) < 0)
-		return;
-	out->sd_log = z.sd_log;
-	out->sd_lo = z.sd_lo;
-	out->sd_hi = z.sd_hi;
-	out->sd_between = z.sd_between;
-	out->sd_ucb = z.sd_ucb;
-	if (st_position_effect(&p, eff, flag, 32, runs, nruns, k, 0.05 / 22, &e) < 0)
-		return;
-	out->position_effect = p.p < 0.05 / 22;
-	for (size_t j = 0; out->position_effect && j < p.n; j++)
-		if (flag[j])
-			out->position_runs |= 1u << j;
-}
-
+/* The figures of st_figs_compute; the run-position effect judged at 0.05 / 22 as in the
+ * end-of-run table. */
 int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 {
 	memset(out, 0, sizeof(*out));
@@ -98,67 +77,45 @@ int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 	out->rows = -1;
 	if (!q)
 		return 0;
-	out->present = 1;
-	out->n_restarts = q->n_restarts;
-	size_t nruns_total = 0;
-	for (size_t i = 0; i < q->n_restarts; i++)
-		nruns_total += q->restarts[i].n_measured;
-	double *runs = malloc((nruns_total + 1) * sizeof(*runs));
-	size_t *nruns = malloc((q->n_restarts + 1) * sizeof(*nruns));
-	out->means = malloc((q->n_restarts + 1) * sizeof(*out->means));
-	if (!runs || !nruns || !out->means) {
-		free(runs);
-		free(nruns);
+	struct st_figs g;
+	struct errbuf e;
+	if (st_figs_compute(&g, q, 0.05 / 22, &e) < 0) {
+		st_figs_release(&g);
 		return -1;
 	}
-	size_t k = 0, at = 0;
-	for (size_t i = 0; i < q->n_restarts; i++) {
-		const struct res_restart *r = &q->restarts[i];
-		out->not_steady += r->not_steady;
-		out->timeout += r->status == RES_STATUS_TIMEOUT;
-		out->crash += r->status == RES_STATUS_CRASH;
-		out->error += r->status == RES_STATUS_ERROR;
-		if (r->plan && !out->plan) {
-			out->plan = r->plan;
-			out->plan_sha256 = r->plan_sha256;
-		}
-		if (r->plan_sha256 && out->plan_sha256 && strcmp(r->plan_sha256, out->plan_sha256))
-			out->plans_differ = 1;
-		if (r->result_sha256) {
-			if (!out->result_sha256)
-				out->result_sha256 = r->result_sha256;
-			else if (strcmp(r->result_sha256, out->result_sha256))
-				out->results_differ = 1;
-		}
-		if (r->error && !out->error_text)
-			out->error_text = r->error;
-		if (r->rows >= 0 && out->rows < 0)
-			out->rows = r->rows;
-		if (r->status != RES_STATUS_OK || r->n_measured == 0)
-			continue;
-		double sum = 0;
-		for (size_t j = 0; j < r->n_measured; j++) {
-			runs[at++] = r->measured_ms[j];
-			sum += r->measured_ms[j];
-		}
-		nruns[k] = r->n_measured;
-		out->means[k++] = sum / (double)r->n_measured;
+	out->present = 1;
+	out->n_restarts = g.n_restarts;
+	out->n_ok = g.n_ok;
+	out->means = g.means;
+	g.means = NULL;
+	out->not_steady = g.not_steady;
+	out->timeout = g.timeout;
+	out->crash = g.crash;
+	out->error = g.error;
+	out->rows = g.rows;
+	out->plan = g.plan;
+	out->plan_sha256 = g.plan_sha256;
+	out->result_sha256 = g.result_sha256;
+	out->error_text = g.error_text;
+	out->plans_differ = g.plans_differ;
+	out->results_differ = g.results_differ;
+	if (g.have_stats) {
+		out->gmean = g.stats.gmean;
+		out->cov_within = g.stats.cov_within;
+		out->cov_between = g.n_ok >= 2 ? g.stats.cov_between : NAN;
+	} else if (g.n_ok > 0) {
+		out->gmean = st_gmean(out->means, g.n_ok);
 	}
-	out->n_ok = k;
-	if (k > 0) {
-		struct st_query_stats st;
-		struct errbuf e;
-		if (st_query_stats_compute(&st, NULL, runs, nruns, k, &e) == 0) {
-			out->gmean = st.gmean;
-			out->cov_within = st.cov_within;
-			out->cov_between = k >= 2 ? st.cov_between : NAN;
-		} else {
-			out->gmean = st_gmean(out->means, k);
-		}
-		fig_noise(out, runs, nruns, k);
+	if (g.have_noise) {
+		out->sd_log = g.noise.sd_log;
+		out->sd_lo = g.noise.sd_lo;
+		out->sd_hi = g.noise.sd_hi;
+		out->sd_between = g.noise.sd_between;
+		out->sd_ucb = g.noise.sd_ucb;
 	}
-	free(runs);
-	free(nruns);
+	out->position_effect = g.position_effect;
+	out->position_runs = g.position_runs;
+	st_figs_release(&g);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The compare and summary models: restart means per query, tests, corrections, verdicts. */
 #include "reports/rpt.h"
+#include "stats/st_figs.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -713,32 +714,6 @@ void rpt_summary_free(struct rpt_summary *s)
 	free(s);
 }
 
-/* The noise (sd of log restart means with its 95% CI, bound and split) and the run-position
- * effect of one query; the position F test is judged at alpha / (queries in the file). */
-static int noise_and_position(struct rpt_summary_query *sq, const struct rpt_summary *s,
-			      const double *runs, const size_t *nruns, size_t k,
-			      struct errbuf *err)
-{
-	double eff[32];
-	int flag[32];
-	size_t m = s->n_queries ? s->n_queries : 1;
-	if (st_noise_compute(&sq->noise, runs, nruns, k, 0.95, err) < 0)
-		return -1;
-	sq->have_noise = 1;
-	struct errbuf ignore;
-	if (st_position_effect(&sq->position, eff, flag, 32, runs, nruns, k,
-			       s->opts.alpha / (double)m, &ignore) < 0)
-		return 0; /* fewer than 2 runs a restart: no position to compare */
-	sq->have_position = 1;
-	sq->position_effect = sq->position.p < s->opts.alpha / (double)m;
-	for (size_t j = 0; j < sq->position.n; j++)
-		if (sq->position_effect && flag[j])
-			sq->position_flags |= 1u << j;
-	if (sq->position_effect)
-		sq->warn |= RPT_W_POSITION;
-	return 0;
-}
-
 static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary *s,
 			 const struct res_query *q, struct errbuf *err)
 {
@@ -750,35 +725,30 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	sq->warn = side_warn(&sq->side);
 	if (!sq->side.n_used)
 		return 0;
-	size_t total = 0;
-	for (size_t i = 0; i < q->n_restarts; i++)
-		if (q->restarts[i].status == RES_STATUS_OK)
-			total += q->restarts[i].n_measured;
-	double *runs = malloc(total * sizeof(double));
-	size_t *nruns = malloc(sq->side.n_used * sizeof(size_t));
-	if (!runs || !nruns) {
-		free(runs);
-		free(nruns);
-		return errbuf_set(err, "out of memory");
+	/* the run-position F test is judged at alpha / (queries in the file) */
+	size_t m = s->n_queries ? s->n_queries : 1;
+	struct st_figs g;
+	if (st_figs_compute(&g, q, o->alpha / (double)m, err) < 0) {
+		st_figs_release(&g);
+		return -1;
 	}
-	size_t k = 0, at = 0;
-	for (size_t i = 0; i < q->n_restarts; i++) {
-		const struct res_restart *r = &q->restarts[i];
-		if (r->status != RES_STATUS_OK)
-			continue;
-		memcpy(runs + at, r->measured_ms, r->n_measured * sizeof(double));
-		at += r->n_measured;
-		nruns[k++] = r->n_measured;
-	}
-	struct errbuf why = {""};
-	int rc = st_query_stats_compute(&sq->stats, NULL, runs, nruns, k, &why);
-	if (rc == 0 && k >= 2)
-		rc = noise_and_position(sq, s, runs, nruns, k, &why);
-	free(runs);
-	free(nruns);
-	if (rc < 0)
-		return errbuf_set(err, "'%s': $.queries[%td]: query %s: %s", s->file.path,
-				  q - s->file.res->queries, q->id, why.msg);
+	size_t k = g.n_ok;
+	int bad = !g.have_stats || (k >= 2 && !g.have_noise);
+	if (bad)
+		errbuf_set(err, "'%s': $.queries[%td]: query %s: %s", s->file.path,
+			   q - s->file.res->queries, q->id, g.why);
+	sq->stats = g.stats;
+	sq->have_noise = g.have_noise;
+	sq->noise = g.noise;
+	sq->have_position = g.have_position;
+	sq->position = g.position;
+	sq->position_effect = g.position_effect;
+	sq->position_flags = g.position_runs;
+	if (sq->position_effect)
+		sq->warn |= RPT_W_POSITION;
+	st_figs_release(&g);
+	if (bad)
+		return -1;
 	sq->have_stats = 1;
 	if (k < 2 || !isfinite(sq->stats.sd_log))
 		return 0;

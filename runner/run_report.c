@@ -1,38 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner/run_report.h"
-#include "stats/st.h"
+#include "stats/st_figs.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Concatenated measured runs of the ok restarts of q, for st_query_stats_compute. */
-static int collect(const struct res_query *q, double **out_runs, size_t **out_n, size_t *out_k)
-{
-	size_t total = 0, k = 0;
-	for (size_t i = 0; i < q->n_restarts; i++)
-		if (q->restarts[i].status == RES_STATUS_OK && q->restarts[i].n_measured > 0)
-			total += q->restarts[i].n_measured;
-	double *runs = malloc((total + 1) * sizeof(double));
-	size_t *nr = malloc((q->n_restarts + 1) * sizeof(size_t));
-	if (!runs || !nr) {
-		free(runs);
-		free(nr);
-		return -1;
-	}
-	total = 0;
-	for (size_t i = 0; i < q->n_restarts; i++) {
-		const struct res_restart *r = &q->restarts[i];
-		if (r->status != RES_STATUS_OK || r->n_measured == 0)
-			continue;
-		memcpy(runs + total, r->measured_ms, r->n_measured * sizeof(double));
-		total += r->n_measured;
-		nr[k++] = r->n_measured;
-	}
-	*out_runs = runs;
-	*out_n = nr;
-	*out_k = k;
-	return 0;
-}
 
 static void pct(char *out, size_t len, double v)
 {
@@ -45,29 +16,37 @@ static void pct(char *out, size_t len, double v)
 /* The noise columns (sd of log restart means and its 95% upper bound: what compare sees) and
  * a note on a run-position effect (warm-up transient) judged at 0.05 / 22; returns the length
  * of the note. */
-static size_t noise_cells(char cb[32], char ub[32], char *notes, size_t len, const double *runs,
-			  const size_t *nr, size_t k)
+static size_t noise_cells(char cb[32], char ub[32], char *notes, size_t len,
+			  const struct st_figs *g)
 {
-	struct st_noise z;
-	struct st_position p;
-	double eff[32];
-	int flag[32];
-	struct errbuf err;
 	size_t nl = 0;
-	if (k < 2 || st_noise_compute(&z, runs, nr, k, 0.95, &err) < 0)
+	if (!g->have_noise)
 		return 0;
-	pct(cb, 32, z.sd_log);
-	pct(ub, 32, z.sd_ucb);
-	if (st_position_effect(&p, eff, flag, 32, runs, nr, k, 0.05 / 22, &err) < 0 ||
-	    !(p.p < 0.05 / 22))
+	pct(cb, 32, g->noise.sd_log);
+	pct(ub, 32, g->noise.sd_ucb);
+	if (!g->position_effect)
 		return 0;
 	nl = (size_t)snprintf(notes, len, "warm-up? runs");
-	for (size_t j = 0; j < p.n && nl < len; j++)
-		if (flag[j])
+	for (size_t j = 0; j < g->position.n && nl < len; j++)
+		if (g->position_runs & (1u << j))
 			nl += (size_t)snprintf(notes + nl, len - nl, " %zu", j + 1);
 	if (nl < len)
 		nl += (size_t)snprintf(notes + nl, len - nl, " differ; ");
 	return nl < len ? nl : len - 1;
+}
+
+/* The restart counts of g after the notes' first nl characters. */
+static void count_notes(char *notes, size_t len, size_t nl, const struct st_figs *g)
+{
+	const struct {
+		size_t n;
+		const char *what;
+	} c[] = {{g->not_steady, "not steady"}, {g->warmup_cut, "warm-up cut"},
+		 {g->timeout, "timeout"},	{g->crash, "crash"},
+		 {g->error, "error"}};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]) && nl < len; i++)
+		if (c[i].n)
+			nl += (size_t)snprintf(notes + nl, len - nl, "%zu %s ", c[i].n, c[i].what);
 }
 
 int run_report_table(FILE *f, const struct res_file *res, const char *name)
@@ -83,45 +62,24 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 		"cov within", "noise sd", "(95% ucb)", "rows", "notes");
 	for (size_t i = 0; i < res->n_queries; i++) {
 		const struct res_query *q = &res->queries[i];
-		double *runs = NULL;
-		size_t *nr = NULL, k = 0;
 		char mean[32] = "-", cw[32] = "-", cb[32] = "-", ub[32] = "-", rows[32] = "-",
 		     notes[160] = "";
-		int ns = 0, to = 0, cr = 0, er = 0, wc = 0;
-		size_t nl = 0;
-		for (size_t j = 0; j < q->n_restarts; j++) {
-			const struct res_restart *r = &q->restarts[j];
-			ns += r->not_steady;
-			/* --budget: the warm-up reached --warmup-max before it was steady */
-			wc += json_is_false(json_object_get(r->extra, "warmup_steady"));
-			to += r->status == RES_STATUS_TIMEOUT;
-			cr += r->status == RES_STATUS_CRASH;
-			er += r->status == RES_STATUS_ERROR;
-			if (r->rows >= 0)
-				snprintf(rows, sizeof(rows), "%lld", r->rows);
+		struct st_figs g;
+		struct errbuf err;
+		if (st_figs_compute(&g, q, 0.05 / 22, &err) < 0) {
+			st_figs_release(&g);
+			return -1;
 		}
-		if (collect(q, &runs, &nr, &k) == 0 && k > 0) {
-			struct st_query_stats s;
-			struct errbuf err;
-			if (st_query_stats_compute(&s, NULL, runs, nr, k, &err) == 0) {
-				snprintf(mean, sizeof(mean), "%.3f", s.mean);
-				pct(cw, sizeof(cw), s.cov_within);
-			}
-			nl = noise_cells(cb, ub, notes, sizeof(notes), runs, nr, k);
+		if (g.rows >= 0)
+			snprintf(rows, sizeof(rows), "%lld", g.rows);
+		if (g.have_stats) {
+			snprintf(mean, sizeof(mean), "%.3f", g.stats.mean);
+			pct(cw, sizeof(cw), g.stats.cov_within);
 		}
-		free(runs);
-		free(nr);
-		if (ns)
-			nl +=
-			    (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d not steady ", ns);
-		if (wc && nl < sizeof(notes))
-			nl += (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d warm-up cut ", wc);
-		if (to && nl < sizeof(notes))
-			nl += (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d timeout ", to);
-		if (cr && nl < sizeof(notes))
-			nl += (size_t)snprintf(notes + nl, sizeof(notes) - nl, "%d crash ", cr);
-		if (er && nl < sizeof(notes))
-			snprintf(notes + nl, sizeof(notes) - nl, "%d error ", er);
+		count_notes(notes, sizeof(notes), noise_cells(cb, ub, notes, sizeof(notes), &g),
+			    &g);
+		size_t k = g.n_ok;
+		st_figs_release(&g);
 		fprintf(f, "%-5s %4zu/%-3zu %12s %10s %10s %10s %10s  %s\n", q->id, k,
 			q->n_restarts, mean, cw, cb, ub, rows, notes);
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stats/: every figure against a published worked example or an exact hand computation. */
 #include "stats/st.h"
+#include "stats/st_figs.h"
 #include "tests/harness.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -655,6 +656,44 @@ static void test_stats__overall_from_tests(void)
 	CU_ASSERT_EQUAL(st_overall_from_tests(&o, t + 2, 1, 0.05, &err), ST_ENODATA);
 }
 
+
+/* Only ok restarts count: a failed restart's fingerprint (of a partial result) never makes the
+ * results differ, nor do its runs enter the means; counts and rows are read by hand. */
+static void test_stats__figs_ignore_failed_restarts(void)
+{
+	double a[] = {10, 12}, b[] = {20, 22}, c[] = {99};
+	char sha1[] = "aa", sha2[] = "bb";
+	struct res_restart r[3] = {
+	    {.index = 0, .status = RES_STATUS_OK, .measured_ms = a, .n_measured = 2, .rows = 4,
+	     .result_sha256 = sha1},
+	    {.index = 1, .status = RES_STATUS_ERROR, .measured_ms = c, .n_measured = 1, .rows = -1,
+	     .result_sha256 = sha2},
+	    {.index = 2, .status = RES_STATUS_OK, .measured_ms = b, .n_measured = 2, .rows = 4,
+	     .result_sha256 = sha1, .not_steady = 1},
+	};
+	struct res_query q = {.id = (char *)"Q1", .restarts = r, .n_restarts = 3};
+	struct st_figs g;
+	struct errbuf err;
+	CU_ASSERT_EQUAL_FATAL(st_figs_compute(&g, &q, 0.05, &err), 0);
+	CU_ASSERT_EQUAL(g.n_restarts, 3);
+	CU_ASSERT_EQUAL(g.n_ok, 2);
+	CU_ASSERT_EQUAL(g.error, 1);
+	CU_ASSERT_EQUAL(g.not_steady, 1);
+	CU_ASSERT_EQUAL(g.rows, 4);
+	CU_ASSERT_EQUAL(g.results_differ, 0);
+	CU_ASSERT_DOUBLE_EQUAL(g.means[0], 11, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(g.means[1], 21, 1e-12);
+	CU_ASSERT_TRUE(g.have_stats);
+	CU_ASSERT_DOUBLE_EQUAL(g.stats.mean, 16, 1e-12); /* (10 + 12 + 20 + 22) / 4 */
+	CU_ASSERT_TRUE(g.have_noise);
+	CU_ASSERT_DOUBLE_EQUAL(g.noise.sd_log, fabs(log(21) - log(11)) / sqrt(2), 1e-12);
+	st_figs_release(&g);
+	r[2].result_sha256 = sha2; /* now two ok restarts disagree */
+	CU_ASSERT_EQUAL_FATAL(st_figs_compute(&g, &q, 0.05, &err), 0);
+	CU_ASSERT_EQUAL(g.results_differ, 1);
+	st_figs_release(&g);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -681,6 +720,7 @@ int main(int argc, char **argv)
 	    {"eb_compare_all_moderates", test_stats__eb_compare_all_moderates},
 	    {"overall_by_restart", test_stats__overall_by_restart},
 	    {"overall_from_tests", test_stats__overall_from_tests},
+	    {"figs_ignore_failed_restarts", test_stats__figs_ignore_failed_restarts},
 	    {NULL, NULL},
 	};
 	return th_run("stats", cases, argc, argv);
