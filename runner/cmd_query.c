@@ -5,6 +5,7 @@
 #include "dbt3/qry.h"
 #include "runner/cmd.h"
 #include "server/srv.h"
+#include <math.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@ static void usage(FILE *f)
 	    "answers.\n"
 	    "\n"
 	    "options:\n"
-	    "  -s, --scale SF           scale factor for Q11's fraction (default: the loaded one)\n"
+	    "  -s, --scale SF           the loaded scale factor (default; another is refused)\n"
 	    "  --seed N                 parameters as TPC-H qgen -r N (default: validation ones)\n"
 	    "  --format F               table (default), tbl or json\n"
 	    "  --database NAME          database (default dbt3)\n"
@@ -174,6 +175,11 @@ int cmd_query(int argc, char **argv)
 	}
 	if (a.qo.sf == 0)
 		a.qo.sf = fp.sf;
+	if (fabs(fp.sf - a.qo.sf) > 1e-9 * fmax(1, fp.sf)) { /* as run refuses it */
+		cli_error("the loaded data is scale factor %g, not %g", fp.sf, a.qo.sf);
+		rc = CLI_USAGE;
+		goto out;
+	}
 	if (qry_build(&q, (int)id, &a.qo, &err) < 0 ||
 	    (a.explain ? qry_explain(m, &q, &res, &err) : qry_exec(m, &q, &res, &err)) < 0) {
 		cli_error("%s", err.msg);

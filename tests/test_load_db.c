@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 static char *tmp;
@@ -365,6 +366,27 @@ static void test_load__failed_load_leaves_no_fingerprint(void)
 	srv_free(s);
 }
 
+/* 'query -s SF' on data of another scale factor is refused as run refuses it (exit 2, one line);
+ * the loaded one runs. */
+static void test_load__query_refuses_another_scale_factor(void)
+{
+	char cmd[9000], line[512] = "";
+	CU_ASSERT_EQUAL_FATAL(need_generated_db(), 0);
+	const char *fmt = "'%s' query 11 -q -s %s --datadir '%s' --port %ld >/dev/null 2>'%s/q.err'";
+	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "1", inst, port, tmp);
+	int rc = system(cmd);
+	CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+	snprintf(cmd, sizeof(cmd), "%s/q.err", tmp);
+	FILE *f = fopen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(line, "dbt3stab: the loaded data is scale factor 0.01, not 1\n");
+	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "0.01", inst, port, tmp);
+	rc = system(cmd);
+	CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct errbuf err;
@@ -381,6 +403,7 @@ int main(int argc, char **argv)
 	    {"plans_identical_across_restarts", test_load__plans_identical_across_restarts},
 	    {"files_equal_generated", test_load__files_equal_generated},
 	    {"failed_load_leaves_no_fingerprint", test_load__failed_load_leaves_no_fingerprint},
+	    {"query_refuses_another_scale_factor", test_load__query_refuses_another_scale_factor},
 	    {NULL, NULL},
 	};
 	int rc = th_run("load_db", cases, argc, argv);
