@@ -4,12 +4,13 @@
 #include "pinning/doctor.h"
 #include "pinning/pin.h"
 #include "runner/cmd.h"
+#include "runner/cmd_pin_opts.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_HELP = 'h', OPT_QUIET = 'q', OPT_JSON = 500, OPT_TUNE, OPT_RESET };
+enum { OPT_TUNE = 500, OPT_RESET };
 
 static void usage(FILE *f)
 {
@@ -103,51 +104,46 @@ static int report(const struct doctor_check *checks, int as_json, const unsigned
 	return warns ? CLI_FOUND : CLI_OK;
 }
 
+/* --tune and --reset, the options only doctor has. */
+struct doctor_own {
+	int tune, reset;
+};
+
+static int doctor_own_opt(void *ctx, int c, const char *arg)
+{
+	struct doctor_own *d = ctx;
+	(void)arg;
+	if (c == OPT_TUNE)
+		d->tune = 1;
+	else if (c == OPT_RESET)
+		d->reset = 1;
+	else
+		return -1;
+	return 0;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"help", no_argument, NULL, OPT_HELP},
-	    {"quiet", no_argument, NULL, OPT_QUIET},
-	    {"json", no_argument, NULL, OPT_JSON},
+	    CMD_PIN_LONGOPTS,
 	    {"tune", no_argument, NULL, OPT_TUNE},
 	    {"reset", no_argument, NULL, OPT_RESET},
 	    {"server-cpus", required_argument, NULL, PIN_OPT_SERVER_CPUS},
 	    {"client-cpus", required_argument, NULL, PIN_OPT_CLIENT_CPUS},
 	    {NULL, 0, NULL, 0},
 	};
-	struct pin_opts o;
-	memset(&o, 0, sizeof(o));
-	int as_json = 0, quiet = 0, tune = 0, reset = 0, c;
+	struct cmd_pin_args a;
+	struct doctor_own own = {0, 0};
 	struct errbuf err = {{0}};
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
-		int r = pin_opts_parse(&o, c, optarg, &err);
-		if (r < 0)
-			return cli_usage_error(argv[0], "%s", err.msg);
-		if (r > 0)
-			continue;
-		switch (c) {
-		case OPT_HELP:
-			usage(stdout);
-			return CLI_OK;
-		case OPT_QUIET:
-			quiet = 1;
-			break;
-		case OPT_JSON:
-			as_json = 1;
-			break;
-		case OPT_TUNE:
-			tune = 1;
-			break;
-		case OPT_RESET:
-			reset = 1;
-			break;
-		default:
-			return cli_bad_option(argv[0], c, argv);
-		}
+	int rc = cmd_pin_args_parse(&a, argc, argv, longopts, doctor_own_opt, &own);
+	if (rc != CLI_OK)
+		return rc;
+	if (a.help) {
+		usage(stdout);
+		return CLI_OK;
 	}
-	if (optind < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	const struct pin_opts o = a.pin;
+	const int as_json = a.as_json, quiet = a.quiet, tune = own.tune, reset = own.reset;
 	if (tune && reset)
 		return cli_usage_error(argv[0], "--tune and --reset exclude each other");
 

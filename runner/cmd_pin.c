@@ -3,11 +3,12 @@
 #include "base/cli.h"
 #include "pinning/pin.h"
 #include "runner/cmd.h"
+#include "runner/cmd_pin_opts.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_HELP = 'h', OPT_QUIET = 'q', OPT_EXPLAIN = 500, OPT_JSON, OPT_ALLOWED };
+enum { OPT_EXPLAIN = 500, OPT_ALLOWED };
 
 static void usage(FILE *f)
 {
@@ -84,52 +85,37 @@ out:
 	return rc;
 }
 
+/* --explain (the default) and --allowed, the options only pin has. */
+static int pin_own_opt(void *ctx, int c, const char *arg)
+{
+	const char **allowed = ctx;
+	if (c == OPT_ALLOWED)
+		*allowed = arg;
+	else if (c != OPT_EXPLAIN)
+		return -1;
+	return 0;
+}
+
 /* cmd_pin with its option table. */
 static int pin_command(int argc, char **argv, const struct option *longopts)
 {
-	struct pin_opts o;
-	memset(&o, 0, sizeof(o));
-	int as_json = 0, quiet = 0, c;
+	struct cmd_pin_args a;
 	const char *allowed = NULL;
-	struct errbuf err = {{0}};
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
-		int r = pin_opts_parse(&o, c, optarg, &err);
-		if (r < 0)
-			return cli_usage_error(argv[0], "%s", err.msg);
-		if (r > 0)
-			continue;
-		switch (c) {
-		case OPT_HELP:
-			usage(stdout);
-			return CLI_OK;
-		case OPT_QUIET:
-			quiet = 1;
-			break;
-		case OPT_EXPLAIN:
-			break;
-		case OPT_JSON:
-			as_json = 1;
-			break;
-		case OPT_ALLOWED:
-			allowed = optarg;
-			break;
-		default:
-			return cli_bad_option(argv[0], c, argv);
-		}
+	int rc = cmd_pin_args_parse(&a, argc, argv, longopts, pin_own_opt, &allowed);
+	if (rc != CLI_OK)
+		return rc;
+	if (a.help) {
+		usage(stdout);
+		return CLI_OK;
 	}
-	if (optind < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return explain(&o, allowed, as_json, quiet);
+	return explain(&a.pin, allowed, a.as_json, a.quiet);
 }
 
 int cmd_pin(int argc, char **argv)
 {
 	static const struct option own[] = {
-	    {"help", no_argument, NULL, OPT_HELP},
-	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    CMD_PIN_LONGOPTS,
 	    {"explain", no_argument, NULL, OPT_EXPLAIN},
-	    {"json", no_argument, NULL, OPT_JSON},
 	    {"allowed", required_argument, NULL, OPT_ALLOWED},
 	    {"topology", required_argument, NULL, PIN_OPT_TOPOLOGY},
 	    {NULL, 0, NULL, 0},
