@@ -11,18 +11,18 @@
 
 static void usage(FILE *f, const struct cmd_stat_opts *so)
 {
-	fprintf(
-	    f, "usage: dbt3stab summary RESULT.json [options]\n"
-	       "\n"
-	       "Per query: restarts, runs, mean, geometric mean of the restart means, the sd of\n"
-	       "the log restart means (the noise compare sees) with its 95%% CI, split into its\n"
-	       "between- and within-restart parts, the variance components (one-way random-\n"
-	       "effects ANOVA), a run-position (warm-up) effect, and how many restarts a side\n"
-	       "compare needs to flag a given slowdown on this host (with a 95%% interval).\n"
-	       "\n"
-	       "  --detect D           slowdown to detect, e.g. 3%% (default) or 0.03\n"
-	       "  --power P            target power, default 80%%\n"
-	       "compare's options, for the power:\n");
+	fprintf(f,
+		"usage: dbt3stab summary RESULT.json [options]\n"
+		"\n"
+		"Per query: restarts, runs, mean, geometric mean of the restart means, the sd of\n"
+		"the log restart means (the noise compare sees) with its 95%% CI, split into its\n"
+		"between- and within-restart parts, the variance components (one-way random-\n"
+		"effects ANOVA), a run-position (warm-up) effect, and how many restarts a side\n"
+		"compare needs to flag a given slowdown on this host (with a 95%% interval).\n"
+		"\n"
+		"  --detect D           slowdown to detect, e.g. 3%% (default) or 0.03\n"
+		"  --power P            target power, default 80%%\n"
+		"compare's options, for the power:\n");
 	cmd_stat_usage(f, so);
 	fprintf(f, "  -o, --output FILE    write to FILE instead of standard output (checked\n"
 		   "                       first: exit 2 when FILE cannot be created)\n"
@@ -34,7 +34,18 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 
 enum { OPT_DETECT = 256, OPT_POWER };
 
-int cmd_summary(int argc, char **argv)
+/* What the command line says. */
+struct summary_args {
+	struct rpt_summary_opts opts;
+	enum rpt_format fmt;
+	const char *output; /* -o FILE, or NULL for standard output */
+	const char *path;   /* the result file */
+	int help;
+};
+
+/* The options, then the one result file and the -o checks. CLI_OK (a->help: usage printed), or
+ * the exit code of the one line printed. */
+static int parse_args(struct summary_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 	    CMD_STAT_LONGOPTS,
@@ -45,15 +56,14 @@ int cmd_summary(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct rpt_summary_opts opts;
-	const char *output = NULL;
+	struct rpt_summary_opts *opts = &a->opts;
 	int c, orc;
-	rpt_summary_opts_init(&opts);
-	struct cmd_stat_opts so = {.alpha = opts.alpha,
-				   .min_effect = opts.min_effect,
-				   .correction = opts.correction,
-				   .method = opts.method,
-				   .alt = opts.alt,
+	rpt_summary_opts_init(opts);
+	struct cmd_stat_opts so = {.alpha = opts->alpha,
+				   .min_effect = opts->min_effect,
+				   .correction = opts->correction,
+				   .method = opts->method,
+				   .alt = opts->alt,
 				   .format = RPT_TEXT,
 				   .formats = RPT_FORMATS_SUMMARY,
 				   .names = "text, markdown or json"};
@@ -66,81 +76,98 @@ int cmd_summary(int argc, char **argv)
 			continue;
 		switch (c) {
 		case OPT_DETECT:
-			if (cli_parse_fraction(optarg, &opts.detect) < 0 || !(opts.detect > 0) ||
-			    opts.detect >= 10)
+			if (cli_parse_fraction(optarg, &opts->detect) < 0 || !(opts->detect > 0) ||
+			    opts->detect >= 10)
 				return cli_usage_error(
 				    "summary", "bad --detect '%s' (e.g. 3%% or 0.03)", optarg);
 			break;
 		case OPT_POWER:
-			if (cli_parse_fraction(optarg, &opts.power) < 0 || !(opts.power > 0) ||
-			    !(opts.power < 1))
+			if (cli_parse_fraction(optarg, &opts->power) < 0 || !(opts->power > 0) ||
+			    !(opts->power < 1))
 				return cli_usage_error("summary", "bad --power '%s' (e.g. 80%%)",
 						       optarg);
 			break;
 		case 'o':
-			output = optarg;
+			a->output = optarg;
 			break;
 		case 'q':
 			break; /* summary prints no warnings on stderr: they are in the report */
 		case 'h':
 			usage(stdout, &so);
+			a->help = 1;
 			return CLI_OK;
 		default:
 			return cli_bad_option("summary", c, argv);
 		}
 	}
-	opts.alpha = so.alpha;
-	opts.min_effect = so.min_effect;
-	opts.correction = so.correction;
-	opts.method = so.method;
-	opts.alt = so.alt;
-	opts.min_effect_test = so.min_effect_test;
-	enum rpt_format fmt = (enum rpt_format)so.format;
+	opts->alpha = so.alpha;
+	opts->min_effect = so.min_effect;
+	opts->correction = so.correction;
+	opts->method = so.method;
+	opts->alt = so.alt;
+	opts->min_effect_test = so.min_effect_test;
+	a->fmt = (enum rpt_format)so.format;
 	if (argc - optind != 1)
 		return cli_usage_error("summary", "expected one result file");
-	if (output) {
+	a->path = argv[optind];
+	if (a->output) {
 		struct errbuf oerr = {""};
-		const char *inputs[] = {argv[optind]};
-		if (cli_output_check(output, inputs, 1) != CLI_OK)
+		const char *inputs[] = {a->path};
+		if (cli_output_check(a->output, inputs, 1) != CLI_OK)
 			return CLI_USAGE;
-		if (rpt_output_check(output, &oerr) < 0) {
+		if (rpt_output_check(a->output, &oerr) < 0) {
 			cli_error("%s", oerr.msg);
 			return CLI_USAGE;
 		}
 	}
+	return CLI_OK;
+}
 
-	const char *path = argv[optind];
-	struct res_file *res = NULL;
-	struct rpt_summary *sum = NULL;
+/* Writes the summary to standard output, or whole to a->output. CLI_OK or the exit code. */
+static int summary_write(const struct rpt_summary *sum, const struct summary_args *a)
+{
 	struct errbuf err = {""};
-	int rc = CLI_USAGE;
-	if (res_file_read(&res, path, &err) < 0) {
-		cli_error("%s", err.msg);
-		goto out;
-	}
-	struct rpt_file_info fi = {path, res};
-	if (rpt_summary_build(&sum, &fi, &opts, &err) < 0) {
-		cli_error("%s", err.msg);
-		goto out;
-	}
 	FILE *f = stdout;
 	char *buf = NULL;
 	size_t len = 0;
-	if (output && !(f = open_memstream(&buf, &len))) {
+	if (a->output && !(f = open_memstream(&buf, &len))) {
 		cli_error("out of memory");
-		rc = CLI_FOUND;
-		goto out;
+		return CLI_FOUND;
 	}
-	int wrc = rpt_summary_write(f, sum, fmt, !output && fmt == RPT_TEXT && cli_use_color(f));
-	if (output) {
+	int wrc =
+	    rpt_summary_write(f, sum, a->fmt, !a->output && a->fmt == RPT_TEXT && cli_use_color(f));
+	if (a->output) {
 		wrc |= fclose(f);
-		if (wrc == 0 && util_write_atomic(output, buf, len, &err) < 0) {
+		if (wrc == 0 && util_write_atomic(a->output, buf, len, &err) < 0) {
 			cli_error("%s", err.msg);
 			wrc = -1;
 		}
 		free(buf);
 	}
-	rc = wrc < 0 ? CLI_USAGE : CLI_OK;
+	return wrc < 0 ? CLI_USAGE : CLI_OK;
+}
+
+int cmd_summary(int argc, char **argv)
+{
+	struct summary_args a = {.output = NULL};
+	int rc = parse_args(&a, argc, argv);
+	if (rc != CLI_OK || a.help)
+		return rc;
+
+	struct res_file *res = NULL;
+	struct rpt_summary *sum = NULL;
+	struct errbuf err = {""};
+	rc = CLI_USAGE;
+	if (res_file_read(&res, a.path, &err) < 0) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	struct rpt_file_info fi = {a.path, res};
+	if (rpt_summary_build(&sum, &fi, &a.opts, &err) < 0) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	rc = summary_write(sum, &a);
 out:
 	rpt_summary_free(sum);
 	res_file_free(res);
