@@ -466,14 +466,9 @@ static json_t *file_json(const struct rpt_file_info *fi)
 	    str_or_null(fi->res->started_at), "finished_at", str_or_null(fi->res->finished_at));
 }
 
-json_t *rpt_compare_to_json(const struct rpt_compare *c)
+/* The options and the rules the verdicts follow, into o. */
+static void options_json(json_t *o, const struct rpt_compare *c)
 {
-	json_t *o = json_object(), *qs = json_array(), *counts = json_object(), *w = json_array();
-	json_object_set_new(o, "format", json_string("dbt3stab-compare"));
-	json_object_set_new(o, "format_version", json_integer(1));
-	json_object_set_new(o, "old", file_json(&c->old));
-	json_object_set_new(o, "new", file_json(&c->new));
-	json_object_set_new(o, "baseline", file_json(&c->baseline));
 	json_object_set_new(
 	    o, "options",
 	    json_pack("{s:f, s:f, s:s, s:s, s:s, s:b, s:b}", "alpha", c->opts.alpha, "min_effect",
@@ -493,6 +488,67 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 				   "corrected for multiplicity",
 		      "ci", "ci: (1 - alpha) per query, not adjusted; ci_simultaneous: "
 			    "Bonferroni over the tested queries"));
+}
+
+/* One query of the comparison as JSON. */
+static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q)
+{
+	json_t *jq = json_object();
+	json_object_set_new(jq, "id", json_string(q->id));
+	json_object_set_new(jq, "verdict", json_string(rpt_verdict_name(q->verdict)));
+	json_object_set_new(jq, "reason", str_or_null(q->why));
+	json_object_set_new(jq, "ratio", num(q->bound ? q->bound_ratio : q->test.ratio));
+	json_object_set_new(jq, "ratio_is_lower_bound", json_boolean(q->bound > 0));
+	json_object_set_new(jq, "ratio_is_upper_bound", json_boolean(q->bound < 0));
+	json_object_set_new(jq, "ci", json_pack("[o, o]", num(q->test.ci_lo), num(q->test.ci_hi)));
+	json_object_set_new(jq, "ci_simultaneous",
+			    json_pack("[o, o]", num(q->test.ci_sim_lo), num(q->test.ci_sim_hi)));
+	json_object_set_new(jq, "ci_tost",
+			    json_pack("[o, o]", num(q->test.tost_lo), num(q->test.tost_hi)));
+	json_object_set_new(jq, "test", json_string(rpt_test_name(q->test.kind)));
+	json_object_set_new(jq, "t", num(q->test.t));
+	json_object_set_new(jq, "df", num(q->test.df));
+	json_object_set_new(jq, "p", num(q->test.p));
+	json_object_set_new(jq, "p_adjusted", num(q->p_adj));
+	json_object_set_new(jq, "p_improvement_adjusted", num(q->p_adj_impr));
+	json_object_set_new(jq, "p_tost", num(q->test.p_tost));
+	json_object_set_new(jq, "variance_test_p", num(q->test.var_f_p));
+	json_object_set_new(
+	    jq, "baseline",
+	    q->test.base_use == ST_BASE_NONE
+		? json_null()
+		: json_pack("{s:b, s:o, s:f, s:o, s:o}", "used", q->test.base_use == ST_BASE_USED,
+			    "why_unused", str_or_null(baseline_unused_why(q->test.base_use)), "df",
+			    q->test.base_df, "power_without", num(q->power_nobase), "power_with",
+			    num(q->power_base)));
+	json_object_set_new(jq, "old", side_json(&q->old));
+	json_object_set_new(jq, "new", side_json(&q->new));
+	json_object_set_new(jq, "result",
+			    json_pack("{s:b, s:o, s:o}", "changed", q->result_changed, "old_sha256",
+				      str_or_null(q->old.result_sha256), "new_sha256",
+				      str_or_null(q->new.result_sha256)));
+	json_t *plan = json_pack("{s:b, s:o, s:o}", "changed", q->plan_changed, "old_sha256",
+				 str_or_null(q->old.plan_sha256), "new_sha256",
+				 str_or_null(q->new.plan_sha256));
+	if (q->plan_changed) {
+		json_object_set_new(plan, "old", str_or_null(q->old.plan));
+		json_object_set_new(plan, "new", str_or_null(q->new.plan));
+	}
+	json_object_set_new(jq, "plan", plan);
+	json_object_set_new(jq, "warnings", warn_json(q->warn));
+	json_object_set_new(jq, "sequential", rpt_seq_query_json(c, q));
+	return jq;
+}
+
+json_t *rpt_compare_to_json(const struct rpt_compare *c)
+{
+	json_t *o = json_object(), *qs = json_array(), *counts = json_object(), *w = json_array();
+	json_object_set_new(o, "format", json_string("dbt3stab-compare"));
+	json_object_set_new(o, "format_version", json_integer(1));
+	json_object_set_new(o, "old", file_json(&c->old));
+	json_object_set_new(o, "new", file_json(&c->new));
+	json_object_set_new(o, "baseline", file_json(&c->baseline));
+	options_json(o, c);
 	if (c->baseline.res)
 		json_object_set_new(o, "baseline_use",
 				    json_pack("{s:I, s:I, s:f, s:o, s:o}", "used",
@@ -509,57 +565,8 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 						    isinf(c->eb_prior.df) ? json_string("inf")
 									  : num(c->eb_prior.df))
 					: json_null());
-	for (size_t i = 0; i < c->n_queries; i++) {
-		const struct rpt_query *q = &c->queries[i];
-		json_t *jq = json_object();
-		json_object_set_new(jq, "id", json_string(q->id));
-		json_object_set_new(jq, "verdict", json_string(rpt_verdict_name(q->verdict)));
-		json_object_set_new(jq, "reason", str_or_null(q->why));
-		json_object_set_new(jq, "ratio", num(q->bound ? q->bound_ratio : q->test.ratio));
-		json_object_set_new(jq, "ratio_is_lower_bound", json_boolean(q->bound > 0));
-		json_object_set_new(jq, "ratio_is_upper_bound", json_boolean(q->bound < 0));
-		json_object_set_new(jq, "ci",
-				    json_pack("[o, o]", num(q->test.ci_lo), num(q->test.ci_hi)));
-		json_object_set_new(jq, "ci_simultaneous",
-				    json_pack("[o, o]", num(q->test.ci_sim_lo),
-					      num(q->test.ci_sim_hi)));
-		json_object_set_new(jq, "ci_tost",
-				    json_pack("[o, o]", num(q->test.tost_lo), num(q->test.tost_hi)));
-		json_object_set_new(jq, "test", json_string(rpt_test_name(q->test.kind)));
-		json_object_set_new(jq, "t", num(q->test.t));
-		json_object_set_new(jq, "df", num(q->test.df));
-		json_object_set_new(jq, "p", num(q->test.p));
-		json_object_set_new(jq, "p_adjusted", num(q->p_adj));
-		json_object_set_new(jq, "p_improvement_adjusted", num(q->p_adj_impr));
-		json_object_set_new(jq, "p_tost", num(q->test.p_tost));
-		json_object_set_new(jq, "variance_test_p", num(q->test.var_f_p));
-		json_object_set_new(
-		    jq, "baseline",
-		    q->test.base_use == ST_BASE_NONE
-			? json_null()
-			: json_pack("{s:b, s:o, s:f, s:o, s:o}", "used",
-				    q->test.base_use == ST_BASE_USED, "why_unused",
-				    str_or_null(baseline_unused_why(q->test.base_use)), "df",
-				    q->test.base_df, "power_without", num(q->power_nobase),
-				    "power_with", num(q->power_base)));
-		json_object_set_new(jq, "old", side_json(&q->old));
-		json_object_set_new(jq, "new", side_json(&q->new));
-		json_object_set_new(jq, "result",
-				    json_pack("{s:b, s:o, s:o}", "changed", q->result_changed,
-					      "old_sha256", str_or_null(q->old.result_sha256),
-					      "new_sha256", str_or_null(q->new.result_sha256)));
-		json_t *plan = json_pack("{s:b, s:o, s:o}", "changed", q->plan_changed,
-					 "old_sha256", str_or_null(q->old.plan_sha256),
-					 "new_sha256", str_or_null(q->new.plan_sha256));
-		if (q->plan_changed) {
-			json_object_set_new(plan, "old", str_or_null(q->old.plan));
-			json_object_set_new(plan, "new", str_or_null(q->new.plan));
-		}
-		json_object_set_new(jq, "plan", plan);
-		json_object_set_new(jq, "warnings", warn_json(q->warn));
-		json_object_set_new(jq, "sequential", rpt_seq_query_json(c, q));
-		json_array_append_new(qs, jq);
-	}
+	for (size_t i = 0; i < c->n_queries; i++)
+		json_array_append_new(qs, query_json(c, &c->queries[i]));
 	json_object_set_new(o, "queries", qs);
 	rpt_seq_json(o, c);
 	if (c->have_overall)
