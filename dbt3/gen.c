@@ -11,10 +11,9 @@
 #include <unistd.h>
 
 #include "dbt3/gen_dists.h"
+#include "dbt3/gen_rng.h"
 
 /* ---- dbgen constants ---------------------------------------------------------------------- */
-#define RND_MULT 16807
-#define RND_MOD 2147483647
 #define RND64_MULT 6364136223846793005ULL
 #define TEXT_POOL_SIZE (300 * 1024 * 1024)
 #define POOL_SLACK 1024
@@ -26,37 +25,22 @@
 
 /* ---- random streams ----------------------------------------------------------------------- */
 
-/* One dbgen stream: seed, draws used in the current row, draws reserved per row. */
-struct rng {
-	int64_t seed;
-	int32_t usage;
-	int32_t per_row;
-};
-
-static inline int64_t mod_mersenne(uint64_t x)
-{
-	/* x mod (2^31 - 1) for x < 2^62, exact. */
-	x = (x & RND_MOD) + (x >> 31);
-	x = (x & RND_MOD) + (x >> 31);
-	return x == RND_MOD ? 0 : (int64_t)x;
-}
-
 /* dbgen NthElement: advances a seed by n draws. Written with the same (wrapping) arithmetic as
  * dbgen so that it also gives dbgen's result on a 64-bit seed. */
 static int64_t nth_element(int64_t seed, int64_t n)
 {
-	int64_t mult = RND_MULT;
+	int64_t mult = GEN_RNG_MULT;
 	int64_t z = seed;
 	while (n > 0) {
 		if (n % 2 != 0)
-			z = (int64_t)((uint64_t)mult * (uint64_t)z) % RND_MOD;
+			z = (int64_t)((uint64_t)mult * (uint64_t)z) % GEN_RNG_MOD;
 		n /= 2;
-		mult = (mult * mult) % RND_MOD;
+		mult = (mult * mult) % GEN_RNG_MOD;
 	}
 	return z;
 }
 
-static void rng_init(struct rng *r, int64_t seed, int per_row)
+static void rng_init(struct gen_rng *r, int64_t seed, int per_row)
 {
 	r->seed = seed;
 	r->usage = 0;
@@ -64,55 +48,27 @@ static void rng_init(struct rng *r, int64_t seed, int per_row)
 }
 
 /* Jumps to the start of row `rows` (0-based) from the initial seed. */
-static void rng_skip_rows(struct rng *r, int64_t rows)
+static void rng_skip_rows(struct gen_rng *r, int64_t rows)
 {
 	r->seed = nth_element(r->seed, (int64_t)r->per_row * rows);
 	r->usage = 0;
 }
 
-static inline int64_t rng_next(struct rng *r)
-{
-	r->seed = mod_mersenne((uint64_t)r->seed * RND_MULT);
-	r->usage++;
-	return r->seed;
-}
-
-/* dbgen UnifInt's (long)((double)s / M * range) for 0 < range < 2^32, computed exactly in
- * integers: floor(s * range / M). The two double roundings move the product by less than
- * range * 2^-51, so the truncations agree unless s * range / M lies within that distance of an
- * integer; those rare cases are computed in double, as dbgen does. */
-static inline int64_t unif_scale(int64_t s, uint64_t range)
-{
-	uint64_t t = (uint64_t)s * range;
-	uint64_t q = t / RND_MOD, rem = t % RND_MOD;
-	uint64_t margin = (range >> 19) + 2;
-	if (rem > margin && RND_MOD - rem > margin)
-		return (int64_t)q;
-	return (int64_t)(((double)s / (double)RND_MOD) * (double)range);
-}
-
-/* dbgen UnifInt: lo + (long)((double)seed / M * (hi - lo + 1)). */
-static inline int32_t rng_int(struct rng *r, int32_t lo, int32_t hi)
-{
-	int64_t s = rng_next(r);
-	return lo + (int32_t)unif_scale(s, (uint64_t)((int64_t)hi - lo + 1));
-}
-
 /* UnifInt over a 64-bit range (keys beyond 2^31 rows). */
-static inline int64_t rng_long(struct rng *r, int64_t lo, int64_t hi)
+static inline int64_t rng_long(struct gen_rng *r, int64_t lo, int64_t hi)
 {
-	int64_t s = rng_next(r);
+	int64_t s = gen_rng_next(r);
 	if (hi - lo + 1 < ((int64_t)1 << 32))
-		return lo + unif_scale(s, (uint64_t)(hi - lo + 1));
+		return lo + gen_rng_scale(s, (uint64_t)(hi - lo + 1));
 	double range = (double)(hi - lo + 1);
-	return lo + (int64_t)(((double)s / (double)RND_MOD) * range);
+	return lo + (int64_t)(((double)s / (double)GEN_RNG_MOD) * range);
 }
 
 /* dbgen's RANDOM(x, 0, MAX_LONG): the range overflows to -2^31 in 32 bits. */
-static inline int64_t rng_int_maxlong(struct rng *r)
+static inline int64_t rng_int_maxlong(struct gen_rng *r)
 {
-	int64_t s = rng_next(r);
-	return (int64_t)(((double)s / (double)RND_MOD) * -2147483648.0);
+	int64_t s = gen_rng_next(r);
+	return (int64_t)(((double)s / (double)GEN_RNG_MOD) * -2147483648.0);
 }
 
 /* 16807^k mod M for the per-row skips; a constant table, filled once (pthread_once). */
@@ -123,19 +79,19 @@ static void pow_table_fill(void)
 {
 	pow_table[0] = 1;
 	for (int i = 1; i < 256; i++)
-		pow_table[i] = mod_mersenne((uint64_t)pow_table[i - 1] * RND_MULT);
+		pow_table[i] = gen_rng_mod((uint64_t)pow_table[i - 1] * GEN_RNG_MULT);
 }
 
-static inline void rng_row_done(struct rng *r)
+static inline void rng_row_done(struct gen_rng *r)
 {
 	int32_t left = r->per_row - r->usage;
 	if (left > 0)
-		r->seed = mod_mersenne((uint64_t)r->seed * (uint64_t)pow_table[left]);
+		r->seed = gen_rng_mod((uint64_t)r->seed * (uint64_t)pow_table[left]);
 	r->usage = 0;
 }
 
 /* The 64-bit stream dbgen uses for o_custkey and l_partkey at scale >= 30000. */
-static inline int64_t rng64_long(struct rng *r, int64_t lo, int64_t hi)
+static inline int64_t rng64_long(struct gen_rng *r, int64_t lo, int64_t hi)
 {
 	r->seed = (int64_t)((uint64_t)r->seed * RND64_MULT + 1);
 	r->usage++;
@@ -146,7 +102,7 @@ static inline int64_t rng64_long(struct rng *r, int64_t lo, int64_t hi)
 	return lo + t;
 }
 
-static inline void rng64_row_done(struct rng *r)
+static inline void rng64_row_done(struct gen_rng *r)
 {
 	r->seed = nth_element(r->seed, r->per_row - r->usage);
 	r->usage = 0;
@@ -198,9 +154,9 @@ static void dist_release(struct dist *d)
 }
 
 /* dbgen pick_str. */
-static inline int dist_pick(const struct dist *d, struct rng *r)
+static inline int dist_pick(const struct dist *d, struct gen_rng *r)
 {
-	return d->pick[rng_int(r, 0, d->total - 1)];
+	return d->pick[gen_rng_int(r, 0, d->total - 1)];
 }
 
 /* ---- context ------------------------------------------------------------------------------ */
@@ -223,7 +179,7 @@ struct gen_ctx {
  * of a segment another thread writes after. */
 struct poolgen {
 	const struct dist *d;
-	struct rng r;
+	struct gen_rng r;
 	char *p;
 	char *safe;
 };
@@ -629,7 +585,7 @@ static inline char *put_date(char *p, const struct gen_ctx *ctx, int64_t d)
 
 /* dbgen TEXT(): a random slice of the pool, offset then length. */
 struct textgen {
-	struct rng r;
+	struct gen_rng r;
 	int32_t lo, hi;
 };
 
@@ -648,16 +604,16 @@ struct textdraw {
 static inline struct textdraw text_draw(const struct gen_ctx *ctx, struct textgen *t)
 {
 	struct textdraw d;
-	d.off = rng_int(&t->r, 0, TEXT_POOL_SIZE - t->hi);
-	d.len = rng_int(&t->r, t->lo, t->hi);
+	d.off = gen_rng_int(&t->r, 0, TEXT_POOL_SIZE - t->hi);
+	d.len = gen_rng_int(&t->r, t->lo, t->hi);
 	(void)ctx;
 	return d;
 }
 
 static inline char *put_text(char *p, const struct gen_ctx *ctx, struct textgen *t)
 {
-	int32_t off = rng_int(&t->r, 0, TEXT_POOL_SIZE - t->hi);
-	int32_t len = rng_int(&t->r, t->lo, t->hi);
+	int32_t off = gen_rng_int(&t->r, 0, TEXT_POOL_SIZE - t->hi);
+	int32_t len = gen_rng_int(&t->r, t->lo, t->hi);
 	memcpy(p, ctx->pool + off, (size_t)len);
 	return p + len;
 }
@@ -666,7 +622,7 @@ static inline char *put_text(char *p, const struct gen_ctx *ctx, struct textgen 
 static const char alnum[] = "0123456789abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ,";
 
 struct vstrgen {
-	struct rng r;
+	struct gen_rng r;
 	int32_t lo, hi;
 };
 
@@ -679,7 +635,7 @@ static void vstr_init(struct vstrgen *v, int64_t seed, int avg)
 
 static inline char *put_vstr(char *p, struct vstrgen *v)
 {
-	int32_t len = rng_int(&v->r, v->lo, v->hi);
+	int32_t len = gen_rng_int(&v->r, v->lo, v->hi);
 	int64_t ci = 0;
 	for (int32_t i = 0; i < len; i++) {
 		if (i % 5 == 0)
@@ -690,11 +646,11 @@ static inline char *put_vstr(char *p, struct vstrgen *v)
 	return p + len;
 }
 
-static inline char *put_phone(char *p, struct rng *r, int64_t nation)
+static inline char *put_phone(char *p, struct gen_rng *r, int64_t nation)
 {
-	int32_t a = rng_int(r, 100, 999);
-	int32_t b = rng_int(r, 100, 999);
-	int32_t c = rng_int(r, 1000, 9999);
+	int32_t a = gen_rng_int(r, 100, 999);
+	int32_t b = gen_rng_int(r, 100, 999);
+	int32_t c = gen_rng_int(r, 1000, 9999);
 	int cc = (int)(10 + nation % 90);
 	p[0] = digits2[cc * 2];
 	p[1] = digits2[cc * 2 + 1];
@@ -719,27 +675,27 @@ static inline char *put_phone(char *p, struct rng *r, int64_t nation)
 /* ---- per-table state ---------------------------------------------------------------------- */
 
 struct st_part {
-	struct rng name, mfgr, brand, type, size, cntr;
+	struct gen_rng name, mfgr, brand, type, size, cntr;
 	struct textgen cmnt;
 	struct textdraw ahead;
 	uint8_t perm[92];
 };
 
 struct st_psupp {
-	struct rng qty, cost;
+	struct gen_rng qty, cost;
 	struct textgen cmnt;
 	struct textdraw ahead[4];
 };
 
 struct st_supp {
 	struct vstrgen addr;
-	struct rng nation, phone, acct, bbb, junk, offset, type;
+	struct gen_rng nation, phone, acct, bbb, junk, offset, type;
 	struct textgen cmnt;
 };
 
 struct st_cust {
 	struct vstrgen addr;
-	struct rng nation, phone, acct, mseg;
+	struct gen_rng nation, phone, acct, mseg;
 	struct textgen cmnt;
 	struct textdraw ahead;
 };
@@ -749,10 +705,10 @@ struct st_cust {
 #endif
 
 struct st_order {
-	struct rng odate, lcnt, ckey, prio, clerk;
+	struct gen_rng odate, lcnt, ckey, prio, clerk;
 	struct textgen cmnt;
-	struct rng qty, disc, tax, pkey, sdate;
-	struct rng snum, cdate, rdate, rflag, instr, smode;
+	struct gen_rng qty, disc, tax, pkey, sdate;
+	struct gen_rng snum, cdate, rdate, rflag, instr, smode;
 	struct textgen lcmnt;
 	int64_t clerk_max;
 	struct ord_ahead {
@@ -846,7 +802,7 @@ static void part_init(struct gen_stream *s, int64_t start)
 	rng_init(&g->size, 1193163244, 1);
 	rng_init(&g->cntr, 727633698, 1);
 	text_init(&g->cmnt, 804159733, 14, 1);
-	struct rng *all[] = {&g->name, &g->mfgr, &g->brand, &g->type,
+	struct gen_rng *all[] = {&g->name, &g->mfgr, &g->brand, &g->type,
 			     &g->size, &g->cntr, &g->cmnt.r};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		rng_skip_rows(all[i], start);
@@ -880,7 +836,7 @@ static char *part_row(struct gen_stream *s, int64_t key, char *p)
 	/* dbgen agg_str(): a Fisher-Yates permutation of the colours; the first five are used. */
 	uint8_t swapped[5];
 	for (int i = 0; i < 5; i++) {
-		int j = rng_int(&g->name, i, colors->count - 1);
+		int j = gen_rng_int(&g->name, i, colors->count - 1);
 		swapped[i] = (uint8_t)j;
 		uint8_t t = g->perm[i];
 		g->perm[i] = g->perm[j];
@@ -898,8 +854,8 @@ static char *part_row(struct gen_stream *s, int64_t key, char *p)
 		g->perm[i] = g->perm[j];
 		g->perm[j] = t;
 	}
-	int32_t mfgr = rng_int(&g->mfgr, 1, 5);
-	int32_t brand = mfgr * 10 + rng_int(&g->brand, 1, 5);
+	int32_t mfgr = gen_rng_int(&g->mfgr, 1, 5);
+	int32_t brand = mfgr * 10 + gen_rng_int(&g->brand, 1, 5);
 	p = put_str(p, "Manufacturer#", 13);
 	*p++ = (char)('0' + mfgr);
 	SEP(p);
@@ -910,7 +866,7 @@ static char *part_row(struct gen_stream *s, int64_t key, char *p)
 	int ti = dist_pick(ty, &g->type);
 	p = put_str(p, ty->text[ti], ty->len[ti]);
 	SEP(p);
-	p = put_u64(p, (uint64_t)rng_int(&g->size, 1, 50));
+	p = put_u64(p, (uint64_t)gen_rng_int(&g->size, 1, 50));
 	SEP(p);
 	const struct dist *cn = &ctx->d[GEN_DIST_P_CNTR];
 	int ci = dist_pick(cn, &g->cntr);
@@ -947,9 +903,9 @@ static char *psupp_rows(struct gen_stream *s, int64_t key, char *p)
 		SEP(p);
 		p = put_u64(p, (uint64_t)sk);
 		SEP(p);
-		p = put_u64(p, (uint64_t)rng_int(&q->qty, 1, 9999));
+		p = put_u64(p, (uint64_t)gen_rng_int(&q->qty, 1, 9999));
 		SEP(p);
-		p = put_money(p, rng_int(&q->cost, 100, 100000));
+		p = put_money(p, gen_rng_int(&q->cost, 100, 100000));
 		SEP(p);
 		p = put_draw(s, p, cmnt[i]);
 		SEP(p);
@@ -972,7 +928,7 @@ static void supp_init(struct gen_stream *s, int64_t start)
 	rng_init(&g->junk, 263032577, 1);
 	rng_init(&g->offset, 715851524, 1);
 	rng_init(&g->type, 753643799, 1);
-	struct rng *all[] = {&g->addr.r, &g->nation, &g->phone,	 &g->acct, &g->cmnt.r,
+	struct gen_rng *all[] = {&g->addr.r, &g->nation, &g->phone,	 &g->acct, &g->cmnt.r,
 			     &g->bbb,	 &g->junk,   &g->offset, &g->type};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		rng_skip_rows(all[i], start);
@@ -981,7 +937,7 @@ static void supp_init(struct gen_stream *s, int64_t start)
 /* The columns supplier and customer share: key, "<label>%09d", address, nation, phone and
  * account balance, each followed by the separator (dbgen's mk_supp / mk_cust). */
 static char *put_party(char *p, const char label[9], int64_t key, struct vstrgen *addr,
-		       struct rng *nation_rng, struct rng *phone, struct rng *acct)
+		       struct gen_rng *nation_rng, struct gen_rng *phone, struct gen_rng *acct)
 {
 	p = put_u64(p, (uint64_t)key);
 	SEP(p);
@@ -990,12 +946,12 @@ static char *put_party(char *p, const char label[9], int64_t key, struct vstrgen
 	SEP(p);
 	p = put_vstr(p, addr);
 	SEP(p);
-	int64_t nation = rng_int(nation_rng, 0, 24);
+	int64_t nation = gen_rng_int(nation_rng, 0, 24);
 	p = put_u64(p, (uint64_t)nation);
 	SEP(p);
 	p = put_phone(p, phone, nation);
 	SEP(p);
-	p = put_money(p, rng_int(acct, -99999, 999999));
+	p = put_money(p, gen_rng_int(acct, -99999, 999999));
 	SEP(p);
 	return p;
 }
@@ -1008,11 +964,11 @@ static char *supp_row(struct gen_stream *s, int64_t key, char *p)
 	char *c = p;
 	p = put_text(p, ctx, &g->cmnt);
 	int32_t clen = (int32_t)(p - c);
-	if (rng_int(&g->bbb, 1, 10000) <= 10) {
+	if (gen_rng_int(&g->bbb, 1, 10000) <= 10) {
 		/* dbgen's Better Business Bureau comments: "Customer ...Complaints/Recommends". */
-		int32_t noise = rng_int(&g->junk, 0, clen - 19);
-		int32_t off = rng_int(&g->offset, 0, clen - (19 + noise));
-		int complaint = rng_int(&g->type, 0, 100) < 50;
+		int32_t noise = gen_rng_int(&g->junk, 0, clen - 19);
+		int32_t off = gen_rng_int(&g->offset, 0, clen - (19 + noise));
+		int complaint = gen_rng_int(&g->type, 0, 100) < 50;
 		memcpy(c + off, "Customer ", 9);
 		memcpy(c + off + 9 + noise, complaint ? "Complaints" : "Recommends", 10);
 	}
@@ -1039,7 +995,7 @@ static void cust_init(struct gen_stream *s, int64_t start)
 	rng_init(&g->acct, 298370230, 1);
 	rng_init(&g->mseg, 1140279430, 1);
 	text_init(&g->cmnt, 1335826707, 73, 1);
-	struct rng *all[] = {&g->addr.r, &g->nation, &g->phone, &g->acct, &g->mseg, &g->cmnt.r};
+	struct gen_rng *all[] = {&g->addr.r, &g->nation, &g->phone, &g->acct, &g->mseg, &g->cmnt.r};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		rng_skip_rows(all[i], start);
 	g->ahead = text_draw(s->ctx, &g->cmnt);
@@ -1074,8 +1030,8 @@ static void order_prep(struct gen_stream *s, struct ord_ahead *a)
 {
 	const struct gen_ctx *ctx = s->ctx;
 	struct st_order *g = &s->u.ord;
-	a->odate = rng_int(&g->odate, DATE_MIN, ORDER_DATE_MAX);
-	a->lcnt = rng_int(&g->lcnt, 1, 7);
+	a->odate = gen_rng_int(&g->odate, DATE_MIN, ORDER_DATE_MAX);
+	a->lcnt = gen_rng_int(&g->lcnt, 1, 7);
 	rng_row_done(&g->odate);
 	rng_row_done(&g->lcnt);
 	if (s->want_main) {
@@ -1111,7 +1067,7 @@ static void order_init(struct gen_stream *s, int64_t start)
 	rng_init(&g->instr, 1371272478, 7);
 	rng_init(&g->smode, 675466456, 7);
 	text_init(&g->lcmnt, 1095462486, 27, 7);
-	struct rng *all[] = {&g->odate, &g->lcnt,  &g->ckey,  &g->prio,	 &g->clerk, &g->cmnt.r,
+	struct gen_rng *all[] = {&g->odate, &g->lcnt,  &g->ckey,  &g->prio,	 &g->clerk, &g->cmnt.r,
 			     &g->qty,	&g->disc,  &g->tax,   &g->pkey,	 &g->sdate, &g->snum,
 			     &g->cdate, &g->rdate, &g->rflag, &g->instr, &g->smode, &g->lcmnt.r};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -1149,12 +1105,12 @@ static char *order_unit(struct gen_stream *s, int64_t idx, char **pmain, char **
 	int64_t total = 0;
 	int shipped = 0;
 	for (int i = 0; i < lcnt; i++) {
-		lv[i].qty = rng_int(&g->qty, 1, 50);
-		lv[i].disc = rng_int(&g->disc, 0, 10);
-		lv[i].tax = rng_int(&g->tax, 0, 8);
+		lv[i].qty = gen_rng_int(&g->qty, 1, 50);
+		lv[i].disc = gen_rng_int(&g->disc, 0, 10);
+		lv[i].tax = gen_rng_int(&g->tax, 0, 8);
 		lv[i].pkey = ctx->use64 ? rng64_long(&g->pkey, 1, ctx->npart)
 					: rng_long(&g->pkey, 1, ctx->npart);
-		lv[i].sdate = odate + rng_int(&g->sdate, 1, 121);
+		lv[i].sdate = odate + gen_rng_int(&g->sdate, 1, 121);
 		int64_t pk = lv[i].pkey;
 		int64_t price = 90000 + (pk / 10) % 20001 + (pk % 1000) * 100;
 		int64_t ext = price * lv[i].qty;
@@ -1210,11 +1166,11 @@ static char *order_unit(struct gen_stream *s, int64_t idx, char **pmain, char **
 		int64_t ns = ctx->nsupp;
 		for (int i = 0; i < lcnt; i++) {
 			int64_t pk = lv[i].pkey;
-			int64_t snum = rng_int(&g->snum, 0, 3);
+			int64_t snum = gen_rng_int(&g->snum, 0, 3);
 			int64_t sk = (pk + snum * (ns / 4 + (pk - 1) / ns)) % ns + 1;
 			int64_t price = 90000 + (pk / 10) % 20001 + (pk % 1000) * 100;
-			int32_t cdate = odate + rng_int(&g->cdate, 30, 90);
-			int32_t rdate = lv[i].sdate + rng_int(&g->rdate, 1, 30);
+			int32_t cdate = odate + gen_rng_int(&g->cdate, 30, 90);
+			int32_t rdate = lv[i].sdate + gen_rng_int(&g->rdate, 1, 30);
 			p = put_u64(p, (uint64_t)okey);
 			SEP(p);
 			p = put_u64(p, (uint64_t)pk);

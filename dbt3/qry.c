@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Parameter substitution follows TPC-H qgen (qgen.c, varsub.c): validation defaults, or per-query
- * random streams seeded from -r with the Park-Miller "minimal standard" generator of dbgen. */
+ * random streams seeded from -r with dbgen's generator and lists (dbt3/gen_rng.h, gen_dists.h). */
 #include "dbt3/qry.h"
 #include "dbt3/qry_templates.h"
+#include "dbt3/gen_dists.h"
+#include "dbt3/gen_rng.h"
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -40,213 +42,242 @@ static const char *const defaults[QRY_COUNT + 1][QRY_MAX_PARAMS + 1] = {
 static const int nparams[QRY_COUNT + 1] = {0, 1, 3, 2, 1,  2, 3, 2, 3, 1, 1, 2,
 					   3, 2, 1, 1, 10, 2, 1, 6, 3, 1, 7};
 
-/* dists.dss lists used by qgen (all members weigh 1 except Q13a/Q13b, 20 and 40 each, which
- * scales the draw but not the choice probabilities). */
-static const char *const regions[] = {"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"};
-static const char *const nations[] = {
-    "ALGERIA", "ARGENTINA", "BRAZIL",	      "CANADA",	      "EGYPT", "ETHIOPIA", "FRANCE",
-    "GERMANY", "INDIA",	    "INDONESIA",      "IRAN",	      "IRAQ",  "JAPAN",	   "JORDAN",
-    "KENYA",   "MOROCCO",   "MOZAMBIQUE",     "PERU",	      "CHINA", "ROMANIA",  "SAUDI ARABIA",
-    "VIETNAM", "RUSSIA",    "UNITED KINGDOM", "UNITED STATES"};
-/* Region of each nation: the cumulative "nations" weights of dists.dss. */
-static const int nation_region[] = {0, 1, 1, 1, 4, 0, 3, 3, 2, 2, 4, 4, 2,
-				    4, 0, 0, 0, 1, 2, 3, 4, 2, 3, 3, 1};
-static const char *const segments[] = {"AUTOMOBILE", "BUILDING", "FURNITURE", "HOUSEHOLD",
-				       "MACHINERY"};
-static const char *const smodes[] = {"REG AIR", "AIR", "RAIL", "TRUCK", "MAIL", "FOB", "SHIP"};
+/* qgen's Q13 word lists (not in dists.dss: members weigh 20 and 40 each, which scales the draw
+ * but not the choice probabilities). The other lists are dbgen's (dbt3/gen_dists.c). */
 static const char *const q13a[] = {"special", "pending", "unusual", "express"};
 static const char *const q13b[] = {"packages", "requests", "accounts", "deposits"};
-static const char *const type_s1[] = {"STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO"};
-static const char *const type_s2[] = {"ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED"};
-static const char *const type_s3[] = {"TIN", "NICKEL", "BRASS", "STEEL", "COPPER"};
-static const char *const cntr_s1[] = {"SM", "LG", "MED", "JUMBO", "WRAP"};
-static const char *const cntr_s2[] = {"CASE", "BOX", "BAG", "JAR", "PACK", "PKG", "CAN", "DRUM"};
-static const char *const colors[] = {
-    "almond",	"antique",   "aquamarine", "azure",	 "beige",     "bisque",	   "black",
-    "blanched", "blue",	     "blush",	   "brown",	 "burlywood", "burnished", "chartreuse",
-    "chiffon",	"chocolate", "coral",	   "cornflower", "cornsilk",  "cream",	   "cyan",
-    "dark",	"deep",	     "dim",	   "dodger",	 "drab",      "firebrick", "floral",
-    "forest",	"frosted",   "gainsboro",  "ghost",	 "goldenrod", "green",	   "grey",
-    "honeydew", "hot",	     "indian",	   "ivory",	 "khaki",     "lace",	   "lavender",
-    "lawn",	"lemon",     "light",	   "lime",	 "linen",     "magenta",   "maroon",
-    "medium",	"metallic",  "midnight",   "mint",	 "misty",     "moccasin",  "navajo",
-    "navy",	"olive",     "orange",	   "orchid",	 "pale",      "papaya",	   "peach",
-    "peru",	"pink",	     "plum",	   "powder",	 "puff",      "purple",	   "red",
-    "rose",	"rosy",	     "royal",	   "saddle",	 "salmon",    "sandy",	   "seashell",
-    "sienna",	"sky",	     "slate",	   "smoke",	 "snow",      "spring",	   "steel",
-    "tan",	"thistle",   "tomato",	   "turquoise",	 "violet",    "wheat",	   "white",
-    "yellow"};
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
-#define RNG_M 2147483647
+#define PLEN 64
 
-/* Park and Miller, "Random number generators: good ones are hard to find", CACM 31(10), 1988:
- * x' = 16807 x mod (2^31 - 1); dbgen's NextRand(). */
-static int64_t rng_next(int64_t x)
+static const char *dist_text(enum gen_dist_id d, int i)
 {
-	return (x * 16807) % RNG_M;
+	return gen_dists[d].list[i].text;
 }
 
-/* dbgen's UnifInt(): low + floor(x / M * (high - low + 1)) with x the next stream value. */
-static int64_t unif(int64_t *stream, int64_t low, int64_t high)
+/* dbgen's UnifInt() on the query's stream. */
+static int64_t unif(struct gen_rng *st, int64_t low, int64_t high)
 {
-	*stream = rng_next(*stream);
-	double range = (double)(high - low + 1);
-	return low + (int64_t)(((double)*stream / (double)RNG_M) * range);
+	return gen_rng_int(st, (int32_t)low, (int32_t)high);
 }
 
-/* dbgen's pick_str() over n members of equal weight w: draws in [1, n*w]. */
-static int pick(int64_t *stream, int n, int w)
+/* dbgen's pick_str() over n members of equal weight w: draws in [1, n*w]. qgen picks from every
+ * list with equal weights (nations from "nations2"), so only the length of a list counts. */
+static int pick(struct gen_rng *st, int n, int w)
 {
-	int64_t j = unif(stream, 1, (int64_t)n * w);
+	int64_t j = unif(st, 1, (int64_t)n * w);
 	return (int)((j - 1) / w);
 }
 
+/* A uniform pick of one member of dbgen list d. */
+static const char *pick_text(struct gen_rng *st, enum gen_dist_id d)
+{
+	return dist_text(d, pick(st, gen_dists[d].count, 1));
+}
+
+/* Region of nation i: the cumulative "nations" weights of dists.dss (as the generator reads them). */
+static int nation_region(int i)
+{
+	int acc = 0;
+	for (int k = 0; k <= i; k++)
+		acc += gen_dists[GEN_DIST_NATIONS].list[k].weight;
+	return acc;
+}
+
 /* dbgen's permute(): a Fisher-Yates pass with swaps drawn from [i, n-1]. */
-static void permute(int64_t *stream, long *a, int n)
+static void permute(struct gen_rng *st, long *a, int n)
 {
 	for (int i = 0; i < n; i++) {
-		int64_t s = unif(stream, i, n - 1);
+		int64_t s = unif(st, i, n - 1);
 		long t = a[s];
 		a[s] = a[i];
 		a[i] = t;
 	}
 }
 
-static void month_date(char *out, size_t n, int64_t t)
+static void month_date(char *out, int64_t t)
 {
-	snprintf(out, n, "19%02" PRId64 "-%02" PRId64 "-01", 93 + t / 12, t % 12 + 1);
+	snprintf(out, PLEN, "19%02" PRId64 "-%02" PRId64 "-01", 93 + t / 12, t % 12 + 1);
 }
 
-static void ptype(char *out, size_t n, int i)
+static void year_date(char *out, struct gen_rng *st)
 {
-	snprintf(out, n, "%s %s %s", type_s1[i / 25], type_s2[(i / 5) % 5], type_s3[i % 5]);
+	snprintf(out, PLEN, "19%02" PRId64 "-01-01", unif(st, 93, 97));
+}
+
+static void brand(char *out, struct gen_rng *st)
+{
+	int64_t a = unif(st, 1, 5);
+	int64_t b = unif(st, 1, 5);
+	snprintf(out, PLEN, "Brand#%" PRId64 "%" PRId64, a, b);
+}
+
+/* Words [from, to) of a space-separated p_types member ("SMALL PLATED BRASS"). */
+static void type_words(char *out, int i, int from, int to)
+{
+	const char *s = dist_text(GEN_DIST_P_TYPES, i);
+	int w = 0;
+	size_t o = 0;
+	for (; *s && w < to; s++) {
+		if (*s == ' ') {
+			w++;
+			if (w > from && w < to && o + 1 < PLEN)
+				out[o++] = ' ';
+		} else if (w >= from && o + 1 < PLEN) {
+			out[o++] = *s;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* Two different members of list d, the second drawn again until it differs (qgen Q7, Q12). */
+static void pick_two(char *out1, char *out2, struct gen_rng *st, enum gen_dist_id d)
+{
+	int n = gen_dists[d].count;
+	int i = pick(st, n, 1), j;
+	while ((j = pick(st, n, 1)) == i)
+		;
+	snprintf(out1, PLEN, "%s", dist_text(d, i));
+	snprintf(out2, PLEN, "%s", dist_text(d, j));
+}
+
+static void draw_q8(char p[][PLEN], struct gen_rng *st)
+{
+	int i = pick(st, gen_dists[GEN_DIST_NATIONS].count, 1);
+	snprintf(p[1], PLEN, "%s", dist_text(GEN_DIST_NATIONS, i));
+	snprintf(p[2], PLEN, "%s", dist_text(GEN_DIST_REGIONS, nation_region(i)));
+	snprintf(p[3], PLEN, "%s", pick_text(st, GEN_DIST_P_TYPES));
+}
+
+static void draw_q16(char p[][PLEN], struct gen_rng *st)
+{
+	brand(p[1], st);
+	type_words(p[2], pick(st, gen_dists[GEN_DIST_P_TYPES].count, 1), 0, 2);
+	long sizes[50];
+	for (int k = 0; k < 50; k++)
+		sizes[k] = k + 1;
+	permute(st, sizes, 50);
+	for (int k = 3; k <= 10; k++)
+		snprintf(p[k], PLEN, "%ld", sizes[k - 3]);
+}
+
+static void draw_q19(char p[][PLEN], struct gen_rng *st)
+{
+	for (int k = 1; k <= 3; k++)
+		brand(p[k], st);
+	snprintf(p[4], PLEN, "%" PRId64, unif(st, 1, 10));
+	snprintf(p[5], PLEN, "%" PRId64, unif(st, 10, 20));
+	snprintf(p[6], PLEN, "%" PRId64, unif(st, 20, 30));
+}
+
+static void draw_q22(char p[][PLEN], struct gen_rng *st)
+{
+	long cc[25];
+	for (int k = 0; k < 25; k++)
+		cc[k] = k;
+	permute(st, cc, 25);
+	for (int k = 0; k < 7; k++)
+		snprintf(p[k + 1], PLEN, "%ld", 10 + cc[k]);
+}
+
+/* Queries 1-11: varsub(qnum, 0, flags) without DFLT. */
+static void draw_q1_q11(char p[][PLEN], int id, struct gen_rng *st)
+{
+	switch (id) {
+	case 1:
+		snprintf(p[1], PLEN, "%" PRId64, unif(st, 60, 120));
+		break;
+	case 2:
+		snprintf(p[1], PLEN, "%" PRId64, unif(st, 1, 50));
+		type_words(p[2], pick(st, gen_dists[GEN_DIST_P_TYPES].count, 1), 2, 3);
+		snprintf(p[3], PLEN, "%s", pick_text(st, GEN_DIST_REGIONS));
+		break;
+	case 3:
+		snprintf(p[1], PLEN, "%s", pick_text(st, GEN_DIST_MSEGMNT));
+		snprintf(p[2], PLEN, "1995-03-%02" PRId64, unif(st, 0, 30) + 1);
+		break;
+	case 4:
+		month_date(p[1], unif(st, 0, 57));
+		break;
+	case 5:
+		snprintf(p[1], PLEN, "%s", pick_text(st, GEN_DIST_REGIONS));
+		year_date(p[2], st);
+		break;
+	case 6:
+		year_date(p[1], st);
+		snprintf(p[2], PLEN, "0.%02" PRId64, unif(st, 2, 9));
+		snprintf(p[3], PLEN, "%" PRId64, unif(st, 24, 25));
+		break;
+	case 7:
+		pick_two(p[1], p[2], st, GEN_DIST_NATIONS);
+		break;
+	case 8:
+		draw_q8(p, st);
+		break;
+	case 9:
+		snprintf(p[1], PLEN, "%s", pick_text(st, GEN_DIST_COLORS));
+		break;
+	case 10:
+		month_date(p[1], unif(st, 1, 24));
+		break;
+	case 11:
+		snprintf(p[1], PLEN, "%s", pick_text(st, GEN_DIST_NATIONS));
+		break;
+	}
+}
+
+/* Queries 12-22: varsub(qnum, 0, flags) without DFLT. */
+static void draw_q12_q22(char p[][PLEN], int id, struct gen_rng *st)
+{
+	switch (id) {
+	case 12:
+		pick_two(p[1], p[2], st, GEN_DIST_SMODE);
+		year_date(p[3], st);
+		break;
+	case 13:
+		snprintf(p[1], PLEN, "%s", q13a[pick(st, NELEM(q13a), 20)]);
+		snprintf(p[2], PLEN, "%s", q13b[pick(st, NELEM(q13b), 40)]);
+		break;
+	case 14:
+		month_date(p[1], unif(st, 0, 59));
+		break;
+	case 15:
+		month_date(p[1], unif(st, 0, 57));
+		break;
+	case 16:
+		draw_q16(p, st);
+		break;
+	case 17:
+		brand(p[1], st);
+		snprintf(p[2], PLEN, "%s", pick_text(st, GEN_DIST_P_CNTR));
+		break;
+	case 18:
+		snprintf(p[1], PLEN, "%" PRId64, unif(st, 312, 315));
+		break;
+	case 19:
+		draw_q19(p, st);
+		break;
+	case 20:
+		snprintf(p[1], PLEN, "%s", pick_text(st, GEN_DIST_COLORS));
+		year_date(p[2], st);
+		snprintf(p[3], PLEN, "%s", pick_text(st, GEN_DIST_NATIONS));
+		break;
+	case 21:
+		snprintf(p[1], PLEN, "%s", pick_text(st, GEN_DIST_NATIONS));
+		break;
+	case 22:
+		draw_q22(p, st);
+		break;
+	}
 }
 
 /* varsub(qnum, 0, flags) without DFLT: draws the parameters of query id from its stream. */
-static void draw(char p[][64], int id, int64_t *st)
+static void draw(char p[][PLEN], int id, struct gen_rng *st)
 {
-	const size_t n = 64;
-	int64_t a, b;
-	int i, j;
-	switch (id) {
-	case 1:
-		snprintf(p[1], n, "%" PRId64, unif(st, 60, 120));
-		break;
-	case 2:
-		snprintf(p[1], n, "%" PRId64, unif(st, 1, 50));
-		i = pick(st, 150, 1);
-		snprintf(p[2], n, "%s", type_s3[i % 5]);
-		snprintf(p[3], n, "%s", regions[pick(st, NELEM(regions), 1)]);
-		break;
-	case 3:
-		snprintf(p[1], n, "%s", segments[pick(st, NELEM(segments), 1)]);
-		snprintf(p[2], n, "1995-03-%02" PRId64, unif(st, 0, 30) + 1);
-		break;
-	case 4:
-		month_date(p[1], n, unif(st, 0, 57));
-		break;
-	case 5:
-		snprintf(p[1], n, "%s", regions[pick(st, NELEM(regions), 1)]);
-		snprintf(p[2], n, "19%02" PRId64 "-01-01", unif(st, 93, 97));
-		break;
-	case 6:
-		snprintf(p[1], n, "19%02" PRId64 "-01-01", unif(st, 93, 97));
-		snprintf(p[2], n, "0.%02" PRId64, unif(st, 2, 9));
-		snprintf(p[3], n, "%" PRId64, unif(st, 24, 25));
-		break;
-	case 7:
-		i = pick(st, NELEM(nations), 1);
-		snprintf(p[1], n, "%s", nations[i]);
-		while ((j = pick(st, NELEM(nations), 1)) == i)
-			;
-		snprintf(p[2], n, "%s", nations[j]);
-		break;
-	case 8:
-		i = pick(st, NELEM(nations), 1);
-		snprintf(p[1], n, "%s", nations[i]);
-		snprintf(p[2], n, "%s", regions[nation_region[i]]);
-		ptype(p[3], n, pick(st, 150, 1));
-		break;
-	case 9:
-		snprintf(p[1], n, "%s", colors[pick(st, NELEM(colors), 1)]);
-		break;
-	case 10:
-		month_date(p[1], n, unif(st, 1, 24));
-		break;
-	case 11:
-		snprintf(p[1], n, "%s", nations[pick(st, NELEM(nations), 1)]);
-		break;
-	case 12:
-		i = pick(st, NELEM(smodes), 1);
-		snprintf(p[1], n, "%s", smodes[i]);
-		while ((j = pick(st, NELEM(smodes), 1)) == i)
-			;
-		snprintf(p[2], n, "%s", smodes[j]);
-		snprintf(p[3], n, "19%02" PRId64 "-01-01", unif(st, 93, 97));
-		break;
-	case 13:
-		snprintf(p[1], n, "%s", q13a[pick(st, NELEM(q13a), 20)]);
-		snprintf(p[2], n, "%s", q13b[pick(st, NELEM(q13b), 40)]);
-		break;
-	case 14:
-		month_date(p[1], n, unif(st, 0, 59));
-		break;
-	case 15:
-		month_date(p[1], n, unif(st, 0, 57));
-		break;
-	case 16: {
-		a = unif(st, 1, 5);
-		b = unif(st, 1, 5);
-		snprintf(p[1], n, "Brand#%" PRId64 "%" PRId64, a, b);
-		i = pick(st, 150, 1);
-		snprintf(p[2], n, "%s %s", type_s1[i / 25], type_s2[(i / 5) % 5]);
-		long sizes[50];
-		for (int k = 0; k < 50; k++)
-			sizes[k] = k + 1;
-		permute(st, sizes, 50);
-		for (int k = 3; k <= 10; k++)
-			snprintf(p[k], n, "%ld", sizes[k - 3]);
-		break;
-	}
-	case 17:
-		a = unif(st, 1, 5);
-		b = unif(st, 1, 5);
-		snprintf(p[1], n, "Brand#%" PRId64 "%" PRId64, a, b);
-		i = pick(st, 40, 1);
-		snprintf(p[2], n, "%s %s", cntr_s1[i / 8], cntr_s2[i % 8]);
-		break;
-	case 18:
-		snprintf(p[1], n, "%" PRId64, unif(st, 312, 315));
-		break;
-	case 19:
-		for (int k = 1; k <= 3; k++) {
-			a = unif(st, 1, 5);
-			b = unif(st, 1, 5);
-			snprintf(p[k], n, "Brand#%" PRId64 "%" PRId64, a, b);
-		}
-		snprintf(p[4], n, "%" PRId64, unif(st, 1, 10));
-		snprintf(p[5], n, "%" PRId64, unif(st, 10, 20));
-		snprintf(p[6], n, "%" PRId64, unif(st, 20, 30));
-		break;
-	case 20:
-		snprintf(p[1], n, "%s", colors[pick(st, NELEM(colors), 1)]);
-		snprintf(p[2], n, "19%02" PRId64 "-01-01", unif(st, 93, 97));
-		snprintf(p[3], n, "%s", nations[pick(st, NELEM(nations), 1)]);
-		break;
-	case 21:
-		snprintf(p[1], n, "%s", nations[pick(st, NELEM(nations), 1)]);
-		break;
-	case 22: {
-		long cc[25];
-		for (int k = 0; k < 25; k++)
-			cc[k] = k;
-		permute(st, cc, 25);
-		for (int k = 0; k < 7; k++)
-			snprintf(p[k + 1], n, "%ld", 10 + cc[k]);
-		break;
-	}
-	}
+	if (id <= 11)
+		draw_q1_q11(p, id, st);
+	else
+		draw_q12_q22(p, id, st);
 }
 
 /* Replaces ":N" in tmpl with p[N]; caller frees. */
@@ -288,10 +319,10 @@ int qry_build(struct qry *out, int id, const struct qry_opts *opts, struct errbu
 	out->nparams = nparams[id];
 	if (opts->seeded) {
 		/* qgen main(): Seed[0] = rndm; Seed[i] = NextRand^i(rndm) for query i. */
-		int64_t s = opts->seed < 0 ? opts->seed + RNG_M : opts->seed;
+		struct gen_rng st = {.seed = opts->seed < 0 ? opts->seed + GEN_RNG_MOD : opts->seed};
 		for (int i = 1; i <= id; i++)
-			s = rng_next(s);
-		draw(out->params, id, &s);
+			gen_rng_next(&st);
+		draw(out->params, id, &st);
 	} else {
 		for (int k = 1; k <= out->nparams; k++)
 			if (defaults[id][k])
