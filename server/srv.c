@@ -1230,13 +1230,10 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 	return launch_server(s, launch, err);
 }
 
-/* Writes my.cnf and runs the server as its user until it answers (srv_start). */
-static int launch_server(struct srv *s, const struct srv_launch *launch, struct errbuf *err)
+/* Opens the server's log for the child's stdout and stderr, owned by the server's user, with a
+ * marker so the tail shows only this start's lines when the server dies early. The fd or -1. */
+static int open_start_log(struct srv *s, struct errbuf *err)
 {
-	unlink(s->pidfile); /* stale */
-	if (write_cnf(s, launch ? launch->overlay : NULL, launch ? launch->n_overlay : 0, err) < 0)
-		return -1;
-	/* a marker so the tail shows only this start's lines when the server dies early */
 	int logfd = open(s->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
 	if (logfd < 0)
 		return errbuf_errno(err, errno, "cannot open '%s'", s->log);
@@ -1248,6 +1245,78 @@ static int launch_server(struct srv *s, const struct srv_launch *launch, struct 
 	char stamp[32];
 	util_utc_iso8601(stamp);
 	dprintf(logfd, START_MARKER " '%s' at %s ----\n", s->binary, stamp);
+	return logfd;
+}
+
+/* The child after fork: default signals, its own session, stdin from /dev/null and stdout and
+ * stderr to the log, the start hook, the server's user, then exec; on failure the errno (-1: the
+ * hook failed) goes up the error pipe. */
+static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launch, char **argv,
+				   int logfd, int errfd)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	setsid(); /* a Ctrl-C on the terminal reaches the tool, which stops the server */
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0)
+		dup2(devnull, 0);
+	dup2(logfd, 1);
+	dup2(logfd, 2);
+	pthread_sigmask(SIG_SETMASK, &none, NULL);
+	int code = 0;
+	if (launch && launch->child_hook && launch->child_hook(launch->arg) != 0) {
+		code = -1;
+	} else if (srv_ident_become(&s->ident) < 0) { /* after the hook: it may need root */
+		code = errno;
+	} else {
+		close_range(3, ~0U,
+			    CLOSE_RANGE_CLOEXEC); /* only the error pipe survives, until exec */
+		execv(argv[0], argv);
+		code = errno;
+	}
+	ssize_t w = write(errfd, &code, sizeof(code));
+	(void)w;
+	_exit(127);
+}
+
+/* Waits until the started server answers: 0, or -1 when it exited or did not answer in time
+ * (killed). */
+static int wait_answer(struct srv *s, struct errbuf *err)
+{
+	double deadline = now_s() + s->o->start_timeout;
+	for (;;) {
+		if (child_reap(s))
+			return exited_error(s, "cannot start the server", err);
+		if (srv_ping(s)) {
+			if (child_reap(s)) /* another instance owned the socket */
+				return exited_error(s, "cannot start the server", err);
+			return 0;
+		}
+		if (now_s() > deadline) {
+			kill_and_reap(s);
+			char log[700];
+			log_excerpt(s, log, sizeof(log));
+			errbuf_set(err,
+				   "the server did not answer within %g s (killed); from '%s':\n%s",
+				   s->o->start_timeout, s->log, log);
+			return -1;
+		}
+		reg_sleep_ms(100);
+	}
+}
+
+/* Writes my.cnf and runs the server as its user until it answers (srv_start). */
+static int launch_server(struct srv *s, const struct srv_launch *launch, struct errbuf *err)
+{
+	unlink(s->pidfile); /* stale */
+	if (write_cnf(s, launch ? launch->overlay : NULL, launch ? launch->n_overlay : 0, err) < 0)
+		return -1;
+	int logfd = open_start_log(s, err);
+	if (logfd < 0)
+		return -1;
 
 	char defaults[PATHLEN + 32];
 	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
@@ -1262,35 +1331,8 @@ static int launch_server(struct srv *s, const struct srv_launch *launch, struct 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old); /* no handler runs in the child before exec */
 	pid_t pid = fork();
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		setsid(); /* a Ctrl-C on the terminal reaches the tool, which stops the server */
-		int devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
-		pthread_sigmask(SIG_SETMASK, &none, NULL);
-		int code = 0;
-		if (launch && launch->child_hook && launch->child_hook(launch->arg) != 0) {
-			code = -1;
-		} else if (srv_ident_become(&s->ident) < 0) { /* after the hook: it may need root */
-			code = errno;
-		} else {
-			close_range(
-			    3, ~0U,
-			    CLOSE_RANGE_CLOEXEC); /* only the error pipe survives, until exec */
-			execv(argv[0], argv);
-			code = errno;
-		}
-		ssize_t w = write(fds[1], &code, sizeof(code));
-		(void)w;
-		_exit(127);
-	}
+	if (pid == 0)
+		launch_child(s, launch, argv, logfd, fds[1]);
 	int fork_errno = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);
@@ -1326,26 +1368,7 @@ static int launch_server(struct srv *s, const struct srv_launch *launch, struct 
 		return errbuf_errno(err, code, "cannot run '%s' as user '%s'", s->binary,
 				    s->ident.name);
 	}
-	double deadline = now_s() + s->o->start_timeout;
-	for (;;) {
-		if (child_reap(s))
-			return exited_error(s, "cannot start the server", err);
-		if (srv_ping(s)) {
-			if (child_reap(s)) /* another instance owned the socket */
-				return exited_error(s, "cannot start the server", err);
-			return 0;
-		}
-		if (now_s() > deadline) {
-			kill_and_reap(s);
-			char log[700];
-			log_excerpt(s, log, sizeof(log));
-			errbuf_set(err,
-				   "the server did not answer within %g s (killed); from '%s':\n%s",
-				   s->o->start_timeout, s->log, log);
-			return -1;
-		}
-		reg_sleep_ms(100);
-	}
+	return wait_answer(s, err);
 }
 
 int srv_ensure_started(struct srv *s, const struct srv_launch *launch, int *out_started,
