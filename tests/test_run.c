@@ -8,7 +8,7 @@
 #include "runner/run_exec.h"
 #include "runner/run_explain.h"
 #include "runner/run_report.h"
-#include "runner/run_schema.h"
+#include "th_schema.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,7 +420,7 @@ static void test_run__schema_validator_keywords(void)
 		struct errbuf err = {{0}};
 		json_t *doc = json_loads(cases[i].doc, 0, &je);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-		int rc = run_schema_validate(schema, doc, &err);
+		int rc = th_schema_validate(schema, doc, &err);
 		CU_ASSERT_EQUAL(rc == 0, cases[i].valid);
 		if (cases[i].where && !strstr(err.msg, cases[i].where)) {
 			fprintf(stderr, "case %zu: '%s' lacks '%s'\n", i, err.msg, cases[i].where);
@@ -479,18 +479,18 @@ static void test_run__result_validates_against_the_schema(void)
 	struct errbuf err = {{0}};
 	CU_ASSERT_PTR_NOT_NULL_FATAL(schema);
 	/* A checkpoint (finished_at null) and a finished file are both valid. */
-	CU_ASSERT_EQUAL(run_schema_validate(schema, doc, &err), 0);
+	CU_ASSERT_EQUAL(th_schema_validate(schema, doc, &err), 0);
 	if (err.msg[0])
 		fprintf(stderr, "%s\n", err.msg);
 	res_file_finish(res);
 	json_decref(doc);
 	doc = res_file_to_json(res);
-	CU_ASSERT_EQUAL(run_schema_validate(schema, doc, &err), 0);
+	CU_ASSERT_EQUAL(th_schema_validate(schema, doc, &err), 0);
 	/* And a broken one is caught. */
 	json_t *q = json_array_get(json_object_get(doc, "queries"), 0);
 	json_t *r = json_array_get(json_object_get(q, "restarts"), 0);
 	json_object_set_new(r, "status", json_string("fine"));
-	CU_ASSERT_EQUAL(run_schema_validate(schema, doc, &err), -1);
+	CU_ASSERT_EQUAL(th_schema_validate(schema, doc, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$.queries[0].restarts[0].status"));
 	json_decref(doc);
 	json_decref(schema);

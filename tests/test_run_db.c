@@ -7,7 +7,7 @@
 #include "reports/rpt.h"
 #include "result/res.h"
 #include "runner/run.h"
-#include "runner/run_schema.h"
+#include "th_schema.h"
 #include "server/srv.h"
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -143,7 +143,7 @@ static struct res_file *read_result(const char *path)
 static void assert_schema_valid(const char *path)
 {
 	struct errbuf err = {{0}};
-	int rc = run_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", path, &err);
+	int rc = th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", path, &err);
 	if (rc != 0)
 		fprintf(stderr, "%s: %s\n", path, err.msg);
 	CU_ASSERT_EQUAL(rc, 0);

@@ -5,7 +5,7 @@
 #include "harness.h"
 #include "result/res.h"
 #include "runner/run_noise.h"
-#include "runner/run_schema.h"
+#include "th_schema.h"
 #include "server/srv.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -173,7 +173,7 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
 	CU_ASSERT_EQUAL(
-	    run_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
+	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
 	struct res_noise_restart *r = NULL;
 	size_t n = 0;
 	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "runner/run_schema.h"
+#include "th_schema.h"
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -284,13 +284,13 @@ out:
 	return rc;
 }
 
-int run_schema_validate(json_t *schema, json_t *doc, struct errbuf *err)
+int th_schema_validate(json_t *schema, json_t *doc, struct errbuf *err)
 {
 	struct vctx c = {schema, err, 0};
 	return validate(&c, schema, doc, "$");
 }
 
-int run_schema_validate_files(const char *schema_path, const char *doc_path, struct errbuf *err)
+int th_schema_validate_files(const char *schema_path, const char *doc_path, struct errbuf *err)
 {
 	json_error_t je;
 	json_t *schema = json_load_file(schema_path, 0, &je);
@@ -303,7 +303,7 @@ int run_schema_validate_files(const char *schema_path, const char *doc_path, str
 		return errbuf_set(err, "cannot read '%s': %s (line %d)", doc_path, je.text,
 				  je.line);
 	}
-	int rc = run_schema_validate(schema, doc, err);
+	int rc = th_schema_validate(schema, doc, err);
 	json_decref(doc);
 	json_decref(schema);
 	return rc;
