@@ -72,32 +72,44 @@ static int read_file(struct res_file **out, const char *path)
 	return 0;
 }
 
-int cmd_compare(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-	    CMD_STAT_LONGOPTS,
-	    {"baseline", required_argument, NULL, OPT_BASELINE},
-	    {"output", required_argument, NULL, 'o'},
-	    {"force", no_argument, NULL, OPT_FORCE},
-	    {"exclude-disturbed", no_argument, NULL, OPT_EXCLUDE_DISTURBED},
-	    {"unpaired", no_argument, NULL, OPT_UNPAIRED},
-	    {"sequential", no_argument, NULL, OPT_SEQUENTIAL},
-	    {"max-pairs", required_argument, NULL, OPT_MAX_PAIRS},
-	    {"spending", required_argument, NULL, OPT_SPENDING},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+/* What the command line says. */
+struct compare_args {
 	struct rpt_compare_opts opts;
-	const char *baseline_path = NULL, *output = NULL;
+	enum rpt_format fmt;
+	const char *old_path, *new_path, *baseline_path; /* baseline: NULL without --baseline */
+	const char *output;				 /* -o FILE, or NULL for standard output */
+	int quiet, help;
+};
+
+/* compare's options: the shared statistics ones and its own. */
+static const struct option longopts[] = {
+    CMD_STAT_LONGOPTS,
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"exclude-disturbed", no_argument, NULL, OPT_EXCLUDE_DISTURBED},
+    {"unpaired", no_argument, NULL, OPT_UNPAIRED},
+    {"sequential", no_argument, NULL, OPT_SEQUENTIAL},
+    {"max-pairs", required_argument, NULL, OPT_MAX_PAIRS},
+    {"spending", required_argument, NULL, OPT_SPENDING},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* The options, then the two result files and the -o checks. CLI_OK (a->help: usage printed), or
+ * the exit code of the one line printed. */
+static int parse_args(struct compare_args *a, int argc, char **argv)
+{
+	struct rpt_compare_opts *opts = &a->opts;
 	const char *seq_opt = NULL; /* an option that needs --sequential */
-	int quiet = 0, c, orc;
-	rpt_compare_opts_init(&opts);
-	struct cmd_stat_opts so = {.alpha = opts.alpha,
-				   .min_effect = opts.min_effect,
-				   .correction = opts.correction,
-				   .method = opts.method,
-				   .alt = opts.alt,
+	int c, orc;
+	rpt_compare_opts_init(opts);
+	struct cmd_stat_opts so = {.alpha = opts->alpha,
+				   .min_effect = opts->min_effect,
+				   .correction = opts->correction,
+				   .method = opts->method,
+				   .alt = opts->alt,
 				   .format = RPT_TEXT,
 				   .formats = RPT_FORMATS_COMPARE,
 				   .names = "text, markdown, json, junit or html"};
@@ -110,124 +122,149 @@ int cmd_compare(int argc, char **argv)
 			continue;
 		switch (c) {
 		case OPT_BASELINE:
-			baseline_path = optarg;
+			a->baseline_path = optarg;
 			break;
 		case 'o':
-			output = optarg;
+			a->output = optarg;
 			break;
 		case OPT_EXCLUDE_DISTURBED:
-			opts.exclude_disturbed = 1;
+			opts->exclude_disturbed = 1;
 			break;
 		case OPT_FORCE:
-			opts.force = 1;
+			opts->force = 1;
 			break;
 		case OPT_UNPAIRED:
-			opts.unpaired = 1;
+			opts->unpaired = 1;
 			break;
 		case OPT_SEQUENTIAL:
-			opts.sequential = 1;
+			opts->sequential = 1;
 			break;
 		case OPT_MAX_PAIRS: {
 			long k;
 			if (cli_parse_long(optarg, 2, ST_SEQ_MAX_PAIRS, &k) < 0)
 				return cli_usage_error("compare", "bad --max-pairs '%s' (2 to %d)",
 						       optarg, ST_SEQ_MAX_PAIRS);
-			opts.max_pairs = (size_t)k;
+			opts->max_pairs = (size_t)k;
 			seq_opt = "--max-pairs";
 			break;
 		}
 		case OPT_SPENDING:
-			if (st_seq_spending_parse(optarg, &opts.spending) < 0)
+			if (st_seq_spending_parse(optarg, &opts->spending) < 0)
 				return cli_usage_error("compare", "bad --spending '%s' (obf or pocock)",
 						       optarg);
 			seq_opt = "--spending";
 			break;
 		case 'q':
-			quiet = 1;
+			a->quiet = 1;
 			break;
 		case 'h':
 			usage(stdout, &so);
+			a->help = 1;
 			return CLI_OK;
 		default:
 			return cli_bad_option("compare", c, argv);
 		}
 	}
-	opts.alpha = so.alpha;
-	opts.min_effect = so.min_effect;
-	opts.correction = so.correction;
-	opts.method = so.method;
-	opts.alt = so.alt;
-	opts.min_effect_test = so.min_effect_test;
-	enum rpt_format fmt = (enum rpt_format)so.format;
-	if (seq_opt && !opts.sequential)
+	opts->alpha = so.alpha;
+	opts->min_effect = so.min_effect;
+	opts->correction = so.correction;
+	opts->method = so.method;
+	opts->alt = so.alt;
+	opts->min_effect_test = so.min_effect_test;
+	a->fmt = (enum rpt_format)so.format;
+	if (seq_opt && !opts->sequential)
 		return cli_usage_error("compare", "%s needs --sequential", seq_opt);
 	if (argc - optind != 2)
 		return cli_usage_error("compare",
 				       "expected two result files, OLD.json and NEW.json");
-	if (output) {
+	a->old_path = argv[optind];
+	a->new_path = argv[optind + 1];
+	if (a->output) {
 		struct errbuf oerr = {""};
-		const char *inputs[] = {argv[optind], argv[optind + 1], baseline_path};
-		if (cli_output_check(output, inputs, 3) != CLI_OK)
+		const char *inputs[] = {a->old_path, a->new_path, a->baseline_path};
+		if (cli_output_check(a->output, inputs, 3) != CLI_OK)
 			return CLI_USAGE;
-		if (rpt_output_check(output, &oerr) < 0) {
+		if (rpt_output_check(a->output, &oerr) < 0) {
 			cli_error("%s", oerr.msg);
 			return CLI_USAGE;
 		}
 	}
+	return CLI_OK;
+}
 
-	struct res_file *old = NULL, *new = NULL, *base = NULL;
-	struct rpt_compare *cmp = NULL;
+/* Writes the comparison to standard output, or whole to a->output: 0, or -1 (out of memory, one
+ * line printed: *out_oom set) or < 0 when a write failed. */
+static int compare_write(const struct rpt_compare *cmp, const struct compare_args *a, int *out_oom)
+{
 	struct errbuf err = {""};
-	int rc = CLI_USAGE;
-	const char *old_path = argv[optind], *new_path = argv[optind + 1];
-	if (read_file(&old, old_path) < 0 || read_file(&new, new_path) < 0 ||
-	    (baseline_path && read_file(&base, baseline_path) < 0))
-		goto out;
-	struct rpt_file_info fo = {old_path, old}, fn = {new_path, new}, fb = {baseline_path, base};
-	if (opts.exclude_disturbed &&
-	    (res_file_drop_disturbed(old, &opts.excluded_old) < 0 ||
-	     res_file_drop_disturbed(new, &opts.excluded_new) < 0)) {
-		cli_error("out of memory");
-		rc = CLI_FOUND;
-		goto out;
-	}
-	if (rpt_compare_build(&cmp, &fo, &fn, &fb, &opts, &err) < 0) {
-		cli_error("%s", err.msg);
-		goto out;
-	}
-	if (!quiet)
-		for (size_t i = 0; i < cmp->n_warnings; i++)
-			cli_warn("%s", cmp->warnings[i]);
-
 	FILE *f = stdout;
 	char *buf = NULL;
 	size_t len = 0;
-	if (output && !(f = open_memstream(&buf, &len))) {
+	if (a->output && !(f = open_memstream(&buf, &len))) {
 		cli_error("out of memory");
-		rc = CLI_FOUND;
-		goto out;
+		*out_oom = 1;
+		return -1;
 	}
 	int wrc;
-	if (fmt == RPT_HTML) {
+	if (a->fmt == RPT_HTML) {
 		wrc = rpt_html_write_compare(f, cmp, &err);
 		if (wrc < 0 && err.msg[0]) {
 			cli_error("%s", err.msg);
 			err.msg[0] = '\0';
 		}
 	} else {
-		wrc =
-		    rpt_compare_write(f, cmp, fmt, !output && fmt == RPT_TEXT && cli_use_color(f));
+		wrc = rpt_compare_write(f, cmp, a->fmt,
+					!a->output && a->fmt == RPT_TEXT && cli_use_color(f));
 	}
-	if (output) {
+	if (a->output) {
 		wrc |= fclose(f);
-		if (wrc == 0 && util_write_atomic(output, buf, len, &err) < 0) {
+		if (wrc == 0 && util_write_atomic(a->output, buf, len, &err) < 0) {
 			cli_error("%s", err.msg);
 			wrc = -1;
 		}
 		free(buf);
 	}
+	return wrc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_args a = {.output = NULL};
+	int rc = parse_args(&a, argc, argv);
+	if (rc != CLI_OK || a.help)
+		return rc;
+
+	struct res_file *old = NULL, *new = NULL, *base = NULL;
+	struct rpt_compare *cmp = NULL;
+	struct errbuf err = {""};
+	rc = CLI_USAGE;
+	const char *old_path = a.old_path, *new_path = a.new_path, *baseline_path = a.baseline_path;
+	if (read_file(&old, old_path) < 0 || read_file(&new, new_path) < 0 ||
+	    (baseline_path && read_file(&base, baseline_path) < 0))
+		goto out;
+	struct rpt_file_info fo = {old_path, old}, fn = {new_path, new}, fb = {baseline_path, base};
+	if (a.opts.exclude_disturbed && (res_file_drop_disturbed(old, &a.opts.excluded_old) < 0 ||
+					 res_file_drop_disturbed(new, &a.opts.excluded_new) < 0)) {
+		cli_error("out of memory");
+		rc = CLI_FOUND;
+		goto out;
+	}
+	if (rpt_compare_build(&cmp, &fo, &fn, &fb, &a.opts, &err) < 0) {
+		cli_error("%s", err.msg);
+		goto out;
+	}
+	if (!a.quiet)
+		for (size_t i = 0; i < cmp->n_warnings; i++)
+			cli_warn("%s", cmp->warnings[i]);
+
+	int oom = 0;
+	int wrc = compare_write(cmp, &a, &oom);
+	if (oom) {
+		rc = CLI_FOUND;
+		goto out;
+	}
 	if (wrc < 0) {
-		if (!output)
+		if (!a.output)
 			cli_error("cannot write standard output");
 		rc = CLI_USAGE; /* not 1: a failed write must not look like a regression */
 		goto out;
