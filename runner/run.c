@@ -532,6 +532,97 @@ static int server_died(struct srv *s, struct errbuf *err)
 	return 0;
 }
 
+/* A lost connection: a crash (status "crash", the error log's first lines kept) when the server
+ * died, else an error. Returns 1 for a crash. */
+static int record_lost(struct runctx *c, struct tstate *t, struct res_restart *rr, int num, int r,
+		       const struct errbuf *xerr)
+{
+	int crashed = 0;
+	struct errbuf cerr;
+	if (server_died(t->srv, &cerr)) {
+		char *tail = srv_error_log_tail(t->srv, RUN_LOG_TAIL_LINES);
+		char *msg = NULL;
+		crashed = 1;
+		rr->status = RES_STATUS_CRASH;
+		/* srv_check's first line says how it ended (without its "; from 'LOG':"
+		 * lead-in); the tail comes in full, or "(error log empty)". */
+		cerr.msg[strcspn(cerr.msg, "\n")] = '\0';
+		char *cut = strstr(cerr.msg, "; last lines");
+		if (!cut)
+			cut = strstr(cerr.msg, "; from '");
+		if (cut)
+			*cut = '\0';
+		int empty = !tail || tail[strspn(tail, " \t\r\n")] == '\0';
+		if (asprintf(&msg, "%s\n%s", cerr.msg,
+			     empty ? "(error log empty)" : tail) >= 0) {
+			res_set_string(&rr->error, msg);
+			free(msg);
+		}
+		free(tail);
+		if (empty)
+			event(c, "Q%d restart %d: %s (error log empty)", num, r + 1,
+			      cerr.msg);
+		else
+			event(
+			    c,
+			    "Q%d restart %d: %s (error log '%s/error.log': its last lines "
+			    "are in the result file)",
+			    num, r + 1, cerr.msg, srv_instdir(t->srv));
+	} else {
+		rr->status = RES_STATUS_ERROR;
+		res_set_string(&rr->error, xerr->msg);
+		event(c, "Q%d restart %d: connection lost: %s", num, r + 1, xerr->msg);
+	}
+	return crashed;
+}
+
+/* Status and error of restart r from how the measurement ended. Returns 1 for a crash. */
+static int record_status(struct runctx *c, struct tstate *t, struct res_restart *rr,
+			 enum run_exec_status st, int num, int r, const struct errbuf *xerr)
+{
+	const struct run_plan *p = c->plan;
+	switch (st) {
+	case RUN_EXEC_OK:
+		rr->status = RES_STATUS_OK;
+		break;
+	case RUN_EXEC_TIMEOUT:
+		rr->status = RES_STATUS_TIMEOUT;
+		res_set_string(&rr->error, xerr->msg);
+		event(c, "Q%d restart %d: timeout after %g s, killed", num, r + 1,
+		      p->query_timeout);
+		break;
+	case RUN_EXEC_ERROR:
+		rr->status = RES_STATUS_ERROR;
+		res_set_string(&rr->error, xerr->msg);
+		event(c, "Q%d restart %d: error: %s", num, r + 1, xerr->msg);
+		break;
+	case RUN_EXEC_LOST:
+		return record_lost(c, t, rr, num, r, xerr);
+	}
+	return 0;
+}
+
+/* After a lost connection: a new session, or after a crash a new server (up to --max-crashes). */
+static int recover(struct runctx *c, struct tstate *t, int crashed, struct errbuf *err)
+{
+	const struct run_plan *p = c->plan;
+	if (!crashed) {
+		close_session(c);
+		return open_session(c, t, err) < 0 ? RUN_E_SERVER : 0;
+	}
+	t->crashes++;
+	close_session(c);
+	struct errbuf serr;
+	srv_stop(t->srv, &serr); /* cleans up after the dead process */
+	if (t->crashes > p->max_crashes) {
+		errbuf_set(err, "the server crashed %d times (more than --max-crashes %d): giving up",
+			   t->crashes, p->max_crashes);
+		return RUN_E_SERVER;
+	}
+	event(c, "restarting the server (crash %d of at most %d)", t->crashes, p->max_crashes);
+	return start_server(c, t, err);
+}
+
 /* One query in one restart of target t: measure, record, checkpoint; handles crashes.
  * Returns 0, -1 or RUN_E_SERVER. */
 static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos,
@@ -565,61 +656,7 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	int planned = sh.wmax + sh.runs + (sh.wmax == 0);
 	uint64_t skipped = planned > c->execs_done ? (uint64_t)(planned - c->execs_done) : 0;
 	c->rem_execs[num] -= skipped < c->rem_execs[num] ? skipped : c->rem_execs[num];
-	int crashed = 0;
-	switch (st) {
-	case RUN_EXEC_OK:
-		rr.status = RES_STATUS_OK;
-		break;
-	case RUN_EXEC_TIMEOUT:
-		rr.status = RES_STATUS_TIMEOUT;
-		res_set_string(&rr.error, xerr.msg);
-		event(c, "Q%d restart %d: timeout after %g s, killed", num, r + 1,
-		      p->query_timeout);
-		break;
-	case RUN_EXEC_ERROR:
-		rr.status = RES_STATUS_ERROR;
-		res_set_string(&rr.error, xerr.msg);
-		event(c, "Q%d restart %d: error: %s", num, r + 1, xerr.msg);
-		break;
-	case RUN_EXEC_LOST: {
-		struct errbuf cerr;
-		if (server_died(t->srv, &cerr)) {
-			char *tail = srv_error_log_tail(t->srv, RUN_LOG_TAIL_LINES);
-			char *msg = NULL;
-			crashed = 1;
-			rr.status = RES_STATUS_CRASH;
-			/* srv_check's first line says how it ended (without its "; from 'LOG':"
-			 * lead-in); the tail comes in full, or "(error log empty)". */
-			cerr.msg[strcspn(cerr.msg, "\n")] = '\0';
-			char *cut = strstr(cerr.msg, "; last lines");
-			if (!cut)
-				cut = strstr(cerr.msg, "; from '");
-			if (cut)
-				*cut = '\0';
-			int empty = !tail || tail[strspn(tail, " \t\r\n")] == '\0';
-			if (asprintf(&msg, "%s\n%s", cerr.msg,
-				     empty ? "(error log empty)" : tail) >= 0) {
-				res_set_string(&rr.error, msg);
-				free(msg);
-			}
-			free(tail);
-			if (empty)
-				event(c, "Q%d restart %d: %s (error log empty)", num, r + 1,
-				      cerr.msg);
-			else
-				event(
-				    c,
-				    "Q%d restart %d: %s (error log '%s/error.log': its last lines "
-				    "are in the result file)",
-				    num, r + 1, cerr.msg, srv_instdir(t->srv));
-		} else {
-			rr.status = RES_STATUS_ERROR;
-			res_set_string(&rr.error, xerr.msg);
-			event(c, "Q%d restart %d: connection lost: %s", num, r + 1, xerr.msg);
-		}
-		break;
-	}
-	}
+	int crashed = record_status(c, t, &rr, st, num, r, &xerr);
 	rr.warmup_ms = s.warm;
 	rr.n_warmup = s.nw;
 	rr.measured_ms = s.meas;
@@ -635,29 +672,8 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	}
 	if ((rc = checkpoint(t, err)) < 0)
 		goto out;
-	if (st == RUN_EXEC_LOST && !crashed) {
-		close_session(c);
-		if (open_session(c, t, err) < 0)
-			rc = RUN_E_SERVER;
-		goto out;
-	}
-	if (crashed) {
-		t->crashes++;
-		close_session(c);
-		struct errbuf serr;
-		srv_stop(t->srv, &serr); /* cleans up after the dead process */
-		if (t->crashes > p->max_crashes) {
-			rc = RUN_E_SERVER;
-			errbuf_set(
-			    err,
-			    "the server crashed %d times (more than --max-crashes %d): giving up",
-			    t->crashes, p->max_crashes);
-			goto out;
-		}
-		event(c, "restarting the server (crash %d of at most %d)", t->crashes,
-		      p->max_crashes);
-		rc = start_server(c, t, err);
-	}
+	if (st == RUN_EXEC_LOST)
+		rc = recover(c, t, crashed, err);
 out:
 	free(rr.plan);
 	free(rr.plan_sha256);
