@@ -315,6 +315,8 @@ int qry_build(struct qry *out, int id, const struct qry_opts *opts, struct errbu
 		return errbuf_set(err, "no query %d: queries are numbered 1 to %d", id, QRY_COUNT);
 	if (!(opts->sf > 0))
 		return errbuf_set(err, "invalid scale factor %g", opts->sf);
+	if (opts->seeded && (opts->seed % GEN_RNG_MOD == 0 || opts->seed <= -GEN_RNG_MOD))
+		return errbuf_set(err, "seed %ld: the Park-Miller stream stays at 0", opts->seed);
 	out->id = id;
 	out->nparams = nparams[id];
 	if (opts->seeded) {

@@ -18,7 +18,7 @@
 struct qry_opts {
 	double sf;
 	int seeded;
-	long seed; /* 0 .. 2147483646, as qgen accepts */
+	long seed; /* 1 .. 2147483646 (0 leaves the stream at 0: refused) */
 };
 
 /* One query ready to run. Only sql is timed; pre and post (Q15's CREATE OR REPLACE VIEW and

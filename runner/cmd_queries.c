@@ -51,9 +51,9 @@ int cmd_queries(int argc, char **argv)
 						       optarg);
 			break;
 		case OPT_SEED:
-			if (cli_parse_long(optarg, 0, 2147483646, &qo.seed) < 0)
+			if (cli_parse_long(optarg, 1, 2147483646, &qo.seed) < 0)
 				return cli_usage_error(
-				    argv[0], "--seed takes 0 to 2147483646, not '%s'", optarg);
+				    argv[0], "--seed takes 1 to 2147483646, not '%s'", optarg);
 			qo.seeded = 1;
 			break;
 		case OPT_OUT:

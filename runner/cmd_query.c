@@ -87,9 +87,9 @@ static int parse_args(struct query_args *a, int argc, char **argv, const struct 
 						       optarg);
 			break;
 		case OPT_SEED:
-			if (cli_parse_long(optarg, 0, 2147483646, &a->qo.seed) < 0)
+			if (cli_parse_long(optarg, 1, 2147483646, &a->qo.seed) < 0)
 				return cli_usage_error(
-				    argv[0], "--seed takes 0 to 2147483646, not '%s'", optarg);
+				    argv[0], "--seed takes 1 to 2147483646, not '%s'", optarg);
 			a->qo.seeded = 1;
 			break;
 		case OPT_FORMAT:

@@ -59,6 +59,20 @@ static void test_qry__seeded_parameters_match_qgen(void)
 	}
 }
 
+/* Park-Miller x' = 16807 x mod (2^31 - 1) stays at 0 from 0: Q7's second nation would be drawn
+ * for ever; the seed is refused instead (any query, also the ones that draw once). */
+static void test_qry__seed_zero_is_refused(void)
+{
+	static const long seeds[] = {0, 2147483647L, -2147483647L};
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		struct qry q;
+		struct errbuf err = {""};
+		struct qry_opts o = {.sf = 1, .seeded = 1, .seed = seeds[i]};
+		CU_ASSERT_EQUAL(qry_build(&q, 7, &o, &err), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "stays at 0"));
+	}
+}
+
 static void test_qry__defaults_are_validation_parameters(void)
 {
 	struct qry q;
@@ -168,6 +182,7 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    {"seeded_parameters_match_qgen", test_qry__seeded_parameters_match_qgen},
+	    {"seed_zero_is_refused", test_qry__seed_zero_is_refused},
 	    {"defaults_are_validation_parameters", test_qry__defaults_are_validation_parameters},
 	    {"every_parameter_is_substituted", test_qry__every_parameter_is_substituted},
 	    {"q15_view_and_q18_single_statement", test_qry__q15_view_and_q18_single_statement},

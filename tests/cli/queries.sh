@@ -2,6 +2,8 @@
 run() { "$DBT3STAB" "$@"; echo "exit=$?"; }
 run queries --seed x
 run queries --seed -1
+run queries --seed 0
+run query 6 --seed 0
 run query 23
 run query
 run query 3 --format csv
