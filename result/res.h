@@ -161,9 +161,12 @@ int res_file_pool_fits(const struct res_file *res);
 
 /* A restart is disturbed when, summed over its queries' windows, other processes' CPU time on
  * the benchmark PUs or the steal time is above RES_NOISE_SHARE of the window and at least
- * RES_NOISE_FLOOR_MS (a few clock ticks, so one tick of a short window does not count). */
+ * RES_NOISE_FLOOR_MS and RES_NOISE_TICKS_MS per query window: /proc/stat counts in 10 ms ticks,
+ * so each window may be off by a tick at each end (seen: 30 ms of "others" in an idle restart of
+ * three short queries). */
 #define RES_NOISE_SHARE 0.05
 #define RES_NOISE_FLOOR_MS 30.0
+#define RES_NOISE_TICKS_MS 20.0
 enum res_noise_cause { RES_NOISE_OTHER_CPU = 1 << 0, RES_NOISE_STEAL = 1 << 1 };
 
 /* One restart's interference: the sums of its query entries' "interference" members. */

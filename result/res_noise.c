@@ -25,9 +25,11 @@ static void add_record(struct res_noise_restart *r, json_t *rec)
 	r->majflt += num(rec, "major_faults");
 }
 
-static int above(double ms, double window_ms)
+static int above(double ms, const struct res_noise_restart *r)
 {
-	return ms >= RES_NOISE_FLOOR_MS && ms > RES_NOISE_SHARE * window_ms;
+	double floor = RES_NOISE_TICKS_MS * (double)r->n_queries;
+	return ms >= (floor > RES_NOISE_FLOOR_MS ? floor : RES_NOISE_FLOOR_MS) &&
+	       ms > RES_NOISE_SHARE * r->window_ms;
 }
 
 static int by_index(const void *a, const void *b)
@@ -76,8 +78,8 @@ int res_noise_restarts(const struct res_file *res, struct res_noise_restart **ou
 			add_record(r, rec);
 		}
 	for (size_t i = 0; i < n; i++)
-		v[i].causes = (above(v[i].other_cpu_ms, v[i].window_ms) ? RES_NOISE_OTHER_CPU : 0) |
-			      (above(v[i].steal_ms, v[i].window_ms) ? RES_NOISE_STEAL : 0);
+		v[i].causes = (above(v[i].other_cpu_ms, &v[i]) ? RES_NOISE_OTHER_CPU : 0) |
+			      (above(v[i].steal_ms, &v[i]) ? RES_NOISE_STEAL : 0);
 	if (n)
 		qsort(v, n, sizeof(*v), by_index);
 	*out = v;
@@ -137,8 +139,9 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 				    "involuntary_ctxt_switches", r[i].ivcsw, "major_faults",
 				    r[i].majflt, "disturbed", r[i].causes != 0, "causes", causes));
 	}
-	return json_pack("{s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
-			 "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "restarts", list);
+	return json_pack("{s:f, s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
+			 "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "disturbed_ticks_ms_per_query",
+			 RES_NOISE_TICKS_MS, "restarts", list);
 }
 
 int res_file_drop_disturbed(struct res_file *res, size_t *out_n)

@@ -299,6 +299,8 @@ static int check_noise_top(struct rd *rd, json_t *root)
 	if (num_member(rd, top, "$.interference", "disturbed_share", 0, 1, 0) < 0 ||
 	    num_member(rd, top, "$.interference", "disturbed_floor_ms", 0, RES_MAX_TIME_MS, 0) <
 		0 ||
+	    num_member(rd, top, "$.interference", "disturbed_ticks_ms_per_query", 0,
+		       RES_MAX_TIME_MS, W_OPTIONAL) < 0 ||
 	    member(rd, top, "$.interference", "restarts", W_ARRAY, &list) < 0)
 		return -1;
 	json_array_foreach(list, i, e)
