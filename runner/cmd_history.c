@@ -296,7 +296,8 @@ static int add_dir(struct hist_store *st, const struct hargs *a, const char *dir
 			n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n > 1) /* qsort's base may not be NULL, as it is for an empty directory */
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct stat sb;
 		int r = CLI_OK;
