@@ -942,7 +942,7 @@ fail:
 
 /* JSON inside <script type="application/json">: '<', '>' and '&' only occur inside strings, where
  * \u escapes keep the text identical after JSON.parse and nothing can close the element. */
-static void write_json_script(FILE *out, const char *text)
+void rpt_html_json_script(FILE *out, const char *text)
 {
 	for (const char *p = text; *p; p++) {
 		if (*p == '<')
@@ -1017,7 +1017,7 @@ int rpt_html_page_write(FILE *out, const struct rpt_html_page *pg, struct errbuf
 	esc(out, (const char *)rpt_asset_licenses);
 	fputs("</pre></details>\n</footer>\n<script type=\"application/json\" id=\"dbt3-data\">",
 	      out);
-	write_json_script(out, text);
+	rpt_html_json_script(out, text);
 	free(text);
 	fputs("</script>\n<script>\n", out);
 	fwrite(rpt_asset_vega_js, 1, rpt_asset_vega_js_len, out);

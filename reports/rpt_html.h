@@ -26,4 +26,8 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
  * cannot hold them). NULL writes nothing. */
 void rpt_html_escape(FILE *out, const char *s);
 
+/* Writes JSON text for a <script type="application/json"> element: '<', '>' and '&' as \u
+ * escapes, so the data reads back the same and cannot close the element. */
+void rpt_html_json_script(FILE *out, const char *text);
+
 #endif

@@ -70,20 +70,6 @@ static json_t *page_data(const struct hist_check *c)
 	return root;
 }
 
-static void write_json_script(FILE *out, const char *text)
-{
-	for (const char *p = text; *p; p++) {
-		if (*p == '<')
-			fputs("\\u003c", out);
-		else if (*p == '>')
-			fputs("\\u003e", out);
-		else if (*p == '&')
-			fputs("\\u0026", out);
-		else
-			fputc(*p, out);
-	}
-}
-
 static void write_ratio(FILE *out, const struct st_test *t)
 {
 	if (t->kind == ST_TEST_NONE || !isfinite(t->ratio))
@@ -190,7 +176,7 @@ int rpt_html_write_history(FILE *out, const struct hist_check *c, struct errbuf 
 	rpt_html_escape(out, (const char *)rpt_asset_licenses);
 	fputs("</pre></details>\n</footer>\n<script type=\"application/json\" id=\"dbt3-data\">",
 	      out);
-	write_json_script(out, text);
+	rpt_html_json_script(out, text);
 	free(text);
 	fputs("</script>\n<script>\n", out);
 	fwrite(rpt_asset_vega_js, 1, rpt_asset_vega_js_len, out);
