@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"                           large-pages thp-never flush-fsync perf-schema-on\n"
 		"                           jemalloc drop-caches\n"
 		"  --analyze                no measuring: analyse the results already in DIR\n"
+		"  --keep-disturbed         analyse disturbed restarts too (default: left out\n"
+		"                           and counted in the notes)\n"
 		"  -o, --output DIR         where results go (default stabilize-results)\n"
 		"  --datadir DIR, --port N  the instance (as run)\n"
 		"  --json                   the analysis as JSON on stdout\n"
@@ -86,10 +88,14 @@ static void print_table(json_t *a)
 		if (json_is_number(w))
 			snprintf(wall, sizeof(wall), "%.0f", json_number_value(w));
 		const char *why = json_string_value(json_object_get(row, "unavailable_because"));
+		char left[48] = "";
+		json_int_t out = json_integer_value(json_object_get(row, "disturbed_left_out"));
+		if (out > 0)
+			snprintf(left, sizeof(left), "%lld disturbed left out", (long long)out);
 		printf("%-15s %8lld %10s %10s %22s %10s  %s\n",
 		       json_string_value(json_object_get(row, "name")),
 		       (long long)json_integer_value(json_object_get(row, "restarts")), med, worst,
-		       ratio, wall, why ? why : "");
+		       ratio, wall, why ? why : left);
 	}
 	json_t *rec = json_object_get(a, "recommended");
 	printf("\nrecommended: ");
@@ -181,6 +187,7 @@ enum {
 	OPT_RUNS,
 	OPT_CANDIDATES,
 	OPT_ANALYZE,
+	OPT_KEEP_DISTURBED,
 	OPT_DATADIR,
 	OPT_PORT,
 	OPT_JSON
@@ -197,6 +204,7 @@ int cmd_stabilize(int argc, char **argv)
 	    {"runs", required_argument, NULL, OPT_RUNS},
 	    {"candidates", required_argument, NULL, OPT_CANDIDATES},
 	    {"analyze", no_argument, NULL, OPT_ANALYZE},
+	    {"keep-disturbed", no_argument, NULL, OPT_KEEP_DISTURBED},
 	    {"output", required_argument, NULL, 'o'},
 	    {"datadir", required_argument, NULL, OPT_DATADIR},
 	    {"port", required_argument, NULL, OPT_PORT},
@@ -245,6 +253,9 @@ int cmd_stabilize(int argc, char **argv)
 			break;
 		case OPT_CANDIDATES:
 			cands = optarg;
+			break;
+		case OPT_KEEP_DISTURBED:
+			o.keep_disturbed = 1;
 			break;
 		case OPT_ANALYZE:
 			analyze = 1;

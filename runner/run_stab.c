@@ -322,6 +322,7 @@ struct series {
 	size_t k[MAXQ];
 	double wall_s; /* mean wall time of a restart (started_at .. finished_at of the files) */
 	size_t files;
+	size_t disturbed; /* restarts left out: disturbed by other processes or steal */
 };
 
 static double restart_mean(const struct res_query *q)
@@ -333,6 +334,21 @@ static double restart_mean(const struct res_query *q)
 	for (size_t i = 0; i < q->restarts[0].n_measured; i++)
 		s += q->restarts[0].measured_ms[i];
 	return s / (double)q->restarts[0].n_measured;
+}
+
+/* A round file whose restart was disturbed (result/res.h, RES_NOISE_SHARE): another process
+ * or the hypervisor took the benchmark PUs, so its means measure the neighbour, not the setting
+ * (seen on this host: 3-5 s of others in a 48 s restart while engineers started work). */
+static int restart_disturbed(const struct res_file *res)
+{
+	struct res_noise_restart *r;
+	size_t n, bad = 0;
+	if (res_noise_restarts(res, &r, &n) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		bad += r[i].causes != 0;
+	free(r);
+	return bad > 0;
 }
 
 static double iso_seconds(const char *t)
@@ -357,6 +373,11 @@ static int load_series(struct series *s, const struct run_stab_cand *c,
 			break;
 		if (res_file_read(&res, path, err) < 0)
 			return -1;
+		if (!o->keep_disturbed && restart_disturbed(res)) {
+			s->disturbed++;
+			res_file_free(res);
+			continue;
+		}
 		if (*nq == 0)
 			for (size_t i = 0; i < res->n_queries && *nq < MAXQ; i++)
 				snprintf(ids[(*nq)++], 8, "%s", res->queries[i].id);
@@ -423,9 +444,10 @@ static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
 	double ratio = NAN, lo = NAN, hi = NAN;
 	if (st_var_ratio_ci(ss, df, ssd, dfd, alpha, &ratio, &lo, &hi) < 0)
 		ratio = lo = hi = NAN;
-	return json_pack("{s:s, s:s, s:b, s:s?, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
-			 c->name, "what", c->what, "available", c->available, "unavailable_because",
-			 c->available ? NULL : c->why, "restarts", (json_int_t)s->files,
+	return json_pack("{s:s, s:s, s:b, s:s?, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "name", c->name, "what", c->what, "available", c->available,
+			 "unavailable_because", c->available ? NULL : c->why, "restarts",
+			 (json_int_t)s->files, "disturbed_left_out", (json_int_t)s->disturbed,
 			 "median_cov", num(med), "worst_cov", num(m ? sorted[m - 1] : NAN),
 			 "variance_ratio", num(ratio), "ratio_ci_low", num(lo), "ratio_ci_high",
 			 num(hi), "restart_wall_s", num(s->wall_s), "cov_per_query", per);
@@ -441,8 +463,10 @@ json_t *run_stab_analyze(const struct run_stab_cand *c, int n, const struct run_
 		return NULL;
 	if (d.files < 2) {
 		series_release(&d);
-		return errbuf_set(err, "'%s/default' holds %zu restart(s): at least 2 are needed",
-				  o->dir, d.files),
+		return errbuf_set(err,
+				  "'%s/default' holds %zu undisturbed restart(s): at least 2 are "
+				  "needed (%zu disturbed left out; --keep-disturbed analyses them)",
+				  o->dir, d.files, d.disturbed),
 		       NULL;
 	}
 	json_t *rows = json_array();

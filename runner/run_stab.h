@@ -33,6 +33,7 @@ struct run_stab_opts {
 	int rounds;	     /* 0: as many as the budget allows (at least 3) */
 	double budget_s;     /* 0: no budget (rounds, default 5) */
 	double alpha;	     /* of the variance-ratio CIs (0.05) */
+	int keep_disturbed;  /* analyse disturbed restarts too (default: left out, counted) */
 	volatile int *stop;  /* set by a signal handler: finish the restart and stop */
 	void (*event)(void *arg, const char *msg);
 	void *arg;

@@ -11,28 +11,42 @@
 
 #define SHA_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
-/* DIR/<name>/r00K.json: one restart whose Q1 and Q6 means are q1[k] and q6[k]. */
+/* DIR/<name>/r00K.json: one restart whose Q1 and Q6 means are q1 and q6; others_ms of other
+ * processes' CPU in each query's 1 s window (50 ms or more of 1000 is disturbed, res.h). */
+static void write_round(const char *dir, const char *name, int k, double q1, double q6,
+			double others_ms)
+{
+	char path[4400];
+	struct res_file *res = res_file_new();
+	struct errbuf err;
+	json_object_set_new(res->dataset, "scale_factor", json_real(0.1));
+	res_file_finish(res);
+	for (int q = 0; q < 2; q++) {
+		double ms[1] = {q ? q6 : q1};
+		struct res_query *rq = res_file_add_query(res, q ? "Q6" : "Q1", SHA_A);
+		json_t *extra = json_pack(
+		    "{s:{s:f, s:f, s:f, s:n, s:n, s:n, s:i, s:i, s:i}}", "interference", "window_ms",
+		    1000.0, "other_cpu_ms", others_ms, "steal_ms", 0.0, "server_cpu_ms",
+		    "query_thread_cpu_ms", "server_rest_cpu_ms", "voluntary_ctxt_switches", 0,
+		    "involuntary_ctxt_switches", 0, "major_faults", 0);
+		struct res_restart rr = {
+		    .index = 0, .measured_ms = ms, .n_measured = 1, .rows = 1, .extra = extra};
+		CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(rq, &rr));
+		json_decref(extra);
+	}
+	snprintf(path, sizeof(path), "%s/%s/r%03d.json", dir, name, k);
+	CU_ASSERT_EQUAL_FATAL(res_file_write(res, path, &err), 0);
+	res_file_free(res);
+}
+
+/* DIR/<name>/r000..r002.json, undisturbed: restart k's means q1[k] and q6[k]. */
 static void write_series(const char *dir, const char *name, const double *q1, const double *q6)
 {
 	char path[4400];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
-	for (int k = 0; k < 3; k++) {
-		struct res_file *res = res_file_new();
-		struct errbuf err;
-		json_object_set_new(res->dataset, "scale_factor", json_real(0.1));
-		res_file_finish(res);
-		for (int q = 0; q < 2; q++) {
-			double ms[1] = {q ? q6[k] : q1[k]};
-			struct res_query *rq = res_file_add_query(res, q ? "Q6" : "Q1", SHA_A);
-			struct res_restart rr = {
-			    .index = 0, .measured_ms = ms, .n_measured = 1, .rows = 1};
-			CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(rq, &rr));
-		}
-		snprintf(path, sizeof(path), "%s/%s/r%03d.json", dir, name, k);
-		CU_ASSERT_EQUAL_FATAL(res_file_write(res, path, &err), 0);
-		res_file_free(res);
-	}
+	for (int k = 0; k < 3; k++)
+		write_round(dir, name, k, q1[k], q6[k], 0);
 }
 
 static json_t *row_of(json_t *a, const char *name)
@@ -57,6 +71,9 @@ static void test_run_stab__analysis_matches_r(void)
 	char *dir = th_tempdir("stab");
 	write_series(dir, "default", d1, d6);
 	write_series(dir, "no-aslr", c1, c6);
+	/* a fourth round of no-aslr, disturbed (others 100 ms of each 1 s window) and far off:
+	 * left out, so the figures stay R's for the three undisturbed rounds */
+	write_round(dir, "no-aslr", 3, 150, 30, 100);
 	struct run_stab_cand cands[RUN_STAB_MAX_CANDS];
 	struct errbuf err = {""};
 	int n;
@@ -70,6 +87,8 @@ static void test_run_stab__analysis_matches_r(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(c, "restarts")), 3);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(c, "disturbed_left_out")), 1);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(d, "disturbed_left_out")), 0);
 	CU_ASSERT_DOUBLE_EQUAL(num(d, "median_cov"), 0.0426640121042, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(num(d, "worst_cov"), 0.0476595956562151, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(num(c, "median_cov"), 0.00875868515584354, 1e-12);
@@ -102,6 +121,16 @@ static void test_run_stab__analysis_matches_r(void)
 	free(nv);
 	json_decref(rec_profile);
 	json_decref(p);
+	json_decref(a);
+	/* --keep-disturbed analyses the fourth round too: the worst is Q6, SD of log(20, 20.2,
+	 * 19.9, 30) = 0.2020053250601852 (python3 statistics.stdev) */
+	o.keep_disturbed = 1;
+	a = run_stab_analyze(cands, n, &o, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	c = row_of(a, "no-aslr");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(c, "restarts")), 4);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(c, "disturbed_left_out")), 0);
+	CU_ASSERT_DOUBLE_EQUAL(num(c, "worst_cov"), 0.2020053250601852, 1e-12);
 	json_decref(a);
 	/* an unknown candidate is refused */
 	CU_ASSERT_EQUAL(run_stab_select(cands, &n, "turbo-off", &err), -1);
