@@ -6,15 +6,20 @@
 #include "base/util.h"
 #include "runner/run_cpu.h"
 #include "runner/run_exec.h"
+#include "runner/run_noise.h"
 #include <mysql.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum mode { BARE, EXEC, EXEC_CPU, EXEC_CPU_WATCH, NMODES };
-static const char *const mode_names[NMODES] = {"bare mysql_real_query loop", "run_exec",
-					       "run_exec + server CPU time",
-					       "run_exec + server CPU + timeout watchdog"};
+enum mode { BARE, EXEC, EXEC_CPU, EXEC_CPU_WATCH, EXEC_NOISE, NMODES };
+static const char *const mode_names[NMODES] = {
+    "bare mysql_real_query loop", "run_exec", "run_exec + server CPU time",
+    "run_exec + server CPU + timeout watchdog", "... + interference every 18 executions"};
+
+/* run samples interference (runner/run_noise.h) before the first and after the last execution
+ * of a query in a restart: with the fixed protocol's 8 warm-up + 10 runs, once per 18. */
+#define NOISE_EVERY 18
 
 static MYSQL *connect_to(const char *cnf)
 {
@@ -76,6 +81,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bare_loop: %s\n", err.msg);
 		return 1;
 	}
+	struct run_noise *noise = NULL;
+	struct run_noise_rec rec;
+	if (run_noise_new(&noise, (pid_t)pid, run_noise_query_tid(m, 0), NULL, 0, &err) < 0) {
+		fprintf(stderr, "bare_loop: %s\n", err.msg);
+		return 1;
+	}
 	double loop_us[NMODES][100], timed_us[NMODES][100];
 	for (long r = 0; r < rounds; r++) {
 		for (int k = 0; k < NMODES; k++) {
@@ -95,13 +106,23 @@ int main(int argc, char **argv)
 					continue;
 				}
 				struct run_exec_result x;
+				if (md == EXEC_NOISE && i % NOISE_EVERY == 0 &&
+				    ((i > 0 && run_noise_end(noise, &rec, &err) < 0) ||
+				     run_noise_begin(noise, &err) < 0)) {
+					fprintf(stderr, "bare_loop: %s\n", err.msg);
+					return 1;
+				}
 				if (run_exec(m, sql, 0, md >= EXEC_CPU ? cpu : NULL,
-					     md == EXEC_CPU_WATCH ? watch : NULL, &x,
+					     md >= EXEC_CPU_WATCH ? watch : NULL, &x,
 					     &err) != RUN_EXEC_OK) {
 					fprintf(stderr, "bare_loop: %s\n", err.msg);
 					return 1;
 				}
 				timed += x.wall_ns;
+			}
+			if (md == EXEC_NOISE && run_noise_end(noise, &rec, &err) < 0) {
+				fprintf(stderr, "bare_loop: %s\n", err.msg);
+				return 1;
 			}
 			loop_us[md][r] = (double)(util_now_ns() - t0) / 1e3 / (double)n;
 			timed_us[md][r] = (double)timed / 1e3 / (double)n;
@@ -123,8 +144,13 @@ int main(int argc, char **argv)
 	}
 	printf("overhead of the full runner path: %+.2f us per execution (%+.2f us inside the "
 	       "timed window)\n",
-	       loop_us[EXEC_CPU_WATCH][rounds / 2] - loop_us[BARE][rounds / 2],
-	       timed_us[EXEC_CPU_WATCH][rounds / 2] - timed_us[BARE][rounds / 2]);
+	       loop_us[EXEC_NOISE][rounds / 2] - loop_us[BARE][rounds / 2],
+	       timed_us[EXEC_NOISE][rounds / 2] - timed_us[BARE][rounds / 2]);
+	printf("of which interference sampling: %+.2f us per execution (%+.2f us inside the "
+	       "timed window)\n",
+	       loop_us[EXEC_NOISE][rounds / 2] - loop_us[EXEC_CPU_WATCH][rounds / 2],
+	       timed_us[EXEC_NOISE][rounds / 2] - timed_us[EXEC_CPU_WATCH][rounds / 2]);
+	run_noise_free(noise);
 	run_watch_free(watch);
 	run_cpu_free(cpu);
 	mysql_close(m);

@@ -41,9 +41,10 @@ trap cleanup EXIT
 
 # shellcheck disable=SC2046
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$here" -o "$work/bare_loop" "$here/bench/bare_loop.c" \
-	"$build/runner/libdbt3_protocol.a" "$build/server/libdbt3_server.a" \
+	"$build/runner/libdbt3_protocol.a" "$build/pinning/libdbt3_pin.a" \
+	"$build/server/libdbt3_server.a" \
 	"$build/result/libdbt3_result.a" "$build/base/libdbt3_base.a" \
-	$(pkg-config --cflags --libs libmariadb jansson libcrypto) -lpthread -lm
+	$(pkg-config --cflags --libs libmariadb jansson libcrypto hwloc) -lpthread -lm
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 23999)
 "$bin" server init --datadir "$inst" --port "$port" -q
