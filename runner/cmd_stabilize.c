@@ -42,7 +42,7 @@ static void usage(FILE *f)
 		"  --candidates LIST        e.g. no-aslr,nice-20 (default: every available one):\n"
 		"                           server-2pu unpinned no-aslr nice-20 sched-fifo\n"
 		"                           large-pages thp-never flush-fsync perf-schema-on\n"
-		"                           jemalloc drop-caches\n"
+		"                           jemalloc drop-caches ahi-off pool-load\n"
 		"  --analyze                no measuring: analyse the results already in DIR\n"
 		"  --keep-disturbed         analyse disturbed restarts too (default: left out\n"
 		"                           and counted in the notes)\n"

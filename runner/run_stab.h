@@ -13,28 +13,28 @@
 /* One candidate setting: run options (and for some a host change or an environment). */
 struct run_stab_cand {
 	const char *name;
-	const char *what;     /* one line for the table */
-	const char *args[4];  /* extra `run` arguments, NULL-terminated */
-	int thp_never;	      /* host: transparent huge pages "never" during its restarts */
-	const char *preload;  /* LD_PRELOAD for its server, or NULL */
+	const char *what;    /* one line for the table */
+	const char *args[6]; /* extra `run` arguments, NULL-terminated */
+	int thp_never;	     /* host: transparent huge pages "never" during its restarts */
+	const char *preload; /* LD_PRELOAD for its server, or NULL */
 	int available;
-	char why[160];	      /* why not available */
-	char arg_buf[64];     /* storage of a computed argument (server-2pu's PU list) */
+	char why[160];	  /* why not available */
+	char arg_buf[64]; /* storage of a computed argument (server-2pu's PU list) */
 };
 
 struct run_stab_opts {
-	const char *binary;  /* dbt3stab to run */
-	const char *dir;     /* output directory: DIR/<candidate>/rNNN.json */
+	const char *binary; /* dbt3stab to run */
+	const char *dir;    /* output directory: DIR/<candidate>/rNNN.json */
 	double scale;
 	const char *queries; /* --queries value or NULL (all) */
 	const char *datadir; /* instance directory or NULL (default) */
 	const char *port;    /* or NULL */
 	int warmup, runs;
-	int rounds;	     /* 0: as many as the budget allows (at least 3) */
-	double budget_s;     /* 0: no budget (rounds, default 5) */
-	double alpha;	     /* of the variance-ratio CIs (0.05) */
-	int keep_disturbed;  /* analyse disturbed restarts too (default: left out, counted) */
-	volatile int *stop;  /* set by a signal handler: finish the restart and stop */
+	int rounds;	    /* 0: as many as the budget allows (at least 3) */
+	double budget_s;    /* 0: no budget (rounds, default 5) */
+	double alpha;	    /* of the variance-ratio CIs (0.05) */
+	int keep_disturbed; /* analyse disturbed restarts too (default: left out, counted) */
+	volatile int *stop; /* set by a signal handler: finish the restart and stop */
 	void (*event)(void *arg, const char *msg);
 	void *arg;
 };
