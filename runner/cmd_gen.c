@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/cli.h"
+#include "base/progress.h"
 #include "base/util.h"
 #include "dbt3/gen.h"
 #include "dbt3/gen_files.h"
@@ -45,36 +47,33 @@ static void on_signal(int sig)
 	gen_interrupted = 1;
 }
 
-struct progress {
-	int on;
-	uint64_t start_ns, last_ns;
+/* The display: one live line per pass, its rate and ETA measured from start_ns. */
+struct gen_display {
+	struct progress line;
+	uint64_t start_ns;
 };
 
 /* One line per pass: rows, rate and ETA while it runs (at most five times a second), rows,
  * rate and time when it is done. */
-static void progress_show(void *arg, const struct gen_files_progress *p)
+static void show_pass(void *arg, const struct gen_files_progress *p)
 {
-	struct progress *pr = arg;
+	struct gen_display *d = arg;
 	int final = p->done == p->units;
-	if (!pr->on)
-		return;
 	uint64_t now = util_now_ns();
-	if (!final && now - pr->last_ns < 200000000ULL)
+	if (!final && !progress_due(&d->line, now))
 		return;
-	pr->last_ns = now;
-	double secs = (double)(now - pr->start_ns) / 1e9;
-	double mbs = secs > 0 ? (double)p->bytes / 1048576.0 / secs : 0;
-	double eta = p->fraction > 0 ? secs / p->fraction - secs : 0;
+	double secs = (double)(now - d->start_ns) / 1e9;
+	double mbs = progress_rate((double)p->bytes / 1048576.0, secs);
+	double eta = progress_eta(secs, p->fraction);
 	char name[32];
 	snprintf(name, sizeof(name), "%s%s", gen_table_name(p->t),
 		 p->child ? (p->t == GEN_ORDERS ? "+lineitem" : "+partsupp") : "");
 	if (final)
-		fprintf(stderr, "\r\033[Kgen: %-15s %lld rows  %.0f MB/s  done at %.1fs\n", name,
-			(long long)p->units, mbs, secs);
+		progress_done(&d->line, "gen: %-15s %lld rows  %.0f MB/s  done at %.1fs", name,
+			      (long long)p->units, mbs, secs);
 	else
-		fprintf(stderr, "\r\033[Kgen: %-15s %lld/%lld rows  %.0f MB/s  ETA %.0fs", name,
-			(long long)p->done, (long long)p->units, mbs, eta < 0 ? 0 : eta);
-	fflush(stderr);
+		progress_draw(&d->line, now, "gen: %-15s %lld/%lld rows  %.0f MB/s  ETA %.0fs", name,
+			      (long long)p->done, (long long)p->units, mbs, isnan(eta) ? 0 : eta);
 }
 
 /* Fills sel from a comma-separated list; -1 on an unknown name, -2 on an empty list or element. */
@@ -202,42 +201,36 @@ static int generate(int *opened, double sf, int threads, unsigned flags, const c
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	gen_interrupted = 0;
-	struct progress pr = {.on = !quiet && cli_is_tty(stderr)};
-	pr.start_ns = util_now_ns();
-	if (pr.on) {
-		fprintf(stderr, "gen: building the text pool...");
-		fflush(stderr);
-	}
+	struct gen_display d = {.start_ns = 0};
+	progress_init(&d.line, stderr, progress_mode(stderr, quiet) | PROGRESS_KEEP,
+		      200000000ULL);
+	progress_draw(&d.line, util_now_ns(), "gen: building the text pool...");
 	if (gen_ctx_new_threads(&ctx, sf, threads, &err) < 0) {
-		if (pr.on)
-			fputc('\n', stderr);
+		progress_end(&d.line);
 		cli_error("%s", err.msg);
 		rc = CLI_FOUND;
 		goto restore;
 	}
 
-	if (pr.on)
-		fputs("\r\033[K", stderr);
-	pr.start_ns = util_now_ns(); /* rates and ETA from here, after the pool build */
+	progress_clear(&d.line);
+	d.start_ns = util_now_ns(); /* rates and ETA from here, after the pool build */
 	struct gen_files_opts go = {.whole_tables = dir == NULL,
 				    .flags = flags,
 				    .threads = threads,
 				    .dir = dir,
 				    .stop = &gen_interrupted,
-				    .progress = progress_show,
-				    .progress_arg = &pr};
+				    .progress = show_pass,
+				    .progress_arg = &d};
 	memcpy(go.fd, opened, sizeof(go.fd));
 	int wrc = gen_files_write(ctx, &go, &err);
 	if (gen_interrupted) {
-		if (pr.on)
-			fputc('\n', stderr);
+		progress_end(&d.line);
 		cli_error("interrupted; incomplete .tbl.tmp files removed");
 		rc = CLI_INTERRUPTED;
 		goto restore;
 	}
 	if (wrc < 0) {
-		if (pr.on)
-			fputc('\n', stderr);
+		progress_end(&d.line);
 		cli_error("%s", err.msg);
 		rc = CLI_FOUND;
 		goto restore;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab load: create the schema and bulk-load a scale factor. */
 #include "base/cli.h"
+#include "base/progress.h"
 #include "dbt3/load.h"
 #include "result/res.h"
 #include "runner/cmd.h"
@@ -77,76 +78,62 @@ static struct option *long_options(void)
 }
 
 struct display {
-	int tty;
-	int quiet;
+	struct progress line; /* the live line keeps its percentages when a line comes below */
 	enum load_phase phase;
 	int started;
 	enum load_stage stage[GEN_NTABLES]; /* last stage printed */
-	int live;			    /* a \r line is on screen */
 };
-
-static void end_live(struct display *d)
-{
-	if (d->live)
-		fputc('\n', stderr);
-	d->live = 0;
-}
 
 /* One line per table when its rows are in and when its indexes are built. */
 static void show_stages(struct display *d, const struct load_progress *p)
 {
 	for (int t = 0; t < GEN_NTABLES; t++) {
 		const char *name = gen_table_name((enum gen_table)t);
-		if (p->stage[t] > LOAD_STAGE_ROWS && d->stage[t] <= LOAD_STAGE_ROWS) {
-			end_live(d);
-			fprintf(stderr, "  %-9s rows in (%.1f s)\n", name, p->elapsed);
-		}
+		if (p->stage[t] > LOAD_STAGE_ROWS && d->stage[t] <= LOAD_STAGE_ROWS)
+			progress_note(&d->line, "  %-9s rows in (%.1f s)", name, p->elapsed);
 		if (p->stage[t] == LOAD_STAGE_DONE && d->stage[t] != LOAD_STAGE_DONE &&
-		    p->indexes_total[t] > 0) {
-			end_live(d);
-			fprintf(stderr, "  %-9s %d index%s built (%.1f s)\n", name,
-				p->indexes_total[t], p->indexes_total[t] == 1 ? "" : "es",
-				p->elapsed);
-		}
+		    p->indexes_total[t] > 0)
+			progress_note(&d->line, "  %-9s %d index%s built (%.1f s)", name,
+				      p->indexes_total[t], p->indexes_total[t] == 1 ? "" : "es",
+				      p->elapsed);
 		d->stage[t] = p->stage[t];
 	}
 }
 
+/* The live line: each table loading its rows with its percentage, or building its indexes. */
 static void show_live(struct display *d, const struct load_progress *p)
 {
-	int any = 0;
-	for (int t = 0; t < GEN_NTABLES; t++)
-		any |= p->stage[t] == LOAD_STAGE_ROWS || p->stage[t] == LOAD_STAGE_INDEXES;
-	if (!d->tty || !any)
-		return;
-	fprintf(stderr, "\r ");
+	char items[512] = "";
+	size_t n = 0;
+	int any = 0, w = 0;
 	for (int t = 0; t < GEN_NTABLES; t++) {
 		const char *name = gen_table_name((enum gen_table)t);
+		any |= p->stage[t] == LOAD_STAGE_ROWS || p->stage[t] == LOAD_STAGE_INDEXES;
 		if (p->stage[t] == LOAD_STAGE_ROWS && p->total[t] > 0)
-			fprintf(stderr, " %s %3.0f%%", name,
-				100.0 * (double)p->done[t] / (double)p->total[t]);
+			w = snprintf(items + n, sizeof(items) - n, " %s %3.0f%%", name,
+				     progress_percent(p->done[t], p->total[t]));
 		else if (p->stage[t] == LOAD_STAGE_INDEXES)
-			fprintf(stderr, " %s indexes", name);
+			w = snprintf(items + n, sizeof(items) - n, " %s indexes", name);
+		else
+			w = 0;
+		if (w > 0 && (size_t)w < sizeof(items) - n)
+			n += (size_t)w;
 	}
-	fprintf(stderr, "  %.0f s\033[K", p->elapsed);
-	d->live = 1;
+	if (any) /* the loader reports about once a second: every report is drawn */
+		progress_draw(&d->line, 0, " %s  %.0f s", items, p->elapsed);
 }
 
 static void show(void *arg, const struct load_progress *p)
 {
 	struct display *d = arg;
-	if (d->quiet)
-		return;
 	if (!d->started || p->phase != d->phase) {
-		end_live(d);
 		d->started = 1;
 		d->phase = p->phase;
 		memset(d->stage, 0, sizeof(d->stage));
-		fprintf(stderr, "%s...\n", load_phase_name(p->phase));
+		progress_note(&d->line, "%s...", load_phase_name(p->phase));
 	}
 	show_stages(d, p);
 	show_live(d, p);
-	fflush(stderr);
 }
 
 /* The times at the end: phases, and within the tables phase each table's rows and indexes. */
@@ -303,13 +290,13 @@ int cmd_load(int argc, char **argv)
 		rc = CLI_SERVER;
 		goto out;
 	}
-	struct display d = {.tty = cli_is_tty(stderr), .quiet = quiet};
+	struct display d = {.started = 0};
+	progress_init(&d.line, stderr, progress_mode(stderr, quiet) | PROGRESS_KEEP, 0);
 	o->progress = show;
 	o->progress_arg = &d;
 	struct load_report rep;
 	int r = run_load(s, o, &rep, &err);
-	if (d.live)
-		fputc('\n', stderr);
+	progress_end(&d.line);
 	if (r < 0) {
 		cli_error("%s", err.msg);
 		rc = r == LOAD_E_SERVER ? CLI_SERVER : CLI_FOUND;

@@ -2,6 +2,7 @@
 /* dbt3stab run: measure the queries over several server restarts (docs/run.md). */
 #include "pinning/pin.h"
 #include "base/cli.h"
+#include "base/progress.h"
 #include "runner/cmd.h"
 #include "result/res.h"
 #include "runner/run.h"
@@ -12,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,36 +136,16 @@ static void usage(FILE *f)
 
 /* ---- progress display ---- */
 
-struct display {
-	int quiet, tty, line_open;
-	uint64_t last_ns;
-};
-
-static void fmt_duration(char *out, size_t len, double s)
-{
-	if (!isfinite(s) || s < 0) {
-		snprintf(out, len, "--:--");
-		return;
-	}
-	long t = (long)(s + 0.5);
-	if (t >= 3600)
-		snprintf(out, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(out, len, "%ld:%02ld", t / 60, t % 60);
-}
-
+/* The live line: where the run is, at most ten times a second; erased for an event's line. */
 static void on_progress(void *arg, const struct run_progress *p)
 {
-	struct display *d = arg;
-	if (d->quiet || !d->tty)
-		return;
+	struct progress *d = arg;
 	uint64_t now = util_now_ns();
-	if (d->line_open && now - d->last_ns < 100000000u)
+	if (!progress_due(d, now))
 		return;
-	d->last_ns = now;
 	char el[32], eta[32], q[64] = "starting the server";
-	fmt_duration(el, sizeof(el), (double)p->elapsed_ns / 1e9);
-	fmt_duration(eta, sizeof(eta), p->eta_s);
+	progress_duration(el, sizeof(el), (double)p->elapsed_ns / 1e9);
+	progress_duration(eta, sizeof(eta), p->eta_s);
 	if (p->query)
 		snprintf(q, sizeof(q), "%s (%d/%d) run %d/%d", p->query, p->qpos + 1, p->nq, p->run,
 			 p->runs);
@@ -174,29 +154,14 @@ static void on_progress(void *arg, const struct run_progress *p)
 		snprintf(rs, sizeof(rs), "%d/%d", p->restart + 1, p->restarts);
 	else /* --budget: restarts open, the time left of the budget */
 		snprintf(rs, sizeof(rs), "%d", p->restart + 1);
-	fprintf(stderr, "\r\033[K%s%srestart %s  %s  elapsed %s  %s %s",
-		p->variant ? p->variant : "", p->variant ? ": " : "", rs, q, el,
-		p->restarts > 0 ? "ETA" : "budget left", eta);
-	d->line_open = 1;
+	progress_draw(d, now, "%s%srestart %s  %s  elapsed %s  %s %s", p->variant ? p->variant : "",
+		      p->variant ? ": " : "", rs, q, el, p->restarts > 0 ? "ETA" : "budget left",
+		      eta);
 }
 
 static void on_event(void *arg, const char *msg)
 {
-	struct display *d = arg;
-	if (d->quiet)
-		return;
-	if (d->line_open) {
-		fputs("\r\033[K", stderr);
-		d->line_open = 0;
-	}
-	fprintf(stderr, "%s\n", msg);
-}
-
-static void display_end(struct display *d)
-{
-	if (d->line_open)
-		fputs("\r\033[K", stderr);
-	d->line_open = 0;
+	progress_note(arg, "%s", msg);
 }
 
 /* ---- targets ---- */
@@ -476,11 +441,11 @@ static void prepare_interrupt_note(const struct target_set *ts, const char *path
 	int n = budget ? snprintf(intr_kept, sizeof(intr_kept),
 				  "%sdbt3stab: interrupted; finished restarts kept in '%s' (a "
 				  "--budget run cannot be resumed)\n",
-				  cli_is_tty(stderr) ? "\r\033[K" : "", path)
+				  cli_is_tty(stderr) ? PROGRESS_ERASE : "", path)
 		       : snprintf(intr_kept, sizeof(intr_kept),
 				  "%sdbt3stab: interrupted; finished restarts kept in '%s' (continue "
 				  "with: dbt3stab run --resume %s)\n",
-				  cli_is_tty(stderr) ? "\r\033[K" : "", path, path);
+				  cli_is_tty(stderr) ? PROGRESS_ERASE : "", path, path);
 	if (n < 0 || (size_t)n >= sizeof(intr_kept))
 		intr_kept[0] = '\0';
 }
@@ -826,10 +791,11 @@ static int measure(struct target_set *ts, struct run_args *a)
 	prepare_interrupt_note(ts, a->resume ? a->resume : a->output, a->resume != NULL,
 			       a->plan.budget_s > 0);
 	install_signals();
-	struct display d = {.quiet = a->quiet, .tty = cli_is_tty(stderr)};
+	struct progress d;
+	progress_init(&d, stderr, progress_mode(stderr, a->quiet), 100000000u);
 	struct run_hooks hooks = {on_progress, on_event, &d};
 	int r = run_execute(&a->plan, ts->targets, ts->n, pin, &hooks, &err);
-	display_end(&d);
+	progress_end(&d);
 	if (r < 0)
 		cli_error("%s", err.msg);
 	if (r == 0 || r == RUN_E_SERVER) {

@@ -5,12 +5,14 @@
 #include "dbt3/gen.h"
 #include "tests/harness.h"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 struct ref_md5 {
@@ -314,6 +316,77 @@ static void test_gen__command_rejects_bad_input(void)
 	free(dir);
 }
 
+/* Runs `dbt3stab gen -s 0.01 -T nation,region -j 1 -o DIR` with stderr on a pseudo-terminal in
+ * raw mode (no "\n" to "\r\n"); *out gets what it wrote there (caller frees). Its exit code. */
+static int run_gen_on_tty(const char *dir, char **out)
+{
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	CU_ASSERT_FATAL(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
+	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	CU_ASSERT_FATAL(slave >= 0);
+	struct termios tio;
+	CU_ASSERT_FATAL(tcgetattr(slave, &tio) == 0);
+	cfmakeraw(&tio);
+	CU_ASSERT_FATAL(tcsetattr(slave, TCSANOW, &tio) == 0);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0 || dup2(slave, STDERR_FILENO) < 0)
+			_exit(127);
+		execl(DBT3_BINARY, DBT3_BINARY, "gen", "-s", "0.01", "-T", "nation,region", "-j", "1",
+		      "-o", dir, (char *)NULL);
+		_exit(127);
+	}
+	close(slave);
+	size_t len = 0;
+	*out = calloc(1, 65536);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*out);
+	ssize_t n;
+	/* a read fails (EIO) once the child, the last holder of the slave, has exited */
+	while (len < 65535 && (n = read(master, *out + len, 65535 - len)) > 0)
+		len += (size_t)n;
+	close(master);
+	int st;
+	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* On a terminal: the pool line, erased, then one final line per table that stays; nothing at
+ * all on stderr that is not a terminal. */
+static void test_gen__command_draws_progress_only_on_a_terminal(void)
+{
+	char *dir = th_tempdir("gentty");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	char *tty = NULL;
+	CU_ASSERT_EQUAL(run_gen_on_tty(dir, &tty), 0);
+	const char *pool = "\r\033[Kgen: building the text pool...\r\033[K";
+	CU_ASSERT_EQUAL(strncmp(tty, pool, strlen(pool)), 0);
+	/* "%-15s %lld rows": the name padded to 15 columns */
+	const char *finals[] = {"\r\033[Kgen: nation          25 rows  ",
+				"\r\033[Kgen: region          5 rows  "};
+	for (int i = 0; i < 2; i++) {
+		const char *line = strstr(tty, finals[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+		const char *end = strchr(line, '\n'), *done = strstr(line, " MB/s  done at ");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+		CU_ASSERT(done && done < end && end[-1] == 's');
+	}
+	CU_ASSERT_FATAL(strlen(tty) > 0);
+	CU_ASSERT_EQUAL(tty[strlen(tty) - 1], '\n');
+	free(tty);
+	char cmd[9000], err[4200];
+	snprintf(err, sizeof(err), "%s/stderr", dir);
+	snprintf(cmd, sizeof(cmd), "'%s' gen -s 0.01 -T nation,region -o '%s' 2>'%s'", DBT3_BINARY,
+		 dir, err);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	struct stat sb;
+	CU_ASSERT_EQUAL_FATAL(stat(err, &sb), 0);
+	CU_ASSERT_EQUAL(sb.st_size, 0);
+	th_rmtree(dir);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -328,6 +401,8 @@ int main(int argc, char **argv)
 	    {"sf01_matches_dbgen_md5", test_gen__sf01_matches_dbgen_md5},
 	    {"command_writes_dbgen_files", test_gen__command_writes_dbgen_files},
 	    {"command_rejects_bad_input", test_gen__command_rejects_bad_input},
+	    {"command_draws_progress_only_on_a_terminal",
+	     test_gen__command_draws_progress_only_on_a_terminal},
 	    {NULL, NULL},
 	};
 	int rc = th_run("gen", cases, argc, argv);
