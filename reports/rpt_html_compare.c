@@ -23,6 +23,7 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 	if (rc < 0)
 		return -1;
 	pg.compare = 1;
+	pg.cmp = cmp;
 	pg.alpha = cmp->opts.alpha;
 	pg.min_effect = cmp->opts.min_effect;
 	pg.notes = cmp->warnings;

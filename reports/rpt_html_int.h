@@ -9,6 +9,8 @@
 
 #define RPT_HTML_MAX_SIDES 16
 
+struct rpt_compare;
+
 /* Figures of one query in one result file. Pointers point into the result (not owned) except
  * means, which rpt_html_fig_release frees. */
 struct rpt_html_fig {
@@ -70,6 +72,8 @@ struct rpt_html_page {
 		int valid;
 		double ratio, lo, hi;
 	} overall;
+	const struct rpt_compare *cmp; /* compare mode: the model (borrowed), for the sequential
+				     * section */
 };
 
 /* Fills the page for n results: query ids (the n_ids given, else the union in order of first
@@ -82,5 +86,13 @@ void rpt_html_page_release(struct rpt_html_page *pg);
 
 /* Writes the whole page. */
 int rpt_html_page_write(FILE *out, const struct rpt_html_page *pg, struct errbuf *err);
+
+/* The sequential section (compare with the sequential rule: pg->cmp->opts.sequential) and the
+ * budget section (sides written by run --budget), in rpt_html_seq.c; each writes nothing when it
+ * does not apply. rpt_html_seq_json is the charts' data (a new reference; JSON null when the
+ * section does not apply, NULL on out of memory). */
+void rpt_html_seq_write(FILE *out, const struct rpt_html_page *pg);
+void rpt_html_budget_write(FILE *out, const struct rpt_html_page *pg);
+json_t *rpt_html_seq_json(const struct rpt_html_page *pg);
 
 #endif

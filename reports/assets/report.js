@@ -187,6 +187,9 @@
 		case 'means': return meansSpec(data, q);
 		case 'warmup': return warmupSpec(data, q);
 		}
+		/* charts of other sections (seq.js) register themselves */
+		if (window.dbt3Specs && Object.prototype.hasOwnProperty.call(window.dbt3Specs, kind))
+			return window.dbt3Specs[kind](data, el, CONFIG);
 		throw new Error('unknown chart kind ' + kind);
 	}
 
