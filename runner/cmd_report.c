@@ -4,23 +4,141 @@
 #include "reports/rpt.h"
 #include "reports/rpt_html.h"
 #include "result/res.h"
+#include "result/res_dir.h"
 #include "runner/cmd.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define REPORT_MAX_FILES 16
+
 static const char usage[] =
-    "usage: dbt3stab report RESULT.json [MORE.json ...] [-o FILE] [--quiet]\n"
+    "usage: dbt3stab report RESULT.json|DIR [MORE.json|DIR ...] [-o FILE] [--quiet]\n"
     "\n"
     "Writes one self-contained HTML page (opens offline, fetches nothing) showing each result's\n"
     "restart-to-restart spread, per query the restart means and the warm-up curves (every\n"
     "execution of every restart), and a sortable table: restarts, geometric mean of the restart\n"
     "means, within- and between-restart CoV. Plans are shown side by side where the files'\n"
-    "plans differ. To compare two results, use 'dbt3stab compare OLD NEW --format html'.\n"
+    "plans differ; for files of run --budget, per query the warm-up and runs of each restart,\n"
+    "the restarts measured and the decision the run recorded.\n"
+    "A DIR is the directory a run with --variant wrote (DIR/NAME.json): every result in it is\n"
+    "reported, in the order the run started the variants; other *.json files are left out\n"
+    "with a warning. At most 16 results in all. To compare two results, use\n"
+    "'dbt3stab compare OLD NEW --format html' (e.g. DIR/old.json DIR/new.json).\n"
     "\n"
     "  -o, --output FILE   write the page to FILE (atomically) instead of standard output\n"
-    "  -q, --quiet         no informational message\n"
+    "  -q, --quiet         no informational message or warning\n"
     "  -h, --help          this help\n";
+
+/* The results to report, from the arguments in order (a directory's in run order). */
+struct report_in {
+	struct res_file *files[REPORT_MAX_FILES]; /* owned by owned[i] ? this : a dirs entry */
+	const char *paths[REPORT_MAX_FILES];
+	int owned[REPORT_MAX_FILES];
+	size_t n;
+	struct res_dir *dirs; /* one per directory argument */
+	size_t n_dirs;
+};
+
+static void report_in_release(struct report_in *in)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (in->owned[i])
+			res_file_free(in->files[i]);
+	for (size_t i = 0; i < in->n_dirs; i++)
+		res_dir_release(&in->dirs[i]);
+	free(in->dirs);
+}
+
+static int too_many(void)
+{
+	return cli_usage_error("report", "at most %d result files", REPORT_MAX_FILES);
+}
+
+/* The results of one directory argument. */
+static int read_dir(struct report_in *in, const char *dir, int quiet)
+{
+	struct res_dir *d = &in->dirs[in->n_dirs++];
+	struct errbuf err = {""};
+	if (res_dir_read(d, dir, REPORT_MAX_FILES, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
+	for (size_t k = 0; k < d->n_skipped && !quiet; k++)
+		cli_warn("'%s' is not a dbt3stab result file: left out", d->skipped[k]);
+	for (size_t k = 0; k < d->n; k++) {
+		if (in->n == REPORT_MAX_FILES)
+			return too_many();
+		in->files[in->n] = d->files[k];
+		in->paths[in->n++] = d->paths[k];
+	}
+	return CLI_OK;
+}
+
+/* Every argument: a result file, or a directory of variant results. CLI_OK, or the exit code of
+ * the one line printed. */
+static int read_inputs(struct report_in *in, char **args, size_t n_args, int quiet)
+{
+	memset(in, 0, sizeof(*in));
+	in->dirs = calloc(n_args + 1, sizeof(*in->dirs));
+	if (!in->dirs) {
+		cli_error("out of memory");
+		return CLI_FOUND;
+	}
+	for (size_t i = 0; i < n_args; i++) {
+		struct errbuf err = {""};
+		int rc;
+		if (res_path_is_dir(args[i])) {
+			if ((rc = read_dir(in, args[i], quiet)) != CLI_OK)
+				return rc;
+			continue;
+		}
+		if (in->n == REPORT_MAX_FILES)
+			return too_many();
+		if (res_file_read(&in->files[in->n], args[i], &err) < 0) {
+			cli_error("%s", err.msg);
+			return CLI_USAGE;
+		}
+		in->owned[in->n] = 1;
+		in->paths[in->n++] = args[i];
+	}
+	return CLI_OK;
+}
+
+/* The page, to output (atomically) or standard output. */
+static int write_page(const struct report_in *in, const char *output, int quiet)
+{
+	char *page = NULL;
+	size_t page_len = 0;
+	struct errbuf err = {""};
+	int rc = CLI_OK;
+	FILE *mem = open_memstream(&page, &page_len);
+	if (!mem) {
+		cli_error("cannot write the report: out of memory");
+		return CLI_FOUND;
+	}
+	int wrc = rpt_html_write_report(mem, (const struct res_file *const *)in->files, in->paths,
+					in->n, &err);
+	if (fclose(mem) != 0 && wrc == 0)
+		wrc = errbuf_set(&err, "cannot write the report: out of memory");
+	if (wrc < 0) {
+		cli_error("%s", err.msg);
+		rc = CLI_FOUND;
+	} else if (output) {
+		if (util_write_atomic(output, page, page_len, &err) < 0) {
+			cli_error("%s", err.msg);
+			rc = CLI_FOUND;
+		} else {
+			cli_info(quiet, "wrote '%s' (%zu result%s, %zu bytes)", output, in->n,
+				 in->n == 1 ? "" : "s", page_len);
+		}
+	} else if (fwrite(page, 1, page_len, stdout) != page_len) {
+		cli_error("cannot write the report to standard output");
+		rc = CLI_FOUND;
+	}
+	free(page);
+	return rc;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -29,7 +147,7 @@ int cmd_report(int argc, char **argv)
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *output = NULL;
-	int quiet = 0, c, rc = CLI_OK;
+	int quiet = 0, c, rc;
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		switch (c) {
@@ -49,8 +167,6 @@ int cmd_report(int argc, char **argv)
 	size_t n = (size_t)(argc - optind);
 	if (n == 0)
 		return cli_usage_error("report", "no result file given");
-	if (n > 16)
-		return cli_usage_error("report", "at most 16 result files, got %zu", n);
 	if (output) {
 		struct errbuf oerr = {""};
 		if (cli_output_check(output, (const char *const *)&argv[optind], n) != CLI_OK)
@@ -60,60 +176,10 @@ int cmd_report(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
-
-	struct res_file **files = calloc(n, sizeof(*files));
-	char *page = NULL;
-	size_t page_len = 0;
-	FILE *mem = NULL;
-	struct errbuf err;
-	if (!files) {
-		cli_error("out of memory");
-		return CLI_FOUND;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (res_file_read(&files[i], argv[optind + (int)i], &err) < 0) {
-			cli_error("%s", err.msg);
-			rc = CLI_USAGE;
-			goto done;
-		}
-	}
-	mem = open_memstream(&page, &page_len);
-	if (!mem) {
-		cli_error("cannot write the report: out of memory");
-		rc = CLI_FOUND;
-		goto done;
-	}
-	if (rpt_html_write_report(mem, (const struct res_file *const *)files,
-				  (const char *const *)&argv[optind], n, &err) < 0) {
-		cli_error("%s", err.msg);
-		rc = CLI_FOUND;
-		goto done;
-	}
-	if (fclose(mem) != 0) {
-		mem = NULL;
-		cli_error("cannot write the report: out of memory");
-		rc = CLI_FOUND;
-		goto done;
-	}
-	mem = NULL;
-	if (output) {
-		if (util_write_atomic(output, page, page_len, &err) < 0) {
-			cli_error("%s", err.msg);
-			rc = CLI_FOUND;
-			goto done;
-		}
-		cli_info(quiet, "wrote '%s' (%zu result%s, %zu bytes)", output, n,
-			 n == 1 ? "" : "s", page_len);
-	} else if (fwrite(page, 1, page_len, stdout) != page_len) {
-		cli_error("cannot write the report to standard output");
-		rc = CLI_FOUND;
-	}
-done:
-	if (mem)
-		fclose(mem);
-	free(page);
-	for (size_t i = 0; i < n; i++)
-		res_file_free(files[i]);
-	free(files);
+	struct report_in in;
+	rc = read_inputs(&in, &argv[optind], n, quiet);
+	if (rc == CLI_OK)
+		rc = write_page(&in, output, quiet);
+	report_in_release(&in);
 	return rc;
 }

@@ -148,6 +148,64 @@ static void test_rpt_html_browser__report_page_renders_without_errors(void)
 	free(dir);
 }
 
+/* compare --sequential of a budget run (tests/data/seq_html_*.json, made by seq_html_gen.py):
+ * the sequential charts render with the rest, one per query, each with its running estimate;
+ * the deciding look is drawn in red exactly in the decided queries' charts. */
+static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
+{
+	if (!have_chromium()) {
+		CU_FAIL("chromium is missing");
+		return;
+	}
+	char *dir = th_tempdir("html-browser");
+	char args[8192], path[4096], png[4096];
+	snprintf(args, sizeof(args),
+		 "compare '%s/tests/data/seq_html_old.json' '%s/tests/data/seq_html_new.json' "
+		 "--sequential --format html",
+		 DBT3_SOURCE_DIR, DBT3_SOURCE_DIR);
+	CU_ASSERT_EQUAL_FATAL(make_page(dir, "seq.html", args), 1); /* it holds regressions */
+	snprintf(path, sizeof(path), "%s/seq.html", dir);
+	snprintf(png, sizeof(png), "%s/seq.png", dir);
+	char *html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	/* decided queries, from the page's table (checked against the reference in
+	 * test_rpt_html_seq) */
+	long decided = (long)fx_count(html, "<tr data-seq-query=") -
+		       (long)fx_count(html, "<span class=\"badge v-inconclusive\">undecided</span>") /
+			   2; /* the table row and the chart caption each have one */
+	free(html);
+	struct cdp c;
+	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
+	CU_ASSERT_EQUAL(cdp_open(&c, path, 1), 0);
+	check_rendered(&c, "sequential page");
+	json_t *seq = cdp_eval(
+	    &c, "(() => { const cs = Array.from(document.querySelectorAll("
+		"'div.chart[data-chart=\"seq\"]'));"
+		"const pts = cs.map(e => e.querySelectorAll('svg g.mark-symbol path').length);"
+		"const red = cs.filter(e => Array.from(e.querySelectorAll('svg g.mark-symbol path'))"
+		".some(p => p.getAttribute('fill') === '#d62728')).length;"
+		"return cs.length + ' ' + pts.filter(n => n > 0).length + ' ' + red; })()");
+	const char *s = json_string_value(seq);
+	long n = -1, drawn = -1, red = -1;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(sscanf(s, "%ld %ld %ld", &n, &drawn, &red), 3);
+	if (n != 22 || drawn != 22 || red != decided)
+		fprintf(stderr, "seq charts, with points, with a red look: %s (decided %ld)\n", s,
+			decided);
+	CU_ASSERT_EQUAL(n, 22);
+	CU_ASSERT_EQUAL(drawn, 22);
+	CU_ASSERT_EQUAL(red, decided);
+	CU_ASSERT_TRUE(decided > 0);
+	json_decref(seq);
+	CU_ASSERT_TRUE(cdp_screenshot(&c, png, 2200) > 50000);
+	const char *keep = getenv("DBT3_SCREENSHOT_SEQ");
+	if (keep && *keep)
+		CU_ASSERT_EQUAL(fx_system("cp '%s' '%s'", png, keep), 0);
+	cdp_stop(&c);
+	th_rmtree(dir);
+	free(dir);
+}
+
 /* The checks can fail: a page with a console error, an uncaught exception and a fetch. */
 static void test_rpt_html_browser__detects_errors_and_fetches(void)
 {
@@ -186,6 +244,8 @@ int main(int argc, char **argv)
 	     test_rpt_html_browser__compare_page_renders_without_errors},
 	    {"report_page_renders_without_errors",
 	     test_rpt_html_browser__report_page_renders_without_errors},
+	    {"sequential_page_renders_without_errors",
+	     test_rpt_html_browser__sequential_page_renders_without_errors},
 	    {"detects_errors_and_fetches", test_rpt_html_browser__detects_errors_and_fetches},
 	    {NULL, NULL},
 	};

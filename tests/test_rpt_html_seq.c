@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/* The HTML report's sequential and budget sections (reports/rpt_html_seq.c) and `report DIR`, on
+ * the synthetic budget run tests/data/seq_html_{old,new}.json; the reference figures
+ * (seq_html_ref.inc) were computed with numpy/scipy by tests/data/seq_html_gen.py, which wrote
+ * the files. */
+#include "tests/harness.h"
+#include "tests/rpt_html_fixture.h"
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct seq_ref {
+	const char *id, *decision;
+	int at, n_looks;	/* decided after pair at (0: undecided); pairs measured */
+	double looks[10][3];	/* ratio, RCI low, RCI high after each pair (NAN: none) */
+	const char *warm_old, *warm_new, *runs_old, *runs_new; /* per restart, in order */
+	int cut_old, cut_new; /* restarts whose warm-up hit the maximum */
+};
+
+static const struct seq_ref refs[] = {
+#include "tests/data/seq_html_ref.inc"
+};
+#define N_REFS (sizeof(refs) / sizeof(refs[0]))
+
+/* compare --sequential --format html of the budget pair into dir/name; returns the page. */
+static char *seq_page(const char *dir, const char *name, const char *extra, int want_exit)
+{
+	char path[4096];
+	int rc = fx_system("'%s' compare -q '%s/tests/data/seq_html_old.json' "
+			   "'%s/tests/data/seq_html_new.json' %s --format html -o '%s/%s'",
+			   DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, extra, dir, name);
+	CU_ASSERT_EQUAL(rc, want_exit);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return fx_slurp(path);
+}
+
+/* The page's chart data (script#dbt3-data), parsed. */
+static json_t *page_json(const char *html)
+{
+	const char *tag = "<script type=\"application/json\" id=\"dbt3-data\">";
+	const char *at = strstr(html, tag), *end;
+	if (!at || !(end = strstr(at, "</script>")))
+		return NULL;
+	at += strlen(tag);
+	return json_loadb(at, (size_t)(end - at), 0, NULL);
+}
+
+/* Regressions exist among the designed queries: exit 1. */
+static int want_exit(void)
+{
+	for (size_t i = 0; i < N_REFS; i++)
+		if (!strcmp(refs[i].decision, "regression"))
+			return 1;
+	return 0;
+}
+
+/* |log a - log b| within rel of the reference half-width |log b - log ratio|. */
+static int near_log(double a, double b, double ratio, double rel)
+{
+	return fabs(log(a) - log(b)) <= rel * fabs(log(b) - log(ratio)) + 1e-6;
+}
+
+static void check_look(json_t *l, const double *ref, size_t k, const char *id)
+{
+	double r = json_real_value(json_array_get(l, 1));
+	json_t *lo = json_array_get(l, 2), *hi = json_array_get(l, 3);
+	int ok = json_integer_value(json_array_get(l, 0)) == (json_int_t)k &&
+		 fabs(r / ref[0] - 1) < 2e-6;
+	if (isnan(ref[1]))
+		ok &= json_is_null(lo) && json_is_null(hi);
+	else
+		ok &= json_is_real(lo) && json_is_real(hi) &&
+		      near_log(json_real_value(lo), ref[1], ref[0], 3e-3) &&
+		      near_log(json_real_value(hi), ref[2], ref[0], 3e-3);
+	if (!ok)
+		fprintf(stderr, "%s look %zu: page %g [%g, %g], reference %g [%g, %g]\n", id, k, r,
+			json_number_value(lo), json_number_value(hi), ref[0], ref[1], ref[2]);
+	CU_ASSERT_TRUE(ok);
+}
+
+/* Every query's decision, deciding pair and running estimate with its repeated CI in the chart
+ * data, and the decision table row, equal the reference. */
+static void test_rpt_html_seq__looks_and_decisions_match_reference(void)
+{
+	char *dir = th_tempdir("html-seq");
+	char *html = seq_page(dir, "s.html", "--sequential", want_exit());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	json_t *data = page_json(html), *qs = json_object_get(json_object_get(data, "seq"), "queries");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(qs), N_REFS);
+	for (size_t i = 0; i < N_REFS; i++) {
+		const struct seq_ref *r = &refs[i];
+		json_t *q = json_array_get(qs, i), *looks = json_object_get(q, "looks");
+		json_t *at = json_object_get(q, "at");
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(q, "id")), r->id);
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(q, "decision")),
+				       r->decision);
+		CU_ASSERT_TRUE(r->at ? json_integer_value(at) == r->at : json_is_null(at));
+		CU_ASSERT_EQUAL_FATAL(json_array_size(looks), (size_t)r->n_looks);
+		for (int k = 0; k < r->n_looks; k++)
+			check_look(json_array_get(looks, (size_t)k), r->looks[k], (size_t)k + 1,
+				   r->id);
+		/* the table: decision badge, then the deciding pair and the pairs measured */
+		char row[256];
+		const char *badge = strcmp(r->decision, "undecided") ? r->decision : "inconclusive";
+		if (r->at)
+			snprintf(row, sizeof(row),
+				 "<tr data-seq-query=\"%s\"><td class=\"text\">%s</td><td "
+				 "class=\"text\"><span class=\"badge v-%s\">%s</span></td><td "
+				 "data-v=\"%d\">%d</td><td data-v=\"%d\">%d</td>",
+				 r->id, r->id, badge, r->decision, r->at, r->at, r->n_looks,
+				 r->n_looks);
+		else
+			snprintf(row, sizeof(row),
+				 "<tr data-seq-query=\"%s\"><td class=\"text\">%s</td><td "
+				 "class=\"text\"><span class=\"badge v-%s\">%s</span></td><td "
+				 "data-v=\"NaN\">\xe2\x80\x94</td><td data-v=\"%d\">%d</td>",
+				 r->id, r->id, badge, r->decision, r->n_looks, r->n_looks);
+		if (fx_count(html, row) != 1)
+			fprintf(stderr, "missing row: %s\n", row);
+		CU_ASSERT_EQUAL(fx_count(html, row), 1);
+	}
+	/* one chart per query */
+	CU_ASSERT_EQUAL(fx_count(html, "data-chart=\"seq\""), N_REFS);
+	json_decref(data);
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
+/* The rule as the budget run applied it: O'Brien-Fleming spending, 0.05 / 22 per query,
+ * two-sided, K = 10 (plan.max_pairs), margin 3% (plan.detect). */
+static void test_rpt_html_seq__rule_is_the_runs(void)
+{
+	char *dir = th_tempdir("html-seq");
+	char *html = seq_page(dir, "s.html", "--sequential", want_exit());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	static const char *const want[] = {
+	    "paired: restart i of old with restart i of new",
+	    "O'Brien&ndash;Fleming type",
+	    "&alpha; 0.05 over 22 queries: <b>0.00227 per query</b>, two-sided",
+	    "Horizon <b>K = 10 pairs</b>; looks after every pair from 2 to 10 (9 looks",
+	    "Margin 3%",
+	    "within [0.9709, 1.03]",
+	    "the budget run's (plan.alpha, plan.detect, plan.max_pairs)",
+	    /* the first and last boundaries of tests/data/seq_bounds_ref.inc (SciPy) */
+	    "<tr><th>boundary |z|</th><td>7.183</td>",
+	    "<td>3.110</td></tr>",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		if (!strstr(html, want[i]))
+			fprintf(stderr, "missing: %s\n", want[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(html, want[i]));
+	}
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
+/* Per query and file: restarts measured, measured until, warm-up and runs of each restart, cut
+ * warm-ups, and the run's own decision; and how the run ended. */
+static void test_rpt_html_seq__budget_section_per_query(void)
+{
+	char *dir = th_tempdir("html-seq");
+	char *html = seq_page(dir, "s.html", "--sequential", want_exit());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2 id=\"budget\">Budget run</h2>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "budget 600 s; 8 pairs in 585 s; ended: the next pair "
+					    "(estimated 42 s) would not fit in the budget"));
+	CU_ASSERT_EQUAL(fx_count(html, "<tr data-budget-query="), 2 * N_REFS);
+	for (size_t i = 0; i < N_REFS; i++) {
+		const struct seq_ref *r = &refs[i];
+		for (int s = 0; s < 2; s++) {
+			char until[64], dec[64], row[1024];
+			if (r->at && r->at < 8)
+				snprintf(until, sizeof(until), "stopped after pair %d", r->at);
+			else
+				snprintf(until, sizeof(until), "every pair (8)");
+			if (r->at)
+				snprintf(dec, sizeof(dec), "%s after pair %d", r->decision, r->at);
+			else
+				snprintf(dec, sizeof(dec), "%s", r->decision);
+			snprintf(row, sizeof(row),
+				 "<tr data-budget-query=\"%s\" data-side=\"%d\"><td "
+				 "class=\"text\">%s</td><td class=\"text\">%s</td><td "
+				 "data-v=\"%d\">%d</td><td class=\"text\">%s</td><td class=\"text "
+				 "mono\">%s</td><td data-v=\"%d\">%d</td><td class=\"text "
+				 "mono\">%s</td><td class=\"text\">%s</td></tr>",
+				 r->id, s, r->id, s ? "new" : "old", r->n_looks, r->n_looks, until,
+				 s ? r->warm_new : r->warm_old, s ? r->cut_new : r->cut_old,
+				 s ? r->cut_new : r->cut_old, s ? r->runs_new : r->runs_old, dec);
+			if (fx_count(html, row) != 1)
+				fprintf(stderr, "missing row: %s\n", row);
+			CU_ASSERT_EQUAL(fx_count(html, row), 1);
+		}
+	}
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
+/* Without the sequential rule and with fixed-protocol files: neither section. */
+static void test_rpt_html_seq__absent_without_the_rule(void)
+{
+	char *dir = th_tempdir("html-seq");
+	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/tests/data/seq_old.json' "
+				  "'%s/tests/data/seq_new.json' --format html -o '%s/p.html'",
+				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
+			1);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/p.html", dir);
+	char *html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NULL(strstr(html, "id=\"sequential\""));
+	CU_ASSERT_PTR_NULL(strstr(html, "id=\"budget\""));
+	CU_ASSERT_PTR_NULL(strstr(html, "data-chart=\"seq\""));
+	json_t *data = page_json(html);
+	CU_ASSERT_TRUE(json_is_null(json_object_get(data, "seq")));
+	json_decref(data);
+	free(html);
+	/* with the rule, on fixed-protocol files: the section, no budget section, compare's K */
+	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/tests/data/seq_old.json' "
+				  "'%s/tests/data/seq_new.json' --sequential --format html -o "
+				  "'%s/q.html'",
+				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
+			1);
+	snprintf(path, sizeof(path), "%s/q.html", dir);
+	html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "id=\"sequential\""));
+	CU_ASSERT_PTR_NULL(strstr(html, "id=\"budget\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "sides are compare's options"));
+	CU_ASSERT_EQUAL(fx_count(html, "data-chart=\"seq\""), 4);
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
+static int copy_file(const char *from, const char *dir, const char *name)
+{
+	return fx_system("cp '%s' '%s/%s'", from, dir, name);
+}
+
+/* report DIR: every result of a variant directory, in the order the run started them (old
+ * first, though "new" sorts first by name); another JSON file is left out with a warning. */
+static void test_rpt_html_seq__report_takes_a_variant_directory(void)
+{
+	char *dir = th_tempdir("html-seq"), src[4096], path[4096];
+	snprintf(src, sizeof(src), "%s/tests/data/seq_html_old.json", DBT3_SOURCE_DIR);
+	CU_ASSERT_EQUAL_FATAL(copy_file(src, dir, "old.json"), 0);
+	snprintf(src, sizeof(src), "%s/tests/data/seq_html_new.json", DBT3_SOURCE_DIR);
+	CU_ASSERT_EQUAL_FATAL(copy_file(src, dir, "new.json"), 0);
+	/* a compare report written next to them is no result */
+	CU_ASSERT_TRUE(fx_system("cd '%s' && '%s' compare -q old.json new.json --format json -o "
+				 "compare.json",
+				 dir, DBT3_BINARY) <= 1);
+	snprintf(path, sizeof(path), "%s/compare.json", dir);
+	char *cmp_json = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL(cmp_json);
+	free(cmp_json);
+	CU_ASSERT_EQUAL(fx_system("'%s' report '%s' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY,
+				  dir, dir, dir),
+			0);
+	snprintf(path, sizeof(path), "%s/err.txt", dir);
+	char *err = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "compare.json' is not a dbt3stab result file: "
+						 "left out"));
+	free(err);
+	snprintf(path, sizeof(path), "%s/r.html", dir);
+	char *html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<tr><th></th><th>old</th><th>new</th></tr>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "dbt3stab report: 2 results"));
+	CU_ASSERT_EQUAL(fx_count(html, "<tr data-budget-query="), 2 * N_REFS);
+	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), N_REFS);
+	free(html);
+	/* --quiet: no warning */
+	CU_ASSERT_EQUAL(fx_system("'%s' report -q '%s' -o '%s/r2.html' 2>'%s/err2.txt'",
+				  DBT3_BINARY, dir, dir, dir),
+			0);
+	snprintf(path, sizeof(path), "%s/err2.txt", dir);
+	err = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL(err && !*err);
+	free(err);
+	th_rmtree(dir);
+	free(dir);
+}
+
+/* A directory without results, and one with a malformed result: exit 2, one line naming it. */
+static void test_rpt_html_seq__report_directory_errors(void)
+{
+	char *dir = th_tempdir("html-seq"), path[4096];
+	CU_ASSERT_EQUAL(fx_system("mkdir '%s/empty' '%s/bad'", dir, dir), 0);
+	CU_ASSERT_EQUAL(fx_system("'%s' report '%s/empty' -o '%s/r.html' 2>'%s/err.txt'",
+				  DBT3_BINARY, dir, dir, dir),
+			2);
+	snprintf(path, sizeof(path), "%s/err.txt", dir);
+	char *err = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "no result files (*.json) in '") &&
+			       fx_count(err, "\n") == 1);
+	free(err);
+	snprintf(path, sizeof(path), "%s/bad/old.json", dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("{\"format\": \"dbt3stab-result\", \"format_version\": 1, \"queries\": 3}\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(fx_system("'%s' report '%s/bad' -o '%s/r.html' 2>'%s/err.txt'",
+				  DBT3_BINARY, dir, dir, dir),
+			2);
+	snprintf(path, sizeof(path), "%s/err.txt", dir);
+	err = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "bad/old.json") && fx_count(err, "\n") == 1);
+	free(err);
+	/* no page left behind */
+	snprintf(path, sizeof(path), "%s/r.html", dir);
+	CU_ASSERT_PTR_NULL(fx_slurp(path));
+	th_rmtree(dir);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+	    {"looks_and_decisions_match_reference",
+	     test_rpt_html_seq__looks_and_decisions_match_reference},
+	    {"rule_is_the_runs", test_rpt_html_seq__rule_is_the_runs},
+	    {"budget_section_per_query", test_rpt_html_seq__budget_section_per_query},
+	    {"absent_without_the_rule", test_rpt_html_seq__absent_without_the_rule},
+	    {"report_takes_a_variant_directory",
+	     test_rpt_html_seq__report_takes_a_variant_directory},
+	    {"report_directory_errors", test_rpt_html_seq__report_directory_errors},
+	    {NULL, NULL},
+	};
+	return th_run("rpt_html_seq", cases, argc, argv);
+}
