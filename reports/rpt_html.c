@@ -1027,9 +1027,6 @@ int rpt_html_page_write(FILE *out, const struct rpt_html_page *pg, struct errbuf
 	fputs("\n</script>\n<script>\n", out);
 	fwrite(rpt_asset_vega_lite_js, 1, rpt_asset_vega_lite_js_len, out);
 	fputs("\n</script>\n<script>\n", out);
-	/* seq.js first: it registers the sequential chart that report.js draws */
-	fwrite(rpt_asset_seq_js, 1, rpt_asset_seq_js_len, out);
-	fputc('\n', out);
 	fwrite(rpt_asset_report_js, 1, rpt_asset_report_js_len, out);
 	fputs("\n</script>\n</body>\n</html>\n", out);
 	if (ferror(out))

@@ -12,8 +12,6 @@ extern const unsigned char rpt_asset_vega_lite_js[]; /* vega-lite.min.js (BSD-3-
 extern const size_t rpt_asset_vega_lite_js_len;
 extern const unsigned char rpt_asset_report_js[]; /* report.js: specs, rendering, sorting */
 extern const size_t rpt_asset_report_js_len;
-extern const unsigned char rpt_asset_seq_js[]; /* seq.js: the sequential section's charts */
-extern const size_t rpt_asset_seq_js_len;
 extern const unsigned char rpt_asset_report_css[]; /* report.css */
 extern const size_t rpt_asset_report_css_len;
 extern const unsigned char rpt_asset_history_js[]; /* history.js: the trend page */

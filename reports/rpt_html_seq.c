@@ -210,7 +210,8 @@ static json_t *run_record(const struct res_file *r, const char *id)
 /* "regression after pair 5", "undecided": a run's record in words. */
 static void record_text(FILE *out, json_t *rec)
 {
-	json_t *d = json_object_get(rec, "decision"), *at = json_object_get(rec, "decided_after_pairs");
+	json_t *d = json_object_get(rec, "decision");
+	json_t *at = json_object_get(rec, "decided_after_pairs");
 	rpt_html_escape(out, json_is_string(d) ? json_string_value(d) : "?");
 	if (json_is_integer(at))
 		fprintf(out, " after pair %lld", (long long)json_integer_value(at));
@@ -375,9 +376,12 @@ static void budget_run_line(FILE *out, const struct rpt_html_side *side)
 	}
 	if (isfinite(plan_num(r, "max_pairs")))
 		fprintf(out, ", horizon %.0f pairs", plan_num(r, "max_pairs"));
-	fprintf(out, "; warm-up until steady, %.0f to %.0f executions; %.0f to %.0f measured runs",
-		plan_num(r, "warmup_min"), plan_num(r, "warmup_max"), plan_num(r, "runs_min"),
-		plan_num(r, "runs_max"));
+	double wmin = plan_num(r, "warmup_min"), wmax = plan_num(r, "warmup_max");
+	double rmin = plan_num(r, "runs_min"), rmax = plan_num(r, "runs_max");
+	if (isfinite(wmin) && isfinite(wmax))
+		fprintf(out, "; warm-up until steady, %.0f to %.0f executions", wmin, wmax);
+	if (isfinite(rmin) && isfinite(rmax))
+		fprintf(out, "; %.0f to %.0f measured runs", rmin, rmax);
 	json_t *keep = json_object_get(r->plan, "keep_all");
 	fputs(json_is_true(keep) ? "; every query measured to the end (--keep-all)"
 				 : "; decided queries stop being measured",
@@ -408,7 +412,7 @@ static size_t warmup_cut(const struct res_query *q)
 	return n;
 }
 
-/* "every pair (8)" or "until pair 5: decided regression after pair 5". */
+/* "every pair (8)", or "stopped after pair 5" when its last restart came before the last pair. */
 static void measured_until(FILE *out, const struct res_file *r, const struct res_query *q)
 {
 	long long last = 0, pairs = pairs_run(r);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab HTML report, sequential section: the Vega-Lite spec of one query's running estimate
  * (ratio new/old after each pair) with its repeated confidence interval against the decision
- * band. Registers window.dbt3Specs.seq(data, el, config); report.js, inlined after this file,
- * builds the spec for each div.chart[data-chart="seq"] (data-seq: index into data.seq.queries). */
+ * band. Registers window.dbt3Specs.seq(data, el, config); report.js, concatenated after this
+ * file (reports/CMakeLists.txt), builds the spec for each div.chart[data-chart="seq"] (data-seq: index into data.seq.queries). */
 (function () {
 	'use strict';
 	var PHASES = ['before the decision', 'deciding look', 'after the decision'];

@@ -49,7 +49,8 @@ def look(a, b):
         return out
     se = d.std(ddof=1) / math.sqrt(k)
     tb = tdist.isf(norm.sf(Z[k]), k - 1)
-    lo, hi = math.exp(diff - tb * se), math.exp(diff + tb * se)
+    with np.errstate(over="ignore", under="ignore"):  # as C: exp overflows to inf, underflows to 0
+        lo, hi = float(np.exp(diff - tb * se)), float(np.exp(diff + tb * se))
     if not (math.isfinite(lo) and math.isfinite(hi) and lo > 0):
         return out
     out["lo"], out["hi"] = lo, hi
