@@ -2,7 +2,8 @@
 /* dbt3stab HTML report, sequential section: the Vega-Lite spec of one query's running estimate
  * (ratio new/old after each pair) with its repeated confidence interval against the decision
  * band. Registers window.dbt3Specs.seq(data, el, config); report.js, concatenated after this
- * file (reports/CMakeLists.txt), builds the spec for each div.chart[data-chart="seq"] (data-seq: index into data.seq.queries). */
+ * file (reports/CMakeLists.txt), builds the spec for each div.chart[data-chart="seq"] (data-seq:
+ * an index into data.seq.queries). */
 (function () {
 	'use strict';
 	var PHASES = ['before the decision', 'deciding look', 'after the decision'];
