@@ -62,7 +62,7 @@ def look(a, b):
     elif hi < up and lo > 1 / up:
         out["decision"] = "unchanged"
     # a decision this close to its boundary could go either way in st_seq.c's own boundaries
-    edges = [lo / 1, hi / 1, lo * up, hi * up, out["ratio"] / up]
+    edges = [lo, hi, lo * up, hi / up, out["ratio"] / up, out["ratio"] * up]
     if any(abs(math.log(e)) < 2e-3 for e in edges):
         raise SystemExit("look %d is too close to a boundary: change the seed" % k)
     return out
