@@ -30,13 +30,13 @@ static const char *str(json_t *v)
 }
 
 /* compare --sequential --format html of the budget pair into dir/name; returns the page. */
-static char *seq_page(const char *dir, const char *name, const char *extra, int want_exit)
+static char *seq_page(const char *dir, const char *name, const char *extra, int expect)
 {
 	char path[4096];
 	int rc = fx_system("'%s' compare -q '%s/tests/data/seq_html_old.json' "
 			   "'%s/tests/data/seq_html_new.json' %s --format html -o '%s/%s'",
 			   DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, extra, dir, name);
-	CU_ASSERT_EQUAL(rc, want_exit);
+	CU_ASSERT_EQUAL(rc, expect);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return fx_slurp(path);
 }
