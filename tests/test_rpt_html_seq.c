@@ -126,7 +126,7 @@ static void test_rpt_html_seq__looks_and_decisions_match_reference(void)
 		CU_ASSERT_EQUAL(fx_count(html, row), 1);
 	}
 	/* one chart per query */
-	CU_ASSERT_EQUAL(fx_count(html, "data-chart=\"seq\""), N_REFS);
+	CU_ASSERT_EQUAL(fx_count(html, "data-chart=\"seq\" data-seq="), N_REFS);
 	json_decref(data);
 	free(html);
 	th_rmtree(dir);
@@ -218,7 +218,7 @@ static void test_rpt_html_seq__absent_without_the_rule(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"sequential\""));
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"budget\""));
-	CU_ASSERT_PTR_NULL(strstr(html, "data-chart=\"seq\""));
+	CU_ASSERT_PTR_NULL(strstr(html, "data-chart=\"seq\" data-seq="));
 	json_t *data = page_json(html);
 	CU_ASSERT_TRUE(json_is_null(json_object_get(data, "seq")));
 	json_decref(data);
@@ -235,7 +235,7 @@ static void test_rpt_html_seq__absent_without_the_rule(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "id=\"sequential\""));
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"budget\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "sides are compare's options"));
-	CU_ASSERT_EQUAL(fx_count(html, "data-chart=\"seq\""), 4);
+	CU_ASSERT_EQUAL(fx_count(html, "data-chart=\"seq\" data-seq="), 4);
 	free(html);
 	th_rmtree(dir);
 	free(dir);
