@@ -132,26 +132,25 @@ static void seq_rule(FILE *out, const struct rpt_compare *c)
 	const struct st_seq_opts *o = &c->seq.opts;
 	double up = 1 + o->min_effect;
 	int obf = o->spending == ST_SPEND_OBF;
-	fprintf(out,
-		"<p class=\"seq-rule\">Group-sequential t-test on the log ratio new/old of each pair "
-		"of restarts (%s), replayed over the pairs in file order. &alpha;-spending: %s "
-		"(Lan &amp; DeMets 1983); &alpha; %g over %zu quer%s: <b>%.3g per query</b>, %s. "
-		"Horizon <b>K = %zu pairs</b>; looks after every pair from %zu to %zu (%zu look%s; "
-		"pairs beyond K spend nothing). Margin %g%%: <i>regression</i> when the repeated "
-		"confidence interval lies above 1 and the estimate is at least %.4g, "
-		"<i>improvement</i> when it lies below 1 and the estimate is at most %.4g, "
-		"<i>unchanged</i> when it lies within [%.4g, %.4g]; a decided query keeps its "
-		"decision. ",
-		o->pairing == ST_SEQ_PAIRED
-		    ? "paired: restart i of old with restart i of new, one interleaved run"
-		    : "unpaired: two-sample t, the files are not variants of one run",
-		obf ? "O'Brien&ndash;Fleming type, little &alpha; early" : "Pocock type, evenly",
-		o->alpha, o->m, o->m == 1 ? "y" : "ies", c->seq.alpha_query,
-		o->alt == ST_GREATER ? "for regressions and again for improvements"
-				     : "two-sided",
-		o->max_pairs, o->first_look, o->max_pairs, o->max_pairs - o->first_look + 1,
-		o->max_pairs == o->first_look ? "" : "s", 100 * o->min_effect, up, 1 / up, 1 / up,
-		up);
+	fprintf(
+	    out,
+	    "<p class=\"seq-rule\">Group-sequential t-test on the log ratio new/old of each pair "
+	    "of restarts (%s), replayed over the pairs in file order. &alpha;-spending: %s "
+	    "(Lan &amp; DeMets 1983); &alpha; %g over %zu quer%s: <b>%.3g per query</b>, %s. "
+	    "Horizon <b>K = %zu pairs</b>; looks after every pair from %zu to %zu (%zu look%s; "
+	    "pairs beyond K spend nothing). Margin %g%%: <i>regression</i> when the repeated "
+	    "confidence interval lies above 1 and the estimate is at least %.4g, "
+	    "<i>improvement</i> when it lies below 1 and the estimate is at most %.4g, "
+	    "<i>unchanged</i> when it lies within [%.4g, %.4g]; a decided query keeps its "
+	    "decision. ",
+	    o->pairing == ST_SEQ_PAIRED
+		? "paired: restart i of old with restart i of new, one interleaved run"
+		: "unpaired: two-sample t, the files are not variants of one run",
+	    obf ? "O'Brien&ndash;Fleming type, little &alpha; early" : "Pocock type, evenly",
+	    o->alpha, o->m, o->m == 1 ? "y" : "ies", c->seq.alpha_query,
+	    o->alt == ST_GREATER ? "for regressions and again for improvements" : "two-sided",
+	    o->max_pairs, o->first_look, o->max_pairs, o->max_pairs - o->first_look + 1,
+	    o->max_pairs == o->first_look ? "" : "s", 100 * o->min_effect, up, 1 / up, 1 / up, up);
 	if (plan_num(c->old.res, "budget_s") > 0)
 		fputs("&alpha;, margin and K are the budget run's (plan.alpha, plan.detect, "
 		      "plan.max_pairs), two-sided, as the run decided.</p>\n",
@@ -404,9 +403,9 @@ static size_t warmup_cut(const struct res_query *q)
 {
 	size_t n = 0;
 	for (size_t i = 0; q && i < q->n_restarts; i++) {
-		json_t *v = q->restarts[i].extra ? json_object_get(q->restarts[i].extra,
-								   "warmup_steady")
-						 : NULL;
+		json_t *v = q->restarts[i].extra
+				? json_object_get(q->restarts[i].extra, "warmup_steady")
+				: NULL;
 		n += json_is_false(v);
 	}
 	return n;
@@ -465,18 +464,19 @@ void rpt_html_budget_write(FILE *out, const struct rpt_html_page *pg)
 	for (size_t s = 0; s < pg->n_sides; s++)
 		if (is_budget(pg->sides[s].res))
 			budget_run_line(out, &pg->sides[s]);
-	fputs("</ul>\n<p class=\"muted\">Per query and file: the restarts measured, whether the "
-	      "query was measured in every pair or stopped (decided queries stop being measured), "
-	      "the warm-up executions of each restart in order (the adaptive warm-up; cut: "
-	      "restarts ended by the warm-up maximum before the series was steady), the measured "
-	      "runs of each restart (the cost-optimal allocation), and the decision the run "
-	      "recorded.</p>\n<div class=\"table-wrap\"><table class=\"budget\" id=\"budget-table\">"
-	      "\n<thead><tr><th class=\"text\">query</th><th class=\"text\">file</th>"
-	      "<th>restarts</th><th class=\"text\">measured</th>"
-	      "<th class=\"text\">warm-up per restart</th><th>cut</th>"
-	      "<th class=\"text\">runs per restart</th><th class=\"text\">the run decided</th>"
-	      "</tr></thead>\n<tbody>\n",
-	      out);
+	fputs(
+	    "</ul>\n<p class=\"muted\">Per query and file: the restarts measured, whether the "
+	    "query was measured in every pair or stopped (decided queries stop being measured), "
+	    "the warm-up executions of each restart in order (the adaptive warm-up; cut: "
+	    "restarts ended by the warm-up maximum before the series was steady), the measured "
+	    "runs of each restart (the cost-optimal allocation), and the decision the run "
+	    "recorded.</p>\n<div class=\"table-wrap\"><table class=\"budget\" id=\"budget-table\">"
+	    "\n<thead><tr><th class=\"text\">query</th><th class=\"text\">file</th>"
+	    "<th>restarts</th><th class=\"text\">measured</th>"
+	    "<th class=\"text\">warm-up per restart</th><th>cut</th>"
+	    "<th class=\"text\">runs per restart</th><th class=\"text\">the run decided</th>"
+	    "</tr></thead>\n<tbody>\n",
+	    out);
 	for (size_t q = 0; q < pg->n_ids; q++)
 		for (size_t s = 0; s < pg->n_sides; s++)
 			if (is_budget(pg->sides[s].res))

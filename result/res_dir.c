@@ -149,7 +149,8 @@ int res_dir_read(struct res_dir *out, const char *dir, size_t max, struct errbuf
 	if (out->n == 0)
 		return errbuf_set(err, "no result files (*.json) in '%s'", dir);
 	if (out->n > max)
-		return errbuf_set(err, "'%s' holds %zu result files, at most %zu", dir, out->n, max);
+		return errbuf_set(err, "'%s' holds %zu result files, at most %zu", dir, out->n,
+				  max);
 	order_by_start(out);
 	return 0;
 fail:

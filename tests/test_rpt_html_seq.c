@@ -13,8 +13,8 @@
 
 struct seq_ref {
 	const char *id, *decision;
-	int at, n_looks;	/* decided after pair at (0: undecided); pairs measured */
-	double looks[10][3];	/* ratio, RCI low, RCI high after each pair (NAN: none) */
+	int at, n_looks;     /* decided after pair at (0: undecided); pairs measured */
+	double looks[10][3]; /* ratio, RCI low, RCI high after each pair (NAN: none) */
 	const char *warm_old, *warm_new, *runs_old, *runs_new; /* per restart, in order */
 	int cut_old, cut_new; /* restarts whose warm-up hit the maximum */
 };
@@ -92,7 +92,8 @@ static void test_rpt_html_seq__looks_and_decisions_match_reference(void)
 	char *dir = th_tempdir("html-seq");
 	char *html = seq_page(dir, "s.html", "--sequential", want_exit());
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
-	json_t *data = page_json(html), *qs = json_object_get(json_object_get(data, "seq"), "queries");
+	json_t *data = page_json(html),
+	       *qs = json_object_get(json_object_get(data, "seq"), "queries");
 	CU_ASSERT_EQUAL_FATAL(json_array_size(qs), N_REFS);
 	for (size_t i = 0; i < N_REFS; i++) {
 		const struct seq_ref *r = &refs[i];
@@ -263,13 +264,13 @@ static void test_rpt_html_seq__report_takes_a_variant_directory(void)
 	char *cmp_json = fx_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL(cmp_json);
 	free(cmp_json);
-	CU_ASSERT_EQUAL(fx_system("'%s' report '%s' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY,
-				  dir, dir, dir),
-			0);
+	CU_ASSERT_EQUAL(
+	    fx_system("'%s' report '%s' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY, dir, dir, dir),
+	    0);
 	snprintf(path, sizeof(path), "%s/err.txt", dir);
 	char *err = fx_slurp(path);
 	CU_ASSERT_TRUE(err && strstr(err, "compare.json' is not a dbt3stab result file: "
-						 "left out"));
+					  "left out"));
 	free(err);
 	snprintf(path, sizeof(path), "%s/r.html", dir);
 	char *html = fx_slurp(path);
@@ -302,15 +303,15 @@ static void test_rpt_html_seq__report_directory_errors(void)
 	snprintf(path, sizeof(path), "%s/err.txt", dir);
 	char *err = fx_slurp(path);
 	CU_ASSERT_TRUE(err && strstr(err, "no result files (*.json) in '") &&
-			       fx_count(err, "\n") == 1);
+		       fx_count(err, "\n") == 1);
 	free(err);
 	snprintf(path, sizeof(path), "%s/bad/old.json", dir);
 	FILE *f = fopen(path, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs("{\"format\": \"dbt3stab-result\", \"format_version\": 1, \"queries\": 3}\n", f);
 	fclose(f);
-	CU_ASSERT_EQUAL(fx_system("'%s' report '%s/bad' -o '%s/r.html' 2>'%s/err.txt'",
-				  DBT3_BINARY, dir, dir, dir),
+	CU_ASSERT_EQUAL(fx_system("'%s' report '%s/bad' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY,
+				  dir, dir, dir),
 			2);
 	snprintf(path, sizeof(path), "%s/err.txt", dir);
 	err = fx_slurp(path);
