@@ -29,16 +29,25 @@ static const char *str(json_t *v)
 	return json_is_string(v) ? json_string_value(v) : "";
 }
 
-/* compare --sequential --format html of the budget pair into dir/name; returns the page. */
-static char *seq_page(const char *dir, const char *name, const char *extra, int expect)
+/* compare tests/data/PAIR_old.json PAIR_new.json [extra] --format html into dir/name, with the
+ * exit code expected; returns the page. */
+static char *compare_page(const char *dir, const char *name, const char *pair, const char *extra,
+			  int expect)
 {
 	char path[4096];
-	int rc = fx_system("'%s' compare -q '%s/tests/data/seq_html_old.json' "
-			   "'%s/tests/data/seq_html_new.json' %s --format html -o '%s/%s'",
-			   DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, extra, dir, name);
+	int rc =
+	    fx_system("'%s' compare -q '%s/tests/data/%s_old.json' '%s/tests/data/%s_new.json' "
+		      "%s --format html -o '%s/%s'",
+		      DBT3_BINARY, DBT3_SOURCE_DIR, pair, DBT3_SOURCE_DIR, pair, extra, dir, name);
 	CU_ASSERT_EQUAL(rc, expect);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return fx_slurp(path);
+}
+
+/* compare --sequential --format html of the budget pair (seq_html_*.json). */
+static char *seq_page(const char *dir, const char *name, const char *extra, int expect)
+{
+	return compare_page(dir, name, "seq_html", extra, expect);
 }
 
 /* The page's chart data (script#dbt3-data), parsed. */
@@ -209,13 +218,7 @@ static void test_rpt_html_seq__budget_section_per_query(void)
 static void test_rpt_html_seq__absent_without_the_rule(void)
 {
 	char *dir = th_tempdir("html-seq");
-	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/tests/data/seq_old.json' "
-				  "'%s/tests/data/seq_new.json' --format html -o '%s/p.html'",
-				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
-			1);
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/p.html", dir);
-	char *html = fx_slurp(path);
+	char *html = compare_page(dir, "p.html", "seq", "", 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"sequential\""));
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"budget\""));
@@ -225,13 +228,7 @@ static void test_rpt_html_seq__absent_without_the_rule(void)
 	json_decref(data);
 	free(html);
 	/* with the rule, on fixed-protocol files: the section, no budget section, compare's K */
-	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/tests/data/seq_old.json' "
-				  "'%s/tests/data/seq_new.json' --sequential --format html -o "
-				  "'%s/q.html'",
-				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
-			1);
-	snprintf(path, sizeof(path), "%s/q.html", dir);
-	html = fx_slurp(path);
+	html = compare_page(dir, "q.html", "seq", "--sequential", 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "id=\"sequential\""));
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"budget\""));
