@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The history store in a real private MariaDB (started here, on its socket): the cases of
  * tests/hist_store_cases.h through mysql://, and a store that cannot be reached. */
-#include "server/srv.h"
 #include "tests/hist_store_cases.h"
+#include "tests/th_db.h"
 #include <sys/stat.h>
 
-static char *tmp;
-static char inst[4200], url[9000];
+static struct th_db db; /* the instance, started in main */
+static char url[9000];
 static int server_rc = -1;
 static struct errbuf server_err;
 
@@ -33,18 +33,6 @@ static void test_hist_db__unreachable_store_is_one_line_error(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no password in the URL"));
 }
 
-static void opts_for_test(struct srv_opts *o, int port)
-{
-	struct errbuf err;
-	srv_opts_init(o);
-	srv_opts_parse(o, SRV_OPT_DATADIR, inst, &err);
-	o->port = port;
-	o->buffer_pool = 128u << 20;
-	o->start_timeout = 120;
-	o->stop_timeout = 60;
-	srv_opts_finish(o, &err);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -53,7 +41,8 @@ int main(int argc, char **argv)
 	    {"add_is_idempotent_and_refuses_invalid_files",
 	     hsc_add_is_idempotent_and_refuses_invalid_files},
 	    {"concurrent_adds_both_land", hsc_concurrent_adds_both_land},
-	    {"check_finds_the_reference_change_points", hsc_check_finds_the_reference_change_points},
+	    {"check_finds_the_reference_change_points",
+	     hsc_check_finds_the_reference_change_points},
 	    {"unreachable_store_is_one_line_error",
 	     test_hist_db__unreachable_store_is_one_line_error},
 	    {NULL, NULL},
@@ -61,32 +50,29 @@ int main(int argc, char **argv)
 	struct srv_opts o;
 	struct srv *s = NULL;
 	struct errbuf err;
-	tmp = th_tempdir("hist_db");
-	if (!tmp)
+	if (th_db_begin(&db, "hist_db") < 0)
 		return 2;
-	snprintf(inst, sizeof(inst), "%s/inst", tmp);
-	int port = srv_free_port(&server_err);
-	opts_for_test(&o, port);
-	if (port > 0 && srv_open(&s, &o, &server_err) == 0 && srv_init_datadir(s, &server_err) == 0)
+	th_db_opts(&db, &o, 128u << 20);
+	if (srv_open(&s, &o, &server_err) == 0 && srv_init_datadir(s, &server_err) == 0)
 		server_rc = srv_start(s, NULL, &server_err);
-	/* a managed server keeps the credentials of its account in DIR/client.cnf (docs/server.md) */
+	/* a managed server keeps the credentials of its account in DIR/client.cnf (docs/server.md)
+	 */
 	char cnf[4300];
 	struct stat sb;
-	snprintf(cnf, sizeof(cnf), "%s/client.cnf", inst);
+	snprintf(cnf, sizeof(cnf), "%s/client.cnf", db.inst);
 	/* with it, the tool's account and its password (root's is in [client_root]) */
 	int have_cnf = stat(cnf, &sb) == 0;
 	snprintf(url, sizeof(url), "mysql://%s@localhost/dbt3hist?socket=%s%s%s",
 		 have_cnf ? "dbt3stab" : "root", s ? srv_socket_path(s) : "",
 		 have_cnf ? "&option-file=" : "", have_cnf ? cnf : "");
 	hsc_location = url;
-	hsc_dir = tmp;
+	hsc_dir = db.tmp;
 	int rc = th_run("hist_db", cases, argc, argv);
 	if (s) {
 		srv_stop(s, &err);
 		srv_free(s);
 	}
 	srv_opts_release(&o);
-	th_rmtree(tmp);
-	free(tmp);
+	th_db_end(&db);
 	return rc;
 }

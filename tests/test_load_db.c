@@ -4,8 +4,8 @@
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
 #include "runner/run_load.h"
-#include "server/srv.h"
 #include "tests/harness.h"
+#include "tests/th_db.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-static char *tmp;
-static char inst[4200];
-static long port;
+static struct th_db db; /* the instance in this test file's temp dir (made in main) */
 
 /* Row counts of TPC-H dbgen at SF 0.01, by enum gen_table. */
 static const int64_t sf001_rows[GEN_NTABLES] = {
@@ -49,17 +47,6 @@ static int read_query_rows(uint64_t rows[QRY_COUNT + 1])
 	}
 	fclose(f);
 	return n == QRY_COUNT ? 0 : -1;
-}
-
-static void opts_for_test(struct srv_opts *o)
-{
-	struct errbuf err;
-	srv_opts_init(o);
-	srv_opts_parse(o, SRV_OPT_DATADIR, inst, &err);
-	o->port = port;
-	o->buffer_pool = 128u << 20;
-	o->scale = 0.01;
-	srv_opts_finish(o, &err);
 }
 
 static struct srv_opts sopts; /* outlives every srv handle (they keep pointers into it) */
@@ -306,7 +293,7 @@ static int make_dbgen_files(const char *dir)
 static void test_load__files_equal_generated(void)
 {
 	char dir[4300];
-	snprintf(dir, sizeof(dir), "%s/tbl", tmp);
+	snprintf(dir, sizeof(dir), "%s/tbl", db.tmp);
 	CU_ASSERT_EQUAL_FATAL(make_dbgen_files(dir), 0);
 	CU_ASSERT_EQUAL_FATAL(need_generated_db(), 0);
 	struct load_report rep;
@@ -346,7 +333,7 @@ static void test_load__files_equal_generated(void)
 static void test_load__failed_load_leaves_no_fingerprint(void)
 {
 	char dir[4300], cmd[9000];
-	snprintf(dir, sizeof(dir), "%s/bad", tmp);
+	snprintf(dir, sizeof(dir), "%s/bad", db.tmp);
 	CU_ASSERT_EQUAL_FATAL(make_dbgen_files(dir), 0);
 	snprintf(cmd, sizeof(cmd), "echo 'garbage|x|' >> '%s/orders.tbl'", dir);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
@@ -372,28 +359,28 @@ static void test_load__query_refuses_another_scale_factor(void)
 {
 	char cmd[9000], line[512] = "";
 	CU_ASSERT_EQUAL_FATAL(need_generated_db(), 0);
-	const char *fmt = "'%s' query 11 -q -s %s --datadir '%s' --port %ld >/dev/null 2>'%s/q.err'";
-	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "1", inst, port, tmp);
+	const char *fmt =
+	    "'%s' query 11 -q -s %s --datadir '%s' --port %ld >/dev/null 2>'%s/q.err'";
+	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "1", db.inst, db.port, db.tmp);
 	int rc = system(cmd);
 	CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
-	snprintf(cmd, sizeof(cmd), "%s/q.err", tmp);
+	snprintf(cmd, sizeof(cmd), "%s/q.err", db.tmp);
 	FILE *f = fopen(cmd, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
 	fclose(f);
 	CU_ASSERT_STRING_EQUAL(line, "dbt3stab: the loaded data is scale factor 0.01, not 1\n");
-	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "0.01", inst, port, tmp);
+	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "0.01", db.inst, db.port, db.tmp);
 	rc = system(cmd);
 	CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
 }
 
 int main(int argc, char **argv)
 {
-	struct errbuf err;
-	tmp = th_tempdir("load");
-	snprintf(inst, sizeof(inst), "%s/inst", tmp);
-	port = srv_free_port(&err);
-	opts_for_test(&sopts);
+	if (th_db_begin(&db, "load") < 0)
+		return 2;
+	th_db_opts(&db, &sopts, 128u << 20);
+	sopts.scale = 0.01;
 	static const struct th_case cases[] = {
 	    {"generated_rows_and_noop_reload", test_load__generated_rows_and_noop_reload},
 	    {"fingerprint_schema_and_normal_profile",
@@ -407,13 +394,7 @@ int main(int argc, char **argv)
 	    {NULL, NULL},
 	};
 	int rc = th_run("load_db", cases, argc, argv);
-	struct srv *s = open_srv(); /* whatever happened, no server is left running */
-	if (s) {
-		srv_stop(s, &err);
-		srv_free(s);
-	}
 	srv_opts_release(&sopts);
-	th_rmtree(tmp);
-	free(tmp);
+	th_db_end(&db); /* whatever happened, no server is left running */
 	return rc;
 }

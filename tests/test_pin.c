@@ -3,6 +3,7 @@
 #include "base/cli.h"
 #include "pinning/pin.h"
 #include "tests/harness.h"
+#include "tests/th_spawn.h"
 #include <hwloc.h>
 #include <pthread.h>
 #include <sched.h>
@@ -470,13 +471,8 @@ static void test_pin__binding_needs_this_machine(void)
 /* The machine's allowed PUs follow taskset: one PU left means unpinned with a warning. */
 static void test_pin__taskset_restricts_the_machine(void)
 {
-	char cmd[2048], out[8192];
-	snprintf(cmd, sizeof(cmd), "taskset -c 0 '%s' pin --json 2>&1", DBT3_BINARY);
-	FILE *p = popen(cmd, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	size_t n = fread(out, 1, sizeof(out) - 1, p);
-	out[n] = '\0';
-	CU_ASSERT_EQUAL(pclose(p), 0);
+	char out[8192];
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out), "taskset -c 0 '%s' pin --json", DBT3_BINARY), 0);
 	const char *brace = strchr(out, '{');
 	CU_ASSERT_PTR_NOT_NULL_FATAL(brace);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "warning: single PU 0: server and client run unpinned"));

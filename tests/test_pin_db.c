@@ -2,8 +2,8 @@
 /* A real private MariaDB started through srv_start with pin_child_hook runs bound: every
  * thread's /proc status shows the placement's CPUs and memory nodes. */
 #include "pinning/pin.h"
-#include "server/srv.h"
 #include "tests/harness.h"
+#include "tests/th_db.h"
 #include <dirent.h>
 #include <hwloc.h>
 #include <stdio.h>
@@ -11,22 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *tmp;
-static char inst[4200];
-static long port;
+static struct th_db db; /* the instance (initialised in main) in this test file's temp dir */
 static int init_rc;
-static struct errbuf init_err;
 
 static void opts_for_test(struct srv_opts *o)
 {
-	struct errbuf err;
-	srv_opts_init(o);
-	srv_opts_parse(o, SRV_OPT_DATADIR, inst, &err);
-	o->port = port;
-	o->buffer_pool = 64u << 20;
-	o->start_timeout = 120;
-	o->stop_timeout = 60;
-	srv_opts_finish(o, &err);
+	th_db_opts(&db, o, 64u << 20);
 }
 
 static int read_line(const char *path, char *out, size_t len)
@@ -232,39 +222,10 @@ int main(int argc, char **argv)
 	    {"verify_rejects_an_unpinned_server", test_pin_db__verify_rejects_an_unpinned_server},
 	    {NULL, NULL},
 	};
-	struct errbuf err;
-	tmp = th_tempdir("pindb");
-	if (!tmp) {
-		perror("mkdtemp");
+	if (th_db_begin(&db, "pindb") < 0)
 		return 2;
-	}
-	snprintf(inst, sizeof(inst), "%s/inst", tmp);
-	port = srv_free_port(&err);
-	if (port < 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return 2;
-	}
-	struct srv_opts o;
-	struct srv *s = NULL;
-	opts_for_test(&o);
-	init_rc = srv_open(&s, &o, &init_err);
-	if (init_rc == 0)
-		init_rc = srv_init_datadir(s, &init_err);
-	if (init_rc != 0)
-		fprintf(stderr, "init: %s\n", init_err.msg);
-	srv_free(s);
-	srv_opts_release(&o);
-
+	init_rc = th_db_init(&db, 64u << 20);
 	int rc = th_run("pin_db", cases, argc, argv);
-
-	/* Whatever a failed case left running. */
-	opts_for_test(&o);
-	if (srv_open(&s, &o, &err) == 0) {
-		srv_stop(s, &err);
-		srv_free(s);
-	}
-	srv_opts_release(&o);
-	th_rmtree(tmp);
-	free(tmp);
+	th_db_end(&db); /* whatever a failed case left running */
 	return rc;
 }

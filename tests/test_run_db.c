@@ -7,8 +7,9 @@
 #include "reports/rpt.h"
 #include "result/res.h"
 #include "runner/run.h"
-#include "th_schema.h"
-#include "server/srv.h"
+#include "tests/th_db.h"
+#include "tests/th_schema.h"
+#include "tests/th_spawn.h"
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -28,45 +29,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One loaded instance shared by the cases (made in main). */
-static char *tmp;
-static char inst[4200], portarg[32];
+static struct th_db db; /* one loaded instance shared by the cases (made in main) */
 static int loaded;
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
 
 /* Starts dbt3stab with args (NULL-terminated) plus the instance options and, when no_pin,
  * --no-pin; output to log. */
 static pid_t spawn_pinned_or_not(const char *log, const char *const *args, int no_pin)
 {
-	const char *argv[64];
-	int n = 0;
-	argv[n++] = DBT3_BINARY;
-	for (; *args && n < 56; args++)
-		argv[n++] = *args;
-	argv[n++] = "--datadir";
-	argv[n++] = inst;
-	argv[n++] = "--port";
-	argv[n++] = portarg;
-	if (no_pin)
-		argv[n++] = "--no-pin";
-	argv[n] = NULL;
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		execv(DBT3_BINARY, (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
+	const char *inst_args[] = {
+	    "--datadir", db.inst, "--port", db.portarg, no_pin ? "--no-pin" : NULL, NULL};
+	return th_spawn(log, args, inst_args);
 }
 
 /* spawn_pinned_or_not with --no-pin: placement is checked by one case alone
@@ -76,39 +48,21 @@ static pid_t spawn(const char *log, const char *const *args)
 	return spawn_pinned_or_not(log, args, 1);
 }
 
-static int wait_exit(pid_t pid)
-{
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static void show_log(const char *log)
-{
-	char *text = NULL;
-	struct errbuf err;
-	if (util_read_file(log, &text, NULL, &err) == 0)
-		fprintf(stderr, "--- %s\n%s---\n", log, text);
-	free(text);
-}
-
 /* Runs dbt3stab to the end; the exit code. */
 static int run_cli(const char *tag, const char *const *args)
 {
 	char log[4300];
-	snprintf(log, sizeof(log), "%s/%s.log", tmp, tag);
-	int rc = wait_exit(spawn(log, args));
+	snprintf(log, sizeof(log), "%s/%s.log", db.tmp, tag);
+	int rc = th_wait_exit(spawn(log, args));
 	if (rc != 0)
-		show_log(log);
+		th_show_log(log);
 	return rc;
 }
 
 static char *tmp_path(const char *name)
 {
 	char *p = NULL;
-	if (asprintf(&p, "%s/%s", tmp, name) < 0)
+	if (asprintf(&p, "%s/%s", db.tmp, name) < 0)
 		return NULL;
 	return p;
 }
@@ -152,13 +106,7 @@ static void assert_schema_valid(const char *path)
 /* The server of the instance is not running (no stray process). */
 static void assert_server_stopped(void)
 {
-	char pidfile[4300], *text = NULL;
-	struct errbuf err;
-	snprintf(pidfile, sizeof(pidfile), "%s/mysqld.pid", inst);
-	if (util_read_file(pidfile, &text, NULL, &err) < 0)
-		return; /* no pid file: stopped */
-	long pid = strtol(text, NULL, 10);
-	free(text);
+	long pid = th_server_pid(db.inst); /* 0: no pid file, stopped */
 	CU_ASSERT(pid <= 0 || kill((pid_t)pid, 0) != 0);
 }
 
@@ -252,41 +200,29 @@ static int wait_for_file(const char *path, pid_t child, int ms)
 			return 0;
 		if (waitpid(child, NULL, WNOHANG) == child)
 			return -1;
-		sleep_ms(20);
+		th_sleep_ms(20);
 	}
 	return -1;
-}
-
-static long server_pid(void)
-{
-	char pidfile[4300], *text = NULL;
-	struct errbuf err;
-	snprintf(pidfile, sizeof(pidfile), "%s/mysqld.pid", inst);
-	if (util_read_file(pidfile, &text, NULL, &err) < 0)
-		return -1;
-	long pid = strtol(text, NULL, 10);
-	free(text);
-	return pid;
 }
 
 static void test_run_db__killed_server_is_recorded_and_the_run_goes_on(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("crash.json"), log[4300];
-	snprintf(log, sizeof(log), "%s/crash.log", tmp);
+	snprintf(log, sizeof(log), "%s/crash.log", db.tmp);
 	/* Q6 first (short): its checkpoint says Q1 (30 executions) has begun. */
 	const char *args[] = {"run",	    "-s",	 "0.01",     "-o",	out,
 			      "--restarts", "2",	 "--warmup", "0",	"--runs",
 			      "30",	    "--queries", "6,1,14",   "--quiet", NULL};
 	pid_t child = spawn(log, args);
 	CU_ASSERT_EQUAL_FATAL(wait_for_file(out, child, 120000), 0);
-	long pid = server_pid();
+	long pid = th_server_pid(db.inst);
 	CU_ASSERT_FATAL(pid > 0);
-	sleep_ms(100);
+	th_sleep_ms(100);
 	CU_ASSERT_EQUAL(kill((pid_t)pid, SIGKILL), 0);
-	int rc = wait_exit(child);
+	int rc = th_wait_exit(child);
 	if (rc != 0)
-		show_log(log);
+		th_show_log(log);
 	CU_ASSERT_EQUAL(rc, 0);
 	assert_schema_valid(out);
 	assert_server_stopped();
@@ -447,13 +383,8 @@ static void sample_threads(pid_t pid, struct seen_affinity *s)
 /* The pid of the instance's server when it is running as a child of run_pid, else 0. */
 static pid_t server_child_of(pid_t run_pid)
 {
-	char path[4300], *text = NULL, line[256];
-	struct errbuf err;
-	snprintf(path, sizeof(path), "%s/mysqld.pid", inst);
-	if (util_read_file(path, &text, NULL, &err) < 0)
-		return 0;
-	pid_t pid = (pid_t)strtol(text, NULL, 10);
-	free(text);
+	char path[4300], line[256];
+	pid_t pid = (pid_t)th_server_pid(db.inst);
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	FILE *f = pid > 0 ? fopen(path, "r") : NULL;
 	pid_t ppid = 0;
@@ -491,7 +422,7 @@ static void test_run_db__pinned_run_records_the_placement_it_had(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("pinned.json"), log[4300];
-	snprintf(log, sizeof(log), "%s/pinned.log", tmp);
+	snprintf(log, sizeof(log), "%s/pinned.log", db.tmp);
 	const char *args[] = {"run",	    "-s",	 "0.01",     "-o",	out,
 			      "--restarts", "1",	 "--warmup", "1",	"--runs",
 			      "30",	    "--queries", "1,6",	     "--quiet", NULL};
@@ -510,12 +441,12 @@ static void test_run_db__pinned_run_records_the_placement_it_had(void)
 				have_bind = server_numa_bind(server, bind, sizeof(bind));
 			samples++;
 		}
-		sleep_ms(20);
+		th_sleep_ms(20);
 	}
 	CU_ASSERT_EQUAL_FATAL(w, child);
-	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	int rc = th_exit_code(st);
 	if (rc != 0)
-		show_log(log);
+		th_show_log(log);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	json_error_t jerr;
 	json_t *res = json_load_file(out, 0, &jerr);
@@ -564,11 +495,11 @@ static void test_run_db__refusals_claim_nothing(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	char log[4300], bad[4300];
-	snprintf(bad, sizeof(bad), "%s/no-such-dir/x.json", tmp);
+	snprintf(bad, sizeof(bad), "%s/no-such-dir/x.json", db.tmp);
 	const char *unwritable[] = {"run", "-s", "0.01", "-o", bad, "--queries", "6", NULL};
-	snprintf(log, sizeof(log), "%s/refuse1.log", tmp);
+	snprintf(log, sizeof(log), "%s/refuse1.log", db.tmp);
 	uint64_t t0 = util_now_ns();
-	CU_ASSERT_EQUAL(wait_exit(spawn(log, unwritable)), 2);
+	CU_ASSERT_EQUAL(th_wait_exit(spawn(log, unwritable)), 2);
 	CU_ASSERT(util_now_ns() - t0 < 5000000000u); /* refused before starting the server */
 	CU_ASSERT_TRUE(log_contains(log, "cannot write the result file"));
 	assert_server_stopped();
@@ -590,8 +521,8 @@ static void test_run_db__refusals_claim_nothing(void)
 	const char *args[] = {"run",	   "-s", "0.01",       "-o", out,
 			      "--queries", "6",	 "--restarts", "1",  "--server-option",
 			      portopt,	   NULL};
-	snprintf(log, sizeof(log), "%s/refuse2.log", tmp);
-	CU_ASSERT_EQUAL(wait_exit(spawn(log, args)), 4);
+	snprintf(log, sizeof(log), "%s/refuse2.log", db.tmp);
+	CU_ASSERT_EQUAL(th_wait_exit(spawn(log, args)), 4);
 	close(busy);
 	CU_ASSERT_FALSE(file_exists(out));
 	CU_ASSERT_FALSE(log_contains(log, "wrote '"));
@@ -605,14 +536,14 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("resume.json"), log[4300];
-	snprintf(log, sizeof(log), "%s/resume1.log", tmp);
+	snprintf(log, sizeof(log), "%s/resume1.log", db.tmp);
 	const char *args[] = {"run",	    "-s",	 "0.01",     "-o",	out,
 			      "--restarts", "3",	 "--warmup", "1",	"--runs",
 			      "3",	    "--queries", "6,14",     "--quiet", NULL};
 	pid_t child = spawn(log, args);
 	CU_ASSERT_EQUAL_FATAL(wait_for_file(out, child, 120000), 0);
 	CU_ASSERT_EQUAL(kill(child, SIGINT), 0);
-	int rc = wait_exit(child);
+	int rc = th_wait_exit(child);
 	CU_ASSERT_EQUAL(rc, 130);
 	assert_server_stopped();
 	char note[9000];
@@ -634,8 +565,8 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 	char *kept = NULL, *after = NULL;
 	struct errbuf rerr;
 	CU_ASSERT_EQUAL(util_read_file(out, &kept, NULL, &rerr), 0);
-	snprintf(log, sizeof(log), "%s/resume-again.log", tmp);
-	CU_ASSERT_EQUAL(wait_exit(spawn(log, args)), 2);
+	snprintf(log, sizeof(log), "%s/resume-again.log", db.tmp);
+	CU_ASSERT_EQUAL(th_wait_exit(spawn(log, args)), 2);
 	CU_ASSERT_TRUE(log_contains(log, "exists: complete an interrupted run with --resume"));
 	CU_ASSERT_EQUAL(util_read_file(out, &after, NULL, &rerr), 0);
 	CU_ASSERT_TRUE(kept && after && strcmp(kept, after) == 0);
@@ -671,15 +602,15 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 	CU_ASSERT_EQUAL(util_read_file(out, &before_text, NULL, &err), 0);
 	const char *again[] = {"run", "--resume", out, NULL};
 	CU_ASSERT_EQUAL(run_cli("resume3", again), 0);
-	snprintf(log, sizeof(log), "%s/resume3.log", tmp);
+	snprintf(log, sizeof(log), "%s/resume3.log", db.tmp);
 	CU_ASSERT_TRUE(log_contains(log, "is complete (finished at"));
 	CU_ASSERT_EQUAL(util_read_file(out, &after_text, NULL, &err), 0);
 	CU_ASSERT_TRUE(before_text && after_text && strcmp(before_text, after_text) == 0);
 	free(before_text);
 	free(after_text);
 	const char *more[] = {"run", "--resume", out, "--restarts", "5", NULL};
-	snprintf(log, sizeof(log), "%s/resume4.log", tmp);
-	CU_ASSERT_EQUAL(wait_exit(spawn(log, more)), 2);
+	snprintf(log, sizeof(log), "%s/resume4.log", db.tmp);
+	CU_ASSERT_EQUAL(th_wait_exit(spawn(log, more)), 2);
 	CU_ASSERT_TRUE(log_contains(log, "drop --restarts"));
 	free(out);
 }
@@ -741,7 +672,8 @@ static void test_run_db__variants_interleave(void)
 	for (int v = 0; v < 2; v++)
 		mode[v] = json_string_value(
 		    json_object_get(json_object_get(res[v]->server, "variables"), "sql_mode"));
-	CU_ASSERT_STRING_EQUAL(mode[1] ? mode[1] : "", "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION");
+	CU_ASSERT_STRING_EQUAL(mode[1] ? mode[1] : "",
+			       "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION");
 	CU_ASSERT_STRING_NOT_EQUAL(mode[0] ? mode[0] : "", mode[1] ? mode[1] : "");
 	free(sa);
 	free(sb);
@@ -814,10 +746,11 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 		if (strcmp(why, "max-pairs") == 0)
 			CU_ASSERT_EQUAL(json_integer_value(horizon), pairs);
 		if (strcmp(why, "budget") == 0) /* stopped because the next pair would not fit */
-			CU_ASSERT(elapsed + json_number_value(json_object_get(
-						b, "next_pair_estimate_s")) >
+			CU_ASSERT(elapsed + json_number_value(
+						json_object_get(b, "next_pair_estimate_s")) >
 				  budget);
-		CU_ASSERT_EQUAL(json_integer_value(json_object_get(res[v]->plan, "restarts")), pairs);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(res[v]->plan, "restarts")),
+				pairs);
 	}
 	for (size_t k = 0; k < res[0]->n_queries; k++) {
 		const struct res_query *qa = &res[0]->queries[k];
@@ -865,7 +798,8 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 	}
 	/* compare --sequential replays the run's rule from the two files: paired, and for every
 	 * query the decision the run recorded, after the same pair */
-	struct rpt_file_info fo = {"old.json", res[0]}, fn = {"new.json", res[1]}, fb = {NULL, NULL};
+	struct rpt_file_info fo = {"old.json", res[0]}, fn = {"new.json", res[1]},
+			     fb = {NULL, NULL};
 	struct rpt_compare_opts co;
 	struct rpt_compare *cmp = NULL;
 	struct errbuf cerr;
@@ -898,38 +832,39 @@ static void test_run_db__row_count_change_is_recorded_and_flagged(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("rows.json"), log[4300];
-	const char *args[] = {"run",	 "-s", "0.01", "-o",	    out,     "--restarts", "1",
-			      "--warmup", "0",	"--runs", "40", "--queries", "1",	   "--quiet",
-			      NULL};
+	const char *args[] = {"run",	    "-s",	 "0.01",     "-o",	out,
+			      "--restarts", "1",	 "--warmup", "0",	"--runs",
+			      "40",	    "--queries", "1",	     "--quiet", NULL};
 	struct srv_opts o;
 	struct srv *s = NULL;
 	struct errbuf err;
 	MYSQL *m = NULL;
 	srv_opts_init(&o);
-	srv_opts_parse(&o, SRV_OPT_DATADIR, inst, &err);
-	o.port = atoi(portarg);
+	srv_opts_parse(&o, SRV_OPT_DATADIR, db.inst, &err);
+	o.port = db.port;
 	CU_ASSERT_EQUAL_FATAL(srv_opts_finish(&o, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	snprintf(log, sizeof(log), "%s/rows.log", tmp);
+	snprintf(log, sizeof(log), "%s/rows.log", db.tmp);
 	pid_t pid = spawn(log, args);
 	for (int i = 0; i < 6000 && !m; i++) { /* the run's server answers */
 		if (srv_is_alive(s))
 			m = srv_connect(s, "dbt3", &err);
 		if (!m)
-			sleep_ms(10);
+			th_sleep_ms(10);
 	}
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	int seen = 0; /* a Q1 execution is running */
 	for (int i = 0; i < 3000 && !seen; i++) {
-		if (mysql_query(m, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO "
-				   "LIKE '%l_returnflag%' AND INFO NOT LIKE '%PROCESSLIST%'") == 0) {
+		if (mysql_query(m,
+				"SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO "
+				"LIKE '%l_returnflag%' AND INFO NOT LIKE '%PROCESSLIST%'") == 0) {
 			MYSQL_RES *r = mysql_store_result(m);
 			MYSQL_ROW row = r ? mysql_fetch_row(r) : NULL;
 			seen = row && row[0] && atoi(row[0]) > 0;
 			mysql_free_result(r);
 		}
 		if (!seen)
-			sleep_ms(5);
+			th_sleep_ms(5);
 	}
 	CU_ASSERT_FATAL(seen);
 	static const char insert[] =
@@ -943,15 +878,16 @@ static void test_run_db__row_count_change_is_recorded_and_flagged(void)
 	if (ins)
 		fprintf(stderr, "insert: %s\n", mysql_error(m));
 	mysql_close(m);
-	int rc = wait_exit(pid);
+	int rc = th_wait_exit(pid);
 	if (rc != 0)
-		show_log(log);
+		th_show_log(log);
 	/* Remove the row (the run stopped its server) before asserting anything. */
 	struct srv_launch launch = {0};
 	if (srv_start(s, &launch, &err) == 0) {
 		MYSQL *c = srv_connect(s, "dbt3", &err);
 		if (!c || mysql_query(c, "DELETE FROM lineitem WHERE l_linenumber = 99"))
-			fprintf(stderr, "cannot remove the test row: %s\n", c ? mysql_error(c) : err.msg);
+			fprintf(stderr, "cannot remove the test row: %s\n",
+				c ? mysql_error(c) : err.msg);
 		if (c)
 			mysql_close(c);
 		srv_stop(s, &err);
@@ -973,18 +909,19 @@ static void test_run_db__row_count_change_is_recorded_and_flagged(void)
 	/* From the first changed execution on, every one returned 5 rows, up to the 41st (40
 	 * measured, then with --warmup 0 the one that fingerprints the result). */
 	size_t n = json_array_size(changes);
-	json_int_t first = json_integer_value(json_object_get(json_array_get(changes, 0), "execution"));
+	json_int_t first =
+	    json_integer_value(json_object_get(json_array_get(changes, 0), "execution"));
 	CU_ASSERT(first >= 2);
-	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_array_get(changes, n - 1), "execution")),
-			41);
+	CU_ASSERT_EQUAL(
+	    json_integer_value(json_object_get(json_array_get(changes, n - 1), "execution")), 41);
 	CU_ASSERT_EQUAL((json_int_t)n, 41 - first + 1);
 	for (size_t i = 0; i < n; i++)
-		CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_array_get(changes, i), "rows")),
-				5);
+		CU_ASSERT_EQUAL(
+		    json_integer_value(json_object_get(json_array_get(changes, i), "rows")), 5);
 	res_file_free(res);
 	/* compare: the query is a wrong result, exit 3. */
 	char cmd[9000];
-	snprintf(log, sizeof(log), "%s/rows-compare.log", tmp);
+	snprintf(log, sizeof(log), "%s/rows-compare.log", db.tmp);
 	snprintf(cmd, sizeof(cmd), "'%s' compare '%s' '%s' >'%s' 2>&1", DBT3_BINARY, out, out, log);
 	int st = system(cmd);
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 3);
@@ -994,24 +931,8 @@ static void test_run_db__row_count_change_is_recorded_and_flagged(void)
 
 int main(int argc, char **argv)
 {
-	struct errbuf err;
-	tmp = th_tempdir("run");
-	if (!tmp)
-		return 2;
-	snprintf(inst, sizeof(inst), "%s/inst", tmp);
-	int port = srv_free_port(&err);
-	snprintf(portarg, sizeof(portarg), "%d", port);
-	char cmd[9000];
-	snprintf(cmd, sizeof(cmd),
-		 "'%s' server init --datadir '%s' --port %s -q >'%s/setup.log' 2>&1 && "
-		 "'%s' load -s 0.01 --datadir '%s' --port %s -q >>'%s/setup.log' 2>&1",
-		 DBT3_BINARY, inst, portarg, tmp, DBT3_BINARY, inst, portarg, tmp);
-	loaded = port > 0 && system(cmd) == 0;
-	if (!loaded) {
-		char log[4300];
-		snprintf(log, sizeof(log), "%s/setup.log", tmp);
-		show_log(log);
-	}
+	if (th_db_begin(&db, "run") == 0)
+		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    {"result_is_complete_and_schema_valid",
 	     test_run_db__result_is_complete_and_schema_valid},
@@ -1032,12 +953,6 @@ int main(int argc, char **argv)
 	    {NULL, NULL},
 	};
 	int rc = th_run("run_db", cases, argc, argv);
-	/* Whatever happened, no server is left running. */
-	snprintf(cmd, sizeof(cmd), "'%s' server stop --datadir '%s' --port %s -q >/dev/null 2>&1",
-		 DBT3_BINARY, inst, portarg);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot stop the test server in '%s'\n", inst);
-	th_rmtree(tmp);
-	free(tmp);
+	th_db_end(&db); /* whatever happened, no server is left running */
 	return rc;
 }

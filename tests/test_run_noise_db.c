@@ -5,81 +5,19 @@
 #include "harness.h"
 #include "result/res.h"
 #include "runner/run_noise.h"
-#include "th_schema.h"
-#include "server/srv.h"
-#include <errno.h>
-#include <fcntl.h>
+#include "tests/th_db.h"
+#include "tests/th_schema.h"
+#include "tests/th_spawn.h"
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static char *tmp;
-static char inst[4200], portarg[32];
+static struct th_db db; /* one loaded instance shared by the cases (made in main) */
 static int loaded;
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
-
-static int wait_exit(pid_t pid)
-{
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static void show_log(const char *log)
-{
-	char *text = NULL;
-	struct errbuf err;
-	if (util_read_file(log, &text, NULL, &err) == 0)
-		fprintf(stderr, "--- %s\n%s---\n", log, text);
-	free(text);
-}
-
-/* dbt3stab args... (pinned: the default placement) with output to log; the child's pid. */
-static pid_t spawn(const char *log, const char *const *args)
-{
-	const char *argv[64];
-	int n = 0;
-	argv[n++] = DBT3_BINARY;
-	for (; *args && n < 58; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		execv(DBT3_BINARY, (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static long server_pid(void)
-{
-	char pidfile[4300], *text = NULL;
-	struct errbuf err;
-	snprintf(pidfile, sizeof(pidfile), "%s/mysqld.pid", inst);
-	if (util_read_file(pidfile, &text, NULL, &err) < 0)
-		return 0;
-	long pid = strtol(text, NULL, 10);
-	free(text);
-	return pid;
-}
 
 /* A busy loop on the server's PUs (its affinity) until killed. */
 static pid_t start_hog(long server)
@@ -104,7 +42,7 @@ static int hog_second_restart(pid_t run, int *status)
 	int starts = 0, st = 0;
 	pid_t hog = 0;
 	while (waitpid(run, &st, WNOHANG) == 0) {
-		long pid = server_pid();
+		long pid = th_server_pid(db.inst);
 		if (pid > 0 && pid != last) {
 			last = pid;
 			starts++;
@@ -116,13 +54,13 @@ static int hog_second_restart(pid_t run, int *status)
 				hog = 0;
 			}
 		}
-		sleep_ms(5);
+		th_sleep_ms(5);
 	}
 	if (hog > 0) {
 		kill(hog, SIGKILL);
 		waitpid(hog, NULL, 0);
 	}
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	*status = th_exit_code(st);
 	return starts;
 }
 
@@ -135,7 +73,7 @@ static double host_busy_share(void)
 	long hz = sysconf(_SC_CLK_TCK), cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (util_read_file("/proc/stat", &a, NULL, &err) < 0)
 		return 1;
-	sleep_ms(1000);
+	th_sleep_ms(1000);
 	if (util_read_file("/proc/stat", &b, NULL, &err) < 0 ||
 	    run_noise_parse_stat(a, NULL, 0, &busy0, &steal0) < 0 ||
 	    run_noise_parse_stat(b, NULL, 0, &busy1, &steal1) < 0) {
@@ -157,16 +95,16 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	}
 	double idle_before = 1 - host_busy_share();
 	char out[4300], log[4300], cmp_log[4300];
-	snprintf(out, sizeof(out), "%s/noise.json", tmp);
-	snprintf(log, sizeof(log), "%s/noise.log", tmp);
-	snprintf(cmp_log, sizeof(cmp_log), "%s/compare.log", tmp);
-	const char *args[] = {"run",	  "-s",	       "0.01", "-o",	 out,	  "--restarts",
-			      "3",	  "--warmup",  "2",    "--runs", "4",	  "--queries",
-			      "1,3,9,18", "--datadir", inst,   "--port", portarg, NULL};
-	pid_t run = spawn(log, args);
+	snprintf(out, sizeof(out), "%s/noise.json", db.tmp);
+	snprintf(log, sizeof(log), "%s/noise.log", db.tmp);
+	snprintf(cmp_log, sizeof(cmp_log), "%s/compare.log", db.tmp);
+	const char *args[] = {"run",	  "-s",	       "0.01",	"-o",	  out,	      "--restarts",
+			      "3",	  "--warmup",  "2",	"--runs", "4",	      "--queries",
+			      "1,3,9,18", "--datadir", db.inst, "--port", db.portarg, NULL};
+	pid_t run = th_spawn(log, args, NULL);
 	int rc = -1, starts = hog_second_restart(run, &rc);
 	if (rc != 0)
-		show_log(log);
+		th_show_log(log);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(starts, 3);
 	struct res_file *res = NULL;
@@ -210,7 +148,7 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	free(r);
 	/* compare leaves the disturbed restart out and says so */
 	const char *cargs[] = {"compare", out, out, "--exclude-disturbed", NULL};
-	int crc = wait_exit(spawn(cmp_log, cargs));
+	int crc = th_wait_exit(th_spawn(cmp_log, cargs, NULL));
 	char *text = NULL;
 	CU_ASSERT_EQUAL(util_read_file(cmp_log, &text, NULL, &err), 0);
 	CU_ASSERT(crc == 0 || crc == 1);
@@ -243,15 +181,16 @@ static void test_run_noise_db__redo_disturbed_measures_again_and_keeps_the_first
 	}
 	double idle_before = 1 - host_busy_share();
 	char out[4300], log[4300];
-	snprintf(out, sizeof(out), "%s/redo.json", tmp);
-	snprintf(log, sizeof(log), "%s/redo.log", tmp);
-	const char *args[] = {"run",   "-s",	    "0.01", "-o",     out,     "--restarts",
-			      "3",     "--warmup",  "2",    "--runs", "4",     "--queries",
-			      "1,3,9", "--datadir", inst,   "--port", portarg, "--redo-disturbed",
-			      "1",     NULL};
-	int rc = -1, starts = hog_second_restart(spawn(log, args), &rc);
+	snprintf(out, sizeof(out), "%s/redo.json", db.tmp);
+	snprintf(log, sizeof(log), "%s/redo.log", db.tmp);
+	const char *args[] = {
+	    "run",   "-s",	  "0.01",  "-o",     out,	 "--restarts",
+	    "3",     "--warmup",  "2",	   "--runs", "4",	 "--queries",
+	    "1,3,9", "--datadir", db.inst, "--port", db.portarg, "--redo-disturbed",
+	    "1",     NULL};
+	int rc = -1, starts = hog_second_restart(th_spawn(log, args, NULL), &rc);
 	if (rc != 0)
-		show_log(log);
+		th_show_log(log);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(starts, 4);
 	struct res_file *res = NULL;
@@ -287,24 +226,8 @@ static void test_run_noise_db__redo_disturbed_measures_again_and_keeps_the_first
 
 int main(int argc, char **argv)
 {
-	struct errbuf err;
-	tmp = th_tempdir("noise");
-	if (!tmp)
-		return 2;
-	snprintf(inst, sizeof(inst), "%s/inst", tmp);
-	int port = srv_free_port(&err);
-	snprintf(portarg, sizeof(portarg), "%d", port);
-	char cmd[9000];
-	snprintf(cmd, sizeof(cmd),
-		 "'%s' server init --datadir '%s' --port %s -q >'%s/setup.log' 2>&1 && "
-		 "'%s' load -s 0.01 --datadir '%s' --port %s -q >>'%s/setup.log' 2>&1",
-		 DBT3_BINARY, inst, portarg, tmp, DBT3_BINARY, inst, portarg, tmp);
-	loaded = port > 0 && system(cmd) == 0;
-	if (!loaded) {
-		char log[4300];
-		snprintf(log, sizeof(log), "%s/setup.log", tmp);
-		show_log(log);
-	}
+	if (th_db_begin(&db, "noise") == 0)
+		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    {"hogged_restart_is_disturbed_and_excluded",
 	     test_run_noise_db__hogged_restart_is_disturbed_and_excluded},
@@ -313,11 +236,6 @@ int main(int argc, char **argv)
 	    {NULL, NULL},
 	};
 	int rc = th_run("run_noise_db", cases, argc, argv);
-	snprintf(cmd, sizeof(cmd), "'%s' server stop --datadir '%s' --port %s -q >/dev/null 2>&1",
-		 DBT3_BINARY, inst, portarg);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot stop the test server in '%s'\n", inst);
-	th_rmtree(tmp);
-	free(tmp);
+	th_db_end(&db);
 	return rc;
 }

@@ -2,6 +2,7 @@
 /* Unit tests of server/srv*.c: option parsing, sizes, the config template, argument errors. */
 #include "server/srv.h"
 #include "tests/harness.h"
+#include "tests/th_spawn.h"
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -493,16 +494,7 @@ static void test_srv__free_port_takes_a_listener_and_is_not_in_use(void)
 /* Runs dbt3stab with args (a shell fragment) and returns its exit code; stderr into out. */
 static int run_cli(const char *args, char *out, size_t len)
 {
-	char cmd[2048];
-	snprintf(cmd, sizeof(cmd), "DBT3STAB_HOME=/nonexistent/dbt3 '%s' %s 2>&1", DBT3_BINARY,
-		 args);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	size_t n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return th_sh(out, len, "DBT3STAB_HOME=/nonexistent/dbt3 '%s' %s", DBT3_BINARY, args);
 }
 
 static void test_srv__cli_argument_errors(void)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Real-server tests of server/srv.c: one private MariaDB datadir (initialised once), free port. */
-#include "server/srv.h"
 #include "tests/harness.h"
+#include "tests/th_db.h"
+#include "tests/th_spawn.h"
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -17,28 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static char *tmp;	/* temp dir of this test file */
-static char inst[4200]; /* instance directory inside it */
-static long port;
+static struct th_db db; /* the instance (initialised in main) in this test file's temp dir */
 static int init_rc;
-static struct errbuf init_err;
 
 static void opts_for_test(struct srv_opts *o)
 {
-	struct errbuf err;
-	srv_opts_init(o);
-	srv_opts_parse(o, SRV_OPT_DATADIR, inst, &err);
-	o->port = port;
-	o->buffer_pool = 128u << 20;
-	o->start_timeout = 120;
-	o->stop_timeout = 60;
-	srv_opts_finish(o, &err);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
+	th_db_opts(&db, o, 128u << 20);
 }
 
 /* Processes whose command line mentions our temp dir (a server started by these tests). */
@@ -61,7 +46,7 @@ static int servers_left(void)
 			if (buf[i] == '\0')
 				buf[i] = ' ';
 		buf[len] = '\0';
-		if (strstr(buf, "--defaults-file=") && strstr(buf, tmp))
+		if (strstr(buf, "--defaults-file=") && strstr(buf, db.tmp))
 			n++;
 	}
 	if (d)
@@ -102,7 +87,7 @@ static int query_one(MYSQL *m, const char *sql, char *out, size_t len)
 static void test_srv_db__init_creates_datadir_once(void)
 {
 	if (init_rc != 0)
-		fprintf(stderr, "init: %s\n", init_err.msg);
+		fprintf(stderr, "init: %s\n", db.err.msg);
 	CU_ASSERT_EQUAL_FATAL(init_rc, 0);
 	struct srv_opts o;
 	struct srv *s = NULL;
@@ -161,7 +146,7 @@ static void test_srv_db__start_applies_template_and_overlay(void)
 		CU_ASSERT_STRING_EQUAL(v, vars[i].want);
 	}
 	CU_ASSERT_EQUAL(query_one(m, "SELECT @@port", v, sizeof(v)), 0);
-	CU_ASSERT_EQUAL(strtol(v, NULL, 10), port);
+	CU_ASSERT_EQUAL(strtol(v, NULL, 10), db.port);
 	mysql_close(m);
 
 	json_t *info = srv_info_json(s, &err);
@@ -287,7 +272,7 @@ static void test_srv_db__silent_server_times_out(void)
 	struct srv *s = NULL;
 	struct errbuf err;
 	char fake[4300];
-	snprintf(fake, sizeof(fake), "%s/fake-mariadbd", tmp);
+	snprintf(fake, sizeof(fake), "%s/fake-mariadbd", db.tmp);
 	FILE *f = fopen(fake, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs("#!/bin/sh\n"
@@ -318,7 +303,7 @@ static void test_srv_db__silent_exit_says_error_log_empty(void)
 	struct srv *s = NULL;
 	struct errbuf err;
 	char fake[4300];
-	snprintf(fake, sizeof(fake), "%s/mute-mariadbd", tmp);
+	snprintf(fake, sizeof(fake), "%s/mute-mariadbd", db.tmp);
 	FILE *f = fopen(fake, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs("#!/bin/sh\n"
@@ -354,7 +339,7 @@ static void test_srv_db__crash_is_detected(void)
 	for (int i = 0; i < 100 && rc == 0; i++) {
 		rc = srv_check(s, &err);
 		if (rc == 0)
-			sleep_ms(50);
+			th_sleep_ms(50);
 	}
 	CU_ASSERT_EQUAL(rc, SRV_E_EXITED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "killed by signal 9"));
@@ -489,12 +474,12 @@ static void test_srv_db__external_server_is_used_not_managed(void)
 	opts_for_test(&o);
 	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
-	snprintf(sock, sizeof(sock), "%s/mysqld.sock", inst);
+	snprintf(sock, sizeof(sock), "%s/mysqld.sock", db.inst);
 	srv_opts_init(&ext);
 	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_SOCKET, sock, &err), 1);
 	/* the account and password from the instance's client option file, as documented */
 	char cnf[4300];
-	snprintf(cnf, sizeof(cnf), "%s/client.cnf", inst);
+	snprintf(cnf, sizeof(cnf), "%s/client.cnf", db.inst);
 	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_DEFAULTS_EXTRA_FILE, cnf, &err), 1);
 	CU_ASSERT_EQUAL(srv_opts_finish(&ext, &err), 0);
 	CU_ASSERT_TRUE(ext.external);
@@ -523,7 +508,7 @@ static void test_srv_db__external_server_is_used_not_managed(void)
 	setenv("MYSQL_PWD", "wrong", 1);
 	srv_opts_init(&ext);
 	srv_opts_parse(&ext, SRV_OPT_HOST, "127.0.0.1", &err);
-	ext.port = port;
+	ext.port = db.port;
 	srv_opts_finish(&ext, &err);
 	CU_ASSERT_EQUAL_FATAL(srv_open(&x, &ext, &err), 0);
 	CU_ASSERT_PTR_NULL(srv_connect(x, NULL, &err));
@@ -563,7 +548,7 @@ static void test_srv_db__stuck_server_is_killed_after_timeout(void)
 static void test_srv_db__interrupted_init_leaves_nothing_running(void)
 {
 	char other[4300];
-	snprintf(other, sizeof(other), "%s/interrupted", tmp);
+	snprintf(other, sizeof(other), "%s/interrupted", db.tmp);
 	pid_t child = fork();
 	CU_ASSERT_FATAL(child >= 0);
 	if (child == 0) {
@@ -583,7 +568,7 @@ static void test_srv_db__interrupted_init_leaves_nothing_running(void)
 	for (int i = 0; i < 200 && !seen; i++) {
 		seen = servers_left() > 0;
 		if (!seen)
-			sleep_ms(25);
+			th_sleep_ms(25);
 	}
 	CU_ASSERT_TRUE(seen);
 	kill(child, SIGTERM);
@@ -591,7 +576,7 @@ static void test_srv_db__interrupted_init_leaves_nothing_running(void)
 	CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
 	CU_ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 130);
 	for (int i = 0; i < 40 && servers_left() > 0; i++)
-		sleep_ms(50);
+		th_sleep_ms(50);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 	/* the half-made datadir does not count as initialised */
 	struct srv_opts o;
@@ -608,17 +593,8 @@ static void test_srv_db__interrupted_init_leaves_nothing_running(void)
 
 static int run(const char *args, char *out, size_t len)
 {
-	char cmd[8192];
-	snprintf(cmd, sizeof(cmd),
-		 "'%s' server %s --datadir '%s' --port %ld --buffer-pool 128M 2>&1", DBT3_BINARY,
-		 args, inst, port);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	size_t n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return th_sh(out, len, "'%s' server %s --datadir '%s' --port %ld --buffer-pool 128M",
+		     DBT3_BINARY, args, db.inst, db.port);
 }
 
 static void test_srv_db__cli_start_status_stop(void)
@@ -755,42 +731,15 @@ int main(int argc, char **argv)
 	     test_srv_db__second_process_finds_instance_in_use},
 	    {NULL, NULL},
 	};
-	struct errbuf err;
-	tmp = th_tempdir("srvdb");
-	if (!tmp) {
-		perror("mkdtemp");
+	if (th_db_begin(&db, "srvdb") < 0)
 		return 2;
-	}
-	snprintf(inst, sizeof(inst), "%s/inst", tmp);
-	port = srv_free_port(&err);
-	if (port < 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return 2;
-	}
-	/* init once per test file; every case reuses the datadir */
-	struct srv_opts o;
-	struct srv *s = NULL;
-	opts_for_test(&o);
-	init_rc = srv_open(&s, &o, &init_err);
-	if (init_rc == 0)
-		init_rc = srv_init_datadir(s, &init_err);
-	srv_free(s);
-	srv_opts_release(&o);
-
+	init_rc = th_db_init(&db, 128u << 20); /* once per test file; every case reuses it */
 	int rc = th_run("srv_db", cases, argc, argv);
-
-	/* whatever a failed case left running */
-	opts_for_test(&o);
-	if (srv_open(&s, &o, &err) == 0) {
-		srv_stop(s, &err);
-		srv_free(s);
-	}
-	srv_opts_release(&o);
+	th_db_stop(&db); /* whatever a failed case left running */
 	if (servers_left() != 0) {
-		fprintf(stderr, "servers left behind in '%s'\n", tmp);
+		fprintf(stderr, "servers left behind in '%s'\n", db.tmp);
 		rc = 1;
 	}
-	th_rmtree(tmp);
-	free(tmp);
+	th_db_end(&db);
 	return rc;
 }

@@ -3,8 +3,9 @@
  * with the dbt3stab binary, attacked the way any other local account could. Run as root (CI),
  * the other account is 'nobody'; as an ordinary user, the same attempts run as that user, who
  * still lacks the passwords. */
-#include "server/srv.h"
 #include "tests/harness.h"
+#include "tests/th_db.h"
+#include "tests/th_spawn.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -18,32 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char *tmp;
-static char inst[4200], sock[4300], cnf[4300];
-static long port;
+static struct th_db db; /* the instance, made and started in main */
+static char sock[4300], cnf[4300];
 static char setup_out[1 << 15]; /* what init and start printed */
 static int setup_rc = -1;
-
-/* Runs a shell command line, output (stdout and stderr) into out; the exit status. */
-static int sh(char *out, size_t len, const char *fmt, ...)
-{
-	char cmd[16384];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	strncat(cmd, " 2>&1", sizeof(cmd) - strlen(cmd) - 1);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	size_t n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	char rest[4096]; /* drained, so that the command does not die of SIGPIPE */
-	while (fread(rest, 1, sizeof(rest), p) > 0)
-		;
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* The value of `key = value` in group [group] of the instance's client.cnf, read here with
  * plain stdio (not the tool's reader). */
@@ -69,19 +48,6 @@ static uid_t server_uid(void)
 {
 	struct passwd *pw = geteuid() == 0 ? getpwnam("mysql") : NULL;
 	return pw ? pw->pw_uid : geteuid();
-}
-
-static pid_t server_pid(void)
-{
-	char path[4300];
-	snprintf(path, sizeof(path), "%s/mysqld.pid", inst);
-	FILE *f = fopen(path, "r");
-	long pid = 0;
-	if (f && fscanf(f, "%ld", &pid) != 1)
-		pid = 0;
-	if (f)
-		fclose(f);
-	return (pid_t)pid;
 }
 
 /* root, with its password, through the client library's own option-file reader. */
@@ -120,7 +86,7 @@ static void test_srv_secure_db__setup_succeeded(void)
 
 static void test_srv_secure_db__server_does_not_run_as_root(void)
 {
-	pid_t pid = server_pid();
+	pid_t pid = (pid_t)th_server_pid(db.inst);
 	CU_ASSERT_FATAL(pid > 0);
 	char path[64], line[256];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
@@ -155,11 +121,12 @@ static int attacker(void)
 	if (try_login("localhost", 0, sock, "root", "", &code))
 		got |= 1;
 	/* over TCP (asked for with --port): the server itself must say no (1045) */
-	if (try_login("127.0.0.1", (unsigned)port, NULL, "root", NULL, &code) || code != 1045)
+	if (try_login("127.0.0.1", (unsigned)db.port, NULL, "root", NULL, &code) || code != 1045)
 		got |= 2;
-	if (try_login("127.0.0.1", (unsigned)port, NULL, "dbt3stab", NULL, &code) || code != 1045)
+	if (try_login("127.0.0.1", (unsigned)db.port, NULL, "dbt3stab", NULL, &code) ||
+	    code != 1045)
 		got |= 4;
-	if (try_login("127.0.0.1", (unsigned)port, NULL, "", NULL, &code) || code != 1045)
+	if (try_login("127.0.0.1", (unsigned)db.port, NULL, "", NULL, &code) || code != 1045)
 		got |= 8; /* anonymous */
 	/* the passwords themselves (an ordinary user running the test owns them) */
 	int fd = switched ? open(cnf, O_RDONLY) : -1;
@@ -199,8 +166,8 @@ static void test_srv_secure_db__outfile_only_in_private_dir(void)
 	MYSQL *m = connect_root();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	char stmt[9000], outside[4300], inside[4300];
-	snprintf(outside, sizeof(outside), "%s/owned", tmp);
-	snprintf(inside, sizeof(inside), "%s/files/allowed.txt", inst);
+	snprintf(outside, sizeof(outside), "%s/owned", db.tmp);
+	snprintf(inside, sizeof(inside), "%s/files/allowed.txt", db.inst);
 	snprintf(stmt, sizeof(stmt), "SELECT 'x' INTO OUTFILE '%s'", outside);
 	CU_ASSERT_NOT_EQUAL(mysql_query(m, stmt), 0);
 	CU_ASSERT_EQUAL(mysql_errno(m), 1290); /* ER_OPTION_PREVENTS_STATEMENT: secure_file_priv */
@@ -251,7 +218,7 @@ static void test_srv_secure_db__passwords_kept_private(void)
 	CU_ASSERT_EQUAL_FATAL(stat(cnf, &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0600);
 	CU_ASSERT_EQUAL(st.st_uid, geteuid());
-	CU_ASSERT_EQUAL_FATAL(stat(inst, &st), 0);
+	CU_ASSERT_EQUAL_FATAL(stat(db.inst, &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700); /* the socket's directory */
 	CU_ASSERT_EQUAL(st.st_uid, server_uid());
 	char tool[256], root[256];
@@ -266,13 +233,13 @@ static void test_srv_secure_db__passwords_kept_private(void)
 	for (int i = 0; files[i]; i++) {
 		char path[4300], *text = NULL;
 		struct errbuf err;
-		snprintf(path, sizeof(path), "%s/%s", inst, files[i]);
+		snprintf(path, sizeof(path), "%s/%s", db.inst, files[i]);
 		CU_ASSERT_EQUAL_FATAL(util_read_file(path, &text, NULL, &err), 0);
 		CU_ASSERT_FALSE(leaks(text, tool) || leaks(text, root));
 		free(text);
 	}
 	char path[64], cmdline[8192];
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)server_pid());
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)th_server_pid(db.inst));
 	FILE *f = fopen(path, "rb");
 	size_t n = f ? fread(cmdline, 1, sizeof(cmdline) - 1, f) : 0;
 	if (f)
@@ -285,8 +252,8 @@ static void test_srv_secure_db__passwords_kept_private(void)
 	CU_ASSERT_FALSE(leaks(cmdline, tool) || leaks(cmdline, root));
 	/* the record a result file gets holds no secret either */
 	char out[1 << 16];
-	CU_ASSERT_EQUAL(sh(out, sizeof(out), "'%s' server status --json --datadir '%s'", DBT3_BINARY,
-			   inst),
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out), "'%s' server status --json --datadir '%s'",
+			      DBT3_BINARY, db.inst),
 			0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"running\": true"));
 	CU_ASSERT_FALSE(leaks(out, tool) || leaks(out, root));
@@ -296,17 +263,20 @@ static void test_srv_secure_db__wrong_password_is_reported_as_such(void)
 {
 	char out[1 << 14];
 	/* issue 12 section 6: the server's own error, not "does not answer" */
-	int rc = sh(out, sizeof(out), "MYSQL_PWD=wrong '%s' query 6 --socket '%s' --user dbt3stab",
-		    DBT3_BINARY, sock);
+	int rc =
+	    th_sh(out, sizeof(out), "MYSQL_PWD=wrong '%s' query 6 --socket '%s' --user dbt3stab",
+		  DBT3_BINARY, sock);
 	CU_ASSERT_EQUAL(rc, 4);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Access denied"));
 	CU_ASSERT_PTR_NULL(strstr(out, "does not answer"));
-	rc = sh(out, sizeof(out), "MYSQL_PWD=wrong '%s' query 6 --host 127.0.0.1 --port %ld --user root",
-		DBT3_BINARY, port);
+	rc = th_sh(out, sizeof(out),
+		   "MYSQL_PWD=wrong '%s' query 6 --host 127.0.0.1 --port %ld --user root",
+		   DBT3_BINARY, db.port);
 	CU_ASSERT_EQUAL(rc, 4);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Access denied"));
-	rc = sh(out, sizeof(out), "MYSQL_PWD=wrong '%s' server status --socket '%s' --user dbt3stab",
-		DBT3_BINARY, sock);
+	rc = th_sh(out, sizeof(out),
+		   "MYSQL_PWD=wrong '%s' server status --socket '%s' --user dbt3stab", DBT3_BINARY,
+		   sock);
 	CU_ASSERT_EQUAL(rc, 4);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Access denied"));
 }
@@ -319,8 +289,8 @@ static void test_srv_secure_db__busy_instance_refused_before_any_message(void)
 	CU_ASSERT_EQUAL_FATAL(pipe(up), 0);
 	CU_ASSERT_EQUAL_FATAL(pipe(go), 0);
 	char out[1 << 14];
-	CU_ASSERT_EQUAL(sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, inst),
-			0);
+	CU_ASSERT_EQUAL(
+	    th_sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, db.inst), 0);
 	pid_t child = fork();
 	CU_ASSERT_FATAL(child >= 0);
 	if (child == 0) {
@@ -331,8 +301,8 @@ static void test_srv_secure_db__busy_instance_refused_before_any_message(void)
 		close(up[0]);
 		close(go[1]);
 		srv_opts_init(&o);
-		srv_opts_parse(&o, SRV_OPT_DATADIR, inst, &err);
-		o.port = port;
+		srv_opts_parse(&o, SRV_OPT_DATADIR, db.inst, &err);
+		o.port = db.port;
 		o.buffer_pool = 128u << 20;
 		srv_opts_finish(&o, &err);
 		int ok = srv_open(&s, &o, &err) == 0 && srv_start(s, NULL, &err) == 0;
@@ -350,10 +320,11 @@ static void test_srv_secure_db__busy_instance_refused_before_any_message(void)
 	CU_ASSERT_EQUAL(read(up[0], &ok, sizeof(ok)), (ssize_t)sizeof(ok));
 	close(up[0]);
 	CU_ASSERT_TRUE(ok);
-	int rc = sh(out, sizeof(out),
-		    "'%s' run -s 0.01 --restarts 1 --warmup 0 --runs 1 --queries 6 --datadir '%s' "
-		    "--port %ld -o '%s/busy.json'",
-		    DBT3_BINARY, inst, port, tmp);
+	int rc =
+	    th_sh(out, sizeof(out),
+		  "'%s' run -s 0.01 --restarts 1 --warmup 0 --runs 1 --queries 6 --datadir '%s' "
+		  "--port %ld -o '%s/busy.json'",
+		  DBT3_BINARY, db.inst, db.port, db.tmp);
 	CU_ASSERT_EQUAL(rc, 4);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "is in use by pid"));
 	CU_ASSERT_PTR_NULL(strstr(out, "stopping"));
@@ -369,14 +340,14 @@ static void test_srv_secure_db__busy_instance_refused_before_any_message(void)
 static void test_srv_secure_db__socket_only_without_port(void)
 {
 	char out[1 << 14];
-	sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, inst);
-	int rc = sh(out, sizeof(out), "'%s' server start --datadir '%s' --buffer-pool 128M",
-		    DBT3_BINARY, inst);
+	th_sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, db.inst);
+	int rc = th_sh(out, sizeof(out), "'%s' server start --datadir '%s' --buffer-pool 128M",
+		       DBT3_BINARY, db.inst);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_PTR_NULL(strstr(out, "127.0.0.1:"));
 	unsigned code;
 	/* nothing listens: a client-side error, not a server's refusal */
-	CU_ASSERT_FALSE(try_login("127.0.0.1", (unsigned)port, NULL, "root", NULL, &code));
+	CU_ASSERT_FALSE(try_login("127.0.0.1", (unsigned)db.port, NULL, "root", NULL, &code));
 	CU_ASSERT_EQUAL(code, 2002);
 	MYSQL *m = connect_root();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -386,8 +357,8 @@ static void test_srv_secure_db__socket_only_without_port(void)
 	CU_ASSERT_TRUE(row && row[0] && strcmp(row[0], "1") == 0);
 	mysql_free_result(r);
 	mysql_close(m);
-	CU_ASSERT_EQUAL(sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, inst),
-			0);
+	CU_ASSERT_EQUAL(
+	    th_sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, db.inst), 0);
 }
 
 /* Turns the instance back into what an older dbt3stab left: passwordless root on every host
@@ -395,9 +366,10 @@ static void test_srv_secure_db__socket_only_without_port(void)
 static int make_it_old(void)
 {
 	char out[1 << 14];
-	sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, inst);
-	if (sh(out, sizeof(out), "'%s' server start -q --datadir '%s' --port %ld --buffer-pool 128M",
-	       DBT3_BINARY, inst, port) != 0)
+	th_sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, db.inst);
+	if (th_sh(out, sizeof(out),
+		  "'%s' server start -q --datadir '%s' --port %ld --buffer-pool 128M", DBT3_BINARY,
+		  db.inst, db.port) != 0)
 		return fprintf(stderr, "%s\n", out), -1;
 	MYSQL *m = connect_root();
 	if (!m)
@@ -417,11 +389,12 @@ static int make_it_old(void)
 		}
 	mysql_close(m);
 	/* the tool's account is gone: stop falls back to SIGTERM */
-	if (sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, inst) != 0)
+	if (th_sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, db.inst) !=
+	    0)
 		return fprintf(stderr, "%s\n", out), -1;
-	if (unlink(cnf) < 0 || chmod(inst, 0755) < 0)
+	if (unlink(cnf) < 0 || chmod(db.inst, 0755) < 0)
 		return -1;
-	if (geteuid() == 0 && chown(inst, 0, 0) < 0)
+	if (geteuid() == 0 && chown(db.inst, 0, 0) < 0)
 		return -1;
 	return 0;
 }
@@ -430,25 +403,27 @@ static void test_srv_secure_db__older_instance_secured_at_start(void)
 {
 	CU_ASSERT_EQUAL_FATAL(make_it_old(), 0);
 	char out[1 << 14];
-	int rc = sh(out, sizeof(out), "'%s' server start --datadir '%s' --port %ld --buffer-pool 128M",
-		    DBT3_BINARY, inst, port);
+	int rc = th_sh(out, sizeof(out),
+		       "'%s' server start --datadir '%s' --port %ld --buffer-pool 128M",
+		       DBT3_BINARY, db.inst, db.port);
 	if (rc)
 		fprintf(stderr, "%s\n", out);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	struct stat st;
 	CU_ASSERT_EQUAL(stat(cnf, &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0600);
-	CU_ASSERT_EQUAL(stat(inst, &st), 0);
+	CU_ASSERT_EQUAL(stat(db.inst, &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
 	CU_ASSERT_EQUAL(st.st_uid, server_uid());
 	unsigned code;
-	CU_ASSERT_FALSE(try_login("127.0.0.1", (unsigned)port, NULL, "root", NULL, &code));
+	CU_ASSERT_FALSE(try_login("127.0.0.1", (unsigned)db.port, NULL, "root", NULL, &code));
 	CU_ASSERT_EQUAL(code, 1045);
 	CU_ASSERT_FALSE(try_login("localhost", 0, sock, "root", NULL, &code));
 	CU_ASSERT_EQUAL(code, 1045);
 	test_srv_secure_db__only_root_and_tool_accounts();
 	/* and the tool works on it */
-	rc = sh(out, sizeof(out), "'%s' server status --json --datadir '%s'", DBT3_BINARY, inst);
+	rc = th_sh(out, sizeof(out), "'%s' server status --json --datadir '%s'", DBT3_BINARY,
+		   db.inst);
 	if (rc)
 		fprintf(stderr, "%s\n", out);
 	CU_ASSERT_EQUAL(rc, 0);
@@ -457,41 +432,43 @@ static void test_srv_secure_db__older_instance_secured_at_start(void)
 static void test_srv_secure_db__start_creates_nothing_in_a_non_instance(void)
 {
 	char out[1 << 14], dir[4300], missing[4300], listing[256];
-	snprintf(dir, sizeof(dir), "%s/empty", tmp);
-	snprintf(missing, sizeof(missing), "%s/missing", tmp);
+	snprintf(dir, sizeof(dir), "%s/empty", db.tmp);
+	snprintf(missing, sizeof(missing), "%s/missing", db.tmp);
 	CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
-	CU_ASSERT_EQUAL(sh(out, sizeof(out), "'%s' server start --datadir '%s'", DBT3_BINARY, dir), 4);
+	CU_ASSERT_EQUAL(
+	    th_sh(out, sizeof(out), "'%s' server start --datadir '%s'", DBT3_BINARY, dir), 4);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "is not initialised"));
-	CU_ASSERT_EQUAL(sh(listing, sizeof(listing), "ls -A '%s'", dir), 0);
+	CU_ASSERT_EQUAL(th_sh(listing, sizeof(listing), "ls -A '%s'", dir), 0);
 	CU_ASSERT_STRING_EQUAL(listing, "");
-	CU_ASSERT_EQUAL(sh(out, sizeof(out), "'%s' server start --datadir '%s'", DBT3_BINARY, missing),
-			4);
-	CU_ASSERT_EQUAL(sh(out, sizeof(out), "'%s' server stop --datadir '%s'", DBT3_BINARY, missing),
-			0);
+	CU_ASSERT_EQUAL(
+	    th_sh(out, sizeof(out), "'%s' server start --datadir '%s'", DBT3_BINARY, missing), 4);
+	CU_ASSERT_EQUAL(
+	    th_sh(out, sizeof(out), "'%s' server stop --datadir '%s'", DBT3_BINARY, missing), 0);
 	CU_ASSERT_EQUAL(access(missing, F_OK), -1);
 }
 
 static void test_srv_secure_db__datadir_with_space_refused_up_front(void)
 {
 	char out[1 << 14], dir[4300], spaced[4300];
-	snprintf(dir, sizeof(dir), "%s/a b", tmp);
-	static const char *const cmds[] = {"server init", "server start", "load -s 0.01",
-					   "query 6", NULL};
+	snprintf(dir, sizeof(dir), "%s/a b", db.tmp);
+	static const char *const cmds[] = {"server init", "server start", "load -s 0.01", "query 6",
+					   NULL};
 	for (int i = 0; cmds[i]; i++) {
-		int rc = sh(out, sizeof(out), "'%s' %s --datadir '%s'", DBT3_BINARY, cmds[i], dir);
+		int rc =
+		    th_sh(out, sizeof(out), "'%s' %s --datadir '%s'", DBT3_BINARY, cmds[i], dir);
 		CU_ASSERT_EQUAL(rc, 2);
 		CU_ASSERT_PTR_NOT_NULL(strstr(out, "contains a space"));
 		CU_ASSERT_EQUAL(access(dir, F_OK), -1);
 	}
 	/* a relative --datadir under a working directory with a space: same answer */
-	snprintf(spaced, sizeof(spaced), "%s/c d", tmp);
+	snprintf(spaced, sizeof(spaced), "%s/c d", db.tmp);
 	CU_ASSERT_EQUAL_FATAL(mkdir(spaced, 0755), 0);
-	int rc = sh(out, sizeof(out), "cd '%s' && '%s' server init --datadir inst", spaced,
-		    DBT3_BINARY);
+	int rc = th_sh(out, sizeof(out), "cd '%s' && '%s' server init --datadir inst", spaced,
+		       DBT3_BINARY);
 	CU_ASSERT_EQUAL(rc, 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "contains a space"));
 	char listing[256];
-	CU_ASSERT_EQUAL(sh(listing, sizeof(listing), "ls -A '%s'", spaced), 0);
+	CU_ASSERT_EQUAL(th_sh(listing, sizeof(listing), "ls -A '%s'", spaced), 0);
 	CU_ASSERT_STRING_EQUAL(listing, "");
 }
 
@@ -509,41 +486,30 @@ int main(int argc, char **argv)
 	    {"busy_instance_refused_before_any_message",
 	     test_srv_secure_db__busy_instance_refused_before_any_message},
 	    {"socket_only_without_port", test_srv_secure_db__socket_only_without_port},
-	    {"older_instance_secured_at_start", test_srv_secure_db__older_instance_secured_at_start},
+	    {"older_instance_secured_at_start",
+	     test_srv_secure_db__older_instance_secured_at_start},
 	    {"start_creates_nothing_in_a_non_instance",
 	     test_srv_secure_db__start_creates_nothing_in_a_non_instance},
 	    {"datadir_with_space_refused_up_front",
 	     test_srv_secure_db__datadir_with_space_refused_up_front},
 	    {NULL, NULL},
 	};
-	tmp = th_tempdir("srvsec");
-	if (!tmp) {
-		perror("mkdtemp");
+	if (th_db_begin(&db, "srvsec") < 0)
 		return 2;
-	}
-	snprintf(inst, sizeof(inst), "%s/inst", tmp);
-	snprintf(sock, sizeof(sock), "%s/mysqld.sock", inst);
-	snprintf(cnf, sizeof(cnf), "%s/client.cnf", inst);
-	struct errbuf err;
-	port = srv_free_port(&err);
-	if (port < 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return 2;
-	}
+	snprintf(sock, sizeof(sock), "%s/mysqld.sock", db.inst);
+	snprintf(cnf, sizeof(cnf), "%s/client.cnf", db.inst);
 	mysql_library_init(0, NULL, NULL);
 	/* made and started the way a user does it, TCP on so that it can be attacked too */
 	char out[1 << 14];
-	setup_rc = sh(setup_out, sizeof(setup_out), "'%s' server init --datadir '%s'", DBT3_BINARY,
-		      inst);
+	setup_rc = th_sh(setup_out, sizeof(setup_out), "'%s' server init --datadir '%s'",
+			 DBT3_BINARY, db.inst);
 	if (setup_rc == 0) {
-		setup_rc = sh(out, sizeof(out),
-			      "'%s' server start --datadir '%s' --port %ld --buffer-pool 128M",
-			      DBT3_BINARY, inst, port);
+		setup_rc = th_sh(out, sizeof(out),
+				 "'%s' server start --datadir '%s' --port %ld --buffer-pool 128M",
+				 DBT3_BINARY, db.inst, db.port);
 		strncat(setup_out, out, sizeof(setup_out) - strlen(setup_out) - 1);
 	}
 	int rc = th_run("srv_secure_db", cases, argc, argv);
-	sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, inst);
-	th_rmtree(tmp);
-	free(tmp);
+	th_db_end(&db);
 	return rc;
 }

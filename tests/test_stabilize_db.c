@@ -5,52 +5,16 @@
  * checked: this host is shared while the tests run (docs/stability.md has the measurements). */
 #include "harness.h"
 #include "result/res.h"
-#include "server/srv.h"
-#include <errno.h>
-#include <fcntl.h>
+#include "tests/th_db.h"
+#include "tests/th_spawn.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-static char *tmp;
-static char inst[4200], portarg[32];
+static struct th_db db; /* one loaded instance shared by the cases (made in main) */
 static int loaded;
-
-static int run_cmd(const char *log, const char *const *args)
-{
-	const char *argv[48];
-	int n = 0, st;
-	argv[n++] = DBT3_BINARY;
-	for (; *args && n < 46; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execv(DBT3_BINARY, (char *const *)argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	if (rc != 0) {
-		char *text = NULL;
-		struct errbuf err;
-		if (util_read_file(log, &text, NULL, &err) == 0)
-			fprintf(stderr, "--- %s\n%s---\n", log, text);
-		free(text);
-	}
-	return rc;
-}
 
 static int read_thp(char *out, size_t len)
 {
@@ -66,8 +30,8 @@ static void test_stabilize_db__tiny_experiment_end_to_end(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	char dir[4300], log[4300], thp_before[128] = "", thp_after[128] = "";
-	snprintf(dir, sizeof(dir), "%s/stab", tmp);
-	snprintf(log, sizeof(log), "%s/stab.log", tmp);
+	snprintf(dir, sizeof(dir), "%s/stab", db.tmp);
+	snprintf(log, sizeof(log), "%s/stab.log", db.tmp);
 	int have_thp = read_thp(thp_before, sizeof(thp_before)) == 0;
 	const char *args[] = {"stabilize",
 			      "-s",
@@ -85,15 +49,15 @@ static void test_stabilize_db__tiny_experiment_end_to_end(void)
 			      "-o",
 			      dir,
 			      "--datadir",
-			      inst,
+			      db.inst,
 			      "--port",
-			      portarg,
+			      db.portarg,
 			      "--json",
 			      /* restarts of tiny queries on a busy test host are often
 			       * disturbed; this test checks the experiment, not figures */
 			      "--keep-disturbed",
 			      NULL};
-	CU_ASSERT_EQUAL_FATAL(run_cmd(log, args), 0);
+	CU_ASSERT_EQUAL_FATAL(th_run_logged(log, args, NULL), 0);
 	if (have_thp) {
 		CU_ASSERT_EQUAL(read_thp(thp_after, sizeof(thp_after)), 0);
 		CU_ASSERT_STRING_EQUAL(thp_after, thp_before);
@@ -143,13 +107,13 @@ static void test_stabilize_db__tiny_experiment_end_to_end(void)
 	/* the profile is what run --profile takes, and the run records it */
 	char prof[4400], out[4400], rlog[4400];
 	snprintf(prof, sizeof(prof), "%s/profile.json", dir);
-	snprintf(out, sizeof(out), "%s/profiled.json", tmp);
-	snprintf(rlog, sizeof(rlog), "%s/profiled.log", tmp);
+	snprintf(out, sizeof(out), "%s/profiled.json", db.tmp);
+	snprintf(rlog, sizeof(rlog), "%s/profiled.log", db.tmp);
 	const char *rargs[] = {"run",	     "-s",	  "0.01",     "-o",	   out,
 			       "--restarts", "1",	  "--warmup", "1",	   "--runs",
 			       "1",	     "--queries", "6",	      "--profile", prof,
-			       "--datadir",  inst,	  "--port",   portarg,	   NULL};
-	CU_ASSERT_EQUAL_FATAL(run_cmd(rlog, rargs), 0);
+			       "--datadir",  db.inst,	  "--port",   db.portarg,  NULL};
+	CU_ASSERT_EQUAL_FATAL(th_run_logged(rlog, rargs, NULL), 0);
 	struct res_file *res = NULL;
 	struct errbuf err;
 	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
@@ -158,37 +122,21 @@ static void test_stabilize_db__tiny_experiment_end_to_end(void)
 	CU_ASSERT(json_is_array(json_object_get(p, "settings")));
 	res_file_free(res);
 	/* the same directory again: refused before anything runs, nothing overwritten */
-	CU_ASSERT_EQUAL(run_cmd(log, args), 2);
+	CU_ASSERT_EQUAL(th_run_logged(log, args, NULL), 2);
 	/* a file that is not a profile: one line, exit 2 */
 	const char *bad[] = {"run", "-s", "0.01", "-o", out, "--profile", log, NULL};
-	CU_ASSERT_EQUAL(run_cmd(rlog, bad), 2);
+	CU_ASSERT_EQUAL(th_run_logged(rlog, bad, NULL), 2);
 }
 
 int main(int argc, char **argv)
 {
-	struct errbuf err;
-	tmp = th_tempdir("stab");
-	if (!tmp)
-		return 2;
-	snprintf(inst, sizeof(inst), "%s/inst", tmp);
-	int port = srv_free_port(&err);
-	snprintf(portarg, sizeof(portarg), "%d", port);
-	char cmd[9000];
-	snprintf(cmd, sizeof(cmd),
-		 "'%s' server init --datadir '%s' --port %s -q >'%s/setup.log' 2>&1 && "
-		 "'%s' load -s 0.01 --datadir '%s' --port %s -q >>'%s/setup.log' 2>&1",
-		 DBT3_BINARY, inst, portarg, tmp, DBT3_BINARY, inst, portarg, tmp);
-	loaded = port > 0 && system(cmd) == 0;
+	if (th_db_begin(&db, "stab") == 0)
+		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    {"tiny_experiment_end_to_end", test_stabilize_db__tiny_experiment_end_to_end},
 	    {NULL, NULL},
 	};
 	int rc = th_run("stabilize_db", cases, argc, argv);
-	snprintf(cmd, sizeof(cmd), "'%s' server stop --datadir '%s' --port %s -q >/dev/null 2>&1",
-		 DBT3_BINARY, inst, portarg);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot stop the test server in '%s'\n", inst);
-	th_rmtree(tmp);
-	free(tmp);
+	th_db_end(&db);
 	return rc;
 }

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+#include "tests/th_db.h"
+#include "tests/harness.h"
+#include "tests/th_spawn.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int th_db_begin(struct th_db *db, const char *tag)
+{
+	memset(db, 0, sizeof(*db));
+	db->port = -1;
+	db->tmp = th_tempdir(tag);
+	if (!db->tmp) {
+		errbuf_errno(&db->err, errno, "cannot make a temp dir for '%s'", tag);
+		fprintf(stderr, "%s\n", db->err.msg);
+		return -1;
+	}
+	snprintf(db->inst, sizeof(db->inst), "%s/inst", db->tmp);
+	db->port = srv_free_port(&db->err);
+	if (db->port <= 0) {
+		fprintf(stderr, "%s\n", db->err.msg);
+		th_db_end(db);
+		return -1;
+	}
+	snprintf(db->portarg, sizeof(db->portarg), "%ld", db->port);
+	return 0;
+}
+
+void th_db_opts(const struct th_db *db, struct srv_opts *o, uint64_t buffer_pool)
+{
+	struct errbuf err;
+	srv_opts_init(o);
+	srv_opts_parse(o, SRV_OPT_DATADIR, db->inst, &err);
+	o->port = db->port;
+	o->buffer_pool = buffer_pool;
+	o->start_timeout = 120;
+	o->stop_timeout = 60;
+	srv_opts_finish(o, &err);
+}
+
+int th_db_init(struct th_db *db, uint64_t buffer_pool)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	th_db_opts(db, &o, buffer_pool);
+	int rc = srv_open(&s, &o, &db->err);
+	if (rc == 0)
+		rc = srv_init_datadir(s, &db->err);
+	srv_free(s);
+	srv_opts_release(&o);
+	if (rc != 0)
+		fprintf(stderr, "init: %s\n", db->err.msg);
+	return rc == 0 ? 0 : -1;
+}
+
+int th_db_init_and_load(struct th_db *db)
+{
+	char init_log[4300], load_log[4300];
+	snprintf(init_log, sizeof(init_log), "%s/setup-init.log", db->tmp);
+	snprintf(load_log, sizeof(load_log), "%s/setup-load.log", db->tmp);
+	const char *init[] = {"server", "init", "-q", NULL};
+	const char *load[] = {"load", "-s", "0.01", "-q", NULL};
+	const char *inst[] = {"--datadir", db->inst, "--port", db->portarg, NULL};
+	return th_run_logged(init_log, init, inst) == 0 && th_run_logged(load_log, load, inst) == 0;
+}
+
+int th_db_stop(const struct th_db *db)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	th_db_opts(db, &o, 0);
+	int rc = srv_open(&s, &o, &err) == 0 && srv_stop(s, &err) == 0 ? 0 : -1;
+	if (rc != 0)
+		fprintf(stderr, "cannot stop the test server in '%s': %s\n", db->inst, err.msg);
+	srv_free(s);
+	srv_opts_release(&o);
+	return rc;
+}
+
+void th_db_end(struct th_db *db)
+{
+	if (db->tmp && db->port > 0)
+		th_db_stop(db);
+	th_rmtree(db->tmp);
+	free(db->tmp);
+	db->tmp = NULL;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* Test-only (in dbt3_harness): the private MariaDB instance of a db test, in its own temp dir
+ * (th_tempdir: traversable, so that a server run as 'mysql' reaches it) on a free port. */
+#ifndef DBT3_TH_DB_H
+#define DBT3_TH_DB_H
+#include "server/srv.h"
+#include <stdint.h>
+
+struct th_db {
+	char *tmp;	   /* the test's temp dir; NULL when th_db_begin failed */
+	char inst[4200];   /* the instance directory, tmp/inst */
+	long port;	   /* a free TCP port */
+	char portarg[32];  /* the port as a command-line argument */
+	struct errbuf err; /* why a set-up step failed */
+};
+
+/* Makes the temp dir (tag in its name) and picks a free port: 0, or -1 with the reason in
+ * db->err, printed, and nothing left to remove. */
+int th_db_begin(struct th_db *db, const char *tag);
+
+/* Options of the instance: its directory and port, a buffer pool of buffer_pool bytes, 120 s
+ * to start, 60 s to stop. Release them with srv_opts_release. */
+void th_db_opts(const struct th_db *db, struct srv_opts *o, uint64_t buffer_pool);
+
+/* Initialises the instance's datadir through srv_init_datadir (once per test file; the cases
+ * reuse it): 0, or -1 with the reason in db->err, printed. */
+int th_db_init(struct th_db *db, uint64_t buffer_pool);
+
+/* Initialises and loads SF 0.01 the way a user does (dbt3stab server init, then load), their
+ * output in tmp/setup-init.log and tmp/setup-load.log, shown when a step failed: 1 when
+ * loaded, 0 not. */
+int th_db_init_and_load(struct th_db *db);
+
+/* Stops whatever server of the instance still runs (a failed case may leave one): 0, or -1
+ * with the reason printed. */
+int th_db_stop(const struct th_db *db);
+
+/* th_db_stop, then removes the temp dir and frees it. Fine after a failed th_db_begin. */
+void th_db_end(struct th_db *db);
+
+#endif
