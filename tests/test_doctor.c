@@ -2,11 +2,17 @@
 /* dbt3stab doctor: the real machine's report, and checks/tune/reset on a mirrored /proc+/sys. */
 #include "pinning/doctor.h"
 #include "tests/harness.h"
+#include <ctype.h>
+#include <dirent.h>
 #include <jansson.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,74 +50,394 @@ static char *run_capture(const char *cmdline, int *status)
 	return buf;
 }
 
-/* The aslr check on this machine as /proc says it must be: randomize_va_space 0 is ok, 1 or 2
- * (partial or full randomisation) a warning, no file unknown. */
-static void check_aslr_against_proc(const char *status, const char *value)
+/* ---- each check's state on this machine, derived here from /proc and /sys by the rules of
+ * docs/pinning.md ("dbt3stab doctor"), without the doctor's code ---- */
+
+#define SYS_CPU "/sys/devices/system/cpu"
+
+/* The first line of path without its newline ("" for an empty file); -1 when it cannot be
+ * opened. */
+static int first_line(const char *path, char *out, size_t len)
 {
-	char v[32] = "", want_value[64];
-	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
-	if (!f) {
-		CU_ASSERT_STRING_EQUAL(status, "unknown");
-		return;
-	}
-	if (!fgets(v, sizeof(v), f))
-		v[0] = '\0';
+	FILE *f = fopen(path, "r");
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	if (!fgets(out, (int)len, f))
+		out[0] = '\0';
 	fclose(f);
-	v[strcspn(v, "\n")] = '\0';
-	CU_ASSERT_STRING_EQUAL(status, strcmp(v, "0") == 0 ? "ok" : "warn");
-	snprintf(want_value, sizeof(want_value), "(randomize_va_space=%s)", v);
-	CU_ASSERT_PTR_NOT_NULL(value ? strstr(value, want_value) : NULL);
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
 }
 
-static void test_doctor__json_on_this_machine_has_every_check(void)
+/* Nonzero when cpu is in the kernel's list syntax, e.g. "0-3,8". */
+static int cpu_list_has(const char *list, long cpu)
+{
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (end == p)
+			return 0;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p)
+				return 0;
+		}
+		if (cpu >= lo && cpu <= hi)
+			return 1;
+		if (*end != ',')
+			return 0;
+		p = end + 1;
+	}
+	return 0;
+}
+
+/* ok when every cpuN/cpufreq/scaling_governor says performance; unknown when there is none. */
+static const char *want_governor(json_t *cpus)
+{
+	(void)cpus;
+	DIR *d = opendir(SYS_CPU);
+	int n = 0, perf = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		char path[512], v[64];
+		if (strncmp(e->d_name, "cpu", 3) != 0 || !isdigit((unsigned char)e->d_name[3]))
+			continue;
+		snprintf(path, sizeof(path), SYS_CPU "/%s/cpufreq/scaling_governor", e->d_name);
+		if (first_line(path, v, sizeof(v)) < 0)
+			continue;
+		n++;
+		perf += strcmp(v, "performance") == 0;
+	}
+	if (d)
+		closedir(d);
+	return n == 0 ? "unknown" : perf == n ? "ok" : "warn";
+}
+
+/* intel_pstate's no_turbo = 1, else cpufreq's boost = 0; unknown without either file. */
+static const char *want_turbo(json_t *cpus)
+{
+	(void)cpus;
+	char v[64];
+	if (first_line(SYS_CPU "/intel_pstate/no_turbo", v, sizeof(v)) == 0)
+		return strcmp(v, "1") == 0 ? "ok" : "warn";
+	if (first_line(SYS_CPU "/cpufreq/boost", v, sizeof(v)) == 0)
+		return strcmp(v, "0") == 0 ? "ok" : "warn";
+	return "unknown";
+}
+
+static const char *want_smt(json_t *cpus)
+{
+	(void)cpus;
+	char v[64];
+	if (first_line(SYS_CPU "/smt/active", v, sizeof(v)) < 0)
+		return "unknown";
+	return strcmp(v, "0") == 0 ? "ok" : "warn";
+}
+
+/* Every benchmark PU the doctor named is isolated; with none named, any isolated PU is ok. */
+static const char *want_isolated(json_t *cpus)
+{
+	char iso[1024];
+	size_t i;
+	json_t *c;
+	if (first_line(SYS_CPU "/isolated", iso, sizeof(iso)) < 0)
+		return "unknown";
+	if (json_array_size(cpus) == 0)
+		return iso[0] ? "ok" : "warn";
+	json_array_foreach(cpus, i, c)
+	{
+		if (!cpu_list_has(iso, (long)json_integer_value(c)))
+			return "warn";
+	}
+	return "ok";
+}
+
+static const char *want_aslr(json_t *cpus)
+{
+	(void)cpus;
+	char v[32];
+	if (first_line("/proc/sys/kernel/randomize_va_space", v, sizeof(v)) < 0)
+		return "unknown";
+	return strcmp(v, "0") == 0 ? "ok" : "warn";
+}
+
+/* The mode in brackets: always warns, never and madvise are ok. */
+static const char *want_thp(json_t *cpus)
+{
+	(void)cpus;
+	char v[256];
+	if (first_line("/sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)) < 0)
+		return "unknown";
+	const char *lb = strchr(v, '[');
+	if (!lb || !strchr(lb, ']'))
+		return "unknown";
+	return strncmp(lb, "[always]", 8) == 0 ? "warn" : "ok";
+}
+
+/* ok when 0 or when the kernel has no such setting. */
+static const char *want_numa_balancing(json_t *cpus)
+{
+	(void)cpus;
+	char v[32];
+	if (first_line("/proc/sys/kernel/numa_balancing", v, sizeof(v)) < 0)
+		return "ok";
+	return strcmp(v, "0") == 0 ? "ok" : "warn";
+}
+
+/* SwapTotal - SwapFree of /proc/meminfo: anything swapped out warns. */
+static const char *want_swap(json_t *cpus)
+{
+	(void)cpus;
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long total = -1, free_kb = -1, v;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "SwapTotal: %ld", &v) == 1)
+			total = v;
+		else if (sscanf(line, "SwapFree: %ld", &v) == 1)
+			free_kb = v;
+	}
+	if (f)
+		fclose(f);
+	if (total < 0 || free_kb < 0)
+		return "unknown";
+	return total - free_kb > 0 ? "warn" : "ok";
+}
+
+/* The 1-minute load above max(1, online CPUs - 2) warns. */
+static const char *want_load(json_t *cpus)
+{
+	(void)cpus;
+	char v[128];
+	double l1;
+	if (first_line("/proc/loadavg", v, sizeof(v)) < 0 || sscanf(v, "%lf", &l1) != 1)
+		return "unknown";
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	double limit = n - 2 > 1 ? (double)(n - 2) : 1.0;
+	return l1 > limit ? "warn" : "ok";
+}
+
+/* Not derivable: the busy share of the benchmark PUs over the doctor's own 300 ms, which this
+ * test cannot watch at the same time (busy_cpus_warns_on_a_hogged_pu makes it known). Without
+ * benchmark PUs it is unknown. */
+static const char *want_busy(json_t *cpus)
+{
+	return json_array_size(cpus) == 0 ? "unknown" : NULL;
+}
+
+/* A process named irqbalance in /proc warns. */
+static const char *want_irqbalance(json_t *cpus)
+{
+	(void)cpus;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0;
+	while (d && !found && (e = readdir(d)) != NULL) {
+		char path[300], comm[64];
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		found =
+		    first_line(path, comm, sizeof(comm)) == 0 && strcmp(comm, "irqbalance") == 0;
+	}
+	if (d)
+		closedir(d);
+	return d ? (found ? "warn" : "ok") : "unknown";
+}
+
+/* The hypervisor CPU flag (first flags line of /proc/cpuinfo) or a /sys/hypervisor/type warns;
+ * no flags line at all is unknown. */
+static const char *want_hypervisor(json_t *cpus)
+{
+	(void)cpus;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[8192], type[64];
+	int have_flags = 0, flag = 0;
+	while (f && !have_flags && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		have_flags = 1;
+		char *save = NULL;
+		for (char *w = strtok_r(line, " \t\n:", &save); w;
+		     w = strtok_r(NULL, " \t\n:", &save))
+			flag |= strcmp(w, "hypervisor") == 0;
+	}
+	if (f)
+		fclose(f);
+	int typed = first_line("/sys/hypervisor/type", type, sizeof(type)) == 0 && type[0];
+	return flag || typed ? "warn" : have_flags ? "ok" : "unknown";
+}
+
+/* The check is whether this user may count its own instructions: asked of the kernel the one
+ * way there is, perf_event_open (the doctor runs as the same user). */
+static const char *want_perf(json_t *cpus)
+{
+	(void)cpus;
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return "warn";
+	close((int)fd);
+	return "ok";
+}
+
+/* In check_names order. varies: a state that may change while the doctor runs (read before and
+ * after it: either reading is right when they differ). */
+static const struct {
+	const char *(*want)(json_t *cpus);
+	int varies;
+} derived[DOCTOR_N_CHECKS] = {
+    {want_governor, 0},	      {want_turbo, 0},	    {want_smt, 0},
+    {want_isolated, 0},	      {want_aslr, 0},	    {want_thp, 0},
+    {want_numa_balancing, 0}, {want_swap, 1},	    {want_load, 1},
+    {want_busy, 0},	      {want_irqbalance, 1}, {want_hypervisor, 0},
+    {want_perf, 0},
+};
+
+/* Runs doctor --json on this machine: its parsed output or NULL, the exit code in *status. */
+static json_t *doctor_json(int *status)
 {
 	char cmd[2048];
-	int status = -1;
 	snprintf(cmd, sizeof(cmd), "'%s' doctor --json", DBT3_BINARY);
-	char *out = run_capture(cmd, &status);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	char *out = run_capture(cmd, status);
+	if (!out)
+		return NULL;
 	json_error_t je;
 	json_t *j = json_loads(out, 0, &je);
 	if (!j)
 		fprintf(stderr, "\nnot JSON: %s\n%s\n", je.text, out);
+	free(out);
+	return j;
+}
+
+/* The check called name in the doctor's report (the first one); *count: how many there are. */
+static json_t *check_named(json_t *doc, const char *name, int *count)
+{
+	size_t i;
+	json_t *c, *first = NULL;
+	int n = 0;
+	json_array_foreach(json_object_get(doc, "checks"), i, c)
+	{
+		const char *cn = json_string_value(json_object_get(c, "name"));
+		if (cn && strcmp(cn, name) == 0 && n++ == 0)
+			first = c;
+	}
+	if (count)
+		*count = n;
+	return first;
+}
+
+/* One check of the doctor's report: its status is the one derived (before: the reading taken
+ * before the doctor ran), a warn names its fix. Returns 1 when it is a warn. */
+static int assert_check(json_t *c, int k, const char *before, json_t *cpus)
+{
+	const char *st = json_string_value(json_object_get(c, "status"));
+	const char *value = json_string_value(json_object_get(c, "value"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT(value && strlen(value) > 0);
+	const char *want = derived[k].want(cpus);
+	if (want) {
+		int ok = strcmp(st, want) == 0 || (before && strcmp(st, before) == 0);
+		if (!ok)
+			fprintf(stderr, "\n%s: doctor says %s (%s), /proc and /sys say %s\n",
+				check_names[k], st, value ? value : "", want);
+		CU_ASSERT(ok);
+	} else {
+		CU_ASSERT(strcmp(st, "ok") == 0 || strcmp(st, "warn") == 0);
+	}
+	/* A warn names its fix; ok and unknown have none. */
+	json_t *fix = json_object_get(c, "fix");
+	if (strcmp(st, "warn") == 0) {
+		CU_ASSERT(json_is_string(fix));
+		return 1;
+	}
+	CU_ASSERT(json_is_null(fix));
+	return 0;
+}
+
+static void test_doctor__json_on_this_machine_has_every_check(void)
+{
+	const char *before[DOCTOR_N_CHECKS] = {NULL};
+	for (int k = 0; k < DOCTOR_N_CHECKS; k++)
+		if (derived[k].varies)
+			before[k] = derived[k].want(NULL);
+	int status = -1;
+	json_t *j = doctor_json(&status);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	json_t *checks = json_object_get(j, "checks");
-	CU_ASSERT_EQUAL(json_array_size(checks), DOCTOR_N_CHECKS);
+	json_t *cpus = json_object_get(j, "benchmark_cpus");
+	CU_ASSERT_FATAL(json_is_array(cpus));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "checks")), DOCTOR_N_CHECKS);
 	int warns = 0;
 	for (int k = 0; k < DOCTOR_N_CHECKS; k++) {
 		int found = 0;
-		size_t i;
-		json_t *c;
-		json_array_foreach(checks, i, c)
-		{
-			if (strcmp(json_string_value(json_object_get(c, "name")), check_names[k]) !=
-			    0)
-				continue;
-			found++;
-			const char *st = json_string_value(json_object_get(c, "status"));
-			CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-			CU_ASSERT(strcmp(st, "ok") == 0 || strcmp(st, "warn") == 0 ||
-				  strcmp(st, "unknown") == 0);
-			CU_ASSERT(json_is_string(json_object_get(c, "value")));
-			CU_ASSERT(strlen(json_string_value(json_object_get(c, "value"))) > 0);
-			if (strcmp(check_names[k], "aslr") == 0)
-				check_aslr_against_proc(
-				    st, json_string_value(json_object_get(c, "value")));
-			/* A warn names its fix; ok and unknown have none. */
-			json_t *fix = json_object_get(c, "fix");
-			if (strcmp(st, "warn") == 0) {
-				warns++;
-				CU_ASSERT(json_is_string(fix));
-			} else {
-				CU_ASSERT(json_is_null(fix));
-			}
-		}
+		json_t *c = check_named(j, check_names[k], &found);
 		CU_ASSERT_EQUAL(found, 1);
+		if (c)
+			warns += assert_check(c, k, before[k], cpus);
+	}
+	/* the value names what was read: randomize_va_space's number */
+	char v[32], want_value[64];
+	if (first_line("/proc/sys/kernel/randomize_va_space", v, sizeof(v)) == 0) {
+		const char *value =
+		    json_string_value(json_object_get(check_named(j, "aslr", NULL), "value"));
+		snprintf(want_value, sizeof(want_value), "(randomize_va_space=%s)", v);
+		CU_ASSERT_PTR_NOT_NULL(value ? strstr(value, want_value) : NULL);
 	}
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "warn")), warns);
 	CU_ASSERT_EQUAL(status, warns ? 1 : 0);
 	json_decref(j);
-	free(out);
+}
+
+/* A busy loop on one PU: busy_cpus over that PU must warn (it is busy all the time). */
+static void test_doctor__busy_cpus_warns_on_a_hogged_pu(void)
+{
+	int status = -1;
+	json_t *j = doctor_json(&status);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	json_t *cpus = json_object_get(j, "benchmark_cpus");
+	if (json_array_size(cpus) == 0) {
+		th_skip("no benchmark PUs on this machine (one usable PU): busy_cpus is unknown");
+		json_decref(j);
+		return;
+	}
+	long pu = (long)json_integer_value(json_array_get(cpus, 0));
+	json_decref(j);
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET((int)pu, &set);
+	pid_t hog = fork();
+	CU_ASSERT_FATAL(hog >= 0);
+	if (hog == 0) {
+		if (sched_setaffinity(0, sizeof(set), &set) != 0)
+			_exit(1);
+		for (volatile unsigned long x = 0;; x++)
+			;
+	}
+	j = doctor_json(&status);
+	kill(hog, SIGKILL);
+	int st = 0;
+	CU_ASSERT_EQUAL(waitpid(hog, &st, 0), hog);
+	CU_ASSERT_TRUE(WIFSIGNALED(st)); /* it ran until killed: it was pinned */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	json_t *c = check_named(j, "busy_cpus", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	const char *st_name = json_string_value(json_object_get(c, "status"));
+	if (!st_name || strcmp(st_name, "warn") != 0)
+		fprintf(stderr, "\nbusy_cpus with PU %ld hogged: %s (%s)\n", pu,
+			st_name ? st_name : "(none)",
+			json_string_value(json_object_get(c, "value")));
+	CU_ASSERT_STRING_EQUAL(st_name ? st_name : "", "warn");
+	json_decref(j);
 }
 
 static void put(const char *root, const char *path, const char *text)
@@ -330,6 +656,7 @@ int main(int argc, char **argv)
 	static const struct th_case cases[] = {
 	    {"json_on_this_machine_has_every_check",
 	     test_doctor__json_on_this_machine_has_every_check},
+	    {"busy_cpus_warns_on_a_hogged_pu", test_doctor__busy_cpus_warns_on_a_hogged_pu},
 	    {"noisy_root_warns_each_knob", test_doctor__noisy_root_warns_each_knob},
 	    {"empty_root_is_unknown_not_an_error", test_doctor__empty_root_is_unknown_not_an_error},
 	    {"tune_then_reset_restores_every_value",
