@@ -3,6 +3,7 @@
  * its output in a log file or a buffer, and the waits around it. */
 #ifndef DBT3_TH_SPAWN_H
 #define DBT3_TH_SPAWN_H
+#include "base/util.h"
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -32,7 +33,7 @@ int th_run_logged(const char *log, const char *const *args, const char *const *e
 /* Runs the shell command line fmt (printf-like) with stderr joined to stdout; up to len - 1
  * bytes of the output into out (NUL-terminated; the rest is read and dropped, so that the
  * command does not die of SIGPIPE). The exit code as th_exit_code, -1 when it could not run. */
-int th_sh(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int th_sh(char *out, size_t len, const char *fmt, ...) UTIL_PRINTF(3, 4);
 
 /* The pid in the instance directory's mysqld.pid; 0 when there is none. */
 long th_server_pid(const char *inst);
