@@ -4,8 +4,8 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static unsigned skipped; /* th_skip calls during th_run */
@@ -83,4 +83,18 @@ void th_rmtree(const char *dir)
 {
 	if (dir)
 		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int th_read_line(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	int ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return ok ? 0 : -1;
 }

@@ -3,6 +3,7 @@
 #ifndef DBT3_TEST_HARNESS_H
 #define DBT3_TEST_HARNESS_H
 #include <CUnit/CUnit.h>
+#include <stddef.h>
 
 struct th_case {
 	const char *name;
@@ -28,5 +29,9 @@ char *th_tempdir(const char *tag);
 
 /* Removes a directory tree made by th_tempdir; NULL is fine. */
 void th_rmtree(const char *dir);
+
+/* The first line of the file path, without its newline, into out (len bytes): 0; -1 when the
+ * file cannot be opened or has no line (out is then ""). */
+int th_read_line(const char *path, char *out, size_t len);
 
 #endif

@@ -55,21 +55,6 @@ static char *run_capture(const char *cmdline, int *status)
 
 #define SYS_CPU "/sys/devices/system/cpu"
 
-/* The first line of path without its newline ("" for an empty file); -1 when it cannot be
- * opened. */
-static int first_line(const char *path, char *out, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	out[0] = '\0';
-	if (!f)
-		return -1;
-	if (!fgets(out, (int)len, f))
-		out[0] = '\0';
-	fclose(f);
-	out[strcspn(out, "\n")] = '\0';
-	return 0;
-}
-
 /* Nonzero when cpu is in the kernel's list syntax, e.g. "0-3,8". */
 static int cpu_list_has(const char *list, long cpu)
 {
@@ -106,7 +91,7 @@ static const char *want_governor(json_t *cpus)
 		if (strncmp(e->d_name, "cpu", 3) != 0 || !isdigit((unsigned char)e->d_name[3]))
 			continue;
 		snprintf(path, sizeof(path), SYS_CPU "/%s/cpufreq/scaling_governor", e->d_name);
-		if (first_line(path, v, sizeof(v)) < 0)
+		if (th_read_line(path, v, sizeof(v)) < 0)
 			continue;
 		n++;
 		perf += strcmp(v, "performance") == 0;
@@ -121,9 +106,9 @@ static const char *want_turbo(json_t *cpus)
 {
 	(void)cpus;
 	char v[64];
-	if (first_line(SYS_CPU "/intel_pstate/no_turbo", v, sizeof(v)) == 0)
+	if (th_read_line(SYS_CPU "/intel_pstate/no_turbo", v, sizeof(v)) == 0)
 		return strcmp(v, "1") == 0 ? "ok" : "warn";
-	if (first_line(SYS_CPU "/cpufreq/boost", v, sizeof(v)) == 0)
+	if (th_read_line(SYS_CPU "/cpufreq/boost", v, sizeof(v)) == 0)
 		return strcmp(v, "0") == 0 ? "ok" : "warn";
 	return "unknown";
 }
@@ -132,7 +117,7 @@ static const char *want_smt(json_t *cpus)
 {
 	(void)cpus;
 	char v[64];
-	if (first_line(SYS_CPU "/smt/active", v, sizeof(v)) < 0)
+	if (th_read_line(SYS_CPU "/smt/active", v, sizeof(v)) < 0)
 		return "unknown";
 	return strcmp(v, "0") == 0 ? "ok" : "warn";
 }
@@ -143,7 +128,7 @@ static const char *want_isolated(json_t *cpus)
 	char iso[1024];
 	size_t i;
 	json_t *c;
-	if (first_line(SYS_CPU "/isolated", iso, sizeof(iso)) < 0)
+	if (th_read_line(SYS_CPU "/isolated", iso, sizeof(iso)) < 0)
 		return "unknown";
 	if (json_array_size(cpus) == 0)
 		return iso[0] ? "ok" : "warn";
@@ -159,7 +144,7 @@ static const char *want_aslr(json_t *cpus)
 {
 	(void)cpus;
 	char v[32];
-	if (first_line("/proc/sys/kernel/randomize_va_space", v, sizeof(v)) < 0)
+	if (th_read_line("/proc/sys/kernel/randomize_va_space", v, sizeof(v)) < 0)
 		return "unknown";
 	return strcmp(v, "0") == 0 ? "ok" : "warn";
 }
@@ -169,7 +154,7 @@ static const char *want_thp(json_t *cpus)
 {
 	(void)cpus;
 	char v[256];
-	if (first_line("/sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)) < 0)
+	if (th_read_line("/sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)) < 0)
 		return "unknown";
 	const char *lb = strchr(v, '[');
 	if (!lb || !strchr(lb, ']'))
@@ -182,7 +167,7 @@ static const char *want_numa_balancing(json_t *cpus)
 {
 	(void)cpus;
 	char v[32];
-	if (first_line("/proc/sys/kernel/numa_balancing", v, sizeof(v)) < 0)
+	if (th_read_line("/proc/sys/kernel/numa_balancing", v, sizeof(v)) < 0)
 		return "ok";
 	return strcmp(v, "0") == 0 ? "ok" : "warn";
 }
@@ -213,7 +198,7 @@ static const char *want_load(json_t *cpus)
 	(void)cpus;
 	char v[128];
 	double l1;
-	if (first_line("/proc/loadavg", v, sizeof(v)) < 0 || sscanf(v, "%lf", &l1) != 1)
+	if (th_read_line("/proc/loadavg", v, sizeof(v)) < 0 || sscanf(v, "%lf", &l1) != 1)
 		return "unknown";
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	double limit = n - 2 > 1 ? (double)(n - 2) : 1.0;
@@ -241,7 +226,7 @@ static const char *want_irqbalance(json_t *cpus)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
 		found =
-		    first_line(path, comm, sizeof(comm)) == 0 && strcmp(comm, "irqbalance") == 0;
+		    th_read_line(path, comm, sizeof(comm)) == 0 && strcmp(comm, "irqbalance") == 0;
 	}
 	if (d)
 		closedir(d);
@@ -267,7 +252,7 @@ static const char *want_hypervisor(json_t *cpus)
 	}
 	if (f)
 		fclose(f);
-	int typed = first_line("/sys/hypervisor/type", type, sizeof(type)) == 0 && type[0];
+	int typed = th_read_line("/sys/hypervisor/type", type, sizeof(type)) == 0 && type[0];
 	return flag || typed ? "warn" : have_flags ? "ok" : "unknown";
 }
 
@@ -387,7 +372,7 @@ static void test_doctor__json_on_this_machine_has_every_check(void)
 	}
 	/* the value names what was read: randomize_va_space's number */
 	char v[32], want_value[64];
-	if (first_line("/proc/sys/kernel/randomize_va_space", v, sizeof(v)) == 0) {
+	if (th_read_line("/proc/sys/kernel/randomize_va_space", v, sizeof(v)) == 0) {
 		const char *value =
 		    json_string_value(json_object_get(check_named(j, "aslr", NULL), "value"));
 		snprintf(want_value, sizeof(want_value), "(randomize_va_space=%s)", v);
@@ -459,14 +444,7 @@ static void get(const char *root, const char *path, char *out, size_t len)
 {
 	char full[2048];
 	snprintf(full, sizeof(full), "%s%s", root, path);
-	FILE *f = fopen(full, "r");
-	out[0] = '\0';
-	if (f) {
-		if (!fgets(out, (int)len, f))
-			out[0] = '\0';
-		fclose(f);
-	}
-	out[strcspn(out, "\n")] = '\0';
+	th_read_line(full, out, len); /* "" when missing */
 }
 
 /* A noisy host: every tunable knob in its noisy state. */

@@ -316,13 +316,7 @@ static int read_proc_line(pid_t pid, const char *file, char *out, size_t len)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	int ok = fgets(out, (int)len, f) != NULL;
-	fclose(f);
-	out[strcspn(out, "\n")] = '\0';
-	return ok ? 0 : -1;
+	return th_read_line(path, out, len);
 }
 
 static void test_pin__child_runs_bound(void)

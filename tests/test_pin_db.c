@@ -19,24 +19,12 @@ static void opts_for_test(struct srv_opts *o)
 	th_db_opts(&db, o, 64u << 20);
 }
 
-static int read_line(const char *path, char *out, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	out[0] = '\0';
-	if (!f)
-		return -1;
-	int ok = fgets(out, (int)len, f) != NULL;
-	fclose(f);
-	out[strcspn(out, "\n")] = '\0';
-	return ok ? 0 : -1;
-}
-
 /* Nice value (field 19 of stat) of one thread. */
 static long thread_nice(pid_t pid, const char *tid)
 {
 	char path[512], line[2048];
 	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
-	if (read_line(path, line, sizeof(line)) < 0)
+	if (th_read_line(path, line, sizeof(line)) < 0)
 		return -100;
 	int field = 2;
 	for (const char *q = strrchr(line, ')'); q && *q; q++)
@@ -144,7 +132,7 @@ static void test_pin_db__server_threads_run_bound(void)
 		CU_ASSERT(threads > 1);
 		char line[64];
 		snprintf(path, sizeof(path), "/proc/%d/personality", (int)pid);
-		CU_ASSERT_EQUAL(read_line(path, line, sizeof(line)), 0);
+		CU_ASSERT_EQUAL(th_read_line(path, line, sizeof(line)), 0);
 		CU_ASSERT_STRING_EQUAL(line, "00040000");
 		/* The server works: it answers a query. */
 		MYSQL *m = srv_connect(s, NULL, &err);

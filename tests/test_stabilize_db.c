@@ -18,12 +18,7 @@ static int loaded;
 
 static int read_thp(char *out, size_t len)
 {
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
-	if (!f)
-		return -1;
-	int ok = fgets(out, (int)len, f) != NULL;
-	fclose(f);
-	return ok ? 0 : -1;
+	return th_read_line("/sys/kernel/mm/transparent_hugepage/enabled", out, len);
 }
 
 static void test_stabilize_db__tiny_experiment_end_to_end(void)
