@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness.h"
+#include "base/util.h"
 #include <CUnit/Basic.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -87,14 +88,13 @@ void th_rmtree(const char *dir)
 
 int th_read_line(const char *path, char *out, size_t len)
 {
-	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	struct errbuf err;
 	out[0] = '\0';
-	if (!f)
+	if (util_read_file(path, &text, NULL, &err) < 0)
 		return -1;
-	int ok = fgets(out, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		out[0] = '\0';
-	out[strcspn(out, "\n")] = '\0';
+	int ok = text[0] != '\0';
+	snprintf(out, len, "%.*s", (int)strcspn(text, "\n"), text);
+	free(text);
 	return ok ? 0 : -1;
 }

@@ -261,19 +261,16 @@ static const char *want_hypervisor(json_t *cpus)
 static const char *want_perf(json_t *cpus)
 {
 	(void)cpus;
-	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.size = sizeof(attr);
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0)
-		return "warn";
-	close((int)fd);
-	return "ok";
+	struct perf_event_attr attr = {.type = PERF_TYPE_HARDWARE,
+				       .size = sizeof(struct perf_event_attr),
+				       .config = PERF_COUNT_HW_INSTRUCTIONS,
+				       .disabled = 1,
+				       .exclude_kernel = 1,
+				       .exclude_hv = 1};
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 ? "ok" : "warn";
 }
 
 /* In check_names order. varies: a state that may change while the doctor runs (read before and

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-static struct th_db db; /* the instance in this test file's temp dir (made in main) */
+static struct th_db instance; /* the instance in this test file's temp dir (made in main) */
 
 /* Row counts of TPC-H dbgen at SF 0.01, by enum gen_table. */
 static const int64_t sf001_rows[GEN_NTABLES] = {
@@ -293,7 +293,7 @@ static int make_dbgen_files(const char *dir)
 static void test_load__files_equal_generated(void)
 {
 	char dir[4300];
-	snprintf(dir, sizeof(dir), "%s/tbl", db.tmp);
+	snprintf(dir, sizeof(dir), "%s/tbl", instance.tmp);
 	CU_ASSERT_EQUAL_FATAL(make_dbgen_files(dir), 0);
 	CU_ASSERT_EQUAL_FATAL(need_generated_db(), 0);
 	struct load_report rep;
@@ -333,7 +333,7 @@ static void test_load__files_equal_generated(void)
 static void test_load__failed_load_leaves_no_fingerprint(void)
 {
 	char dir[4300], cmd[9000];
-	snprintf(dir, sizeof(dir), "%s/bad", db.tmp);
+	snprintf(dir, sizeof(dir), "%s/bad", instance.tmp);
 	CU_ASSERT_EQUAL_FATAL(make_dbgen_files(dir), 0);
 	snprintf(cmd, sizeof(cmd), "echo 'garbage|x|' >> '%s/orders.tbl'", dir);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
@@ -361,25 +361,27 @@ static void test_load__query_refuses_another_scale_factor(void)
 	CU_ASSERT_EQUAL_FATAL(need_generated_db(), 0);
 	const char *fmt =
 	    "'%s' query 11 -q -s %s --datadir '%s' --port %ld >/dev/null 2>'%s/q.err'";
-	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "1", db.inst, db.port, db.tmp);
+	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "1", instance.inst, instance.port,
+		 instance.tmp);
 	int rc = system(cmd);
 	CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
-	snprintf(cmd, sizeof(cmd), "%s/q.err", db.tmp);
+	snprintf(cmd, sizeof(cmd), "%s/q.err", instance.tmp);
 	FILE *f = fopen(cmd, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));
 	fclose(f);
 	CU_ASSERT_STRING_EQUAL(line, "dbt3stab: the loaded data is scale factor 0.01, not 1\n");
-	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "0.01", db.inst, db.port, db.tmp);
+	snprintf(cmd, sizeof(cmd), fmt, DBT3_BINARY, "0.01", instance.inst, instance.port,
+		 instance.tmp);
 	rc = system(cmd);
 	CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
 }
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "load") < 0)
+	if (th_db_begin(&instance, "load") < 0)
 		return 2;
-	th_db_opts(&db, &sopts, 128u << 20);
+	th_db_opts(&instance, &sopts, 128u << 20);
 	sopts.scale = 0.01;
 	static const struct th_case cases[] = {
 	    {"generated_rows_and_noop_reload", test_load__generated_rows_and_noop_reload},
@@ -395,6 +397,6 @@ int main(int argc, char **argv)
 	};
 	int rc = th_run("load_db", cases, argc, argv);
 	srv_opts_release(&sopts);
-	th_db_end(&db); /* whatever happened, no server is left running */
+	th_db_end(&instance); /* whatever happened, no server is left running */
 	return rc;
 }

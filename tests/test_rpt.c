@@ -149,6 +149,8 @@ static void test_rpt__outputs_escape_and_color_only_when_asked(void)
 	CU_ASSERT_DOUBLE_EQUAL(s->queries[0].stats.sd_log, REF_RPT_SD_LOG, 1e-12);
 	CU_ASSERT_FALSE(s->queries[0].needed_over);
 	CU_ASSERT_EQUAL(s->queries[0].needed, REF_RPT_NEEDED);
+	/* four restarts a side is exactly what the file has: its power now */
+	CU_ASSERT_DOUBLE_EQUAL(s->queries[0].power_now, REF_RPT_POWER_AT, 1e-4);
 	char *st = capture(write_summary, s, RPT_TEXT, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(st, "Q<1>&\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(st, "restarts for 3%"));
