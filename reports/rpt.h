@@ -207,7 +207,8 @@ int rpt_compare_write(FILE *f, const struct rpt_compare *c, enum rpt_format fmt,
 
 /* Checks that the report file path can be created (as util_write_atomic will), before anything
  * is computed; -1 and one line in err ("cannot create 'x': ...") when it cannot, or when path is an
- * existing dbt3stab result file (a measured result is never replaced by a report). */
+ * existing dbt3stab result file, stabilize analysis or profile (res_file_kind: nothing measured is
+ * replaced by a report). */
 int rpt_output_check(const char *path, struct errbuf *err);
 
 /* ---- summary of one result file ---- */

@@ -9,6 +9,10 @@
 
 #define RES_FORMAT "dbt3stab-result"
 #define RES_FORMAT_VERSION 1
+/* The other measured files dbt3stab writes (docs/stability.md): a stabilize experiment's
+ * analysis (DIR/stabilize.json) and its profile (DIR/profile.json). */
+#define RES_FORMAT_STABILIZE "dbt3stab-stabilize"
+#define RES_FORMAT_PROFILE "dbt3stab-profile"
 
 /* Bounds of what the reader accepts (docs/result-format.md, "Bounds"). The file and structure
  * bounds keep a hostile file's memory near 250 MB; the plan bounds are those of `run`. */
@@ -128,6 +132,22 @@ int res_file_write(const struct res_file *res, const char *path, struct errbuf *
 
 /* The result as a JSON text (malloc'd, the caller frees), as res_file_write writes it. */
 char *res_file_dumps(const struct res_file *res);
+
+/* What a file holds, for the guards of -o (nothing measured is replaced). */
+enum res_kind {
+	RES_KIND_NONE = 0, /* no such file, not a regular file, unreadable, or something else */
+	RES_KIND_RESULT,   /* RES_FORMAT */
+	RES_KIND_STABILIZE,
+	RES_KIND_PROFILE
+};
+
+/* The kind of the regular file at path: the first "format" member within its first 4 KiB that
+ * names one of the formats above (the writers put it first; bounded, so a huge file costs one
+ * read). */
+enum res_kind res_file_kind(const char *path);
+
+/* "a result file", "a stabilize analysis", "a stabilize profile"; "" for RES_KIND_NONE. */
+const char *res_kind_name(enum res_kind k);
 
 /* Strict reader. On error fills err with one line naming the file and the JSON path, e.g.
  * "'new.json': $.queries[3].restarts[1].measured_ms[2]: negative time -1.5", returns -1.

@@ -337,6 +337,10 @@ static int check_output_free(const char *path, int force, struct errbuf *err)
 				  "'%s' is a directory (a directory of result files needs "
 				  "--variant)",
 				  path);
+	enum res_kind kind = res_file_kind(path);
+	if (kind != RES_KIND_NONE && kind != RES_KIND_RESULT) /* --force replaces results only */
+		return errbuf_set(err, "'%s' is %s, not a result file: give another -o", path,
+				  res_kind_name(kind));
 	if (!force)
 		return errbuf_set(err,
 				  "'%s' exists: complete an interrupted run with --resume %s, or "

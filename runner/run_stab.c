@@ -500,7 +500,7 @@ json_t *run_stab_analyze(const struct run_stab_cand *c, int n, const struct run_
 		if (i > 0 && json_is_number(hi) && json_number_value(hi) < 1)
 			json_array_append(rec, json_object_get(row, "name"));
 	}
-	return json_pack("{s:s, s:i, s:f, s:i, s:i, s:f, s:o, s:o}", "format", "dbt3stab-stabilize",
+	return json_pack("{s:s, s:i, s:f, s:i, s:i, s:f, s:o, s:o}", "format", RES_FORMAT_STABILIZE,
 			 "format_version", 1, "scale_factor", o->scale, "warmup", o->warmup, "runs",
 			 o->runs, "alpha", o->alpha, "candidates", rows, "recommended", rec);
 }
@@ -525,7 +525,7 @@ json_t *run_stab_profile(const struct run_stab_cand *c, int n, json_t *analysis)
 			thp |= c[k].thp_never;
 		}
 	}
-	return json_pack("{s:s, s:i, s:o, s:o, s:s?, s:s?, s:O}", "format", "dbt3stab-profile",
+	return json_pack("{s:s, s:i, s:o, s:o, s:s?, s:s?, s:O}", "format", RES_FORMAT_PROFILE,
 			 "format_version", 1, "settings", settings, "run_args", args, "preload",
 			 preload, "thp", thp ? "never" : NULL, "measured", analysis);
 }
@@ -542,7 +542,7 @@ int run_stab_profile_read(const char *path, json_t **out, struct errbuf *err)
 	    strcmp(json_string_value(json_object_get(p, "format"))
 		       ? json_string_value(json_object_get(p, "format"))
 		       : "",
-		   "dbt3stab-profile") != 0 ||
+		   RES_FORMAT_PROFILE) != 0 ||
 	    !json_is_array(json_object_get(p, "run_args")) ||
 	    !json_is_array(json_object_get(p, "settings"))) {
 		json_decref(p);

@@ -540,9 +540,57 @@ static void test_res__read_missing_file_names_it(void)
 			       "cannot open '/nonexistent/x.json': No such file or directory");
 }
 
+/* What -o must not replace: a result, a stabilize analysis, a stabilize profile, by the first
+ * "format" member that names one (a profile's nested analysis comes later); anything else,
+ * a FIFO (not opened for long) and no file are RES_KIND_NONE. */
+static void test_res__file_kind_by_format(void)
+{
+	static const struct {
+		const char *text;
+		enum res_kind kind;
+	} cases[] = {
+	    {"{\n \"format\": \"dbt3stab-result\",\n \"format_version\": 1}", RES_KIND_RESULT},
+	    {"{\"format\":\"dbt3stab-stabilize\",\"candidates\":[]}", RES_KIND_STABILIZE},
+	    {"{\"format\": \"dbt3stab-profile\", \"measured\": {\"format\": "
+	     "\"dbt3stab-stabilize\"}}",
+	     RES_KIND_PROFILE},
+	    {"{\"format\": \"dbt3stab-compare\", \"old\": {\"format\": \"dbt3stab-result\"}}",
+	     RES_KIND_RESULT}, /* as before: a result's format anywhere in the first 4 KiB */
+	    {"{\"format\": \"dbt3stab-compare\"}", RES_KIND_NONE},
+	    {"{\"formats\": \"dbt3stab-result\"}", RES_KIND_NONE},
+	    {"<html>dbt3stab-result</html>", RES_KIND_NONE},
+	    {"", RES_KIND_NONE},
+	};
+	char *dir = th_tempdir("kind"), path[4200];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	snprintf(path, sizeof(path), "%s/f.json", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fputs(cases[i].text, f);
+		fclose(f);
+		enum res_kind k = res_file_kind(path);
+		if (k != cases[i].kind)
+			fprintf(stderr, "'%s': kind %d, not %d\n", cases[i].text, (int)k,
+				(int)cases[i].kind);
+		CU_ASSERT_EQUAL(k, cases[i].kind);
+	}
+	CU_ASSERT_STRING_EQUAL(res_kind_name(RES_KIND_PROFILE), "a stabilize profile");
+	CU_ASSERT_STRING_EQUAL(res_kind_name(RES_KIND_NONE), "");
+	unlink(path);
+	CU_ASSERT_EQUAL(res_file_kind(path), RES_KIND_NONE);
+	CU_ASSERT_EQUAL(mkfifo(path, 0600), 0);
+	CU_ASSERT_EQUAL(res_file_kind(path), RES_KIND_NONE); /* no writer: does not block */
+	CU_ASSERT_EQUAL(res_file_kind(dir), RES_KIND_NONE);
+	unlink(path);
+	th_rmtree(dir);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
+	    {"file_kind_by_format", test_res__file_kind_by_format},
 	    {"buffer_pool_fits_read", test_res__buffer_pool_fits_read},
 	    {"base_file_parses", test_res__base_file_parses},
 	    {"malformed_inputs_name_file_and_path", test_res__malformed_inputs_name_file_and_path},
