@@ -21,7 +21,8 @@ static void usage(FILE *f)
 	    "           passwords (kept in DIR/client.cnf, mode 0600); a no-op when done\n"
 	    "  start    write DIR/my.cnf from the template, start the server, wait until it\n"
 	    "           answers; it keeps running after dbt3stab exits. An instance made by an\n"
-	    "           older dbt3stab gets its passwords and file modes first\n"
+	    "           older dbt3stab gets its passwords and file modes first. A server\n"
+	    "           already running is left as it is (exit 0, with a note)\n"
 	    "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout\n"
 	    "  status   print whether it runs (exit 0) or not (exit 1); --json: version,\n"
 	    "           binary, SHA-256 and option record of a running server\n"
@@ -33,7 +34,9 @@ static void usage(FILE *f)
 	    "  -q, --quiet              no progress messages\n"
 	    "  -h, --help               this help\n"
 	    "\n%s"
-	    "\nexit: 0 ok, 1 not running (status), 2 usage, 4 the server failed\n",
+	    "\nexit: 0 ok (start: also when it was already running), 1 not running (status),\n"
+	    "      2 usage, 4 the server failed (cannot start, runs but does not answer, or the\n"
+	    "      instance is in use by another dbt3stab)\n",
 	    srv_options_usage);
 }
 
@@ -68,11 +71,36 @@ static int do_init(struct srv *s, int quiet, int json)
 	return CLI_OK;
 }
 
+/* A server already running is what start asks for (as 'systemctl start'): exit 0 with a note,
+ * when it answers; one that runs but does not answer is a server failure. */
+static int already_running(struct srv *s, int quiet)
+{
+	struct errbuf err;
+	pid_t pid = srv_pid(s);
+	int answer = srv_probe(s, &err);
+	if (answer == 1) { /* the server's own error, e.g. Access denied */
+		cli_error("%s", err.msg);
+		return CLI_SERVER;
+	}
+	if (answer == 0) {
+		cli_error("the server in '%s' runs (pid %d) but does not answer on '%s': %s",
+			  srv_instdir(s), (int)pid, srv_socket_path(s), err.msg);
+		return CLI_SERVER;
+	}
+	cli_info(quiet,
+		 "the server in '%s' is already running: pid %d, socket '%s' (not restarted: "
+		 "'server stop' first to start it with other options)",
+		 srv_instdir(s), (int)pid, srv_socket_path(s));
+	return CLI_OK;
+}
+
 static int do_start(struct srv *s, int quiet, int json)
 {
 	(void)json;
 	struct errbuf err;
 	int rc = srv_start(s, NULL, &err);
+	if (rc == SRV_E_RUNNING)
+		return already_running(s, quiet);
 	if (rc < 0) {
 		cli_error("%s", err.msg);
 		return CLI_SERVER;
