@@ -227,6 +227,45 @@ static void fmt_counts(char *buf, size_t n, const struct rpt_compare *c)
 		snprintf(buf, n, "no query compared");
 }
 
+/* Query i's explanation is shown (a verdict other than unchanged that says why). */
+static int has_why(const struct rpt_compare *c, size_t i)
+{
+	return c->queries[i].why && c->queries[i].verdict != RPT_UNCHANGED;
+}
+
+/* Query j gives the same explanation for the same verdict as query i. */
+static int same_why(const struct rpt_compare *c, size_t i, size_t j)
+{
+	return has_why(c, j) && c->queries[j].verdict == c->queries[i].verdict &&
+	       strcmp(c->queries[j].why, c->queries[i].why) == 0;
+}
+
+/* Why the queries got their verdicts, each explanation once, after the queries it applies to:
+ * "Q1, Q3 inconclusive: not flagged, but ..." in the order of their first query. With f NULL
+ * nothing is written; returns the number of lines. */
+static size_t why_lines(FILE *f, const struct rpt_compare *c, const char *prefix)
+{
+	size_t lines = 0;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		if (!has_why(c, i))
+			continue;
+		size_t first = 0;
+		while (first < i && !same_why(c, i, first))
+			first++;
+		if (first < i)
+			continue; /* said with an earlier query */
+		lines++;
+		if (!f)
+			continue;
+		fprintf(f, "%s%s", prefix, c->queries[i].id);
+		for (size_t j = i + 1; j < c->n_queries; j++)
+			if (same_why(c, i, j))
+				fprintf(f, ", %s", c->queries[j].id);
+		fprintf(f, " %s: %s\n", rpt_verdict_name(c->queries[i].verdict), c->queries[i].why);
+	}
+	return lines;
+}
+
 /* Per-query warnings (not steady, timeout, crash, error) as lines "Q6: ...". */
 static void side_warnings(FILE *f, const char *prefix, const char *id, const struct rpt_side *s,
 			  const char *path, int md)
@@ -341,10 +380,7 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 	char line[512];
 	fmt_overall(line, sizeof(line), c);
 	fprintf(f, "\n%s\n", line);
-	for (size_t i = 0; i < c->n_queries; i++)
-		if (c->queries[i].why && c->queries[i].verdict != RPT_UNCHANGED)
-			fprintf(f, "%s %s: %s\n", c->queries[i].id,
-				rpt_verdict_name(c->queries[i].verdict), c->queries[i].why);
+	why_lines(f, c, "");
 	if (count_warnings(c)) {
 		fprintf(f, "\nwarnings:\n");
 		all_warnings(f, c, "  ", 0);
@@ -391,14 +427,9 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 	fmt_overall(line, sizeof(line), c);
 	line[0] = (char)(line[0] - 'a' + 'A');
 	fprintf(f, "\n%s.\n", line);
-	int any = 0;
-	for (size_t i = 0; i < c->n_queries; i++)
-		if (c->queries[i].why && c->queries[i].verdict != RPT_UNCHANGED) {
-			if (!any++)
-				fputc('\n', f);
-			fprintf(f, "- %s %s: %s\n", c->queries[i].id,
-				rpt_verdict_name(c->queries[i].verdict), c->queries[i].why);
-		}
+	if (why_lines(NULL, c, "- "))
+		fputc('\n', f);
+	why_lines(f, c, "- ");
 	if (count_warnings(c)) {
 		fprintf(f, "\n**Warnings**\n\n");
 		all_warnings(f, c, "- ", 1);
