@@ -136,6 +136,14 @@ int cli_is_tty(FILE *f)
 	return isatty(fileno(f));
 }
 
+int cli_same_file(FILE *a, FILE *b)
+{
+	struct stat sa, sb;
+	if (fstat(fileno(a), &sa) != 0 || fstat(fileno(b), &sb) != 0)
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int cli_use_color(FILE *f)
 {
 	const char *term = getenv("TERM");

@@ -62,4 +62,8 @@ int cli_use_color(FILE *f);
 /* Nonzero when f is a terminal (for progress displays). */
 int cli_is_tty(FILE *f);
 
+/* Nonzero when a and b write to the same open file (device and inode): one terminal, one log
+ * file, one pipe. A report on a that carries its warnings then needs no copy of them on b. */
+int cli_same_file(FILE *a, FILE *b);
+
 #endif

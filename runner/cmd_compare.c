@@ -39,7 +39,9 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		"                       CPU time or steal on the benchmark PUs above the\n"
 		"                       threshold, docs/run.md); says how many it excluded\n"
 		"  --force              compare files that are not comparable, with a warning\n"
-		"  -q, --quiet          no warnings on standard error\n"
+		"  -q, --quiet          no warnings on standard error (without -q they go there\n"
+		"                       unless the report, which lists them, goes to the same\n"
+		"                       terminal or file)\n"
 		"  -h, --help           this help\n"
 		"\n"
 		"verdicts: regression (significantly slower; estimated >= min effect, or with\n"
@@ -253,7 +255,10 @@ int cmd_compare(int argc, char **argv)
 		cli_error("%s", err.msg);
 		goto out;
 	}
-	if (!a.quiet)
+	/* once: not again on stderr when the report that lists them goes to the same place (a
+	 * terminal, a log); JUnit has no place for them */
+	int in_report = !a.output && a.fmt != RPT_JUNIT && cli_same_file(stdout, stderr);
+	if (!a.quiet && !in_report)
 		for (size_t i = 0; i < cmp->n_warnings; i++)
 			cli_warn("%s", cmp->warnings[i]);
 

@@ -723,20 +723,20 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 	rc = stop_server(c, t, err);
 	if (rc < 0)
 		return RUN_E_SERVER;
+	/* disturbed: said here, its cause once in the end-of-run table (and summary, compare) */
 	char why[160];
-	if (run_noise_disturbed(t->t->res, r, why, sizeof(why)))
-		event(c, "%s%srestart %d disturbed: %s", t->t->name ? t->t->name : "",
-		      t->t->name ? ": " : "", r + 1, why);
+	const char *dist = run_noise_disturbed(t->t->res, r, why, sizeof(why)) ? ", disturbed" : "";
 	double ss = (double)(c->start_ns - ss0) / 1e9;
 	if (ss > t->startstop_s)
 		t->startstop_s = ss;
 	if (c->next)
-		event(c, "%s%srestart %d done (elapsed %.0f s of %.0f s)",
+		event(c, "%s%srestart %d done (elapsed %.0f s of %.0f s%s)",
 		      t->t->name ? t->t->name : "", t->t->name ? ": " : "", r + 1,
-		      (double)(util_now_ns() - c->t0) / 1e9, c->plan->budget_s);
+		      (double)(util_now_ns() - c->t0) / 1e9, c->plan->budget_s, dist);
 	else
-		event(c, "%s%srestart %d of %d done", t->t->name ? t->t->name : "",
-		      t->t->name ? ": " : "", r + 1, c->plan->restarts);
+		event(c, "%s%srestart %d of %d done%s", t->t->name ? t->t->name : "",
+		      t->t->name ? ": " : "", r + 1, c->plan->restarts,
+		      *dist ? " (disturbed)" : "");
 	return 0;
 }
 

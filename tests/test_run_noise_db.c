@@ -145,6 +145,23 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 		CU_ASSERT_EQUAL(r[i].causes != 0, other || steal);
 		disturbed += r[i].causes != 0;
 	}
+	/* the run's output (stdout and stderr in one log, as on a terminal) gives each disturbed
+	 * restart's cause once: in the end-of-run table, not again in the progress lines */
+	char *runlog = NULL;
+	CU_ASSERT_EQUAL(util_read_file(log, &runlog, NULL, &err), 0);
+	for (size_t i = 0; runlog && i < n; i++) {
+		char cause[160];
+		if (!r[i].causes)
+			continue;
+		res_noise_cause_text(cause, sizeof(cause), &r[i]);
+		size_t seen = 0;
+		for (const char *p = runlog; (p = strstr(p, cause)) != NULL; p++)
+			seen++;
+		if (seen != 1)
+			fprintf(stderr, "'%s' %zu times in '%s'\n", cause, seen, log);
+		CU_ASSERT_EQUAL(seen, 1);
+	}
+	free(runlog);
 	free(r);
 	/* compare leaves the disturbed restart out and says so */
 	const char *cargs[] = {"compare", out, out, "--exclude-disturbed", NULL};

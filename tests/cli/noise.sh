@@ -11,3 +11,9 @@ echo "\$ dbt3stab compare noise_disturbed.json noise_disturbed.json --exclude-di
   python3 -c 'import json,sys; d=json.load(sys.stdin)
 print([len(q["old"]["restart_means_ms"]) for q in d["queries"]] if "old" in d["queries"][0] else sorted(d["queries"][0].keys()))
 print("\n".join(d.get("warnings", [])))'
+# A warning once: with stdout and stderr on one terminal or log, the report's warnings are not
+# repeated on stderr; with the report elsewhere (-o, a redirected stdout) stderr has them.
+echo "\$ dbt3stab compare cmp_old.json noise_disturbed.json 2>&1 (the lines on disturbed restarts)"
+"$DBT3STAB" compare cmp_old.json noise_disturbed.json 2>&1 | grep "restarts disturbed"
+echo "\$ dbt3stab compare cmp_old.json noise_disturbed.json >/dev/null (what stderr says)"
+"$DBT3STAB" compare cmp_old.json noise_disturbed.json 2>&1 >/dev/null | grep "restarts disturbed"
