@@ -44,6 +44,7 @@ enum {
 	OPT_RUNS_MAX,
 	OPT_KEEP_ALL,
 	OPT_REDO_DISTURBED,
+	OPT_PROFILE, /* taken out of argv by run_stab_profile_argv; the resume hint keeps it */
 };
 
 static const struct option own_options[] = {
@@ -436,9 +437,80 @@ static void on_signal(int sig)
 	_exit(CLI_INTERRUPTED);
 }
 
-/* The line the handler prints: where the finished restarts are and how to go on. */
+/* Appends " WORD" to out (of len, holding at): s as it is when no shell treats any of its
+ * characters specially, else in single quotes (a ' as '\''). The new length; len when it does
+ * not fit. */
+static size_t shell_word(char *out, size_t len, size_t at, const char *s)
+{
+	int plain = *s && s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				   "0123456789_@%+=:,./-")] == '\0';
+	if (at >= len)
+		return len;
+	out[at++] = ' ';
+	if (!plain && at < len)
+		out[at++] = '\'';
+	for (; *s && at < len; s++) {
+		if (*s == '\'' && !plain) {
+			at += (size_t)snprintf(out + at, len - at, "'\\''");
+			continue;
+		}
+		out[at++] = *s;
+	}
+	if (!plain && at < len)
+		out[at++] = '\'';
+	if (at >= len)
+		return len;
+	out[at] = '\0';
+	return at;
+}
+
+/* Nonzero when c is the code of an entry of table. */
+static int in_table(const struct option *table, int c)
+{
+	for (; table->name; table++)
+		if (table->val == c)
+			return 1;
+	return 0;
+}
+
+/* The command that continues an interrupted run: --resume PATH and the options of the command
+ * line as given (argv before --profile is expanded) that the result file does not keep, so a
+ * resume needs them again: the server's (--datadir, --port, ...), the placement's and
+ * --profile, in their order. "" when it does not fit in len. */
+static void resume_command(char *out, size_t len, const char *path, int argc, char **argv)
+{
+	static const struct option profile[] = {{"profile", required_argument, NULL, OPT_PROFILE},
+						{NULL, 0, NULL, 0}};
+	const struct option *const tables[] = {own_options, srv_long_options, pin_long_options,
+					       profile, NULL};
+	struct option *longopts = cli_options_merge(tables);
+	char **args = calloc((size_t)argc + 1, sizeof(char *)); /* getopt permutes its argv */
+	size_t at = (size_t)snprintf(out, len, "dbt3stab run --resume");
+	at = shell_word(out, len, at, path);
+	if (!longopts || !args) {
+		at = len;
+	} else {
+		memcpy(args, argv, (size_t)argc * sizeof(char *));
+		cli_getopt_reset();
+		int c, start = 1;
+		while (at < len && (c = getopt_long(argc, args, ":s:o:qh", longopts, NULL)) != -1) {
+			int keep = c == OPT_PROFILE || in_table(srv_long_options, c) ||
+				   in_table(pin_long_options, c);
+			for (int i = start; keep && i < optind && at < len; i++)
+				at = shell_word(out, len, at, args[i]);
+			start = optind;
+		}
+	}
+	free(longopts);
+	free(args);
+	if (at >= len)
+		out[0] = '\0';
+}
+
+/* The line the handler prints: where the finished restarts are and how to go on (resume: the
+ * command line that continues the run). */
 static void prepare_interrupt_note(const struct target_set *ts, const char *path, int resume,
-				   int budget)
+				   int budget, const char *resume_cmd)
 {
 	intr_ts = ts;
 	intr_resume = resume;
@@ -446,10 +518,16 @@ static void prepare_interrupt_note(const struct target_set *ts, const char *path
 				  "%sdbt3stab: interrupted; finished restarts kept in '%s' (a "
 				  "--budget run cannot be resumed)\n",
 				  cli_is_tty(stderr) ? PROGRESS_ERASE : "", path)
-		       : snprintf(intr_kept, sizeof(intr_kept),
-				  "%sdbt3stab: interrupted; finished restarts kept in '%s' (continue "
-				  "with: dbt3stab run --resume %s)\n",
-				  cli_is_tty(stderr) ? PROGRESS_ERASE : "", path, path);
+		: *resume_cmd
+		    ? snprintf(intr_kept, sizeof(intr_kept),
+			       "%sdbt3stab: interrupted; finished restarts kept in '%s'; continue "
+			       "with:\n    %s\n",
+			       cli_is_tty(stderr) ? PROGRESS_ERASE : "", path, resume_cmd)
+		    : snprintf(intr_kept, sizeof(intr_kept),
+			       "%sdbt3stab: interrupted; finished restarts kept in '%s' (continue "
+			       "with: dbt3stab run --resume and the server and placement options "
+			       "of this run)\n",
+			       cli_is_tty(stderr) ? PROGRESS_ERASE : "", path);
 	if (n < 0 || (size_t)n >= sizeof(intr_kept))
 		intr_kept[0] = '\0';
 }
@@ -481,6 +559,8 @@ struct run_args {
 	const char *fixed_opt;	/* --restarts, --warmup or --runs given */
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants, quiet, no_table, scale_given, force, help;
+	int argc; /* the command line as given (before --profile is expanded) */
+	char **argv;
 };
 
 static int parse_int(const char *cmd, const char *flag, const char *arg, long min, long max,
@@ -792,8 +872,10 @@ static int measure(struct target_set *ts, struct run_args *a)
 	if (pin_ctx_bind_client(pin, &err) < 0)
 		cli_warn("cannot bind the client: %s", err.msg);
 
-	prepare_interrupt_note(ts, a->resume ? a->resume : a->output, a->resume != NULL,
-			       a->plan.budget_s > 0);
+	const char *path = a->resume ? a->resume : a->output;
+	char resume_cmd[4096];
+	resume_command(resume_cmd, sizeof(resume_cmd), path, a->argc, a->argv);
+	prepare_interrupt_note(ts, path, a->resume != NULL, a->plan.budget_s > 0, resume_cmd);
 	install_signals();
 	struct progress d;
 	progress_init(&d, stderr, progress_mode(stderr, a->quiet), 100000000u);
@@ -831,6 +913,8 @@ int cmd_run(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	memset(&ts, 0, sizeof(ts));
 	run_plan_init(&a.plan);
+	a.argc = argc;
+	a.argv = argv;
 	if (run_stab_profile_argv(argc, argv, &argc, &pargv, &a.plan.profile, &err) < 0)
 		return cli_usage_error("run", "%s", err.msg);
 	if (pargv)
