@@ -52,7 +52,8 @@ static void usage(FILE *f)
 		"  --json                   the analysis as JSON on stdout\n"
 		"  -q, --quiet              no progress\n"
 		"  -h, --help               this help\n"
-		"exit: 0 done, 2 usage, 4 a restart failed, 130 interrupted\n");
+		"exit: 0 done, 2 usage, 4 a restart failed or the instance is in use (the\n"
+		"experiment holds its lock from the first restart to the last), 130 interrupted\n");
 }
 
 static void progress(void *arg, const char *msg)

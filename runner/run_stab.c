@@ -3,6 +3,7 @@
 #include "runner/run_stab.h"
 #include "pinning/stab.h"
 #include "result/res.h"
+#include "server/srv.h"
 #include "stats/st_stab.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -185,8 +186,10 @@ static void result_path(char *out, size_t len, const struct run_stab_opts *o,
 }
 
 /* One restart of candidate c: `dbt3stab run --restarts 1 ...` into DIR/<name>/rNNN.json; its
- * output in rNNN.log. The run's exit code, or -1 when it could not be started. */
-static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts *o, int round)
+ * output in rNNN.log; the run uses the instance lock this process holds (lock, NULL: none).
+ * The run's exit code, or -1 when it could not be started. */
+static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts *o, int round,
+		       struct srv *lock)
 {
 	char out[4200], log[4200], warm[16], runs[16], scale[32];
 	const char *argv[48];
@@ -227,6 +230,8 @@ static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts
 		}
 		if (c->preload)
 			setenv("LD_PRELOAD", c->preload, 1);
+		if (lock)
+			srv_lock_pass(lock);
 		execv(o->binary, (char *const *)argv);
 		_exit(127);
 	}
@@ -239,14 +244,14 @@ static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts
 
 /* One restart with its host change made and undone around it. */
 static int one_restart_host(const struct run_stab_cand *c, const struct run_stab_opts *o, int round,
-			    struct errbuf *err)
+			    struct srv *lock, struct errbuf *err)
 {
 	char old[32] = "";
 	if (c->thp_never) {
 		if (thp_read(old, sizeof(old)) < 0 || thp_write("never") < 0)
 			return errbuf_set(err, "cannot set " THP_PATH " to never");
 	}
-	int rc = one_restart(c, o, round);
+	int rc = one_restart(c, o, round, lock);
 	if (c->thp_never && thp_write(old) < 0)
 		return errbuf_set(err, "cannot restore " THP_PATH " to '%s': do it by hand", old);
 	if (rc != 0) {
@@ -286,16 +291,34 @@ int run_stab_dir_unused(const struct run_stab_cand *c, const struct run_stab_opt
 	return 0;
 }
 
-json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_stab_opts *o,
-			    struct errbuf *err)
+/* The instance the restarts measure, locked for the whole experiment (docs/server.md): no other
+ * run or load gets in between two restarts; each restart's `run` uses this lock. */
+struct stab_lock {
+	struct srv_opts so;
+	struct srv *srv;
+};
+
+static int stab_lock_take(struct stab_lock *l, const struct run_stab_opts *o, struct errbuf *err)
 {
-	struct run_stab_cand *live[RUN_STAB_MAX_CANDS];
-	int m = 0;
-	for (int i = 0; i < n; i++)
-		if (c[i].available)
-			live[m++] = &c[i];
-	if (run_stab_dir_unused(c, o, err) < 0 || make_dirs(c, n, o, err) < 0)
-		return NULL;
+	srv_opts_init(&l->so);
+	l->srv = NULL;
+	if (o->datadir && srv_opts_parse(&l->so, SRV_OPT_DATADIR, o->datadir, err) < 0)
+		return -1;
+	if (srv_opts_finish(&l->so, err) < 0 || srv_open(&l->srv, &l->so, err) < 0)
+		return -1;
+	return srv_lock(l->srv, err);
+}
+
+static void stab_lock_release(struct stab_lock *l)
+{
+	srv_free(l->srv); /* releases the lock; it started no server */
+	srv_opts_release(&l->so);
+}
+
+/* The rounds: every live candidate's restart per round, in an order rotated every round. */
+static int rounds(struct run_stab_cand *const *live, int m, const struct run_stab_opts *o,
+		  struct srv *lock, struct errbuf *err)
+{
 	uint64_t t0 = util_now_ns();
 	int max_rounds = o->rounds ? o->rounds : o->budget_s > 0 ? RUN_STAB_MAX_ROUNDS : 5;
 	double round_s = 0;
@@ -308,19 +331,39 @@ json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_sta
 			/* rotated every round: each candidate takes every place in turn */
 			const struct run_stab_cand *x = live[(k + r) % m];
 			say(o, "round %d: %s", r + 1, x->name);
-			if (one_restart_host(x, o, r, err) < 0) {
+			if (one_restart_host(x, o, r, lock, err) < 0) {
 				if (*o->stop)
 					errbuf_set(err,
 						   "interrupted (the host settings are restored)");
-				return NULL;
+				return -1;
 			}
 		}
 		double this_s = (double)(util_now_ns() - r0) / 1e9;
 		round_s = this_s > round_s ? this_s : round_s;
 	}
 	if (*o->stop)
-		return errbuf_set(err, "interrupted (the host settings are restored)"), NULL;
-	return run_stab_analyze(c, n, o, err);
+		return errbuf_set(err, "interrupted (the host settings are restored)");
+	return 0;
+}
+
+json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_stab_opts *o,
+			    struct errbuf *err)
+{
+	struct run_stab_cand *live[RUN_STAB_MAX_CANDS];
+	struct stab_lock lock;
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (c[i].available)
+			live[m++] = &c[i];
+	if (run_stab_dir_unused(c, o, err) < 0)
+		return NULL;
+	if (stab_lock_take(&lock, o, err) < 0) {
+		stab_lock_release(&lock);
+		return NULL;
+	}
+	int rc = make_dirs(c, n, o, err) < 0 ? -1 : rounds(live, m, o, lock.srv, err);
+	stab_lock_release(&lock);
+	return rc < 0 ? NULL : run_stab_analyze(c, n, o, err);
 }
 
 /* ---- the analysis ---- */

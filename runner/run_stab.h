@@ -46,8 +46,10 @@ void run_stab_candidates(struct run_stab_cand out[RUN_STAB_MAX_CANDS], int *n);
 int run_stab_select(struct run_stab_cand *c, int *n, const char *list, struct errbuf *err);
 
 /* Runs the experiment and returns the analysis as JSON (docs/stability.md, "--json"); THP is
- * restored after every restart that changed it, also when *stop is set. NULL on failure; a
- * directory that already holds an experiment is refused before anything runs. */
+ * restored after every restart that changed it, also when *stop is set. The instance lock is
+ * held from before the first restart to after the last, and passed to each restart's `run`
+ * (srv_lock_pass). NULL on failure (an instance in use among them); a directory that already
+ * holds an experiment is refused before anything runs. */
 json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_stab_opts *o,
 			    struct errbuf *err);
 

@@ -735,6 +735,7 @@ static struct {
 	char dir[PATHLEN - 64];
 	pid_t owner; /* a forked child does not hold its parent's locks */
 	int fd, refs;
+	int passed; /* fd is a parent's lock (srv_lock_pass): kept open, closing releases nothing */
 } lock_tab[LOCK_MAX];
 
 /* Reads at most n - 1 bytes of a small file (a /proc entry) into buf, always NUL-terminated;
@@ -769,6 +770,45 @@ static void describe_self(char *out, size_t len)
 	snprintf(out, len, "pid %d", (int)getpid());
 }
 
+/* The lock a parent passed (srv_lock_pass): the descriptor named by SRV_LOCK_ENV when it is
+ * open on path's file (device and inode) and holds its lock (a flock on the parent's own open
+ * file description succeeds at once; on another one it would fail, and a lock nobody holds any
+ * more is simply taken). It is closed on exec again (the server never gets it). -1: none. */
+static int inherited_lock(const char *path)
+{
+	const char *v = getenv(SRV_LOCK_ENV);
+	char *end;
+	struct stat a, b;
+	if (!v || !*v)
+		return -1;
+	errno = 0;
+	long fd = strtol(v, &end, 10);
+	if (errno || *end || fd < 3 || fd > INT_MAX)
+		return -1;
+	if (fstat((int)fd, &a) < 0 || stat(path, &b) < 0 || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino || flock((int)fd, LOCK_EX | LOCK_NB) < 0)
+		return -1;
+	if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+		return -1;
+	return (int)fd;
+}
+
+int srv_lock_pass(struct srv *s)
+{
+	char num[16];
+	if (!s || !s->locked)
+		return -1;
+	for (int i = 0; i < LOCK_MAX; i++) /* a forked child: the entry is its parent's */
+		if (lock_tab[i].refs > 0 && strcmp(lock_tab[i].dir, s->instdir) == 0) {
+			snprintf(num, sizeof(num), "%d", lock_tab[i].fd);
+			if (fcntl(lock_tab[i].fd, F_SETFD, 0) < 0 ||
+			    setenv(SRV_LOCK_ENV, num, 1) < 0)
+				return -1;
+			return 0;
+		}
+	return -1;
+}
+
 /* create: make DIR when missing (init); else a missing DIR is left alone and 1 returned. */
 static int instance_lock(struct srv *s, int create, struct errbuf *err)
 {
@@ -794,9 +834,19 @@ static int instance_lock(struct srv *s, int create, struct errbuf *err)
 	snprintf(path, sizeof(path), "%s/instance.lock", s->instdir);
 	if (!create && access(s->instdir, F_OK) < 0 && errno == ENOENT)
 		return 1;
+	int fd = inherited_lock(path);
+	if (fd >= 0) { /* the parent's lock, which names the parent: held for this process too */
+		snprintf(lock_tab[slot].dir, sizeof(lock_tab[slot].dir), "%s", s->instdir);
+		lock_tab[slot].owner = self;
+		lock_tab[slot].fd = fd;
+		lock_tab[slot].refs = 1;
+		lock_tab[slot].passed = 1;
+		s->locked = 1;
+		return 0;
+	}
 	if (util_mkdir_p(s->instdir) < 0)
 		return errbuf_errno(err, errno, "cannot create '%s'", s->instdir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return errbuf_errno(err, errno, "cannot open '%s'", path);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -820,6 +870,7 @@ static int instance_lock(struct srv *s, int create, struct errbuf *err)
 	lock_tab[slot].owner = self;
 	lock_tab[slot].fd = fd;
 	lock_tab[slot].refs = 1;
+	lock_tab[slot].passed = 0;
 	s->locked = 1;
 	return 0;
 }
@@ -837,7 +888,7 @@ static void instance_unlock(struct srv *s)
 	for (int i = 0; i < LOCK_MAX; i++)
 		if (lock_tab[i].refs > 0 && lock_tab[i].owner == getpid() &&
 		    strcmp(lock_tab[i].dir, s->instdir) == 0) {
-			if (--lock_tab[i].refs == 0)
+			if (--lock_tab[i].refs == 0 && !lock_tab[i].passed)
 				close(lock_tab[i].fd); /* releases the flock */
 			return;
 		}

@@ -196,6 +196,15 @@ int srv_init_argv(char **argv, size_t max, enum srv_flavour f, char *program, ch
  * about a running server. 0, or -1 when another process holds it. */
 int srv_lock(struct srv *s, struct errbuf *err);
 
+/* A lock held across child processes: a command that runs other dbt3stab commands on its
+ * instance (`stabilize` runs one `run` per restart) holds the lock for the whole time and, in
+ * each forked child before exec, calls srv_lock_pass: the lock's descriptor stays open across
+ * exec and SRV_LOCK_ENV names it. A dbt3stab that finds it open on the lock file of the
+ * instance it locks uses it instead of taking the lock again (it is the parent's: nobody else
+ * gets in between two children), and closes it on exec. 0, or -1 when s holds no lock. */
+#define SRV_LOCK_ENV "DBT3STAB_INSTANCE_LOCK_FD"
+int srv_lock_pass(struct srv *s);
+
 /* 0 when NAME (no '/') is an executable where a server start looks for it: PATH, then /usr/sbin,
  * /usr/local/sbin, /usr/bin, /usr/local/bin, /sbin; else -1. */
 int srv_find_binary(const char *name);

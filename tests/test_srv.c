@@ -4,6 +4,8 @@
 #include "tests/harness.h"
 #include "tests/th_spawn.h"
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -531,8 +533,86 @@ static void test_srv__cli_argument_errors(void)
 	}
 }
 
+/* ---- the instance lock passed to an exec'd child (srv_lock_pass) ---- */
+
+#define LOCK_CHILD_ENV "TEST_SRV_LOCK_CHILD"
+
+/* The exec'd child: this program again, locking the instance DIR as a dbt3stab command does.
+ * Exit 0: it holds the lock (and the passed descriptor, if any, is closed on exec again); 1:
+ * the instance is in use; 2, 3: something else failed. */
+static int lock_child(const char *dir)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	srv_opts_init(&o);
+	if (srv_opts_parse(&o, SRV_OPT_DATADIR, dir, &err) < 0 || srv_opts_finish(&o, &err) < 0 ||
+	    srv_open(&s, &o, &err) < 0)
+		return 3;
+	int rc = srv_lock(s, &err) == 0 ? 0 : strstr(err.msg, "is in use by pid") ? 1 : 2;
+	const char *fd = getenv(SRV_LOCK_ENV);
+	if (rc == 0 && fd && (fcntl(atoi(fd), F_GETFD) & FD_CLOEXEC) == 0)
+		rc = 2; /* the server it starts would inherit the lock */
+	srv_free(s);
+	srv_opts_release(&o);
+	return rc;
+}
+
+/* Runs lock_child(dir) in a new process: with s, after srv_lock_pass(s) in the fork; with
+ * bogus_fd, SRV_LOCK_ENV naming a descriptor open on another file. Its exit code. */
+static int spawn_lock_child(const char *dir, struct srv *s, int bogus_fd)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		char num[16];
+		if (s && srv_lock_pass(s) < 0)
+			_exit(5);
+		if (bogus_fd) {
+			int fd = open("/dev/null", O_RDONLY); /* inherited: no O_CLOEXEC */
+			snprintf(num, sizeof(num), "%d", fd);
+			setenv(SRV_LOCK_ENV, num, 1);
+		}
+		setenv(LOCK_CHILD_ENV, dir, 1);
+		char *argv[] = {"test_srv", NULL};
+		execv("/proc/self/exe", argv);
+		_exit(6);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_srv__lock_passes_to_an_exec_child(void)
+{
+	char *dir = th_tempdir("lock");
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	srv_opts_init(&o);
+	CU_ASSERT_EQUAL_FATAL(srv_opts_parse(&o, SRV_OPT_DATADIR, dir, &err), 1);
+	CU_ASSERT_EQUAL_FATAL(srv_opts_finish(&o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	CU_ASSERT_EQUAL(srv_lock_pass(s), -1); /* no lock held yet */
+	CU_ASSERT_EQUAL_FATAL(srv_lock(s, &err), 0);
+	CU_ASSERT_EQUAL(spawn_lock_child(dir, NULL, 0), 1); /* another process: in use */
+	CU_ASSERT_EQUAL(spawn_lock_child(dir, s, 0), 0);    /* passed: it holds it through ours */
+	CU_ASSERT_EQUAL(spawn_lock_child(dir, s, 0), 0);    /* again: its exit released nothing */
+	CU_ASSERT_EQUAL(spawn_lock_child(dir, NULL, 0), 1);
+	CU_ASSERT_EQUAL(spawn_lock_child(dir, NULL, 1), 1); /* a descriptor of another file */
+	srv_free(s);
+	CU_ASSERT_EQUAL(spawn_lock_child(dir, NULL, 0), 0); /* released with the handle */
+	srv_opts_release(&o);
+	th_rmtree(dir);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
+	if (getenv(LOCK_CHILD_ENV))
+		return lock_child(getenv(LOCK_CHILD_ENV));
 	static const struct th_case cases[] = {
 	    {"opts_parse_accepts_and_rejects", test_srv__opts_parse_accepts_and_rejects},
 	    {"opts_values_land_in_fields", test_srv__opts_values_land_in_fields},
@@ -549,6 +629,7 @@ int main(int argc, char **argv)
 	    {"free_port_takes_a_listener_and_is_not_in_use",
 	     test_srv__free_port_takes_a_listener_and_is_not_in_use},
 	    {"cli_argument_errors", test_srv__cli_argument_errors},
+	    {"lock_passes_to_an_exec_child", test_srv__lock_passes_to_an_exec_child},
 	    {NULL, NULL},
 	};
 	return th_run("srv", cases, argc, argv);

@@ -7,11 +7,14 @@
 #include "result/res.h"
 #include "tests/th_db.h"
 #include "tests/th_spawn.h"
+#include <glob.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 
 static struct th_db db; /* one loaded instance shared by the cases (made in main) */
 static int loaded;
@@ -123,12 +126,122 @@ static void test_stabilize_db__tiny_experiment_end_to_end(void)
 	CU_ASSERT_EQUAL(th_run_logged(rlog, bad, NULL), 2);
 }
 
+/* Seconds since the epoch, as file times are. */
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The newest modification time of DIR/<candidate>/r*.json: when the last restart ended. */
+static double last_restart_s(const char *dir)
+{
+	char pattern[4400];
+	glob_t g;
+	double newest = 0;
+	snprintf(pattern, sizeof(pattern), "%s/*/r*.json", dir);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct stat st;
+		if (stat(g.gl_pathv[i], &st) == 0) {
+			double t = (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9;
+			newest = t > newest ? t : newest;
+		}
+	}
+	globfree(&g);
+	return newest;
+}
+
+/* Runs 'dbt3stab query 6' on the instance: 1 when it was refused because holder holds the
+ * instance (exit 4, naming it); else 0. */
+static int query_refused(const char *log, const char *holder)
+{
+	const char *query[] = {"query",	 "6",	    "-s",	"0.01", "--datadir",
+			       db.inst, "--port", db.portarg, NULL};
+	char want[160];
+	int rc = th_wait_exit(th_spawn(log, query, NULL));
+	char *text = NULL;
+	struct errbuf err;
+	snprintf(want, sizeof(want), "is in use by %s", holder);
+	int refused = rc == 4 && util_read_file(log, &text, NULL, &err) == 0 && strstr(text, want);
+	if (!refused)
+		fprintf(stderr, "query during the experiment: exit %d: %s\n", rc, text ? text : "");
+	free(text);
+	return refused;
+}
+
+/* The instance is stabilize's from before its first restart to after its last: the lock file
+ * names stabilize throughout (not its restarts' runs), and a command that tries the instance
+ * meanwhile ('query', which takes the lock first, every 200 ms: between two restarts too) is
+ * refused naming stabilize, exit 4. A try once the last restart is over may get in. */
+static void test_stabilize_db__instance_locked_for_the_whole_experiment(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char dir[4300], log[4300], qlog[4300], lockf[4300], want[96], holder[512];
+	snprintf(dir, sizeof(dir), "%s/stab-lock", db.tmp);
+	snprintf(log, sizeof(log), "%s/stab-lock.log", db.tmp);
+	snprintf(qlog, sizeof(qlog), "%s/stab-lock-query.log", db.tmp);
+	snprintf(lockf, sizeof(lockf), "%s/instance.lock", db.inst);
+	const char *args[] = {"stabilize", "-s",	   "0.01",	"--rounds",	  "3",
+			      "--warmup",  "0",		   "--runs",	"1",		  "--queries",
+			      "6",	   "--candidates", "no-aslr",	"-o",		  dir,
+			      "--datadir", db.inst,	   "--port",	db.portarg,	  "--keep-disturbed",
+			      NULL}; /* the tries below are the others on its PUs */
+	pid_t pid = th_spawn(log, args, NULL);
+	CU_ASSERT_FATAL(pid > 0);
+	snprintf(want, sizeof(want), "pid %d (dbt3stab stabilize)", (int)pid);
+	int st = 0, named = 0, tries = 0, refused = 0, other_holder = 0;
+	double got_in = 0; /* when a try that was not refused began */
+	while (waitpid(pid, &st, WNOHANG) != pid) {
+		if (th_read_line(lockf, holder, sizeof(holder)) < 0)
+			holder[0] = '\0';
+		if (strcmp(holder, want) != 0) { /* not taken yet; or a restart's run took it */
+			other_holder |= named && !got_in;
+			th_sleep_ms(20);
+			continue;
+		}
+		named = 1;
+		if (got_in) { /* it got in: wait for the end, then see when that was */
+			th_sleep_ms(100);
+			continue;
+		}
+		double t = now_s();
+		tries++;
+		if (query_refused(qlog, want))
+			refused++;
+		else
+			got_in = t;
+		th_sleep_ms(200);
+	}
+	int rc = th_exit_code(st);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc != 0)
+		th_show_log(log);
+	CU_ASSERT_TRUE(named);
+	CU_ASSERT_FALSE(other_holder); /* once stabilize's, the lock stays so */
+	CU_ASSERT(tries >= 3);
+	if (got_in) { /* only after the last restart */
+		CU_ASSERT(got_in > last_restart_s(dir));
+	} else {
+		CU_ASSERT_EQUAL(refused, tries);
+	}
+	/* the lock file is left naming its last holder: stabilize, not one of its runs */
+	if (!got_in) {
+		CU_ASSERT_EQUAL(th_read_line(lockf, holder, sizeof(holder)), 0);
+		CU_ASSERT_STRING_EQUAL(holder, want);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (th_db_begin(&db, "stab") == 0)
 		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    {"tiny_experiment_end_to_end", test_stabilize_db__tiny_experiment_end_to_end},
+	    {"instance_locked_for_the_whole_experiment",
+	     test_stabilize_db__instance_locked_for_the_whole_experiment},
 	    {NULL, NULL},
 	};
 	int rc = th_run("stabilize_db", cases, argc, argv);
