@@ -8,6 +8,7 @@
 #ifndef DBT3_TEST_RPT_HTML_FIXTURE_H
 #define DBT3_TEST_RPT_HTML_FIXTURE_H
 #include "result/res.h"
+#include "tests/th_spawn.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -168,19 +169,6 @@ static inline int fx_write_pair(const char *dir, size_t restarts)
 	res_file_free(old);
 	res_file_free(new);
 	return rc;
-}
-
-/* Runs a shell command line; returns its exit code (-1 when it did not exit normally). */
-static inline int fx_system(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static inline int fx_system(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* Reads a whole file (NUL-terminated); NULL when it cannot. Caller frees. */

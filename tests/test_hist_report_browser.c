@@ -5,18 +5,7 @@
  * fetch; the restart dots, the change point of Q3 with its build, Q3 first. The screenshot is
  * kept at DBT3_SCREENSHOT when set (docs/history.png). */
 #include "tests/cdp.h"
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "tests/th_spawn.h"
 
 static long long eval_int(struct cdp *c, const char *expr)
 {
@@ -31,11 +20,12 @@ static char *make_store_and_page(void)
 	char *dir = th_tempdir("hist-browser");
 	if (!dir)
 		return NULL;
-	int rc = sh("cd '%s' && mkdir nights && /usr/bin/python3 '%s/tests/data/gen_history.py' "
-		    "nights 16 13 && for n in $(seq -w 1 16); do '%s' history add -q --db h.sqlite "
-		    "--build-id build-$n nights/night$n.json || exit 1; done && '%s' history report "
-		    "--db h.sqlite -o trends.html",
-		    dir, DBT3_SOURCE_DIR, DBT3_BINARY, DBT3_BINARY);
+	int rc = th_system(
+	    "cd '%s' && mkdir nights && /usr/bin/python3 '%s/tests/data/gen_history.py' "
+	    "nights 16 13 && for n in $(seq -w 1 16); do '%s' history add -q --db h.sqlite "
+	    "--build-id build-$n nights/night$n.json || exit 1; done && '%s' history report "
+	    "--db h.sqlite -o trends.html",
+	    dir, DBT3_SOURCE_DIR, DBT3_BINARY, DBT3_BINARY);
 	if (rc != 0) {
 		fprintf(stderr, "making the page: exit %d\n", rc);
 		th_rmtree(dir);
@@ -63,8 +53,8 @@ static void test_hist_report_browser__trend_page_renders_without_errors(void)
 	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
 	CU_ASSERT_EQUAL(cdp_open(&c, path, 1), 0);
 	CU_ASSERT_EQUAL(eval_int(&c, "document.querySelectorAll('div.chart').length"), 4);
-	CU_ASSERT_EQUAL(eval_int(&c, "Number(document.documentElement.getAttribute('data-rendered'))"),
-			4);
+	CU_ASSERT_EQUAL(
+	    eval_int(&c, "Number(document.documentElement.getAttribute('data-rendered'))"), 4);
 	CU_ASSERT_EQUAL(eval_int(&c, "document.documentElement.hasAttribute('data-render-failed') "
 				     "? 1 : 0"),
 			0);
@@ -78,7 +68,8 @@ static void test_hist_report_browser__trend_page_renders_without_errors(void)
 				     "'svg g.mark-symbol.role-mark path').length))"),
 			16 * 5 + 16);
 	/* one change point: a rule and its label in Q3's chart only */
-	CU_ASSERT_EQUAL(eval_int(&c, "document.querySelectorAll('svg g.mark-rule.role-mark line').length"), 1);
+	CU_ASSERT_EQUAL(
+	    eval_int(&c, "document.querySelectorAll('svg g.mark-rule.role-mark line').length"), 1);
 	json_t *label = cdp_eval(&c, "document.querySelector('div.chart[data-key$=\"/Q3\"] svg "
 				     "g.mark-text.role-mark text').textContent");
 	CU_ASSERT_TRUE(json_is_string(label) && strstr(json_string_value(label), "build-13") &&

@@ -3,6 +3,7 @@
 #include "base/cli.h"
 #include "pinning/pin.h"
 #include "tests/harness.h"
+#include "tests/th_pin.h"
 #include "tests/th_spawn.h"
 #include <hwloc.h>
 #include <pthread.h>
@@ -322,20 +323,14 @@ static int read_proc_line(pid_t pid, const char *file, char *out, size_t len)
 static void test_pin__child_runs_bound(void)
 {
 	struct errbuf err = {{0}};
-	struct pin_ctx *ctx = NULL;
 	struct pin_opts o = {0};
 	o.stab.no_aslr = 1;
 	o.stab.nice_set = 1;
 	o.stab.nice = 7;
-	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &o, &err), 0);
-	const struct pin_placement *p = pin_ctx_placement(ctx);
-	if (!p->pinned) {
-		char why[600];
-		snprintf(why, sizeof(why), "this machine allows a single PU (%s)", p->warning);
-		th_skip(why);
-		pin_ctx_free(ctx);
+	struct pin_ctx *ctx = th_pin_ctx_pinned(&o);
+	if (!ctx)
 		return;
-	}
+	const struct pin_placement *p = pin_ctx_placement(ctx);
 	char want_cpus[256], want_nodes[256], cpus[256], mems[256], line[4096];
 	pin_ids_format(want_cpus, sizeof(want_cpus), p->server_cpus, p->n_server);
 	pin_ids_format(want_nodes, sizeof(want_nodes), p->membind_nodes, p->n_membind);
@@ -368,15 +363,10 @@ static void test_pin__child_runs_bound(void)
 
 static void test_pin__verify_catches_an_unbound_child(void)
 {
-	struct errbuf err = {{0}};
-	struct pin_ctx *ctx = NULL;
-	struct pin_opts o = {0};
-	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &o, &err), 0);
-	if (!pin_ctx_placement(ctx)->pinned) {
-		th_skip(pin_ctx_placement(ctx)->warning);
-		pin_ctx_free(ctx);
+	struct pin_ctx *ctx = th_pin_ctx_pinned(NULL);
+	if (!ctx)
 		return;
-	}
+	struct errbuf err = {{0}};
 	pid_t pid = start_sleep(NULL);
 	CU_ASSERT_FATAL(pid > 0);
 	CU_ASSERT_EQUAL(pin_ctx_verify(ctx, pid, &err), -1);
@@ -405,13 +395,11 @@ static void *client_thread(void *arg)
 
 static void test_pin__client_binds_its_own_thread(void)
 {
-	struct errbuf err = {{0}};
-	struct pin_ctx *ctx = NULL;
-	struct pin_opts o = {0};
-	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &o, &err), 0);
-	if (!pin_ctx_placement(ctx)->pinned || pin_ctx_placement(ctx)->n_client == 0) {
-		th_skip(pin_ctx_placement(ctx)->pinned ? "the placement has no client PU"
-						       : pin_ctx_placement(ctx)->warning);
+	struct pin_ctx *ctx = th_pin_ctx_pinned(NULL);
+	if (!ctx)
+		return;
+	if (pin_ctx_placement(ctx)->n_client == 0) {
+		th_skip("the placement has no client PU");
 		pin_ctx_free(ctx);
 		return;
 	}

@@ -4,6 +4,7 @@
 #include "pinning/pin.h"
 #include "tests/harness.h"
 #include "tests/th_db.h"
+#include "tests/th_pin.h"
 #include <dirent.h>
 #include <hwloc.h>
 #include <stdio.h>
@@ -82,18 +83,14 @@ static void test_pin_db__server_threads_run_bound(void)
 {
 	CU_ASSERT_EQUAL_FATAL(init_rc, 0);
 	struct errbuf err = {{0}};
-	struct pin_ctx *ctx = NULL;
 	struct pin_opts po = {0};
 	po.stab.no_aslr = 1;
 	po.stab.nice_set = 1;
 	po.stab.nice = 3;
-	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &po, &err), 0);
-	const struct pin_placement *p = pin_ctx_placement(ctx);
-	if (!p->pinned) {
-		th_skip(p->warning);
-		pin_ctx_free(ctx);
+	struct pin_ctx *ctx = th_pin_ctx_pinned(&po);
+	if (!ctx)
 		return;
-	}
+	const struct pin_placement *p = pin_ctx_placement(ctx);
 	char want_cpus[256], want_nodes[256];
 	pin_ids_format(want_cpus, sizeof(want_cpus), p->server_cpus, p->n_server);
 	pin_ids_format(want_nodes, sizeof(want_nodes), p->membind_nodes, p->n_membind);
@@ -182,15 +179,10 @@ static void test_pin_db__overrides_reach_the_server(void)
 
 static void test_pin_db__verify_rejects_an_unpinned_server(void)
 {
-	struct errbuf err = {{0}};
-	struct pin_ctx *ctx = NULL;
-	struct pin_opts po = {0};
-	CU_ASSERT_EQUAL_FATAL(pin_ctx_init(&ctx, &po, &err), 0);
-	if (!pin_ctx_placement(ctx)->pinned) {
-		th_skip(pin_ctx_placement(ctx)->warning);
-		pin_ctx_free(ctx);
+	struct pin_ctx *ctx = th_pin_ctx_pinned(NULL);
+	if (!ctx)
 		return;
-	}
+	struct errbuf err = {{0}};
 	struct srv_opts o;
 	struct srv *s = start(NULL, &o);
 	CU_ASSERT_PTR_NOT_NULL(s);

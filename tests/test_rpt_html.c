@@ -209,7 +209,7 @@ static void test_rpt_html__report_command_is_self_contained(void)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 4), 0);
-	CU_ASSERT_EQUAL_FATAL(fx_system("'%s' report -q '%s/old.json' '%s/new.json' -o '%s/r.html'",
+	CU_ASSERT_EQUAL_FATAL(th_system("'%s' report -q '%s/old.json' '%s/new.json' -o '%s/r.html'",
 					DBT3_BINARY, dir, dir, dir),
 			      0);
 	char path[4096];
@@ -250,7 +250,7 @@ static void test_rpt_html__compare_format_html(void)
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
 	/* exit codes as for the other formats: 3, Q18 is a wrong result */
-	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/old.json' '%s/new.json' --format html -o "
+	CU_ASSERT_EQUAL(th_system("'%s' compare -q '%s/old.json' '%s/new.json' --format html -o "
 				  "'%s/c.html'",
 				  DBT3_BINARY, dir, dir, dir),
 			3);
@@ -268,11 +268,12 @@ static void test_rpt_html__compare_format_html(void)
 	free(dir);
 }
 
-/* tests/data/cmp_timeout.json: Q3 timed out in every restart (10 s), so its ratio is a lower bound */
+/* tests/data/cmp_timeout.json: Q3 timed out in every restart (10 s), so its ratio is a lower bound
+ */
 static void test_rpt_html__timeout_ratio_is_shown_as_a_bound(void)
 {
 	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/tests/data/cmp_old.json' "
+	CU_ASSERT_EQUAL(th_system("'%s' compare -q '%s/tests/data/cmp_old.json' "
 				  "'%s/tests/data/cmp_timeout.json' --format html -o '%s/t.html'",
 				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
 			1);
@@ -293,11 +294,12 @@ static void test_rpt_html__timeout_ratio_is_shown_as_a_bound(void)
 static void test_rpt_html__budget_protocol_says_upper_bounds(void)
 {
 	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL(fx_system("'%s' compare -q '%s/tests/data/seq_budget_old.json' "
-				  "'%s/tests/data/seq_budget_new.json' --format html -o '%s/b.html'",
-				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
-			1); /* the synthetic pair holds a regression */
-	CU_ASSERT_EQUAL(fx_system("'%s' report -q '%s/tests/data/cmp_old.json' -o '%s/f.html'",
+	CU_ASSERT_EQUAL(
+	    th_system("'%s' compare -q '%s/tests/data/seq_budget_old.json' "
+		      "'%s/tests/data/seq_budget_new.json' --format html -o '%s/b.html'",
+		      DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
+	    1); /* the synthetic pair holds a regression */
+	CU_ASSERT_EQUAL(th_system("'%s' report -q '%s/tests/data/cmp_old.json' -o '%s/f.html'",
 				  DBT3_BINARY, DBT3_SOURCE_DIR, dir),
 			0);
 	char path[4096];
@@ -330,11 +332,11 @@ static void test_rpt_html__report_command_errors(void)
 	fputs("{\"format\": \"dbt3stab-result\", \"format_version\": 1, \"queries\": 3}\n", f);
 	fclose(f);
 	/* usage errors and malformed input: 2, with the file named */
-	CU_ASSERT_EQUAL(fx_system("'%s' report 2>/dev/null", DBT3_BINARY), 2);
+	CU_ASSERT_EQUAL(th_system("'%s' report 2>/dev/null", DBT3_BINARY), 2);
 	CU_ASSERT_EQUAL(
-	    fx_system("'%s' report --nosuch '%s/old.json' 2>/dev/null", DBT3_BINARY, dir), 2);
+	    th_system("'%s' report --nosuch '%s/old.json' 2>/dev/null", DBT3_BINARY, dir), 2);
 	CU_ASSERT_EQUAL(
-	    fx_system("'%s' report '%s' -o '%s/x.html' 2>'%s/err.txt'", DBT3_BINARY, bad, dir, dir),
+	    th_system("'%s' report '%s' -o '%s/x.html' 2>'%s/err.txt'", DBT3_BINARY, bad, dir, dir),
 	    2);
 	char errp[4096];
 	snprintf(errp, sizeof(errp), "%s/err.txt", dir);
@@ -346,12 +348,12 @@ static void test_rpt_html__report_command_errors(void)
 	snprintf(errp, sizeof(errp), "%s/x.html", dir);
 	CU_ASSERT_PTR_NULL(fopen(errp, "r"));
 	CU_ASSERT_EQUAL(
-	    fx_system("'%s' report -q '%s/old.json' -o '%s/no/such/dir/r.html' 2>/dev/null",
+	    th_system("'%s' report -q '%s/old.json' -o '%s/no/such/dir/r.html' 2>/dev/null",
 		      DBT3_BINARY, dir, dir),
 	    2);
 	/* --help: usage on stdout, 0 */
 	CU_ASSERT_EQUAL(
-	    fx_system("'%s' report --help | grep -q 'usage: dbt3stab report'", DBT3_BINARY), 0);
+	    th_system("'%s' report --help | grep -q 'usage: dbt3stab report'", DBT3_BINARY), 0);
 	th_rmtree(dir);
 	free(dir);
 }

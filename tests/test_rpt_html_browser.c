@@ -23,7 +23,7 @@
 /* Generates a report into dir/name with the given dbt3stab arguments. */
 static int make_page(const char *dir, const char *name, const char *args)
 {
-	return fx_system("cd '%s' && '%s' %s -q -o '%s' 2>&1", dir, DBT3_BINARY, args, name);
+	return th_system("cd '%s' && '%s' %s -q -o '%s' 2>&1", dir, DBT3_BINARY, args, name);
 }
 
 /* Every chart drawn as SVG, no failure marker, no page problem. */
@@ -112,7 +112,7 @@ static void test_rpt_html_browser__compare_page_renders_without_errors(void)
 	CU_ASSERT_TRUE(size > 50000);
 	const char *keep = getenv("DBT3_SCREENSHOT");
 	if (keep && *keep && size > 0)
-		CU_ASSERT_EQUAL(fx_system("cp '%s' '%s'", png, keep), 0);
+		CU_ASSERT_EQUAL(th_system("cp '%s' '%s'", png, keep), 0);
 	cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);
@@ -170,21 +170,23 @@ static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	/* decided queries, from the page's table (checked against the reference in
 	 * test_rpt_html_seq) */
-	long decided = (long)fx_count(html, "<tr data-seq-query=") -
-		       (long)fx_count(html, "<span class=\"badge v-inconclusive\">undecided</span>") /
-			   2; /* the table row and the chart caption each have one */
+	long decided =
+	    (long)fx_count(html, "<tr data-seq-query=") -
+	    (long)fx_count(html, "<span class=\"badge v-inconclusive\">undecided</span>") /
+		2; /* the table row and the chart caption each have one */
 	free(html);
 	struct cdp c;
 	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
 	CU_ASSERT_EQUAL(cdp_open(&c, path, 1), 0);
 	check_rendered(&c, "sequential page");
 	json_t *seq = cdp_eval(
-	    &c, "(() => { const cs = Array.from(document.querySelectorAll("
-		"'div.chart[data-chart=\"seq\"]'));"
-		"const pts = cs.map(e => e.querySelectorAll('svg g.mark-symbol path').length);"
-		"const red = cs.filter(e => Array.from(e.querySelectorAll('svg g.mark-symbol path'))"
-		".some(p => p.getAttribute('fill') === '#d62728')).length;"
-		"return cs.length + ' ' + pts.filter(n => n > 0).length + ' ' + red; })()");
+	    &c,
+	    "(() => { const cs = Array.from(document.querySelectorAll("
+	    "'div.chart[data-chart=\"seq\"]'));"
+	    "const pts = cs.map(e => e.querySelectorAll('svg g.mark-symbol path').length);"
+	    "const red = cs.filter(e => Array.from(e.querySelectorAll('svg g.mark-symbol path'))"
+	    ".some(p => p.getAttribute('fill') === '#d62728')).length;"
+	    "return cs.length + ' ' + pts.filter(n => n > 0).length + ' ' + red; })()");
 	const char *s = json_string_value(seq);
 	long n = -1, drawn = -1, red = -1;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -200,7 +202,7 @@ static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
 	CU_ASSERT_TRUE(cdp_screenshot(&c, png, 2200) > 50000);
 	const char *keep = getenv("DBT3_SCREENSHOT_SEQ");
 	if (keep && *keep)
-		CU_ASSERT_EQUAL(fx_system("cp '%s' '%s'", png, keep), 0);
+		CU_ASSERT_EQUAL(th_system("cp '%s' '%s'", png, keep), 0);
 	cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);

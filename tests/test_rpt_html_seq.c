@@ -36,7 +36,7 @@ static char *compare_page(const char *dir, const char *name, const char *pair, c
 {
 	char path[4096];
 	int rc =
-	    fx_system("'%s' compare -q '%s/tests/data/%s_old.json' '%s/tests/data/%s_new.json' "
+	    th_system("'%s' compare -q '%s/tests/data/%s_old.json' '%s/tests/data/%s_new.json' "
 		      "%s --format html -o '%s/%s'",
 		      DBT3_BINARY, DBT3_SOURCE_DIR, pair, DBT3_SOURCE_DIR, pair, extra, dir, name);
 	CU_ASSERT_EQUAL(rc, expect);
@@ -241,7 +241,7 @@ static void test_rpt_html_seq__absent_without_the_rule(void)
 
 static int copy_file(const char *from, const char *dir, const char *name)
 {
-	return fx_system("cp '%s' '%s/%s'", from, dir, name);
+	return th_system("cp '%s' '%s/%s'", from, dir, name);
 }
 
 /* report DIR: every result of a variant directory, in the order the run started them (old
@@ -254,7 +254,7 @@ static void test_rpt_html_seq__report_takes_a_variant_directory(void)
 	snprintf(src, sizeof(src), "%s/tests/data/seq_html_new.json", DBT3_SOURCE_DIR);
 	CU_ASSERT_EQUAL_FATAL(copy_file(src, dir, "new.json"), 0);
 	/* a compare report written next to them is no result */
-	CU_ASSERT_TRUE(fx_system("cd '%s' && '%s' compare -q old.json new.json --format json -o "
+	CU_ASSERT_TRUE(th_system("cd '%s' && '%s' compare -q old.json new.json --format json -o "
 				 "compare.json",
 				 dir, DBT3_BINARY) <= 1);
 	snprintf(path, sizeof(path), "%s/compare.json", dir);
@@ -262,7 +262,7 @@ static void test_rpt_html_seq__report_takes_a_variant_directory(void)
 	CU_ASSERT_PTR_NOT_NULL(cmp_json);
 	free(cmp_json);
 	CU_ASSERT_EQUAL(
-	    fx_system("'%s' report '%s' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY, dir, dir, dir),
+	    th_system("'%s' report '%s' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY, dir, dir, dir),
 	    0);
 	snprintf(path, sizeof(path), "%s/err.txt", dir);
 	char *err = fx_slurp(path);
@@ -278,7 +278,7 @@ static void test_rpt_html_seq__report_takes_a_variant_directory(void)
 	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), N_REFS);
 	free(html);
 	/* --quiet: no warning */
-	CU_ASSERT_EQUAL(fx_system("'%s' report -q '%s' -o '%s/r2.html' 2>'%s/err2.txt'",
+	CU_ASSERT_EQUAL(th_system("'%s' report -q '%s' -o '%s/r2.html' 2>'%s/err2.txt'",
 				  DBT3_BINARY, dir, dir, dir),
 			0);
 	snprintf(path, sizeof(path), "%s/err2.txt", dir);
@@ -293,8 +293,8 @@ static void test_rpt_html_seq__report_takes_a_variant_directory(void)
 static void test_rpt_html_seq__report_directory_errors(void)
 {
 	char *dir = th_tempdir("html-seq"), path[4096];
-	CU_ASSERT_EQUAL(fx_system("mkdir '%s/empty' '%s/bad'", dir, dir), 0);
-	CU_ASSERT_EQUAL(fx_system("'%s' report '%s/empty' -o '%s/r.html' 2>'%s/err.txt'",
+	CU_ASSERT_EQUAL(th_system("mkdir '%s/empty' '%s/bad'", dir, dir), 0);
+	CU_ASSERT_EQUAL(th_system("'%s' report '%s/empty' -o '%s/r.html' 2>'%s/err.txt'",
 				  DBT3_BINARY, dir, dir, dir),
 			2);
 	snprintf(path, sizeof(path), "%s/err.txt", dir);
@@ -307,7 +307,7 @@ static void test_rpt_html_seq__report_directory_errors(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs("{\"format\": \"dbt3stab-result\", \"format_version\": 1, \"queries\": 3}\n", f);
 	fclose(f);
-	CU_ASSERT_EQUAL(fx_system("'%s' report '%s/bad' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY,
+	CU_ASSERT_EQUAL(th_system("'%s' report '%s/bad' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY,
 				  dir, dir, dir),
 			2);
 	snprintf(path, sizeof(path), "%s/err.txt", dir);

@@ -650,35 +650,10 @@ static void test_srv_db__cli_start_status_stop(void)
  * (naming the holder) and leave its server alone; once the holder exits the lock is free. */
 static void test_srv_db__second_process_finds_instance_in_use(void)
 {
-	int up[2], go[2];
-	CU_ASSERT_EQUAL_FATAL(pipe(up), 0);
-	CU_ASSERT_EQUAL_FATAL(pipe(go), 0);
-	pid_t child = fork();
-	CU_ASSERT_FATAL(child >= 0);
-	if (child == 0) {
-		struct srv_opts o;
-		struct srv *s = NULL;
-		struct errbuf err;
-		char c;
-		close(up[0]);
-		close(go[1]);
-		opts_for_test(&o);
-		int pid = 0;
-		if (srv_open(&s, &o, &err) == 0 && srv_start(s, NULL, &err) == 0)
-			pid = (int)srv_pid(s);
-		if (write(up[1], &pid, sizeof(pid)) != sizeof(pid))
-			_exit(3);
-		if (read(go[0], &c, 1) < 0)
-			_exit(3);
-		int rc = srv_stop(s, &err);
-		srv_free(s);
-		_exit(rc == 0 && pid > 0 ? 0 : 1);
-	}
-	close(up[1]);
-	close(go[0]);
-	int server = 0;
-	CU_ASSERT_EQUAL(read(up[0], &server, sizeof(server)), (ssize_t)sizeof(server));
-	close(up[0]);
+	struct th_db_holder holder;
+	CU_ASSERT_EQUAL(th_db_hold(&db, 128u << 20, &holder), 0);
+	pid_t child = holder.child;
+	int server = (int)holder.server;
 	CU_ASSERT(server > 0);
 
 	struct srv_opts o;
@@ -698,11 +673,7 @@ static void test_srv_db__second_process_finds_instance_in_use(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	CU_ASSERT_TRUE(server > 0 && pid_exists(server));
 
-	CU_ASSERT_EQUAL(write(go[1], "x", 1), 1);
-	close(go[1]);
-	int st = 0;
-	CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
-	CU_ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_EQUAL(th_db_release(&holder), 0);
 	/* the holder exited: the lock is free again */
 	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), 0);
 	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);

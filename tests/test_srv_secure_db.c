@@ -285,41 +285,11 @@ static void test_srv_secure_db__busy_instance_refused_before_any_message(void)
 {
 	/* another process holds the instance (a running server it started); a second `run` must
 	 * say it is in use and nothing else (it used to announce "stopping the server") */
-	int up[2], go[2];
-	CU_ASSERT_EQUAL_FATAL(pipe(up), 0);
-	CU_ASSERT_EQUAL_FATAL(pipe(go), 0);
 	char out[1 << 14];
 	CU_ASSERT_EQUAL(
 	    th_sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, db.inst), 0);
-	pid_t child = fork();
-	CU_ASSERT_FATAL(child >= 0);
-	if (child == 0) {
-		struct srv_opts o;
-		struct srv *s = NULL;
-		struct errbuf err;
-		char c;
-		close(up[0]);
-		close(go[1]);
-		srv_opts_init(&o);
-		srv_opts_parse(&o, SRV_OPT_DATADIR, db.inst, &err);
-		o.port = db.port;
-		o.buffer_pool = 128u << 20;
-		srv_opts_finish(&o, &err);
-		int ok = srv_open(&s, &o, &err) == 0 && srv_start(s, NULL, &err) == 0;
-		if (!ok)
-			fprintf(stderr, "holder: %s\n", err.msg);
-		if (write(up[1], &ok, sizeof(ok)) != sizeof(ok) || read(go[0], &c, 1) < 0)
-			_exit(3);
-		ok = srv_stop(s, &err) == 0;
-		srv_free(s);
-		_exit(ok ? 0 : 1);
-	}
-	close(up[1]);
-	close(go[0]);
-	int ok = 0;
-	CU_ASSERT_EQUAL(read(up[0], &ok, sizeof(ok)), (ssize_t)sizeof(ok));
-	close(up[0]);
-	CU_ASSERT_TRUE(ok);
+	struct th_db_holder holder;
+	CU_ASSERT_EQUAL(th_db_hold(&db, 128u << 20, &holder), 0);
 	int rc =
 	    th_sh(out, sizeof(out),
 		  "'%s' run -s 0.01 --restarts 1 --warmup 0 --runs 1 --queries 6 --datadir '%s' "
@@ -330,11 +300,7 @@ static void test_srv_secure_db__busy_instance_refused_before_any_message(void)
 	CU_ASSERT_PTR_NULL(strstr(out, "stopping"));
 	if (strstr(out, "stopping") || !strstr(out, "is in use"))
 		fprintf(stderr, "run said:\n%s\n", out);
-	CU_ASSERT_EQUAL(write(go[1], "x", 1), 1);
-	close(go[1]);
-	int st = 0;
-	CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
-	CU_ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_EQUAL(th_db_release(&holder), 0);
 }
 
 static void test_srv_secure_db__socket_only_without_port(void)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int th_db_begin(struct th_db *db, const char *tag)
 {
@@ -64,6 +65,65 @@ int th_db_init_and_load(struct th_db *db)
 	const char *load[] = {"load", "-s", "0.01", "-q", NULL};
 	const char *inst[] = {"--datadir", db->inst, "--port", db->portarg, NULL};
 	return th_run_logged(init_log, init, inst) == 0 && th_run_logged(load_log, load, inst) == 0;
+}
+
+/* The holder's side: start, tell the server's pid (0: failed), wait for go, stop. */
+static void hold(const struct th_db *db, uint64_t buffer_pool, int up, int go)
+{
+	struct srv_opts o;
+	struct srv *s = NULL;
+	struct errbuf err;
+	char c;
+	th_db_opts(db, &o, buffer_pool);
+	int pid = 0;
+	if (srv_open(&s, &o, &err) == 0 && srv_start(s, NULL, &err) == 0)
+		pid = (int)srv_pid(s);
+	else
+		fprintf(stderr, "holder: %s\n", err.msg);
+	if (write(up, &pid, sizeof(pid)) != sizeof(pid) || read(go, &c, 1) < 0)
+		_exit(3);
+	int rc = srv_stop(s, &err);
+	srv_free(s);
+	_exit(rc == 0 && pid > 0 ? 0 : 1);
+}
+
+int th_db_hold(const struct th_db *db, uint64_t buffer_pool, struct th_db_holder *holder)
+{
+	int up[2], go[2], pid = 0;
+	holder->child = -1;
+	holder->server = 0;
+	holder->go_fd = -1;
+	if (pipe(up) < 0)
+		return -1;
+	if (pipe(go) < 0) {
+		close(up[0]);
+		close(up[1]);
+		return -1;
+	}
+	holder->child = fork();
+	if (holder->child == 0) {
+		close(up[0]);
+		close(go[1]);
+		hold(db, buffer_pool, up[1], go[0]);
+	}
+	close(up[1]);
+	close(go[0]);
+	holder->go_fd = go[1];
+	if (holder->child > 0 && read(up[0], &pid, sizeof(pid)) == (ssize_t)sizeof(pid))
+		holder->server = pid;
+	close(up[0]);
+	return holder->server > 0 ? 0 : -1;
+}
+
+int th_db_release(struct th_db_holder *holder)
+{
+	if (holder->go_fd >= 0) {
+		if (write(holder->go_fd, "x", 1) != 1)
+			fprintf(stderr, "cannot release the holder (pid %d)\n", (int)holder->child);
+		close(holder->go_fd);
+		holder->go_fd = -1;
+	}
+	return holder->child > 0 ? th_wait_exit(holder->child) : -1;
 }
 
 int th_db_stop(const struct th_db *db)

@@ -5,6 +5,7 @@
 #define DBT3_TH_DB_H
 #include "server/srv.h"
 #include <stdint.h>
+#include <sys/types.h>
 
 struct th_db {
 	char *tmp;	   /* the test's temp dir; NULL when th_db_begin failed */
@@ -30,6 +31,22 @@ int th_db_init(struct th_db *db, uint64_t buffer_pool);
  * output in tmp/setup-init.log and tmp/setup-load.log, shown when a step failed: 1 when
  * loaded, 0 not. */
 int th_db_init_and_load(struct th_db *db);
+
+/* A process other than the test that holds the instance: it started the server (so it holds
+ * the instance lock) and stops it when released. */
+struct th_db_holder {
+	pid_t child; /* the holding process, -1 when fork failed */
+	long server; /* the server it started, 0 when the start failed (it said why) */
+	int go_fd;   /* written to release it */
+};
+
+/* Forks the holder, which starts the server with a buffer pool of buffer_pool bytes, and waits
+ * until the start is done: 0 when it runs, -1 (holder->server 0) when not. Release it in any
+ * case. */
+int th_db_hold(const struct th_db *db, uint64_t buffer_pool, struct th_db_holder *holder);
+
+/* Lets the holder stop its server and exit; its exit code (0: started and stopped cleanly). */
+int th_db_release(struct th_db_holder *holder);
 
 /* Stops whatever server of the instance still runs (a failed case may leave one): 0, or -1
  * with the reason printed. */

@@ -114,6 +114,19 @@ int th_sh(char *out, size_t len, const char *fmt, ...)
 	return st < 0 ? -1 : th_exit_code(st);
 }
 
+int th_system(const char *fmt, ...)
+{
+	char cmd[16384];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(cmd))
+		return -1;
+	int st = system(cmd);
+	return st == -1 ? -1 : th_exit_code(st);
+}
+
 long th_server_pid(const char *inst)
 {
 	char path[4300], *text = NULL;

@@ -35,6 +35,10 @@ int th_run_logged(const char *log, const char *const *args, const char *const *e
  * command does not die of SIGPIPE). The exit code as th_exit_code, -1 when it could not run. */
 int th_sh(char *out, size_t len, const char *fmt, ...) UTIL_PRINTF(3, 4);
 
+/* Runs the shell command line fmt (printf-like) with system(): its exit code as th_exit_code,
+ * -1 when it could not run. */
+int th_system(const char *fmt, ...) UTIL_PRINTF(1, 2);
+
 /* The pid in the instance directory's mysqld.pid; 0 when there is none. */
 long th_server_pid(const char *inst);
 
