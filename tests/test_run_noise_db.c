@@ -150,16 +150,21 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	char *runlog = NULL;
 	CU_ASSERT_EQUAL(util_read_file(log, &runlog, NULL, &err), 0);
 	for (size_t i = 0; runlog && i < n; i++) {
-		char cause[160];
+		char cause[160], other[160];
 		if (!r[i].causes)
 			continue;
 		res_noise_cause_text(cause, sizeof(cause), &r[i]);
-		size_t seen = 0;
+		size_t seen = 0, same = 0; /* restarts can share a text ("165% of a PU") */
 		for (const char *p = runlog; (p = strstr(p, cause)) != NULL; p++)
 			seen++;
-		if (seen != 1)
-			fprintf(stderr, "'%s' %zu times in '%s'\n", cause, seen, log);
-		CU_ASSERT_EQUAL(seen, 1);
+		for (size_t k = 0; k < n; k++) {
+			res_noise_cause_text(other, sizeof(other), &r[k]);
+			same += r[k].causes && strcmp(other, cause) == 0;
+		}
+		if (seen != same)
+			fprintf(stderr, "'%s' %zu times in '%s', %zu restarts\n", cause, seen, log,
+				same);
+		CU_ASSERT_EQUAL(seen, same);
 	}
 	free(runlog);
 	free(r);
