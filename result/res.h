@@ -124,6 +124,9 @@ struct res_restart *res_query_add_restart(struct res_query *q, const struct res_
 /* Frees q's restart entry i and closes the gap (later entries move down). */
 void res_query_remove_restart(struct res_query *q, size_t i);
 
+/* Frees what r holds (arrays, strings, its reference to extra) and zeroes it. */
+void res_restart_release(struct res_restart *r);
+
 /* The JSON form of the result (a new reference). Times are rounded to the nanosecond. */
 json_t *res_file_to_json(const struct res_file *res);
 

@@ -69,7 +69,7 @@ int res_file_finish(struct res_file *res)
 	return res_set_string(&res->finished_at, now);
 }
 
-static void restart_release(struct res_restart *r)
+void res_restart_release(struct res_restart *r)
 {
 	free(r->warmup_ms);
 	free(r->measured_ms);
@@ -85,7 +85,7 @@ static void restart_release(struct res_restart *r)
 static void query_release(struct res_query *q)
 {
 	for (size_t i = 0; i < q->n_restarts; i++)
-		restart_release(&q->restarts[i]);
+		res_restart_release(&q->restarts[i]);
 	free(q->restarts);
 	free(q->id);
 	free(q->sql_sha256);
@@ -185,7 +185,7 @@ struct res_restart *res_query_add_restart(struct res_query *q, const struct res_
 	    dup_string(&c->result_sha256, r->result_sha256) < 0 ||
 	    dup_string(&c->plan_sha256, r->plan_sha256) < 0 || dup_string(&c->plan, r->plan) < 0 ||
 	    dup_string(&c->error, r->error) < 0) {
-		restart_release(c);
+		res_restart_release(c);
 		return NULL;
 	}
 	if (r->extra)
@@ -217,7 +217,7 @@ void res_query_remove_restart(struct res_query *q, size_t i)
 {
 	if (i >= q->n_restarts)
 		return;
-	restart_release(&q->restarts[i]);
+	res_restart_release(&q->restarts[i]);
 	memmove(&q->restarts[i], &q->restarts[i + 1],
 		(q->n_restarts - i - 1) * sizeof(q->restarts[0]));
 	q->n_restarts--;

@@ -391,19 +391,6 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	return keep_extra(rd, o, path, known, &r->extra);
 }
 
-/* Frees what parse_restart allocated in r (the model keeps its own copy). */
-static void restart_drop(struct res_restart *r)
-{
-	free(r->warmup_ms);
-	free(r->measured_ms);
-	free(r->server_cpu_ms);
-	free(r->result_sha256);
-	free(r->plan_sha256);
-	free(r->plan);
-	free(r->error);
-	json_decref(r->extra);
-}
-
 /* With $.plan.queries, the data's queries are plan queries in plan order (a checkpoint may lack
  * the last ones). */
 static int plan_position(struct rd *rd, const char *path, const char *id)
@@ -451,18 +438,18 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 		struct res_restart r;
 		snprintf(p, sizeof(p), "%s.restarts[%zu]", path, i);
 		if (parse_restart(rd, v, p, &r) < 0) {
-			restart_drop(&r);
+			res_restart_release(&r);
 			return -1;
 		}
 		for (size_t j = 0; j < q->n_restarts; j++)
 			if (q->restarts[j].index == r.index) {
 				snprintf(p, sizeof(p), "%s.restarts[%zu].index", path, i);
-				restart_drop(&r);
+				res_restart_release(&r);
 				return fail(rd, p, "duplicate restart index %d",
 					    q->restarts[j].index);
 			}
 		struct res_restart *stored = res_query_add_restart(q, &r);
-		restart_drop(&r);
+		res_restart_release(&r);
 		if (!stored)
 			return fail(rd, p, "out of memory");
 	}
