@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Variance components, tests on log restart means, multiplicity, verdicts, overall ratio. */
 #include "stats/st.h"
+#include "stats/st_int.h"
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_psi.h>
 #include <math.h>
@@ -132,8 +133,8 @@ int st_anova_oneway(struct st_anova *out, const double *runs, const size_t *nrun
 	return 0;
 }
 
-/* Sample variance with n-1 in the denominator (two-pass); NaN for n < 2. */
-static double sample_var(const double *x, size_t n, double *out_mean)
+/* Two-pass sample variance (stats/st_int.h). */
+double st_sample_var(const double *x, size_t n, double *out_mean)
 {
 	double m = 0, ss = 0;
 	for (size_t i = 0; i < n; i++)
@@ -174,7 +175,7 @@ int st_query_stats_compute(struct st_query_stats *out, double *out_means, const 
 		out->cov_between = sqrt(out->anova.var_between) / out->anova.grand_mean;
 		for (size_t i = 0; i < k; i++)
 			logs[i] = log(means[i]);
-		out->sd_log = sqrt(sample_var(logs, k, NULL));
+		out->sd_log = sqrt(st_sample_var(logs, k, NULL));
 		if (out_means)
 			memcpy(out_means, means, k * sizeof(double));
 	}
@@ -199,7 +200,7 @@ int st_sample_init(struct st_sample *out, const double *means, size_t n, struct 
 	for (size_t i = 0; i < n; i++)
 		l[i] = log(means[i]);
 	out->n = n;
-	out->var_log = sample_var(l, n, &out->mean_log);
+	out->var_log = st_sample_var(l, n, &out->mean_log);
 	if (l != logs)
 		free(l);
 	return 0;

@@ -2,6 +2,7 @@
 /* The noise of one query shown honestly: sd of log restart means with its CI and bound, its
  * within/between split, and the run-position (warm-up transient) effect across restarts. */
 #include "stats/st.h"
+#include "stats/st_int.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,19 +28,6 @@ void st_sd_ci(double *out_lo, double *out_hi, double *out_ucb, double s, double 
 		*out_ucb = ucb;
 }
 
-/* Sample variance of x[0..n) and its mean (two-pass). */
-static double var_of(const double *x, size_t n, double *out_mean)
-{
-	double m = 0, ss = 0;
-	for (size_t i = 0; i < n; i++)
-		m += x[i];
-	m /= (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - m) * (x[i] - m);
-	*out_mean = m;
-	return n > 1 ? ss / (double)(n - 1) : 0;
-}
-
 /* Var(log mean of n_r runs) = sigma_b^2 + sigma_w^2 / n_r to first order (delta method, with
  * sigma_w the sd of log runs within a restart; nested design: Searle, Casella & McCulloch 1992,
  * sec. 3.6), averaged over the restarts: within part sigma_w^2 mean(1/n_r) with sigma_w^2 the
@@ -49,7 +37,7 @@ static double var_of(const double *x, size_t n, double *out_mean)
 int st_noise_compute(struct st_noise *out, const double *runs, const size_t *nruns, size_t k,
 		     double level, struct errbuf *err)
 {
-	double *lm, ss_w = 0, df_w = 0, inv_n = 0, mean;
+	double *lm, ss_w = 0, df_w = 0, inv_n = 0;
 	size_t off = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -86,7 +74,7 @@ int st_noise_compute(struct st_noise *out, const double *runs, const size_t *nru
 		off += nruns[i];
 	}
 	out->k = k;
-	out->sd_log = sqrt(var_of(lm, k, &mean));
+	out->sd_log = sqrt(st_sample_var(lm, k, NULL));
 	free(lm);
 	st_sd_ci(&out->sd_lo, &out->sd_hi, &out->sd_ucb, out->sd_log, (double)(k - 1), level);
 	{
