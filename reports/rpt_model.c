@@ -76,64 +76,37 @@ static void side_release(struct rpt_side *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* q is a query of f (or NULL); path names f in messages. */
-static int side_init(struct rpt_side *s, const struct res_file *f, const struct res_query *q,
-		     const char *path, struct errbuf *err)
+/* The side of q from its figures g (st_figs_compute of q, a query of f): counts, fingerprints
+ * and rows; the restart means (taken from g) and their geometric mean and sd of logs. */
+static int side_from_figs(struct rpt_side *s, struct st_figs *g, const struct rpt_file_info *f,
+			  const struct res_query *q, struct errbuf *err)
 {
-	memset(s, 0, sizeof(*s));
-	s->gmean_ms = s->sd_log = NAN;
-	s->rows = -1;
-	if (!q)
-		return 0;
 	s->q = q;
 	s->present = 1;
-	s->n_restarts = q->n_restarts;
-	if (q->n_restarts) {
-		s->means_ms = calloc(q->n_restarts, sizeof(double));
-		s->indices = calloc(q->n_restarts, sizeof(int));
-		if (!s->means_ms || !s->indices)
-			return errbuf_set(err, "out of memory");
-	}
-	for (size_t i = 0; i < q->n_restarts; i++) {
-		const struct res_restart *r = &q->restarts[i];
-		s->not_steady += r->not_steady != 0;
-		s->timeouts += r->status == RES_STATUS_TIMEOUT;
-		s->crashes += r->status == RES_STATUS_CRASH;
-		s->errors += r->status == RES_STATUS_ERROR;
-		json_t *changes = r->extra ? json_object_get(r->extra, "row_count_changes") : NULL;
-		if (json_is_array(changes) && json_array_size(changes) > 0)
-			s->rows_vary = 1;
-		if (r->plan_sha256) {
-			if (!s->plan_sha256) {
-				s->plan_sha256 = r->plan_sha256;
-				s->plan = r->plan;
-			} else if (strcmp(s->plan_sha256, r->plan_sha256) != 0) {
-				s->plans_vary = 1;
-			}
-		}
-		if (r->status != RES_STATUS_OK)
-			continue;
-		if (r->result_sha256) {
-			if (!s->result_sha256)
-				s->result_sha256 = r->result_sha256;
-			else if (strcmp(s->result_sha256, r->result_sha256) != 0)
-				s->results_vary = 1;
-		}
-		if (s->rows < 0)
-			s->rows = r->rows;
-		size_t n = r->n_measured;
-		double m = NAN;
-		struct errbuf why = {""};
-		if (st_restart_means(&m, r->measured_ms, &n, 1, &why) < 0 || !(m > 0))
+	s->n_restarts = g->n_restarts;
+	s->not_steady = g->not_steady;
+	s->timeouts = g->timeout;
+	s->crashes = g->crash;
+	s->errors = g->error;
+	s->rows_vary = g->rows_vary;
+	s->plan_sha256 = g->plan_sha256;
+	s->plan = g->plan;
+	s->plans_vary = g->plans_differ;
+	s->result_sha256 = g->result_sha256;
+	s->results_vary = g->results_differ;
+	s->rows = g->ok_rows;
+	s->means_ms = g->means;
+	s->indices = g->indices;
+	s->n_used = g->n_ok;
+	g->means = NULL;
+	g->indices = NULL;
+	for (size_t k = 0; k < s->n_used; k++)
+		if (!(isfinite(s->means_ms[k]) && s->means_ms[k] > 0))
 			return errbuf_set(err,
-					  "'%s': $.queries[%td].restarts[%zu].measured_ms: query "
-					  "%s restart %d: unusable times%s%s",
-					  path, q - f->queries, i, q->id, r->index,
-					  why.msg[0] ? ": " : " (mean 0)", why.msg);
-		s->means_ms[s->n_used] = m;
-		s->indices[s->n_used] = r->index;
-		s->n_used++;
-	}
+					  "'%s': $.queries[%td]: query %s restart %d: unusable "
+					  "times (mean %g)",
+					  f->path, q - f->res->queries, q->id, s->indices[k],
+					  s->means_ms[k]);
 	if (s->n_used) {
 		struct st_sample smp;
 		if (st_sample_init(&smp, s->means_ms, s->n_used, err) < 0)
@@ -142,6 +115,38 @@ static int side_init(struct rpt_side *s, const struct res_file *f, const struct 
 		s->sd_log = s->n_used >= 2 ? sqrt(smp.var_log) : NAN;
 	}
 	return 0;
+}
+
+static void side_empty(struct rpt_side *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->gmean_ms = s->sd_log = NAN;
+	s->rows = -1;
+}
+
+/* q is a query of f (or NULL). figs, when not NULL, gets q's figures whole (the run-position
+ * effect judged at position_alpha); the caller releases them. */
+static int side_init_figs(struct rpt_side *s, struct st_figs *figs, const struct rpt_file_info *f,
+			  const struct res_query *q, double position_alpha, struct errbuf *err)
+{
+	struct st_figs own, *g = figs ? figs : &own;
+	side_empty(s);
+	memset(g, 0, sizeof(*g));
+	if (!q)
+		return 0;
+	int rc = st_figs_compute(g, q, position_alpha, err);
+	if (rc == 0)
+		rc = side_from_figs(s, g, f, q, err);
+	if (!figs)
+		st_figs_release(g);
+	return rc;
+}
+
+/* A side of compare, which does not use the run-position effect (its alpha does not matter). */
+static int side_init(struct rpt_side *s, const struct rpt_file_info *f, const struct res_query *q,
+		     struct errbuf *err)
+{
+	return side_init_figs(s, NULL, f, q, 0.05, err);
 }
 
 static unsigned side_warn(const struct rpt_side *s)
@@ -317,8 +322,7 @@ static int baseline_prior(struct st_prior *out, const struct rpt_file_info *base
 	out->df = 0;
 	if (!baseline->res)
 		return 0;
-	if (side_init(&s, baseline->res, res_file_find_query(baseline->res, id), baseline->path,
-		      err) < 0) {
+	if (side_init(&s, baseline, res_file_find_query(baseline->res, id), err) < 0) {
 		side_release(&s);
 		return -1;
 	}
@@ -674,8 +678,7 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 			continue;
 		struct rpt_query *q = &c->queries[c->n_queries++];
 		q->id = qa->id;
-		if (side_init(&q->old, old->res, qa, old->path, err) < 0 ||
-		    side_init(&q->new, new->res, qb, new->path, err) < 0)
+		if (side_init(&q->old, old, qa, err) < 0 || side_init(&q->new, new, qb, err) < 0)
 			goto fail;
 		q->warn = side_warn(&q->old) | side_warn(&q->new);
 		compare_fingerprints(q);
@@ -720,17 +723,15 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	const struct rpt_summary_opts *o = &s->opts;
 	sq->id = q->id;
 	sq->power_now = NAN;
-	if (side_init(&sq->side, s->file.res, q, s->file.path, err) < 0)
-		return -1;
-	sq->warn = side_warn(&sq->side);
-	if (!sq->side.n_used)
-		return 0;
 	/* the run-position F test is judged at alpha / (queries in the file) */
 	size_t m = s->n_queries ? s->n_queries : 1;
 	struct st_figs g;
-	if (st_figs_compute(&g, q, o->alpha / (double)m, err) < 0) {
+	int rc = side_init_figs(&sq->side, &g, &s->file, q, o->alpha / (double)m, err);
+	if (rc == 0)
+		sq->warn = side_warn(&sq->side);
+	if (rc < 0 || !sq->side.n_used) {
 		st_figs_release(&g);
-		return -1;
+		return rc;
 	}
 	size_t k = g.n_ok;
 	int bad = !g.have_stats || (k >= 2 && !g.have_noise);

@@ -10,6 +10,7 @@ void st_figs_release(struct st_figs *f)
 	if (!f)
 		return;
 	free(f->means);
+	free(f->indices);
 	free(f->runs);
 	free(f->nruns);
 	memset(f, 0, sizeof(*f));
@@ -31,18 +32,24 @@ static void figs_marks(struct st_figs *out, const struct res_query *q)
 		out->timeout += r->status == RES_STATUS_TIMEOUT;
 		out->crash += r->status == RES_STATUS_CRASH;
 		out->error += r->status == RES_STATUS_ERROR;
-		if (r->plan && !out->plan) {
-			out->plan = r->plan;
+		if (json_array_size(json_object_get(r->extra, "row_count_changes")) > 0)
+			out->rows_vary = 1;
+		if (r->plan_sha256 && !out->plan_sha256) {
 			out->plan_sha256 = r->plan_sha256;
-		}
-		if (r->plan_sha256 && out->plan_sha256 && strcmp(r->plan_sha256, out->plan_sha256))
+			out->plan = r->plan;
+		} else if (r->plan_sha256 && strcmp(r->plan_sha256, out->plan_sha256)) {
 			out->plans_differ = 1;
+		}
 		if (r->error && !out->error_text)
 			out->error_text = r->error;
 		if (r->rows >= 0 && out->rows < 0)
 			out->rows = r->rows;
 		/* a failed restart's fingerprint is of a partial or no result: it never counts */
-		if (!counts_ok(r) || !r->result_sha256)
+		if (!counts_ok(r))
+			continue;
+		if (r->rows >= 0 && out->ok_rows < 0)
+			out->ok_rows = r->rows;
+		if (!r->result_sha256)
 			continue;
 		if (!out->result_sha256)
 			out->result_sha256 = r->result_sha256;
@@ -77,7 +84,7 @@ int st_figs_compute(struct st_figs *out, const struct res_query *q, double posit
 		    struct errbuf *err)
 {
 	memset(out, 0, sizeof(*out));
-	out->rows = -1;
+	out->rows = out->ok_rows = -1;
 	out->n_restarts = q->n_restarts;
 	size_t total = 0;
 	for (size_t i = 0; i < q->n_restarts; i++)
@@ -86,7 +93,8 @@ int st_figs_compute(struct st_figs *out, const struct res_query *q, double posit
 	out->runs = malloc((total + 1) * sizeof(double));
 	out->nruns = malloc((q->n_restarts + 1) * sizeof(size_t));
 	out->means = malloc((q->n_restarts + 1) * sizeof(double));
-	if (!out->runs || !out->nruns || !out->means)
+	out->indices = malloc((q->n_restarts + 1) * sizeof(int));
+	if (!out->runs || !out->nruns || !out->means || !out->indices)
 		return errbuf_set(err, "out of memory");
 	figs_marks(out, q);
 	size_t at = 0;
@@ -100,6 +108,7 @@ int st_figs_compute(struct st_figs *out, const struct res_query *q, double posit
 		memcpy(out->runs + at, r->measured_ms, r->n_measured * sizeof(double));
 		at += r->n_measured;
 		out->nruns[out->n_ok] = r->n_measured;
+		out->indices[out->n_ok] = r->index;
 		out->means[out->n_ok++] = sum / (double)r->n_measured;
 	}
 	if (out->n_ok == 0)

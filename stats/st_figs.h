@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The per-query figures of one result file: restart means, ANOVA CoVs, noise, run-position
  * effect, fingerprint agreement and restart counts. One rule for every output (the end-of-run
- * table, summary, the HTML report): only restarts with status ok and measured runs count. */
+ * table, compare, summary, the HTML report): only restarts with status ok and measured runs
+ * count. */
 #ifndef DBT3_ST_FIGS_H
 #define DBT3_ST_FIGS_H
 
@@ -11,6 +12,7 @@
 struct st_figs {
 	size_t n_restarts, n_ok; /* recorded / with status ok and measured runs */
 	double *means;		 /* n_ok arithmetic restart means (ms) */
+	int *indices;		 /* n_ok: the restart index (res_restart.index) of each mean */
 	double *runs;		 /* the measured runs of those restarts, concatenated */
 	size_t *nruns;		 /* n_ok: runs of each */
 	int have_stats;		 /* stats is set (n_ok >= 1 and st_query_stats_compute took them) */
@@ -24,7 +26,11 @@ struct st_figs {
 	char why[256];		/* why stats or noise is missing though n_ok asks for it */
 	size_t not_steady, warmup_cut, timeout, crash, error; /* restarts marked so */
 	long long rows;				      /* of the first restart that has them, or -1 */
-	const char *plan, *plan_sha256;		      /* of the first restart with a plan */
+	long long ok_rows;	   /* of the first ok restart that has them, or -1 (compare's) */
+	int rows_vary;		   /* an execution returned another row count than the first of its
+				    * restart (a restart's row_count_changes, any status) */
+	const char *plan_sha256;   /* of the first restart with a plan fingerprint */
+	const char *plan;	   /* that restart's plan text, or NULL (older files have none) */
 	const char *result_sha256; /* of the first ok restart with one */
 	const char *error_text;	   /* of the first restart that has one */
 	int plans_differ;	   /* plan fingerprints differ between restarts */
