@@ -245,7 +245,13 @@ struct rpt_summary_opts {
 	size_t max_restarts; /* upper bound of the search (100) */
 };
 
+/* Defaults: detect 0.03, power 0.8, max_restarts 100, and compare's statistics options at
+ * compare's defaults (rpt_compare_opts_init). */
 void rpt_summary_opts_init(struct rpt_summary_opts *o);
+
+/* Takes compare's statistics options (alpha, min-effect, correction, method, alternative,
+ * min-effect test) from c into o: the power summary reports is that of the compare they set. */
+void rpt_summary_opts_take(struct rpt_summary_opts *o, const struct rpt_compare_opts *c);
 
 struct rpt_summary {
 	struct rpt_summary_opts opts;

@@ -56,15 +56,23 @@ void rpt_compare_opts_init(struct rpt_compare_opts *o)
 
 void rpt_summary_opts_init(struct rpt_summary_opts *o)
 {
+	struct rpt_compare_opts c;
+	rpt_compare_opts_init(&c);
 	memset(o, 0, sizeof(*o));
 	o->detect = 0.03;
 	o->power = 0.8;
-	o->alpha = 0.05;
-	o->min_effect = 0.02;
-	o->correction = ST_CORR_HOLM;
-	o->method = ST_METHOD_AUTO;
-	o->alt = ST_GREATER;
 	o->max_restarts = 100;
+	rpt_summary_opts_take(o, &c);
+}
+
+void rpt_summary_opts_take(struct rpt_summary_opts *o, const struct rpt_compare_opts *c)
+{
+	o->alpha = c->alpha;
+	o->min_effect = c->min_effect;
+	o->correction = c->correction;
+	o->method = c->method;
+	o->alt = c->alt;
+	o->min_effect_test = c->min_effect_test;
 }
 
 /* ---- one query of one file ---- */

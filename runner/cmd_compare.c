@@ -5,6 +5,7 @@
 #include "base/cli.h"
 #include "runner/cmd.h"
 #include "result/res.h"
+#include "runner/cmd_output.h"
 #include "runner/cmd_stat_opts.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -76,8 +77,7 @@ static int read_file(struct res_file **out, const char *path)
 
 /* What the command line says. */
 struct compare_args {
-	struct rpt_compare_opts opts;
-	enum rpt_format fmt;
+	struct cmd_stat_opts so; /* so.cmp: the options of the comparison, so.format the format */
 	const char *old_path, *new_path, *baseline_path; /* baseline: NULL without --baseline */
 	const char *output;				 /* -o FILE, or NULL for standard output */
 	int quiet, help;
@@ -103,21 +103,13 @@ static const struct option longopts[] = {
  * the exit code of the one line printed. */
 static int parse_args(struct compare_args *a, int argc, char **argv)
 {
-	struct rpt_compare_opts *opts = &a->opts;
+	struct rpt_compare_opts *opts = &a->so.cmp;
 	const char *seq_opt = NULL; /* an option that needs --sequential */
 	int c, orc;
-	rpt_compare_opts_init(opts);
-	struct cmd_stat_opts so = {.alpha = opts->alpha,
-				   .min_effect = opts->min_effect,
-				   .correction = opts->correction,
-				   .method = opts->method,
-				   .alt = opts->alt,
-				   .format = RPT_TEXT,
-				   .formats = RPT_FORMATS_COMPARE,
-				   .names = "text, markdown, json, junit or html"};
+	cmd_stat_opts_init(&a->so, RPT_FORMATS_COMPARE, "text, markdown, json, junit or html");
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-		int h = cmd_stat_opt(&so, c, optarg, "compare", &orc);
+		int h = cmd_stat_opt(&a->so, c, optarg, "compare", &orc);
 		if (h < 0)
 			return orc;
 		if (h > 0)
@@ -160,20 +152,13 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 			a->quiet = 1;
 			break;
 		case 'h':
-			usage(stdout, &so);
+			usage(stdout, &a->so);
 			a->help = 1;
 			return CLI_OK;
 		default:
 			return cli_bad_option("compare", c, argv);
 		}
 	}
-	opts->alpha = so.alpha;
-	opts->min_effect = so.min_effect;
-	opts->correction = so.correction;
-	opts->method = so.method;
-	opts->alt = so.alt;
-	opts->min_effect_test = so.min_effect_test;
-	a->fmt = (enum rpt_format)so.format;
 	if (seq_opt && !opts->sequential)
 		return cli_usage_error("compare", "%s needs --sequential", seq_opt);
 	if (argc - optind != 2)
@@ -181,17 +166,8 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 				       "expected two result files, OLD.json and NEW.json");
 	a->old_path = argv[optind];
 	a->new_path = argv[optind + 1];
-	if (a->output) {
-		struct errbuf oerr = {""};
-		const char *inputs[] = {a->old_path, a->new_path, a->baseline_path};
-		if (cli_output_check(a->output, inputs, 3) != CLI_OK)
-			return CLI_USAGE;
-		if (rpt_output_check(a->output, &oerr) < 0) {
-			cli_error("%s", oerr.msg);
-			return CLI_USAGE;
-		}
-	}
-	return CLI_OK;
+	const char *inputs[] = {a->old_path, a->new_path, a->baseline_path};
+	return cmd_output_check(a->output, inputs, 3);
 }
 
 /* Writes the comparison to standard output, or whole to a->output: 0, or -1 (out of memory, one
@@ -208,15 +184,15 @@ static int compare_write(const struct rpt_compare *cmp, const struct compare_arg
 		return -1;
 	}
 	int wrc;
-	if (a->fmt == RPT_HTML) {
+	if (a->so.format == RPT_HTML) {
 		wrc = rpt_html_write_compare(f, cmp, &err);
 		if (wrc < 0 && err.msg[0]) {
 			cli_error("%s", err.msg);
 			err.msg[0] = '\0';
 		}
 	} else {
-		wrc = rpt_compare_write(f, cmp, a->fmt,
-					!a->output && a->fmt == RPT_TEXT && cli_use_color(f));
+		wrc = rpt_compare_write(f, cmp, a->so.format,
+					!a->output && a->so.format == RPT_TEXT && cli_use_color(f));
 	}
 	if (a->output) {
 		wrc |= fclose(f);
@@ -245,19 +221,20 @@ int cmd_compare(int argc, char **argv)
 	    (baseline_path && read_file(&base, baseline_path) < 0))
 		goto out;
 	struct rpt_file_info fo = {old_path, old}, fn = {new_path, new}, fb = {baseline_path, base};
-	if (a.opts.exclude_disturbed && (res_file_drop_disturbed(old, &a.opts.excluded_old) < 0 ||
-					 res_file_drop_disturbed(new, &a.opts.excluded_new) < 0)) {
+	struct rpt_compare_opts *opts = &a.so.cmp;
+	if (opts->exclude_disturbed && (res_file_drop_disturbed(old, &opts->excluded_old) < 0 ||
+					res_file_drop_disturbed(new, &opts->excluded_new) < 0)) {
 		cli_error("out of memory");
 		rc = CLI_FOUND;
 		goto out;
 	}
-	if (rpt_compare_build(&cmp, &fo, &fn, &fb, &a.opts, &err) < 0) {
+	if (rpt_compare_build(&cmp, &fo, &fn, &fb, opts, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto out;
 	}
 	/* once: not again on stderr when the report that lists them goes to the same place (a
 	 * terminal, a log); JUnit has no place for them */
-	int in_report = !a.output && a.fmt != RPT_JUNIT && cli_same_file(stdout, stderr);
+	int in_report = !a.output && a.so.format != RPT_JUNIT && cli_same_file(stdout, stderr);
 	if (!a.quiet && !in_report)
 		for (size_t i = 0; i < cmp->n_warnings; i++)
 			cli_warn("%s", cmp->warnings[i]);

@@ -6,6 +6,7 @@
 #include "result/res.h"
 #include "result/res_dir.h"
 #include "runner/cmd.h"
+#include "runner/cmd_output.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,15 +168,8 @@ int cmd_report(int argc, char **argv)
 	size_t n = (size_t)(argc - optind);
 	if (n == 0)
 		return cli_usage_error("report", "no result file given");
-	if (output) {
-		struct errbuf oerr = {""};
-		if (cli_output_check(output, (const char *const *)&argv[optind], n) != CLI_OK)
-			return CLI_USAGE;
-		if (rpt_output_check(output, &oerr) < 0) {
-			cli_error("%s", oerr.msg);
-			return CLI_USAGE;
-		}
-	}
+	if (cmd_output_check(output, (const char *const *)&argv[optind], n) != CLI_OK)
+		return CLI_USAGE;
 	struct report_in in;
 	rc = read_inputs(&in, &argv[optind], n, quiet);
 	if (rc == CLI_OK)

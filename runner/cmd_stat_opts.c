@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The statistics options compare and summary share. */
 #include "runner/cmd_stat_opts.h"
-#include "reports/rpt.h"
 #include "base/cli.h"
+#include "stats/st.h"
 #include <string.h>
 
 static int parse_alternative(const char *s, enum st_alternative *out)
@@ -16,48 +16,55 @@ static int parse_alternative(const char *s, enum st_alternative *out)
 	return 0;
 }
 
+void cmd_stat_opts_init(struct cmd_stat_opts *o, unsigned formats, const char *names)
+{
+	rpt_compare_opts_init(&o->cmp);
+	o->format = RPT_TEXT;
+	o->formats = formats;
+	o->names = names;
+}
+
 int cmd_stat_opt(struct cmd_stat_opts *o, int c, const char *arg, const char *cmd, int *out_rc)
 {
-	enum rpt_format f;
+	struct rpt_compare_opts *t = &o->cmp;
 	switch (c) {
 	case CMD_OPT_ALPHA:
-		if (cli_parse_double(arg, 1e-12, 0.5, &o->alpha) < 0)
+		if (cli_parse_double(arg, 1e-12, 0.5, &t->alpha) < 0)
 			goto bad_alpha;
 		return 1;
 	case CMD_OPT_MIN_EFFECT:
-		if (cli_parse_fraction(arg, &o->min_effect) < 0 || o->min_effect >= 10)
+		if (cli_parse_fraction(arg, &t->min_effect) < 0 || t->min_effect >= 10)
 			goto bad_min_effect;
 		return 1;
 	case CMD_OPT_CORRECTION:
-		if (st_correction_parse(arg, &o->correction) < 0) {
+		if (st_correction_parse(arg, &t->correction) < 0) {
 			*out_rc = cli_usage_error(cmd, "bad --correction '%s' (holm, bh or none)",
 						  arg);
 			return -1;
 		}
 		return 1;
 	case CMD_OPT_METHOD:
-		if (st_method_parse(arg, &o->method) < 0) {
+		if (st_method_parse(arg, &t->method) < 0) {
 			*out_rc = cli_usage_error(
 			    cmd, "bad --method '%s' (auto, welch, pooled or eb)", arg);
 			return -1;
 		}
 		return 1;
 	case CMD_OPT_ALTERNATIVE:
-		if (parse_alternative(arg, &o->alt) < 0) {
+		if (parse_alternative(arg, &t->alt) < 0) {
 			*out_rc = cli_usage_error(cmd, "bad --alternative '%s' (greater or two-sided)",
 						  arg);
 			return -1;
 		}
 		return 1;
 	case CMD_OPT_MIN_EFFECT_TEST:
-		o->min_effect_test = 1;
+		t->min_effect_test = 1;
 		return 1;
 	case CMD_OPT_FORMAT:
-		if (rpt_format_parse(arg, o->formats, &f) < 0) {
+		if (rpt_format_parse(arg, o->formats, &o->format) < 0) {
 			*out_rc = cli_usage_error(cmd, "bad --format '%s' (%s)", arg, o->names);
 			return -1;
 		}
-		o->format = (int)f;
 		return 1;
 	default:
 		return 0;

@@ -3,7 +3,7 @@
  * --method, --alternative, --min-effect-test, --format): one parser, one help text. */
 #ifndef DBT3_CMD_STAT_OPTS_H
 #define DBT3_CMD_STAT_OPTS_H
-#include "stats/st.h"
+#include "reports/rpt.h"
 #include <getopt.h>
 #include <stdio.h>
 
@@ -28,15 +28,16 @@ enum {
 	    {"format", required_argument, NULL, CMD_OPT_FORMAT}
 
 struct cmd_stat_opts {
-	double alpha, min_effect;
-	enum st_correction correction;
-	enum st_method method;
-	enum st_alternative alt;
-	int min_effect_test;
-	int format;	   /* enum rpt_format */
+	struct rpt_compare_opts cmp; /* the shared options as parsed, the rest at compare's
+				      * defaults: compare's options; summary takes the shared ones
+				      * (rpt_summary_opts_take) */
+	enum rpt_format format;
 	unsigned formats;  /* allowed formats: an enum rpt_format_set */
 	const char *names; /* the allowed formats for messages, e.g. "text, markdown or json" */
 };
+
+/* Compare's defaults (rpt_compare_opts_init), format text; formats and names as above. */
+void cmd_stat_opts_init(struct cmd_stat_opts *o, unsigned formats, const char *names);
 
 /* Handles option c (with optarg) when it is a shared one: 1 handled, 0 not a shared option,
  * -1 bad value (one line printed by cli_usage_error for cmd; *out_rc gets its exit code). */

@@ -4,6 +4,7 @@
 #include "reports/rpt.h"
 #include "result/res.h"
 #include "runner/cmd.h"
+#include "runner/cmd_output.h"
 #include "runner/cmd_stat_opts.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -57,16 +58,10 @@ static int parse_args(struct summary_args *a, int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct rpt_summary_opts *opts = &a->opts;
+	struct cmd_stat_opts so;
 	int c, orc;
 	rpt_summary_opts_init(opts);
-	struct cmd_stat_opts so = {.alpha = opts->alpha,
-				   .min_effect = opts->min_effect,
-				   .correction = opts->correction,
-				   .method = opts->method,
-				   .alt = opts->alt,
-				   .format = RPT_TEXT,
-				   .formats = RPT_FORMATS_SUMMARY,
-				   .names = "text, markdown or json"};
+	cmd_stat_opts_init(&so, RPT_FORMATS_SUMMARY, "text, markdown or json");
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
 		int h = cmd_stat_opt(&so, c, optarg, "summary", &orc);
@@ -100,27 +95,12 @@ static int parse_args(struct summary_args *a, int argc, char **argv)
 			return cli_bad_option("summary", c, argv);
 		}
 	}
-	opts->alpha = so.alpha;
-	opts->min_effect = so.min_effect;
-	opts->correction = so.correction;
-	opts->method = so.method;
-	opts->alt = so.alt;
-	opts->min_effect_test = so.min_effect_test;
-	a->fmt = (enum rpt_format)so.format;
+	rpt_summary_opts_take(opts, &so.cmp);
+	a->fmt = so.format;
 	if (argc - optind != 1)
 		return cli_usage_error("summary", "expected one result file");
 	a->path = argv[optind];
-	if (a->output) {
-		struct errbuf oerr = {""};
-		const char *inputs[] = {a->path};
-		if (cli_output_check(a->output, inputs, 1) != CLI_OK)
-			return CLI_USAGE;
-		if (rpt_output_check(a->output, &oerr) < 0) {
-			cli_error("%s", oerr.msg);
-			return CLI_USAGE;
-		}
-	}
-	return CLI_OK;
+	return cmd_output_check(a->output, &a->path, 1);
 }
 
 /* Writes the summary to standard output, or whole to a->output. CLI_OK or the exit code. */
