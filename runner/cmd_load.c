@@ -5,6 +5,7 @@
 #include "dbt3/load.h"
 #include "result/res.h"
 #include "runner/cmd.h"
+#include "runner/cmd_srv_args.h"
 #include "runner/run_load.h"
 #include "server/srv.h"
 #include <getopt.h>
@@ -21,9 +22,7 @@ enum {
 	OPT_NO_BULK,
 	OPT_PRINT_SCHEMA,
 	OPT_SCALE = 's',
-	OPT_JOBS = 'j',
-	OPT_QUIET = 'q',
-	OPT_HELP = 'h'
+	OPT_JOBS = 'j'
 };
 
 static void usage(FILE *f)
@@ -56,25 +55,6 @@ static void usage(FILE *f)
 	    "\n%s"
 	    "\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
 	    srv_options_usage);
-}
-
-static struct option *long_options(void)
-{
-	static const struct option own[] = {
-	    {"scale", required_argument, NULL, OPT_SCALE},
-	    {"database", required_argument, NULL, OPT_DATABASE},
-	    {"indexes", required_argument, NULL, OPT_INDEXES},
-	    {"from", required_argument, NULL, OPT_FROM},
-	    {"jobs", required_argument, NULL, OPT_JOBS},
-	    {"force", no_argument, NULL, OPT_FORCE},
-	    {"no-bulk-profile", no_argument, NULL, OPT_NO_BULK},
-	    {"print-schema", no_argument, NULL, OPT_PRINT_SCHEMA},
-	    {"quiet", no_argument, NULL, OPT_QUIET},
-	    {"help", no_argument, NULL, OPT_HELP},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct option *const tables[] = {own, srv_long_options, NULL};
-	return cli_options_merge(tables);
 }
 
 struct display {
@@ -179,68 +159,70 @@ static void report_pool(struct srv *s, int quiet)
 /* What the command line says. */
 struct load_args {
 	struct load_opts o;
-	struct srv_opts so;
-	int quiet, print_schema, help;
+	struct cmd_srv_args sa; /* the server options, --help, --quiet */
+	int print_schema;
 };
 
-/* 0 with the arguments in a (a->help: usage printed), or a CLI_* code. */
-static int parse_args(struct load_args *a, int argc, char **argv, const struct option *opts)
+/* One of load's own options: 0 taken, -1 not one of them, or CLI_USAGE after one line. */
+static int own_option(void *ctx, int c, const char *arg)
 {
-	struct errbuf err;
-	long jobs = 2;
-	int c;
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":s:j:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SCALE:
-			if (cli_parse_double(optarg, 1e-6, 100000, &a->o.sf) < 0)
-				return cli_usage_error(argv[0], "invalid scale factor '%s'",
-						       optarg);
-			break;
-		case OPT_DATABASE:
-			a->o.database = optarg;
-			break;
-		case OPT_INDEXES:
-			if (schema_indexes_parse(optarg, &a->o.indexes) < 0)
-				return cli_usage_error(
-				    argv[0], "--indexes takes dbt3 or keys-only, not '%s'", optarg);
-			break;
-		case OPT_FROM:
-			a->o.from_dir = optarg;
-			break;
-		case OPT_JOBS:
-			if (cli_parse_long(optarg, 1, 16, &jobs) < 0)
-				return cli_usage_error(argv[0], "--jobs takes 1 to 16, not '%s'",
-						       optarg);
-			a->o.jobs = (int)jobs;
-			break;
-		case OPT_FORCE:
-			a->o.force = 1;
-			break;
-		case OPT_NO_BULK:
-			a->o.bulk_profile = 0;
-			break;
-		case OPT_PRINT_SCHEMA:
-			a->print_schema = 1;
-			break;
-		case OPT_QUIET:
-			a->quiet = 1;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			a->help = 1;
-			return 0;
-		case '?':
-		case ':':
-			return cli_bad_option(argv[0], c, argv);
-		default: {
-			int r = srv_opts_parse(&a->so, c, optarg, &err);
-			if (r < 0)
-				return cli_usage_error(argv[0], "%s", err.msg);
-			if (r == 0)
-				return cli_usage_error(argv[0], "unexpected option");
-		}
-		}
+	struct load_args *a = ctx;
+	long jobs;
+	switch (c) {
+	case OPT_SCALE:
+		if (cli_parse_double(arg, 1e-6, 100000, &a->o.sf) < 0)
+			return cli_usage_error("load", "invalid scale factor '%s'", arg);
+		return 0;
+	case OPT_DATABASE:
+		a->o.database = arg;
+		return 0;
+	case OPT_INDEXES:
+		if (schema_indexes_parse(arg, &a->o.indexes) < 0)
+			return cli_usage_error("load",
+					       "--indexes takes dbt3 or keys-only, not '%s'", arg);
+		return 0;
+	case OPT_FROM:
+		a->o.from_dir = arg;
+		return 0;
+	case OPT_JOBS:
+		if (cli_parse_long(arg, 1, 16, &jobs) < 0)
+			return cli_usage_error("load", "--jobs takes 1 to 16, not '%s'", arg);
+		a->o.jobs = (int)jobs;
+		return 0;
+	case OPT_FORCE:
+		a->o.force = 1;
+		return 0;
+	case OPT_NO_BULK:
+		a->o.bulk_profile = 0;
+		return 0;
+	case OPT_PRINT_SCHEMA:
+		a->print_schema = 1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* 0 with the arguments in a (a->sa.help: usage printed), or a CLI_* code. */
+static int parse_args(struct load_args *a, int argc, char **argv)
+{
+	static const struct option own[] = {
+	    {"scale", required_argument, NULL, OPT_SCALE},
+	    {"database", required_argument, NULL, OPT_DATABASE},
+	    {"indexes", required_argument, NULL, OPT_INDEXES},
+	    {"from", required_argument, NULL, OPT_FROM},
+	    {"jobs", required_argument, NULL, OPT_JOBS},
+	    {"force", no_argument, NULL, OPT_FORCE},
+	    {"no-bulk-profile", no_argument, NULL, OPT_NO_BULK},
+	    {"print-schema", no_argument, NULL, OPT_PRINT_SCHEMA},
+	    {NULL, 0, NULL, 0},
+	};
+	int rc = cmd_srv_args_parse(&a->sa, argc, argv, ":s:j:qh", own, own_option, a);
+	if (rc != CLI_OK)
+		return rc;
+	if (a->sa.help) {
+		usage(stdout);
+		return 0;
 	}
 	if (optind < argc)
 		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
@@ -251,20 +233,14 @@ int cmd_load(int argc, char **argv)
 {
 	struct load_args a = {0};
 	struct load_opts *o = &a.o;
-	struct srv_opts *so = &a.so;
+	struct srv_opts *so = &a.sa.srv;
 	struct errbuf err;
 	struct srv *s = NULL;
 	int quiet, rc = CLI_OK;
 	load_opts_init(o);
-	srv_opts_init(so);
-	struct option *opts = long_options();
-	if (!opts) {
-		cli_error("out of memory");
-		return CLI_FOUND;
-	}
-	if ((rc = parse_args(&a, argc, argv, opts)) || a.help)
+	if ((rc = parse_args(&a, argc, argv)) || a.sa.help)
 		goto out;
-	quiet = a.quiet;
+	quiet = a.sa.quiet;
 	if (a.print_schema) {
 		char *sql = schema_script(o->indexes);
 		if (!sql) {
@@ -317,6 +293,5 @@ int cmd_load(int argc, char **argv)
 out:
 	srv_free(s);
 	srv_opts_release(so);
-	free(opts);
 	return rc;
 }

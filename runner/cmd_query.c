@@ -4,6 +4,7 @@
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
 #include "runner/cmd.h"
+#include "runner/cmd_srv_args.h"
 #include "server/srv.h"
 #include <math.h>
 #include <getopt.h>
@@ -12,15 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_SEED = 1,
-	OPT_FORMAT,
-	OPT_DATABASE,
-	OPT_EXPLAIN,
-	OPT_SCALE = 's',
-	OPT_QUIET = 'q',
-	OPT_HELP = 'h'
-};
+enum { OPT_SEED = 1, OPT_FORMAT, OPT_DATABASE, OPT_EXPLAIN, OPT_SCALE = 's' };
 
 static void usage(FILE *f)
 {
@@ -47,7 +40,49 @@ static void usage(FILE *f)
 	    srv_options_usage);
 }
 
-static struct option *long_options(void)
+/* What the command line says. */
+struct query_args {
+	struct qry_opts qo;
+	struct cmd_srv_args sa; /* the server options, --help, --quiet */
+	enum qry_format fmt;
+	const char *db;
+	int explain;
+	long id;
+};
+
+/* One of query's own options: 0 taken, -1 not one of them, or CLI_USAGE after one line. */
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct query_args *a = ctx;
+	switch (c) {
+	case OPT_SCALE:
+		if (cli_parse_double(arg, 1e-6, 100000, &a->qo.sf) < 0)
+			return cli_usage_error("query", "invalid scale factor '%s'", arg);
+		return 0;
+	case OPT_SEED:
+		if (cli_parse_long(arg, 1, 2147483646, &a->qo.seed) < 0)
+			return cli_usage_error("query", "--seed takes 1 to 2147483646, not '%s'",
+					       arg);
+		a->qo.seeded = 1;
+		return 0;
+	case OPT_FORMAT:
+		if (qry_format_parse(arg, &a->fmt) < 0)
+			return cli_usage_error("query",
+					       "--format takes table, tbl or json, not '%s'", arg);
+		return 0;
+	case OPT_DATABASE:
+		a->db = arg;
+		return 0;
+	case OPT_EXPLAIN:
+		a->explain = 1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The options, then the query number. 0 (a->sa.help: usage printed), or a CLI_* code. */
+static int parse_args(struct query_args *a, int argc, char **argv)
 {
 	static const struct option own[] = {
 	    {"scale", required_argument, NULL, OPT_SCALE},
@@ -55,71 +90,15 @@ static struct option *long_options(void)
 	    {"format", required_argument, NULL, OPT_FORMAT},
 	    {"database", required_argument, NULL, OPT_DATABASE},
 	    {"explain", no_argument, NULL, OPT_EXPLAIN},
-	    {"quiet", no_argument, NULL, OPT_QUIET},
-	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
-	const struct option *const tables[] = {own, srv_long_options, NULL};
-	return cli_options_merge(tables);
-}
-
-/* What the command line says. */
-struct query_args {
-	struct qry_opts qo;
-	struct srv_opts so;
-	enum qry_format fmt;
-	const char *db;
-	int quiet, explain, help;
-	long id;
-};
-
-/* The options, then the query number. 0 (a->help: usage printed), or a CLI_* code. */
-static int parse_args(struct query_args *a, int argc, char **argv, const struct option *opts)
-{
 	struct errbuf err;
-	int c;
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":s:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SCALE:
-			if (cli_parse_double(optarg, 1e-6, 100000, &a->qo.sf) < 0)
-				return cli_usage_error(argv[0], "invalid scale factor '%s'",
-						       optarg);
-			break;
-		case OPT_SEED:
-			if (cli_parse_long(optarg, 1, 2147483646, &a->qo.seed) < 0)
-				return cli_usage_error(
-				    argv[0], "--seed takes 1 to 2147483646, not '%s'", optarg);
-			a->qo.seeded = 1;
-			break;
-		case OPT_FORMAT:
-			if (qry_format_parse(optarg, &a->fmt) < 0)
-				return cli_usage_error(
-				    argv[0], "--format takes table, tbl or json, not '%s'", optarg);
-			break;
-		case OPT_DATABASE:
-			a->db = optarg;
-			break;
-		case OPT_EXPLAIN:
-			a->explain = 1;
-			break;
-		case OPT_QUIET:
-			a->quiet = 1;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			a->help = 1;
-			return 0;
-		case '?':
-		case ':':
-			return cli_bad_option(argv[0], c, argv);
-		default: {
-			int r = srv_opts_parse(&a->so, c, optarg, &err);
-			if (r <= 0)
-				return cli_usage_error(argv[0], "%s",
-						       r < 0 ? err.msg : "unexpected option");
-		}
-		}
+	int rc = cmd_srv_args_parse(&a->sa, argc, argv, ":s:qh", own, own_option, a);
+	if (rc != CLI_OK)
+		return rc;
+	if (a->sa.help) {
+		usage(stdout);
+		return 0;
 	}
 	if (optind >= argc)
 		return cli_usage_error(argv[0], "which query? (1 to %d)", QRY_COUNT);
@@ -128,7 +107,7 @@ static int parse_args(struct query_args *a, int argc, char **argv, const struct 
 				       argv[optind], QRY_COUNT);
 	if (optind + 1 < argc)
 		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind + 1]);
-	if (srv_opts_finish(&a->so, &err) < 0)
+	if (srv_opts_finish(&a->sa.srv, &err) < 0)
 		return cli_usage_error(argv[0], "%s", err.msg);
 	return 0;
 }
@@ -142,21 +121,14 @@ int cmd_query(int argc, char **argv)
 	struct qry q = {0};
 	struct qry_result res = {0};
 	int rc = CLI_OK;
-	srv_opts_init(&a.so);
-	struct option *opts = long_options();
-	if (!opts) {
-		cli_error("out of memory");
-		return CLI_FOUND;
-	}
-	if ((rc = parse_args(&a, argc, argv, opts)) || a.help)
+	if ((rc = parse_args(&a, argc, argv)) || a.sa.help)
 		goto out;
 	const char *db = a.db;
 	long id = a.id;
 	int started = 0;
 	/* a directory never initialised holds no load: nothing is made there */
-	if (srv_instance_check(&a.so, &err) < 0 || srv_open(&s, &a.so, &err) < 0 ||
-	    srv_ensure_started(s, NULL, &started, &err) < 0 ||
-	    !(m = srv_connect(s, NULL, &err))) {
+	if (srv_instance_check(&a.sa.srv, &err) < 0 || srv_open(&s, &a.sa.srv, &err) < 0 ||
+	    srv_ensure_started(s, NULL, &started, &err) < 0 || !(m = srv_connect(s, NULL, &err))) {
 		cli_error("%s", err.msg);
 		rc = CLI_SERVER;
 		goto out;
@@ -190,7 +162,7 @@ int cmd_query(int argc, char **argv)
 		rc = CLI_FOUND;
 		goto out;
 	}
-	if (!a.quiet && !a.explain && a.fmt != QRY_FORMAT_JSON)
+	if (!a.sa.quiet && !a.explain && a.fmt != QRY_FORMAT_JSON)
 		fprintf(stderr, "Q%ld: %" PRIu64 " rows in %.3f s (scale factor %g)\n", id,
 			res.nrows, res.seconds, fp.sf);
 out:
@@ -199,7 +171,6 @@ out:
 	if (m)
 		mysql_close(m);
 	srv_free(s);
-	srv_opts_release(&a.so);
-	free(opts);
+	srv_opts_release(&a.sa.srv);
 	return rc;
 }

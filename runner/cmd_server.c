@@ -2,13 +2,14 @@
 /* dbt3stab server init|start|stop|status: the private database server. */
 #include "base/cli.h"
 #include "runner/cmd.h"
+#include "runner/cmd_srv_args.h"
 #include "server/srv.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SCALE = 1, OPT_JSON, OPT_HELP = 'h', OPT_QUIET = 'q' };
+enum { OPT_SCALE = 1, OPT_JSON };
 
 static void usage(FILE *f)
 {
@@ -40,17 +41,29 @@ static void usage(FILE *f)
 	    srv_options_usage);
 }
 
-static struct option *long_options(void)
+/* What the command line says. */
+struct server_args {
+	struct cmd_srv_args sa; /* the server options, --help, --quiet */
+	int json;
+};
+
+/* One of server's own options: 0 taken, -1 not one of them, or CLI_USAGE after one line. */
+static int own_option(void *ctx, int c, const char *arg)
 {
-	static const struct option own[] = {
-	    {"scale", required_argument, NULL, OPT_SCALE},
-	    {"json", no_argument, NULL, OPT_JSON},
-	    {"quiet", no_argument, NULL, OPT_QUIET},
-	    {"help", no_argument, NULL, OPT_HELP},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct option *const tables[] = {own, srv_long_options, NULL};
-	return cli_options_merge(tables);
+	struct server_args *a = ctx;
+	switch (c) {
+	case OPT_SCALE:
+		if (cli_parse_double(arg, 0.0001, 100000, &a->sa.srv.scale) < 0)
+			return cli_usage_error(
+			    "server", "bad value '%s' for --scale (a scale factor like 1 or 0.1)",
+			    arg);
+		return 0;
+	case OPT_JSON:
+		a->json = 1;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 static int do_init(struct srv *s, int quiet, int json)
@@ -187,51 +200,25 @@ static const struct {
 
 int cmd_server(int argc, char **argv)
 {
-	struct srv_opts o;
+	static const struct option own[] = {
+	    {"scale", required_argument, NULL, OPT_SCALE},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {NULL, 0, NULL, 0},
+	};
+	struct server_args args = {.json = 0};
+	struct srv_opts *o = &args.sa.srv;
 	struct errbuf err;
 	struct srv *s = NULL;
-	int quiet = 0, json = 0, rc = CLI_USAGE;
-	struct option *opts = long_options();
-	if (!opts) {
-		cli_error("out of memory");
-		return CLI_FOUND;
+	int quiet, json, rc;
+	rc = cmd_srv_args_parse(&args.sa, argc, argv, ":hq", own, own_option, &args);
+	if (rc != CLI_OK)
+		goto out;
+	if (args.sa.help) {
+		usage(stdout);
+		goto out;
 	}
-	srv_opts_init(&o);
-	cli_getopt_reset();
-	int c;
-	while ((c = getopt_long(argc, argv, ":hq", opts, NULL)) != -1) {
-		int r = srv_opts_parse(&o, c, optarg, &err);
-		if (r < 0) {
-			rc = cli_usage_error("server", "%s", err.msg);
-			goto out;
-		}
-		if (r > 0)
-			continue;
-		switch (c) {
-		case OPT_SCALE:
-			if (cli_parse_double(optarg, 0.0001, 100000, &o.scale) < 0) {
-				rc = cli_usage_error(
-				    "server",
-				    "bad value '%s' for --scale (a scale factor like 1 or 0.1)",
-				    optarg);
-				goto out;
-			}
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_QUIET:
-			quiet = 1;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			rc = CLI_OK;
-			goto out;
-		default:
-			rc = cli_bad_option("server", c, argv);
-			goto out;
-		}
-	}
+	quiet = args.sa.quiet;
+	json = args.json;
 	if (optind >= argc) {
 		rc = cli_usage_error("server", "missing action: init, start, stop or status");
 		goto out;
@@ -253,17 +240,17 @@ int cmd_server(int argc, char **argv)
 		rc = cli_usage_error("server", "--json goes with 'status' only");
 		goto out;
 	}
-	if (srv_opts_finish(&o, &err) < 0) {
+	if (srv_opts_finish(o, &err) < 0) {
 		rc = cli_usage_error("server", "%s", err.msg);
 		goto out;
 	}
-	if (o.external && strcmp(action, "status")) {
+	if (o->external && strcmp(action, "status")) {
 		rc = cli_usage_error(
 		    "server", "'%s' needs a managed server (--datadir), not --host/--socket/--user",
 		    action);
 		goto out;
 	}
-	if (srv_open(&s, &o, &err) < 0) {
+	if (srv_open(&s, o, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = CLI_USAGE;
 		goto out;
@@ -271,7 +258,6 @@ int cmd_server(int argc, char **argv)
 	rc = actions[a].fn(s, quiet, json);
 out:
 	srv_free(s);
-	srv_opts_release(&o);
-	free(opts);
+	srv_opts_release(o);
 	return rc;
 }
