@@ -10,11 +10,11 @@ extern const unsigned char rpt_asset_vega_js[]; /* vega.min.js (npm vega, BSD-3-
 extern const size_t rpt_asset_vega_js_len;
 extern const unsigned char rpt_asset_vega_lite_js[]; /* vega-lite.min.js (BSD-3-Clause) */
 extern const size_t rpt_asset_vega_lite_js_len;
-extern const unsigned char rpt_asset_report_js[]; /* report.js: specs, rendering, sorting */
+extern const unsigned char rpt_asset_report_js[]; /* charts.js + report.js: specs, sorting */
 extern const size_t rpt_asset_report_js_len;
 extern const unsigned char rpt_asset_report_css[]; /* report.css */
 extern const size_t rpt_asset_report_css_len;
-extern const unsigned char rpt_asset_history_js[]; /* history.js: the trend page */
+extern const unsigned char rpt_asset_history_js[]; /* charts.js + history.js: trend page */
 extern const size_t rpt_asset_history_js_len;
 extern const unsigned char rpt_asset_licenses[]; /* LICENSE.vega + LICENSE.vega-lite */
 extern const size_t rpt_asset_licenses_len;

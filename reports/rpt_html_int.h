@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the HTML report shared by rpt_html.c (the page) and rpt_html_compare.c (the
- * compare adapter): the page model both modes fill. Not for other modules. */
+/* Internals of the HTML pages shared by rpt_html.c (the page), rpt_html_compare.c (the compare
+ * adapter) and rpt_html_history.c (the trend page): the page model both report modes fill, the
+ * scaffolding every page has. Not for other modules. */
 #ifndef DBT3_RPT_HTML_INT_H
 #define DBT3_RPT_HTML_INT_H
 #include "result/res.h"
@@ -94,5 +95,18 @@ int rpt_html_page_write(FILE *out, const struct rpt_html_page *pg, struct errbuf
 void rpt_html_seq_write(FILE *out, const struct rpt_html_page *pg);
 void rpt_html_budget_write(FILE *out, const struct rpt_html_page *pg);
 json_t *rpt_html_seq_json(const struct rpt_html_page *pg);
+
+/* The page data as compact JSON text (7 significant digits), taking over data's reference;
+ * NULL when out of memory (also when data is NULL). The caller frees it. */
+char *rpt_html_data_text(json_t *data);
+
+/* Every page's start: from <!DOCTYPE html> to the <h1> of title (escaped, also the <title>),
+ * with the inlined CSS; the page goes on inside <header>. */
+void rpt_html_page_head(FILE *out, const char *title);
+
+/* Every page's end, from </main>: the footer with the licences of the inlined libraries, the
+ * data (JSON text) in script#dbt3-data, Vega, Vega-Lite and the page's own script (js_len
+ * bytes of js). */
+void rpt_html_page_tail(FILE *out, const char *data, const unsigned char *js, size_t js_len);
 
 #endif

@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab history report: one trend chart per query from the embedded data (script#dbt3-data):
  * every restart mean a dot, the per-result geometric mean a line, change points a rule labelled
- * with ratio and build; hover shows build and date. Inlined by reports/rpt_html_history.c. Text
- * from the store reaches the page only through Vega (SVG text) or textContent. When every chart
- * is drawn, <html data-rendered="N"> holds the count; a failed chart sets data-render-failed. */
+ * with ratio and build; hover shows build and date. Inlined by reports/rpt_html_history.c after
+ * charts.js, which draws the charts (and marks <html> when done or failed). Text from the store
+ * reaches the page only through Vega (SVG text) or textContent. */
 (function () {
 	'use strict';
-	var CONFIG = {
-		font: 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif',
-		view: {stroke: null},
-		axis: {labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal', gridColor: '#ececf0'},
-		legend: {labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal'}
-	};
+	var CONFIG = dbt3Charts.CONFIG;
 
 	function trendSpec(q) {
 		var dots = [], line = [], cps = [];
@@ -59,38 +54,17 @@
 		return {width: 640, height: 150, config: CONFIG, layer: layers};
 	}
 
-	function fail(el, e) {
-		var p = document.createElement('p');
-		p.className = 'chart-error';
-		p.textContent = 'chart failed: ' + (e && e.message ? e.message : String(e));
-		el.appendChild(p);
-		document.documentElement.setAttribute('data-render-failed', '1');
-		console.error('dbt3stab history: chart failed:', e);
-	}
-
 	function render(data) {
 		var byKey = {};
 		data.series.forEach(function (s) {
 			s.queries.forEach(function (q) { byKey[s.id + '/' + q.id] = q; });
 		});
-		var charts = Array.prototype.slice.call(document.querySelectorAll('div.chart[data-key]'));
-		var jobs = charts.map(function (el) {
-			try {
-				var q = byKey[el.getAttribute('data-key')];
-				if (!q) throw new Error('no data for ' + el.getAttribute('data-key'));
-				var spec = vegaLite.compile(trendSpec(q)).spec;
-				var view = new vega.View(vega.parse(spec), {renderer: 'svg', container: el, hover: true});
-				return view.runAsync().catch(function (e) { fail(el, e); });
-			} catch (e) {
-				fail(el, e);
-				return Promise.resolve();
-			}
-		});
-		return Promise.all(jobs).then(function () {
-			document.documentElement.setAttribute('data-rendered', String(charts.length));
+		return dbt3Charts.render('history', 'div.chart[data-key]', function (el) {
+			var q = byKey[el.getAttribute('data-key')];
+			if (!q) throw new Error('no data for ' + el.getAttribute('data-key'));
+			return trendSpec(q);
 		});
 	}
 
-	var data = JSON.parse(document.getElementById('dbt3-data').textContent);
-	render(data);
+	render(dbt3Charts.data());
 })();

@@ -1,21 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* dbt3stab HTML report: builds Vega-Lite specs from the embedded data (script#dbt3-data) and
- * renders them with Vega as SVG; makes table.figures sortable. Inlined by reports/rpt_html.c.
- * Text from result files reaches the page only through Vega (SVG text nodes) or textContent.
- * When every chart is drawn, <html data-rendered="N"> holds the count (the browser test waits
- * for it); a chart that fails shows its error in place, logs it with console.error and sets
- * data-render-failed. */
+/* dbt3stab HTML report: builds Vega-Lite specs from the embedded data (script#dbt3-data), which
+ * charts.js (inlined before this file by reports/rpt_html.c) draws with Vega as SVG, marking
+ * <html> when done or failed; makes table.figures sortable. Text from result files reaches the
+ * page only through Vega (SVG text nodes) or textContent. */
 (function () {
 	'use strict';
 	var VERDICTS = ['regression', 'improvement', 'unchanged', 'inconclusive', 'wrong-result', 'overall'];
 	var VERDICT_COLOURS = ['#d62728', '#2ca02c', '#7f7f7f', '#e6a100', '#7b2fbf', '#1d1d1f'];
 	var SIDE_COLOURS = ['#4c78a8', '#f58518', '#54a24b', '#b279a2', '#9d755d', '#e45756', '#72b7b2', '#bab0ac'];
-	var CONFIG = {
-		font: 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif',
-		view: {stroke: null},
-		axis: {labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal', gridColor: '#ececf0'},
-		legend: {labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal'}
-	};
+	var CONFIG = dbt3Charts.CONFIG;
 
 	function sideScale(data) {
 		return {domain: data.sides, range: SIDE_COLOURS.slice(0, Math.max(1, data.sides.length))};
@@ -193,31 +186,9 @@
 		throw new Error('unknown chart kind ' + kind);
 	}
 
-	function fail(el, e) {
-		var p = document.createElement('p');
-		p.className = 'chart-error';
-		p.textContent = 'chart failed: ' + (e && e.message ? e.message : String(e));
-		el.appendChild(p);
-		document.documentElement.setAttribute('data-render-failed', '1');
-		console.error('dbt3stab report: chart failed:', e);
-	}
-
 	function render(data) {
-		var t0 = performance.now();
-		var charts = Array.prototype.slice.call(document.querySelectorAll('div.chart[data-chart]'));
-		var jobs = charts.map(function (el) {
-			try {
-				var spec = vegaLite.compile(buildSpec(data, el)).spec;
-				var view = new vega.View(vega.parse(spec), {renderer: 'svg', container: el, hover: true});
-				return view.runAsync().catch(function (e) { fail(el, e); });
-			} catch (e) {
-				fail(el, e);
-				return Promise.resolve();
-			}
-		});
-		return Promise.all(jobs).then(function () {
-			document.documentElement.setAttribute('data-rendered', String(charts.length));
-			document.documentElement.setAttribute('data-render-ms', String(Math.round(performance.now() - t0)));
+		return dbt3Charts.render('report', 'div.chart[data-chart]', function (el) {
+			return buildSpec(data, el);
 		});
 	}
 
@@ -254,6 +225,5 @@
 	}
 
 	Array.prototype.forEach.call(document.querySelectorAll('table.figures'), sortable);
-	var data = JSON.parse(document.getElementById('dbt3-data').textContent);
-	render(data).catch(function (e) { console.error('dbt3stab report:', e); });
+	render(dbt3Charts.data()).catch(function (e) { console.error('dbt3stab report:', e); });
 })();
