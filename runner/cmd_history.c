@@ -5,6 +5,7 @@
 #include "reports/rpt_history.h"
 #include "base/cli.h"
 #include "runner/cmd.h"
+#include "runner/cmd_stat_opts.h"
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -86,10 +87,7 @@ static int parse_number_opt(struct hargs *a, int c, const char *v)
 	long n;
 	switch (c) {
 	case OPT_MIN_EFFECT:
-		if (cli_parse_fraction(v, &a->det.min_effect) < 0 || a->det.min_effect >= 10)
-			return cli_usage_error("history", "bad --min-effect '%s' (e.g. 2%% or 0.02)",
-					       v);
-		return 0;
+		return cmd_parse_min_effect("history", v, &a->det.min_effect);
 	case OPT_MAX_P:
 		if (cli_parse_double(v, 1e-300, 0.5, &a->det.max_p) < 0)
 			return cli_usage_error("history", "bad --max-p '%s' (0 < P <= 0.5)", v);
@@ -100,9 +98,7 @@ static int parse_number_opt(struct hargs *a, int c, const char *v)
 		a->det.min_size = (size_t)n;
 		return 0;
 	default:
-		if (cli_parse_double(v, 1e-12, 0.5, &a->det.alpha) < 0)
-			return cli_usage_error("history", "bad --alpha '%s' (0 < A <= 0.5)", v);
-		return 0;
+		return cmd_parse_alpha("history", v, &a->det.alpha);
 	}
 }
 

@@ -16,6 +16,20 @@ static int parse_alternative(const char *s, enum st_alternative *out)
 	return 0;
 }
 
+int cmd_parse_alpha(const char *cmd, const char *arg, double *out)
+{
+	if (cli_parse_double(arg, 1e-12, 0.5, out) < 0)
+		return cli_usage_error(cmd, "bad --alpha '%s' (0 < A <= 0.5)", arg);
+	return CLI_OK;
+}
+
+int cmd_parse_min_effect(const char *cmd, const char *arg, double *out)
+{
+	if (cli_parse_fraction(arg, out) < 0 || *out >= 10)
+		return cli_usage_error(cmd, "bad --min-effect '%s' (e.g. 2%% or 0.02)", arg);
+	return CLI_OK;
+}
+
 void cmd_stat_opts_init(struct cmd_stat_opts *o, unsigned formats, const char *names)
 {
 	rpt_compare_opts_init(&o->cmp);
@@ -29,13 +43,11 @@ int cmd_stat_opt(struct cmd_stat_opts *o, int c, const char *arg, const char *cm
 	struct rpt_compare_opts *t = &o->cmp;
 	switch (c) {
 	case CMD_OPT_ALPHA:
-		if (cli_parse_double(arg, 1e-12, 0.5, &t->alpha) < 0)
-			goto bad_alpha;
-		return 1;
+		*out_rc = cmd_parse_alpha(cmd, arg, &t->alpha);
+		return *out_rc == CLI_OK ? 1 : -1;
 	case CMD_OPT_MIN_EFFECT:
-		if (cli_parse_fraction(arg, &t->min_effect) < 0 || t->min_effect >= 10)
-			goto bad_min_effect;
-		return 1;
+		*out_rc = cmd_parse_min_effect(cmd, arg, &t->min_effect);
+		return *out_rc == CLI_OK ? 1 : -1;
 	case CMD_OPT_CORRECTION:
 		if (st_correction_parse(arg, &t->correction) < 0) {
 			*out_rc = cli_usage_error(cmd, "bad --correction '%s' (holm, bh or none)",
@@ -69,12 +81,6 @@ int cmd_stat_opt(struct cmd_stat_opts *o, int c, const char *arg, const char *cm
 	default:
 		return 0;
 	}
-bad_alpha:
-	*out_rc = cli_usage_error(cmd, "bad --alpha '%s' (0 < A <= 0.5)", arg);
-	return -1;
-bad_min_effect:
-	*out_rc = cli_usage_error(cmd, "bad --min-effect '%s' (e.g. 2%% or 0.02)", arg);
-	return -1;
 }
 
 void cmd_stat_usage(FILE *f, const struct cmd_stat_opts *o)

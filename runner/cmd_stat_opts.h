@@ -39,6 +39,12 @@ struct cmd_stat_opts {
 /* Compare's defaults (rpt_compare_opts_init), format text; formats and names as above. */
 void cmd_stat_opts_init(struct cmd_stat_opts *o, unsigned formats, const char *names);
 
+/* --alpha (0 < A <= 0.5) and --min-effect (a fraction or percentage below 10) as compare,
+ * summary and history take them: CLI_OK with *out set, or the exit code of the one line printed
+ * for cmd. */
+int cmd_parse_alpha(const char *cmd, const char *arg, double *out);
+int cmd_parse_min_effect(const char *cmd, const char *arg, double *out);
+
 /* Handles option c (with optarg) when it is a shared one: 1 handled, 0 not a shared option,
  * -1 bad value (one line printed by cli_usage_error for cmd; *out_rc gets its exit code). */
 int cmd_stat_opt(struct cmd_stat_opts *o, int c, const char *arg, const char *cmd, int *out_rc);
