@@ -170,39 +170,21 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 	return cmd_output_check(a->output, inputs, 3);
 }
 
-/* Writes the comparison to standard output, or whole to a->output: 0, or -1 (out of memory, one
- * line printed: *out_oom set) or < 0 when a write failed. */
-static int compare_write(const struct rpt_compare *cmp, const struct compare_args *a, int *out_oom)
+/* What compare_write writes. */
+struct compare_out {
+	const struct rpt_compare *cmp;
+	const struct compare_args *a;
+};
+
+/* The comparison in the format asked (colour only for text on a terminal). */
+static int compare_write(FILE *f, void *ctx, struct errbuf *err)
 {
-	struct errbuf err = {""};
-	FILE *f = stdout;
-	char *buf = NULL;
-	size_t len = 0;
-	if (a->output && !(f = open_memstream(&buf, &len))) {
-		cli_error("out of memory");
-		*out_oom = 1;
-		return -1;
-	}
-	int wrc;
-	if (a->so.format == RPT_HTML) {
-		wrc = rpt_html_write_compare(f, cmp, &err);
-		if (wrc < 0 && err.msg[0]) {
-			cli_error("%s", err.msg);
-			err.msg[0] = '\0';
-		}
-	} else {
-		wrc = rpt_compare_write(f, cmp, a->so.format,
-					!a->output && a->so.format == RPT_TEXT && cli_use_color(f));
-	}
-	if (a->output) {
-		wrc |= fclose(f);
-		if (wrc == 0 && util_write_atomic(a->output, buf, len, &err) < 0) {
-			cli_error("%s", err.msg);
-			wrc = -1;
-		}
-		free(buf);
-	}
-	return wrc;
+	const struct compare_out *o = ctx;
+	enum rpt_format fmt = o->a->so.format;
+	if (fmt == RPT_HTML)
+		return rpt_html_write_compare(f, o->cmp, err);
+	return rpt_compare_write(f, o->cmp, fmt,
+				 !o->a->output && fmt == RPT_TEXT && cli_use_color(f));
 }
 
 int cmd_compare(int argc, char **argv)
@@ -239,18 +221,9 @@ int cmd_compare(int argc, char **argv)
 		for (size_t i = 0; i < cmp->n_warnings; i++)
 			cli_warn("%s", cmp->warnings[i]);
 
-	int oom = 0;
-	int wrc = compare_write(cmp, &a, &oom);
-	if (oom) {
-		rc = CLI_FOUND;
+	struct compare_out co = {cmp, &a};
+	if ((rc = cmd_output_write(a.output, compare_write, &co)) != CLI_OK)
 		goto out;
-	}
-	if (wrc < 0) {
-		if (!a.output)
-			cli_error("cannot write standard output");
-		rc = CLI_USAGE; /* not 1: a failed write must not look like a regression */
-		goto out;
-	}
 	rc = cmp->worst == RPT_WRONG_RESULT ? CLI_WRONG
 	     : cmp->worst == RPT_REGRESSION ? CLI_FOUND
 					    : CLI_OK;

@@ -5,6 +5,7 @@
 #include "reports/rpt_history.h"
 #include "base/cli.h"
 #include "runner/cmd.h"
+#include "runner/cmd_output.h"
 #include "runner/cmd_stat_opts.h"
 #include <dirent.h>
 #include <errno.h>
@@ -202,32 +203,6 @@ static int open_store(struct hist_store **out, const struct hargs *a)
 	if (hist_store_open(out, a->db, &err) < 0) {
 		cli_error("%s", err.msg);
 		return -1;
-	}
-	return 0;
-}
-
-/* Runs write(f, ctx) into -o FILE (atomically) or standard output; 0, or CLI_USAGE. */
-static int emit(const struct hargs *a, int (*write)(FILE *f, void *ctx, struct errbuf *err),
-		void *ctx)
-{
-	struct errbuf err = {""};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = a->output ? open_memstream(&buf, &len) : stdout;
-	if (!f) {
-		cli_error("out of memory");
-		return CLI_USAGE;
-	}
-	int rc = write(f, ctx, &err);
-	if (a->output) {
-		rc |= fclose(f);
-		if (rc == 0 && util_write_atomic(a->output, buf, len, &err) < 0)
-			rc = -1;
-		free(buf);
-	}
-	if (rc != 0) {
-		cli_error("%s", err.msg[0] ? err.msg : "cannot write standard output");
-		return CLI_USAGE;
 	}
 	return 0;
 }
@@ -558,7 +533,7 @@ static int run_export(struct hist_store *st, const struct hargs *a)
 			return CLI_USAGE;
 		}
 	}
-	return emit(a, write_export, &j);
+	return cmd_output_write(a->output, write_export, &j);
 }
 
 /* ---- check, report ---- */
@@ -596,7 +571,7 @@ static int run_check(struct hist_store *st, const struct hargs *a, int report)
 		return CLI_USAGE;
 	}
 	j.c = &c;
-	int rc = emit(a, write_check, &j);
+	int rc = cmd_output_write(a->output, write_check, &j);
 	if (rc == 0 && !report && c.any_starts_regression)
 		rc = CLI_FOUND;
 	hist_check_release(&c);

@@ -3,6 +3,7 @@
 #include "runner/cmd_output.h"
 #include "base/cli.h"
 #include "reports/rpt.h"
+#include <stdlib.h>
 
 int cmd_output_check(const char *output, const char *const *inputs, size_t n)
 {
@@ -16,4 +17,29 @@ int cmd_output_check(const char *output, const char *const *inputs, size_t n)
 		return CLI_USAGE;
 	}
 	return CLI_OK;
+}
+
+int cmd_output_write(const char *output, cmd_write_fn write, void *ctx)
+{
+	struct errbuf err = {""};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = output ? open_memstream(&buf, &len) : stdout;
+	if (!f) {
+		cli_error("out of memory");
+		return CLI_USAGE;
+	}
+	int rc = write(f, ctx, &err);
+	if (output) {
+		rc |= fclose(f);
+		if (rc == 0 && util_write_atomic(output, buf, len, &err) < 0)
+			rc = -1;
+		free(buf);
+	}
+	if (rc == 0)
+		return CLI_OK;
+	cli_error("%s", err.msg[0] ? err.msg
+		  : output	   ? "cannot write the report: out of memory"
+				   : "cannot write standard output");
+	return CLI_USAGE;
 }

@@ -103,28 +103,19 @@ static int parse_args(struct summary_args *a, int argc, char **argv)
 	return cmd_output_check(a->output, &a->path, 1);
 }
 
-/* Writes the summary to standard output, or whole to a->output. CLI_OK or the exit code. */
-static int summary_write(const struct rpt_summary *sum, const struct summary_args *a)
+/* What summary_write writes. */
+struct summary_out {
+	const struct rpt_summary *sum;
+	const struct summary_args *a;
+};
+
+/* The summary in the format asked (colour only for text on a terminal). */
+static int summary_write(FILE *f, void *ctx, struct errbuf *err)
 {
-	struct errbuf err = {""};
-	FILE *f = stdout;
-	char *buf = NULL;
-	size_t len = 0;
-	if (a->output && !(f = open_memstream(&buf, &len))) {
-		cli_error("out of memory");
-		return CLI_FOUND;
-	}
-	int wrc =
-	    rpt_summary_write(f, sum, a->fmt, !a->output && a->fmt == RPT_TEXT && cli_use_color(f));
-	if (a->output) {
-		wrc |= fclose(f);
-		if (wrc == 0 && util_write_atomic(a->output, buf, len, &err) < 0) {
-			cli_error("%s", err.msg);
-			wrc = -1;
-		}
-		free(buf);
-	}
-	return wrc < 0 ? CLI_USAGE : CLI_OK;
+	const struct summary_out *o = ctx;
+	(void)err;
+	return rpt_summary_write(f, o->sum, o->a->fmt,
+				 !o->a->output && o->a->fmt == RPT_TEXT && cli_use_color(f));
 }
 
 int cmd_summary(int argc, char **argv)
@@ -147,7 +138,8 @@ int cmd_summary(int argc, char **argv)
 		cli_error("%s", err.msg);
 		goto out;
 	}
-	rc = summary_write(sum, &a);
+	struct summary_out so = {sum, &a};
+	rc = cmd_output_write(a.output, summary_write, &so);
 out:
 	rpt_summary_free(sum);
 	res_file_free(res);
