@@ -437,11 +437,6 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 	return 0;
 }
 
-static json_t *num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *side_json(const struct rpt_side *s)
 {
 	json_t *o = json_object(), *means = json_array(), *idx = json_array();
@@ -453,19 +448,14 @@ static json_t *side_json(const struct rpt_side *s)
 	json_object_set_new(o, "restarts_used", json_integer((json_int_t)s->n_used));
 	json_object_set_new(o, "restart_indices", idx);
 	json_object_set_new(o, "restart_means_ms", means);
-	json_object_set_new(o, "gmean_ms", num(s->gmean_ms));
-	json_object_set_new(o, "sd_log", num(s->sd_log));
+	json_object_set_new(o, "gmean_ms", res_json_num(s->gmean_ms));
+	json_object_set_new(o, "sd_log", res_json_num(s->sd_log));
 	json_object_set_new(o, "not_steady", json_integer((json_int_t)s->not_steady));
 	json_object_set_new(o, "timeouts", json_integer((json_int_t)s->timeouts));
 	json_object_set_new(o, "crashes", json_integer((json_int_t)s->crashes));
 	json_object_set_new(o, "errors", json_integer((json_int_t)s->errors));
 	json_object_set_new(o, "rows", s->rows >= 0 ? json_integer(s->rows) : json_null());
 	return o;
-}
-
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
 }
 
 static json_t *warn_json(unsigned w)
@@ -492,9 +482,9 @@ static json_t *file_json(const struct rpt_file_info *fi)
 	if (!fi->res)
 		return json_null();
 	return json_pack(
-	    "{s:s, s:o, s:o, s:o, s:o}", "path", fi->path, "label", str_or_null(fi->res->label),
-	    "tool_version", str_or_null(fi->res->tool_version), "started_at",
-	    str_or_null(fi->res->started_at), "finished_at", str_or_null(fi->res->finished_at));
+	    "{s:s, s:o, s:o, s:o, s:o}", "path", fi->path, "label", res_json_str(fi->res->label),
+	    "tool_version", res_json_str(fi->res->tool_version), "started_at",
+	    res_json_str(fi->res->started_at), "finished_at", res_json_str(fi->res->finished_at));
 }
 
 /* The options and the rules the verdicts follow, into o. */
@@ -527,43 +517,47 @@ static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q
 	json_t *jq = json_object();
 	json_object_set_new(jq, "id", json_string(q->id));
 	json_object_set_new(jq, "verdict", json_string(rpt_verdict_name(q->verdict)));
-	json_object_set_new(jq, "reason", str_or_null(q->why));
-	json_object_set_new(jq, "ratio", num(q->bound ? q->bound_ratio : q->test.ratio));
+	json_object_set_new(jq, "reason", res_json_str(q->why));
+	json_object_set_new(jq, "ratio", res_json_num(q->bound ? q->bound_ratio : q->test.ratio));
 	json_object_set_new(jq, "ratio_is_lower_bound", json_boolean(q->bound > 0));
 	json_object_set_new(jq, "ratio_is_upper_bound", json_boolean(q->bound < 0));
-	json_object_set_new(jq, "ci", json_pack("[o, o]", num(q->test.ci_lo), num(q->test.ci_hi)));
-	json_object_set_new(jq, "ci_simultaneous",
-			    json_pack("[o, o]", num(q->test.ci_sim_lo), num(q->test.ci_sim_hi)));
-	json_object_set_new(jq, "ci_tost",
-			    json_pack("[o, o]", num(q->test.tost_lo), num(q->test.tost_hi)));
+	json_object_set_new(
+	    jq, "ci",
+	    json_pack("[o, o]", res_json_num(q->test.ci_lo), res_json_num(q->test.ci_hi)));
+	json_object_set_new(
+	    jq, "ci_simultaneous",
+	    json_pack("[o, o]", res_json_num(q->test.ci_sim_lo), res_json_num(q->test.ci_sim_hi)));
+	json_object_set_new(
+	    jq, "ci_tost",
+	    json_pack("[o, o]", res_json_num(q->test.tost_lo), res_json_num(q->test.tost_hi)));
 	json_object_set_new(jq, "test", json_string(rpt_test_name(q->test.kind)));
-	json_object_set_new(jq, "t", num(q->test.t));
-	json_object_set_new(jq, "df", num(q->test.df));
-	json_object_set_new(jq, "p", num(q->test.p));
-	json_object_set_new(jq, "p_adjusted", num(q->p_adj));
-	json_object_set_new(jq, "p_improvement_adjusted", num(q->p_adj_impr));
-	json_object_set_new(jq, "p_tost", num(q->test.p_tost));
-	json_object_set_new(jq, "variance_test_p", num(q->test.var_f_p));
+	json_object_set_new(jq, "t", res_json_num(q->test.t));
+	json_object_set_new(jq, "df", res_json_num(q->test.df));
+	json_object_set_new(jq, "p", res_json_num(q->test.p));
+	json_object_set_new(jq, "p_adjusted", res_json_num(q->p_adj));
+	json_object_set_new(jq, "p_improvement_adjusted", res_json_num(q->p_adj_impr));
+	json_object_set_new(jq, "p_tost", res_json_num(q->test.p_tost));
+	json_object_set_new(jq, "variance_test_p", res_json_num(q->test.var_f_p));
 	json_object_set_new(
 	    jq, "baseline",
 	    q->test.base_use == ST_BASE_NONE
 		? json_null()
 		: json_pack("{s:b, s:o, s:f, s:o, s:o}", "used", q->test.base_use == ST_BASE_USED,
-			    "why_unused", str_or_null(baseline_unused_why(q->test.base_use)), "df",
-			    q->test.base_df, "power_without", num(q->power_nobase), "power_with",
-			    num(q->power_base)));
+			    "why_unused", res_json_str(baseline_unused_why(q->test.base_use)), "df",
+			    q->test.base_df, "power_without", res_json_num(q->power_nobase),
+			    "power_with", res_json_num(q->power_base)));
 	json_object_set_new(jq, "old", side_json(&q->old));
 	json_object_set_new(jq, "new", side_json(&q->new));
 	json_object_set_new(jq, "result",
 			    json_pack("{s:b, s:o, s:o}", "changed", q->result_changed, "old_sha256",
-				      str_or_null(q->old.result_sha256), "new_sha256",
-				      str_or_null(q->new.result_sha256)));
+				      res_json_str(q->old.result_sha256), "new_sha256",
+				      res_json_str(q->new.result_sha256)));
 	json_t *plan = json_pack("{s:b, s:o, s:o}", "changed", q->plan_changed, "old_sha256",
-				 str_or_null(q->old.plan_sha256), "new_sha256",
-				 str_or_null(q->new.plan_sha256));
+				 res_json_str(q->old.plan_sha256), "new_sha256",
+				 res_json_str(q->new.plan_sha256));
 	if (q->plan_changed) {
-		json_object_set_new(plan, "old", str_or_null(q->old.plan));
-		json_object_set_new(plan, "new", str_or_null(q->new.plan));
+		json_object_set_new(plan, "old", res_json_str(q->old.plan));
+		json_object_set_new(plan, "new", res_json_str(q->new.plan));
 	}
 	json_object_set_new(jq, "plan", plan);
 	json_object_set_new(jq, "warnings", warn_json(q->warn));
@@ -586,16 +580,16 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 					      (json_int_t)c->n_base_used, "unused",
 					      (json_int_t)c->n_base_unused, "power_for",
 					      2 * c->opts.min_effect, "median_power_without",
-					      num(c->power_nobase), "median_power_with",
-					      num(c->power_base)));
+					      res_json_num(c->power_nobase), "median_power_with",
+					      res_json_num(c->power_base)));
 	if (c->opts.method == ST_METHOD_EB)
-		json_object_set_new(o, "eb_prior",
-				    c->eb_prior.df > 0
-					? json_pack("{s:o, s:o}", "var_log", num(c->eb_prior.var),
-						    "df",
-						    isinf(c->eb_prior.df) ? json_string("inf")
-									  : num(c->eb_prior.df))
-					: json_null());
+		json_object_set_new(
+		    o, "eb_prior",
+		    c->eb_prior.df > 0
+			? json_pack("{s:o, s:o}", "var_log", res_json_num(c->eb_prior.var), "df",
+				    isinf(c->eb_prior.df) ? json_string("inf")
+							  : res_json_num(c->eb_prior.df))
+			: json_null());
 	for (size_t i = 0; i < c->n_queries; i++)
 		json_array_append_new(qs, query_json(c, &c->queries[i]));
 	json_object_set_new(o, "queries", qs);
@@ -603,12 +597,13 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 	if (c->have_overall)
 		json_object_set_new(
 		    o, "overall",
-		    json_pack(
-			"{s:s, s:I, s:o, s:[o, o], s:o, s:o, s:o}", "method",
-			c->overall.kind == ST_OVERALL_BY_RESTART ? "by_restart" : "from_tests",
-			"queries", (json_int_t)c->overall.n_queries, "ratio", num(c->overall.ratio),
-			"ci", num(c->overall.ci_lo), num(c->overall.ci_hi), "t", num(c->overall.t),
-			"df", num(c->overall.df), "p", num(c->overall.p)));
+		    json_pack("{s:s, s:I, s:o, s:[o, o], s:o, s:o, s:o}", "method",
+			      c->overall.kind == ST_OVERALL_BY_RESTART ? "by_restart"
+								       : "from_tests",
+			      "queries", (json_int_t)c->overall.n_queries, "ratio",
+			      res_json_num(c->overall.ratio), "ci", res_json_num(c->overall.ci_lo),
+			      res_json_num(c->overall.ci_hi), "t", res_json_num(c->overall.t), "df",
+			      res_json_num(c->overall.df), "p", res_json_num(c->overall.p)));
 	else
 		json_object_set_new(o, "overall", json_null());
 	for (int v = 0; v < RPT_N_VERDICTS; v++)

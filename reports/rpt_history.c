@@ -6,11 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *cp_json(const struct hist_query_series *qs, const struct hist_cp *cp)
 {
 	const struct hist_point *pt = &qs->pts[cp->index];
@@ -19,10 +14,10 @@ static json_t *cp_json(const struct hist_query_series *qs, const struct hist_cp 
 	json_object_set_new(o, "build_id", json_string(pt->build_id));
 	json_object_set_new(o, "result_id", json_integer(pt->result_id));
 	json_object_set_new(o, "index", json_integer((json_int_t)cp->index));
-	json_object_set_new(o, "ratio", num_or_null(cp->test.ratio));
-	json_object_set_new(o, "ci_low", num_or_null(cp->test.ci_lo));
-	json_object_set_new(o, "ci_high", num_or_null(cp->test.ci_hi));
-	json_object_set_new(o, "p", num_or_null(cp->test.p));
+	json_object_set_new(o, "ratio", res_json_num(cp->test.ratio));
+	json_object_set_new(o, "ci_low", res_json_num(cp->test.ci_lo));
+	json_object_set_new(o, "ci_high", res_json_num(cp->test.ci_hi));
+	json_object_set_new(o, "p", res_json_num(cp->test.p));
 	json_object_set_new(o, "n_before", json_integer((json_int_t)cp->test.n_a));
 	json_object_set_new(o, "n_after", json_integer((json_int_t)cp->test.n_b));
 	return o;
@@ -48,10 +43,10 @@ static json_t *query_json(const struct hist_check_series *cs, size_t q)
 		json_object_set_new(nw, "result_id", json_integer(pt->result_id));
 	}
 	int t = c->newest.kind != ST_TEST_NONE;
-	json_object_set_new(nw, "ratio", t ? num_or_null(c->newest.ratio) : json_null());
-	json_object_set_new(nw, "ci_low", t ? num_or_null(c->newest.ci_lo) : json_null());
-	json_object_set_new(nw, "ci_high", t ? num_or_null(c->newest.ci_hi) : json_null());
-	json_object_set_new(nw, "p", t ? num_or_null(c->newest.p) : json_null());
+	json_object_set_new(nw, "ratio", t ? res_json_num(c->newest.ratio) : json_null());
+	json_object_set_new(nw, "ci_low", t ? res_json_num(c->newest.ci_lo) : json_null());
+	json_object_set_new(nw, "ci_high", t ? res_json_num(c->newest.ci_hi) : json_null());
+	json_object_set_new(nw, "p", t ? res_json_num(c->newest.p) : json_null());
 	json_object_set_new(o, "newest", nw);
 	return o;
 }

@@ -162,11 +162,6 @@ static void td_num(FILE *out, double v, const char *text)
 	fputs("</td>", out);
 }
 
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* Renders a value of a free-form result section as text: strings as they are, numbers, booleans,
  * arrays joined with ", ", objects as compact JSON. Caller frees; NULL when absent or null. */
 static char *section_text(json_t *v)
@@ -888,20 +883,20 @@ static json_t *page_data(const struct rpt_html_page *pg)
 	json_object_set_new(d, "band",
 			    json_pack("[f,f]", 1.0 / (1.0 + pg->min_effect), 1.0 + pg->min_effect));
 	if (pg->compare && pg->overall.valid)
-		json_object_set_new(d, "overall",
-				    json_pack("{s:o,s:o,s:o}", "ratio", jnum(pg->overall.ratio),
-					      "lo", jnum(pg->overall.lo), "hi",
-					      jnum(pg->overall.hi)));
+		json_object_set_new(
+		    d, "overall",
+		    json_pack("{s:o,s:o,s:o}", "ratio", res_json_num(pg->overall.ratio), "lo",
+			      res_json_num(pg->overall.lo), "hi", res_json_num(pg->overall.hi)));
 	for (size_t q = 0; q < pg->n_ids; q++) {
 		json_t *jq = json_object(), *jsides = json_array();
 		json_object_set_new(jq, "id", json_string(pg->ids[q]));
 		if (pg->compare) {
 			const struct rpt_html_row *r = &pg->rows[q];
 			json_object_set_new(jq, "verdict", json_string(verdict_label(r->verdict)));
-			json_object_set_new(jq, "ratio", jnum(r->ratio));
-			json_object_set_new(jq, "lo", jnum(r->lo));
-			json_object_set_new(jq, "hi", jnum(r->hi));
-			json_object_set_new(jq, "p_adj", jnum(r->p_adj));
+			json_object_set_new(jq, "ratio", res_json_num(r->ratio));
+			json_object_set_new(jq, "lo", res_json_num(r->lo));
+			json_object_set_new(jq, "hi", res_json_num(r->hi));
+			json_object_set_new(jq, "p_adj", res_json_num(r->p_adj));
 			json_object_set_new(jq, "plan_changed", json_boolean(r->plan_changed));
 			json_object_set_new(jq, "wrong", json_boolean(r->wrong));
 		}
@@ -911,18 +906,18 @@ static json_t *page_data(const struct rpt_html_page *pg)
 			    res_file_find_query(pg->sides[s].res, pg->ids[q]);
 			json_t *js = json_object(), *means = json_array(), *runs = json_array();
 			for (size_t i = 0; i < f->n_ok; i++)
-				json_array_append_new(means, jnum(f->means[i]));
+				json_array_append_new(means, res_json_num(f->means[i]));
 			for (size_t i = 0; rq && i < rq->n_restarts; i++) {
 				const struct res_restart *r = &rq->restarts[i];
 				size_t n = 0;
 				for (size_t j = 0; j < r->n_warmup; j++)
 					json_array_append_new(
 					    runs, json_pack("[i,I,o,i]", r->index, (json_int_t)++n,
-							    jnum(r->warmup_ms[j]), 0));
+							    res_json_num(r->warmup_ms[j]), 0));
 				for (size_t j = 0; j < r->n_measured; j++)
 					json_array_append_new(
 					    runs, json_pack("[i,I,o,i]", r->index, (json_int_t)++n,
-							    jnum(r->measured_ms[j]), 1));
+							    res_json_num(r->measured_ms[j]), 1));
 			}
 			json_object_set_new(js, "means", means);
 			json_object_set_new(js, "runs", runs);

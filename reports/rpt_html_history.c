@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *points_json(const struct hist_query_series *qs)
 {
 	json_t *a = json_array();
@@ -29,7 +24,7 @@ static json_t *points_json(const struct hist_query_series *qs)
 		json_object_set_new(o, "started_at", json_string(p->started_at));
 		json_object_set_new(o, "build_id", json_string(p->build_id));
 		json_object_set_new(o, "result_id", json_integer(p->result_id));
-		json_object_set_new(o, "gmean", num(p->n ? exp(s / (double)p->n) : NAN));
+		json_object_set_new(o, "gmean", res_json_num(p->n ? exp(s / (double)p->n) : NAN));
 		json_object_set_new(o, "means", m);
 		json_array_append_new(a, o);
 	}
@@ -54,10 +49,10 @@ static json_t *page_data(const struct hist_check *c)
 						    json_string(qs->pts[cp->index].started_at));
 				json_object_set_new(co, "build_id",
 						    json_string(qs->pts[cp->index].build_id));
-				json_object_set_new(co, "ratio", num(cp->test.ratio));
-				json_object_set_new(co, "ci_low", num(cp->test.ci_lo));
-				json_object_set_new(co, "ci_high", num(cp->test.ci_hi));
-				json_object_set_new(co, "p", num(cp->test.p));
+				json_object_set_new(co, "ratio", res_json_num(cp->test.ratio));
+				json_object_set_new(co, "ci_low", res_json_num(cp->test.ci_lo));
+				json_object_set_new(co, "ci_high", res_json_num(cp->test.ci_hi));
+				json_object_set_new(co, "p", res_json_num(cp->test.p));
 				json_array_append_new(cps, co);
 			}
 			json_object_set_new(qo, "change_points", cps);

@@ -290,11 +290,6 @@ static int write_markdown(FILE *f, const struct rpt_summary *s)
 	return 0;
 }
 
-static json_t *num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 /* The noise figures and the run-position test of q; null without 2 restarts. */
 static json_t *noise_json(const struct rpt_summary_query *q)
 {
@@ -307,13 +302,15 @@ static json_t *noise_json(const struct rpt_summary_query *q)
 		for (size_t j = 0; j < q->position.n && j < 32; j++)
 			if (q->position_flags & (1u << j))
 				json_array_append_new(runs, json_integer((json_int_t)j + 1));
-		pos = json_pack("{s:o, s:o, s:b, s:o}", "f", num(q->position.f), "p",
-				num(q->position.p), "effect", q->position_effect, "runs", runs);
+		pos = json_pack("{s:o, s:o, s:b, s:o}", "f", res_json_num(q->position.f), "p",
+				res_json_num(q->position.p), "effect", q->position_effect, "runs",
+				runs);
 	}
-	return json_pack("{s:o, s:[o, o], s:o, s:o, s:o, s:f, s:o}", "sd_log", num(z->sd_log),
-			 "sd_log_ci95", num(z->sd_lo), num(z->sd_hi), "sd_log_ucb95",
-			 num(z->sd_ucb), "sd_between", num(z->sd_between), "sd_within",
-			 num(z->sd_within), "level", 0.95, "run_position", pos);
+	return json_pack("{s:o, s:[o, o], s:o, s:o, s:o, s:f, s:o}", "sd_log",
+			 res_json_num(z->sd_log), "sd_log_ci95", res_json_num(z->sd_lo),
+			 res_json_num(z->sd_hi), "sd_log_ucb95", res_json_num(z->sd_ucb),
+			 "sd_between", res_json_num(z->sd_between), "sd_within",
+			 res_json_num(z->sd_within), "level", 0.95, "run_position", pos);
 }
 
 json_t *rpt_summary_to_json(const struct rpt_summary *s)
@@ -352,17 +349,19 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 		json_object_set_new(jq, "restarts_used", json_integer((json_int_t)q->side.n_used));
 		json_object_set_new(jq, "runs", json_integer(ok ? (json_int_t)st->n_runs : 0));
 		json_object_set_new(jq, "restart_means_ms", means);
-		json_object_set_new(jq, "mean_ms", num(ok ? st->mean : NAN));
-		json_object_set_new(jq, "gmean_ms", num(ok ? st->gmean : NAN));
-		json_object_set_new(jq, "cov_within", num(ok ? st->cov_within : NAN));
-		json_object_set_new(jq, "cov_between", num(ok ? st->cov_between : NAN));
-		json_object_set_new(jq, "sd_log", num(ok ? st->sd_log : NAN));
-		json_object_set_new(jq, "var_within_ms2", num(ok ? st->anova.var_within : NAN));
-		json_object_set_new(jq, "var_between_ms2", num(ok ? st->anova.var_between : NAN));
-		json_object_set_new(jq, "anova_f", num(ok ? st->anova.f : NAN));
-		json_object_set_new(jq, "anova_p", num(ok ? st->anova.p : NAN));
+		json_object_set_new(jq, "mean_ms", res_json_num(ok ? st->mean : NAN));
+		json_object_set_new(jq, "gmean_ms", res_json_num(ok ? st->gmean : NAN));
+		json_object_set_new(jq, "cov_within", res_json_num(ok ? st->cov_within : NAN));
+		json_object_set_new(jq, "cov_between", res_json_num(ok ? st->cov_between : NAN));
+		json_object_set_new(jq, "sd_log", res_json_num(ok ? st->sd_log : NAN));
+		json_object_set_new(jq, "var_within_ms2",
+				    res_json_num(ok ? st->anova.var_within : NAN));
+		json_object_set_new(jq, "var_between_ms2",
+				    res_json_num(ok ? st->anova.var_between : NAN));
+		json_object_set_new(jq, "anova_f", res_json_num(ok ? st->anova.f : NAN));
+		json_object_set_new(jq, "anova_p", res_json_num(ok ? st->anova.p : NAN));
 		json_object_set_new(jq, "noise", noise_json(q));
-		json_object_set_new(jq, "power_now", num(q->power_now));
+		json_object_set_new(jq, "power_now", res_json_num(q->power_now));
 		json_object_set_new(jq, "restarts_needed",
 				    q->needed ? json_integer((json_int_t)q->needed) : json_null());
 		json_object_set_new(jq, "restarts_needed_ci",

@@ -127,6 +127,11 @@ void res_query_remove_restart(struct res_query *q, size_t i);
 /* Frees what r holds (arrays, strings, its reference to extra) and zeroes it. */
 void res_restart_release(struct res_restart *r);
 
+/* JSON for a figure or a text that may be missing, as the result file and the reports write
+ * them: a finite number (a string), else null. A new reference. */
+json_t *res_json_num(double v);
+json_t *res_json_str(const char *s);
+
 /* The JSON form of the result (a new reference). Times are rounded to the nanosecond. */
 json_t *res_file_to_json(const struct res_file *res);
 

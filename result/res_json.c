@@ -11,7 +11,12 @@
 
 /* ---- writer ---- */
 
-static json_t *str_or_null(const char *s)
+json_t *res_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *res_json_str(const char *s)
 {
 	return s ? json_string(s) : json_null();
 }
@@ -54,11 +59,11 @@ static json_t *restart_to_json(const struct res_restart *r)
 	json_object_set_new(o, "measured_ms", times_array(r->measured_ms, r->n_measured));
 	json_object_set_new(o, "server_cpu_ms", times_array(r->server_cpu_ms, r->n_server_cpu));
 	json_object_set_new(o, "rows", r->rows >= 0 ? json_integer(r->rows) : json_null());
-	json_object_set_new(o, "result_sha256", str_or_null(r->result_sha256));
-	json_object_set_new(o, "plan_sha256", str_or_null(r->plan_sha256));
+	json_object_set_new(o, "result_sha256", res_json_str(r->result_sha256));
+	json_object_set_new(o, "plan_sha256", res_json_str(r->plan_sha256));
 	json_object_set_new(o, "not_steady", json_boolean(r->not_steady));
-	json_object_set_new(o, "error", str_or_null(r->error));
-	json_object_set_new(o, "plan", str_or_null(r->plan));
+	json_object_set_new(o, "error", res_json_str(r->error));
+	json_object_set_new(o, "plan", res_json_str(r->plan));
 	add_extra(o, r->extra);
 	return o;
 }
@@ -73,10 +78,10 @@ json_t *res_file_to_json(const struct res_file *res)
 	}
 	json_object_set_new(o, "format", json_string(RES_FORMAT));
 	json_object_set_new(o, "format_version", json_integer(res->format_version));
-	json_object_set_new(o, "tool_version", str_or_null(res->tool_version));
-	json_object_set_new(o, "label", str_or_null(res->label));
-	json_object_set_new(o, "started_at", str_or_null(res->started_at));
-	json_object_set_new(o, "finished_at", str_or_null(res->finished_at));
+	json_object_set_new(o, "tool_version", res_json_str(res->tool_version));
+	json_object_set_new(o, "label", res_json_str(res->label));
+	json_object_set_new(o, "started_at", res_json_str(res->started_at));
+	json_object_set_new(o, "finished_at", res_json_str(res->finished_at));
 	json_object_set_new(o, "host", section(res->host));
 	json_object_set_new(o, "server", section(res->server));
 	json_object_set_new(o, "dataset", section(res->dataset));
@@ -87,7 +92,7 @@ json_t *res_file_to_json(const struct res_file *res)
 		const struct res_query *q = &res->queries[i];
 		json_t *jq = json_object(), *restarts = json_array();
 		json_object_set_new(jq, "id", json_string(q->id));
-		json_object_set_new(jq, "sql_sha256", str_or_null(q->sql_sha256));
+		json_object_set_new(jq, "sql_sha256", res_json_str(q->sql_sha256));
 		for (size_t j = 0; j < q->n_restarts; j++)
 			json_array_append_new(restarts, restart_to_json(&q->restarts[j]));
 		json_object_set_new(jq, "restarts", restarts);

@@ -18,11 +18,6 @@ static void read_line(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s && *s ? json_string(s) : json_null();
-}
-
 static void cpu_model(char *out, size_t len)
 {
 	char line[512];
@@ -77,11 +72,11 @@ json_t *run_host_json(const char *topology)
 		json_object_set_new(h, "machine", json_string(u.machine));
 	}
 	json_object_set_new(h, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
-	json_object_set_new(h, "topology", str_or_null(topology));
+	json_object_set_new(h, "topology", res_json_str(topology));
 	read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof(buf));
-	json_object_set_new(h, "governor", str_or_null(buf));
+	json_object_set_new(h, "governor", res_json_str(buf));
 	json_object_set_new(h, "turbo", turbo_state());
 	read_line("/proc/sys/kernel/randomize_va_space", buf, sizeof(buf));
-	json_object_set_new(h, "aslr", str_or_null(buf));
+	json_object_set_new(h, "aslr", res_json_str(buf));
 	return h;
 }

@@ -468,11 +468,6 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static json_t *num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 /* One candidate's row: per query the between-restart CoV (SD of the log restart means), the
  * median and worst over the queries, the pooled variance against the default's with its CI. */
 static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
@@ -483,7 +478,7 @@ static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
 	json_t *per = json_object();
 	for (int q = 0; q < nq; q++) {
 		cov[q] = st_log_sd(s->means[q], s->k[q]);
-		json_object_set_new(per, ids[q], num(cov[q]));
+		json_object_set_new(per, ids[q], res_json_num(cov[q]));
 		double sd = st_log_sd(d->means[q], d->k[q]);
 		if (isfinite(cov[q]) && isfinite(sd)) {
 			sorted[m++] = cov[q];
@@ -498,13 +493,14 @@ static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
 	double ratio = NAN, lo = NAN, hi = NAN;
 	if (st_var_ratio_ci(ss, df, ssd, dfd, alpha, &ratio, &lo, &hi) < 0)
 		ratio = lo = hi = NAN;
-	return json_pack("{s:s, s:s, s:b, s:s?, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "name", c->name, "what", c->what, "available", c->available,
-			 "unavailable_because", c->available ? NULL : c->why, "restarts",
-			 (json_int_t)s->files, "disturbed_left_out", (json_int_t)s->disturbed,
-			 "median_cov", num(med), "worst_cov", num(m ? sorted[m - 1] : NAN),
-			 "variance_ratio", num(ratio), "ratio_ci_low", num(lo), "ratio_ci_high",
-			 num(hi), "restart_wall_s", num(s->wall_s), "cov_per_query", per);
+	return json_pack(
+	    "{s:s, s:s, s:b, s:s?, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", c->name,
+	    "what", c->what, "available", c->available, "unavailable_because",
+	    c->available ? NULL : c->why, "restarts", (json_int_t)s->files, "disturbed_left_out",
+	    (json_int_t)s->disturbed, "median_cov", res_json_num(med), "worst_cov",
+	    res_json_num(m ? sorted[m - 1] : NAN), "variance_ratio", res_json_num(ratio),
+	    "ratio_ci_low", res_json_num(lo), "ratio_ci_high", res_json_num(hi), "restart_wall_s",
+	    res_json_num(s->wall_s), "cov_per_query", per);
 }
 
 json_t *run_stab_analyze(const struct run_stab_cand *c, int n, const struct run_stab_opts *o,
