@@ -336,11 +336,26 @@ static void fmt_overall(char *buf, size_t n, const struct rpt_compare *c)
 		 c->overall.kind == ST_OVERALL_BY_RESTART ? "by restart" : "from per-query tests");
 }
 
+/* The formatted figures of one query's row in the text and Markdown tables. */
+struct row_cells {
+	char old_ms[64], new_ms[64], ratio[64], ci[64], p[64], marks[256];
+};
+
+static void row_cells(struct row_cells *out, const struct rpt_compare *c, const struct rpt_query *q)
+{
+	fmt_ms(out->old_ms, sizeof(out->old_ms), q->old.gmean_ms);
+	fmt_ms(out->new_ms, sizeof(out->new_ms), q->new.gmean_ms);
+	fmt_query_ratio(out->ratio, sizeof(out->ratio), q);
+	fmt_ci(out->ci, sizeof(out->ci), q->test.ci_lo, q->test.ci_hi);
+	fmt_p(out->p, sizeof(out->p), shown_padj(c, q));
+	fmt_marks(out->marks, sizeof(out->marks), q);
+}
+
 static int write_text(FILE *f, const struct rpt_compare *c, int color)
 {
 	static const char *const heads[] = {"query", "verdict", "old ms",   "new ms", "ratio",
 					    "CI",    "test",	"p adj",    "restarts", "marks"};
-	char ci_head[48], a[64], b[64], r[64], ci[64], p[64], marks[256], counts[256];
+	char ci_head[48], counts[256];
 	struct rpt_table t;
 	snprintf(ci_head, sizeof(ci_head), "%g%% CI (unadj.)", ci_level(c));
 	const char *h[10];
@@ -357,23 +372,19 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 	rpt_table_init(&t, 10, h, "llrrrrlrrl");
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
-		fmt_ms(a, sizeof(a), q->old.gmean_ms);
-		fmt_ms(b, sizeof(b), q->new.gmean_ms);
-		fmt_query_ratio(r, sizeof(r), q);
-		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
-		fmt_p(p, sizeof(p), shown_padj(c, q));
-		fmt_marks(marks, sizeof(marks), q);
+		struct row_cells x;
+		row_cells(&x, c, q);
 		rpt_table_row(&t);
 		rpt_table_cell(&t, NULL, "%s", q->id);
 		rpt_table_cell(&t, verdict_color(q->verdict), "%s", rpt_verdict_name(q->verdict));
-		rpt_table_cell(&t, NULL, "%s", a);
-		rpt_table_cell(&t, NULL, "%s", b);
-		rpt_table_cell(&t, NULL, "%s", r);
-		rpt_table_cell(&t, NULL, "%s", ci);
+		rpt_table_cell(&t, NULL, "%s", x.old_ms);
+		rpt_table_cell(&t, NULL, "%s", x.new_ms);
+		rpt_table_cell(&t, NULL, "%s", x.ratio);
+		rpt_table_cell(&t, NULL, "%s", x.ci);
 		rpt_table_cell(&t, NULL, "%s", rpt_test_name(q->test.kind));
-		rpt_table_cell(&t, NULL, "%s", p);
+		rpt_table_cell(&t, NULL, "%s", x.p);
 		rpt_table_cell(&t, NULL, "%zu/%zu", q->old.n_used, q->new.n_used);
-		rpt_table_cell(&t, NULL, "%s", marks);
+		rpt_table_cell(&t, NULL, "%s", x.marks);
 	}
 	rpt_table_print(f, &t, "", color);
 	rpt_table_release(&t);
@@ -395,7 +406,7 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 
 static int write_markdown(FILE *f, const struct rpt_compare *c)
 {
-	char a[64], b[64], r[64], ci[64], p[64], marks[256], counts[256], line[512];
+	char counts[256], line[512];
 	fmt_counts(counts, sizeof(counts), c);
 	fprintf(f, "### dbt3stab compare: %s\n\n", counts);
 	size_t ra = max_restarts(c, 0), rb = max_restarts(c, 1);
@@ -414,15 +425,12 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		int strong = q->verdict == RPT_REGRESSION || q->verdict == RPT_WRONG_RESULT;
-		fmt_ms(a, sizeof(a), q->old.gmean_ms);
-		fmt_ms(b, sizeof(b), q->new.gmean_ms);
-		fmt_query_ratio(r, sizeof(r), q);
-		fmt_ci(ci, sizeof(ci), q->test.ci_lo, q->test.ci_hi);
-		fmt_p(p, sizeof(p), shown_padj(c, q));
-		fmt_marks(marks, sizeof(marks), q);
+		struct row_cells x;
+		row_cells(&x, c, q);
 		fprintf(f, "| %s | %s%s%s | %s | %s | %s | %s | %s | %s | %zu/%zu | %s |\n", q->id,
-			strong ? "**" : "", rpt_verdict_name(q->verdict), strong ? "**" : "", a, b,
-			r, ci, rpt_test_name(q->test.kind), p, q->old.n_used, q->new.n_used, marks);
+			strong ? "**" : "", rpt_verdict_name(q->verdict), strong ? "**" : "",
+			x.old_ms, x.new_ms, x.ratio, x.ci, rpt_test_name(q->test.kind), x.p,
+			q->old.n_used, q->new.n_used, x.marks);
 	}
 	fmt_overall(line, sizeof(line), c);
 	line[0] = (char)(line[0] - 'a' + 'A');
