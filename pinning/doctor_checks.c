@@ -86,30 +86,28 @@ static void check_governor(struct doctor_check *c, const char *root)
 		    "%s (%d of %d CPUs not performance)", govs, n - perf, n);
 }
 
+/* One of the turbo switches under /sys/devices/system/cpu (file, named name in the value): off
+ * when it holds off. 0, or -1 when this machine has no such file. */
+static int check_turbo_file(struct doctor_check *c, const char *root, const char *file,
+			    const char *name, const char *off)
+{
+	char path[128], v[64], fix[256];
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s", file);
+	if (doctor_read_line(root, path, v, sizeof(v)) != 0)
+		return -1;
+	snprintf(fix, sizeof(fix), "dbt3stab doctor --tune (or: echo %s > %s)", off, path);
+	if (strcmp(v, off) == 0)
+		set(c, DOCTOR_OK, NULL, "off (%s=%s)", name, v);
+	else
+		set(c, DOCTOR_WARN, fix, "on (%s=%s)", name, v);
+	return 0;
+}
+
 static void check_turbo(struct doctor_check *c, const char *root)
 {
-	char v[64];
-	if (doctor_read_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof(v)) ==
-	    0) {
-		if (strcmp(v, "1") == 0)
-			set(c, DOCTOR_OK, NULL, "off (intel_pstate no_turbo=1)");
-		else
-			set(c, DOCTOR_WARN,
-			    "dbt3stab doctor --tune (or: echo 1 > "
-			    "/sys/devices/system/cpu/intel_pstate/no_turbo)",
-			    "on (intel_pstate no_turbo=%s)", v);
-	} else if (doctor_read_line(root, "/sys/devices/system/cpu/cpufreq/boost", v, sizeof(v)) ==
-		   0) {
-		if (strcmp(v, "0") == 0)
-			set(c, DOCTOR_OK, NULL, "off (cpufreq boost=0)");
-		else
-			set(c, DOCTOR_WARN,
-			    "dbt3stab doctor --tune (or: echo 0 > "
-			    "/sys/devices/system/cpu/cpufreq/boost)",
-			    "on (cpufreq boost=%s)", v);
-	} else {
+	if (check_turbo_file(c, root, "intel_pstate/no_turbo", "intel_pstate no_turbo", "1") < 0 &&
+	    check_turbo_file(c, root, "cpufreq/boost", "cpufreq boost", "0") < 0)
 		set(c, DOCTOR_UNKNOWN, NULL, "no intel_pstate/no_turbo nor cpufreq/boost");
-	}
 }
 
 static void check_smt(struct doctor_check *c, const char *root)
