@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 					return 1;
 				}
 				if (run_exec(m, sql, 0, md >= EXEC_CPU ? cpu : NULL,
-					     md >= EXEC_CPU_WATCH ? watch : NULL, &x,
+					     md >= EXEC_CPU_WATCH ? watch : NULL, NULL, &x,
 					     &err) != RUN_EXEC_OK) {
 					fprintf(stderr, "bare_loop: %s\n", err.msg);
 					return 1;

@@ -382,15 +382,6 @@ void qry_sha256(char out[65], const struct qry *q)
 	free(t);
 }
 
-static int run_simple(MYSQL *m, const char *sql, struct errbuf *err)
-{
-	if (mysql_real_query(m, sql, strlen(sql)) != 0)
-		return errbuf_set(err, "query failed: %s (%u)", mysql_error(m), mysql_errno(m));
-	MYSQL_RES *r = mysql_store_result(m);
-	mysql_free_result(r);
-	return 0;
-}
-
 static int is_frac_field(const MYSQL_FIELD *f)
 {
 	switch (f->type) {
@@ -405,73 +396,44 @@ static int is_frac_field(const MYSQL_FIELD *f)
 	}
 }
 
-static int collect(MYSQL_RES *res, struct qry_result *out)
+int qry_result_columns(struct qry_result *r, const MYSQL_FIELD *fields, unsigned n)
 {
-	out->ncols = mysql_num_fields(res);
-	out->names = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
-	out->is_frac = calloc(out->ncols ? out->ncols : 1, sizeof(int));
-	if (!out->names || !out->is_frac)
+	r->ncols = n;
+	r->names = calloc(n ? n : 1, sizeof(char *));
+	r->is_frac = calloc(n ? n : 1, sizeof(int));
+	if (!r->names || !r->is_frac)
 		return -1;
-	MYSQL_FIELD *fields = mysql_fetch_fields(res);
-	for (unsigned c = 0; c < out->ncols; c++) {
-		out->names[c] = strdup(fields[c].name);
-		out->is_frac[c] = is_frac_field(&fields[c]);
-		if (!out->names[c])
+	for (unsigned c = 0; c < n; c++) {
+		r->is_frac[c] = is_frac_field(&fields[c]);
+		if (!(r->names[c] = strdup(fields[c].name)))
 			return -1;
-	}
-	uint64_t n = mysql_num_rows(res);
-	out->rows = calloc(n ? n : 1, sizeof(char **));
-	if (!out->rows)
-		return -1;
-	MYSQL_ROW row;
-	while ((row = mysql_fetch_row(res))) {
-		char **cells = calloc(out->ncols ? out->ncols : 1, sizeof(char *));
-		if (!cells)
-			return -1;
-		out->rows[out->nrows++] = cells;
-		for (unsigned c = 0; c < out->ncols; c++)
-			if (row[c] && !(cells[c] = strdup(row[c])))
-				return -1;
 	}
 	return 0;
 }
 
-int qry_exec(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err)
+int qry_result_add_row(struct qry_result *r, char *const *row, const unsigned long *len)
 {
-	memset(out, 0, sizeof(*out));
-	if (q->pre && run_simple(m, q->pre, err) < 0)
+	if (r->nrows == r->cap) {
+		uint64_t cap = r->cap ? 2 * r->cap : 64;
+		char ***rows = realloc(r->rows, cap * sizeof(*rows));
+		if (!rows)
+			return -1;
+		r->rows = rows;
+		r->cap = cap;
+	}
+	char **cells = calloc(r->ncols ? r->ncols : 1, sizeof(char *));
+	if (!cells)
 		return -1;
-	int rc = 0;
-	uint64_t t0 = util_now_ns();
-	MYSQL_RES *res = NULL;
-	if (mysql_real_query(m, q->sql, strlen(q->sql)) != 0 || !(res = mysql_store_result(m))) {
-		rc = errbuf_set(err, "Q%d failed: %s (%u)", q->id, mysql_error(m), mysql_errno(m));
+	r->rows[r->nrows++] = cells;
+	for (unsigned c = 0; c < r->ncols; c++) {
+		if (!row[c])
+			continue;
+		if (!(cells[c] = malloc(len[c] + 1)))
+			return -1;
+		memcpy(cells[c], row[c], len[c]);
+		cells[c][len[c]] = '\0';
 	}
-	uint64_t t1 = util_now_ns();
-	out->seconds = (double)(t1 - t0) / 1e9;
-	if (rc == 0 && collect(res, out) < 0)
-		rc = errbuf_set(err, "out of memory");
-	mysql_free_result(res);
-	if (q->post) {
-		struct errbuf e2;
-		if (run_simple(m, q->post, &e2) < 0 && rc == 0)
-			rc = errbuf_set(err, "%s", e2.msg);
-	}
-	if (rc < 0)
-		qry_result_release(out);
-	return rc;
-}
-
-int qry_explain(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err)
-{
-	struct qry e = *q;
-	size_t n = strlen(q->sql) + 16;
-	if (!(e.sql = malloc(n)))
-		return errbuf_set(err, "out of memory");
-	snprintf(e.sql, n, "EXPLAIN %s", q->sql);
-	int rc = qry_exec(m, &e, out, err);
-	free(e.sql);
-	return rc;
+	return 0;
 }
 
 void qry_result_release(struct qry_result *r)

@@ -46,25 +46,26 @@ char *qry_text(const struct qry *q);
 void qry_sha256(char out[65], const struct qry *q);
 
 /* A query's result: column names, each row's cells as text (NULL for SQL NULL), and which
- * columns are fractional numbers (DECIMAL/FLOAT/DOUBLE with decimals). */
+ * columns are fractional numbers (DECIMAL/FLOAT/DOUBLE with decimals). Filled by
+ * qry_result_columns and qry_result_add_row (runner/run_once.h runs a query into one). */
 struct qry_result {
 	unsigned ncols;
 	char **names;
 	int *is_frac;
 	uint64_t nrows;
+	uint64_t cap;	/* rows allocated */
 	char ***rows;	/* rows[r][c] */
 	double seconds; /* wall time of the timed statement: send, execute, fetch every row */
 };
 
-/* Runs q on m (the current database must hold the DBT-3 tables): pre, then the timed sql with
- * every row fetched, then post (also after a failure of sql). 0 on success; -1 with err. The
- * caller releases out with qry_result_release(). */
-int qry_exec(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err);
+/* Sets the columns of an empty r from a result set's fields. 0, or -1 when out of memory. */
+int qry_result_columns(struct qry_result *r, const MYSQL_FIELD *fields, unsigned n);
 
-/* Like qry_exec, but the timed statement is replaced by EXPLAIN of it: the plan's rows. */
-int qry_explain(MYSQL *m, const struct qry *q, struct qry_result *out, struct errbuf *err);
+/* Appends a copy of a row of r->ncols values (NULL for SQL NULL; len[c] bytes each, as
+ * mysql_fetch_lengths gives them). 0, or -1 when out of memory. */
+int qry_result_add_row(struct qry_result *r, char *const *row, const unsigned long *len);
 
-/* Frees the result's contents; NULL is fine. */
+/* Frees the result's contents (also of one filled in part); NULL is fine. */
 void qry_result_release(struct qry_result *r);
 
 /* Rounds the decimal string s to 2 places, half away from zero ("25.5220" -> "25.52"), into out

@@ -5,6 +5,7 @@
 #include "dbt3/qry.h"
 #include "runner/cmd.h"
 #include "runner/cmd_srv_args.h"
+#include "runner/run_once.h"
 #include "server/srv.h"
 #include <math.h>
 #include <getopt.h>
@@ -152,10 +153,15 @@ int cmd_query(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out;
 	}
-	if (qry_build(&q, (int)id, &a.qo, &err) < 0 ||
-	    (a.explain ? qry_explain(m, &q, &res, &err) : qry_exec(m, &q, &res, &err)) < 0) {
+	if (qry_build(&q, (int)id, &a.qo, &err) < 0) {
 		cli_error("%s", err.msg);
-		rc = mysql_errno(m) >= 2000 && mysql_errno(m) < 3000 ? CLI_SERVER : CLI_FOUND;
+		rc = CLI_FOUND;
+		goto out;
+	}
+	enum run_exec_status st = run_once(&res, m, &q, a.explain ? RUN_ONCE_EXPLAIN : 0, &err);
+	if (st != RUN_EXEC_OK) {
+		cli_error("%s", err.msg);
+		rc = st == RUN_EXEC_LOST ? CLI_SERVER : CLI_FOUND;
 		goto out;
 	}
 	if (qry_result_print(stdout, &res, (int)id, a.fmt) < 0) {

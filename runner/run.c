@@ -386,7 +386,7 @@ struct series {
 static int exec_counted(struct runctx *c, int num, const char *sql, unsigned flags,
 			struct run_exec_result *out, struct errbuf *err)
 {
-	enum run_exec_status st = run_exec(c->conn, sql, flags, c->cpu, c->watch, out, err);
+	enum run_exec_status st = run_exec(c->conn, sql, flags, c->cpu, c->watch, NULL, out, err);
 	c->execs_done++;
 	if (c->rem_execs[num])
 		c->rem_execs[num]--;

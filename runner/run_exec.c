@@ -195,9 +195,35 @@ static enum run_exec_status classify(MYSQL *m, int killed, struct errbuf *err)
 	return is_lost(e) ? RUN_EXEC_LOST : RUN_EXEC_ERROR;
 }
 
+/* Fetches every row of res (from mysql_use_result), hashing into h and handing to sink when they
+ * are set. 0 when all rows came; 1 when the server or the connection failed (mysql_errno); -1
+ * when the sink refused (err filled; the rest of the result is left to mysql_free_result). */
+static int fetch_all(MYSQL *m, MYSQL_RES *res, struct run_hash *h, const struct run_exec_sink *sink,
+		     uint64_t *rows, struct errbuf *err)
+{
+	MYSQL_ROW row;
+	unsigned int nf = mysql_num_fields(res);
+	if (sink && sink->columns && sink->columns(sink->arg, mysql_fetch_fields(res), nf, err) < 0)
+		return -1;
+	while ((row = mysql_fetch_row(res)) != NULL) {
+		(*rows)++;
+		if (!h && !sink)
+			continue;
+		unsigned long *len = mysql_fetch_lengths(res);
+		if (h) {
+			for (unsigned int i = 0; i < nf; i++)
+				run_hash_value(h, row[i], len[i]);
+			run_hash_row_end(h);
+		}
+		if (sink && sink->row && sink->row(sink->arg, row, len, nf, err) < 0)
+			return -1;
+	}
+	return mysql_errno(m) ? 1 : 0;
+}
+
 enum run_exec_status run_exec(MYSQL *m, const char *sql, unsigned flags, struct run_cpu *cpu,
-			      struct run_watch *watch, struct run_exec_result *out,
-			      struct errbuf *err)
+			      struct run_watch *watch, const struct run_exec_sink *sink,
+			      struct run_exec_result *out, struct errbuf *err)
 {
 	struct run_hash *h = NULL;
 	uint64_t cpu_ns = 0;
@@ -216,26 +242,16 @@ enum run_exec_status run_exec(MYSQL *m, const char *sql, unsigned flags, struct 
 	uint64_t t0 = util_now_ns();
 	uint64_t rows = 0;
 	MYSQL_RES *res = NULL;
-	int failed = mysql_real_query(m, sql, (unsigned long)strlen(sql)) != 0;
+	int failed = mysql_real_query(m, sql, (unsigned long)strlen(sql)) != 0, refused = 0;
 	if (!failed) {
 		res = mysql_use_result(m);
 		if (!res && mysql_field_count(m) != 0)
 			failed = 1;
 	}
 	if (res) {
-		MYSQL_ROW row;
-		unsigned int nf = mysql_num_fields(res);
-		while ((row = mysql_fetch_row(res)) != NULL) {
-			rows++;
-			if (h) {
-				unsigned long *len = mysql_fetch_lengths(res);
-				for (unsigned int i = 0; i < nf; i++)
-					run_hash_value(h, row[i], len[i]);
-				run_hash_row_end(h);
-			}
-		}
-		if (mysql_errno(m))
-			failed = 1;
+		int f = fetch_all(m, res, h, sink, &rows, err);
+		failed = f > 0;
+		refused = f < 0;
 		mysql_free_result(res);
 	}
 	uint64_t t1 = util_now_ns();
@@ -254,6 +270,8 @@ enum run_exec_status run_exec(MYSQL *m, const char *sql, unsigned flags, struct 
 	if (failed || killed) {
 		out->mysql_errno = mysql_errno(m);
 		st = classify(m, killed, err);
+	} else if (refused) {
+		st = RUN_EXEC_ERROR; /* the sink's message is in err */
 	}
 	if (h) {
 		if (st == RUN_EXEC_OK)
@@ -269,5 +287,5 @@ enum run_exec_status run_exec(MYSQL *m, const char *sql, unsigned flags, struct 
 enum run_exec_status run_exec_simple(MYSQL *m, const char *sql, struct errbuf *err)
 {
 	struct run_exec_result r;
-	return run_exec(m, sql, 0, NULL, NULL, &r, err);
+	return run_exec(m, sql, 0, NULL, NULL, NULL, &r, err);
 }

@@ -38,11 +38,21 @@ int run_watch_new(struct run_watch **out, MYSQL *killer, uint64_t timeout_ns, st
 /* Stops the thread and closes its connection; NULL is fine. */
 void run_watch_free(struct run_watch *w);
 
-/* Executes sql on m once. cpu and watch may be NULL. Returns the status; err holds the message
- * for anything but RUN_EXEC_OK. */
+/* Receives the result while run_exec fetches it, inside the timed window: columns once when the
+ * statement returns a result set, then every row (len: the values' lengths). A negative return
+ * fills err and ends the execution (RUN_EXEC_ERROR; the rest of the result is read and dropped). */
+struct run_exec_sink {
+	int (*columns)(void *arg, const MYSQL_FIELD *fields, unsigned int n, struct errbuf *err);
+	int (*row)(void *arg, MYSQL_ROW row, const unsigned long *len, unsigned int n,
+		   struct errbuf *err);
+	void *arg;
+};
+
+/* Executes sql on m once: the one timed execution of dbt3stab (run and query). cpu, watch and
+ * sink may be NULL. Returns the status; err holds the message for anything but RUN_EXEC_OK. */
 enum run_exec_status run_exec(MYSQL *m, const char *sql, unsigned flags, struct run_cpu *cpu,
-			      struct run_watch *watch, struct run_exec_result *out,
-			      struct errbuf *err);
+			      struct run_watch *watch, const struct run_exec_sink *sink,
+			      struct run_exec_result *out, struct errbuf *err);
 
 /* Runs a statement whose result is discarded (setup statements); same statuses as run_exec. */
 enum run_exec_status run_exec_simple(MYSQL *m, const char *sql, struct errbuf *err);

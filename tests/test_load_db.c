@@ -4,6 +4,7 @@
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
 #include "runner/run_load.h"
+#include "runner/run_once.h"
 #include "tests/harness.h"
 #include "tests/th_db.h"
 #include <inttypes.h>
@@ -181,6 +182,34 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The rows query kept are the rows run fingerprints: the SHA-256 run_exec computes while it
+ * fetches (RUN_EXEC_HASH) equals the one of the kept cells, hashed by run_exec.h's rule. */
+static void assert_kept_rows_hash_as_run(MYSQL *m, const struct qry *q,
+					 const struct qry_result *res)
+{
+	struct run_exec_result x;
+	struct errbuf err;
+	char kept[65];
+	struct run_hash *h = run_hash_new();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	for (uint64_t i = 0; i < res->nrows; i++) {
+		for (unsigned c = 0; c < res->ncols; c++) {
+			const char *v = res->rows[i][c];
+			run_hash_value(h, v, v ? (unsigned long)strlen(v) : 0);
+		}
+		run_hash_row_end(h);
+	}
+	run_hash_final(h, kept);
+	if (q->pre)
+		CU_ASSERT_EQUAL(run_exec_simple(m, q->pre, &err), RUN_EXEC_OK);
+	CU_ASSERT_EQUAL(run_exec(m, q->sql, RUN_EXEC_HASH, NULL, NULL, NULL, &x, &err),
+			RUN_EXEC_OK);
+	if (q->post)
+		CU_ASSERT_EQUAL(run_exec_simple(m, q->post, &err), RUN_EXEC_OK);
+	CU_ASSERT_EQUAL(x.rows, res->nrows);
+	CU_ASSERT_STRING_EQUAL(x.result_sha256, kept);
+}
+
 static void test_load__every_query_runs_with_the_verified_row_count(void)
 {
 	uint64_t sf001_query_rows[QRY_COUNT + 1];
@@ -197,7 +226,7 @@ static void test_load__every_query_runs_with_the_verified_row_count(void)
 			struct qry_opts o = {.sf = 0.01, .seeded = seeded, .seed = 7};
 			CU_ASSERT_EQUAL_FATAL(qry_build(&q, id, &o, &err), 0);
 			double t0 = now_seconds();
-			int rc = qry_exec(m, &q, &res, &err);
+			int rc = run_once(&res, m, &q, 0, &err) == RUN_EXEC_OK ? 0 : -1;
 			double outside = now_seconds() - t0;
 			if (rc < 0)
 				fprintf(stderr, "Q%d: %s\n", id, err.msg);
@@ -208,6 +237,8 @@ static void test_load__every_query_runs_with_the_verified_row_count(void)
 						"Q%d: %" PRIu64 " rows, expected %" PRIu64 "\n", id,
 						res.nrows, sf001_query_rows[id]);
 				CU_ASSERT_EQUAL(res.nrows, sf001_query_rows[id]);
+				if (rc == 0)
+					assert_kept_rows_hash_as_run(m, &q, &res);
 			}
 			/* the timed statement lies inside the call: a real server takes some
 			 * time, and no more than the whole call as seen from here */
@@ -230,11 +261,13 @@ static char *plans(MYSQL *m)
 	out[0] = '\0';
 	for (int id = 1; id <= QRY_COUNT; id++) {
 		struct qry q;
-		struct qry_result res;
+		struct qry_result res = {0};
 		struct errbuf err;
 		struct qry_opts o = {.sf = 0.01};
-		if (qry_build(&q, id, &o, &err) < 0 || qry_explain(m, &q, &res, &err) < 0) {
+		if (qry_build(&q, id, &o, &err) < 0 ||
+		    run_once(&res, m, &q, RUN_ONCE_EXPLAIN, &err) != RUN_EXEC_OK) {
 			fprintf(stderr, "explain Q%d: %s\n", id, err.msg);
+			qry_result_release(&res);
 			free(out);
 			return NULL;
 		}
