@@ -886,6 +886,108 @@ static int redo_disturbed(struct runctx *c, struct errbuf *err)
 	return rc;
 }
 
+/* Each target: its result prepared (new, or the checks of a resumed one) and its managed server
+ * opened, locked, and stopped when it was running. */
+static int open_targets(struct runctx *c, struct run_target *targets, struct errbuf *err)
+{
+	for (int i = 0; i < c->n_targets; i++) {
+		struct tstate *t = &c->ts[i];
+		t->t = &targets[i];
+		if (prepare_result(c, t, targets[i].spec, err) < 0)
+			return -1;
+		if (srv_open(&t->srv, targets[i].opts, err) < 0)
+			return -1;
+		if (srv_is_external(t->srv))
+			return errbuf_set(err, "run needs a server it manages (restarts are the "
+					       "method): give --datadir, not --host/--socket");
+		/* the lock first: a busy instance is refused before anything is said about it */
+		if (srv_lock(t->srv, err) < 0)
+			return RUN_E_SERVER;
+		if (srv_is_alive(t->srv)) {
+			event(c, "stopping the server already running in '%s'",
+			      srv_instdir(t->srv));
+			if (srv_stop(t->srv, err) < 0)
+				return RUN_E_SERVER; /* e.g. the instance is in use */
+		}
+	}
+	return 0;
+}
+
+/* Server starts continue their numbering over a resumed file. */
+static void continue_start_seq(struct runctx *c)
+{
+	for (int i = 0; i < c->n_targets; i++) {
+		const struct res_file *res = c->ts[i].t->res;
+		for (size_t q = 0; q < res->n_queries; q++)
+			for (size_t k = 0; k < res->queries[q].n_restarts; k++) {
+				json_t *x = res->queries[q].restarts[k].extra;
+				json_t *v = x ? json_object_get(x, "server_start") : NULL;
+				if (json_is_integer(v) && json_integer_value(v) >= c->start_seq)
+					c->start_seq = (int)json_integer_value(v) + 1;
+			}
+	}
+}
+
+/* ETA bookkeeping: every pending execution and server start. */
+static void count_pending(struct runctx *c)
+{
+	const struct run_plan *plan = c->plan;
+	for (int i = 0; i < c->n_targets; i++)
+		for (int r = 0; r < plan->restarts; r++) {
+			if (pending(c, &c->ts[i], r))
+				c->rem_starts++;
+			for (int k = 0; k < plan->n_queries; k++) {
+				int num = plan->queries[k];
+				if (!has_restart(query_of(c->ts[i].t->res, num), r))
+					c->rem_execs[num] += (uint64_t)(plan->warmup + plan->runs +
+									(plan->warmup == 0));
+			}
+		}
+}
+
+/* The fixed protocol: restart after restart, the targets of each in the variant order. */
+static int fixed_loop(struct runctx *c, int *vorder, struct errbuf *err)
+{
+	int rc = 0;
+	for (int r = 0; r < c->plan->restarts && rc == 0; r++) {
+		run_variant_order(c->plan, r, c->n_targets, vorder);
+		for (int k = 0; k < c->n_targets && rc == 0; k++) {
+			struct tstate *t = &c->ts[vorder[k]];
+			if (pending(c, t, r) == 0)
+				continue;
+			rc = run_restart(c, t, r, err);
+		}
+	}
+	return rc;
+}
+
+/* Every restart: --budget's pairs, or the fixed protocol then --redo-disturbed. */
+static int measure_all(struct runctx *c, struct errbuf *err)
+{
+	const struct run_plan *plan = c->plan;
+	int *vorder = calloc((size_t)c->n_targets, sizeof(int));
+	if (!vorder)
+		return errbuf_set(err, "out of memory");
+	int rc = plan->budget_s > 0 ? budget_loop(c, vorder, err) : fixed_loop(c, vorder, err);
+	free(vorder);
+	if (rc == 0 && plan->redo_disturbed > 0 && plan->budget_s <= 0)
+		rc = redo_disturbed(c, err);
+	return rc;
+}
+
+/* Each result finished and written, except one complete before this call (left as it is). */
+static int finish_results(struct runctx *c, struct errbuf *err)
+{
+	for (int i = 0; i < c->n_targets; i++) {
+		if (c->ts[i].starts == 0 && c->ts[i].t->res->finished_at)
+			continue;
+		res_file_finish(c->ts[i].t->res);
+		if (checkpoint(&c->ts[i], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int run_execute(const struct run_plan *plan, struct run_target *targets, int n_targets,
 		struct pin_ctx *pin, const struct run_hooks *hooks, struct errbuf *err)
 {
@@ -905,83 +1007,13 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 	for (int i = 0; i < plan->n_queries; i++)
 		if (qry_build(&c.queries[plan->queries[i]], plan->queries[i], &qo, err) < 0)
 			goto out;
-	for (int i = 0; i < n_targets; i++) {
-		struct tstate *t = &c.ts[i];
-		t->t = &targets[i];
-		if (prepare_result(&c, t, targets[i].spec, err) < 0)
-			goto out;
-		if (srv_open(&t->srv, targets[i].opts, err) < 0)
-			goto out;
-		if (srv_is_external(t->srv)) {
-			errbuf_set(err, "run needs a server it manages (restarts are the method): "
-					"give --datadir, not --host/--socket");
-			goto out;
-		}
-		/* the lock first: a busy instance is refused before anything is said about it */
-		if (srv_lock(t->srv, err) < 0) {
-			rc = RUN_E_SERVER;
-			goto out;
-		}
-		if (srv_is_alive(t->srv)) {
-			event(&c, "stopping the server already running in '%s'",
-			      srv_instdir(t->srv));
-			if (srv_stop(t->srv, err) < 0) {
-				rc = RUN_E_SERVER; /* e.g. the instance is in use */
-				goto out;
-			}
-		}
-	}
-	/* Server starts continue their numbering over a resumed file. */
-	for (int i = 0; i < n_targets; i++) {
-		const struct res_file *res = c.ts[i].t->res;
-		for (size_t q = 0; q < res->n_queries; q++)
-			for (size_t k = 0; k < res->queries[q].n_restarts; k++) {
-				json_t *x = res->queries[q].restarts[k].extra;
-				json_t *v = x ? json_object_get(x, "server_start") : NULL;
-				if (json_is_integer(v) && json_integer_value(v) >= c.start_seq)
-					c.start_seq = (int)json_integer_value(v) + 1;
-			}
-	}
-	/* ETA bookkeeping: every pending execution. */
-	for (int i = 0; i < n_targets; i++)
-		for (int r = 0; r < plan->restarts; r++) {
-			int np = pending(&c, &c.ts[i], r);
-			if (np)
-				c.rem_starts++;
-			for (int k = 0; k < plan->n_queries; k++) {
-				int num = plan->queries[k];
-				if (!has_restart(query_of(c.ts[i].t->res, num), r))
-					c.rem_execs[num] += (uint64_t)(plan->warmup + plan->runs +
-								       (plan->warmup == 0));
-			}
-		}
-	int *vorder = calloc((size_t)n_targets, sizeof(int));
-	if (!vorder) {
-		errbuf_set(err, "out of memory");
+	if ((rc = open_targets(&c, targets, err)) < 0)
 		goto out;
-	}
-	rc = 0;
-	if (plan->budget_s > 0)
-		rc = budget_loop(&c, vorder, err);
-	for (int r = 0; plan->budget_s <= 0 && r < plan->restarts && rc == 0; r++) {
-		run_variant_order(plan, r, n_targets, vorder);
-		for (int k = 0; k < n_targets && rc == 0; k++) {
-			struct tstate *t = &c.ts[vorder[k]];
-			if (pending(&c, t, r) == 0)
-				continue;
-			rc = run_restart(&c, t, r, err);
-		}
-	}
-	free(vorder);
-	if (rc == 0 && plan->redo_disturbed > 0 && plan->budget_s <= 0)
-		rc = redo_disturbed(&c, err);
-	for (int i = 0; i < n_targets && rc == 0; i++) {
-		if (c.ts[i].starts == 0 && c.ts[i].t->res->finished_at)
-			continue; /* complete before this call: left as it is */
-		res_file_finish(c.ts[i].t->res);
-		if (checkpoint(&c.ts[i], err) < 0)
-			rc = -1;
-	}
+	continue_start_seq(&c);
+	count_pending(&c);
+	rc = measure_all(&c, err);
+	if (rc == 0)
+		rc = finish_results(&c, err);
 out:
 	close_session(&c);
 	for (int i = 0; i < n_targets; i++)
