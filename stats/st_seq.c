@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Group-sequential t-test with Lan-DeMets alpha spending and repeated confidence intervals. */
 #include "stats/st_seq.h"
+#include "stats/st_seq_t.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -162,6 +163,29 @@ static int opts_check(const struct st_seq_opts *o, struct errbuf *err)
 	return 0;
 }
 
+/* The critical t of each look from the alpha the design spends there (per side: half of
+ * spent's increment), computed for the t statistics themselves (st_seq_t_bounds) rather than
+ * converted from z_k by nominal level: that conversion (the significance-level approach)
+ * spends more than alpha at this tail level and these df (docs/statistics.md). */
+static int design_t(struct st_seq_design *d, struct errbuf *err)
+{
+	double delta[ST_SEQ_MAX_PAIRS + 1], prev = 0;
+	size_t f = d->opts.first_look, K = d->opts.max_pairs;
+	for (size_t k = 0; k <= ST_SEQ_MAX_PAIRS; k++)
+		d->t[k] = INFINITY;
+	if (f < 2) /* no variance at pair 1: no t boundary there */
+		f = 2;
+	if (K < f)
+		return 0;
+	for (size_t k = f; k <= K; k++) {
+		delta[k] = (d->spent[k] - prev) / 2;
+		prev = d->spent[k];
+	}
+	enum st_seq_t_kind kind =
+	    d->opts.pairing == ST_SEQ_PAIRED ? ST_SEQ_T_ONE_SAMPLE : ST_SEQ_T_POOLED;
+	return st_seq_t_bounds(d->t, delta, f, K, kind, err) < 0 ? ST_EINVAL : 0;
+}
+
 /* Boundaries z_k for looks k = first_look .. K at information k (pairs): look k spends
  * a(k / K) - a((k - 1) / K) of alpha_query, the first look a(first_look / K); a two-sided design
  * spends alpha_query / 2 on each side (symmetric, as gsDesign and ldbounds do). The crossing
@@ -207,7 +231,7 @@ int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts
 		prev = a;
 	}
 	grid_release(&g);
-	return 0;
+	return design_t(out, err);
 oom:
 	grid_release(&g);
 	grid_release(&next);
@@ -253,18 +277,15 @@ static void look_estimate(struct st_seq_look *l, const struct st_seq_state *s,
 		l->df = l->se = NAN;
 }
 
-/* The critical t of a look: the significance-level approach to group-sequential t-tests
- * (Jennison & Turnbull 2000, ch. 3; Pocock 1977): the nominal level of the normal boundary z_k,
- * Q(z_k), is kept and converted with the t distribution on the look's df. The repeated
- * confidence interval diff +- t_bound se (Jennison & Turnbull 1989, JRSS B 51:305-361; 2000,
- * ch. 9) then covers the true log ratio at every look at once with probability >= 1 -
- * alpha_query (two-sided design; with ST_GREATER each one-sided bound alone) for a known
- * variance; with the t conversion only approximately (about 10% above alpha in the Monte Carlo
- * with Pocock spending or strong drift; exact t boundaries: Jennison & Turnbull 1991). */
+/* The critical t of a look: the design's t[k], exact for the t statistic on the look's df
+ * (st_seq_t_bounds; Jennison & Turnbull 1991). The repeated confidence interval diff +- t_bound
+ * se (Jennison & Turnbull 1989, JRSS B 51:305-361; 2000, ch. 9) then covers the true log ratio at
+ * every look at once with probability >= 1 - alpha_query (two-sided design; with ST_GREATER each
+ * one-sided bound alone) for normal log ratios with unknown variance. */
 static void look_bound(struct st_seq_look *l, const struct st_seq_design *d)
 {
 	size_t k = l->pairs;
-	double z = k <= d->opts.max_pairs ? d->z[k] : INFINITY;
+	double tb = k <= d->opts.max_pairs ? d->t[k] : INFINITY;
 	l->t = NAN;
 	if (l->se > 0)
 		l->t = l->diff / l->se;
@@ -272,9 +293,9 @@ static void look_bound(struct st_seq_look *l, const struct st_seq_design *d)
 		l->t = l->diff == 0 ? 0 : copysign(INFINITY, l->diff);
 	l->t_bound = INFINITY;
 	l->ci_lo = l->ci_hi = NAN;
-	if (!isfinite(z) || !(l->df >= 1))
+	if (!isfinite(tb) || !(l->df >= 1))
 		return;
-	l->t_bound = gsl_cdf_tdist_Qinv(gsl_cdf_ugaussian_Q(z), l->df);
+	l->t_bound = tb;
 	l->ci_lo = exp(l->diff - l->t_bound * l->se);
 	l->ci_hi = exp(l->diff + l->t_bound * l->se);
 }

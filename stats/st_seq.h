@@ -42,16 +42,21 @@ struct st_seq_opts {
 void st_seq_opts_init(struct st_seq_opts *out);
 
 /* The boundaries of one design, symmetric. z[k] is the critical normal score after pair k
- * (INFINITY where no alpha is spent: before first_look and beyond max_pairs); spent[k] the
- * cumulative alpha of one query through pair k, both sides together. */
+ * (INFINITY where no alpha is spent: before first_look and beyond max_pairs), the boundary for a
+ * known variance; t[k] the critical value of the look's t statistic (opts.pairing: paired t on
+ * k - 1 df or pooled t on 2k - 2 df) with the same crossing probabilities under H0, which the
+ * decisions use (st_seq_t.h); spent[k] the cumulative alpha of one query through pair k, both
+ * sides together. */
 struct st_seq_design {
 	struct st_seq_opts opts;
 	double alpha_query; /* opts.alpha / opts.m */
 	double z[ST_SEQ_MAX_PAIRS + 1];
+	double t[ST_SEQ_MAX_PAIRS + 1];
 	double spent[ST_SEQ_MAX_PAIRS + 1];
 };
 
-/* Computes the boundaries (recursive numerical integration, Armitage, McPherson & Rowe 1969).
+/* Computes the boundaries (recursive numerical integration: Armitage, McPherson & Rowe 1969 for
+ * z, Jennison & Turnbull 1991 for t).
  * ST_EINVAL for alpha outside (0, 1), m == 0, max_pairs outside [first_look, ST_SEQ_MAX_PAIRS],
  * first_look == 0, a negative min_effect. */
 int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts,

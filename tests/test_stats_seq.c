@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* stats/st_seq.c: boundaries against published tables and an independent SciPy computation
- * (tests/data/seq_bounds.py), decisions against the same script's own implementation, t
- * statistics against R. */
+/* stats/st_seq.c, st_seq_t.c: boundaries against published tables and independent SciPy
+ * computations (tests/data/seq_bounds.py, seq_tbounds.py), decisions against the latter's own
+ * implementation, t statistics against R. */
 #include "stats/st_seq.h"
+#include "stats/st_seq_t.h"
 #include "tests/harness.h"
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -71,6 +73,107 @@ static void test_stats_seq__bounds_match_scipy(void)
 	check_bounds(scipy, NELEM(scipy), 2e-4);
 }
 
+struct tbound_case {
+	enum st_seq_spending spending;
+	double alpha;
+	size_t m, max_pairs, first_look;
+	enum st_alternative alt;
+	enum st_seq_pairing pairing;
+	double t[24];
+};
+
+/* The critical t of each look against tests/data/seq_tbounds.py: the same chain of the data
+ * vector's angle written again with numpy/SciPy on a 5x finer grid with exact Student-t tails;
+ * its direct simulation of the t statistics (tests/data/seq_tbounds.out) confirms that these
+ * boundaries spend the design's alpha and the normal boundaries converted to t did not. Looks
+ * whose boundary is beyond 1000 (nothing there is ever decided) are compared to 2% (beyond 1e6:
+ * only that), the others to 0.2%. */
+static void test_stats_seq__t_bounds_match_scipy(void)
+{
+	static const struct tbound_case cases[] = {
+#include "data/seq_tbounds_ref.inc"
+	};
+	static struct st_seq_design d;
+	struct st_seq_opts o;
+	struct errbuf err;
+	for (size_t i = 0; i < NELEM(cases); i++) {
+		const struct tbound_case *c = &cases[i];
+		st_seq_opts_init(&o);
+		o.spending = c->spending;
+		o.alpha = c->alpha;
+		o.m = c->m;
+		o.max_pairs = c->max_pairs;
+		o.first_look = c->first_look;
+		o.alt = c->alt;
+		o.pairing = c->pairing;
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&d, &o, &err), 0);
+		for (size_t k = 0; k < c->first_look; k++)
+			CU_ASSERT(isinf(d.t[k]));
+		for (size_t k = c->first_look; k <= c->max_pairs; k++) {
+			double ref = c->t[k - c->first_look], tol = ref * (ref > 1000 ? 2e-2 : 2e-3);
+			if (ref > 1e6) { /* a double holds the angle to ~1e-16 only */
+				CU_ASSERT(d.t[k] > 1e6);
+				continue;
+			}
+			CU_ASSERT_DOUBLE_EQUAL(d.t[k], ref, tol);
+			if (fabs(d.t[k] - ref) > tol)
+				printf("\n    case %zu look %zu: t %.6g, SciPy %.6g", i, k, d.t[k], ref);
+		}
+		CU_ASSERT(isinf(d.t[c->max_pairs + 1]));
+	}
+}
+
+/* With one look the exact boundary is Student's quantile, as printed in any t table: two-sided
+ * alpha 0.05 all spent after pair 2 is t(0.975; 1) = 12.706 paired, t(0.975; 2) = 4.303 pooled;
+ * after pair 5, t(0.975; 4) = 2.776 paired, t(0.975; 8) = 2.306 pooled. A design with looks from
+ * pair 1 spends pair 1's share at pair 2, where the first variance exists. */
+static void test_stats_seq__t_bound_of_one_look_is_students_quantile(void)
+{
+	static struct st_seq_design d;
+	static const struct {
+		size_t k;
+		enum st_seq_pairing pairing;
+		double t;
+	} cases[] = {
+		{2, ST_SEQ_PAIRED, 12.706}, {2, ST_SEQ_UNPAIRED, 4.303},
+		{5, ST_SEQ_PAIRED, 2.776},  {5, ST_SEQ_UNPAIRED, 2.306},
+	};
+	struct st_seq_opts o;
+	struct errbuf err;
+	for (size_t i = 0; i < NELEM(cases); i++) {
+		st_seq_opts_init(&o);
+		o.m = 1;
+		o.max_pairs = o.first_look = cases[i].k;
+		o.pairing = cases[i].pairing;
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&d, &o, &err), 0);
+		CU_ASSERT_DOUBLE_EQUAL(d.t[cases[i].k], cases[i].t, 5e-4);
+	}
+	st_seq_opts_init(&o);
+	o.m = 1;
+	o.max_pairs = 2;
+	o.first_look = 1;
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&d, &o, &err), 0);
+	CU_ASSERT(isinf(d.t[1]));
+	CU_ASSERT_DOUBLE_EQUAL(d.t[2], 12.706, 5e-4);
+}
+
+/* st_seq_t_bounds refuses what it cannot compute. */
+static void test_stats_seq__t_bounds_reject_bad_input(void)
+{
+	double t[8], delta[8] = {0, 0, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01};
+	struct errbuf err;
+	CU_ASSERT_EQUAL(st_seq_t_bounds(t, delta, 1, 5, ST_SEQ_T_ONE_SAMPLE, &err), ST_EINVAL);
+	CU_ASSERT_EQUAL(st_seq_t_bounds(t, delta, 4, 3, ST_SEQ_T_ONE_SAMPLE, &err), ST_EINVAL);
+	delta[3] = NAN;
+	CU_ASSERT_EQUAL(st_seq_t_bounds(t, delta, 2, 5, ST_SEQ_T_POOLED, &err), ST_EINVAL);
+	delta[3] = 0.3;
+	CU_ASSERT_EQUAL(st_seq_t_bounds(t, delta, 2, 5, ST_SEQ_T_POOLED, &err), ST_EINVAL);
+	delta[3] = 0;
+	CU_ASSERT_EQUAL(st_seq_t_bounds(t, delta, 2, 5, ST_SEQ_T_POOLED, &err), 0);
+	CU_ASSERT(isinf(t[3]));
+	CU_ASSERT(t[2] > t[4] && t[4] > t[5]);
+}
+
 /* Lan & DeMets's functions at t = 0.5 against the closed forms evaluated with SciPy:
  * 2 * norm.sf(norm.isf(0.025 / 2) / sqrt(0.5)) = 0.0015255; 0.025 * log(1 + (e - 1) / 2). */
 static void test_stats_seq__spending_functions(void)
@@ -107,9 +210,9 @@ static const double *factors_of(const char *name)
 	return noisy;
 }
 
-/* The same script's numpy implementation of the rule (t on log ratios or pooled two-sample t,
- * critical t from the nominal level of the SciPy boundary, repeated CI against +-2%): the
- * decision, the pair it came at, t and the critical t there (or at pair 10 when undecided). */
+/* tests/data/seq_tbounds.py's numpy implementation of the rule (t on log ratios or pooled
+ * two-sample t, its exact critical t, repeated CI against +-2%): the decision, the pair it came
+ * at, t and the critical t there (or at pair 10 when undecided). */
 static void test_stats_seq__decisions_match_scipy(void)
 {
 	static const struct decision_case cases[] = {
@@ -268,6 +371,10 @@ int main(int argc, char **argv)
 	static const struct th_case cases[] = {
 		{"bounds_match_published_tables", test_stats_seq__bounds_match_published_tables},
 		{"bounds_match_scipy", test_stats_seq__bounds_match_scipy},
+		{"t_bounds_match_scipy", test_stats_seq__t_bounds_match_scipy},
+		{"t_bound_of_one_look_is_students_quantile",
+		 test_stats_seq__t_bound_of_one_look_is_students_quantile},
+		{"t_bounds_reject_bad_input", test_stats_seq__t_bounds_reject_bad_input},
 		{"spending_functions", test_stats_seq__spending_functions},
 		{"decisions_match_scipy", test_stats_seq__decisions_match_scipy},
 		{"paired_and_pooled_t_match_r_sleep", test_stats_seq__paired_and_pooled_t_match_r_sleep},

@@ -5,8 +5,8 @@ each look's crossing probability under H0 is a multivariate normal rectangle pro
 algorithm, scipy.stats.multivariate_normal.cdf) of the scores Z_k = S_k / sqrt(I_k), with
 corr(Z_i, Z_j) = sqrt(I_i / I_j), and the boundary is found with brentq.
 Run: /usr/bin/python3 tests/data/seq_bounds.py   (SciPy >= 1.10; a few minutes). It writes the
-C initialisers tests/data/seq_bounds_ref.inc and seq_decisions_ref.inc that tests/test_stats_seq.c
-includes."""
+C initialiser tests/data/seq_bounds_ref.inc that tests/test_stats_seq.c includes (the critical t
+values and the decisions: tests/data/seq_tbounds.py)."""
 import numpy as np
 from scipy.optimize import brentq
 from scipy.stats import multivariate_normal, norm
@@ -63,40 +63,6 @@ CASES = [
     ("pocock", 0.05, 22, 6, 2, True),
 ]
 
-# Decisions of the sequential rule on fixed sequences of pairs, computed here with numpy/scipy
-# from the boundaries above (an independent implementation of the rule in st_seq.c).
-OLD = [100, 102, 99, 101, 100.5, 98.8, 100.2, 101.1, 99.5, 100.3]
-SEQS = {
-    "regression": [1.05, 1.06, 1.045, 1.055, 1.05, 1.052, 1.048, 1.051, 1.049, 1.05],
-    "improvement": [0.93, 0.95, 0.94, 0.945, 0.935, 0.94, 0.95, 0.93, 0.94, 0.942],
-    "unchanged": [1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0005, 0.9995, 1.0],
-    "noisy": [1.03, 0.98, 1.06, 1.01, 0.97, 1.05, 1.0, 1.04, 0.99, 1.02],
-}
-
-
-def decide(old, factor, bounds, first, paired, min_effect=0.02):
-    from scipy.stats import t as tdist
-    a = np.log(np.array(old, dtype=float))
-    b = a + np.log(np.array(factor, dtype=float))
-    up = np.log1p(min_effect)
-    for k in range(first, len(old) + 1):
-        if paired:
-            d = b[:k] - a[:k]
-            diff, se, df = d.mean(), d.std(ddof=1) / np.sqrt(k), k - 1
-        else:
-            sp2 = (a[:k].var(ddof=1) + b[:k].var(ddof=1)) / 2
-            diff, se, df = b[:k].mean() - a[:k].mean(), np.sqrt(sp2 * 2 / k), 2 * k - 2
-        tb = tdist.isf(norm.sf(bounds[k - first]), df)
-        lo, hi = diff - tb * se, diff + tb * se
-        if lo > 0 and diff >= up:
-            return "ST_SEQ_REGRESSION", k, diff / se, tb
-        if hi < 0 and diff <= -up:
-            return "ST_SEQ_IMPROVEMENT", k, diff / se, tb
-        if -up < lo and hi < up:
-            return "ST_SEQ_UNCHANGED", k, diff / se, tb
-    return "ST_SEQ_UNDECIDED", 0, diff / se, tb
-
-
 def write_bounds(path):
     with open(path, "w") as out:
         out.write("/* made by tests/data/seq_bounds.py: do not edit */\n")
@@ -107,18 +73,7 @@ def write_bounds(path):
                 "ST_TWO_SIDED" if two else "ST_GREATER", ", ".join("%.5f" % x for x in b)))
 
 
-def write_decisions(path):
-    bounds = design("obf", 0.05 / 22, 10, 2, True)
-    with open(path, "w") as out:
-        out.write("/* made by tests/data/seq_bounds.py: do not edit */\n")
-        for name, f in SEQS.items():
-            for paired in (1, 0):
-                dec, k, t, tb = decide(OLD, f, bounds, 2, paired)
-                out.write('{"%s", %d, %s, %d, %.8g, %.8g},\n' % (name, paired, dec, k, t, tb))
-
-
 if __name__ == "__main__":
     import os
     here = os.path.dirname(os.path.abspath(__file__))
-    write_decisions(os.path.join(here, "seq_decisions_ref.inc"))
     write_bounds(os.path.join(here, "seq_bounds_ref.inc"))
