@@ -11,6 +11,7 @@
 #define TC_TABLE 4096	  /* intervals of the tabulated angle tail on (-pi/2, pi/2) */
 #define TC_TINY 1e-7	  /* below this the tail is evaluated directly, not interpolated */
 #define TC_BISECT 64	  /* bisection steps of a boundary angle */
+#define TC_MARGINAL 1e-7  /* a look spending less takes the marginal quantile of its t */
 
 double st_seq_t_df(enum st_seq_t_kind kind, size_t k)
 {
@@ -104,11 +105,26 @@ static double step_tail(const struct tstep *s, double x, double th)
 }
 
 /* The state's sub-distribution (no boundary crossed so far) as point masses at the centres of
- * equal cells on a symmetric region. */
+ * cells on a symmetric region (-L, L), the cells' edges at L sin(pi/2 (2j / n - 1)): fine near
+ * the region's ends, where the point masses that reach far boundaries lie, coarse in the body. */
 struct tcells {
 	size_t n;
 	double th[TC_CELLS], m[TC_CELLS];
 };
+
+static double cell_edge(double L, size_t j)
+{
+	return L * sin(M_PI_2 * (2 * (double)j / TC_CELLS - 1));
+}
+
+static void cells_place(struct tcells *c, double L)
+{
+	c->n = TC_CELLS;
+	for (size_t j = 0; j < TC_CELLS; j++) {
+		c->th[j] = (cell_edge(L, j) + cell_edge(L, j + 1)) / 2;
+		c->m[j] = 0;
+	}
+}
 
 static double cells_cross(const struct tcells *c, const struct tstep *s, double x)
 {
@@ -135,17 +151,14 @@ static double cells_reach(const struct tcells *c, const struct tstep *s)
 static void cells_step(struct tcells *out, const struct tcells *in, const struct tstep *s,
 		       double lim)
 {
-	double L = fmin(lim, cells_reach(in, s)), w = 2 * L / TC_CELLS;
-	out->n = TC_CELLS;
-	for (size_t j = 0; j < TC_CELLS; j++) {
-		out->th[j] = -L + w * ((double)j + 0.5);
-		out->m[j] = 0;
-	}
+	double L = fmin(lim, cells_reach(in, s)), e[TC_CELLS + 1];
+	cells_place(out, L);
+	for (size_t j = 0; j <= TC_CELLS; j++)
+		e[j] = cell_edge(L, j);
 	for (size_t i = 0; i < in->n; i++) {
-		double prev = step_tail(s, -L, in->th[i]);
+		double prev = step_tail(s, e[0], in->th[i]);
 		for (size_t j = 0; j < TC_CELLS; j++) {
-			double next = j + 1 == TC_CELLS ? step_tail(s, L, in->th[i])
-							: step_tail(s, -L + w * (double)(j + 1), in->th[i]);
+			double next = step_tail(s, e[j + 1], in->th[i]);
 			out->m[j] += in->m[i] * (prev - next);
 			prev = next;
 		}
@@ -155,11 +168,10 @@ static void cells_step(struct tcells *out, const struct tcells *in, const struct
 /* The first look: T ~ t on df, theta = atan(T / sqrt(df)) has the tail of angle_tail on dim df. */
 static void cells_first(struct tcells *out, const struct angle_tab *tab, double lim)
 {
-	double w = 2 * lim / TC_CELLS, prev = angle_tail(tab, -lim);
-	out->n = TC_CELLS;
+	double prev = angle_tail(tab, -lim);
+	cells_place(out, lim);
 	for (size_t j = 0; j < TC_CELLS; j++) {
-		double next = angle_tail(tab, -lim + w * (double)(j + 1));
-		out->th[j] = -lim + w * ((double)j + 0.5);
+		double next = angle_tail(tab, cell_edge(lim, j + 1));
 		out->m[j] = prev - next;
 		prev = next;
 	}
@@ -255,8 +267,17 @@ int st_seq_t_bounds(double *t_out, const double *delta, size_t first, size_t las
 			s = &err_step;
 		}
 		df = st_seq_t_df(kind, k);
-		x = solve_angle(cur, s, NULL, delta[k]);
-		t_out[k] = t_of_angle(x, df, delta[k]);
+		if (delta[k] > 0 && delta[k] < TC_MARGINAL) {
+			/* too little to resolve on the cells: the marginal quantile, which spends at
+			 * most delta here (P(cross, none before) <= P(cross)) */
+			t_out[k] = gsl_cdf_tdist_Qinv(delta[k], df);
+			if (!(t_out[k] > 0)) /* not computable: spend nothing here */
+				t_out[k] = INFINITY;
+			x = atan(t_out[k] / sqrt(df));
+		} else {
+			x = solve_angle(cur, s, NULL, delta[k]);
+			t_out[k] = t_of_angle(x, df, delta[k]);
+		}
 		if (k < last) {
 			cells_step(tmp, cur, s, x);
 			struct tcells *sw = cur;
