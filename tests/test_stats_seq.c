@@ -83,7 +83,7 @@ struct tbound_case {
 };
 
 /* The critical t of each look against tests/data/seq_tbounds.py: the same chain of the data
- * vector's angle written again with numpy/SciPy on a 5x finer grid with exact Student-t tails;
+ * vector's angle written again with numpy/SciPy on a 2.5x finer grid with exact Student-t tails;
  * its direct simulation of the t statistics (tests/data/seq_tbounds.out) confirms that these
  * boundaries spend the design's alpha and the normal boundaries converted to t did not. Looks
  * whose boundary is beyond 1000 (nothing there is ever decided) are compared to 2% (beyond 1e6:
