@@ -161,7 +161,8 @@ static void seq_rule(FILE *out, const struct rpt_compare *c)
 		      out);
 }
 
-/* The boundaries: critical normal score and cumulative alpha of one query at each look. */
+/* The boundaries: critical normal score (known variance), the critical t the decisions use, and
+ * the cumulative alpha of one query at each look. */
 static void seq_bounds(FILE *out, const struct rpt_compare *c)
 {
 	const struct st_seq_opts *o = &c->seq.opts;
@@ -173,6 +174,12 @@ static void seq_bounds(FILE *out, const struct rpt_compare *c)
 	for (size_t k = o->first_look; k <= o->max_pairs; k++)
 		if (isfinite(c->seq.z[k]))
 			fprintf(out, "<td>%.3f</td>", c->seq.z[k]);
+		else
+			fputs("<td>" DASH "</td>", out);
+	fputs("</tr>\n<tr><th>critical t</th>", out);
+	for (size_t k = o->first_look; k <= o->max_pairs; k++)
+		if (isfinite(c->seq.t[k]))
+			fprintf(out, "<td>%.3g</td>", c->seq.t[k]);
 		else
 			fputs("<td>" DASH "</td>", out);
 	fputs("</tr>\n<tr><th>&alpha; spent (cumulative)</th>", out);

@@ -161,6 +161,8 @@ static void test_rpt_html_seq__rule_is_the_runs(void)
 	    /* the first and last boundaries of tests/data/seq_bounds_ref.inc (SciPy) */
 	    "<tr><th>boundary |z|</th><td>7.183</td>",
 	    "<td>3.110</td></tr>",
+	    /* the last critical t of tests/data/seq_tbounds_ref.inc (SciPy: 4.44715) */
+	    "<td>4.45</td></tr>\n<tr><th>&alpha; spent (cumulative)</th>",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		if (!strstr(html, want[i]))
