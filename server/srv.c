@@ -809,6 +809,17 @@ int srv_lock_pass(struct srv *s)
 	return -1;
 }
 
+/* Holds fd, the flock on s's instance (passed: inherited from the parent process), in slot. */
+static void lock_hold(int slot, struct srv *s, int fd, int passed)
+{
+	snprintf(lock_tab[slot].dir, sizeof(lock_tab[slot].dir), "%s", s->instdir);
+	lock_tab[slot].owner = getpid();
+	lock_tab[slot].fd = fd;
+	lock_tab[slot].refs = 1;
+	lock_tab[slot].passed = passed;
+	s->locked = 1;
+}
+
 /* create: make DIR when missing (init); else a missing DIR is left alone and 1 returned. */
 static int instance_lock(struct srv *s, int create, struct errbuf *err)
 {
@@ -836,12 +847,7 @@ static int instance_lock(struct srv *s, int create, struct errbuf *err)
 		return 1;
 	int fd = inherited_lock(path);
 	if (fd >= 0) { /* the parent's lock, which names the parent: held for this process too */
-		snprintf(lock_tab[slot].dir, sizeof(lock_tab[slot].dir), "%s", s->instdir);
-		lock_tab[slot].owner = self;
-		lock_tab[slot].fd = fd;
-		lock_tab[slot].refs = 1;
-		lock_tab[slot].passed = 1;
-		s->locked = 1;
+		lock_hold(slot, s, fd, 1);
 		return 0;
 	}
 	if (util_mkdir_p(s->instdir) < 0)
@@ -866,12 +872,7 @@ static int instance_lock(struct srv *s, int create, struct errbuf *err)
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, who, wl, 0) < 0) {
 		/* the lock holds without the note; the message then says "another process" */
 	}
-	snprintf(lock_tab[slot].dir, sizeof(lock_tab[slot].dir), "%s", s->instdir);
-	lock_tab[slot].owner = self;
-	lock_tab[slot].fd = fd;
-	lock_tab[slot].refs = 1;
-	lock_tab[slot].passed = 0;
-	s->locked = 1;
+	lock_hold(slot, s, fd, 0);
 	return 0;
 }
 
