@@ -170,7 +170,7 @@ static int opts_check(const struct st_seq_opts *o, struct errbuf *err)
 static int design_t(struct st_seq_design *d, struct errbuf *err)
 {
 	double delta[ST_SEQ_MAX_PAIRS + 1], prev = 0;
-	size_t f = d->opts.first_look, K = d->opts.max_pairs;
+	size_t f = d->opts.first_look, K = d->looks;
 	for (size_t k = 0; k <= ST_SEQ_MAX_PAIRS; k++)
 		d->t[k] = INFINITY;
 	if (f < 2) /* no variance at pair 1: no t boundary there */
@@ -186,29 +186,50 @@ static int design_t(struct st_seq_design *d, struct errbuf *err)
 	return st_seq_t_bounds(d->t, delta, f, K, kind, err) < 0 ? ST_EINVAL : 0;
 }
 
-/* Boundaries z_k for looks k = first_look .. K at information k (pairs): look k spends
- * a(k / K) - a((k - 1) / K) of alpha_query, the first look a(first_look / K); a two-sided design
- * spends alpha_query / 2 on each side (symmetric, as gsDesign and ldbounds do). The crossing
- * probability under H0 is solved by bisection over the recursively integrated sub-density of
- * the score (Lan & DeMets 1983; Jennison & Turnbull 2000, ch. 7 and 19). */
-int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts,
-		       struct errbuf *err)
+/* Lan-DeMets spending with a horizon re-estimated at every look. The spending-function approach
+ * (Lan & DeMets 1983, Biometrika 70:659-663; DeMets & Lan 1994, Stat Med 13:1341-1352) needs
+ * neither the number nor the timing of the looks in advance: look k spends a(t_k) - (alpha already
+ * spent) at its information fraction t_k, and the type I error stays a(1) = alpha as long as the
+ * timing does not depend on the observed effects (Jennison & Turnbull 2000, ch. 7). Here one pair
+ * is one unit of information and the maximum information is the horizon K_k estimated from the
+ * cost of the pairs before look k, so t_k = min(1, k / K_k). When K grows, a(k / K_k) may lie below
+ * what earlier looks spent: that look spends 0 (its boundary is infinite), never a negative amount;
+ * the look with k >= K_k (the last pair that fits) spends all that is left. */
+size_t st_seq_spend_horizon(double *out_cum, enum st_seq_spending s, double side_alpha,
+			    size_t first_look, const size_t *horizon, size_t n)
 {
-	if (opts_check(opts, err) < 0)
-		return ST_EINVAL;
-	memset(out, 0, sizeof(*out));
-	out->opts = *opts;
-	out->alpha_query = opts->alpha / (double)opts->m;
-	int two = opts->alt == ST_TWO_SIDED;
-	/* ST_GREATER: regressions and improvements are two families, alpha_query each */
-	double side_alpha = two ? out->alpha_query / 2 : out->alpha_query;
-	size_t K = opts->max_pairs, f = opts->first_look;
-	for (size_t k = 0; k <= ST_SEQ_MAX_PAIRS; k++)
-		out->z[k] = INFINITY;
+	size_t last = n;
+	out_cum[0] = 0;
+	for (size_t k = 1; k <= n; k++) {
+		double prev = out_cum[k - 1], a;
+		out_cum[k] = prev;
+		if (k < first_look)
+			continue;
+		int final = horizon[k - 1] == 0 || k >= horizon[k - 1];
+		a = st_seq_spend(s, side_alpha, final ? 1 : (double)k / (double)horizon[k - 1]);
+		if (a > prev)
+			out_cum[k] = a;
+		if (final && last == n)
+			last = k;
+	}
+	return last;
+}
+
+/* Boundaries z_k for looks k = first_look .. last at information k (pairs): look k spends
+ * cum[k] - cum[k - 1] of one side's alpha (st_seq_spend_horizon), the first look cum[first_look];
+ * a two-sided design spends alpha_query / 2 on each side (symmetric, as gsDesign and ldbounds
+ * do). The crossing probability under H0 is solved by bisection over the recursively integrated
+ * sub-density of the score (Lan & DeMets 1983; Jennison & Turnbull 2000, ch. 7 and 19). */
+static int design_bounds(struct st_seq_design *out, const double *cum, size_t last,
+			 struct errbuf *err)
+{
+	size_t f = out->opts.first_look;
 	struct seq_grid g = {0}, next = {0};
 	double prev = 0, lo, hi;
-	for (size_t k = f; k <= K; k++) {
-		double a = st_seq_spend(opts->spending, side_alpha, (double)k / (double)K);
+	for (size_t k = 0; k <= ST_SEQ_MAX_PAIRS; k++)
+		out->z[k] = INFINITY;
+	for (size_t k = f; k <= last; k++) {
+		double a = cum[k];
 		double delta = a - prev, si = sqrt((double)k), h = INFINITY;
 		if (k == f) {
 			if (delta > 0)
@@ -236,6 +257,54 @@ oom:
 	grid_release(&g);
 	grid_release(&next);
 	return errbuf_set(err, "out of memory"), ST_EINVAL;
+}
+
+static int horizon_check(const size_t *horizon, size_t n, size_t first_look, struct errbuf *err)
+{
+	if (n < 1 || n > ST_SEQ_MAX_PAIRS)
+		return errbuf_set(err, "a horizon of %zu looks is not in [1, %d]", n,
+				  ST_SEQ_MAX_PAIRS),
+		       ST_EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (horizon[i] < first_look || horizon[i] > ST_SEQ_MAX_PAIRS)
+			return errbuf_set(err, "maximum pairs %zu at look %zu is not in [%zu, %d]",
+					  horizon[i], i + 1, first_look, ST_SEQ_MAX_PAIRS),
+			       ST_EINVAL;
+	return 0;
+}
+
+int st_seq_design_init_horizon(struct st_seq_design *out, const struct st_seq_opts *opts,
+			       const size_t *horizon, size_t n, struct errbuf *err)
+{
+	double cum[ST_SEQ_MAX_PAIRS + 1];
+	struct st_seq_opts o = *opts;
+	if (o.first_look == 0)
+		return errbuf_set(err, "sequential design needs first_look >= 1"), ST_EINVAL;
+	if (horizon_check(horizon, n, o.first_look, err) < 0)
+		return ST_EINVAL;
+	o.max_pairs = horizon[n - 1];
+	if (opts_check(&o, err) < 0)
+		return ST_EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->opts = o;
+	out->alpha_query = o.alpha / (double)o.m;
+	/* ST_GREATER: regressions and improvements are two families, alpha_query each */
+	double side_alpha = o.alt == ST_TWO_SIDED ? out->alpha_query / 2 : out->alpha_query;
+	out->looks = st_seq_spend_horizon(cum, o.spending, side_alpha, o.first_look, horizon, n);
+	for (size_t k = 1; k <= out->looks; k++)
+		out->horizon[k] = horizon[k - 1];
+	return design_bounds(out, cum, out->looks, err);
+}
+
+int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts,
+		       struct errbuf *err)
+{
+	size_t h[ST_SEQ_MAX_PAIRS];
+	if (opts_check(opts, err) < 0)
+		return ST_EINVAL;
+	for (size_t i = 0; i < opts->max_pairs; i++)
+		h[i] = opts->max_pairs;
+	return st_seq_design_init_horizon(out, opts, h, opts->max_pairs, err);
 }
 
 void st_seq_state_init(struct st_seq_state *out)
@@ -285,7 +354,7 @@ static void look_estimate(struct st_seq_look *l, const struct st_seq_state *s,
 static void look_bound(struct st_seq_look *l, const struct st_seq_design *d)
 {
 	size_t k = l->pairs;
-	double tb = k <= d->opts.max_pairs ? d->t[k] : INFINITY;
+	double tb = k <= d->looks ? d->t[k] : INFINITY;
 	l->t = NAN;
 	if (l->se > 0)
 		l->t = l->diff / l->se;

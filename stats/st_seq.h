@@ -42,25 +42,37 @@ struct st_seq_opts {
 void st_seq_opts_init(struct st_seq_opts *out);
 
 /* The boundaries of one design, symmetric. z[k] is the critical normal score after pair k
- * (INFINITY where no alpha is spent: before first_look and beyond max_pairs), the boundary for a
- * known variance; t[k] the critical value of the look's t statistic (opts.pairing: paired t on
- * k - 1 df or pooled t on 2k - 2 df) with the same crossing probabilities under H0, which the
- * decisions use (st_seq_t.h); spent[k] the cumulative alpha of one query through pair k, both
- * sides together. */
+ * (INFINITY where no alpha is spent: before first_look, at a look whose horizon grew so much that
+ * it spends nothing, and after the last look), the boundary for a known variance; t[k] the
+ * critical value of the look's t statistic (opts.pairing: paired t on k - 1 df or pooled t on
+ * 2k - 2 df) with the same crossing probabilities under H0, which the decisions use
+ * (st_seq_t.h); spent[k] the cumulative alpha of one query through pair k, both sides together;
+ * horizon[k] the K in force at look k (0 after the last look). */
 struct st_seq_design {
-	struct st_seq_opts opts;
-	double alpha_query; /* opts.alpha / opts.m */
+	struct st_seq_opts opts; /* max_pairs: the horizon of the last look */
+	double alpha_query;	 /* opts.alpha / opts.m */
 	double z[ST_SEQ_MAX_PAIRS + 1];
 	double t[ST_SEQ_MAX_PAIRS + 1];
 	double spent[ST_SEQ_MAX_PAIRS + 1];
+	size_t horizon[ST_SEQ_MAX_PAIRS + 1];
+	size_t looks; /* the last look with a boundary (t = 1 reached, or the horizon's end) */
 };
 
-/* Computes the boundaries (recursive numerical integration: Armitage, McPherson & Rowe 1969 for
- * z, Jennison & Turnbull 1991 for t).
+/* Computes the boundaries of a design with a fixed horizon K = opts->max_pairs (recursive
+ * numerical integration: Armitage, McPherson & Rowe 1969 for z, Jennison & Turnbull 1991 for t).
  * ST_EINVAL for alpha outside (0, 1), m == 0, max_pairs outside [first_look, ST_SEQ_MAX_PAIRS],
  * first_look == 0, a negative min_effect. */
 int st_seq_design_init(struct st_seq_design *out, const struct st_seq_opts *opts,
 		       struct errbuf *err);
+
+/* The same with a horizon re-estimated at every look (run --budget: K follows the measured cost
+ * of the pairs): horizon[i] is K_{i+1}, the most pairs expected when look i + 1 is made, for looks
+ * 1..n; boundaries exist for looks 1..n only (none after n; a fixed K is n = K copies of K).
+ * opts->max_pairs is ignored (set to horizon[n - 1] in out). Spending: st_seq_spend_horizon.
+ * ST_EINVAL as st_seq_design_init, and for n outside [1, ST_SEQ_MAX_PAIRS] or a K_k outside
+ * [first_look, ST_SEQ_MAX_PAIRS]. */
+int st_seq_design_init_horizon(struct st_seq_design *out, const struct st_seq_opts *opts,
+			       const size_t *horizon, size_t n, struct errbuf *err);
 
 enum st_seq_decision {
 	ST_SEQ_UNDECIDED = 0,
@@ -115,5 +127,14 @@ int st_seq_spending_parse(const char *s, enum st_seq_spending *out);
 /* Cumulative alpha spent at information fraction t in [0, 1] for a total alpha (the spending
  * function itself; the design uses alpha_query). */
 double st_seq_spend(enum st_seq_spending s, double alpha, double t);
+
+/* Lan-DeMets spending under a horizon that changes between looks: out_cum[k] (k = 0..n) gets the
+ * alpha of one side spent through look k, 0 before first_look, then
+ *   out_cum[k] = max(out_cum[k - 1], a(min(1, k / K_k)))   (K_k = horizon[k - 1])
+ * with a = st_seq_spend(s, side_alpha, .): look k spends a(t_k) minus what is already spent, never
+ * a negative amount (0 where K grew), and everything left at a look with k >= K_k (t = 1).
+ * Returns the last look that may spend: the first k >= first_look with k >= K_k, else n. */
+size_t st_seq_spend_horizon(double *out_cum, enum st_seq_spending s, double side_alpha,
+			    size_t first_look, const size_t *horizon, size_t n);
 
 #endif
