@@ -621,6 +621,7 @@ static const struct mspec plan_more[] = {
     {"warmup_rule", M_STR, 0, 64, 0, NULL},
     {"decision_rule", M_STR, 0, 64, 0, decision_rules},
     {"max_pairs", M_INT, 2, 128, 0, NULL},
+    {"min_restarts", M_INT, 1, RES_MAX_RESTARTS, 0, NULL},
 };
 
 /* $.budget, the outcome of run --budget (optional; these members required when present). */
@@ -638,6 +639,7 @@ static const struct mspec restart_more[] = {
     {"trend_p", M_NUM, 0, 1, W_LO_INCL, NULL},
     {"warmup_steady", M_BOOL, 0, 0, 0, NULL},
     {"warmup_tol", M_NUM, 0, 1e6, 0, NULL},
+    {"warmup_capped", M_BOOL, 0, 0, 0, NULL},
 };
 
 static int check_restart_optional(struct rd *rd, json_t *o, const char *path)
@@ -764,6 +766,29 @@ static int check_plan_queries(struct rd *rd, json_t *plan)
 	return 0;
 }
 
+/* $.plan.horizon (optional; absent in files before it): run --budget's K after each pair, each
+ * within [2, 128] as max_pairs. */
+static int check_plan_horizon(struct rd *rd, json_t *plan)
+{
+	char p[64];
+	json_t *h, *k;
+	size_t i;
+	if (member(rd, plan, "$.plan", "horizon", W_ARRAY | W_OPTIONAL, &h) < 0)
+		return -1;
+	if (h && json_array_size(h) > 128)
+		return fail(rd, "$.plan.horizon", "more than 128 entries");
+	json_array_foreach(h, i, k)
+	{
+		snprintf(p, sizeof(p), "$.plan.horizon[%zu]", i);
+		if (!json_is_integer(k))
+			return fail(rd, p, "expected an integer, found %s", type_name(k));
+		if (json_integer_value(k) < 2 || json_integer_value(k) > 128)
+			return fail(rd, p, "%lld out of range (2 to 128)",
+				    (long long)json_integer_value(k));
+	}
+	return 0;
+}
+
 /* $.plan: the schema's members (each optional, checked when present); restarts, warmup, runs
  * and queries bound the data. */
 static int check_plan(struct rd *rd, json_t *plan)
@@ -788,7 +813,8 @@ static int check_plan(struct rd *rd, json_t *plan)
 	    str_member(rd, plan, "$.plan", "steady_test", 64, NULL, OPT_NULL) < 0 ||
 	    num_member(rd, plan, "$.plan", "steady_alpha", 0, 0.5, OPT_NULL) < 0 ||
 	    str_member(rd, plan, "$.plan", "parameters", 64, NULL, OPT_NULL) < 0 ||
-	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) < 0)
+	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) < 0 ||
+	    check_plan_horizon(rd, plan) < 0)
 		return -1;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "runner/run_stab.h"
 #include "runner/run_report.h"
 #include "server/srv.h"
+#include "stats/st_seq.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,7 @@ enum {
 	OPT_RUNS_MIN,
 	OPT_RUNS_MAX,
 	OPT_KEEP_ALL,
+	OPT_MIN_RESTARTS,
 	OPT_REDO_DISTURBED,
 	OPT_PROFILE, /* taken out of argv by run_stab_profile_argv; the resume hint keeps it */
 };
@@ -70,6 +72,7 @@ static const struct option own_options[] = {
     {"runs-min", required_argument, NULL, OPT_RUNS_MIN},
     {"runs-max", required_argument, NULL, OPT_RUNS_MAX},
     {"keep-all", no_argument, NULL, OPT_KEEP_ALL},
+    {"min-restarts", required_argument, NULL, OPT_MIN_RESTARTS},
     {"redo-disturbed", required_argument, NULL, OPT_REDO_DISTURBED},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -103,6 +106,11 @@ static void usage(FILE *f)
 	    "  --runs-min N, --runs-max N\n"
 	    "                           with --budget: bounds of the runs per restart (3, 10)\n"
 	    "  --keep-all               with --budget: measure decided queries too\n"
+	    "  --min-restarts N         with --budget: make at least N restarts (pairs with\n"
+	    "                           variants) whatever the estimate, so that the restart\n"
+	    "                           noise is known (default 2); each owed restart gets an\n"
+	    "                           equal share of the budget left, and its warm-ups stop\n"
+	    "                           early (at --warmup-min) to keep to it\n"
 	    "  --profile FILE           apply the settings 'dbt3stab stabilize' recommended\n"
 	    "                           (its profile.json); recorded as plan.profile\n"
 	    "  --redo-disturbed N       measure up to N disturbed restarts again at the end (the\n"
@@ -666,6 +674,10 @@ static int parse_budget_option(struct run_args *a, int c, const char *arg)
 		a->plan_opt = a->budget_opt = "--keep-all";
 		plan->keep_all = 1;
 		return 0;
+	case OPT_MIN_RESTARTS:
+		a->plan_opt = a->budget_opt = "--min-restarts";
+		return parse_int(cmd, "--min-restarts", arg, 1, ST_SEQ_MAX_PAIRS,
+				 &plan->min_restarts);
 	}
 	return -1;
 }

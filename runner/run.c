@@ -55,6 +55,10 @@ struct runctx {
 	struct run_qnext *next;
 	int qpos[RUN_MAX_QUERIES + 1]; /* plan position of a query number */
 	uint64_t startstop_ns;	       /* start + stop of the current restart */
+	/* --budget, a restart owed by --min-restarts: its share of the budget left, paced over its
+	 * queries (pace_ns 0: no pacing); pair_pos is the restart's place within its pair. */
+	uint64_t pace_t0, pace_ns;
+	int pace_i, pace_n, pair_pos;
 };
 
 static void event(struct runctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -180,6 +184,7 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 		json_object_set_new(o, "runs_min", json_integer(p->runs_min));
 		json_object_set_new(o, "runs_max", json_integer(p->runs_max));
 		json_object_set_new(o, "keep_all", json_boolean(p->keep_all));
+		json_object_set_new(o, "min_restarts", json_integer(p->min_restarts));
 		json_object_set_new(o, "warmup_rule", json_string("window-means"));
 	}
 	return o;
@@ -451,6 +456,38 @@ static enum run_exec_status exec_one(struct runctx *c, int num, unsigned flags, 
 	return st;
 }
 
+/* --min-restarts pacing: would another warm-up execution of the current query (at the time of
+ * its last one, last_ms) and its measured runs end after the query's deadline? Query i of the n
+ * measured in an owed restart must end by pace_t0 + pace_ns (i + 1) / n. */
+static int past_pace(const struct runctx *c, double last_ms, int runs)
+{
+	if (!c->pace_ns)
+		return 0;
+	double now = (double)(util_now_ns() - c->pace_t0) / 1e9;
+	double deadline = (double)c->pace_ns / 1e9 * (c->pace_i + 1) / c->pace_n;
+	return run_warmup_over_pace(now, last_ms / 1e3, runs, deadline);
+}
+
+/* Starts the pacing of restart r when --min-restarts owes it (docs/run.md, "--min-restarts"):
+ * an equal share of the budget left among the restarts still owed, this one included. */
+static void pace_start(struct runctx *c, int r)
+{
+	const struct run_plan *p = c->plan;
+	int owed = (p->min_restarts - r) * c->n_targets - c->pair_pos, n = 0;
+	c->pace_ns = 0;
+	if (!c->next || owed < 1)
+		return;
+	for (int i = 0; i < p->n_queries; i++)
+		n += c->next[i].active;
+	if (n < 1)
+		return;
+	double left = p->budget_s - (double)(util_now_ns() - c->t0) / 1e9;
+	c->pace_t0 = util_now_ns();
+	c->pace_ns = left > 0 ? (uint64_t)(left / owed * 1e9) : 1;
+	c->pace_i = 0;
+	c->pace_n = n;
+}
+
 /* Measures one query in one restart into r (r->extra an object); returns the run_exec status of
  * the failure that ended it (RUN_EXEC_OK when all went well). */
 static enum run_exec_status measure(struct runctx *c, int num, struct res_restart *r,
@@ -462,7 +499,7 @@ static enum run_exec_status measure(struct runctx *c, int num, struct res_restar
 	enum run_exec_status st = RUN_EXEC_OK;
 	char result_sha[65] = "";
 	long long rows = -1;
-	int total = sh.wmax + sh.runs + (sh.wmax == 0), steady = 0;
+	int total = sh.wmax + sh.runs + (sh.wmax == 0), steady = 0, capped = 0;
 
 	if (q->pre && (st = run_exec_simple(c->conn, q->pre, err)) != RUN_EXEC_OK)
 		return st;
@@ -470,6 +507,10 @@ static enum run_exec_status measure(struct runctx *c, int num, struct res_restar
 		if ((int)s->nw >= sh.wmin && sh.tol > 0 &&
 		    (steady = run_warmup_steady(s->warm, s->nw, sh.tol)))
 			break;
+		if ((int)s->nw >= sh.wmin && s->nw > 0 && past_pace(c, s->warm[s->nw - 1], sh.runs)) {
+			capped = 1;
+			break;
+		}
 		unsigned flags = s->nw == 0 ? RUN_EXEC_HASH : 0;
 		if ((st = exec_one(c, num, flags, total, r, &rows, result_sha, &x, err)))
 			goto post;
@@ -479,6 +520,8 @@ static enum run_exec_status measure(struct runctx *c, int num, struct res_restar
 		steady = steady || run_warmup_steady(s->warm, s->nw, sh.tol);
 		json_object_set_new(r->extra, "warmup_steady", json_boolean(steady));
 		json_object_set_new(r->extra, "warmup_tol", json_real(sh.tol));
+		if (capped)
+			json_object_set_new(r->extra, "warmup_capped", json_true());
 	}
 	for (int i = 0; i < sh.runs; i++) {
 		if ((st = exec_one(c, num, 0, total, r, &rows, result_sha, &x, err)))
@@ -700,6 +743,7 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 	uint64_t ss0 = c->start_ns;
 	if ((rc = start_server(c, t, err)) < 0)
 		return rc;
+	pace_start(c, r);
 	for (int i = 0; i < c->plan->n_queries; i++) {
 		int num = order[i];
 		if (has_restart(query_of(t->t->res, num), r))
@@ -712,6 +756,7 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 		c->prog.qpos = i;
 		c->prog.nq = c->plan->n_queries;
 		rc = run_query(c, t, r, num, i, err);
+		c->pace_i++;
 		c->prog.query = NULL;
 		if (rc < 0) {
 			struct errbuf serr;
@@ -786,23 +831,57 @@ static void budget_record(struct runctx *c, const struct run_qnext *next, int pa
 /* Most pairs a budget run makes (the decisions' looks are defined for any number). */
 #define RUN_BUDGET_MAX_PAIRS 1000
 
+/* Two variants: the horizon of the sequential test, as it stands after each look (plan.horizon,
+ * K_k for pair k; plan.max_pairs the latest). */
+static void horizon_record(struct runctx *c, const struct run_budget_seq *seq)
+{
+	for (int t = 0; t < c->n_targets; t++) {
+		json_t *plan = c->ts[t].t->res->plan, *h = json_array();
+		for (size_t k = 0; k < seq->n_horizon; k++)
+			json_array_append_new(h, json_integer((json_int_t)seq->horizon[k]));
+		json_object_set_new(plan, "horizon", h);
+		json_object_set_new(plan, "max_pairs",
+				    json_integer((json_int_t)seq->horizon[seq->n_horizon - 1]));
+	}
+}
+
+/* Why the budget loop stops after `pairs` pairs, or NULL to go on. */
+static const char *budget_stop(const struct runctx *c, const struct run_budget_seq *seq,
+			       int pairs, int undecided, double elapsed, double cost)
+{
+	if (undecided == 0)
+		return "all-decided";
+	if (pairs < c->plan->min_restarts)
+		return NULL; /* --min-restarts: owed whatever the estimate */
+	if (!run_budget_fits(elapsed, cost, c->plan->budget_s))
+		return "budget";
+	if (seq->n_horizon && (size_t)pairs >= seq->horizon[seq->n_horizon - 1])
+		return "max-pairs"; /* the last look spent what alpha was left */
+	if (pairs >= RUN_BUDGET_MAX_PAIRS)
+		return "max-pairs";
+	return NULL;
+}
+
 /* --budget: pairs of restarts (one restart per target) while a query is undecided and the next
- * pair, estimated from the pairs so far, ends by the budget. The first pair always runs. */
+ * pair, estimated from the pairs so far, ends by the budget. The first --min-restarts pairs
+ * always run. */
 static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 {
 	const struct run_plan *p = c->plan;
 	struct run_qnext next[RUN_MAX_QUERIES];
 	struct res_file *res[64];
-	struct st_seq_design design;
+	struct run_budget_seq seq;
 	double ss[64], cost = NAN;
 	const char *reason = NULL;
-	int pairs = 0, rc = 0, have_design = 0;
-	size_t max_pairs = RUN_BUDGET_MAX_PAIRS;
+	int pairs = 0, rc = 0;
 	const char *rule = c->n_targets == 1   ? "precision"
 			   : c->n_targets == 2 ? "group-sequential-obf"
 					       : "repeated-ci-bonferroni";
 	if (c->n_targets > 64)
 		return errbuf_set(err, "at most 64 variants with --budget");
+	memset(&seq, 0, sizeof(seq));
+	seq.budget_s = p->budget_s;
+	seq.min_pairs = p->min_restarts;
 	for (int i = 0; i < p->n_queries; i++)
 		c->qpos[p->queries[i]] = i;
 	for (int t = 0; t < c->n_targets; t++)
@@ -815,38 +894,27 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 				res[t] = c->ts[t].t->res;
 				ss[t] = c->ts[t].startstop_s;
 			}
-			int undecided = run_budget_next(next, p, res, c->n_targets, pairs, ss,
-							have_design ? &design : NULL, &cost);
 			double elapsed = (double)(util_now_ns() - c->t0) / 1e9;
+			seq.elapsed_s = elapsed;
+			int undecided = run_budget_next(next, p, res, c->n_targets, pairs, ss,
+							c->n_targets == 2 ? &seq : NULL, &cost, err);
 			if (undecided < 0)
-				return errbuf_set(err, "out of memory");
-			if (pairs == 1 && c->n_targets == 2) {
-				/* The sequential design is fixed before its first look (pair 2): its
-				 * horizon is the pairs the budget holds at the first pair's cost. */
-				max_pairs = run_budget_max_pairs(p->budget_s, elapsed, cost);
-				if (run_budget_design(&design, p, max_pairs, err) < 0)
-					return -1;
-				have_design = 1;
-				for (int t = 0; t < c->n_targets; t++)
-					json_object_set_new(c->ts[t].t->res->plan, "max_pairs",
-							    json_integer((json_int_t)max_pairs));
-			}
+				return -1;
+			if (c->n_targets == 2)
+				horizon_record(c, &seq);
 			budget_record(c, next, pairs, cost, NULL);
-			if (undecided == 0)
-				reason = "all-decided";
-			else if (!run_budget_fits(elapsed, cost, p->budget_s))
-				reason = "budget";
-			else if ((size_t)pairs >= max_pairs)
-				reason = "max-pairs";
-			if (reason)
+			if ((reason = budget_stop(c, &seq, pairs, undecided, elapsed, cost)))
 				break;
 		}
 		run_variant_order(p, pairs, c->n_targets, vorder);
 		for (int t = 0; t < c->n_targets; t++)
 			json_object_set_new(c->ts[t].t->res->plan, "restarts",
 					    json_integer(pairs + 1));
-		for (int k = 0; k < c->n_targets && rc == 0; k++)
+		for (int k = 0; k < c->n_targets && rc == 0; k++) {
+			c->pair_pos = k;
 			rc = run_restart(c, &c->ts[vorder[k]], pairs, err);
+		}
+		c->pace_ns = 0;
 		if (rc < 0) {
 			budget_record(c, next, pairs, cost, "failed");
 			c->next = NULL;

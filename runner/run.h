@@ -66,13 +66,14 @@ struct run_plan {
 	int warmup_min, warmup_max; /* bounds of the adaptive warm-up */
 	int runs_min, runs_max;	    /* bounds of the measured runs per restart */
 	int keep_all;		    /* measure decided queries too */
+	int min_restarts;	    /* restarts (pairs) made whatever the estimate (2) */
 	int redo_disturbed; /* --redo-disturbed N: measure up to N disturbed restarts again */
 	json_t *profile;    /* --profile: what was applied (recorded as plan.profile), or NULL */
 };
 
 /* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries; the
  * budget's defaults (unused without budget_s): detect 3%, alpha 0.05, warm-up 4..20, runs
- * 3..10. */
+ * 3..10, at least 2 restarts. */
 void run_plan_init(struct run_plan *p);
 
 /* The query order of one restart: the plan order, or a permutation drawn from (seed, restart). */

@@ -29,6 +29,11 @@ int run_warmup_steady(const double *x, size_t n, double tol)
 	return fabs(log(last / before)) <= tol;
 }
 
+int run_warmup_over_pace(double now_s, double last_s, int runs, double deadline_s)
+{
+	return now_s + (1.0 + (runs > 0 ? runs : 0)) * (last_s > 0 ? last_s : 0) > deadline_s;
+}
+
 /* (var_between + var_within / n) (c_fixed + n c_exec): variance times cost per restart. */
 static double alloc_product(double n, double c_fixed, double c_exec, double vw, double vb)
 {

@@ -27,6 +27,13 @@ double run_warmup_tol(double cov_within);
  * change between the last two windows larger than the noise allows. 1 steady, 0 not (yet). */
 int run_warmup_steady(const double *x, size_t n, double tol);
 
+/* The pacing of a restart owed by --min-restarts (docs/run.md): 1 when a warm-up execution
+ * started at now_s (s since the restart's queries began) taking last_s, as the query's last one
+ * did, and `runs` measured executions of the same length after it would end after deadline_s:
+ * the warm-up then stops (at --warmup-min at the earliest) and the restart records
+ * warmup_capped. */
+int run_warmup_over_pace(double now_s, double last_s, int runs, double deadline_s);
+
 /* ---- measured runs per restart ----------------------------------------------------------- */
 
 /* Cost-optimal executions per restart of a two-stage (nested) design: the variance of a query's

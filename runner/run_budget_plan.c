@@ -23,26 +23,29 @@ void run_budget_next_init(struct run_qnext *next, const struct run_plan *p)
 	}
 }
 
-int run_budget_design(struct st_seq_design *out, const struct run_plan *p, size_t max_pairs,
-		      struct errbuf *err)
+int run_budget_design(struct st_seq_design *out, const struct run_plan *p, const size_t *h,
+		      size_t n, struct errbuf *err)
 {
 	struct st_seq_opts o;
 	st_seq_opts_init(&o);
 	o.alpha = p->alpha;
 	o.m = (size_t)p->n_queries;
-	o.max_pairs = max_pairs;
 	o.first_look = 2;
 	o.min_effect = p->detect;
 	o.alt = ST_TWO_SIDED;
 	o.spending = ST_SPEND_OBF;
 	o.pairing = ST_SEQ_PAIRED;
-	return st_seq_design_init(out, &o, err);
+	return st_seq_design_init_horizon(out, &o, h, n, err);
 }
 
-size_t run_budget_max_pairs(double budget_s, double elapsed_s, double pair_s)
+size_t run_budget_horizon(int pairs, int min_pairs, double budget_s, double elapsed_s,
+			  double pair_s)
 {
-	double k = pair_s > 0 ? 1 + floor((budget_s - elapsed_s) / pair_s) : ST_SEQ_MAX_PAIRS;
-	return k < 2 ? 2 : k > ST_SEQ_MAX_PAIRS ? ST_SEQ_MAX_PAIRS : (size_t)k;
+	double lo = pairs > min_pairs ? pairs : min_pairs;
+	lo = lo < 2 ? 2 : lo > ST_SEQ_MAX_PAIRS ? ST_SEQ_MAX_PAIRS : lo;
+	double k = pair_s > 0 && isfinite(pair_s) ? pairs + floor((budget_s - elapsed_s) / pair_s)
+						  : ST_SEQ_MAX_PAIRS;
+	return k < lo ? (size_t)lo : k > ST_SEQ_MAX_PAIRS ? ST_SEQ_MAX_PAIRS : (size_t)k;
 }
 
 /* What one target's restarts of one query say. */
@@ -218,24 +221,67 @@ static int runs_of(const struct run_plan *p, const struct qfacts *f, int n, doub
 	return r < 0 ? first : r;
 }
 
+/* The estimated wall time of a pair: per target the longest start + stop and, for each query
+ * next[] marks active, its warm-up (the most it needed, at least --warmup-min) and planned runs
+ * at its mean execution time. */
+static double pair_cost(const struct run_qnext *next, const struct run_plan *p,
+			const struct qfacts *f, int n_targets, const double *startstop_s)
+{
+	double cost = 0;
+	for (int t = 0; t < n_targets; t++) {
+		struct run_qcost qc[RUN_MAX_QUERIES];
+		for (int i = 0; i < p->n_queries; i++) {
+			const struct qfacts *x = &f[(size_t)i * (size_t)n_targets + (size_t)t];
+			qc[i].exec_s = x->exec_s;
+			qc[i].warmup = x->warmup_max > p->warmup_min ? x->warmup_max : p->warmup_min;
+			qc[i].runs = next[i].runs;
+			qc[i].active = next[i].active;
+		}
+		cost += run_budget_restart_cost(startstop_s[t], qc, (size_t)p->n_queries);
+	}
+	return cost;
+}
+
+/* K after `pairs` pairs from the cost of another pair like the last one (next[] as it was
+ * measured, before this look decides anything), then the design over K_1..K_pairs. Looks not
+ * yet made (several pairs fed at once) get the same K. */
+static int horizon_update(struct run_budget_seq *seq, const struct run_qnext *next,
+			  const struct run_plan *p, const struct qfacts *f, int pairs,
+			  const double *startstop_s, struct errbuf *err)
+{
+	size_t n = pairs < ST_SEQ_MAX_PAIRS ? (size_t)pairs : ST_SEQ_MAX_PAIRS;
+	if (seq->n_horizon >= n)
+		return 0;
+	size_t K = run_budget_horizon(pairs, seq->min_pairs, seq->budget_s, seq->elapsed_s,
+				      pair_cost(next, p, f, 2, startstop_s));
+	while (seq->n_horizon < n)
+		seq->horizon[seq->n_horizon++] = K;
+	return run_budget_design(&seq->design, p, seq->horizon, seq->n_horizon, err);
+}
+
 int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
-		    int n_targets, int pairs, const double *startstop_s,
-		    const struct st_seq_design *design, double *out_cost_s)
+		    int n_targets, int pairs, const double *startstop_s, struct run_budget_seq *seq,
+		    double *out_cost_s, struct errbuf *err)
 {
 	struct qfacts *f = calloc((size_t)p->n_queries * (size_t)n_targets, sizeof(*f));
 	int undecided = 0, n_active = 0;
-	double cost = 0, ss = 0;
-	if (!f) {
-		*out_cost_s = INFINITY;
-		return -1;
-	}
+	double ss = 0;
+	*out_cost_s = INFINITY;
+	if (!f)
+		return errbuf_set(err, "out of memory");
 	for (int t = 0; t < n_targets; t++)
 		ss += startstop_s[t] / n_targets;
-	for (int i = 0; i < p->n_queries; i++) {
-		struct qfacts *fi = &f[(size_t)i * (size_t)n_targets];
+	for (int i = 0; i < p->n_queries; i++)
 		for (int t = 0; t < n_targets; t++)
-			facts_of(&fi[t], query_of(res[t], p->queries[i]));
-		decide(&next[i], p, fi, n_targets, pairs, design);
+			facts_of(&f[(size_t)i * (size_t)n_targets + (size_t)t],
+				 query_of(res[t], p->queries[i]));
+	if (seq && n_targets == 2 && horizon_update(seq, next, p, f, pairs, startstop_s, err) < 0) {
+		free(f);
+		return -1;
+	}
+	const struct st_seq_design *design = seq && n_targets == 2 ? &seq->design : NULL;
+	for (int i = 0; i < p->n_queries; i++) {
+		decide(&next[i], p, &f[(size_t)i * (size_t)n_targets], n_targets, pairs, design);
 		undecided += next[i].decision == RUN_UNDECIDED;
 		next[i].active = next[i].decision == RUN_UNDECIDED || p->keep_all;
 		n_active += next[i].active;
@@ -252,18 +298,7 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 		next[i].warmup_tol = run_warmup_tol(ncw ? cw / ncw : NAN);
 		next[i].runs = runs_of(p, fi, n_targets, ss, n_active);
 	}
-	for (int t = 0; t < n_targets; t++) {
-		struct run_qcost qc[RUN_MAX_QUERIES];
-		for (int i = 0; i < p->n_queries; i++) {
-			const struct qfacts *x = &f[(size_t)i * (size_t)n_targets + (size_t)t];
-			qc[i].exec_s = x->exec_s;
-			qc[i].warmup = x->warmup_max > p->warmup_min ? x->warmup_max : p->warmup_min;
-			qc[i].runs = next[i].runs;
-			qc[i].active = next[i].active;
-		}
-		cost += run_budget_restart_cost(startstop_s[t], qc, (size_t)p->n_queries);
-	}
+	*out_cost_s = pair_cost(next, p, f, n_targets, startstop_s);
 	free(f);
-	*out_cost_s = cost;
 	return undecided;
 }

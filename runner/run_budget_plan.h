@@ -28,26 +28,42 @@ struct run_qnext {
  * the plan's bounds), the minimum warm-up tolerance, undecided. */
 void run_budget_next_init(struct run_qnext *next, const struct run_plan *p);
 
-/* The group-sequential design of a two-variant budget run (stats/st_seq.h): O'Brien-Fleming
- * spending of p->alpha / m over max_pairs pairs (m = the plan's queries), paired, two-sided,
- * first look after 2 pairs, min_effect = p->detect. */
-int run_budget_design(struct st_seq_design *out, const struct run_plan *p, size_t max_pairs,
-		      struct errbuf *err);
+/* The sequential test of a two-variant budget run and the horizon it follows: after pair k the
+ * most pairs the budget holds, K_k, is estimated again from the measured cost of the pairs so far
+ * and the boundaries are recomputed from K_1..K_k (Lan-DeMets spending, stats/st_seq.h). */
+struct run_budget_seq {
+	double budget_s;		     /* in: the budget (s) */
+	double elapsed_s;		     /* in: the wall time when the last pair ended (s) */
+	int min_pairs;			     /* in: pairs the run makes whatever the estimate */
+	size_t horizon[ST_SEQ_MAX_PAIRS];    /* out: K_k estimated after pair k (element k - 1) */
+	size_t n_horizon;		     /* out: looks made */
+	struct st_seq_design design;	     /* out: over looks 1..n_horizon */
+};
 
-/* The most pairs that fit: 1 + (budget_s - elapsed_s) / pair_s (the first pair done, the next
- * ones estimated at pair_s each), within [2, ST_SEQ_MAX_PAIRS]. */
-size_t run_budget_max_pairs(double budget_s, double elapsed_s, double pair_s);
+/* The design of a two-variant budget run over the horizon h[0..n-1]: O'Brien-Fleming spending of
+ * p->alpha / m (m = the plan's queries), paired, two-sided, first look after 2 pairs,
+ * min_effect = p->detect. */
+int run_budget_design(struct st_seq_design *out, const struct run_plan *p, const size_t *h,
+		      size_t n, struct errbuf *err);
+
+/* K after `pairs` pairs: pairs + (budget_s - elapsed_s) / pair_s (the pairs done and those the
+ * budget still holds at pair_s each), within [max(pairs, min_pairs, 2), ST_SEQ_MAX_PAIRS]. */
+size_t run_budget_horizon(int pairs, int min_pairs, double budget_s, double elapsed_s,
+			  double pair_s);
 
 /* Updates next[0..p->n_queries-1] (plan order) after `pairs` pairs from the targets' results
  * (res[0] is the reference of the paired comparisons): decisions of the undecided queries, then
- * runs, tolerance and active flag. Two variants with a design: each pair with both restarts ok
- * is fed to the query's sequential test (st_seq_feed); more variants, or no design yet:
- * run_budget_decide_paired against res[0]; one build: run_budget_decide_single. *out_cost_s gets the estimated
- * wall time of the next pair: per target the longest server start + stop seen (startstop_s[t])
- * plus the active queries' expected executions at their mean time (run_budget_restart_cost).
- * Returns the number of queries still undecided. */
+ * runs, tolerance and active flag. Two variants with seq: K_pairs is estimated from the cost of
+ * another pair like the last one (the queries it measured, before this look's decisions: the
+ * horizon must not depend on them), appended to seq->horizon, the design recomputed, and each
+ * pair with both restarts ok fed to the query's sequential test (st_seq_feed); more variants:
+ * run_budget_decide_paired against res[0]; one build: run_budget_decide_single. *out_cost_s
+ * gets the estimated wall time of the next pair: per target the longest server start + stop seen
+ * (startstop_s[t]) plus the active queries' expected executions at their mean time
+ * (run_budget_restart_cost). Returns the number of queries still undecided, -1 when the design
+ * cannot be made (err set). */
 int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
-		    int n_targets, int pairs, const double *startstop_s,
-		    const struct st_seq_design *design, double *out_cost_s);
+		    int n_targets, int pairs, const double *startstop_s, struct run_budget_seq *seq,
+		    double *out_cost_s, struct errbuf *err);
 
 #endif

@@ -26,6 +26,7 @@ void run_plan_init(struct run_plan *p)
 	p->warmup_max = 20;
 	p->runs_min = 3;
 	p->runs_max = 10;
+	p->min_restarts = 2;
 }
 
 static int parse_qnum(const char *s, const char *end, int *out)

@@ -236,7 +236,6 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 {
 	struct run_plan p;
 	struct run_qnext next[3];
-	struct st_seq_design d;
 	struct errbuf err;
 	run_plan_init(&p);
 	p.budget_s = 600;
@@ -255,15 +254,21 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 		add_restart(res[0], "Q14", r, 10 * noisy[r]);
 		add_restart(res[1], "Q14", r, 10 * noisy[7 - r]);
 	}
-	CU_ASSERT_EQUAL(run_budget_max_pairs(600, 60, 60), 10);
-	CU_ASSERT_EQUAL(run_budget_max_pairs(600, 590, 60), 2);
-	CU_ASSERT_EQUAL(run_budget_max_pairs(1e9, 1, 1), ST_SEQ_MAX_PAIRS);
-	CU_ASSERT_EQUAL_FATAL(run_budget_design(&d, &p, 10, &err), 0);
+	static struct run_budget_seq seq;
+	memset(&seq, 0, sizeof(seq));
+	seq.budget_s = 600;
+	seq.elapsed_s = 60;
+	seq.min_pairs = 2;
 	run_budget_next_init(next, &p);
 	double ss[2] = {1.0, 1.0}, cost = 0;
-	/* All eight pairs at once (as after a resume of the loop): one look per pair. */
-	int undecided = run_budget_next(next, &p, res, 2, 8, ss, &d, &cost);
+	/* All eight pairs at once (as after a resume of the loop): one look per pair, each with the
+	 * K estimated now (K_k for every k). */
+	int undecided = run_budget_next(next, &p, res, 2, 8, ss, &seq, &cost, &err);
 	CU_ASSERT_EQUAL(undecided, 1);
+	CU_ASSERT_EQUAL_FATAL(seq.n_horizon, 8);
+	for (size_t k = 1; k < 8; k++)
+		CU_ASSERT_EQUAL(seq.horizon[k], seq.horizon[0]);
+	CU_ASSERT(seq.horizon[0] >= 8);
 	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
 	CU_ASSERT_EQUAL(next[1].decision, RUN_DECIDED_UNCHANGED);
 	CU_ASSERT_EQUAL(next[2].decision, RUN_UNDECIDED);
@@ -281,14 +286,107 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 	CU_ASSERT(next[2].runs >= p.runs_min && next[2].runs <= p.runs_max);
 	CU_ASSERT_DOUBLE_EQUAL(cost, 2 * (1.0 + (4 + next[2].runs) * per), 1e-9);
 	/* Decisions are final: another look changes nothing. */
-	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &d, &cost), 1);
+	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &seq, &cost, &err), 1);
 	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
 	/* --keep-all: decided queries stay in the next pair and its cost. */
 	p.keep_all = 1;
 	double all = 0;
-	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &d, &all), 1);
+	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &seq, &all, &err), 1);
 	CU_ASSERT(next[0].active && next[1].active && next[2].active);
 	CU_ASSERT(all > cost);
+	res_file_free(res[0]);
+	res_file_free(res[1]);
+}
+
+/* K after k pairs: the pairs done plus those the budget still holds at the estimated cost of a
+ * pair. The real run of issue 13 (SF 0.1, 10 minutes): after pair 1 (about 70 s) K was 8 and
+ * stayed so; after pair 8 (414 s, 49 s a pair) the budget holds 3 more. */
+static void test_run_budget__horizon_follows_the_budget(void)
+{
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 70, 70), 8);
+	CU_ASSERT_EQUAL(run_budget_horizon(8, 2, 600, 414, 49), 11);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 60, 60), 10);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 590, 60), 2); /* at least the first look */
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 4, 600, 590, 60), 4); /* --min-restarts 4 */
+	CU_ASSERT_EQUAL(run_budget_horizon(6, 2, 600, 599, 60), 6); /* the last pair: t = 1 */
+	CU_ASSERT_EQUAL(run_budget_horizon(6, 2, 600, 700, 60), 6); /* over the budget */
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 1e9, 1, 1), ST_SEQ_MAX_PAIRS);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 60, NAN), ST_SEQ_MAX_PAIRS);
+	CU_ASSERT_EQUAL(run_budget_horizon(200, 2, 1e9, 1, 1), ST_SEQ_MAX_PAIRS);
+}
+
+/* The pacing of an owed restart: a warm-up execution is not started when it and the measured runs
+ * after it would end after the deadline. */
+static void test_run_budget__pacing_caps_the_warmup(void)
+{
+	CU_ASSERT_EQUAL(run_warmup_over_pace(10, 1, 5, 16), 0); /* 10 + 6 * 1 = 16: fits */
+	CU_ASSERT_EQUAL(run_warmup_over_pace(10, 1, 5, 15.9), 1);
+	CU_ASSERT_EQUAL(run_warmup_over_pace(0, 0.5, 3, 1.9), 1);
+	CU_ASSERT_EQUAL(run_warmup_over_pace(0, 0.5, 3, 2.0), 0);
+}
+
+/* Pair by pair as the run calls it (restart means: Q1 20% slower, Q6 the same, Q14 noisy; each
+ * server start + stop 30 s; the pairs end 70 s apart): after pair k, K_k is computed from the
+ * cost of another pair like pair k, recomputed here by hand from the data (per target 30 s plus,
+ * per query measured in pair k, (4 warm-up + its runs) executions at its mean time (13/9 of the
+ * mean level: 4 warm-up at 2x, 5 runs at 1x)), before the look's decisions. After pair 8 the
+ * budget holds no ninth pair: K_8 = 8 and the design has spent all of alpha / m. */
+static void test_run_budget__horizon_reestimated_each_pair(void)
+{
+	static const double drift[8] = {1.0, 1.01, 0.99, 1.02, 0.98, 1.0, 1.01, 0.99};
+	static const double noisy[8] = {1.3, 0.7, 1.2, 0.8, 1.25, 0.75, 1.3, 0.7};
+	static struct run_budget_seq seq;
+	struct run_plan p;
+	struct run_qnext next[3];
+	struct errbuf err;
+	double lv[3][2][8];
+	run_plan_init(&p);
+	p.budget_s = 600;
+	p.n_queries = 3;
+	p.queries[0] = 1, p.queries[1] = 6, p.queries[2] = 14;
+	for (int r = 0; r < 8; r++) {
+		lv[0][0][r] = 100 * drift[r], lv[0][1][r] = 120 * drift[r];
+		lv[1][0][r] = lv[1][1][r] = 50 * drift[r];
+		lv[2][0][r] = 10 * noisy[r], lv[2][1][r] = 10 * noisy[7 - r];
+	}
+	static const char *const ids[3] = {"Q1", "Q6", "Q14"};
+	struct res_file *res[2] = {res_file_new(), res_file_new()};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res[1]);
+	memset(&seq, 0, sizeof(seq));
+	seq.budget_s = 600;
+	seq.min_pairs = 2;
+	run_budget_next_init(next, &p);
+	double ss[2] = {30, 30}, cost = 0;
+	for (int k = 1; k <= 8; k++) {
+		for (int q = 0; q < 3; q++)
+			if (next[q].active)
+				for (int t = 0; t < 2; t++)
+					add_restart(res[t], ids[q], k - 1, lv[q][t][k - 1]);
+		double expect = 0;
+		for (int t = 0; t < 2; t++) {
+			expect += 30;
+			for (int q = 0; q < 3; q++) {
+				const struct res_query *rq = res_file_find_query(res[t], ids[q]);
+				double sum = 0;
+				for (size_t i = 0; i < rq->n_restarts; i++)
+					sum += lv[q][t][rq->restarts[i].index];
+				if (next[q].active)
+					expect += (4 + next[q].runs) * 13.0 / 9 *
+						  (sum / (double)rq->n_restarts) / 1000;
+			}
+		}
+		seq.elapsed_s = 70.0 * k;
+		CU_ASSERT(run_budget_next(next, &p, res, 2, k, ss, &seq, &cost, &err) >= 0);
+		CU_ASSERT_EQUAL_FATAL(seq.n_horizon, (size_t)k);
+		size_t K = (size_t)k + (size_t)floor((600 - 70.0 * k) / expect);
+		CU_ASSERT_EQUAL(seq.horizon[k - 1], K < 2 ? 2 : K);
+	}
+	CU_ASSERT_EQUAL(seq.horizon[0], 9); /* 1 + floor(530 / 64.42) */
+	CU_ASSERT_EQUAL(seq.horizon[7], 8);
+	CU_ASSERT_EQUAL(seq.design.looks, 8);
+	CU_ASSERT_DOUBLE_EQUAL(seq.design.spent[8], 0.05 / 3, 1e-15);
+	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
 	res_file_free(res[0]);
 	res_file_free(res[1]);
 }
@@ -308,6 +406,9 @@ int main(int argc, char **argv)
 	    {"variant_order_is_balanced", test_run_budget__variant_order_is_balanced},
 	    {"next_pair_decides_and_drops_queries",
 	     test_run_budget__next_pair_decides_and_drops_queries},
+	    {"horizon_follows_the_budget", test_run_budget__horizon_follows_the_budget},
+	    {"pacing_caps_the_warmup", test_run_budget__pacing_caps_the_warmup},
+	    {"horizon_reestimated_each_pair", test_run_budget__horizon_reestimated_each_pair},
 	    {NULL, NULL},
 	};
 	return th_run("run_budget", cases, argc, argv);

@@ -10,3 +10,4 @@ run --dry-run --budget 2m --scale 0.01 --output 'my result.json' --queries 1-6 -
 run -n --no-pin --no-aslr --nice -5
 run -n --budget
 run -n --server-cpus
+run -n --min-restarts 3 -b 90s
