@@ -118,7 +118,10 @@ struct rpt_compare_opts {
 	int min_effect_test;	 /* H0 ratio <= 1 + min_effect instead of the estimate rule */
 	int force;		 /* compare incomparable files, with warnings */
 	int unpaired;		 /* never pair restarts, even of one interleaved run */
-	int sequential;		 /* replay the sequential rule (rpt_seq_replay) */
+	int sequential;		 /* replay the sequential rule (rpt_seq_replay); rpt_compare_build
+				  * sets it for files of one run --budget unless fixed */
+	int fixed;		 /* --fixed: never replay by default (the fixed-sample test) */
+	int seq_auto;		 /* set by rpt_compare_build: replayed by default, not asked */
 	size_t max_pairs; /* its K; 0: the plan's max_pairs, else the most pairs of a query */
 	enum st_seq_spending spending;
 	int exclude_disturbed;	   /* the files' disturbed restarts were removed before the build */
@@ -175,12 +178,19 @@ int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t 
 /* --sequential: replays st_seq over each query's pairs (paired as c->paired) and replaces the
  * verdicts of tested queries by its decisions (undecided: inconclusive); counts and worst are
  * recomputed. Files of run --budget are replayed with the run's plan.alpha, plan.detect (the
- * margin) and plan.max_pairs, two-sided, as the run decided; others with compare's options. */
+ * margin) and plan.horizon (K at each look; older files plan.max_pairs at every look),
+ * two-sided, as the run decided; others with compare's options. */
 int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err);
 
 /* The pairing and the sequential replay as JSON members of the compare report. */
 void rpt_seq_json(json_t *report, const struct rpt_compare *c);
 json_t *rpt_seq_query_json(const struct rpt_compare *c, const struct rpt_query *q);
+
+/* 1 when old and new are the two variants of one run (plan.variant set and different, the same
+ * started_at) whose plans record run --budget's group-sequential rule (plan.decision_rule
+ * "group-sequential-*", or in files before it plan.budget_s with plan.max_pairs): their restarts
+ * were stopped by that rule, so compare replays it unless --fixed. */
+int rpt_seq_recorded(const struct rpt_compare *c);
 
 /* Text (md 0) or Markdown (md 1) lines saying how restarts were paired and, with --sequential,
  * when each query was decided. */

@@ -70,11 +70,39 @@ int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t 
 	return 0;
 }
 
+/* The most pairs any query has (rpt_seq_replay counts them first). */
+static size_t most_pairs(const struct rpt_compare *c)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (c->queries[i].n_pairs > k)
+			k = c->queries[i].n_pairs;
+	return k;
+}
+
 static size_t plan_max_pairs(const struct res_file *r)
 {
 	json_t *v = r && r->plan ? json_object_get(r->plan, "max_pairs") : NULL;
 	json_int_t k = json_is_integer(v) ? json_integer_value(v) : 0;
 	return k > 0 && k <= ST_SEQ_MAX_PAIRS ? (size_t)k : 0;
+}
+
+/* plan.horizon of run --budget (K after each pair) into out; its length, 0 when absent or not a
+ * list of integers in [2, ST_SEQ_MAX_PAIRS]. */
+static size_t plan_horizon(size_t *out, const struct res_file *r)
+{
+	json_t *h = r && r->plan ? json_object_get(r->plan, "horizon") : NULL, *k;
+	size_t i, n = json_is_array(h) ? json_array_size(h) : 0;
+	if (n > ST_SEQ_MAX_PAIRS)
+		return 0;
+	json_array_foreach(h, i, k)
+	{
+		json_int_t v = json_is_integer(k) ? json_integer_value(k) : 0;
+		if (v < 2 || v > ST_SEQ_MAX_PAIRS)
+			return 0;
+		out[i] = (size_t)v;
+	}
+	return n;
 }
 
 /* K of the replay: --max-pairs, else the plan's max_pairs (old file, then new; as run --budget
@@ -86,10 +114,31 @@ static size_t replay_max_pairs(const struct rpt_compare *c)
 		return c->opts.max_pairs;
 	if ((k = plan_max_pairs(c->old.res)) || (k = plan_max_pairs(c->new.res)))
 		return k;
-	for (size_t i = 0; i < c->n_queries; i++)
-		if (c->queries[i].n_pairs > k)
-			k = c->queries[i].n_pairs;
-	return k;
+	return most_pairs(c);
+}
+
+/* The K of each look the replay uses, into out (room for ST_SEQ_MAX_PAIRS); returns the looks.
+ * Without --max-pairs, a plan.horizon (old file, then new) is replayed as the run used it, one
+ * K per pair, its last K for pairs after it (a failed last pair); else K (replay_max_pairs) at
+ * every look, raised to first_look. */
+static size_t replay_horizon(size_t *out, const struct rpt_compare *c, size_t first_look)
+{
+	size_t n = 0, pairs = most_pairs(c);
+	if (!c->opts.max_pairs && !(n = plan_horizon(out, c->old.res)))
+		n = plan_horizon(out, c->new.res);
+	if (n == 0) {
+		size_t K = replay_max_pairs(c);
+		if (K < first_look)
+			K = first_look; /* too few pairs to decide anything: all undecided */
+		if (K > ST_SEQ_MAX_PAIRS)
+			K = ST_SEQ_MAX_PAIRS;
+		for (n = 0; n < K; n++)
+			out[n] = K;
+		return n;
+	}
+	for (; n < pairs && n < ST_SEQ_MAX_PAIRS; n++)
+		out[n] = out[n - 1];
+	return n;
 }
 
 static int replay_query(struct rpt_compare *c, struct rpt_query *q, struct errbuf *err)
@@ -152,11 +201,27 @@ static void replay_opts(struct st_seq_opts *o, const struct rpt_compare *c,
 		o->alt = ST_TWO_SIDED;
 	}
 	o->m = c->n_queries ? c->n_queries : 1;
-	o->max_pairs = replay_max_pairs(c);
 	o->spending = c->opts.spending;
 	o->pairing = c->paired ? ST_SEQ_PAIRED : ST_SEQ_UNPAIRED;
-	if (o->max_pairs < o->first_look)
-		o->max_pairs = o->first_look; /* too few pairs to decide anything: all undecided */
+}
+
+/* Whether old's plan records the group-sequential rule of run --budget: plan.decision_rule
+ * "group-sequential-*", or (files before decision_rule) plan.budget_s with plan.max_pairs. */
+static int plan_has_seq_rule(const struct res_file *r)
+{
+	const char *rule = plan_string(r, "decision_rule");
+	if (rule)
+		return strncmp(rule, "group-sequential", 16) == 0;
+	return plan_number(r, "budget_s") > 0 && plan_max_pairs(r) > 0;
+}
+
+int rpt_seq_recorded(const struct rpt_compare *c)
+{
+	const struct res_file *a = c->old.res, *b = c->new.res;
+	const char *va = plan_string(a, "variant"), *vb = plan_string(b, "variant");
+	return va && vb && strcmp(va, vb) != 0 && a->started_at && b->started_at &&
+	       strcmp(a->started_at, b->started_at) == 0 && plan_has_seq_rule(a) &&
+	       plan_has_seq_rule(b);
 }
 
 int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err)
@@ -173,8 +238,10 @@ int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf
 		if (!a || !b)
 			return errbuf_set(err, "out of memory");
 	}
+	size_t horizon[ST_SEQ_MAX_PAIRS];
 	replay_opts(&o, c, alt);
-	if (st_seq_design_init(&c->seq, &o, err) < 0)
+	size_t n = replay_horizon(horizon, c, o.first_look);
+	if (st_seq_design_init_horizon(&c->seq, &o, horizon, n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < c->n_queries; i++) {
 		struct rpt_query *q = &c->queries[i];
@@ -219,14 +286,34 @@ void rpt_seq_json(json_t *report, const struct rpt_compare *c)
 		return;
 	}
 	const struct st_seq_opts *o = &c->seq.opts;
+	json_t *h = json_array();
+	for (size_t k = 1; k <= c->seq.looks; k++)
+		json_array_append_new(h, json_integer((json_int_t)c->seq.horizon[k]));
 	json_object_set_new(
 	    report, "sequential",
-	    json_pack("{s:s, s:I, s:I, s:f, s:f, s:s, s:s}", "spending",
+	    json_pack("{s:s, s:I, s:o, s:I, s:f, s:f, s:s, s:s, s:s}", "spending",
 		      st_seq_spending_name(o->spending), "max_pairs", (json_int_t)o->max_pairs,
-		      "queries", (json_int_t)o->m, "alpha_per_query", c->seq.alpha_query,
-		      "margin", o->min_effect,
-		      "alternative", o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
-		      o->pairing == ST_SEQ_PAIRED ? "paired" : "unpaired"));
+		      "horizon", h, "queries", (json_int_t)o->m, "alpha_per_query",
+		      c->seq.alpha_query, "margin", o->min_effect, "alternative",
+		      o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
+		      o->pairing == ST_SEQ_PAIRED ? "paired" : "unpaired", "why",
+		      c->opts.seq_auto ? "recorded" : "requested"));
+}
+
+/* "over 10 pairs", or for a horizon that changed between looks "over a horizon re-estimated
+ * after each pair (K 8, then 12)": its first and last K. */
+static void horizon_text(char *buf, size_t size, const struct st_seq_design *d)
+{
+	size_t lo = d->opts.max_pairs, hi = lo;
+	for (size_t k = 1; k <= d->looks; k++) {
+		lo = d->horizon[k] < lo ? d->horizon[k] : lo;
+		hi = d->horizon[k] > hi ? d->horizon[k] : hi;
+	}
+	if (lo == hi || d->looks == 0)
+		snprintf(buf, size, "over %zu pairs", d->opts.max_pairs);
+	else
+		snprintf(buf, size, "over a horizon re-estimated after each pair (K %zu, then %zu)",
+			 d->horizon[1], d->horizon[d->looks]);
 }
 
 void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
@@ -238,14 +325,22 @@ void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
 	if (!c->opts.sequential)
 		return;
 	const struct st_seq_opts *o = &c->seq.opts;
+	char over[96];
+	horizon_text(over, sizeof(over), &c->seq);
 	fprintf(f,
-		"%ssequential: group-sequential t, %s spending over %zu pairs, alpha %g / %zu "
+		"%ssequential: group-sequential t, %s spending %s, alpha %g / %zu "
 		"per query %s, margin %g%%, repeated CIs; pairs replayed in file order\n",
-		bullet, o->spending == ST_SPEND_OBF ? "O'Brien-Fleming-type" : "Pocock-type",
-		o->max_pairs, o->alpha, o->m,
+		bullet, o->spending == ST_SPEND_OBF ? "O'Brien-Fleming-type" : "Pocock-type", over,
+		o->alpha, o->m,
 		o->alt == ST_GREATER ? "for regressions and again for improvements"
 				     : "over both directions",
 		100 * o->min_effect);
+	if (c->opts.seq_auto)
+		fprintf(f,
+			"%sverdicts: the sequential rule's, by default: the files are the variants of "
+			"one run --budget, which stopped by that rule (a fixed-sample test on them "
+			"would not keep alpha; --fixed forces it)\n",
+			bullet);
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		const struct st_seq_state *s = &q->seq;

@@ -29,9 +29,15 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		"                       i of new, paired t on log ratios, when both files are\n"
 		"                       variants of one interleaved run)\n"
 		"  --sequential         replay the sequential rule over the pairs in file order:\n"
-		"                       verdicts and the pair each query was decided at\n"
-		"  --max-pairs K        its planned maximum of pairs (default: plan.max_pairs, else\n"
-		"                       the most pairs a query has; at least 2, the first look)\n"
+		"                       verdicts and the pair each query was decided at (the\n"
+		"                       default for the two variants of one run --budget, whose\n"
+		"                       restarts that rule stopped: the report says so)\n"
+		"  --fixed              the fixed-sample test even on files of run --budget\n"
+		"                       (its alpha does not hold on sequentially stopped data)\n"
+		"  --max-pairs K        its planned maximum of pairs, at every look (default: the\n"
+		"                       K the run re-estimated after each pair, plan.horizon, else\n"
+		"                       plan.max_pairs, else the most pairs a query has; at least\n"
+		"                       2, the first look)\n"
 		"  --spending S         its alpha spending: obf (default) or pocock (spends more\n"
 		"                       at the early pairs, less at the last)\n"
 		"  -o, --output FILE    write the report to FILE instead of standard output\n"
@@ -60,6 +66,7 @@ enum {
 	OPT_FORCE,
 	OPT_UNPAIRED,
 	OPT_SEQUENTIAL,
+	OPT_FIXED,
 	OPT_MAX_PAIRS,
 	OPT_SPENDING,
 	OPT_EXCLUDE_DISTURBED
@@ -92,6 +99,7 @@ static const struct option longopts[] = {
     {"exclude-disturbed", no_argument, NULL, OPT_EXCLUDE_DISTURBED},
     {"unpaired", no_argument, NULL, OPT_UNPAIRED},
     {"sequential", no_argument, NULL, OPT_SEQUENTIAL},
+    {"fixed", no_argument, NULL, OPT_FIXED},
     {"max-pairs", required_argument, NULL, OPT_MAX_PAIRS},
     {"spending", required_argument, NULL, OPT_SPENDING},
     {"quiet", no_argument, NULL, 'q'},
@@ -133,6 +141,9 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 		case OPT_SEQUENTIAL:
 			opts->sequential = 1;
 			break;
+		case OPT_FIXED:
+			opts->fixed = 1;
+			break;
 		case OPT_MAX_PAIRS: {
 			long k;
 			if (cli_parse_long(optarg, 2, ST_SEQ_MAX_PAIRS, &k) < 0)
@@ -159,6 +170,8 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 			return cli_bad_option("compare", c, argv);
 		}
 	}
+	if (opts->fixed && opts->sequential)
+		return cli_usage_error("compare", "--fixed and --sequential exclude each other");
 	if (seq_opt && !opts->sequential)
 		return cli_usage_error("compare", "%s needs --sequential", seq_opt);
 	if (argc - optind != 2)

@@ -749,11 +749,17 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 		CU_ASSERT_STRING_EQUAL(
 		    json_string_value(json_object_get(res[v]->plan, "decision_rule")),
 		    "group-sequential-obf");
-		json_t *horizon = json_object_get(res[v]->plan, "max_pairs");
-		if (pairs >= 2) /* the design is fixed after the first pair */
-			CU_ASSERT(json_is_integer(horizon) && json_integer_value(horizon) >= pairs);
-		if (strcmp(why, "max-pairs") == 0)
-			CU_ASSERT_EQUAL(json_integer_value(horizon), pairs);
+		/* K re-estimated after every pair from the pairs' cost: one per pair, each at
+		 * least the pairs done and the first look; plan.max_pairs is the last */
+		json_t *horizon = json_object_get(res[v]->plan, "horizon");
+		CU_ASSERT_FATAL(json_is_array(horizon) && json_array_size(horizon) == (size_t)pairs);
+		for (size_t k = 0; k < (size_t)pairs; k++)
+			CU_ASSERT(json_integer_value(json_array_get(horizon, k)) >=
+				  (json_int_t)(k + 1 < 2 ? 2 : k + 1));
+		json_int_t last = json_integer_value(json_array_get(horizon, (size_t)pairs - 1));
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(res[v]->plan, "max_pairs")), last);
+		if (strcmp(why, "max-pairs") == 0) /* the last look spent what alpha was left */
+			CU_ASSERT_EQUAL(last, pairs);
 		if (strcmp(why, "budget") == 0) /* stopped because the next pair would not fit */
 			CU_ASSERT(elapsed + json_number_value(
 						json_object_get(b, "next_pair_estimate_s")) >
@@ -805,17 +811,18 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 		if (a1 && b1)
 			CU_ASSERT(start_seq(b1) < start_seq(a1));
 	}
-	/* compare --sequential replays the run's rule from the two files: paired, and for every
-	 * query the decision the run recorded, after the same pair */
+	/* a plain compare replays the run's rule from the two files by default (with the K the run
+	 * used at each look): paired, and for every query the decision the run recorded, after the
+	 * same pair */
 	struct rpt_file_info fo = {"old.json", res[0]}, fn = {"new.json", res[1]},
 			     fb = {NULL, NULL};
 	struct rpt_compare_opts co;
 	struct rpt_compare *cmp = NULL;
 	struct errbuf cerr;
 	rpt_compare_opts_init(&co);
-	co.sequential = 1;
 	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&cmp, &fo, &fn, &fb, &co, &cerr), 0);
 	CU_ASSERT(cmp->paired);
+	CU_ASSERT(cmp->opts.sequential && cmp->opts.seq_auto);
 	for (size_t k = 0; k < cmp->n_queries; k++) {
 		const struct rpt_query *q = &cmp->queries[k];
 		const struct res_query *qa = res_file_find_query(res[0], q->id);
@@ -830,6 +837,38 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 	res_file_free(res[0]);
 	res_file_free(res[1]);
 	free(dir);
+}
+
+/* --min-restarts (default 2): a one-build budget run whose first restart alone takes the whole
+ * budget (1 s: a server start and stop take longer) still makes the second restart, so the table
+ * has a between-restart noise; the second restart's share of the budget is spent, so its pacing
+ * stops every warm-up at --warmup-min (unless steady by then) and says so. */
+static void test_run_db__budget_makes_min_restarts(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("minrestarts.json");
+	const char *args[] = {"run", "-s", "0.01", "-o", out, "--budget", "1s", "--queries", "1,6",
+			      "--quiet", NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("minrestarts", args), 0);
+	struct res_file *res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(res->plan, "min_restarts")), 2);
+	json_t *b = res->extra ? json_object_get(res->extra, "budget") : NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "pairs")), 2);
+	CU_ASSERT(json_number_value(json_object_get(b, "elapsed_s")) > 1); /* over: owed */
+	for (size_t k = 0; k < res->n_queries; k++) {
+		const struct res_query *q = &res->queries[k];
+		CU_ASSERT_EQUAL_FATAL(q->n_restarts, 2);
+		const struct res_restart *r = restart_of(q, 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		CU_ASSERT_EQUAL(r->n_warmup, 4);
+		json_t *capped = json_object_get(r->extra, "warmup_capped");
+		json_t *steady = json_object_get(r->extra, "warmup_steady");
+		CU_ASSERT(json_is_true(steady) != json_is_true(capped));
+	}
+	res_file_free(res);
+	free(out);
 }
 
 /* A query whose row count changes between executions of one restart: run records each execution
@@ -954,6 +993,7 @@ int main(int argc, char **argv)
 	    {"variants_interleave", test_run_db__variants_interleave},
 	    {"budget_run_ends_in_time_and_records_its_plan",
 	     test_run_db__budget_run_ends_in_time_and_records_its_plan},
+	    {"budget_makes_min_restarts", test_run_db__budget_makes_min_restarts},
 	    {"row_count_change_is_recorded_and_flagged",
 	     test_run_db__row_count_change_is_recorded_and_flagged},
 	    {"refusals_claim_nothing", test_run_db__refusals_claim_nothing},

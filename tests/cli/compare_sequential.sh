@@ -13,6 +13,20 @@ run compare seq_old.json seq_new.json --sequential --max-pairs 20 --format json 
 # files of run --budget (seq_budget_*: seq_*.json with plan budget_s 600, detect 0.03, alpha 0.05,
 # max_pairs 10): the run's rule is replayed (two-sided, margin 3%, K 10)
 run compare seq_budget_old.json seq_budget_new.json --sequential --quiet
+# ... and without --sequential too: the two variants of one budget run are replayed by default and
+# the report says so; --fixed forces the fixed-sample test; both at once are refused
+run compare seq_budget_old.json seq_budget_new.json --quiet
+run compare seq_budget_old.json seq_budget_new.json --fixed --quiet | grep -E '^(\$|exit=|pairing|sequential|verdicts|Q[0-9]+ )'
+run compare seq_budget_old.json seq_budget_new.json --fixed --sequential
+# a run whose horizon grew from 8 to 12 (plan.horizon, K after each pair): replayed look by look
+hz=$(mktemp -d) || exit 1
+for v in old new; do
+	sed 's/"max_pairs": 10/"max_pairs": 12, "horizon": [8, 8, 9, 10, 11, 12, 12, 12]/' \
+		seq_budget_$v.json >"$hz/hz_$v.json" || exit 1
+done
+(cd "$hz" && run compare hz_old.json hz_new.json --quiet | grep -E '^(\$|exit=|sequential|verdicts|  Q)' &&
+	run compare hz_old.json hz_new.json --format json --quiet | grep -A9 '"horizon"' | tr -d ' \n' && echo)
+rm -rf "$hz"
 # another run: unpaired, said so with --sequential
 run compare seq_old.json seq_sep_new.json --sequential
 run compare seq_old.json seq_new.json --max-pairs 1
