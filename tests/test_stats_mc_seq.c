@@ -43,6 +43,7 @@ struct scenario {
 	double drift;	   /* log drift over the run: linear D and a random walk of sd D */
 	double noise_mult; /* multiplies every calibrated sd (1) */
 	enum st_seq_spending spending;
+	const size_t *horizon; /* K_k of each look (max_pairs of them), NULL: K fixed at max_pairs */
 };
 
 struct outcome {
@@ -204,9 +205,15 @@ static void mc_run(struct outcome *out, const struct scenario *sc, size_t reps,
 	st_seq_opts_init(&o);
 	o.max_pairs = k;
 	o.spending = sc->spending;
-	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&dp, &o, &err), 0);
-	o.pairing = ST_SEQ_UNPAIRED;
-	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&du, &o, &err), 0);
+	if (sc->horizon) {
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init_horizon(&dp, &o, sc->horizon, k, &err), 0);
+		o.pairing = ST_SEQ_UNPAIRED;
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init_horizon(&du, &o, sc->horizon, k, &err), 0);
+	} else {
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&dp, &o, &err), 0);
+		o.pairing = ST_SEQ_UNPAIRED;
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&du, &o, &err), 0);
+	}
 	for (size_t rep = 0; rep < reps; rep++) {
 		int q0;
 		double pairs;
@@ -273,8 +280,9 @@ static void test_stats_mc_seq__aa_false_alarms(void)
 	size_t reps = (size_t)(REPS_AA * scale());
 	double se = mc_se(ALPHA, reps);
 	static const struct scenario sc[] = {
-	    {10, 0, 0, 0, 1, 0}, {10, 0, 0, 0.01, 1, 0}, {10, 0, 0, 0.05, 1, 0},
-	    {20, 0, 0, 0.01, 1, 0}, {10, 0, 0, 0.01, 0.2, 0}, {10, 0, 0, 0.01, 1, ST_SPEND_POCOCK},
+	    {10, 0, 0, 0, 1, 0, NULL},	  {10, 0, 0, 0.01, 1, 0, NULL},
+	    {10, 0, 0, 0.05, 1, 0, NULL}, {20, 0, 0, 0.01, 1, 0, NULL},
+	    {10, 0, 0, 0.01, 0.2, 0, NULL}, {10, 0, 0, 0.01, 1, ST_SPEND_POCOCK, NULL},
 	};
 	printf("\n  A/A, %d queries, alpha %.2f, %zu replicates (MC s.e. at alpha %.4f): share "
 	       "with any query flagged\n",
@@ -295,6 +303,35 @@ static void test_stats_mc_seq__aa_false_alarms(void)
 		CU_ASSERT(share(o.sequ_any, reps) <= ALPHA + 2 * se);
 		if (sc[i].drift < 0.05)
 			CU_ASSERT(share(o.peek_any, reps) > ALPHA + 3 * se);
+	}
+	fflush(stdout);
+}
+
+/* The horizon of run --budget follows the measured cost of the pairs: here K is estimated at 8
+ * after the first pairs and grows to 12 as later pairs turn out cheaper (the schedule of
+ * tests/data/seq_horizon.py), 12 pairs simulated. The schedule depends on costs, not on the
+ * data, so Lan-DeMets spending keeps the bound: A/A family-wise false alarms <= alpha + 2 s.e.;
+ * the same for a horizon shrinking from 12 to 8. Four shares are checked, so 2000 replicates
+ * would leave about a 9% chance that one exceeds alpha + 2 s.e. by chance (seen: 0.0615 for the
+ * shrinking horizon, unpaired, where 20000 replicates give 0.0500): 5000 here. */
+static void test_stats_mc_seq__aa_changing_horizon(void)
+{
+	static const size_t grows[12] = {8, 8, 9, 10, 11, 12, 12, 12, 12, 12, 12, 12};
+	static const size_t shrinks[8] = {12, 12, 12, 11, 10, 9, 8, 8};
+	size_t reps = (size_t)(REPS_AA * 5 / 2 * scale());
+	double se = mc_se(ALPHA, reps);
+	const struct scenario sc[] = {
+	    {12, 0, 0, 0.01, 1, ST_SPEND_OBF, grows},
+	    {8, 0, 0, 0.01, 1, ST_SPEND_OBF, shrinks},
+	};
+	printf("\n  A/A with a changing horizon, %zu replicates (MC s.e. at alpha %.4f)\n", reps,
+	       se);
+	for (size_t i = 0; i < sizeof(sc) / sizeof(sc[0]); i++) {
+		struct outcome o;
+		mc_run(&o, &sc[i], reps, 7100 + i);
+		print_row(i == 0 ? "A/A, K 8 -> 12" : "A/A, K 12 -> 8", &sc[i], &o);
+		CU_ASSERT(share(o.seqp_any, reps) <= ALPHA + 2 * se);
+		CU_ASSERT(share(o.sequ_any, reps) <= ALPHA + 2 * se);
 	}
 	fflush(stdout);
 }
@@ -325,16 +362,16 @@ static void test_stats_mc_seq__power_same_wall_time(void)
 	struct outcome o;
 	printf("\n  power, %zu replicates (MC s.e. <= %.3f); one query slowed, 21 unchanged\n",
 	       reps, se);
-	struct scenario a = {10, 0.03, lsd(0.01), 0.01, 1, ST_SPEND_OBF};
+	struct scenario a = {10, 0.03, lsd(0.01), 0.01, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &a, 8100);
 	CU_ASSERT(share(o.seqp_q0, reps) >= 0.8);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.fixed_q0, reps) + 3 * se);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.now_q0, reps) + 3 * se);
 	CU_ASSERT(o.seqp_pairs_q0 < 10);
-	struct scenario b = {10, 0.05, lsd(0.03), 0.01, 1, ST_SPEND_OBF};
+	struct scenario b = {10, 0.05, lsd(0.03), 0.01, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &b, 8200);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.fixed_q0, reps) + 3 * se);
-	struct scenario c = {5, 0.03, lsd(0.01), 0.01, 1, ST_SPEND_OBF};
+	struct scenario c = {5, 0.03, lsd(0.01), 0.01, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &c, 8300); /* the same 5 pairs: what looking early costs */
 }
 
@@ -347,10 +384,10 @@ static void test_stats_mc_seq__pairing_gains_under_drift(void)
 	double se = mc_se(0.5, reps);
 	struct outcome o;
 	printf("\n  pairing under drift, %zu replicates\n", reps);
-	struct scenario a = {10, 0.03, lsd(0.01), 0.05, 1, ST_SPEND_OBF};
+	struct scenario a = {10, 0.03, lsd(0.01), 0.05, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &a, 8400);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.sequ_q0, reps) + 3 * se);
-	struct scenario b = {10, 0.05, lsd(0.03), 0.05, 1, ST_SPEND_OBF};
+	struct scenario b = {10, 0.05, lsd(0.03), 0.05, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &b, 8500);
 	CU_ASSERT(share(o.seqp_q0, reps) > share(o.sequ_q0, reps) + 3 * se);
 }
@@ -359,6 +396,7 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    {"aa_false_alarms", test_stats_mc_seq__aa_false_alarms},
+	    {"aa_changing_horizon", test_stats_mc_seq__aa_changing_horizon},
 	    {"power_same_wall_time", test_stats_mc_seq__power_same_wall_time},
 	    {"pairing_gains_under_drift", test_stats_mc_seq__pairing_gains_under_drift},
 	    {NULL, NULL},

@@ -212,6 +212,147 @@ static const double *factors_of(const char *name)
 	return noisy;
 }
 
+/* A horizon that follows the budget: tests/data/seq_horizon.py (SciPy, Genz's algorithm) gives
+ * the cumulative alpha of one side and the boundaries of three schedules of K (alpha 0.05 / 22
+ * two-sided, O'Brien-Fleming type, first look after pair 2): K growing from 8 to 12, jumping from
+ * 4 to 12 (looks 3 to 6 spend nothing: infinite boundaries), shrinking from 12 to 6 (look 6 spends
+ * the rest). */
+struct horizon_case {
+	const char *name;
+	size_t n;
+	size_t horizon[16];
+	size_t looks;
+	double cum[16];
+	double z[16];
+};
+
+static const struct horizon_case horizon_cases[] = {
+#include "data/seq_horizon_ref.inc"
+};
+
+static void horizon_opts(struct st_seq_opts *o)
+{
+	st_seq_opts_init(o);
+	o->alpha = 0.05;
+	o->m = 22;
+	o->first_look = 2;
+	o->alt = ST_TWO_SIDED;
+	o->spending = ST_SPEND_OBF;
+}
+
+static void test_stats_seq__horizon_bounds_match_scipy(void)
+{
+	static struct st_seq_design d;
+	struct st_seq_opts o;
+	struct errbuf err;
+	horizon_opts(&o);
+	for (size_t i = 0; i < NELEM(horizon_cases); i++) {
+		const struct horizon_case *c = &horizon_cases[i];
+		double cum[ST_SEQ_MAX_PAIRS + 1];
+		size_t last = st_seq_spend_horizon(cum, ST_SPEND_OBF, 0.05 / 22 / 2, 2, c->horizon,
+						   c->n);
+		CU_ASSERT_EQUAL(last, c->looks);
+		for (size_t k = 1; k <= c->n; k++)
+			CU_ASSERT_DOUBLE_EQUAL(cum[k], c->cum[k - 1], c->cum[k - 1] * 1e-9);
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init_horizon(&d, &o, c->horizon, c->n, &err), 0);
+		CU_ASSERT_EQUAL(d.looks, c->looks);
+		for (size_t k = 1; k <= c->looks; k++) {
+			if (isinf(c->z[k - 1])) {
+				CU_ASSERT(isinf(d.z[k]));
+			} else {
+				CU_ASSERT_DOUBLE_EQUAL(d.z[k], c->z[k - 1], 2e-4);
+			}
+			CU_ASSERT_EQUAL(d.horizon[k], c->horizon[k - 1]);
+		}
+		CU_ASSERT(isinf(d.z[c->looks + 1]));
+		CU_ASSERT_EQUAL(d.opts.max_pairs, c->horizon[c->n - 1]);
+	}
+}
+
+/* What run --budget does and compare --sequential replays: the run builds the design after
+ * each pair k from K_1..K_k (K growing from 8 to 12) and feeds pair k with it; the replay builds
+ * it once from the K recorded for every look. A look's boundary must not depend on later K:
+ * the same boundaries, decisions and pairs of decision. */
+static void test_stats_seq__horizon_run_reproduces_replay(void)
+{
+	static struct st_seq_design step, whole;
+	const struct horizon_case *c = &horizon_cases[0];
+	struct st_seq_opts o;
+	struct errbuf err;
+	horizon_opts(&o);
+	CU_ASSERT_STRING_EQUAL_FATAL(c->name, "grows_8_to_12");
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init_horizon(&whole, &o, c->horizon, c->n, &err), 0);
+	static const char *const seqs[] = {"regression", "improvement", "unchanged", "noisy"};
+	struct st_seq_state run[4], replay[4];
+	for (size_t q = 0; q < 4; q++) {
+		st_seq_state_init(&run[q]);
+		st_seq_state_init(&replay[q]);
+	}
+	for (size_t k = 1; k <= c->n; k++) {
+		CU_ASSERT_EQUAL_FATAL(st_seq_design_init_horizon(&step, &o, c->horizon, k, &err), 0);
+		for (size_t j = 1; j <= k; j++)
+			CU_ASSERT_EQUAL(memcmp(&step.z[j], &whole.z[j], sizeof(double)), 0);
+		for (size_t q = 0; q < 4; q++) {
+			const double *f = factors_of(seqs[q]);
+			double a = old_ms[(k - 1) % 10], b = a * f[(k - 1) % 10];
+			CU_ASSERT_EQUAL(st_seq_feed(&run[q], &step, a, b, &err), 0);
+			CU_ASSERT_EQUAL(st_seq_feed(&replay[q], &whole, a, b, &err), 0);
+		}
+	}
+	for (size_t q = 0; q < 4; q++) {
+		CU_ASSERT_EQUAL(run[q].decision, replay[q].decision);
+		CU_ASSERT_EQUAL(run[q].decided_at, replay[q].decided_at);
+		CU_ASSERT_EQUAL(memcmp(&run[q].look.t_bound, &replay[q].look.t_bound,
+				       sizeof(double)),
+				0);
+	}
+	CU_ASSERT_EQUAL(replay[0].decision, ST_SEQ_REGRESSION);
+}
+
+/* Whatever the horizon does (growing, shrinking, jumping; a fixed LCG draws 200 schedules), the
+ * spending never decreases, never exceeds alpha, and reaches it exactly at a look with k >= K_k;
+ * a constant K gives the fixed design bit for bit. */
+static void test_stats_seq__horizon_spends_at_most_alpha(void)
+{
+	static struct st_seq_design fixed, h;
+	const double side = 0.05 / 22 / 2;
+	unsigned long x = 12345;
+	for (int rep = 0; rep < 200; rep++) {
+		size_t horizon[40], n = 0, K = 2;
+		double cum[ST_SEQ_MAX_PAIRS + 1];
+		while (n < 40) {
+			x = (x * 1103515245UL + 12345UL) % 2147483648UL;
+			long step = (long)(x >> 16) % 7 - 2; /* -2 .. +4 */
+			K = (size_t)((long)K + step < 2 ? 2 : (long)K + step > 60 ? 60 : (long)K + step);
+			horizon[n++] = K;
+		}
+		size_t last = st_seq_spend_horizon(cum, ST_SPEND_OBF, side, 2, horizon, n);
+		for (size_t k = 1; k <= n; k++) {
+			CU_ASSERT(cum[k] >= cum[k - 1]);
+			CU_ASSERT(cum[k] <= side);
+		}
+		CU_ASSERT_EQUAL(cum[1], 0);
+		if (last < n || n >= horizon[n - 1])
+			CU_ASSERT_EQUAL(cum[last], side);
+		for (size_t k = 2; k < last; k++)
+			CU_ASSERT(k < horizon[k - 1]);
+	}
+	struct st_seq_opts o;
+	struct errbuf err;
+	size_t ten[10] = {10, 10, 10, 10, 10, 10, 10, 10, 10, 10};
+	horizon_opts(&o);
+	o.max_pairs = 10;
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&fixed, &o, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init_horizon(&h, &o, ten, 10, &err), 0);
+	CU_ASSERT_EQUAL(memcmp(fixed.z, h.z, sizeof(fixed.z)), 0);
+	CU_ASSERT_EQUAL(fixed.looks, 10);
+	CU_ASSERT_DOUBLE_EQUAL(h.spent[10], 0.05 / 22, 1e-15);
+	/* a horizon below the first look, or none, is refused */
+	size_t bad[2] = {10, 1};
+	CU_ASSERT_EQUAL(st_seq_design_init_horizon(&h, &o, bad, 2, &err), ST_EINVAL);
+	CU_ASSERT_EQUAL(st_seq_design_init_horizon(&h, &o, ten, 0, &err), ST_EINVAL);
+}
+
 /* tests/data/seq_tbounds.py's numpy implementation of the rule (t on log ratios or pooled
  * two-sample t, its exact critical t, repeated CI against +-2%): the decision, the pair it came
  * at, t and the critical t there (or at pair 10 when undecided). */
@@ -384,6 +525,9 @@ int main(int argc, char **argv)
 		{"bad_input_is_rejected", test_stats_seq__bad_input_is_rejected},
 		{"no_decision_after_max_pairs", test_stats_seq__no_decision_after_max_pairs},
 		{"names", test_stats_seq__names},
+		{"horizon_bounds_match_scipy", test_stats_seq__horizon_bounds_match_scipy},
+		{"horizon_run_reproduces_replay", test_stats_seq__horizon_run_reproduces_replay},
+		{"horizon_spends_at_most_alpha", test_stats_seq__horizon_spends_at_most_alpha},
 		{NULL, NULL},
 	};
 	return th_run("stats_seq", cases, argc, argv);
