@@ -312,8 +312,9 @@ static void test_stats_mc_seq__aa_false_alarms(void)
  * tests/data/seq_horizon.py), 12 pairs simulated. The schedule depends on costs, not on the
  * data, so Lan-DeMets spending keeps the bound: A/A family-wise false alarms <= alpha + 2 s.e.;
  * the same for a horizon shrinking from 12 to 8. Four shares are checked, so 2000 replicates
- * would leave about a 9% chance that one exceeds alpha + 2 s.e. by chance (seen: 0.0615 for the
- * shrinking horizon, unpaired, where 20000 replicates give 0.0500): 5000 here. */
+ * would leave about a 9% chance that one exceeds alpha + 2 s.e. by chance (seen with the
+ * converted boundaries before the exact t: 0.0615 for the shrinking horizon, unpaired, where
+ * 20000 replicates gave 0.0500): 5000 here. */
 static void test_stats_mc_seq__aa_changing_horizon(void)
 {
 	static const size_t grows[12] = {8, 8, 9, 10, 11, 12, 12, 12, 12, 12, 12, 12};
