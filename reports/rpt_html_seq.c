@@ -126,6 +126,29 @@ static double plan_num(const struct res_file *r, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* The horizon when the run re-estimated it after each pair (plan.horizon: K_k of each look, which
+ * spends by k / K_k), and why the rule was replayed without --sequential. */
+static void seq_rule_horizon(FILE *out, const struct rpt_compare *c)
+{
+	const struct st_seq_design *d = &c->seq;
+	int varies = 0;
+	for (size_t k = 2; k <= d->looks; k++)
+		varies |= d->horizon[k] != d->horizon[1];
+	if (varies) {
+		fputs(" K was re-estimated after each pair from the cost of the pairs (plan.horizon; "
+		      "look k spends by k / K<sub>k</sub>):",
+		      out);
+		for (size_t k = 1; k <= d->looks; k++)
+			fprintf(out, "%s %zu", k > 1 ? "," : "", d->horizon[k]);
+		fputs(".", out);
+	}
+	if (c->opts.seq_auto)
+		fputs(" Replayed by default: the files are the variants of one run --budget, whose "
+		      "restarts this rule stopped (a fixed-sample test on them would not keep "
+		      "&alpha;; <code>--fixed</code> gives it).",
+		      out);
+}
+
 /* The rule in words: what rpt_seq_replay applied (c->seq). */
 static void seq_rule(FILE *out, const struct rpt_compare *c)
 {
@@ -153,12 +176,14 @@ static void seq_rule(FILE *out, const struct rpt_compare *c)
 	    o->max_pairs == o->first_look ? "" : "s", 100 * o->min_effect, up, 1 / up, 1 / up, up);
 	if (plan_num(c->old.res, "budget_s") > 0)
 		fputs("&alpha;, margin and K are the budget run's (plan.alpha, plan.detect, "
-		      "plan.max_pairs), two-sided, as the run decided.</p>\n",
+		      "plan.max_pairs), two-sided, as the run decided.",
 		      out);
 	else
 		fputs("&alpha;, margin and sides are compare's options; K is --max-pairs, else "
-		      "plan.max_pairs, else the most pairs a query has.</p>\n",
+		      "plan.max_pairs, else the most pairs a query has.",
 		      out);
+	seq_rule_horizon(out, c);
+	fputs("</p>\n", out);
 }
 
 /* The boundaries: critical normal score (known variance), the critical t the decisions use, and

@@ -241,6 +241,26 @@ static void test_rpt_html_seq__absent_without_the_rule(void)
 	free(dir);
 }
 
+/* The budget pair without --sequential: the rule is replayed by default and the page says so;
+ * --fixed gives the fixed-sample test and no sequential section. */
+static void test_rpt_html_seq__default_for_a_budget_run(void)
+{
+	char *dir = th_tempdir("html-seq");
+	char *html = seq_page(dir, "d.html", "", want_exit());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "id=\"sequential\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "Replayed by default: the files are the variants of "
+					    "one run --budget"));
+	free(html);
+	html = seq_page(dir, "f.html", "--fixed", 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NULL(strstr(html, "id=\"sequential\""));
+	CU_ASSERT_PTR_NULL(strstr(html, "Replayed by default"));
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
 static int copy_file(const char *from, const char *dir, const char *name)
 {
 	return th_system("cp '%s' '%s/%s'", from, dir, name);
@@ -331,6 +351,7 @@ int main(int argc, char **argv)
 	    {"rule_is_the_runs", test_rpt_html_seq__rule_is_the_runs},
 	    {"budget_section_per_query", test_rpt_html_seq__budget_section_per_query},
 	    {"absent_without_the_rule", test_rpt_html_seq__absent_without_the_rule},
+	    {"default_for_a_budget_run", test_rpt_html_seq__default_for_a_budget_run},
 	    {"report_takes_a_variant_directory",
 	     test_rpt_html_seq__report_takes_a_variant_directory},
 	    {"report_directory_errors", test_rpt_html_seq__report_directory_errors},
