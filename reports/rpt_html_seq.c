@@ -126,27 +126,58 @@ static double plan_num(const struct res_file *r, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The horizon when the run re-estimated it after each pair (plan.horizon: K_k of each look, which
- * spends by k / K_k), and why the rule was replayed without --sequential. */
-static void seq_rule_horizon(FILE *out, const struct rpt_compare *c)
+/* The last look with a boundary: looks after later pairs spend nothing. */
+static size_t last_look(const struct st_seq_design *d)
 {
-	const struct st_seq_design *d = &c->seq;
-	int varies = 0;
-	for (size_t k = 2; k <= d->looks; k++)
-		varies |= d->horizon[k] != d->horizon[1];
-	if (varies) {
-		fputs(" K was re-estimated after each pair from the cost of the pairs (plan.horizon; "
-		      "look k spends by k / K<sub>k</sub>):",
+	return d->looks ? d->looks : d->opts.max_pairs;
+}
+
+/* 1 when every look had the same horizon K (a fixed design), 0 when it was re-estimated. */
+static int horizon_fixed(const struct st_seq_design *d)
+{
+	for (size_t k = d->opts.first_look; k <= d->looks; k++)
+		if (d->horizon[k] && d->horizon[k] != d->opts.max_pairs)
+			return 0;
+	return 1;
+}
+
+static void seq_rule_horizon(FILE *out, const struct st_seq_design *d)
+{
+	size_t f = d->opts.first_look, last = last_look(d), n = last >= f ? last - f + 1 : 0;
+	if (horizon_fixed(d))
+		fprintf(out, "Horizon <b>K = %zu pairs</b>; ", d->opts.max_pairs);
+	else
+		fprintf(
+		    out,
+		    "Horizon <b>K re-estimated after each pair</b> from the measured cost of "
+		    "the pairs (K at each look in the table below, %zu at the last); a look whose "
+		    "K grew spends nothing new, the look that reaches its K spends the rest; ",
+		    d->opts.max_pairs);
+	fprintf(out,
+		"looks after every pair from %zu to %zu (%zu look%s; pairs after the last look "
+		"spend nothing). ",
+		f, last, n, n == 1 ? "" : "s");
+}
+
+/* Where alpha, margin and K come from, and why the rule was applied. */
+static void seq_rule_source(FILE *out, const struct rpt_compare *c)
+{
+	json_t *h = c->old.res->plan ? json_object_get(c->old.res->plan, "horizon") : NULL;
+	if (plan_num(c->old.res, "budget_s") > 0)
+		fprintf(out,
+			"&alpha;, margin and K are the budget run's (plan.alpha, plan.detect, %s), "
+			"two-sided, as the run decided.",
+			json_is_array(h) ? "plan.horizon" : "plan.max_pairs");
+	else
+		fputs("&alpha;, margin and sides are compare's options; K is --max-pairs, else "
+		      "plan.max_pairs, else the most pairs a query has.",
 		      out);
-		for (size_t k = 1; k <= d->looks; k++)
-			fprintf(out, "%s %zu", k > 1 ? "," : "", d->horizon[k]);
-		fputs(".", out);
-	}
 	if (c->opts.seq_auto)
 		fputs(" Replayed by default: the files are the variants of one run --budget, whose "
 		      "restarts this rule stopped (a fixed-sample test on them would not keep "
 		      "&alpha;; <code>--fixed</code> gives it).",
 		      out);
+	fputs("</p>\n", out);
 }
 
 /* The rule in words: what rpt_seq_replay applied (c->seq). */
@@ -157,59 +188,54 @@ static void seq_rule(FILE *out, const struct rpt_compare *c)
 	int obf = o->spending == ST_SPEND_OBF;
 	fprintf(
 	    out,
-	    "<p class=\"seq-rule\">Group-sequential t-test on the log ratio new/old of each pair "
-	    "of restarts (%s), replayed over the pairs in file order. &alpha;-spending: %s "
-	    "(Lan &amp; DeMets 1983); &alpha; %g over %zu quer%s: <b>%.3g per query</b>, %s. "
-	    "Horizon <b>K = %zu pairs</b>; looks after every pair from %zu to %zu (%zu look%s; "
-	    "pairs beyond K spend nothing). Margin %g%%: <i>regression</i> when the repeated "
-	    "confidence interval lies above 1 and the estimate is at least %.4g, "
-	    "<i>improvement</i> when it lies below 1 and the estimate is at most %.4g, "
-	    "<i>unchanged</i> when it lies within [%.4g, %.4g]; a decided query keeps its "
-	    "decision. ",
+	    "<p class=\"seq-rule\">Group-sequential t-test on the log ratio new/old of each "
+	    "pair of restarts (%s), replayed over the pairs in file order. &alpha;-spending: %s "
+	    "(Lan &amp; DeMets 1983); &alpha; %g over %zu quer%s: <b>%.3g per query</b>, %s. ",
 	    o->pairing == ST_SEQ_PAIRED
 		? "paired: restart i of old with restart i of new, one interleaved run"
 		: "unpaired: two-sample t, the files are not variants of one run",
 	    obf ? "O'Brien&ndash;Fleming type, little &alpha; early" : "Pocock type, evenly",
 	    o->alpha, o->m, o->m == 1 ? "y" : "ies", c->seq.alpha_query,
-	    o->alt == ST_GREATER ? "for regressions and again for improvements" : "two-sided",
-	    o->max_pairs, o->first_look, o->max_pairs, o->max_pairs - o->first_look + 1,
-	    o->max_pairs == o->first_look ? "" : "s", 100 * o->min_effect, up, 1 / up, 1 / up, up);
-	if (plan_num(c->old.res, "budget_s") > 0)
-		fputs("&alpha;, margin and K are the budget run's (plan.alpha, plan.detect, "
-		      "plan.max_pairs), two-sided, as the run decided.",
-		      out);
-	else
-		fputs("&alpha;, margin and sides are compare's options; K is --max-pairs, else "
-		      "plan.max_pairs, else the most pairs a query has.",
-		      out);
-	seq_rule_horizon(out, c);
-	fputs("</p>\n", out);
+	    o->alt == ST_GREATER ? "for regressions and again for improvements" : "two-sided");
+	seq_rule_horizon(out, &c->seq);
+	fprintf(
+	    out,
+	    "Margin %g%%: <i>regression</i> when the repeated confidence interval lies above 1 "
+	    "and the estimate is at least %.4g, <i>improvement</i> when it lies below 1 and "
+	    "the estimate is at most %.4g, <i>unchanged</i> when it lies within [%.4g, %.4g]; a "
+	    "decided query keeps its decision. ",
+	    100 * o->min_effect, up, 1 / up, 1 / up, up);
+	seq_rule_source(out, c);
 }
 
-/* The boundaries: critical normal score (known variance), the critical t the decisions use, and
- * the cumulative alpha of one query at each look. */
+/* The boundaries: the horizon, critical normal score (known variance), the critical t the
+ * decisions use, and the cumulative alpha of one query at each look. */
 static void seq_bounds(FILE *out, const struct rpt_compare *c)
 {
-	const struct st_seq_opts *o = &c->seq.opts;
+	const struct st_seq_design *d = &c->seq;
+	size_t f = d->opts.first_look, last = last_look(d);
 	fputs("<div class=\"table-wrap\"><table class=\"seq-bounds\"><tr><th>look after pair</th>",
 	      out);
-	for (size_t k = o->first_look; k <= o->max_pairs; k++)
+	for (size_t k = f; k <= last; k++)
 		fprintf(out, "<td>%zu</td>", k);
+	fputs("</tr>\n<tr><th>horizon K</th>", out);
+	for (size_t k = f; k <= last; k++)
+		fprintf(out, "<td>%zu</td>", d->horizon[k] ? d->horizon[k] : d->opts.max_pairs);
 	fputs("</tr>\n<tr><th>boundary |z|</th>", out);
-	for (size_t k = o->first_look; k <= o->max_pairs; k++)
-		if (isfinite(c->seq.z[k]))
-			fprintf(out, "<td>%.3f</td>", c->seq.z[k]);
+	for (size_t k = f; k <= last; k++)
+		if (isfinite(d->z[k]))
+			fprintf(out, "<td>%.3f</td>", d->z[k]);
 		else
 			fputs("<td>" DASH "</td>", out);
 	fputs("</tr>\n<tr><th>critical t</th>", out);
-	for (size_t k = o->first_look; k <= o->max_pairs; k++)
-		if (isfinite(c->seq.t[k]))
-			fprintf(out, "<td>%.3g</td>", c->seq.t[k]);
+	for (size_t k = f; k <= last; k++)
+		if (isfinite(d->t[k]))
+			fprintf(out, "<td>%.3g</td>", d->t[k]);
 		else
 			fputs("<td>" DASH "</td>", out);
 	fputs("</tr>\n<tr><th>&alpha; spent (cumulative)</th>", out);
-	for (size_t k = o->first_look; k <= o->max_pairs; k++)
-		fprintf(out, "<td>%.3g</td>", c->seq.spent[k]);
+	for (size_t k = f; k <= last; k++)
+		fprintf(out, "<td>%.3g</td>", d->spent[k]);
 	fputs("</tr></table></div>\n", out);
 }
 

@@ -174,6 +174,46 @@ static void test_rpt_html_seq__rule_is_the_runs(void)
 	free(dir);
 }
 
+/* A horizon re-estimated after each pair (plan.horizon) is said so and listed per look; a fixed
+ * one is one K. */
+static void test_rpt_html_seq__reestimated_horizon_listed_per_look(void)
+{
+	char *dir = th_tempdir("html-seq"), path[4096];
+	char *html = seq_page(dir, "d.html", "", want_exit());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "Horizon <b>K = 10 pairs</b>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<tr><th>horizon K</th><td>10</td>"));
+	free(html);
+	for (int s = 0; s < 2; s++)
+		CU_ASSERT_EQUAL(
+		    th_system("sed 's/\"max_pairs\": 10/\"max_pairs\": 10, \"horizon\": "
+			      "[12, 12, 11, 11, 10, 10, 10, 10]/' "
+			      "'%s/tests/data/seq_html_%s.json' >'%s/h_%s.json'",
+			      DBT3_SOURCE_DIR, s ? "new" : "old", dir, s ? "new" : "old"),
+		    0);
+	CU_ASSERT_TRUE(th_system("cd '%s' && '%s' compare -q h_old.json h_new.json --format html "
+				 "-o h.html",
+				 dir, DBT3_BINARY) <= 1);
+	snprintf(path, sizeof(path), "%s/h.html", dir);
+	html = fx_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	static const char *const want[] = {
+	    "Horizon <b>K re-estimated after each pair</b>",
+	    "10 at the last",
+	    "<tr><th>horizon K</th><td>12</td><td>11</td><td>11</td><td>10</td><td>10</td>"
+	    "<td>10</td><td>10</td></tr>",
+	    "(plan.alpha, plan.detect, plan.horizon)",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		if (!strstr(html, want[i]))
+			fprintf(stderr, "missing: %s\n", want[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(html, want[i]));
+	}
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
 /* Per query and file: restarts measured, measured until, warm-up and runs of each restart, cut
  * warm-ups, and the run's own decision; and how the run ended. */
 static void test_rpt_html_seq__budget_section_per_query(void)
@@ -349,6 +389,8 @@ int main(int argc, char **argv)
 	    {"looks_and_decisions_match_reference",
 	     test_rpt_html_seq__looks_and_decisions_match_reference},
 	    {"rule_is_the_runs", test_rpt_html_seq__rule_is_the_runs},
+	    {"reestimated_horizon_listed_per_look",
+	     test_rpt_html_seq__reestimated_horizon_listed_per_look},
 	    {"budget_section_per_query", test_rpt_html_seq__budget_section_per_query},
 	    {"absent_without_the_rule", test_rpt_html_seq__absent_without_the_rule},
 	    {"default_for_a_budget_run", test_rpt_html_seq__default_for_a_budget_run},
