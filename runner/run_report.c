@@ -41,8 +41,10 @@ static void count_notes(char *notes, size_t len, size_t nl, const struct st_figs
 	const struct {
 		size_t n;
 		const char *what;
-	} c[] = {{g->not_steady, "not steady"}, {g->warmup_cut, "warm-up cut"},
-		 {g->timeout, "timeout"},	{g->crash, "crash"},
+	} c[] = {{g->not_steady, "not steady"},
+		 {g->warmup_cut, "warm-up cut"},
+		 {g->timeout, "timeout"},
+		 {g->crash, "crash"},
 		 {g->error, "error"}};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]) && nl < len; i++)
 		if (c[i].n)
@@ -87,62 +89,72 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 	return ferror(f) ? -1 : 0;
 }
 
+/* The notes of one restart: not steady, failed. */
+static int restart_notes(FILE *f, const char *name, const char *id, const struct res_restart *r)
+{
+	const char *who = name ? name : "", *sep = name ? " " : "";
+	int notes = 0;
+	if (r->not_steady) {
+		fprintf(f,
+			"%s%s%s restart %d: not steady (the measured runs still trend: "
+			"Mann-Kendall, Holm over the file, p < 0.05; more --warmup?)\n",
+			who, sep, id, r->index + 1);
+		notes++;
+	}
+	if (r->status != RES_STATUS_OK) {
+		char first[200];
+		snprintf(first, sizeof(first), "%s", r->error ? r->error : "");
+		first[strcspn(first, "\n")] = '\0';
+		fprintf(f, "%s%s%s restart %d: %s: %s\n", who, sep, id, r->index + 1,
+			res_status_name(r->status), first);
+		notes++;
+	}
+	return notes;
+}
+
+/* The notes of one query: its restarts', then whether its result or plan differs between
+ * restarts by the per-query figures' rule (stats/st_figs.h: results of ok restarts only). */
+static int query_notes(FILE *f, const char *name, const struct res_query *q)
+{
+	const char *who = name ? name : "", *sep = name ? " " : "";
+	int notes = 0;
+	for (size_t j = 0; j < q->n_restarts; j++)
+		notes += restart_notes(f, name, q->id, &q->restarts[j]);
+	struct st_figs g;
+	struct errbuf err;
+	if (st_figs_compute(&g, q, 0.05 / 22, &err) == 0) {
+		if (g.results_differ) {
+			fprintf(f, "%s%s%s: the result differs between restarts\n", who, sep,
+				q->id);
+			notes++;
+		}
+		if (g.plans_differ) {
+			fprintf(f, "%s%s%s: the plan differs between restarts\n", who, sep, q->id);
+			notes++;
+		}
+	}
+	st_figs_release(&g);
+	return notes;
+}
+
+/* The result fingerprint of q by the per-query figures' rule (its first ok restart's), or NULL;
+ * it points into q. */
+static const char *figs_result_sha(const struct res_query *q)
+{
+	struct st_figs g;
+	struct errbuf err;
+	const char *sha = st_figs_compute(&g, q, 0.05 / 22, &err) == 0 ? g.result_sha256 : NULL;
+	st_figs_release(&g);
+	return sha;
+}
+
 int run_report_notes(FILE *f, const struct run_target *targets, int n)
 {
 	int notes = 0;
 	for (int t = 0; t < n; t++) {
 		const struct res_file *res = targets[t].res;
-		const char *name = targets[t].name;
-		if (!res)
-			continue;
-		for (size_t i = 0; i < res->n_queries; i++) {
-			const struct res_query *q = &res->queries[i];
-			const char *sha = NULL, *plan = NULL;
-			int res_differs = 0, plan_differs = 0;
-			for (size_t j = 0; j < q->n_restarts; j++) {
-				const struct res_restart *r = &q->restarts[j];
-				const char *who = name ? name : "";
-				const char *sep = name ? " " : "";
-				if (r->not_steady) {
-					fprintf(
-					    f,
-					    "%s%s%s restart %d: not steady (the measured runs "
-					    "still trend: Mann-Kendall, Holm over the file, p < "
-					    "0.05; more --warmup?)\n",
-					    who, sep, q->id, r->index + 1);
-					notes++;
-				}
-				if (r->status != RES_STATUS_OK) {
-					char first[200];
-					snprintf(first, sizeof(first), "%s",
-						 r->error ? r->error : "");
-					first[strcspn(first, "\n")] = '\0';
-					fprintf(f, "%s%s%s restart %d: %s: %s\n", who, sep, q->id,
-						r->index + 1, res_status_name(r->status), first);
-					notes++;
-				}
-				if (r->result_sha256) {
-					if (sha && strcmp(sha, r->result_sha256) != 0)
-						res_differs = 1;
-					sha = r->result_sha256;
-				}
-				if (r->plan_sha256) {
-					if (plan && strcmp(plan, r->plan_sha256) != 0)
-						plan_differs = 1;
-					plan = r->plan_sha256;
-				}
-			}
-			if (res_differs) {
-				fprintf(f, "%s%s%s: the result differs between restarts\n",
-					name ? name : "", name ? " " : "", q->id);
-				notes++;
-			}
-			if (plan_differs) {
-				fprintf(f, "%s%s%s: the plan differs between restarts\n",
-					name ? name : "", name ? " " : "", q->id);
-				notes++;
-			}
-		}
+		for (size_t i = 0; res && i < res->n_queries; i++)
+			notes += query_notes(f, targets[t].name, &res->queries[i]);
 	}
 	/* Results across variants: the same data must give the same answers. */
 	for (int t = 1; t < n; t++) {
@@ -152,10 +164,7 @@ int run_report_notes(FILE *f, const struct run_target *targets, int n)
 		for (size_t i = 0; i < b->n_queries; i++) {
 			const struct res_query *qb = &b->queries[i];
 			const struct res_query *qa = res_file_find_query(a, qb->id);
-			if (!qa || !qa->n_restarts || !qb->n_restarts)
-				continue;
-			const char *sa = qa->restarts[0].result_sha256;
-			const char *sb = qb->restarts[0].result_sha256;
+			const char *sa = qa ? figs_result_sha(qa) : NULL, *sb = figs_result_sha(qb);
 			if (sa && sb && strcmp(sa, sb) != 0) {
 				fprintf(f, "%s: the result of %s differs from %s's\n",
 					targets[t].name, qb->id, targets[0].name);

@@ -112,7 +112,8 @@ static void test_run__variant_bad_specs_refused(void)
 			    "'_', '.')"},
 	    {"..:mysqld=/x", "bad variant name '..' (a letter or digit, then letters, digits, '-', "
 			     "'_', '.')"},
-	    {"-a:", "bad variant name '-a' (a letter or digit, then letters, digits, '-', '_', '.')"},
+	    {"-a:",
+	     "bad variant name '-a' (a letter or digit, then letters, digits, '-', '_', '.')"},
 	    {"a/b:", "bad variant name 'a/b' (a letter or digit, then letters, digits, '-', '_', "
 		     "'.')"},
 	    {"a:sql_mode=A,B", "bad variant 'a:sql_mode=A,B': option name 'B' (lowercase letters, "
@@ -140,8 +141,8 @@ static void test_run__variant_bad_specs_refused(void)
 		struct errbuf err = {""};
 		CU_ASSERT_EQUAL(run_variant_parse(&v, cases[i].spec, &err), -1);
 		if (strcmp(err.msg, cases[i].msg) != 0) {
-			fprintf(stderr, "\ncase %s:\n got  %s\n want %s\n", cases[i].spec,
-				err.msg, cases[i].msg);
+			fprintf(stderr, "\ncase %s:\n got  %s\n want %s\n", cases[i].spec, err.msg,
+				cases[i].msg);
 			CU_FAIL("message differs");
 		}
 	}
@@ -151,8 +152,9 @@ static void test_run__variant_bad_specs_refused(void)
 	struct run_variant v;
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL(run_variant_parse(&v, longname, &err), -1);
-	CU_ASSERT_STRING_EQUAL(err.msg, "bad variant name 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn' "
-					"(1 to 64 characters)");
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "bad variant name 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn' "
+			       "(1 to 64 characters)");
 	strcpy(longname + 64, ":mysqld=/x"); /* 64 characters: fine */
 	CU_ASSERT_EQUAL(run_variant_parse(&v, longname, &err), 0);
 	run_variant_release(&v);
@@ -171,9 +173,10 @@ static void test_run__binary_check_names_the_problem(void)
 	CU_ASSERT_EQUAL(run_binary_check("--mysqld", "mariadbd", &err), 0);
 	/* a bare name is looked up where the server start looks, before anything starts */
 	CU_ASSERT_EQUAL(run_binary_check("variant 'a': mysqld", "no-such-mariadbd-x", &err), -1);
-	CU_ASSERT_STRING_EQUAL(err.msg, "variant 'a': mysqld 'no-such-mariadbd-x' is not an "
-					"executable found on PATH (nor in /usr/sbin, /usr/local/sbin, "
-					"/usr/bin, /usr/local/bin, /sbin)");
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "variant 'a': mysqld 'no-such-mariadbd-x' is not an "
+			       "executable found on PATH (nor in /usr/sbin, /usr/local/sbin, "
+			       "/usr/bin, /usr/local/bin, /sbin)");
 }
 
 static int is_permutation(const int *a, int n, int lo)
@@ -580,6 +583,59 @@ static void test_run__table_notes_warmup_cut(void)
 	res_file_free(res);
 }
 
+/* The end-of-run notes compare result fingerprints of ok restarts only (the per-query figures'
+ * rule, stats/st_figs.h): a crashed restart's fingerprint is of a partial result. */
+static void test_run__notes_compare_fingerprints_of_ok_restarts(void)
+{
+	static char other[] = "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff";
+	struct res_file *a = sample_result(), *b = sample_result();
+	double m[] = {2.0};
+	struct res_restart crash = {0};
+	crash.index = 2;
+	crash.status = RES_STATUS_CRASH;
+	crash.measured_ms = m;
+	crash.n_measured = 1;
+	crash.rows = 1;
+	crash.result_sha256 = other;
+	crash.error = "lost connection";
+	res_query_add_restart(&a->queries[0], &crash);
+	/* variant b: its first Q1 restart crashed with another fingerprint, its second is ok */
+	b->queries[0].restarts[0].status = RES_STATUS_CRASH;
+	free(b->queries[0].restarts[0].result_sha256);
+	b->queries[0].restarts[0].result_sha256 = strdup(other);
+	struct run_target t[2] = {{.name = "old", .res = a}, {.name = "new", .res = b}};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int notes = run_report_notes(f, t, 2);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(strstr(buf, "differs"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "old Q1 restart 3: crash: lost connection\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "new Q1 restart 1: crash: \n"));
+	CU_ASSERT_EQUAL(notes, 4); /* the two crashes and the two Q6 timeouts */
+	free(buf);
+	/* an ok restart with another fingerprint is a note, and so is another variant's answer */
+	free(a->queries[0].restarts[1].result_sha256);
+	a->queries[0].restarts[1].result_sha256 = strdup(other);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	run_report_notes(f, t, 1);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "old Q1: the result differs between restarts\n"));
+	free(buf);
+	free(b->queries[0].restarts[1].result_sha256);
+	b->queries[0].restarts[1].result_sha256 = strdup(other);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	run_report_notes(f, t, 2);
+	fclose(f);
+	/* a's first ok restart has sha, b's now other */
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "new: the result of Q1 differs from old's\n"));
+	free(buf);
+	res_file_free(a);
+	res_file_free(b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -599,6 +655,8 @@ int main(int argc, char **argv)
 	    {"plan_order_read_under_either_name", test_run__plan_order_read_under_either_name},
 	    {"table_has_mean_cov_and_noise_bound", test_run__table_has_mean_cov_and_noise_bound},
 	    {"table_notes_warmup_cut", test_run__table_notes_warmup_cut},
+	    {"notes_compare_fingerprints_of_ok_restarts",
+	     test_run__notes_compare_fingerprints_of_ok_restarts},
 	    {NULL, NULL},
 	};
 	return th_run("run", cases, argc, argv);
