@@ -2,12 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Self-test of check_layers.py: small trees written to a temp dir, each with the exit code and the
 line the checker must print. Proves the check fails on the includes and links it is there to catch."""
-import os
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from selftest import run_selftest
+
 TOP = "add_subdirectory(base)\nadd_subdirectory(server)\nadd_subdirectory(stats)\nadd_subdirectory(dbt3)\n" \
       "add_subdirectory(runner)\nadd_subdirectory(tests)\n"
 CLEAN = {
@@ -52,34 +50,5 @@ CASES = [
 ]
 
 
-def run_case(changes):
-    files = dict(CLEAN)
-    files.update(changes)
-    with tempfile.TemporaryDirectory() as root:
-        for rel, text in files.items():
-            if text is None:
-                continue
-            path = os.path.join(root, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-        p = subprocess.run([sys.executable, os.path.join(HERE, "check_layers.py"), root],
-                           capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-
-def main():
-    failed = 0
-    for name, changes, want_rc, want_line in CASES:
-        rc, out = run_case(changes)
-        ok = rc == want_rc and want_line in out
-        print(f"{'ok  ' if ok else 'FAIL'} {name}")
-        if not ok:
-            failed += 1
-            print(f"     exit {rc} (want {want_rc}); output:\n" + out.rstrip())
-    print(f"{len(CASES) - failed} of {len(CASES)} cases pass")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_selftest("check_layers.py", CLEAN, CASES))
