@@ -395,14 +395,8 @@ static double restart_mean(const struct res_query *q)
  * (seen on this host: 3-5 s of others in a 48 s restart while engineers started work). */
 static int restart_disturbed(const struct res_file *res)
 {
-	struct res_noise_restart *r;
-	size_t n, bad = 0;
-	if (res_noise_restarts(res, &r, &n) < 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		bad += r[i].causes != 0;
-	free(r);
-	return bad > 0;
+	char line[256];
+	return res_noise_line(res, line, sizeof(line)) > 0;
 }
 
 static double iso_seconds(const char *t)
