@@ -583,6 +583,19 @@ static void test_run__table_notes_warmup_cut(void)
 	res_file_free(res);
 }
 
+/* The end-of-run notes of the first n targets as text (*notes their count, when not NULL). */
+static char *notes_text(const struct run_target *t, int n, int *notes)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int k = run_report_notes(f, t, n);
+	fclose(f);
+	if (notes)
+		*notes = k;
+	return buf;
+}
+
 /* The end-of-run notes compare result fingerprints of ok restarts only (the per-query figures'
  * rule, stats/st_figs.h): a crashed restart's fingerprint is of a partial result. */
 static void test_run__notes_compare_fingerprints_of_ok_restarts(void)
@@ -604,11 +617,8 @@ static void test_run__notes_compare_fingerprints_of_ok_restarts(void)
 	free(b->queries[0].restarts[0].result_sha256);
 	b->queries[0].restarts[0].result_sha256 = strdup(other);
 	struct run_target t[2] = {{.name = "old", .res = a}, {.name = "new", .res = b}};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int notes = run_report_notes(f, t, 2);
-	fclose(f);
+	int notes;
+	char *buf = notes_text(t, 2, &notes);
 	CU_ASSERT_PTR_NULL(strstr(buf, "differs"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "old Q1 restart 3: crash: lost connection\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "new Q1 restart 1: crash: \n"));
@@ -617,18 +627,12 @@ static void test_run__notes_compare_fingerprints_of_ok_restarts(void)
 	/* an ok restart with another fingerprint is a note, and so is another variant's answer */
 	free(a->queries[0].restarts[1].result_sha256);
 	a->queries[0].restarts[1].result_sha256 = strdup(other);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	run_report_notes(f, t, 1);
-	fclose(f);
+	buf = notes_text(t, 1, NULL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "old Q1: the result differs between restarts\n"));
 	free(buf);
 	free(b->queries[0].restarts[1].result_sha256);
 	b->queries[0].restarts[1].result_sha256 = strdup(other);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	run_report_notes(f, t, 2);
-	fclose(f);
+	buf = notes_text(t, 2, NULL);
 	/* a's first ok restart has sha, b's now other */
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "new: the result of Q1 differs from old's\n"));
 	free(buf);
