@@ -96,6 +96,16 @@ static void check_look(json_t *l, const double *ref, size_t k, const char *id)
 
 /* Every query's decision, deciding pair and running estimate with its repeated CI in the chart
  * data, and the decision table row, equal the reference. */
+/* Every string of want[] stands in html; a missing one is named on stderr. */
+static void assert_all_in(const char *html, const char *const *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!strstr(html, want[i]))
+			fprintf(stderr, "missing: %s\n", want[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(html, want[i]));
+	}
+}
+
 static void test_rpt_html_seq__looks_and_decisions_match_reference(void)
 {
 	char *dir = th_tempdir("html-seq");
@@ -164,11 +174,7 @@ static void test_rpt_html_seq__rule_is_the_runs(void)
 	    /* the last critical t of tests/data/seq_tbounds_ref.inc (SciPy: 4.44715) */
 	    "<td>4.45</td></tr>\n<tr><th>&alpha; spent (cumulative)</th>",
 	};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		if (!strstr(html, want[i]))
-			fprintf(stderr, "missing: %s\n", want[i]);
-		CU_ASSERT_PTR_NOT_NULL(strstr(html, want[i]));
-	}
+	assert_all_in(html, want, sizeof(want) / sizeof(want[0]));
 	free(html);
 	th_rmtree(dir);
 	free(dir);
@@ -204,11 +210,7 @@ static void test_rpt_html_seq__reestimated_horizon_listed_per_look(void)
 	    "<td>10</td><td>10</td></tr>",
 	    "(plan.alpha, plan.detect, plan.horizon)",
 	};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		if (!strstr(html, want[i]))
-			fprintf(stderr, "missing: %s\n", want[i]);
-		CU_ASSERT_PTR_NOT_NULL(strstr(html, want[i]));
-	}
+	assert_all_in(html, want, sizeof(want) / sizeof(want[0]));
 	free(html);
 	th_rmtree(dir);
 	free(dir);
