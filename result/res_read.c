@@ -640,6 +640,7 @@ static const struct mspec restart_more[] = {
     {"warmup_steady", M_BOOL, 0, 0, 0, NULL},
     {"warmup_tol", M_NUM, 0, 1e6, 0, NULL},
     {"warmup_capped", M_BOOL, 0, 0, 0, NULL},
+    {"runs_capped", M_BOOL, 0, 0, 0, NULL},
 };
 
 static int check_restart_optional(struct rd *rd, json_t *o, const char *path)

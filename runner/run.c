@@ -406,16 +406,18 @@ static int exec_counted(struct runctx *c, int num, const char *sql, unsigned fla
  * an adaptive warm-up within [warmup_min, warmup_max] and the pair's runs. */
 struct qshape {
 	int wmin, wmax, runs;
+	int rmin;   /* runs an owed restart's pacing never cuts: --runs-min (the fixed protocol: runs) */
 	double tol; /* warm-up rule tolerance; 0 in the fixed protocol */
 };
 
 static struct qshape shape_of(const struct runctx *c, int num)
 {
 	const struct run_plan *p = c->plan;
-	struct qshape q = {p->warmup, p->warmup, p->runs, 0};
+	struct qshape q = {p->warmup, p->warmup, p->runs, p->runs, 0};
 	if (c->next) {
 		const struct run_qnext *x = &c->next[c->qpos[num]];
-		q = (struct qshape){p->warmup_min, p->warmup_max, x->runs, x->warmup_tol};
+		int rmin = p->runs_min < x->runs ? p->runs_min : x->runs;
+		q = (struct qshape){p->warmup_min, p->warmup_max, x->runs, rmin, x->warmup_tol};
 	}
 	return q;
 }
@@ -456,9 +458,9 @@ static enum run_exec_status exec_one(struct runctx *c, int num, unsigned flags, 
 	return st;
 }
 
-/* --min-restarts pacing: would another warm-up execution of the current query (at the time of
- * its last one, last_ms) and its measured runs end after the query's deadline? Query i of the n
- * measured in an owed restart must end by pace_t0 + pace_ns (i + 1) / n. */
+/* --min-restarts pacing: would another execution of the current query (as long as its last one,
+ * last_ms) and `runs` more after it end after the query's deadline? Query i of the n measured in
+ * an owed restart must end by pace_t0 + pace_ns (i + 1) / n. */
 static int past_pace(const struct runctx *c, double last_ms, int runs)
 {
 	if (!c->pace_ns)
@@ -507,7 +509,7 @@ static enum run_exec_status measure(struct runctx *c, int num, struct res_restar
 		if ((int)s->nw >= sh.wmin && sh.tol > 0 &&
 		    (steady = run_warmup_steady(s->warm, s->nw, sh.tol)))
 			break;
-		if ((int)s->nw >= sh.wmin && s->nw > 0 && past_pace(c, s->warm[s->nw - 1], sh.runs)) {
+		if ((int)s->nw >= sh.wmin && s->nw > 0 && past_pace(c, s->warm[s->nw - 1], sh.rmin)) {
 			capped = 1;
 			break;
 		}
@@ -524,6 +526,10 @@ static enum run_exec_status measure(struct runctx *c, int num, struct res_restar
 			json_object_set_new(r->extra, "warmup_capped", json_true());
 	}
 	for (int i = 0; i < sh.runs; i++) {
+		if (i >= sh.rmin && i > 0 && past_pace(c, s->meas[s->nm - 1], 0)) {
+			json_object_set_new(r->extra, "runs_capped", json_true());
+			break;
+		}
 		if ((st = exec_one(c, num, 0, total, r, &rows, result_sha, &x, err)))
 			goto post;
 		s->meas[s->nm++] = (double)x.wall_ns / 1e6;

@@ -842,7 +842,8 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 /* --min-restarts (default 2): a one-build budget run whose first restart alone takes the whole
  * budget (1 s: a server start and stop take longer) still makes the second restart, so the table
  * has a between-restart noise; the second restart's share of the budget is spent, so its pacing
- * stops every warm-up at --warmup-min (unless steady by then) and says so. */
+ * stops every warm-up at --warmup-min (unless steady by then) and the measured runs at --runs-min,
+ * and says so. */
 static void test_run_db__budget_makes_min_restarts(void)
 {
 	CU_ASSERT_FATAL(loaded);
@@ -866,6 +867,10 @@ static void test_run_db__budget_makes_min_restarts(void)
 		json_t *capped = json_object_get(r->extra, "warmup_capped");
 		json_t *steady = json_object_get(r->extra, "warmup_steady");
 		CU_ASSERT(json_is_true(steady) != json_is_true(capped));
+		/* the first pair plans 5 runs (no variance yet); the spent share cuts them to
+		 * --runs-min (3) */
+		CU_ASSERT_EQUAL(r->n_measured, 3);
+		CU_ASSERT(json_is_true(json_object_get(r->extra, "runs_capped")));
 	}
 	res_file_free(res);
 	free(out);
