@@ -56,9 +56,11 @@ struct runctx {
 	int qpos[RUN_MAX_QUERIES + 1]; /* plan position of a query number */
 	uint64_t startstop_ns;	       /* start + stop of the current restart */
 	/* --budget, a restart owed by --min-restarts: its share of the budget left, paced over its
-	 * queries (pace_ns 0: no pacing); pair_pos is the restart's place within its pair. */
+	 * queries (pace_ns 0: no pacing): the pace_i-th query measured must end by pace_t0 +
+	 * pace_ns pace_cum[pace_i]; pair_pos is the restart's place within its pair. */
 	uint64_t pace_t0, pace_ns;
-	int pace_i, pace_n, pair_pos;
+	double pace_cum[RUN_MAX_QUERIES];
+	int pace_i, pair_pos;
 };
 
 static void event(struct runctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -459,35 +461,48 @@ static enum run_exec_status exec_one(struct runctx *c, int num, unsigned flags, 
 }
 
 /* --min-restarts pacing: would another execution of the current query (as long as its last one,
- * last_ms) and `runs` more after it end after the query's deadline? Query i of the n measured in
- * an owed restart must end by pace_t0 + pace_ns (i + 1) / n. */
+ * last_ms) and `runs` more after it end after the query's deadline, pace_t0 +
+ * pace_ns pace_cum[pace_i]? */
 static int past_pace(const struct runctx *c, double last_ms, int runs)
 {
 	if (!c->pace_ns)
 		return 0;
 	double now = (double)(util_now_ns() - c->pace_t0) / 1e9;
-	double deadline = (double)c->pace_ns / 1e9 * (c->pace_i + 1) / c->pace_n;
+	double deadline = (double)c->pace_ns / 1e9 * c->pace_cum[c->pace_i];
 	return run_warmup_over_pace(now, last_ms / 1e3, runs, deadline);
 }
 
+/* What query num is expected to take in this restart (ms): its mean execution so far (every
+ * target, warm-up included) times its planned --warmup-min + runs; 0 before its first. */
+static double pace_cost(const struct runctx *c, int num)
+{
+	struct qshape sh = shape_of(c, num);
+	if (!c->seen_n[num])
+		return 0;
+	return (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e6 * (sh.wmin + sh.runs);
+}
+
 /* Starts the pacing of restart r when --min-restarts owes it (docs/run.md, "--min-restarts"):
- * an equal share of the budget left among the restarts still owed, this one included. */
-static void pace_start(struct runctx *c, int r)
+ * an equal share of the budget left among the restarts still owed, this one included, split
+ * among its queries (order: the restart's query order) by their expected cost. */
+static void pace_start(struct runctx *c, int r, const int *order)
 {
 	const struct run_plan *p = c->plan;
 	int owed = (p->min_restarts - r) * c->n_targets - c->pair_pos, n = 0;
+	double cost[RUN_MAX_QUERIES];
 	c->pace_ns = 0;
 	if (!c->next || owed < 1)
 		return;
 	for (int i = 0; i < p->n_queries; i++)
-		n += c->next[i].active;
+		if (c->next[c->qpos[order[i]]].active)
+			cost[n++] = pace_cost(c, order[i]);
 	if (n < 1)
 		return;
+	run_pace_shares(cost, n, c->pace_cum);
 	double left = p->budget_s - (double)(util_now_ns() - c->t0) / 1e9;
 	c->pace_t0 = util_now_ns();
 	c->pace_ns = left > 0 ? (uint64_t)(left / owed * 1e9) : 1;
 	c->pace_i = 0;
-	c->pace_n = n;
 }
 
 /* Measures one query in one restart into r (r->extra an object); returns the run_exec status of
@@ -749,7 +764,7 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 	uint64_t ss0 = c->start_ns;
 	if ((rc = start_server(c, t, err)) < 0)
 		return rc;
-	pace_start(c, r);
+	pace_start(c, r, order);
 	for (int i = 0; i < c->plan->n_queries; i++) {
 		int num = order[i];
 		if (has_restart(query_of(t->t->res, num), r))

@@ -34,6 +34,24 @@ int run_warmup_over_pace(double now_s, double last_s, int runs, double deadline_
 	return now_s + (1.0 + (runs > 0 ? runs : 0)) * (last_s > 0 ? last_s : 0) > deadline_s;
 }
 
+void run_pace_shares(const double *cost, int n, double *cum)
+{
+	double known = 0, sum = 0;
+	int n_known = 0;
+	for (int i = 0; i < n; i++)
+		if (cost[i] > 0 && isfinite(cost[i])) {
+			known += cost[i];
+			n_known++;
+		}
+	double fill = n_known ? known / n_known : 1.0;
+	for (int i = 0; i < n; i++) {
+		sum += cost[i] > 0 && isfinite(cost[i]) ? cost[i] : fill;
+		cum[i] = sum;
+	}
+	for (int i = 0; i < n; i++)
+		cum[i] = i == n - 1 ? 1.0 : cum[i] / sum;
+}
+
 /* (var_between + var_within / n) (c_fixed + n c_exec): variance times cost per restart. */
 static double alloc_product(double n, double c_fixed, double c_exec, double vw, double vb)
 {

@@ -34,6 +34,14 @@ int run_warmup_steady(const double *x, size_t n, double tol);
  * warmup_capped. */
 int run_warmup_over_pace(double now_s, double last_s, int runs, double deadline_s);
 
+/* The shares of an owed restart's time among its n queries, in the order it runs them: cum[i] is
+ * the fraction of the restart's share by which query i must end, the running sum of
+ * cost[0..i] / the sum of all. cost[i] is what the query is expected to take (its mean execution
+ * so far times the executions it is planned); a cost that is not a positive number (no execution
+ * seen yet) counts as the mean of the known ones, and with none known every query gets 1 / n.
+ * cum[n - 1] is 1. */
+void run_pace_shares(const double *cost, int n, double *cum);
+
 /* ---- measured runs per restart ----------------------------------------------------------- */
 
 /* Cost-optimal executions per restart of a two-stage (nested) design: the variance of a query's

@@ -325,6 +325,31 @@ static void test_run_budget__pacing_caps_the_warmup(void)
 	CU_ASSERT_EQUAL(run_warmup_over_pace(0, 0.5, 3, 2.0), 0);
 }
 
+/* An owed restart's time split by expected cost, worked by hand: costs 1, 3, 6 of 10 end at
+ * 0.1, 0.4, 1; an unknown cost (0, NaN, negative) counts as the mean of the known ones; none known:
+ * equal shares. */
+static void test_run_budget__pace_shares_follow_the_cost(void)
+{
+	double cum[4];
+	run_pace_shares((const double[]){1, 3, 6}, 3, cum);
+	CU_ASSERT_DOUBLE_EQUAL(cum[0], 0.1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cum[1], 0.4, 1e-12);
+	CU_ASSERT_EQUAL(cum[2], 1.0);
+	/* known 2 and 6 (mean 4): 2, 4, 6, 4 of 16 */
+	run_pace_shares((const double[]){2, 0, 6, NAN}, 4, cum);
+	CU_ASSERT_DOUBLE_EQUAL(cum[0], 2.0 / 16, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cum[1], 6.0 / 16, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cum[2], 12.0 / 16, 1e-12);
+	CU_ASSERT_EQUAL(cum[3], 1.0);
+	run_pace_shares((const double[]){0, -1, 0, 0}, 4, cum);
+	CU_ASSERT_DOUBLE_EQUAL(cum[0], 0.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cum[1], 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cum[2], 0.75, 1e-12);
+	CU_ASSERT_EQUAL(cum[3], 1.0);
+	run_pace_shares((const double[]){5}, 1, cum);
+	CU_ASSERT_EQUAL(cum[0], 1.0);
+}
+
 /* Pair by pair as the run calls it (restart means: Q1 20% slower, Q6 the same, Q14 noisy; each
  * server start + stop 30 s; the pairs end 70 s apart): after pair k, K_k is computed from the
  * cost of another pair like pair k, recomputed here by hand from the data (per target 30 s plus,
@@ -408,6 +433,7 @@ int main(int argc, char **argv)
 	     test_run_budget__next_pair_decides_and_drops_queries},
 	    {"horizon_follows_the_budget", test_run_budget__horizon_follows_the_budget},
 	    {"pacing_caps_the_warmup", test_run_budget__pacing_caps_the_warmup},
+	    {"pace_shares_follow_the_cost", test_run_budget__pace_shares_follow_the_cost},
 	    {"horizon_reestimated_each_pair", test_run_budget__horizon_reestimated_each_pair},
 	    {NULL, NULL},
 	};
