@@ -61,6 +61,7 @@ struct runctx {
 	uint64_t pace_t0, pace_ns;
 	double pace_cum[RUN_MAX_QUERIES];
 	int pace_i, pair_pos;
+	int owed_warned; /* the restarts still owed were said not to fit (once) */
 };
 
 static void event(struct runctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -482,6 +483,36 @@ static double pace_cost(const struct runctx *c, int num)
 	return (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e6 * (sh.wmin + sh.runs);
 }
 
+/* After owed restart r of a budget run: when the restarts still owed cannot fit even at their
+ * irreducible cost (per restart the longest start + stop, and per query measured its
+ * --warmup-min + --runs-min executions at its mean so far), says once where the run will end. */
+static void warn_owed_over(struct runctx *c, int r)
+{
+	const struct run_plan *p = c->plan;
+	int left = (p->min_restarts - r) * c->n_targets - c->pair_pos - 1;
+	if (!c->pace_ns || left < 1 || c->owed_warned)
+		return;
+	double per = 0, elapsed = (double)(util_now_ns() - c->t0) / 1e9;
+	for (int t = 0; t < c->n_targets; t++)
+		per = fmax(per, c->ts[t].startstop_s);
+	for (int i = 0; i < p->n_queries; i++) {
+		int num = p->queries[i];
+		struct qshape sh = shape_of(c, num);
+		if (c->next[i].active && c->seen_n[num])
+			per += (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e9 *
+			       (sh.wmin + sh.rmin);
+	}
+	if (elapsed + left * per <= p->budget_s * 1.05)
+		return;
+	c->owed_warned = 1;
+	event(c,
+	      "the %d restart%s --min-restarts still owes need%s at least %.0f s more: the run "
+	      "will end near %.0f s of its %.0f s budget (fewer --queries, a lower "
+	      "--warmup-min or --runs-min, or a larger --budget would fit)",
+	      left, left == 1 ? "" : "s", left == 1 ? "s" : "", left * per, elapsed + left * per,
+	      p->budget_s);
+}
+
 /* Starts the pacing of restart r when --min-restarts owes it (docs/run.md, "--min-restarts"):
  * an equal share of the budget left among the restarts still owed, this one included, split
  * among its queries (order: the restart's query order) by their expected cost. */
@@ -803,6 +834,7 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 		event(c, "%s%srestart %d of %d done%s", t->t->name ? t->t->name : "",
 		      t->t->name ? ": " : "", r + 1, c->plan->restarts,
 		      *dist ? " (disturbed)" : "");
+	warn_owed_over(c, r);
 	return 0;
 }
 

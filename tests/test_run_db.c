@@ -849,8 +849,13 @@ static void test_run_db__budget_makes_min_restarts(void)
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("minrestarts.json");
 	const char *args[] = {"run", "-s", "0.01", "-o", out, "--budget", "1s", "--queries", "1,6",
-			      "--quiet", NULL};
+			      NULL};
+	char log[4300];
 	CU_ASSERT_EQUAL_FATAL(run_cli("minrestarts", args), 0);
+	/* after the first restart the second, still owed, cannot fit a 1 s budget: said once */
+	snprintf(log, sizeof(log), "%s/minrestarts.log", db.tmp);
+	CU_ASSERT(log_contains(log, "the 1 restart --min-restarts still owes needs at least"));
+	CU_ASSERT(log_contains(log, "s of its 1 s budget"));
 	struct res_file *res = read_result(out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(res->plan, "min_restarts")), 2);
