@@ -473,14 +473,18 @@ static int past_pace(const struct runctx *c, double last_ms, int runs)
 	return run_warmup_over_pace(now, last_ms / 1e3, runs, deadline);
 }
 
-/* What query num is expected to take in this restart (ms): its mean execution so far (every
- * target, warm-up included) times its planned --warmup-min + runs; 0 before its first. */
+/* Query num's mean execution so far (ms; every target, warm-up included); 0 before its first. */
+static double mean_exec_ms(const struct runctx *c, int num)
+{
+	return c->seen_n[num] ? (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e6 : 0;
+}
+
+/* What query num is expected to take in this restart (ms): its mean execution so far times its
+ * planned --warmup-min + runs; 0 before its first. */
 static double pace_cost(const struct runctx *c, int num)
 {
 	struct qshape sh = shape_of(c, num);
-	if (!c->seen_n[num])
-		return 0;
-	return (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e6 * (sh.wmin + sh.runs);
+	return mean_exec_ms(c, num) * (sh.wmin + sh.runs);
 }
 
 /* After owed restart r of a budget run: when the restarts still owed cannot fit even at their
@@ -498,9 +502,8 @@ static void warn_owed_over(struct runctx *c, int r)
 	for (int i = 0; i < p->n_queries; i++) {
 		int num = p->queries[i];
 		struct qshape sh = shape_of(c, num);
-		if (c->next[i].active && c->seen_n[num])
-			per += (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e9 *
-			       (sh.wmin + sh.rmin);
+		if (c->next[i].active)
+			per += mean_exec_ms(c, num) / 1e3 * (sh.wmin + sh.rmin);
 	}
 	if (elapsed + left * per <= p->budget_s * 1.05)
 		return;
