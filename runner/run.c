@@ -496,16 +496,17 @@ static void warn_owed_over(struct runctx *c, int r)
 	int left = (p->min_restarts - r) * c->n_targets - c->pair_pos - 1;
 	if (!c->pace_ns || left < 1 || c->owed_warned)
 		return;
-	double per = 0, elapsed = (double)(util_now_ns() - c->t0) / 1e9;
+	double startstop = 0, elapsed = (double)(util_now_ns() - c->t0) / 1e9;
+	struct run_qcost least[RUN_MAX_QUERIES];
 	for (int t = 0; t < c->n_targets; t++)
-		per = fmax(per, c->ts[t].startstop_s);
+		startstop = fmax(startstop, c->ts[t].startstop_s);
 	for (int i = 0; i < p->n_queries; i++) {
-		int num = p->queries[i];
-		struct qshape sh = shape_of(c, num);
-		if (c->next[i].active)
-			per += mean_exec_ms(c, num) / 1e3 * (sh.wmin + sh.rmin);
+		struct qshape sh = shape_of(c, p->queries[i]);
+		least[i] = (struct run_qcost){mean_exec_ms(c, p->queries[i]) / 1e3, sh.wmin, sh.rmin,
+					      c->next[i].active};
 	}
-	if (elapsed + left * per <= p->budget_s * 1.05)
+	double per = run_budget_restart_cost(startstop, least, (size_t)p->n_queries);
+	if (run_budget_fits(elapsed, left * per, p->budget_s * 1.05))
 		return;
 	c->owed_warned = 1;
 	event(c,
