@@ -487,13 +487,19 @@ static double pace_cost(const struct runctx *c, int num)
 	return mean_exec_ms(c, num) * (sh.wmin + sh.runs);
 }
 
+/* Restarts --min-restarts still owes from restart r of the current target on, r included. */
+static int restarts_owed(const struct runctx *c, int r)
+{
+	return (c->plan->min_restarts - r) * c->n_targets - c->pair_pos;
+}
+
 /* After owed restart r of a budget run: when the restarts still owed cannot fit even at their
  * irreducible cost (per restart the longest start + stop, and per query measured its
  * --warmup-min + --runs-min executions at its mean so far), says once where the run will end. */
 static void warn_owed_over(struct runctx *c, int r)
 {
 	const struct run_plan *p = c->plan;
-	int left = (p->min_restarts - r) * c->n_targets - c->pair_pos - 1;
+	int left = restarts_owed(c, r) - 1;
 	if (!c->pace_ns || left < 1 || c->owed_warned)
 		return;
 	double startstop = 0, elapsed = (double)(util_now_ns() - c->t0) / 1e9;
@@ -523,7 +529,7 @@ static void warn_owed_over(struct runctx *c, int r)
 static void pace_start(struct runctx *c, int r, const int *order)
 {
 	const struct run_plan *p = c->plan;
-	int owed = (p->min_restarts - r) * c->n_targets - c->pair_pos, n = 0;
+	int owed = restarts_owed(c, r), n = 0;
 	double cost[RUN_MAX_QUERIES];
 	c->pace_ns = 0;
 	if (!c->next || owed < 1)
