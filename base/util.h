@@ -41,6 +41,10 @@ uint64_t util_now_ns(void);
 /* Current UTC time as ISO 8601 "2026-11-30T02:48:56Z" into out[32]. */
 void util_utc_iso8601(char out[32]);
 
+/* Seconds since the epoch of a UTC time written as util_utc_iso8601 writes it (whole seconds;
+ * what follows them is ignored); NAN for NULL or text that is not such a time. */
+double util_iso8601_seconds(const char *t);
+
 /* Default state directory: $DBT3STAB_HOME, else $HOME/.dbt3stab; caller frees. */
 char *util_state_dir(void);
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <math.h>
 #include <openssl/evp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -205,6 +206,14 @@ void util_utc_iso8601(char out[32])
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+double util_iso8601_seconds(const char *t)
+{
+	struct tm tm = {0};
+	if (!t || !strptime(t, "%Y-%m-%dT%H:%M:%S", &tm))
+		return NAN;
+	return (double)timegm(&tm);
 }
 
 char *util_state_dir(void)

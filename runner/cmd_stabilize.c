@@ -28,8 +28,10 @@ static void usage(FILE *f)
 		"An interleaved A/A experiment per candidate stabilizer: each candidate gets one\n"
 		"server restart per round ('dbt3stab run --restarts 1'), in an order rotated\n"
 		"every round; the between-restart variance of the log restart means is compared\n"
-		"with the default's (variance ratio with its CI, median and worst CoV over the\n"
-		"queries). Prints a table, writes DIR/stabilize.json and the profile\n"
+		"with the default's (variance ratio with its CI, a permutation test that keeps\n"
+		"each restart whole, median and worst CoV over the queries, time). Recommended:\n"
+		"a lower variance by the test at 0.05 over the candidates, a lower median CoV and\n"
+		"at most 5%% slower. Prints a table, writes DIR/stabilize.json and the profile\n"
 		"DIR/profile.json that 'dbt3stab run --profile' applies. Host changes\n"
 		"(transparent huge pages) are undone after each restart, also when interrupted.\n"
 		"See docs/stability.md.\n"
@@ -37,7 +39,7 @@ static void usage(FILE *f)
 		"  -s, --scale SF           scale factor of the loaded data (required)\n"
 		"  --budget DURATION        stop starting rounds when the next would not fit\n"
 		"                           (at least 3 rounds)\n"
-		"  --rounds N               exactly N rounds (default 5 without --budget)\n"
+		"  --rounds N               exactly N rounds (default 6 without --budget)\n"
 		"  --queries LIST           as run (default 1-22)\n"
 		"  --warmup N, --runs N     per query and restart (default 8, 10)\n"
 		"  --candidates LIST        e.g. no-aslr,nice-20 (default: every available one):\n"
@@ -70,43 +72,92 @@ static void fmt_pct(char *out, size_t len, json_t *v)
 		snprintf(out, len, "-");
 }
 
-static void print_table(json_t *a)
+/* The candidate's p and time against the default as table cells ("-" when not tested). */
+static void fmt_test(char *p, char *t, size_t len, json_t *row)
+{
+	json_t *pv = json_object_get(row, "perm_p"), *tv = json_object_get(row, "time_ratio");
+	snprintf(p, len, "-");
+	snprintf(t, len, "-");
+	if (json_is_number(pv))
+		snprintf(p, len, "%.3g", json_number_value(pv));
+	if (json_is_number(tv))
+		snprintf(t, len, "x%.3f", json_number_value(tv));
+}
+
+static void print_row(size_t i, json_t *row)
+{
+	char med[16], worst[16], ratio[48] = "-", wall[16] = "-", p[16], t[16];
+	fmt_pct(med, sizeof(med), json_object_get(row, "median_cov"));
+	fmt_pct(worst, sizeof(worst), json_object_get(row, "worst_cov"));
+	fmt_test(p, t, sizeof(p), row);
+	json_t *r = json_object_get(row, "variance_ratio");
+	if (i > 0 && json_is_number(r))
+		snprintf(ratio, sizeof(ratio), "%.2f [%.2f, %.2f]", json_number_value(r),
+			 json_number_value(json_object_get(row, "ratio_ci_low")),
+			 json_number_value(json_object_get(row, "ratio_ci_high")));
+	json_t *w = json_object_get(row, "restart_wall_s");
+	if (json_is_number(w))
+		snprintf(wall, sizeof(wall), "%.0f", json_number_value(w));
+	const char *why = json_string_value(json_object_get(row, "unavailable_because"));
+	char left[48] = "";
+	json_int_t out = json_integer_value(json_object_get(row, "disturbed_left_out"));
+	if (out > 0)
+		snprintf(left, sizeof(left), "%lld disturbed left out", (long long)out);
+	printf("%-15s %8lld %10s %10s %22s %8s %7s %9s  %s\n",
+	       json_string_value(json_object_get(row, "name")),
+	       (long long)json_integer_value(json_object_get(row, "restarts")), med, worst, ratio,
+	       p, i > 0 ? t : "-", wall, why ? why : left);
+}
+
+/* Why a candidate that passed the test was not recommended, each; and once, when rounds were
+ * too few for any p to reach the level, the first such reason and how many it concerns. */
+static void print_refusals(json_t *a, json_t *rows)
 {
 	json_t *row;
-	size_t i;
-	printf("%-15s %8s %10s %10s %22s %10s  %s\n", "setting", "restarts", "median cov",
-	       "worst cov", "variance vs default", "s/restart", "notes");
-	json_array_foreach(json_object_get(a, "candidates"), i, row)
+	size_t i, few = 0;
+	const char *few_why = NULL;
+	double level = json_number_value(json_object_get(a, "perm_level"));
+	json_array_foreach(rows, i, row)
 	{
-		char med[16], worst[16], ratio[48] = "-", wall[16] = "-";
-		fmt_pct(med, sizeof(med), json_object_get(row, "median_cov"));
-		fmt_pct(worst, sizeof(worst), json_object_get(row, "worst_cov"));
-		json_t *r = json_object_get(row, "variance_ratio");
-		if (i > 0 && json_is_number(r))
-			snprintf(ratio, sizeof(ratio), "%.2f [%.2f, %.2f]", json_number_value(r),
-				 json_number_value(json_object_get(row, "ratio_ci_low")),
-				 json_number_value(json_object_get(row, "ratio_ci_high")));
-		json_t *w = json_object_get(row, "restart_wall_s");
-		if (json_is_number(w))
-			snprintf(wall, sizeof(wall), "%.0f", json_number_value(w));
-		const char *why = json_string_value(json_object_get(row, "unavailable_because"));
-		char left[48] = "";
-		json_int_t out = json_integer_value(json_object_get(row, "disturbed_left_out"));
-		if (out > 0)
-			snprintf(left, sizeof(left), "%lld disturbed left out", (long long)out);
-		printf("%-15s %8lld %10s %10s %22s %10s  %s\n",
-		       json_string_value(json_object_get(row, "name")),
-		       (long long)json_integer_value(json_object_get(row, "restarts")), med, worst,
-		       ratio, wall, why ? why : left);
+		json_t *pv = json_object_get(row, "perm_p");
+		const char *why =
+		    json_string_value(json_object_get(row, "not_recommended_because"));
+		if (why && strncmp(why, "too few rounds", 14) == 0) {
+			few_why = few_why ? few_why : why;
+			few++;
+		} else if (why && json_is_number(pv) && json_number_value(pv) < level) {
+			printf("not recommended: %s: %s\n",
+			       json_string_value(json_object_get(row, "name")), why);
+		}
 	}
+	if (few)
+		printf("not recommended (%zu candidate%s): %s\n", few, few == 1 ? "" : "s",
+		       few_why);
+}
+
+static void print_table(json_t *a)
+{
+	json_t *row, *rows = json_object_get(a, "candidates");
+	size_t i;
+	printf("%-15s %8s %10s %10s %22s %8s %7s %9s  %s\n", "setting", "restarts", "median cov",
+	       "worst cov", "variance vs default", "p", "time", "s/restart", "notes");
+	json_array_foreach(rows, i, row) print_row(i, row);
 	json_t *rec = json_object_get(a, "recommended");
 	printf("\nrecommended: ");
 	if (json_array_size(rec) == 0)
-		printf("the default (no setting lowered the variance significantly)");
+		printf("the default (no setting met the rule below)");
 	json_array_foreach(rec, i, row) printf("%s%s", i ? " + " : "", json_string_value(row));
-	printf("\n(variance ratio: pooled over the queries, %.0f%% CI from the F distribution; "
-	       "the combination itself was not measured together)\n",
-	       100 * (1 - json_number_value(json_object_get(a, "alpha"))));
+	printf("\n");
+	print_refusals(a, rows);
+	printf(
+	    "(variance vs default: pooled over the queries, %.0f%% CI from the F distribution, "
+	    "a screen: the queries of a restart are not independent. p: exact permutation test "
+	    "of a lower variance, restarts kept whole; recommended when p < %.3g (alpha over the "
+	    "candidates tested), the median CoV is lower and the time at most x%.2f of the "
+	    "default's. The combination itself was not measured together.)\n",
+	    100 * (1 - json_number_value(json_object_get(a, "alpha"))),
+	    json_number_value(json_object_get(a, "perm_level")),
+	    1 + json_number_value(json_object_get(a, "max_slowdown")));
 }
 
 static int write_json(const char *dir, const char *name, json_t *j, struct errbuf *err)

@@ -179,8 +179,8 @@ static void say(const struct run_stab_opts *o, const char *fmt, ...)
 	o->event(o->arg, msg);
 }
 
-static void result_path(char *out, size_t len, const struct run_stab_opts *o,
-			const struct run_stab_cand *c, int round, const char *ext)
+void run_stab_result_path(char *out, size_t len, const struct run_stab_opts *o,
+			  const struct run_stab_cand *c, int round, const char *ext)
 {
 	snprintf(out, len, "%s/%s/r%03d.%s", o->dir, c->name, round, ext);
 }
@@ -194,8 +194,8 @@ static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts
 	char out[4200], log[4200], warm[16], runs[16], scale[32];
 	const char *argv[48];
 	int n = 0;
-	result_path(out, sizeof(out), o, c, round, "json");
-	result_path(log, sizeof(log), o, c, round, "log");
+	run_stab_result_path(out, sizeof(out), o, c, round, "json");
+	run_stab_result_path(log, sizeof(log), o, c, round, "log");
 	snprintf(warm, sizeof(warm), "%d", o->warmup);
 	snprintf(runs, sizeof(runs), "%d", o->runs);
 	snprintf(scale, sizeof(scale), "%.17g", o->scale);
@@ -256,7 +256,7 @@ static int one_restart_host(const struct run_stab_cand *c, const struct run_stab
 		return errbuf_set(err, "cannot restore " THP_PATH " to '%s': do it by hand", old);
 	if (rc != 0) {
 		char log[4200];
-		result_path(log, sizeof(log), o, c, round, "log");
+		run_stab_result_path(log, sizeof(log), o, c, round, "log");
 		return errbuf_set(err, "%s: restart %d failed (exit %d): see '%s'", c->name,
 				  round + 1, rc, log);
 	}
@@ -281,7 +281,7 @@ int run_stab_dir_unused(const struct run_stab_cand *c, const struct run_stab_opt
 			struct errbuf *err)
 {
 	char first[4200];
-	result_path(first, sizeof(first), o, &c[0], 0, "json");
+	run_stab_result_path(first, sizeof(first), o, &c[0], 0, "json");
 	if (access(first, F_OK) == 0)
 		return errbuf_set(
 		    err,
@@ -320,7 +320,9 @@ static int rounds(struct run_stab_cand *const *live, int m, const struct run_sta
 		  struct srv *lock, struct errbuf *err)
 {
 	uint64_t t0 = util_now_ns();
-	int max_rounds = o->rounds ? o->rounds : o->budget_s > 0 ? RUN_STAB_MAX_ROUNDS : 5;
+	int max_rounds = o->rounds	   ? o->rounds
+			 : o->budget_s > 0 ? RUN_STAB_MAX_ROUNDS
+					   : RUN_STAB_DEFAULT_ROUNDS;
 	double round_s = 0;
 	for (int r = 0; r < max_rounds && !*o->stop; r++) {
 		double elapsed = (double)(util_now_ns() - t0) / 1e9;
@@ -364,178 +366,6 @@ json_t *run_stab_experiment(struct run_stab_cand *c, int n, const struct run_sta
 	int rc = make_dirs(c, n, o, err) < 0 ? -1 : rounds(live, m, o, lock.srv, err);
 	stab_lock_release(&lock);
 	return rc < 0 ? NULL : run_stab_analyze(c, n, o, err);
-}
-
-/* ---- the analysis ---- */
-
-#define MAXQ 22
-
-/* The restart means (ms) of candidate c per query id of ids[], one per round file found. */
-struct series {
-	double *means[MAXQ];
-	size_t k[MAXQ];
-	double wall_s; /* mean wall time of a restart (started_at .. finished_at of the files) */
-	size_t files;
-	size_t disturbed; /* restarts left out: disturbed by other processes or steal */
-};
-
-static double restart_mean(const struct res_query *q)
-{
-	if (q->n_restarts < 1 || q->restarts[0].status != RES_STATUS_OK ||
-	    q->restarts[0].n_measured == 0)
-		return NAN;
-	double s = 0;
-	for (size_t i = 0; i < q->restarts[0].n_measured; i++)
-		s += q->restarts[0].measured_ms[i];
-	return s / (double)q->restarts[0].n_measured;
-}
-
-/* A round file whose restart was disturbed (result/res.h, RES_NOISE_SHARE): another process
- * or the hypervisor took the benchmark PUs, so its means measure the neighbour, not the setting
- * (seen on this host: 3-5 s of others in a 48 s restart while engineers started work). */
-static int restart_disturbed(const struct res_file *res)
-{
-	char line[256];
-	return res_noise_line(res, line, sizeof(line)) > 0;
-}
-
-static double iso_seconds(const char *t)
-{
-	struct tm tm = {0};
-	if (!t || !strptime(t, "%Y-%m-%dT%H:%M:%S", &tm))
-		return NAN;
-	return (double)timegm(&tm);
-}
-
-static int load_series(struct series *s, const struct run_stab_cand *c,
-		       const struct run_stab_opts *o, char ids[MAXQ][8], int *nq,
-		       struct errbuf *err)
-{
-	char path[4200];
-	double wall = 0;
-	memset(s, 0, sizeof(*s));
-	for (int r = 0; r < RUN_STAB_MAX_ROUNDS; r++) {
-		struct res_file *res = NULL;
-		result_path(path, sizeof(path), o, c, r, "json");
-		if (access(path, F_OK) != 0)
-			break;
-		if (res_file_read(&res, path, err) < 0)
-			return -1;
-		if (!o->keep_disturbed && restart_disturbed(res)) {
-			s->disturbed++;
-			res_file_free(res);
-			continue;
-		}
-		if (*nq == 0)
-			for (size_t i = 0; i < res->n_queries && *nq < MAXQ; i++)
-				snprintf(ids[(*nq)++], 8, "%s", res->queries[i].id);
-		for (int q = 0; q < *nq; q++) {
-			const struct res_query *rq = res_file_find_query(res, ids[q]);
-			double m = rq ? restart_mean(rq) : NAN;
-			if (!(m > 0))
-				continue;
-			double *p = realloc(s->means[q], (s->k[q] + 1) * sizeof(double));
-			if (!p) {
-				res_file_free(res);
-				return errbuf_set(err, "out of memory");
-			}
-			s->means[q] = p;
-			p[s->k[q]++] = m;
-		}
-		wall += iso_seconds(res->finished_at) - iso_seconds(res->started_at);
-		s->files++;
-		res_file_free(res);
-	}
-	s->wall_s = s->files ? wall / (double)s->files : NAN;
-	return 0;
-}
-
-static void series_release(struct series *s)
-{
-	for (int q = 0; q < MAXQ; q++)
-		free(s->means[q]);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* One candidate's row: per query the between-restart CoV (SD of the log restart means), the
- * median and worst over the queries, the pooled variance against the default's with its CI. */
-static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
-			 const struct series *d, char ids[MAXQ][8], int nq, double alpha)
-{
-	double cov[MAXQ], sorted[MAXQ], ss = 0, df = 0, ssd = 0, dfd = 0;
-	int m = 0;
-	json_t *per = json_object();
-	for (int q = 0; q < nq; q++) {
-		cov[q] = st_log_sd(s->means[q], s->k[q]);
-		json_object_set_new(per, ids[q], res_json_num(cov[q]));
-		double sd = st_log_sd(d->means[q], d->k[q]);
-		if (isfinite(cov[q]) && isfinite(sd)) {
-			sorted[m++] = cov[q];
-			ss += cov[q] * cov[q] * (double)(s->k[q] - 1);
-			df += (double)(s->k[q] - 1);
-			ssd += sd * sd * (double)(d->k[q] - 1);
-			dfd += (double)(d->k[q] - 1);
-		}
-	}
-	qsort(sorted, (size_t)m, sizeof(double), cmp_double);
-	double med = m ? (m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2) : NAN;
-	double ratio = NAN, lo = NAN, hi = NAN;
-	if (st_var_ratio_ci(ss, df, ssd, dfd, alpha, &ratio, &lo, &hi) < 0)
-		ratio = lo = hi = NAN;
-	return json_pack(
-	    "{s:s, s:s, s:b, s:s?, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", c->name,
-	    "what", c->what, "available", c->available, "unavailable_because",
-	    c->available ? NULL : c->why, "restarts", (json_int_t)s->files, "disturbed_left_out",
-	    (json_int_t)s->disturbed, "median_cov", res_json_num(med), "worst_cov",
-	    res_json_num(m ? sorted[m - 1] : NAN), "variance_ratio", res_json_num(ratio),
-	    "ratio_ci_low", res_json_num(lo), "ratio_ci_high", res_json_num(hi), "restart_wall_s",
-	    res_json_num(s->wall_s), "cov_per_query", per);
-}
-
-json_t *run_stab_analyze(const struct run_stab_cand *c, int n, const struct run_stab_opts *o,
-			 struct errbuf *err)
-{
-	struct series d, s;
-	char ids[MAXQ][8];
-	int nq = 0;
-	if (load_series(&d, &c[0], o, ids, &nq, err) < 0)
-		return NULL;
-	if (d.files < 2) {
-		series_release(&d);
-		return errbuf_set(err,
-				  "'%s/default' holds %zu undisturbed restart(s): at least 2 are "
-				  "needed (%zu disturbed left out; --keep-disturbed analyses them)",
-				  o->dir, d.files, d.disturbed),
-		       NULL;
-	}
-	json_t *rows = json_array();
-	for (int i = 0; i < n; i++) {
-		if (load_series(&s, &c[i], o, ids, &nq, err) < 0) {
-			series_release(&d);
-			json_decref(rows);
-			return NULL;
-		}
-		json_array_append_new(rows, cand_json(&c[i], &s, &d, ids, nq, o->alpha));
-		series_release(&s);
-	}
-	series_release(&d);
-	/* recommended: every setting whose variance ratio CI lies below 1 */
-	json_t *rec = json_array(), *row;
-	size_t i;
-	json_array_foreach(rows, i, row)
-	{
-		json_t *hi = json_object_get(row, "ratio_ci_high");
-		if (i > 0 && json_is_number(hi) && json_number_value(hi) < 1)
-			json_array_append(rec, json_object_get(row, "name"));
-	}
-	return json_pack("{s:s, s:i, s:f, s:i, s:i, s:f, s:o, s:o}", "format", RES_FORMAT_STABILIZE,
-			 "format_version", 1, "scale_factor", o->scale, "warmup", o->warmup, "runs",
-			 o->runs, "alpha", o->alpha, "candidates", rows, "recommended", rec);
 }
 
 /* ---- the profile ---- */

@@ -9,6 +9,9 @@
 
 #define RUN_STAB_MAX_CANDS 16
 #define RUN_STAB_MAX_ROUNDS 200
+/* Rounds without --rounds or --budget: 6, so that the permutation test's smallest p, 1/252,
+ * is below 0.05 over the 11 candidates a host like this one measures (docs/stability.md). */
+#define RUN_STAB_DEFAULT_ROUNDS 6
 
 /* One candidate setting: run options (and for some a host change or an environment). */
 struct run_stab_cand {
@@ -31,13 +34,17 @@ struct run_stab_opts {
 	const char *port;    /* or NULL */
 	int warmup, runs;
 	int rounds;	    /* 0: as many as the budget allows (at least 3) */
-	double budget_s;    /* 0: no budget (rounds, default 5) */
+	double budget_s;    /* 0: no budget (rounds, default RUN_STAB_DEFAULT_ROUNDS) */
 	double alpha;	    /* of the variance-ratio CIs (0.05) */
 	int keep_disturbed; /* analyse disturbed restarts too (default: left out, counted) */
 	volatile int *stop; /* set by a signal handler: finish the restart and stop */
 	void (*event)(void *arg, const char *msg);
 	void *arg;
 };
+
+/* DIR/<candidate>/rNNN.<ext>: the file of one round's restart of candidate c. */
+void run_stab_result_path(char *out, size_t len, const struct run_stab_opts *o,
+			  const struct run_stab_cand *c, int round, const char *ext);
 
 /* The known candidates, availability checked on this host; *n set. */
 void run_stab_candidates(struct run_stab_cand out[RUN_STAB_MAX_CANDS], int *n);
