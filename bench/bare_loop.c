@@ -7,6 +7,7 @@
 #include "runner/run_cpu.h"
 #include "runner/run_exec.h"
 #include "runner/run_noise.h"
+#include <math.h>
 #include <mysql.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,10 +89,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double loop_us[NMODES][100], timed_us[NMODES][100];
+	/* EXEC_NOISE: the execution right after a sample, the other ones, one sample */
+	double first_us[100], rest_us[100], sample_us[100];
 	for (long r = 0; r < rounds; r++) {
 		for (int k = 0; k < NMODES; k++) {
 			int md = (int)((k + r) % NMODES); /* rotate: no mode always goes first */
-			uint64_t timed = 0, t0 = util_now_ns();
+			uint64_t timed = 0, t0 = util_now_ns(), first = 0, n_first = 0,
+				 sample_ns = 0, n_samples = 0;
 			for (long i = 0; i < n; i++) {
 				if (md == BARE) {
 					uint64_t a = util_now_ns();
@@ -106,11 +110,15 @@ int main(int argc, char **argv)
 					continue;
 				}
 				struct run_exec_result x;
-				if (md == EXEC_NOISE && i % NOISE_EVERY == 0 &&
-				    ((i > 0 && run_noise_end(noise, &rec, &err) < 0) ||
-				     run_noise_begin(noise, &err) < 0)) {
-					fprintf(stderr, "bare_loop: %s\n", err.msg);
-					return 1;
+				if (md == EXEC_NOISE && i % NOISE_EVERY == 0) {
+					uint64_t s0 = util_now_ns();
+					if ((i > 0 && run_noise_end(noise, &rec, &err) < 0) ||
+					    run_noise_begin(noise, &err) < 0) {
+						fprintf(stderr, "bare_loop: %s\n", err.msg);
+						return 1;
+					}
+					sample_ns += util_now_ns() - s0;
+					n_samples += 1 + (i > 0);
 				}
 				if (run_exec(m, sql, 0, md >= EXEC_CPU ? cpu : NULL,
 					     md >= EXEC_CPU_WATCH ? watch : NULL, NULL, &x,
@@ -119,11 +127,25 @@ int main(int argc, char **argv)
 					return 1;
 				}
 				timed += x.wall_ns;
+				if (md == EXEC_NOISE && i % NOISE_EVERY == 0) {
+					first += x.wall_ns;
+					n_first++;
+				}
 			}
+			if (md == EXEC_NOISE) {
+				first_us[r] = (double)first / 1e3 / (double)n_first;
+				rest_us[r] = n > (long)n_first ? (double)(timed - first) / 1e3 /
+								     (double)(n - (long)n_first)
+							       : NAN;
+			}
+			uint64_t s0 = util_now_ns();
 			if (md == EXEC_NOISE && run_noise_end(noise, &rec, &err) < 0) {
 				fprintf(stderr, "bare_loop: %s\n", err.msg);
 				return 1;
 			}
+			if (md == EXEC_NOISE)
+				sample_us[r] = (double)(sample_ns + util_now_ns() - s0) / 1e3 /
+					       (double)(n_samples + 1);
 			loop_us[md][r] = (double)(util_now_ns() - t0) / 1e3 / (double)n;
 			timed_us[md][r] = (double)timed / 1e3 / (double)n;
 		}
@@ -150,6 +172,16 @@ int main(int argc, char **argv)
 	       "timed window)\n",
 	       loop_us[EXEC_NOISE][rounds / 2] - loop_us[EXEC_CPU_WATCH][rounds / 2],
 	       timed_us[EXEC_NOISE][rounds / 2] - timed_us[EXEC_CPU_WATCH][rounds / 2]);
+	qsort(sample_us, (size_t)rounds, sizeof(double), cmp);
+	printf("one interference sample (run_noise_begin or run_noise_end): %.2f us\n",
+	       sample_us[rounds / 2]);
+	qsort(first_us, (size_t)rounds, sizeof(double), cmp);
+	qsort(rest_us, (size_t)rounds, sizeof(double), cmp);
+	printf(
+	    "timed window with sampling: %.2f us for the execution right after a sample, %.2f us "
+	    "for the other %d (without sampling: %.2f us)\n",
+	    first_us[rounds / 2], rest_us[rounds / 2], NOISE_EVERY - 1,
+	    timed_us[EXEC_CPU_WATCH][rounds / 2]);
 	run_noise_free(noise);
 	run_watch_free(watch);
 	run_cpu_free(cpu);

@@ -64,16 +64,16 @@ int run_noise_parse_stat(const char *text, const unsigned *cpus, int n_cpus, uin
 	return 0;
 }
 
-int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out_majflt)
+/* The first n numeric fields of a /proc/PID/stat line after its state letter, in v[1..n-1]
+ * (v[0] is the state's place): comm may hold spaces and ')', so fields start after the last
+ * ')'. 0, or -1 when the line is shorter. */
+static int pidstat_fields(const char *text, uint64_t *v, int n)
 {
-	/* pid (comm) state ppid ...: comm may hold spaces and ')', so fields start after the
-	 * last ')'; from there majflt is the 10th field, utime the 12th, stime the 13th. */
 	const char *p = strrchr(text, ')');
-	uint64_t v[13];
 	if (!p)
 		return -1;
 	p++;
-	for (int i = 0; i < 13; i++) {
+	for (int i = 0; i < n; i++) {
 		while (*p == ' ')
 			p++;
 		if (i == 0) { /* state: one letter */
@@ -91,8 +91,26 @@ int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out
 		v[i] = x < 0 ? 0 : (uint64_t)x;
 		p = end;
 	}
+	return 0;
+}
+
+int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out_majflt)
+{
+	/* from the state on, majflt is the 10th field, utime the 12th, stime the 13th (proc(5)) */
+	uint64_t v[13];
+	if (pidstat_fields(text, v, 13) < 0)
+		return -1;
 	*out_majflt = v[9];
 	*out_ticks = v[11] + v[12];
+	return 0;
+}
+
+int run_noise_parse_nthreads(const char *text, uint64_t *out_threads)
+{
+	uint64_t v[18]; /* num_threads: field 20 of proc(5), the 18th from the state on */
+	if (pidstat_fields(text, v, 18) < 0)
+		return -1;
+	*out_threads = v[17];
 	return 0;
 }
 
@@ -137,12 +155,29 @@ struct run_noise {
 	int n_cpus;
 	double ms_per_tick;
 	struct snap s0;
+	int fd_stat, fd_server, fd_self, fd_qstat, fd_qstatus; /* -1: not open */
+	int *thr_fd;					       /* the server's threads' status */
+	size_t n_thr;
+	uint64_t thr_count;    /* num_threads when thr_fd was listed */
 	char statbuf[1 << 16]; /* /proc/stat: a line per CPU */
 };
+
+static int open_ro(const char *path)
+{
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static int open_task(pid_t pid, pid_t tid, const char *file)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid, (int)tid, file);
+	return open_ro(path);
+}
 
 int run_noise_new(struct run_noise **out, pid_t server, pid_t query_tid, const unsigned *cpus,
 		  int n_cpus, struct errbuf *err)
 {
+	char path[64];
 	struct run_noise *n = calloc(1, sizeof(*n));
 	if (!n)
 		return errbuf_set(err, "out of memory");
@@ -153,12 +188,42 @@ int run_noise_new(struct run_noise **out, pid_t server, pid_t query_tid, const u
 		memcpy(n->cpus, cpus, sizeof(unsigned) * (size_t)n->n_cpus);
 	long hz = sysconf(_SC_CLK_TCK);
 	n->ms_per_tick = 1000.0 / (double)(hz > 0 ? hz : 100);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)server);
+	n->fd_stat = open_ro("/proc/stat");
+	n->fd_server = open_ro(path);
+	n->fd_self = open_ro("/proc/self/stat");
+	n->fd_qstat = query_tid > 0 ? open_task(server, query_tid, "stat") : -1;
+	n->fd_qstatus = query_tid > 0 ? open_task(server, query_tid, "status") : -1;
 	*out = n;
 	return 0;
 }
 
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void threads_close(struct run_noise *n)
+{
+	for (size_t i = 0; i < n->n_thr; i++)
+		close_fd(&n->thr_fd[i]);
+	free(n->thr_fd);
+	n->thr_fd = NULL;
+	n->n_thr = 0;
+}
+
 void run_noise_free(struct run_noise *n)
 {
+	if (!n)
+		return;
+	close_fd(&n->fd_stat);
+	close_fd(&n->fd_server);
+	close_fd(&n->fd_self);
+	close_fd(&n->fd_qstat);
+	close_fd(&n->fd_qstatus);
+	threads_close(n);
 	free(n);
 }
 
@@ -179,69 +244,100 @@ pid_t run_noise_query_tid(MYSQL *m, int mysql)
 	return tid;
 }
 
-static int read_small(const char *path, char *buf, size_t len)
+/* The whole of an open /proc file, read again from its start. */
+static int reread(int fd, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	ssize_t got = read(fd, buf, len - 1);
-	close(fd);
+	ssize_t got = pread(fd, buf, len - 1, 0);
 	if (got < 0)
 		return -1;
 	buf[got] = '\0';
 	return 0;
 }
 
-/* Context switches summed over the server's threads (those alive at the sample). */
-static int server_ctxt(pid_t pid, uint64_t *vol, uint64_t *invol)
+/* Opens the status file of every thread of the server now alive, in place of the old list. */
+static void threads_list(struct run_noise *n, uint64_t count)
 {
-	char path[96], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	DIR *d = opendir(path);
+	char path[64];
 	struct dirent *e;
-	*vol = *invol = 0;
+	threads_close(n);
+	n->thr_count = count;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)n->pid);
+	DIR *d = opendir(path);
 	if (!d)
-		return -1;
+		return;
 	while ((e = readdir(d))) {
-		uint64_t v, iv;
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", (int)pid, e->d_name);
-		if (read_small(path, buf, sizeof(buf)) == 0 &&
-		    run_noise_parse_ctxt(buf, &v, &iv) == 0) {
-			*vol += v;
-			*invol += iv;
-		}
+		int *p = realloc(n->thr_fd, (n->n_thr + 1) * sizeof(int));
+		if (!p)
+			break;
+		n->thr_fd = p;
+		p[n->n_thr] = open_task(n->pid, (pid_t)atoi(e->d_name), "status");
+		n->n_thr += p[n->n_thr] >= 0;
 	}
 	closedir(d);
+}
+
+/* Context switches summed over the listed threads; -1 when one of them has gone. */
+static int threads_ctxt(struct run_noise *n, uint64_t *vol, uint64_t *invol)
+{
+	char buf[4096]; /* a status file is about 1.5 KiB */
+	*vol = *invol = 0;
+	for (size_t i = 0; i < n->n_thr; i++) {
+		uint64_t v, iv;
+		if (reread(n->thr_fd[i], buf, sizeof(buf)) < 0 ||
+		    run_noise_parse_ctxt(buf, &v, &iv) < 0)
+			return -1;
+		*vol += v;
+		*invol += iv;
+	}
 	return 0;
+}
+
+/* Context switches summed over the server's threads (those alive at the sample), listing the
+ * threads again when their number changed or one has gone. */
+static void server_ctxt(struct run_noise *n, uint64_t count, uint64_t *vol, uint64_t *invol)
+{
+	if (count != n->thr_count || n->n_thr == 0)
+		threads_list(n, count);
+	if (threads_ctxt(n, vol, invol) < 0) {
+		threads_list(n, count);
+		if (threads_ctxt(n, vol, invol) < 0)
+			*vol = *invol = 0;
+	}
+}
+
+static void take_qthread(struct run_noise *n, struct snap *s)
+{
+	char buf[4096];
+	uint64_t flt;
+	s->have_qthread = reread(n->fd_qstat, buf, sizeof(buf)) == 0 &&
+			  run_noise_parse_pidstat(buf, &s->qthread, &flt) == 0 &&
+			  reread(n->fd_qstatus, buf, sizeof(buf)) == 0 &&
+			  run_noise_parse_ctxt(buf, &s->qvcsw, &s->qivcsw) == 0;
 }
 
 static int take(struct run_noise *n, struct snap *s, struct errbuf *err)
 {
-	char path[96], buf[4096]; /* a status file is about 1.5 KiB */
-	uint64_t flt;
+	char buf[4096];
+	uint64_t flt, threads = 0;
 	memset(s, 0, sizeof(*s));
 	s->wall_ns = util_now_ns();
-	if (read_small("/proc/stat", n->statbuf, sizeof(n->statbuf)) < 0 ||
+	if (reread(n->fd_stat, n->statbuf, sizeof(n->statbuf)) < 0 ||
 	    run_noise_parse_stat(n->statbuf, n->cpus, n->n_cpus, &s->busy, &s->steal) < 0)
 		return errbuf_set(err, "cannot read the CPU counters in /proc/stat");
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)n->pid);
-	if (read_small(path, buf, sizeof(buf)) < 0 ||
+	if (reread(n->fd_server, buf, sizeof(buf)) < 0 ||
 	    run_noise_parse_pidstat(buf, &s->server, &s->majflt) < 0)
-		return errbuf_set(err, "cannot read '%s'", path);
-	if (read_small("/proc/self/stat", buf, sizeof(buf)) < 0 ||
+		return errbuf_set(err, "cannot read '/proc/%d/stat'", (int)n->pid);
+	run_noise_parse_nthreads(buf, &threads);
+	if (reread(n->fd_self, buf, sizeof(buf)) < 0 ||
 	    run_noise_parse_pidstat(buf, &s->client, &flt) < 0)
 		return errbuf_set(err, "cannot read '/proc/self/stat'");
-	if (n->tid > 0) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)n->pid, (int)n->tid);
-		s->have_qthread = read_small(path, buf, sizeof(buf)) == 0 &&
-				  run_noise_parse_pidstat(buf, &s->qthread, &flt) == 0;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)n->pid, (int)n->tid);
-		s->have_qthread = s->have_qthread && read_small(path, buf, sizeof(buf)) == 0 &&
-				  run_noise_parse_ctxt(buf, &s->qvcsw, &s->qivcsw) == 0;
-	}
-	server_ctxt(n->pid, &s->vcsw, &s->ivcsw);
+	if (n->tid > 0)
+		take_qthread(n, s);
+	server_ctxt(n, threads, &s->vcsw, &s->ivcsw);
 	return 0;
 }
 

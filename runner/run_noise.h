@@ -21,6 +21,9 @@ int run_noise_parse_stat(const char *text, const unsigned *cpus, int n_cpus, uin
 /* /proc/PID/stat (or /proc/PID/task/TID/stat): utime + stime ticks and major faults. */
 int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out_majflt);
 
+/* /proc/PID/stat: the number of threads (num_threads). */
+int run_noise_parse_nthreads(const char *text, uint64_t *out_threads);
+
 /* /proc/PID/task/TID/status: voluntary and nonvoluntary context switches. */
 int run_noise_parse_ctxt(const char *text, uint64_t *out_vol, uint64_t *out_invol);
 
@@ -46,7 +49,10 @@ struct run_noise_rec {
 struct run_noise;
 
 /* A sampler of server pid on the PUs cpus (n_cpus 0: every CPU); query_tid 0 when unknown.
- * Free with run_noise_free. */
+ * It keeps its /proc files open and re-reads them from the start at each sample (pread), and
+ * lists the server's threads again only when their number changes or one has gone: a sample
+ * re-reads one file per thread instead of listing the directory and opening, reading and
+ * closing each. Free with run_noise_free. */
 int run_noise_new(struct run_noise **out, pid_t server, pid_t query_tid, const unsigned *cpus,
 		  int n_cpus, struct errbuf *err);
 void run_noise_free(struct run_noise *n);

@@ -5,8 +5,11 @@
 #include "result/res.h"
 #include "runner/run_noise.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define SHA_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
@@ -60,6 +63,89 @@ static void test_run_noise__pidstat_takes_fields_after_the_command(void)
 	CU_ASSERT_EQUAL(majflt, 3);
 	CU_ASSERT_EQUAL(run_noise_parse_pidstat("8317 (x) S 1 2\n", &ticks, &majflt), -1);
 	CU_ASSERT_EQUAL(run_noise_parse_pidstat("no parenthesis", &ticks, &majflt), -1);
+	/* num_threads is field 20: 31 and 1 */
+	uint64_t threads;
+	CU_ASSERT_EQUAL(run_noise_parse_nthreads(plain, &threads), 0);
+	CU_ASSERT_EQUAL(threads, 31);
+	CU_ASSERT_EQUAL(run_noise_parse_nthreads(odd, &threads), 0);
+	CU_ASSERT_EQUAL(threads, 1);
+	CU_ASSERT_EQUAL(run_noise_parse_nthreads("8317 (x) S 1 2 3 4 5 6 7 8 9 10 11\n", &threads),
+			-1);
+}
+
+/* A thread of this process that sleeps `naps` times (a voluntary context switch each), then
+ * waits until told to end. */
+struct napper {
+	pthread_t t;
+	int naps;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int napped, end;
+};
+
+static void *napper_main(void *arg)
+{
+	struct napper *z = arg;
+	for (int i = 0; i < z->naps; i++)
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+	pthread_mutex_lock(&z->mu);
+	z->napped = 1;
+	pthread_cond_broadcast(&z->cv);
+	while (!z->end)
+		pthread_cond_wait(&z->cv, &z->mu);
+	pthread_mutex_unlock(&z->mu);
+	return NULL;
+}
+
+static void napper_start(struct napper *z, int naps)
+{
+	memset(z, 0, sizeof(*z));
+	z->naps = naps;
+	pthread_mutex_init(&z->mu, NULL);
+	pthread_cond_init(&z->cv, NULL);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&z->t, NULL, napper_main, z), 0);
+	pthread_mutex_lock(&z->mu);
+	while (!z->napped)
+		pthread_cond_wait(&z->cv, &z->mu);
+	pthread_mutex_unlock(&z->mu);
+}
+
+static void napper_stop(struct napper *z)
+{
+	pthread_mutex_lock(&z->mu);
+	z->end = 1;
+	pthread_cond_broadcast(&z->cv);
+	pthread_mutex_unlock(&z->mu);
+	pthread_join(z->t, NULL);
+	pthread_cond_destroy(&z->cv);
+	pthread_mutex_destroy(&z->mu);
+}
+
+/* The sampler keeps its thread list open between samples: a thread started between two samples
+ * (the count changes) and a thread that replaced one that ended (the count stays) are both
+ * summed; sampled on this test process, whose threads' naps are the context switches. */
+static void test_run_noise__sampler_follows_the_threads(void)
+{
+	struct run_noise *n = NULL;
+	struct run_noise_rec rec;
+	struct errbuf err = {""};
+	struct napper a, b;
+	CU_ASSERT_EQUAL_FATAL(run_noise_new(&n, getpid(), 0, NULL, 0, &err), 0);
+	/* 1: a new thread between the samples: its 50 naps count */
+	CU_ASSERT_EQUAL_FATAL(run_noise_begin(n, &err), 0);
+	napper_start(&a, 50);
+	CU_ASSERT_EQUAL_FATAL(run_noise_end(n, &rec, &err), 0);
+	CU_ASSERT(rec.vcsw >= 50);
+	/* 2: thread a (parked, listed at the first sample) ends and b takes its place: the same
+	 * count of threads, but a's file answers no more, so the list is taken again and b's 50
+	 * naps count (less what a had, about 50 and its park) */
+	CU_ASSERT_EQUAL_FATAL(run_noise_begin(n, &err), 0);
+	napper_stop(&a);
+	napper_start(&b, 120);
+	CU_ASSERT_EQUAL_FATAL(run_noise_end(n, &rec, &err), 0);
+	CU_ASSERT(rec.vcsw >= 120 - 60);
+	napper_stop(&b);
+	run_noise_free(n);
 }
 
 static void test_run_noise__status_context_switches(void)
@@ -200,6 +286,7 @@ int main(int argc, char **argv)
 	    {"pidstat_takes_fields_after_the_command",
 	     test_run_noise__pidstat_takes_fields_after_the_command},
 	    {"status_context_switches", test_run_noise__status_context_switches},
+	    {"sampler_follows_the_threads", test_run_noise__sampler_follows_the_threads},
 	    {"thread_id_statement_per_flavour", test_run_noise__thread_id_statement_per_flavour},
 	    {"disturbed_rule_and_exclusion", test_run_noise__disturbed_rule_and_exclusion},
 	    {"records_read_back_and_bad_ones_refused",
