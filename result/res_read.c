@@ -622,6 +622,7 @@ static const struct mspec plan_more[] = {
     {"decision_rule", M_STR, 0, 64, 0, decision_rules},
     {"max_pairs", M_INT, 2, 128, 0, NULL},
     {"min_restarts", M_INT, 1, RES_MAX_RESTARTS, 0, NULL},
+    {"costs_from", M_STR, 1, 4096, 0, NULL},
 };
 
 /* $.budget, the outcome of run --budget (optional; these members required when present). */

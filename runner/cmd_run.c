@@ -6,6 +6,7 @@
 #include "runner/cmd.h"
 #include "result/res.h"
 #include "runner/run.h"
+#include "runner/run_prior.h"
 #include "runner/run_stab.h"
 #include "runner/run_report.h"
 #include "server/srv.h"
@@ -45,6 +46,7 @@ enum {
 	OPT_RUNS_MAX,
 	OPT_KEEP_ALL,
 	OPT_MIN_RESTARTS,
+	OPT_COSTS_FROM,
 	OPT_REDO_DISTURBED,
 	OPT_PROFILE, /* taken out of argv by run_stab_profile_argv; the resume hint keeps it */
 };
@@ -73,6 +75,7 @@ static const struct option own_options[] = {
     {"runs-max", required_argument, NULL, OPT_RUNS_MAX},
     {"keep-all", no_argument, NULL, OPT_KEEP_ALL},
     {"min-restarts", required_argument, NULL, OPT_MIN_RESTARTS},
+    {"costs-from", required_argument, NULL, OPT_COSTS_FROM},
     {"redo-disturbed", required_argument, NULL, OPT_REDO_DISTURBED},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -111,6 +114,11 @@ static void usage(FILE *f)
 	    "                           noise is known (default 2); each owed restart gets an\n"
 	    "                           equal share of the budget left, and its warm-ups stop\n"
 	    "                           early (at --warmup-min) to keep to it\n"
+	    "  --costs-from FILE        with --budget: an earlier result at the same scale\n"
+	    "                           factor (e.g. last night's) gives each query's cost\n"
+	    "                           before its first execution: the first restart is\n"
+	    "                           paced by cost, and a budget that cannot hold the\n"
+	    "                           owed restarts is said before anything runs\n"
 	    "  --profile FILE           apply the settings 'dbt3stab stabilize' recommended\n"
 	    "                           (its profile.json); recorded as plan.profile\n"
 	    "  --redo-disturbed N       measure up to N disturbed restarts again at the end (the\n"
@@ -678,6 +686,10 @@ static int parse_budget_option(struct run_args *a, int c, const char *arg)
 		a->plan_opt = a->budget_opt = "--min-restarts";
 		return parse_int(cmd, "--min-restarts", arg, 1, ST_SEQ_MAX_PAIRS,
 				 &plan->min_restarts);
+	case OPT_COSTS_FROM:
+		a->plan_opt = a->budget_opt = "--costs-from";
+		plan->costs_from = arg;
+		return 0;
 	}
 	return -1;
 }
@@ -936,6 +948,12 @@ int cmd_run(int argc, char **argv)
 	int rc = parse_args(&a, argc, argv);
 	if (rc || a.help)
 		goto out;
+	if (a.plan.costs_from && run_prior_costs(a.plan.costs_from, a.plan.scale, a.plan.prior_ms,
+						 &a.plan.prior_fixed_s, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = CLI_USAGE;
+		goto out;
+	}
 	if (a.resume) {
 		if (resume_load(&ts, &a.plan, &a.sopts, a.resume, &err) < 0) {
 			cli_error("%s", err.msg);

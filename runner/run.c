@@ -188,6 +188,8 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 		json_object_set_new(o, "runs_max", json_integer(p->runs_max));
 		json_object_set_new(o, "keep_all", json_boolean(p->keep_all));
 		json_object_set_new(o, "min_restarts", json_integer(p->min_restarts));
+		if (p->costs_from)
+			json_object_set_new(o, "costs_from", json_string(p->costs_from));
 		json_object_set_new(o, "warmup_rule", json_string("window-means"));
 	}
 	return o;
@@ -493,16 +495,16 @@ static int restarts_owed(const struct runctx *c, int r)
 	return (c->plan->min_restarts - r) * c->n_targets - c->pair_pos;
 }
 
-/* After owed restart r of a budget run: when the restarts still owed cannot fit even at their
- * irreducible cost (per restart the longest start + stop, and per query measured its
- * --warmup-min + --runs-min executions at its mean so far), says once where the run will end. */
-static void warn_owed_over(struct runctx *c, int r)
+/* When the `left` restarts still owed cannot fit even at their irreducible cost (per restart
+ * the longest start + stop, and per query measured its --warmup-min + --runs-min executions at
+ * its mean so far, --costs-from's before the first), says once where the run will end: after
+ * an owed restart, or before the first when --costs-from gave the costs. */
+static void warn_owed_over(struct runctx *c, int left)
 {
 	const struct run_plan *p = c->plan;
-	int left = restarts_owed(c, r) - 1;
-	if (!c->pace_ns || left < 1 || c->owed_warned)
+	if (left < 1 || c->owed_warned)
 		return;
-	double startstop = 0, elapsed = (double)(util_now_ns() - c->t0) / 1e9;
+	double startstop = p->prior_fixed_s, elapsed = (double)(util_now_ns() - c->t0) / 1e9;
 	struct run_qcost least[RUN_MAX_QUERIES];
 	for (int t = 0; t < c->n_targets; t++)
 		startstop = fmax(startstop, c->ts[t].startstop_s);
@@ -844,7 +846,8 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 		event(c, "%s%srestart %d of %d done%s", t->t->name ? t->t->name : "",
 		      t->t->name ? ": " : "", r + 1, c->plan->restarts,
 		      *dist ? " (disturbed)" : "");
-	warn_owed_over(c, r);
+	if (c->pace_ns)
+		warn_owed_over(c, restarts_owed(c, r) - 1);
 	return 0;
 }
 
@@ -951,6 +954,8 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 		json_object_set_new(c->ts[t].t->res->plan, "decision_rule", json_string(rule));
 	run_budget_next_init(next, p);
 	c->next = next;
+	if (p->costs_from)
+		warn_owed_over(c, restarts_owed(c, 0));
 	for (;; pairs++) {
 		if (pairs > 0) {
 			for (int t = 0; t < c->n_targets; t++) {
@@ -1106,6 +1111,17 @@ static int measure_all(struct runctx *c, struct errbuf *err)
 	return rc;
 }
 
+/* --costs-from: each query's mean execution there counts as one execution seen, so the first
+ * restart's pacing and the owed-restarts note have a cost from the start. */
+static void seed_costs(struct runctx *c)
+{
+	for (int q = 1; q <= RUN_MAX_QUERIES; q++)
+		if (c->plan->prior_ms[q] > 0 && c->seen_n[q] == 0) {
+			c->seen_ns[q] = (uint64_t)(c->plan->prior_ms[q] * 1e6);
+			c->seen_n[q] = 1;
+		}
+}
+
 /* Each result finished and written, except one complete before this call (left as it is). */
 static int finish_results(struct runctx *c, struct errbuf *err)
 {
@@ -1142,6 +1158,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 		goto out;
 	continue_start_seq(&c);
 	count_pending(&c);
+	seed_costs(&c);
 	rc = measure_all(&c, err);
 	if (rc == 0)
 		rc = finish_results(&c, err);

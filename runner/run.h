@@ -69,6 +69,11 @@ struct run_plan {
 	int min_restarts;	    /* restarts (pairs) made whatever the estimate (2) */
 	int redo_disturbed; /* --redo-disturbed N: measure up to N disturbed restarts again */
 	json_t *profile;    /* --profile: what was applied (recorded as plan.profile), or NULL */
+	/* --costs-from FILE (borrowed; NULL: none): per query number its mean execution there (ms,
+	 * 0 unknown), read by run_prior_costs (runner/run_prior.h). */
+	const char *costs_from;
+	double prior_ms[RUN_MAX_QUERIES + 1];
+	double prior_fixed_s; /* --costs-from: a restart's cost besides its executions (s), 0 */
 };
 
 /* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries; the

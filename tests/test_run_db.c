@@ -881,6 +881,44 @@ static void test_run_db__budget_makes_min_restarts(void)
 	free(out);
 }
 
+/* --costs-from: an earlier result's times give the first restart its costs, so a budget that
+ * cannot hold the restarts --min-restarts owes is said before anything runs (both owed
+ * restarts, not the one left after the first); a file of another scale factor and the option
+ * without --budget are refused before anything is created (exit 2). */
+static void test_run_db__costs_from_warns_before_the_first_restart(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *prior = tmp_path("prior.json"), *out = tmp_path("costs.json"),
+	     *other = tmp_path("costs-other.json"), log[4300];
+	const char *first[] = {"run",	     "-s",	  "0.01",     "-o",	 prior,
+			       "--restarts", "1",	  "--warmup", "1",	 "--runs",
+			       "1",	     "--queries", "1,6",      "--quiet", NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("prior", first), 0);
+	const char *args[] = {"run", "-s",	  "0.01", "-o",		  out,	 "--budget",
+			      "1s",  "--queries", "1,6",  "--costs-from", prior, NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("costs", args), 0);
+	snprintf(log, sizeof(log), "%s/costs.log", db.tmp);
+	CU_ASSERT(log_contains(log, "the 2 restarts --min-restarts still owes need at least"));
+	CU_ASSERT_FALSE(log_contains(log, "the 1 restart --min-restarts still owes"));
+	struct res_file *res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res->plan, "costs_from")), prior);
+	res_file_free(res);
+	const char *sf[] = {"run",	"-s", "0.1",	      "-o",  other,
+			    "--budget", "1s", "--costs-from", prior, NULL};
+	CU_ASSERT_EQUAL(run_cli("costs-sf", sf), 2);
+	snprintf(log, sizeof(log), "%s/costs-sf.log", db.tmp);
+	CU_ASSERT(log_contains(log, "was measured at SF 0.01, not at SF 0.1"));
+	const char *nobudget[] = {"run", "-s", "0.01", "-o", other, "--costs-from", prior, NULL};
+	CU_ASSERT_EQUAL(run_cli("costs-nobudget", nobudget), 2);
+	snprintf(log, sizeof(log), "%s/costs-nobudget.log", db.tmp);
+	CU_ASSERT(log_contains(log, "--costs-from needs --budget"));
+	CU_ASSERT_EQUAL(access(other, F_OK), -1);
+	free(prior);
+	free(out);
+	free(other);
+}
+
 /* A query whose row count changes between executions of one restart: run records each execution
  * that differs from the first, and compare calls it a wrong result (exit 3). The change is made
  * from a second connection while the run's Q1 executes: a lineitem row with a new return flag
@@ -1004,6 +1042,8 @@ int main(int argc, char **argv)
 	    {"budget_run_ends_in_time_and_records_its_plan",
 	     test_run_db__budget_run_ends_in_time_and_records_its_plan},
 	    {"budget_makes_min_restarts", test_run_db__budget_makes_min_restarts},
+	    {"costs_from_warns_before_the_first_restart",
+	     test_run_db__costs_from_warns_before_the_first_restart},
 	    {"row_count_change_is_recorded_and_flagged",
 	     test_run_db__row_count_change_is_recorded_and_flagged},
 	    {"refusals_claim_nothing", test_run_db__refusals_claim_nothing},

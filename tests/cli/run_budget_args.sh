@@ -14,4 +14,6 @@ run -s 0.01 -o x.json --budget 45m --warmup-min 9 --warmup-max 5
 run -s 0.01 -o x.json --budget 45m --runs-min 4 --runs-max 2
 run -s 0.01 -o x.json --min-restarts 3
 run -s 0.01 -o x.json --budget 45m --min-restarts 0
+run -s 0.01 -o x.json --costs-from y.json
+run -s 0.01 -o x.json --budget 45m --costs-from no-such.json
 run --resume x.json --budget 10m
