@@ -6,6 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sum of every execution of a restart entry (ms), warm-up and measured. */
+static double restart_exec_ms(const struct res_restart *e)
+{
+	double sum = 0;
+	for (size_t i = 0; i < e->n_warmup; i++)
+		sum += e->warmup_ms[i];
+	for (size_t i = 0; i < e->n_measured; i++)
+		sum += e->measured_ms[i];
+	return sum;
+}
+
 /* The mean of every execution of q's ok restarts (ms), 0 when there is none. */
 static double query_mean_ms(const struct res_query *q)
 {
@@ -15,10 +26,7 @@ static double query_mean_ms(const struct res_query *q)
 		const struct res_restart *e = &q->restarts[r];
 		if (e->status != RES_STATUS_OK)
 			continue;
-		for (size_t i = 0; i < e->n_warmup; i++)
-			sum += e->warmup_ms[i];
-		for (size_t i = 0; i < e->n_measured; i++)
-			sum += e->measured_ms[i];
+		sum += restart_exec_ms(e);
 		n += e->n_warmup + e->n_measured;
 	}
 	return n ? sum / (double)n : 0;
@@ -38,10 +46,7 @@ static double fixed_part_s(const struct res_file *res)
 	for (size_t i = 0; i < res->n_queries; i++)
 		for (size_t r = 0; r < res->queries[i].n_restarts; r++) {
 			const struct res_restart *e = &res->queries[i].restarts[r];
-			for (size_t k = 0; k < e->n_warmup; k++)
-				exec_ms += e->warmup_ms[k];
-			for (size_t k = 0; k < e->n_measured; k++)
-				exec_ms += e->measured_ms[k];
+			exec_ms += restart_exec_ms(e);
 			restarts = e->index + 1 > restarts ? e->index + 1 : restarts;
 		}
 	double wall =
