@@ -185,18 +185,6 @@ static double perm_p(const struct series *s, const struct series *d, int nq)
 	return p;
 }
 
-/* The smallest p the permutation test can give with ka and kb restarts: one split of the
- * C(ka + kb - 2, ka - 1); NAN below 2 restarts a side. */
-static double perm_min_p(size_t ka, size_t kb)
-{
-	double c = 1;
-	if (ka < 2 || kb < 2)
-		return NAN;
-	for (size_t i = 1; i < ka; i++) /* C(m + n, m) with m = ka - 1, n = kb - 1 */
-		c = c * (double)(kb - 1 + i) / (double)i;
-	return 1 / c;
-}
-
 /* One candidate's row: per query the between-restart CoV (SD of the log restart means), the
  * median and worst over the queries, the pooled variance against the default's with its F CI
  * (a screen), the permutation p of a lower variance and the time against the default's. */
@@ -234,7 +222,7 @@ static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
 	    res_json_num(s->wall_s), "cov_per_query", per);
 	json_object_set_new(row, "perm_p", res_json_num(is_default ? NAN : perm_p(s, d, nq)));
 	json_object_set_new(row, "perm_min_p",
-			    res_json_num(is_default ? NAN : perm_min_p(s->files, d->files)));
+			    res_json_num(is_default ? NAN : st_var_perm_min_p(s->files, d->files)));
 	json_object_set_new(row, "time_ratio", res_json_num(time_ratio(s, d, nq)));
 	return row;
 }

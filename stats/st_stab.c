@@ -93,13 +93,21 @@ static double perm_random(const double *w, size_t n, size_t na, double limit, un
 	return (1 + hits) / (1 + (double)ST_PERM_RANDOM);
 }
 
-/* C(n, k) when it is at most ST_PERM_EXACT_MAX, else a number above it. */
-static double splits_capped(size_t n, size_t k)
+/* C(n, k), or once the product passes cap a number above cap (so that a count too large to
+ * list stops early). */
+static double choose_capped(size_t n, size_t k, double cap)
 {
 	double c = 1;
-	for (size_t i = 1; i <= k && c <= ST_PERM_EXACT_MAX; i++)
+	for (size_t i = 1; i <= k && c <= cap; i++)
 		c = c * (double)(n - k + i) / (double)i;
 	return c;
+}
+
+double st_var_perm_min_p(size_t na, size_t nb)
+{
+	if (na < 2 || nb < 2)
+		return NAN;
+	return 1 / choose_capped(na + nb - 2, na - 1, INFINITY);
 }
 
 int st_var_perm_test(const double *a, size_t na, const double *b, size_t nb, size_t nq,
@@ -119,7 +127,7 @@ int st_var_perm_test(const double *a, size_t na, const double *b, size_t nb, siz
 		return -1;
 	*out_ratio = (sa / (double)ma) / (sb / (double)mb);
 	double limit = sa + 1e-12 * (sa + sb);
-	if (splits_capped(n, ma) <= ST_PERM_EXACT_MAX) {
+	if (choose_capped(n, ma, ST_PERM_EXACT_MAX) <= ST_PERM_EXACT_MAX) {
 		struct perm_walk pw = {w, n, limit, 0, 0};
 		perm_count(&pw, 0, ma, 0);
 		*out_p = pw.hits / pw.total;

@@ -36,4 +36,8 @@ int st_var_ratio_ci(double ss1, double df1, double ss2, double df2, double alpha
 int st_var_perm_test(const double *a, size_t na, const double *b, size_t nb, size_t nq,
 		     unsigned long seed, double *out_ratio, double *out_p);
 
+/* The smallest p st_var_perm_test can give with na and nb restarts: one split of the
+ * C(na + nb - 2, na - 1); NAN below 2 restarts a side. */
+double st_var_perm_min_p(size_t na, size_t nb);
+
 #endif

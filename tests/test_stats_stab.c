@@ -82,6 +82,12 @@ static void test_stats_stab__perm_refuses_bad_input(void)
 	CU_ASSERT_EQUAL(st_var_perm_test(x, 1, x, 3, 2, 1, &r, &p), -1);    /* one restart of A */
 	CU_ASSERT_EQUAL(st_var_perm_test(x, 3, x, 3, 0, 1, &r, &p), -1);    /* no query */
 	CU_ASSERT_EQUAL(st_var_perm_test(x, 3, zero, 3, 2, 1, &r, &p), -1); /* B does not vary */
+	/* the smallest p: one split of C(na + nb - 2, na - 1): 1/6, 1/70, 1/252, 1/48620 */
+	CU_ASSERT_DOUBLE_EQUAL(st_var_perm_min_p(3, 3), 1.0 / 6, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(st_var_perm_min_p(5, 5), 1.0 / 70, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(st_var_perm_min_p(6, 6), 1.0 / 252, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(st_var_perm_min_p(10, 10), 1.0 / 48620, 1e-18);
+	CU_ASSERT(isnan(st_var_perm_min_p(1, 5)));
 }
 
 int main(int argc, char **argv)
