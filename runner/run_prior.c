@@ -3,7 +3,7 @@
 #include "runner/run_prior.h"
 #include "result/res.h"
 #include <math.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The sum of every execution of a restart entry (ms), warm-up and measured. */
@@ -69,13 +69,11 @@ int run_prior_costs(const char *path, double scale, double out_ms[RUN_MAX_QUERIE
 		return errbuf_set(err, "--costs-from '%s' was measured at SF %g, not at SF %g",
 				  path, sf, scale);
 	}
-	for (size_t i = 0; i < res->n_queries; i++) {
-		const char *id = res->queries[i].id;
-		char *end;
-		long num = id && id[0] == 'Q' ? strtol(id + 1, &end, 10) : 0;
-		if (num < 1 || num > RUN_MAX_QUERIES || *end != '\0')
-			continue;
-		out_ms[num] = query_mean_ms(&res->queries[i]);
+	for (int num = 1; num <= RUN_MAX_QUERIES; num++) {
+		char id[8];
+		snprintf(id, sizeof(id), "Q%d", num);
+		const struct res_query *q = res_file_find_query(res, id);
+		out_ms[num] = q ? query_mean_ms(q) : 0;
 		found |= out_ms[num] > 0;
 	}
 	*out_fixed_s = fixed_part_s(res);
