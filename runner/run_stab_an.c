@@ -20,11 +20,9 @@
  * --analyze gives the same p-values as the run that measured. */
 #define STAB_PERM_SEED 20261202UL
 
-/* The restart means (ms) of candidate c per query id of ids[], one per round file found. */
+/* The restart means of candidate c, one row per round file found. */
 struct series {
-	double *means[MAXQ];
-	size_t k[MAXQ];
-	double *rows;  /* files x MAXQ: log restart means by round, NAN where a query has none */
+	double *rows; /* files x MAXQ: restart means (ms) by round and query of ids[], NAN: none */
 	double wall_s; /* mean wall time of a restart (started_at .. finished_at of the files) */
 	size_t files;
 	size_t disturbed; /* restarts left out: disturbed by other processes or steal */
@@ -91,16 +89,8 @@ static int load_series(struct series *s, const struct run_stab_cand *c,
 		for (int q = 0; q < *nq; q++) {
 			const struct res_query *rq = res_file_find_query(res, ids[q]);
 			double m = rq ? restart_mean(rq) : NAN;
-			if (!(m > 0))
-				continue;
-			s->rows[s->files * MAXQ + (size_t)q] = log(m);
-			double *p = realloc(s->means[q], (s->k[q] + 1) * sizeof(double));
-			if (!p) {
-				res_file_free(res);
-				return errbuf_set(err, "out of memory");
-			}
-			s->means[q] = p;
-			p[s->k[q]++] = m;
+			if (m > 0)
+				s->rows[s->files * MAXQ + (size_t)q] = m;
 		}
 		wall +=
 		    util_iso8601_seconds(res->finished_at) - util_iso8601_seconds(res->started_at);
@@ -113,9 +103,17 @@ static int load_series(struct series *s, const struct run_stab_cand *c,
 
 static void series_release(struct series *s)
 {
-	for (int q = 0; q < MAXQ; q++)
-		free(s->means[q]);
 	free(s->rows);
+}
+
+/* Query q's restart means in round order into out (s->files long at most); how many. */
+static size_t query_means(const struct series *s, int q, double *out)
+{
+	size_t k = 0;
+	for (size_t r = 0; r < s->files; r++)
+		if (isfinite(s->rows[r * MAXQ + (size_t)q]))
+			out[k++] = s->rows[r * MAXQ + (size_t)q];
+	return k;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -136,22 +134,24 @@ static double mean_log(const double *x, size_t n)
  * log restart means (the geometric mean of the ratios); NAN when no query has both. */
 static double time_ratio(const struct series *s, const struct series *d, int nq)
 {
-	double sum = 0;
+	double sum = 0, xs[RUN_STAB_MAX_ROUNDS], xd[RUN_STAB_MAX_ROUNDS];
 	int m = 0;
-	for (int q = 0; q < nq; q++)
-		if (s->k[q] && d->k[q]) {
-			sum += mean_log(s->means[q], s->k[q]) - mean_log(d->means[q], d->k[q]);
+	for (int q = 0; q < nq; q++) {
+		size_t ks = query_means(s, q, xs), kd = query_means(d, q, xd);
+		if (ks && kd) {
+			sum += mean_log(xs, ks) - mean_log(xd, kd);
 			m++;
 		}
+	}
 	return m ? exp(sum / m) : NAN;
 }
 
-/* Rows of s->rows for the queries use[0..m-1], packed into out (files x m). */
+/* The logs of s->rows for the queries use[0..m-1], packed into out (files x m). */
 static void pack_rows(double *out, const struct series *s, const int *use, int m)
 {
 	for (size_t r = 0; r < s->files; r++)
 		for (int j = 0; j < m; j++)
-			out[r * (size_t)m + (size_t)j] = s->rows[r * MAXQ + (size_t)use[j]];
+			out[r * (size_t)m + (size_t)j] = log(s->rows[r * MAXQ + (size_t)use[j]]);
 }
 
 /* The permutation test of s against d (st_var_perm_test) on the queries measured in every
@@ -193,18 +193,20 @@ static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
 			 int is_default)
 {
 	double cov[MAXQ], sorted[MAXQ], ss = 0, df = 0, ssd = 0, dfd = 0;
+	double xs[RUN_STAB_MAX_ROUNDS], xd[RUN_STAB_MAX_ROUNDS];
 	int m = 0;
 	json_t *per = json_object();
 	for (int q = 0; q < nq; q++) {
-		cov[q] = st_log_sd(s->means[q], s->k[q]);
+		size_t ks = query_means(s, q, xs), kd = query_means(d, q, xd);
+		cov[q] = st_log_sd(xs, ks);
 		json_object_set_new(per, ids[q], res_json_num(cov[q]));
-		double sd = st_log_sd(d->means[q], d->k[q]);
+		double sd = st_log_sd(xd, kd);
 		if (isfinite(cov[q]) && isfinite(sd)) {
 			sorted[m++] = cov[q];
-			ss += cov[q] * cov[q] * (double)(s->k[q] - 1);
-			df += (double)(s->k[q] - 1);
-			ssd += sd * sd * (double)(d->k[q] - 1);
-			dfd += (double)(d->k[q] - 1);
+			ss += cov[q] * cov[q] * (double)(ks - 1);
+			df += (double)(ks - 1);
+			ssd += sd * sd * (double)(kd - 1);
+			dfd += (double)(kd - 1);
 		}
 	}
 	qsort(sorted, (size_t)m, sizeof(double), cmp_double);
