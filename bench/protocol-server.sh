@@ -71,7 +71,10 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 declare -A variant=([aa]="new:mysqld=$mysqld" [ab]="new:mysqld=$mysqld,$option")
 
 # One run: protocol (fixed|budget), scenario (aa|ab), rep; prints
-# "protocol scenario rep wall_s decided regressions improvements unchanged load_before load_after".
+# "protocol scenario rep wall_s decided regressions improvements unchanged load_before load_after
+#  regr_at_s", the last the elapsed time when the last regression was decided (the fixed protocol
+# decides at its end; a budget run at the end of the pair of the decision, budget.pair_elapsed_s;
+# "-" without a regression or the record).
 one_run() {
   local proto=$1 scen=$2 rep=$3 dir="$out/$1-$2-$3" t0 t1 l0 l1 rc=0
   local plan=($fixed)
@@ -101,6 +104,8 @@ n = lambda k: sum(1 for x in v if x == k)
 print(n("regression") + n("improvement") + n("unchanged"), n("regression"), n("improvement"), n("unchanged"))
 PY
 )
+    at=-
+    [[ $counts =~ ^[0-9]+\ 0\  ]] || at=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }')
   else
     counts=$(python3 - "$dir/old.json" <<'PY'
 import json, sys
@@ -110,14 +115,23 @@ n = lambda k: sum(1 for x in v if x == k)
 print(n("regression") + n("improvement") + n("unchanged"), n("regression"), n("improvement"), n("unchanged"))
 PY
 )
+    at=$(python3 - "$dir/old.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ends = (d.get("budget") or {}).get("pair_elapsed_s") or []
+at = [ends[b["decided_after_pairs"] - 1] for b in (q.get("budget") or {} for q in d["queries"])
+      if b.get("decision") == "regression" and 0 < (b.get("decided_after_pairs") or 0) <= len(ends)]
+print(f"{max(at):.0f}" if at else "-")
+PY
+)
   fi
   awk -v p="$proto" -v s="$scen" -v r="$rep" -v a="$t0" -v b="$t1" -v c="$counts" -v l0="$l0" -v l1="$l1" \
-    'BEGIN { printf "%-6s %-2s %3d %9.1f %s %s %s\n", p, s, r, b - a, c, l0, l1 }'
+    -v at="$at" 'BEGIN { printf "%-6s %-2s %3d %9.1f %s %s %s %s\n", p, s, r, b - a, c, l0, l1, at }'
 }
 
 echo "dbt3stab protocol bench: SF $sf, queries $queries, fixed: $fixed, A/B option: $option"
 echo "$(nproc) CPUs, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "proto  sc rep    wall_s decided regr impr unch load_before load_after"
+echo "proto  sc rep    wall_s decided regr impr unch load_before load_after regr_at_s"
 results=$work/lines
 : >"$results"
 for rep in $(seq 1 "$reps"); do

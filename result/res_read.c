@@ -633,6 +633,7 @@ static const struct mspec budget_members[] = {
     {"next_pair_estimate_s", M_NUM, 0, 1e9, W_LO_INCL | W_NULL, NULL},
     {"server_start_stop_s", M_NUM, 0, 1e9, W_LO_INCL, NULL},
     {"stop_reason", M_STR, 0, 16, W_NULL, stop_reasons},
+    {"last_pair_paced", M_BOOL, 0, 0, 0, NULL},
 };
 
 /* Optional members of a restart entry. */

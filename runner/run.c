@@ -55,12 +55,14 @@ struct runctx {
 	struct run_qnext *next;
 	int qpos[RUN_MAX_QUERIES + 1]; /* plan position of a query number */
 	uint64_t startstop_ns;	       /* start + stop of the current restart */
-	/* --budget, a restart owed by --min-restarts: its share of the budget left, paced over its
-	 * queries (pace_ns 0: no pacing): the pace_i-th query measured must end by pace_t0 +
-	 * pace_ns pace_cum[pace_i]; pair_pos is the restart's place within its pair. */
+	/* --budget, a restart owed by --min-restarts or of the paced last pair: its share of the
+	 * budget left, paced over its queries (pace_ns 0: no pacing): the pace_i-th query measured
+	 * must end by pace_t0 + pace_ns pace_cum[pace_i]; pair_pos is the restart's place within
+	 * its pair. */
 	uint64_t pace_t0, pace_ns;
 	double pace_cum[RUN_MAX_QUERIES];
 	int pace_i, pair_pos;
+	int paced_pair; /* the current pair is the paced last pair (run_budget_stop) */
 	int owed_warned; /* the restarts still owed were said not to fit (once) */
 };
 
@@ -77,6 +79,12 @@ static void event(struct runctx *c, const char *fmt, ...)
 	c->hooks->event(c->hooks->arg, msg);
 }
 
+/* Query num's mean execution so far (ms; every target, warm-up included); 0 before its first. */
+static double mean_exec_ms(const struct runctx *c, int num)
+{
+	return c->seen_n[num] ? (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e6 : 0;
+}
+
 static double eta_seconds(const struct runctx *c)
 {
 	uint64_t all_ns = 0, all_n = 0;
@@ -88,7 +96,7 @@ static double eta_seconds(const struct runctx *c)
 		return NAN;
 	double s = 0, global = (double)all_ns / (double)all_n;
 	for (int q = 1; q <= RUN_MAX_QUERIES; q++) {
-		double per = c->seen_n[q] ? (double)c->seen_ns[q] / (double)c->seen_n[q] : global;
+		double per = c->seen_n[q] ? mean_exec_ms(c, q) * 1e6 : global;
 		s += per * (double)c->rem_execs[q];
 	}
 	if (c->start_n)
@@ -475,12 +483,6 @@ static int past_pace(const struct runctx *c, double last_ms, int runs)
 	return run_warmup_over_pace(now, last_ms / 1e3, runs, deadline);
 }
 
-/* Query num's mean execution so far (ms; every target, warm-up included); 0 before its first. */
-static double mean_exec_ms(const struct runctx *c, int num)
-{
-	return c->seen_n[num] ? (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e6 : 0;
-}
-
 /* What query num is expected to take in this restart (ms): its mean execution so far times its
  * planned --warmup-min + runs; 0 before its first. */
 static double pace_cost(const struct runctx *c, int num)
@@ -489,10 +491,13 @@ static double pace_cost(const struct runctx *c, int num)
 	return mean_exec_ms(c, num) * (sh.wmin + sh.runs);
 }
 
-/* Restarts --min-restarts still owes from restart r of the current target on, r included. */
+/* Restarts owed from restart r of the current target on, r included: those --min-restarts
+ * still owes, or in the paced last pair the rest of the pair. */
 static int restarts_owed(const struct runctx *c, int r)
 {
-	return (c->plan->min_restarts - r) * c->n_targets - c->pair_pos;
+	int owed = (c->plan->min_restarts - r) * c->n_targets - c->pair_pos;
+	int pair = c->paced_pair ? c->n_targets - c->pair_pos : 0;
+	return owed > pair ? owed : pair;
 }
 
 /* When the `left` restarts still owed cannot fit even at their irreducible cost (per restart
@@ -525,9 +530,9 @@ static void warn_owed_over(struct runctx *c, int left)
 	      p->budget_s);
 }
 
-/* Starts the pacing of restart r when --min-restarts owes it (docs/run.md, "--min-restarts"):
- * an equal share of the budget left among the restarts still owed, this one included, split
- * among its queries (order: the restart's query order) by their expected cost. */
+/* Starts the pacing of restart r when it is owed (docs/run.md, "--min-restarts", "The last
+ * pair"): an equal share of the budget left among the restarts still owed, this one included,
+ * split among its queries (order: the restart's query order) by their expected cost. */
 static void pace_start(struct runctx *c, int r, const int *order)
 {
 	const struct run_plan *p = c->plan;
@@ -846,16 +851,27 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 		event(c, "%s%srestart %d of %d done%s", t->t->name ? t->t->name : "",
 		      t->t->name ? ": " : "", r + 1, c->plan->restarts,
 		      *dist ? " (disturbed)" : "");
-	if (c->pace_ns)
+	if (c->pace_ns && !c->paced_pair)
 		warn_owed_over(c, restarts_owed(c, r) - 1);
 	return 0;
 }
 
+/* Where a budget run stands, for its record: the pairs made, the estimate of the next, whether
+ * the last was paced, and the elapsed time at the end of each pair (a JSON array, shared by the
+ * targets' records). */
+struct budget_log {
+	int pairs;
+	double next_cost_s;
+	int last_paced;
+	json_t *pair_ends;
+};
+
 /* The outcome of --budget in the result: per query its decision (query member "budget"), and the
  * run's (top-level member "budget"). */
-static void budget_record(struct runctx *c, const struct run_qnext *next, int pairs,
-			  double next_cost_s, const char *stop_reason)
+static void budget_record(struct runctx *c, const struct run_qnext *next,
+			  const struct budget_log *log, const char *stop_reason)
 {
+	int pairs = log->pairs;
 	const struct run_plan *p = c->plan;
 	for (int i = 0; i < c->n_targets; i++) {
 		struct res_file *res = c->ts[i].t->res;
@@ -883,19 +899,21 @@ static void budget_record(struct runctx *c, const struct run_qnext *next, int pa
 				    json_real((double)(util_now_ns() - c->t0) / 1e9));
 		json_object_set_new(b, "budget_s", json_real(p->budget_s));
 		json_object_set_new(b, "next_pair_estimate_s",
-				    isfinite(next_cost_s) ? json_real(next_cost_s) : json_null());
+				    isfinite(log->next_cost_s) ? json_real(log->next_cost_s)
+							       : json_null());
 		json_object_set_new(b, "server_start_stop_s", json_real(c->ts[i].startstop_s));
 		json_object_set_new(b, "stop_reason",
 				    stop_reason ? json_string(stop_reason) : json_null());
+		if (log->last_paced)
+			json_object_set_new(b, "last_pair_paced", json_true());
+		if (log->pair_ends)
+			json_object_set(b, "pair_elapsed_s", log->pair_ends);
 		if (!res->extra)
 			res->extra = json_object();
 		json_object_set_new(res->extra, "budget", b);
 		json_object_set_new(res->plan, "restarts", json_integer(pairs > 0 ? pairs : 1));
 	}
 }
-
-/* Most pairs a budget run makes (the decisions' looks are defined for any number). */
-#define RUN_BUDGET_MAX_PAIRS 1000
 
 /* Two variants: the horizon of the sequential test, as it stands after each look (plan.horizon,
  * K_k for pair k; plan.max_pairs the latest). */
@@ -911,21 +929,28 @@ static void horizon_record(struct runctx *c, const struct run_budget_seq *seq)
 	}
 }
 
-/* Why the budget loop stops after `pairs` pairs, or NULL to go on. */
-static const char *budget_stop(const struct runctx *c, const struct run_budget_seq *seq,
-			       int pairs, int undecided, double elapsed, double cost)
+/* Why the budget loop stops after `pairs` pairs, or NULL to go on (run_budget_stop); sets
+ * c->paced_pair and says so when the next pair is the paced last one. */
+static const char *budget_stop(struct runctx *c, const struct run_budget_seq *seq, int pairs,
+			       int undecided, double elapsed, const struct run_pair_cost *cost)
 {
-	if (undecided == 0)
-		return "all-decided";
-	if (pairs < c->plan->min_restarts)
-		return NULL; /* --min-restarts: owed whatever the estimate */
-	if (!run_budget_fits(elapsed, cost, c->plan->budget_s))
-		return "budget";
-	if (seq->n_horizon && (size_t)pairs >= seq->horizon[seq->n_horizon - 1])
-		return "max-pairs"; /* the last look spent what alpha was left */
-	if (pairs >= RUN_BUDGET_MAX_PAIRS)
-		return "max-pairs";
-	return NULL;
+	struct run_budget_state st = {
+	    .pairs = pairs,
+	    .min_pairs = c->plan->min_restarts,
+	    .undecided = undecided,
+	    .horizon = seq->n_horizon ? seq->horizon[seq->n_horizon - 1] : 0,
+	    .elapsed_s = elapsed,
+	    .budget_s = c->plan->budget_s,
+	    .full_s = cost->full_s,
+	    .least_s = cost->least_s,
+	};
+	const char *why = run_budget_stop(&st, &c->paced_pair);
+	if (c->paced_pair)
+		event(c,
+		      "budget: a pair as planned (%.0f s) would not fit in the %.0f s left; the last "
+		      "pair is paced to fit (at least %.0f s)",
+		      cost->full_s, c->plan->budget_s - elapsed, cost->least_s);
+	return why;
 }
 
 /* --budget: pairs of restarts (one restart per target) while a query is undecided and the next
@@ -937,7 +962,9 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 	struct run_qnext next[RUN_MAX_QUERIES];
 	struct res_file *res[64];
 	struct run_budget_seq seq;
-	double ss[64], cost = NAN;
+	struct run_pair_cost cost = {NAN, NAN};
+	struct budget_log log = {0, NAN, 0, json_array()};
+	double ss[64];
 	const char *reason = NULL;
 	int pairs = 0, rc = 0;
 	const char *rule = c->n_targets == 1   ? "precision"
@@ -966,13 +993,18 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 			seq.elapsed_s = elapsed;
 			int undecided = run_budget_next(next, p, res, c->n_targets, pairs, ss,
 							c->n_targets == 2 ? &seq : NULL, &cost, err);
-			if (undecided < 0)
+			if (undecided < 0) {
+				json_decref(log.pair_ends);
 				return -1;
+			}
 			if (c->n_targets == 2)
 				horizon_record(c, &seq);
-			budget_record(c, next, pairs, cost, NULL);
-			if ((reason = budget_stop(c, &seq, pairs, undecided, elapsed, cost)))
+			log.pairs = pairs;
+			log.next_cost_s = cost.full_s;
+			budget_record(c, next, &log, NULL);
+			if ((reason = budget_stop(c, &seq, pairs, undecided, elapsed, &cost)))
 				break;
+			log.last_paced = c->paced_pair;
 		}
 		run_variant_order(p, pairs, c->n_targets, vorder);
 		for (int t = 0; t < c->n_targets; t++)
@@ -984,12 +1016,19 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 		}
 		c->pace_ns = 0;
 		if (rc < 0) {
-			budget_record(c, next, pairs, cost, "failed");
+			budget_record(c, next, &log, "failed");
+			json_decref(log.pair_ends);
 			c->next = NULL;
+			c->paced_pair = 0;
 			return rc;
 		}
+		if (log.pair_ends)
+			json_array_append_new(log.pair_ends,
+					      json_real((double)(util_now_ns() - c->t0) / 1e9));
 	}
-	budget_record(c, next, pairs, cost, reason);
+	budget_record(c, next, &log, reason);
+	json_decref(log.pair_ends);
+	c->paced_pair = 0;
 	event(c, "budget: %d %s%s, %s (%.0f s of %.0f s)", pairs,
 	      c->n_targets == 1 ? "restart" : "pair", pairs == 1 ? "" : "s",
 	      strcmp(reason, "budget") == 0 ? "the next would not fit"

@@ -34,18 +34,23 @@ int run_warmup_over_pace(double now_s, double last_s, int runs, double deadline_
 	return now_s + (1.0 + (runs > 0 ? runs : 0)) * (last_s > 0 ? last_s : 0) > deadline_s;
 }
 
+static int usable_cost(double c)
+{
+	return c > 0 && isfinite(c);
+}
+
 void run_pace_shares(const double *cost, int n, double *cum)
 {
 	double known = 0, sum = 0;
 	int n_known = 0;
 	for (int i = 0; i < n; i++)
-		if (cost[i] > 0 && isfinite(cost[i])) {
+		if (usable_cost(cost[i])) {
 			known += cost[i];
 			n_known++;
 		}
 	double fill = n_known ? known / n_known : 1.0;
 	for (int i = 0; i < n; i++) {
-		sum += cost[i] > 0 && isfinite(cost[i]) ? cost[i] : fill;
+		sum += usable_cost(cost[i]) ? cost[i] : fill;
 		cum[i] = sum;
 	}
 	for (int i = 0; i < n; i++)
@@ -93,6 +98,26 @@ double run_budget_restart_cost(double startstop_s, const struct run_qcost *q, si
 int run_budget_fits(double elapsed_s, double next_s, double budget_s)
 {
 	return elapsed_s + next_s <= budget_s;
+}
+
+const char *run_budget_stop(const struct run_budget_state *s, int *paced)
+{
+	int full = run_budget_fits(s->elapsed_s, s->full_s, s->budget_s);
+	if (paced)
+		*paced = 0;
+	if (s->undecided == 0)
+		return "all-decided";
+	if (s->pairs < s->min_pairs)
+		return NULL;
+	if (!full && !run_budget_fits(s->elapsed_s, s->least_s, s->budget_s))
+		return "budget";
+	if (s->horizon && (size_t)s->pairs >= s->horizon)
+		return "max-pairs"; /* the last look spent what alpha was left */
+	if (s->pairs >= RUN_BUDGET_MAX_PAIRS)
+		return "max-pairs";
+	if (paced)
+		*paced = !full;
+	return NULL;
 }
 
 const char *run_decision_name(enum run_decision d)

@@ -74,6 +74,30 @@ double run_budget_restart_cost(double startstop_s, const struct run_qcost *q, si
  * budget_s. */
 int run_budget_fits(double elapsed_s, double next_s, double budget_s);
 
+/* Most pairs a budget run makes (the decisions' looks are defined for any number). */
+#define RUN_BUDGET_MAX_PAIRS 1000
+
+/* Where a budget run stands after a look. */
+struct run_budget_state {
+	int pairs;	   /* pairs made */
+	int min_pairs;	   /* --min-restarts: pairs made whatever the estimate */
+	int undecided;	   /* queries still undecided */
+	size_t horizon;	   /* two variants: K of the last look (the last look spends what is
+			    * left when pairs >= K); 0 without a sequential design */
+	double elapsed_s;  /* wall time so far */
+	double budget_s;   /* --budget */
+	double full_s;	   /* the next pair as planned (run_budget_next) */
+	double least_s;	   /* ... at its least: --warmup-min, --runs-min */
+};
+
+/* Why the run stops now, or NULL to make another pair: "all-decided"; nothing more while
+ * --min-restarts still owes pairs; "budget" when not even the least pair fits (elapsed_s +
+ * least_s > budget_s); "max-pairs" at the horizon's last look or after RUN_BUDGET_MAX_PAIRS.
+ * *paced (may be NULL) is 1 when the next pair goes on because only its least cost fits: it is
+ * the run's last and the pacing of owed restarts (run_warmup_over_pace, run_pace_shares) fits it
+ * into the time left; else 0. */
+const char *run_budget_stop(const struct run_budget_state *s, int *paced);
+
 /* ---- decisions after each pair --------------------------------------------------------- */
 
 enum run_decision {

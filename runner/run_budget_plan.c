@@ -39,12 +39,17 @@ int run_budget_design(struct st_seq_design *out, const struct run_plan *p, const
 }
 
 size_t run_budget_horizon(int pairs, int min_pairs, double budget_s, double elapsed_s,
-			  double pair_s)
+			  double pair_s, double least_s)
 {
 	double lo = pairs > min_pairs ? pairs : min_pairs;
 	lo = lo < 2 ? 2 : lo > ST_SEQ_MAX_PAIRS ? ST_SEQ_MAX_PAIRS : lo;
-	double k = pair_s > 0 && isfinite(pair_s) ? pairs + floor((budget_s - elapsed_s) / pair_s)
-						  : ST_SEQ_MAX_PAIRS;
+	double k = ST_SEQ_MAX_PAIRS, left = budget_s - elapsed_s;
+	if (pair_s > 0 && isfinite(pair_s)) {
+		double full = floor(left / pair_s);
+		k = pairs + full;
+		if (least_s > 0 && least_s < pair_s && left - full * pair_s >= least_s)
+			k += 1; /* a paced last pair */
+	}
 	return k < lo ? (size_t)lo : k > ST_SEQ_MAX_PAIRS ? ST_SEQ_MAX_PAIRS : (size_t)k;
 }
 
@@ -222,20 +227,23 @@ static int runs_of(const struct run_plan *p, const struct qfacts *f, int n, doub
 }
 
 /* The estimated wall time of a pair: per target the longest start + stop and, for each query
- * next[] marks active, its warm-up (the most it needed, at least --warmup-min) and planned runs
- * at its mean execution time. */
+ * next[] marks active, at its mean execution time its warm-up (the most it needed, at least
+ * --warmup-min) and planned runs, or with `least` --warmup-min and min(--runs-min, planned). */
 static double pair_cost(const struct run_qnext *next, const struct run_plan *p,
-			const struct qfacts *f, int n_targets, const double *startstop_s)
+			const struct qfacts *f, int n_targets, const double *startstop_s, int least)
 {
 	double cost = 0;
 	for (int t = 0; t < n_targets; t++) {
 		struct run_qcost qc[RUN_MAX_QUERIES];
 		for (int i = 0; i < p->n_queries; i++) {
 			const struct qfacts *x = &f[(size_t)i * (size_t)n_targets + (size_t)t];
-			qc[i].exec_s = x->exec_s;
-			qc[i].warmup = x->warmup_max > p->warmup_min ? x->warmup_max : p->warmup_min;
-			qc[i].runs = next[i].runs;
-			qc[i].active = next[i].active;
+			int w = x->warmup_max > p->warmup_min ? x->warmup_max : p->warmup_min;
+			int r = next[i].runs;
+			if (least) {
+				w = p->warmup_min;
+				r = p->runs_min < r ? p->runs_min : r;
+			}
+			qc[i] = (struct run_qcost){x->exec_s, w, r, next[i].active};
 		}
 		cost += run_budget_restart_cost(startstop_s[t], qc, (size_t)p->n_queries);
 	}
@@ -253,7 +261,8 @@ static int horizon_update(struct run_budget_seq *seq, const struct run_qnext *ne
 	if (seq->n_horizon >= n)
 		return 0;
 	size_t K = run_budget_horizon(pairs, seq->min_pairs, seq->budget_s, seq->elapsed_s,
-				      pair_cost(next, p, f, 2, startstop_s));
+				      pair_cost(next, p, f, 2, startstop_s, 0),
+				      pair_cost(next, p, f, 2, startstop_s, 1));
 	while (seq->n_horizon < n)
 		seq->horizon[seq->n_horizon++] = K;
 	return run_budget_design(&seq->design, p, seq->horizon, seq->n_horizon, err);
@@ -261,12 +270,12 @@ static int horizon_update(struct run_budget_seq *seq, const struct run_qnext *ne
 
 int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
 		    int n_targets, int pairs, const double *startstop_s, struct run_budget_seq *seq,
-		    double *out_cost_s, struct errbuf *err)
+		    struct run_pair_cost *out_cost, struct errbuf *err)
 {
 	struct qfacts *f = calloc((size_t)p->n_queries * (size_t)n_targets, sizeof(*f));
 	int undecided = 0, n_active = 0;
 	double ss = 0;
-	*out_cost_s = INFINITY;
+	*out_cost = (struct run_pair_cost){INFINITY, INFINITY};
 	if (!f)
 		return errbuf_set(err, "out of memory");
 	for (int t = 0; t < n_targets; t++)
@@ -298,7 +307,8 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 		next[i].warmup_tol = run_warmup_tol(ncw ? cw / ncw : NAN);
 		next[i].runs = runs_of(p, fi, n_targets, ss, n_active);
 	}
-	*out_cost_s = pair_cost(next, p, f, n_targets, startstop_s);
+	out_cost->full_s = pair_cost(next, p, f, n_targets, startstop_s, 0);
+	out_cost->least_s = pair_cost(next, p, f, n_targets, startstop_s, 1);
 	free(f);
 	return undecided;
 }

@@ -46,10 +46,20 @@ struct run_budget_seq {
 int run_budget_design(struct st_seq_design *out, const struct run_plan *p, const size_t *h,
 		      size_t n, struct errbuf *err);
 
-/* K after `pairs` pairs: pairs + (budget_s - elapsed_s) / pair_s (the pairs done and those the
- * budget still holds at pair_s each), within [max(pairs, min_pairs, 2), ST_SEQ_MAX_PAIRS]. */
+/* K after `pairs` pairs: pairs + floor((budget_s - elapsed_s) / pair_s) (the pairs done and those
+ * the budget still holds at pair_s each), plus one when the time left after those holds a paced
+ * last pair at its least cost least_s (NaN or not below pair_s: none), within
+ * [max(pairs, min_pairs, 2), ST_SEQ_MAX_PAIRS]. */
 size_t run_budget_horizon(int pairs, int min_pairs, double budget_s, double elapsed_s,
-			  double pair_s);
+			  double pair_s, double least_s);
+
+/* The estimated wall time of the next pair (s): as planned, and at its least, each active query
+ * at --warmup-min warm-ups and min(--runs-min, its planned runs) runs (what the pacing of a
+ * paced pair never cuts), each target's server start + stop included in both. */
+struct run_pair_cost {
+	double full_s;
+	double least_s;
+};
 
 /* Updates next[0..p->n_queries-1] (plan order) after `pairs` pairs from the targets' results
  * (res[0] is the reference of the paired comparisons): decisions of the undecided queries, then
@@ -57,13 +67,13 @@ size_t run_budget_horizon(int pairs, int min_pairs, double budget_s, double elap
  * another pair like the last one (the queries it measured, before this look's decisions: the
  * horizon must not depend on them), appended to seq->horizon, the design recomputed, and each
  * pair with both restarts ok fed to the query's sequential test (st_seq_feed); more variants:
- * run_budget_decide_paired against res[0]; one build: run_budget_decide_single. *out_cost_s
- * gets the estimated wall time of the next pair: per target the longest server start + stop seen
- * (startstop_s[t]) plus the active queries' expected executions at their mean time
- * (run_budget_restart_cost). Returns the number of queries still undecided, -1 when the design
- * cannot be made (err set). */
+ * run_budget_decide_paired against res[0]; one build: run_budget_decide_single. *out_cost
+ * gets the estimated wall time of the next pair, planned and least: per target the longest
+ * server start + stop seen (startstop_s[t]) plus the active queries' expected executions at their
+ * mean time (run_budget_restart_cost). Returns the number of queries still undecided, -1 when
+ * the design cannot be made (err set). */
 int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
 		    int n_targets, int pairs, const double *startstop_s, struct run_budget_seq *seq,
-		    double *out_cost_s, struct errbuf *err);
+		    struct run_pair_cost *out_cost, struct errbuf *err);
 
 #endif

@@ -260,7 +260,8 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 	seq.elapsed_s = 60;
 	seq.min_pairs = 2;
 	run_budget_next_init(next, &p);
-	double ss[2] = {1.0, 1.0}, cost = 0;
+	double ss[2] = {1.0, 1.0};
+	struct run_pair_cost cost = {0, 0};
 	/* All eight pairs at once (as after a resume of the loop): one look per pair, each with the
 	 * K estimated now (K_k for every k). */
 	int undecided = run_budget_next(next, &p, res, 2, 8, ss, &seq, &cost, &err);
@@ -284,16 +285,20 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 	 * executions at its mean time (warm-up 2 x level, so (4 * 20 + 5 * 10) / 9 ms a side). */
 	double per = (4 * 20.0 + 5 * 10.0) / 9 / 1000;
 	CU_ASSERT(next[2].runs >= p.runs_min && next[2].runs <= p.runs_max);
-	CU_ASSERT_DOUBLE_EQUAL(cost, 2 * (1.0 + (4 + next[2].runs) * per), 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cost.full_s, 2 * (1.0 + (4 + next[2].runs) * per), 1e-9);
+	/* ... and at its least: --warmup-min 4 and --runs-min 3 (or fewer planned). */
+	int least_runs = next[2].runs < 3 ? next[2].runs : 3;
+	CU_ASSERT_DOUBLE_EQUAL(cost.least_s, 2 * (1.0 + (4 + least_runs) * per), 1e-9);
 	/* Decisions are final: another look changes nothing. */
 	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &seq, &cost, &err), 1);
 	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
 	/* --keep-all: decided queries stay in the next pair and its cost. */
 	p.keep_all = 1;
-	double all = 0;
+	struct run_pair_cost all = {0, 0};
 	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &seq, &all, &err), 1);
 	CU_ASSERT(next[0].active && next[1].active && next[2].active);
-	CU_ASSERT(all > cost);
+	CU_ASSERT(all.full_s > cost.full_s);
+	CU_ASSERT(all.least_s > cost.least_s);
 	res_file_free(res[0]);
 	res_file_free(res[1]);
 }
@@ -303,16 +308,63 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
  * stayed so; after pair 8 (414 s, 49 s a pair) the budget holds 3 more. */
 static void test_run_budget__horizon_follows_the_budget(void)
 {
-	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 70, 70), 8);
-	CU_ASSERT_EQUAL(run_budget_horizon(8, 2, 600, 414, 49), 11);
-	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 60, 60), 10);
-	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 590, 60), 2); /* at least the first look */
-	CU_ASSERT_EQUAL(run_budget_horizon(1, 4, 600, 590, 60), 4); /* --min-restarts 4 */
-	CU_ASSERT_EQUAL(run_budget_horizon(6, 2, 600, 599, 60), 6); /* the last pair: t = 1 */
-	CU_ASSERT_EQUAL(run_budget_horizon(6, 2, 600, 700, 60), 6); /* over the budget */
-	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 1e9, 1, 1), ST_SEQ_MAX_PAIRS);
-	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 60, NAN), ST_SEQ_MAX_PAIRS);
-	CU_ASSERT_EQUAL(run_budget_horizon(200, 2, 1e9, 1, 1), ST_SEQ_MAX_PAIRS);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 70, 70, NAN), 8);
+	CU_ASSERT_EQUAL(run_budget_horizon(8, 2, 600, 414, 49, NAN), 11);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 60, 60, NAN), 10);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 590, 60, NAN), 2); /* at least the first look */
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 4, 600, 590, 60, NAN), 4); /* --min-restarts 4 */
+	CU_ASSERT_EQUAL(run_budget_horizon(6, 2, 600, 599, 60, NAN), 6); /* the last pair: t = 1 */
+	CU_ASSERT_EQUAL(run_budget_horizon(6, 2, 600, 700, 60, NAN), 6); /* over the budget */
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 1e9, 1, 1, NAN), ST_SEQ_MAX_PAIRS);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 60, NAN, NAN), ST_SEQ_MAX_PAIRS);
+	CU_ASSERT_EQUAL(run_budget_horizon(200, 2, 1e9, 1, 1, NAN), ST_SEQ_MAX_PAIRS);
+}
+
+/* The paced last pair counts in K when the time left after the full pairs holds its least cost.
+ * SF 1 in 45 minutes (docs/run.md, stop 22's run): after pair 1 at 938 s, pairs of ~900 s and a
+ * least pair of ~450 s: 1 + 1 full + 1 paced; after pair 2 at 1795 s with 919 s a pair, 905 s
+ * left: 2 + 0 + 1. */
+static void test_run_budget__horizon_counts_the_paced_pair(void)
+{
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 2700, 938, 900, 450), 3);
+	CU_ASSERT_EQUAL(run_budget_horizon(2, 2, 2700, 1795, 919, 450), 3);
+	CU_ASSERT_EQUAL(run_budget_horizon(2, 2, 2700, 1795, 919, NAN), 2);
+	/* 530 s left at 70 s a pair: 7 pairs and 40 s over */
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 70, 70, 40), 9);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 70, 70, 41), 8);
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 70, 70, 70), 8); /* least = full: none */
+	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 70, 70, 0), 8);  /* not a cost */
+	CU_ASSERT_EQUAL(run_budget_horizon(127, 2, 1e4, 1, 70, 40), ST_SEQ_MAX_PAIRS);
+}
+
+/* When the run stops: each rule of run_budget_stop on its own. */
+static void test_run_budget__stop_rules_and_the_paced_pair(void)
+{
+	/* 2 pairs done of a 2700 s budget at 1795 s: a pair as planned 919 s, at least 450 s */
+	struct run_budget_state s = {2, 2, 5, 3, 1795, 2700, 919, 450};
+	int paced = -1;
+	CU_ASSERT_PTR_NULL(run_budget_stop(&s, &paced));
+	CU_ASSERT_EQUAL(paced, 1);
+	s.full_s = 905; /* exactly fits: as planned */
+	CU_ASSERT_PTR_NULL(run_budget_stop(&s, &paced));
+	CU_ASSERT_EQUAL(paced, 0);
+	s.full_s = 919, s.least_s = 906; /* neither fits */
+	CU_ASSERT_STRING_EQUAL(run_budget_stop(&s, &paced), "budget");
+	CU_ASSERT_EQUAL(paced, 0);
+	s.least_s = 450, s.horizon = 2; /* the last look spent all alpha */
+	CU_ASSERT_STRING_EQUAL(run_budget_stop(&s, &paced), "max-pairs");
+	CU_ASSERT_EQUAL(paced, 0);
+	s.horizon = 0, s.pairs = RUN_BUDGET_MAX_PAIRS; /* one build: no horizon, the cap */
+	CU_ASSERT_STRING_EQUAL(run_budget_stop(&s, &paced), "max-pairs");
+	s.pairs = 2, s.undecided = 0;
+	CU_ASSERT_STRING_EQUAL(run_budget_stop(&s, &paced), "all-decided");
+	CU_ASSERT_EQUAL(paced, 0);
+	/* owed by --min-restarts 4: on whatever the estimate, paced as owed, not as the last pair */
+	s.undecided = 5, s.min_pairs = 4, s.least_s = 5000;
+	CU_ASSERT_PTR_NULL(run_budget_stop(&s, &paced));
+	CU_ASSERT_EQUAL(paced, 0);
+	s.min_pairs = 2;
+	CU_ASSERT_STRING_EQUAL(run_budget_stop(&s, NULL), "budget");
 }
 
 /* The pacing of an owed restart: a warm-up execution is not started when it and the measured runs
@@ -382,29 +434,36 @@ static void test_run_budget__horizon_reestimated_each_pair(void)
 	seq.budget_s = 600;
 	seq.min_pairs = 2;
 	run_budget_next_init(next, &p);
-	double ss[2] = {30, 30}, cost = 0;
+	double ss[2] = {30, 30};
+	struct run_pair_cost cost;
 	for (int k = 1; k <= 8; k++) {
 		for (int q = 0; q < 3; q++)
 			if (next[q].active)
 				for (int t = 0; t < 2; t++)
 					add_restart(res[t], ids[q], k - 1, lv[q][t][k - 1]);
-		double expect = 0;
+		double expect = 0, least = 0;
 		for (int t = 0; t < 2; t++) {
 			expect += 30;
+			least += 30;
 			for (int q = 0; q < 3; q++) {
 				const struct res_query *rq = res_file_find_query(res[t], ids[q]);
 				double sum = 0;
 				for (size_t i = 0; i < rq->n_restarts; i++)
 					sum += lv[q][t][rq->restarts[i].index];
-				if (next[q].active)
-					expect += (4 + next[q].runs) * 13.0 / 9 *
-						  (sum / (double)rq->n_restarts) / 1000;
+				double exec = 13.0 / 9 * (sum / (double)rq->n_restarts) / 1000;
+				int lr = next[q].runs < 3 ? next[q].runs : 3;
+				if (next[q].active) {
+					expect += (4 + next[q].runs) * exec;
+					least += (4 + lr) * exec;
+				}
 			}
 		}
 		seq.elapsed_s = 70.0 * k;
 		CU_ASSERT(run_budget_next(next, &p, res, 2, k, ss, &seq, &cost, &err) >= 0);
 		CU_ASSERT_EQUAL_FATAL(seq.n_horizon, (size_t)k);
-		size_t K = (size_t)k + (size_t)floor((600 - 70.0 * k) / expect);
+		double left = 600 - 70.0 * k, full = floor(left / expect);
+		size_t K = (size_t)k + (size_t)full +
+			   (least < expect && left - full * expect >= least ? 1 : 0);
 		CU_ASSERT_EQUAL(seq.horizon[k - 1], K < 2 ? 2 : K);
 	}
 	CU_ASSERT_EQUAL(seq.horizon[0], 9); /* 1 + floor(530 / 64.42) */
@@ -432,6 +491,8 @@ int main(int argc, char **argv)
 	    {"next_pair_decides_and_drops_queries",
 	     test_run_budget__next_pair_decides_and_drops_queries},
 	    {"horizon_follows_the_budget", test_run_budget__horizon_follows_the_budget},
+	    {"horizon_counts_the_paced_pair", test_run_budget__horizon_counts_the_paced_pair},
+	    {"stop_rules_and_the_paced_pair", test_run_budget__stop_rules_and_the_paced_pair},
 	    {"pacing_caps_the_warmup", test_run_budget__pacing_caps_the_warmup},
 	    {"pace_shares_follow_the_cost", test_run_budget__pace_shares_follow_the_cost},
 	    {"horizon_reestimated_each_pair", test_run_budget__horizon_reestimated_each_pair},

@@ -760,6 +760,17 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 		CU_ASSERT_EQUAL(json_integer_value(json_object_get(res[v]->plan, "max_pairs")), last);
 		if (strcmp(why, "max-pairs") == 0) /* the last look spent what alpha was left */
 			CU_ASSERT_EQUAL(last, pairs);
+		json_t *paced = json_object_get(b, "last_pair_paced"); /* only ever true */
+		CU_ASSERT(paced == NULL || json_is_true(paced));
+		/* the end of each pair, rising, the last no later than the record */
+		json_t *ends = json_object_get(b, "pair_elapsed_s");
+		CU_ASSERT_FATAL(json_is_array(ends) && json_array_size(ends) == (size_t)pairs);
+		for (size_t k = 0; k < (size_t)pairs; k++) {
+			double e = json_number_value(json_array_get(ends, k));
+			CU_ASSERT(e > 0 && e <= elapsed);
+			if (k > 0)
+				CU_ASSERT(e > json_number_value(json_array_get(ends, k - 1)));
+		}
 		if (strcmp(why, "budget") == 0) /* stopped because the next pair would not fit */
 			CU_ASSERT(elapsed + json_number_value(
 						json_object_get(b, "next_pair_estimate_s")) >
