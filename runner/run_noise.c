@@ -94,23 +94,40 @@ static int pidstat_fields(const char *text, uint64_t *v, int n)
 	return 0;
 }
 
+/* Places of fields counted from the state on (proc(5)'s field number minus 3). */
+enum { PS_MAJFLT = 9, PS_UTIME = 11, PS_STIME = 12, PS_NTHREADS = 17 };
+
 int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out_majflt)
 {
-	/* from the state on, majflt is the 10th field, utime the 12th, stime the 13th (proc(5)) */
-	uint64_t v[13];
-	if (pidstat_fields(text, v, 13) < 0)
+	uint64_t v[PS_STIME + 1];
+	if (pidstat_fields(text, v, PS_STIME + 1) < 0)
 		return -1;
-	*out_majflt = v[9];
-	*out_ticks = v[11] + v[12];
+	*out_majflt = v[PS_MAJFLT];
+	*out_ticks = v[PS_UTIME] + v[PS_STIME];
 	return 0;
 }
 
 int run_noise_parse_nthreads(const char *text, uint64_t *out_threads)
 {
-	uint64_t v[18]; /* num_threads: field 20 of proc(5), the 18th from the state on */
-	if (pidstat_fields(text, v, 18) < 0)
+	uint64_t v[PS_NTHREADS + 1];
+	if (pidstat_fields(text, v, PS_NTHREADS + 1) < 0)
 		return -1;
-	*out_threads = v[17];
+	*out_threads = v[PS_NTHREADS];
+	return 0;
+}
+
+/* The server's /proc/PID/stat read once for a sample: run_noise_parse_pidstat's figures and the
+ * thread count (0 when the line stops before it). */
+static int parse_server_stat(const char *text, uint64_t *ticks, uint64_t *majflt,
+			     uint64_t *threads)
+{
+	uint64_t v[PS_NTHREADS + 1];
+	*threads = 0;
+	if (pidstat_fields(text, v, PS_NTHREADS + 1) < 0)
+		return run_noise_parse_pidstat(text, ticks, majflt);
+	*majflt = v[PS_MAJFLT];
+	*ticks = v[PS_UTIME] + v[PS_STIME];
+	*threads = v[PS_NTHREADS];
 	return 0;
 }
 
@@ -329,9 +346,8 @@ static int take(struct run_noise *n, struct snap *s, struct errbuf *err)
 	    run_noise_parse_stat(n->statbuf, n->cpus, n->n_cpus, &s->busy, &s->steal) < 0)
 		return errbuf_set(err, "cannot read the CPU counters in /proc/stat");
 	if (reread(n->fd_server, buf, sizeof(buf)) < 0 ||
-	    run_noise_parse_pidstat(buf, &s->server, &s->majflt) < 0)
+	    parse_server_stat(buf, &s->server, &s->majflt, &threads) < 0)
 		return errbuf_set(err, "cannot read '/proc/%d/stat'", (int)n->pid);
-	run_noise_parse_nthreads(buf, &threads);
 	if (reread(n->fd_self, buf, sizeof(buf)) < 0 ||
 	    run_noise_parse_pidstat(buf, &s->client, &flt) < 0)
 		return errbuf_set(err, "cannot read '/proc/self/stat'");
