@@ -4,6 +4,8 @@
 #include "result/res.h"
 #include "runner/run_stab.h"
 #include "stats/st_stab.h"
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,12 +118,6 @@ static size_t query_means(const struct series *s, int q, double *out)
 	return k;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double mean_log(const double *x, size_t n)
 {
 	double sum = 0;
@@ -209,8 +205,8 @@ static json_t *cand_json(const struct run_stab_cand *c, const struct series *s,
 			dfd += (double)(kd - 1);
 		}
 	}
-	qsort(sorted, (size_t)m, sizeof(double), cmp_double);
-	double med = m ? (m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2) : NAN;
+	gsl_sort(sorted, 1, (size_t)m);
+	double med = m ? gsl_stats_median_from_sorted_data(sorted, 1, (size_t)m) : NAN;
 	double ratio = NAN, lo = NAN, hi = NAN;
 	if (st_var_ratio_ci(ss, df, ssd, dfd, alpha, &ratio, &lo, &hi) < 0)
 		ratio = lo = hi = NAN;
