@@ -204,6 +204,8 @@ struct res_noise_restart {
 	double window_ms, other_cpu_ms, steal_ms, server_cpu_ms, query_thread_cpu_ms,
 	    server_rest_cpu_ms;
 	double vcsw, ivcsw, majflt;
+	double read_bytes, write_bytes; /* the server's storage I/O, over n_io records */
+	size_t n_io;			/* records with I/O counters (files before them: 0) */
 	unsigned causes; /* enum res_noise_cause bits; nonzero: disturbed */
 };
 

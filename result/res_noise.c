@@ -23,6 +23,11 @@ static void add_record(struct res_noise_restart *r, json_t *rec)
 	r->vcsw += num(rec, "voluntary_ctxt_switches");
 	r->ivcsw += num(rec, "involuntary_ctxt_switches");
 	r->majflt += num(rec, "major_faults");
+	if (json_is_number(json_object_get(rec, "read_bytes"))) {
+		r->n_io++;
+		r->read_bytes += num(rec, "read_bytes");
+		r->write_bytes += num(rec, "write_bytes");
+	}
 }
 
 static int above(double ms, const struct res_noise_restart *r)
@@ -129,15 +134,19 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 			json_array_append_new(causes, json_string("other_cpu"));
 		if (r[i].causes & RES_NOISE_STEAL)
 			json_array_append_new(causes, json_string("steal"));
-		json_array_append_new(
-		    list, json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o}",
-				    "index", r[i].index, "window_ms", r[i].window_ms,
-				    "other_cpu_ms", r[i].other_cpu_ms, "steal_ms", r[i].steal_ms,
-				    "server_cpu_ms", r[i].server_cpu_ms, "query_thread_cpu_ms",
-				    r[i].query_thread_cpu_ms, "server_rest_cpu_ms",
-				    r[i].server_rest_cpu_ms, "voluntary_ctxt_switches", r[i].vcsw,
-				    "involuntary_ctxt_switches", r[i].ivcsw, "major_faults",
-				    r[i].majflt, "disturbed", r[i].causes != 0, "causes", causes));
+		json_t *e = json_pack(
+		    "{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o}", "index",
+		    r[i].index, "window_ms", r[i].window_ms, "other_cpu_ms", r[i].other_cpu_ms,
+		    "steal_ms", r[i].steal_ms, "server_cpu_ms", r[i].server_cpu_ms,
+		    "query_thread_cpu_ms", r[i].query_thread_cpu_ms, "server_rest_cpu_ms",
+		    r[i].server_rest_cpu_ms, "voluntary_ctxt_switches", r[i].vcsw,
+		    "involuntary_ctxt_switches", r[i].ivcsw, "major_faults", r[i].majflt,
+		    "disturbed", r[i].causes != 0, "causes", causes);
+		if (e && r[i].n_io) {
+			json_object_set_new(e, "read_bytes", json_real(r[i].read_bytes));
+			json_object_set_new(e, "write_bytes", json_real(r[i].write_bytes));
+		}
+		json_array_append_new(list, e);
 	}
 	return json_pack("{s:f, s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
 			 "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "disturbed_ticks_ms_per_query",

@@ -235,7 +235,8 @@ static int num_member(struct rd *rd, json_t *obj, const char *path, const char *
 		      double hi, unsigned w);
 
 /* An "interference" record (a query entry's, or a restart's in $.interference.restarts):
- * times in [0, RES_MAX_TIME_MS] (the query thread's split may be null), counts >= 0. */
+ * times in [0, RES_MAX_TIME_MS] (the query thread's split may be null), counts >= 0 (the query
+ * thread's and the I/O bytes optional and may be null). */
 static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 {
 	static const char *const times[] = {"window_ms",     "other_cpu_ms",
@@ -243,8 +244,10 @@ static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 					    "query_thread_cpu_ms", "server_rest_cpu_ms"};
 	static const char *const counts[] = {"voluntary_ctxt_switches",
 					     "involuntary_ctxt_switches", "major_faults"};
+	/* optional (later additions) and null when unknown */
 	static const char *const qcounts[] = {"query_thread_voluntary_ctxt_switches",
-					      "query_thread_involuntary_ctxt_switches"};
+					      "query_thread_involuntary_ctxt_switches",
+					      "read_bytes", "write_bytes"};
 	char p[256];
 	json_t *v;
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {

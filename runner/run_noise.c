@@ -152,6 +152,15 @@ int run_noise_parse_ctxt(const char *text, uint64_t *out_vol, uint64_t *out_invo
 	return 0;
 }
 
+int run_noise_parse_io(const char *text, uint64_t *out_read, uint64_t *out_write)
+{
+	/* the first line is "rchar:": a key is matched at a line's start */
+	if (status_value(text, "\nread_bytes:", out_read) < 0 ||
+	    status_value(text, "\nwrite_bytes:", out_write) < 0)
+		return -1;
+	return 0;
+}
+
 const char *run_noise_tid_sql(int mysql)
 {
 	return mysql ? "SELECT THREAD_OS_ID FROM performance_schema.threads WHERE "
@@ -163,7 +172,8 @@ const char *run_noise_tid_sql(int mysql)
 
 struct snap {
 	uint64_t wall_ns, busy, steal, server, client, qthread, vcsw, ivcsw, majflt, qvcsw, qivcsw;
-	int have_qthread;
+	uint64_t rbytes, wbytes;
+	int have_qthread, have_io;
 };
 
 struct run_noise {
@@ -172,7 +182,7 @@ struct run_noise {
 	int n_cpus;
 	double ms_per_tick;
 	struct snap s0;
-	int fd_stat, fd_server, fd_self, fd_qstat, fd_qstatus; /* -1: not open */
+	int fd_stat, fd_server, fd_self, fd_qstat, fd_qstatus, fd_io; /* -1: not open */
 	int *thr_fd;					       /* the server's threads' status */
 	size_t n_thr;
 	uint64_t thr_count;    /* num_threads when thr_fd was listed */
@@ -209,6 +219,8 @@ int run_noise_new(struct run_noise **out, pid_t server, pid_t query_tid, const u
 	n->fd_stat = open_ro("/proc/stat");
 	n->fd_server = open_ro(path);
 	n->fd_self = open_ro("/proc/self/stat");
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)server);
+	n->fd_io = open_ro(path); /* another user's server: unreadable without CAP_SYS_PTRACE */
 	n->fd_qstat = query_tid > 0 ? open_task(server, query_tid, "stat") : -1;
 	n->fd_qstatus = query_tid > 0 ? open_task(server, query_tid, "status") : -1;
 	*out = n;
@@ -240,6 +252,7 @@ void run_noise_free(struct run_noise *n)
 	close_fd(&n->fd_self);
 	close_fd(&n->fd_qstat);
 	close_fd(&n->fd_qstatus);
+	close_fd(&n->fd_io);
 	threads_close(n);
 	free(n);
 }
@@ -353,6 +366,8 @@ static int take(struct run_noise *n, struct snap *s, struct errbuf *err)
 		return errbuf_set(err, "cannot read '/proc/self/stat'");
 	if (n->tid > 0)
 		take_qthread(n, s);
+	s->have_io = reread(n->fd_io, buf, sizeof(buf)) == 0 &&
+		     run_noise_parse_io(buf, &s->rbytes, &s->wbytes) == 0;
 	server_ctxt(n, threads, &s->vcsw, &s->ivcsw);
 	return 0;
 }
@@ -393,6 +408,11 @@ int run_noise_end(struct run_noise *n, struct run_noise_rec *out, struct errbuf 
 	out->vcsw = delta(s0->vcsw, s1.vcsw);
 	out->ivcsw = delta(s0->ivcsw, s1.ivcsw);
 	out->majflt = delta(s0->majflt, s1.majflt);
+	out->read_bytes = out->write_bytes = -1;
+	if (s0->have_io && s1.have_io) {
+		out->read_bytes = (double)delta(s0->rbytes, s1.rbytes);
+		out->write_bytes = (double)delta(s0->wbytes, s1.wbytes);
+	}
 	return 0;
 }
 
@@ -401,17 +421,23 @@ static json_t *ms_or_null(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
+static json_t *count_or_null(double v)
+{
+	return v < 0 ? json_null() : json_integer((json_int_t)v);
+}
+
 json_t *run_noise_rec_json(const struct run_noise_rec *r)
 {
 	return json_pack(
-	    "{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I, s:o, s:o}", "window_ms", r->window_ms,
-	    "other_cpu_ms", r->other_cpu_ms, "steal_ms", r->steal_ms, "server_cpu_ms",
+	    "{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "window_ms",
+	    r->window_ms, "other_cpu_ms", r->other_cpu_ms, "steal_ms", r->steal_ms, "server_cpu_ms",
 	    r->server_cpu_ms, "query_thread_cpu_ms", ms_or_null(r->query_thread_cpu_ms),
 	    "server_rest_cpu_ms", ms_or_null(r->server_rest_cpu_ms), "voluntary_ctxt_switches",
 	    (json_int_t)r->vcsw, "involuntary_ctxt_switches", (json_int_t)r->ivcsw, "major_faults",
 	    (json_int_t)r->majflt, "query_thread_voluntary_ctxt_switches",
 	    ms_or_null(r->query_thread_vcsw), "query_thread_involuntary_ctxt_switches",
-	    ms_or_null(r->query_thread_ivcsw));
+	    ms_or_null(r->query_thread_ivcsw), "read_bytes", count_or_null(r->read_bytes),
+	    "write_bytes", count_or_null(r->write_bytes));
 }
 
 /* ---- in the protocol ---- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Interference around a query (docs/run.md, "Interference"): CPU time others used on the
- * benchmark PUs, steal, the server's context switches and major faults, and the server's CPU
- * split into the query's thread and the rest; sampled from /proc before and after a query. */
+ * benchmark PUs, steal, the server's context switches, major faults and storage I/O, and the
+ * server's CPU split into the query's thread and the rest; sampled from /proc before and after
+ * a query. */
 #ifndef DBT3_RUN_NOISE_H
 #define DBT3_RUN_NOISE_H
 #include "base/util.h"
@@ -24,6 +25,10 @@ int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out
 /* /proc/PID/stat: the number of threads (num_threads). */
 int run_noise_parse_nthreads(const char *text, uint64_t *out_threads);
 
+/* /proc/PID/io: read_bytes and write_bytes, the bytes the process made the storage layer read
+ * and write (proc(5); page-cache hits are not in read_bytes, O_DIRECT reads are). */
+int run_noise_parse_io(const char *text, uint64_t *out_read, uint64_t *out_write);
+
 /* /proc/PID/task/TID/status: voluntary and nonvoluntary context switches. */
 int run_noise_parse_ctxt(const char *text, uint64_t *out_vol, uint64_t *out_invol);
 
@@ -43,6 +48,7 @@ struct run_noise_rec {
 	double server_rest_cpu_ms;  /* server minus the query's thread; < 0 when unknown */
 	uint64_t vcsw, ivcsw;	    /* the server's (all threads) context switches */
 	uint64_t majflt;	    /* the server's major page faults */
+	double read_bytes, write_bytes; /* the server's storage I/O; < 0 when unreadable */
 	double query_thread_vcsw, query_thread_ivcsw; /* the query's thread alone; < 0 unknown */
 };
 
@@ -65,7 +71,8 @@ int run_noise_end(struct run_noise *n, struct run_noise_rec *out, struct errbuf 
 
 /* {"window_ms","other_cpu_ms","steal_ms","server_cpu_ms","query_thread_cpu_ms",
  *  "server_rest_cpu_ms","voluntary_ctxt_switches","involuntary_ctxt_switches","major_faults",
- *  "query_thread_voluntary_ctxt_switches","query_thread_involuntary_ctxt_switches"} */
+ *  "query_thread_voluntary_ctxt_switches","query_thread_involuntary_ctxt_switches",
+ *  "read_bytes","write_bytes"} */
 json_t *run_noise_rec_json(const struct run_noise_rec *r);
 
 /* ---- in the protocol ---- */

@@ -4,10 +4,13 @@
 #include "harness.h"
 #include "result/res.h"
 #include "runner/run_noise.h"
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -161,6 +164,62 @@ static void test_run_noise__status_context_switches(void)
 	CU_ASSERT_EQUAL(run_noise_parse_ctxt("Name:\tx\n", &vol, &invol), -1);
 }
 
+/* /proc/PID/io as Linux 6.1 prints it (the figures of a MariaDB server at SF 10); a key counts
+ * only at a line's start: cancelled_write_bytes is not write_bytes. */
+static void test_run_noise__io_takes_the_storage_bytes(void)
+{
+	uint64_t rd, wr;
+	static const char io[] = "rchar: 58789803\nwchar: 1204\nsyscr: 1682\nsyscw: 12\n"
+				 "read_bytes: 3578163200\nwrite_bytes: 368640\n"
+				 "cancelled_write_bytes: 4096\n";
+	static const char no_write[] = "rchar: 1\nread_bytes: 7\ncancelled_write_bytes: 4096\n";
+	CU_ASSERT_EQUAL(run_noise_parse_io(io, &rd, &wr), 0);
+	CU_ASSERT_EQUAL(rd, 3578163200ULL);
+	CU_ASSERT_EQUAL(wr, 368640);
+	CU_ASSERT_EQUAL(run_noise_parse_io(no_write, &rd, &wr), -1);
+	CU_ASSERT_EQUAL(run_noise_parse_io("rchar: 1\n", &rd, &wr), -1);
+}
+
+/* The sampler's write_bytes on this process: 4 MiB written and synced to a file between the
+ * samples are 4 MiB the process made the storage layer write (tmpfs has no storage: there
+ * the counter is read, and stays below the 4 MiB). */
+static void test_run_noise__sampler_counts_the_storage_writes(void)
+{
+	enum { MIB = 1 << 20, TIMES = 4 };
+	struct run_noise *n = NULL;
+	struct run_noise_rec rec;
+	struct errbuf err = {""};
+	struct statfs fs;
+	char *dir = th_tempdir("io"), path[4200];
+	static char block[MIB];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	snprintf(path, sizeof(path), "%s/w", dir);
+	memset(block, 'x', sizeof(block));
+	CU_ASSERT_EQUAL_FATAL(run_noise_new(&n, getpid(), 0, NULL, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_noise_begin(n, &err), 0);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	for (int i = 0; i < TIMES; i++)
+		CU_ASSERT_EQUAL(write(fd, block, sizeof(block)), (ssize_t)sizeof(block));
+	CU_ASSERT_EQUAL(fsync(fd), 0);
+	CU_ASSERT_EQUAL(close(fd), 0);
+	CU_ASSERT_EQUAL_FATAL(run_noise_end(n, &rec, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(statfs(dir, &fs), 0);
+	CU_ASSERT(rec.read_bytes >= 0);
+	if (fs.f_type == TMPFS_MAGIC) {
+		CU_ASSERT(rec.write_bytes >= 0 && rec.write_bytes < TIMES * MIB);
+	} else {
+		CU_ASSERT(rec.write_bytes >= TIMES * MIB);
+	}
+	json_t *j = run_noise_rec_json(&rec);
+	CU_ASSERT(json_is_integer(json_object_get(j, "write_bytes")));
+	json_decref(j);
+	run_noise_free(n);
+	unlink(path);
+	th_rmtree(dir);
+	free(dir);
+}
+
 /* MySQL 8 has no PROCESSLIST.TID: its OS thread id is performance_schema.threads.THREAD_OS_ID
  * of the row whose PROCESSLIST_ID is the connection (MySQL 8.0 reference manual, "The threads
  * Table"); MariaDB 10.11: information_schema.PROCESSLIST.TID. No MySQL binary here: the MariaDB
@@ -227,6 +286,69 @@ static void test_run_noise__disturbed_rule_and_exclusion(void)
 	res_file_free(res);
 }
 
+/* A restart's I/O sums are over the records that have the counters: restart 0's two records
+ * read 1000 + 2500 bytes and wrote 10 + 0; restart 1's have none (null, absent), so its sums are
+ * left out of the JSON rather than written as 0. A negative count is refused at read. */
+static void test_run_noise__io_sums_per_restart(void)
+{
+	struct res_file *res = res_file_new(), *back = NULL;
+	struct res_noise_restart *r;
+	struct errbuf err = {""};
+	size_t n;
+	static const int rd[2] = {1000, 2500}, wr[2] = {10, 0};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	for (int q = 0; q < 2; q++) {
+		struct res_query *rq = res_file_add_query(res, q ? "Q2" : "Q1", SHA_A);
+		for (int k = 0; k < 2; k++) {
+			double ms[1] = {1.0};
+			struct res_restart rr = {
+			    .index = k, .measured_ms = ms, .n_measured = 1, .rows = 1};
+			json_t *rec = json_pack(
+			    "{s:f, s:f, s:f, s:f, s:n, s:n, s:i, s:i, s:i, s:i, s:i}", "window_ms",
+			    10.0, "other_cpu_ms", 0.0, "steal_ms", 0.0, "server_cpu_ms", 5.0,
+			    "query_thread_cpu_ms", "server_rest_cpu_ms", "voluntary_ctxt_switches",
+			    1, "involuntary_ctxt_switches", 0, "major_faults", 0, "read_bytes",
+			    rd[q], "write_bytes", wr[q]);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+			if (k == 1 && q == 0) { /* unreadable */
+				json_object_set_new(rec, "read_bytes", json_null());
+				json_object_set_new(rec, "write_bytes", json_null());
+			} else if (k == 1) { /* a file from before the counters */
+				json_object_del(rec, "read_bytes");
+				json_object_del(rec, "write_bytes");
+			}
+			rr.extra = json_pack("{s:o}", "interference", rec);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(rq, &rr));
+			json_decref(rr.extra);
+		}
+	}
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT_EQUAL(r[0].n_io, 2);
+	CU_ASSERT_DOUBLE_EQUAL(r[0].read_bytes, 3500, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r[0].write_bytes, 10, 1e-9);
+	CU_ASSERT_EQUAL(r[1].n_io, 0);
+	json_t *j = res_noise_json(r, n), *list = json_object_get(j, "restarts");
+	CU_ASSERT_DOUBLE_EQUAL(
+	    json_number_value(json_object_get(json_array_get(list, 0), "read_bytes")), 3500, 1e-9);
+	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(list, 1), "read_bytes"));
+	json_decref(j);
+	free(r);
+	json_t *rec = json_object_get(res->queries[0].restarts[0].extra, "interference");
+	json_object_set_new(rec, "read_bytes", json_integer(-5));
+	json_object_set_new(res->plan, "restarts", json_integer(2));
+	json_object_set_new(res->dataset, "scale_factor", json_real(0.01));
+	char *text = res_file_dumps(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_EQUAL(res_file_parse(&back, text, strlen(text), "n.json", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "'n.json': $.queries[0].restarts[0].interference.read_bytes: "
+			       "-5 out of range (0 to 1e15)");
+	res_file_free(back);
+	free(text);
+	res_file_free(res);
+}
+
 /* What the runner writes reads back; a negative time or an unknown cause is refused. */
 static void test_run_noise__records_read_back_and_bad_ones_refused(void)
 {
@@ -286,9 +408,13 @@ int main(int argc, char **argv)
 	    {"pidstat_takes_fields_after_the_command",
 	     test_run_noise__pidstat_takes_fields_after_the_command},
 	    {"status_context_switches", test_run_noise__status_context_switches},
+	    {"io_takes_the_storage_bytes", test_run_noise__io_takes_the_storage_bytes},
+	    {"sampler_counts_the_storage_writes",
+	     test_run_noise__sampler_counts_the_storage_writes},
 	    {"sampler_follows_the_threads", test_run_noise__sampler_follows_the_threads},
 	    {"thread_id_statement_per_flavour", test_run_noise__thread_id_statement_per_flavour},
 	    {"disturbed_rule_and_exclusion", test_run_noise__disturbed_rule_and_exclusion},
+	    {"io_sums_per_restart", test_run_noise__io_sums_per_restart},
 	    {"records_read_back_and_bad_ones_refused",
 	     test_run_noise__records_read_back_and_bad_ones_refused},
 	    {NULL, NULL},

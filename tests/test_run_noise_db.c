@@ -8,11 +8,13 @@
 #include "tests/th_db.h"
 #include "tests/th_schema.h"
 #include "tests/th_spawn.h"
+#include <linux/magic.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -119,9 +121,10 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr,
 			"restart %d: window %.0f ms, others %.0f ms, steal %.0f ms, server "
-			"%.0f ms (query thread %.0f), ivcsw %.0f\n",
+			"%.0f ms (query thread %.0f), ivcsw %.0f, read %.0f KiB\n",
 			r[i].index + 1, r[i].window_ms, r[i].other_cpu_ms, r[i].steal_ms,
-			r[i].server_cpu_ms, r[i].query_thread_cpu_ms, r[i].ivcsw);
+			r[i].server_cpu_ms, r[i].query_thread_cpu_ms, r[i].ivcsw,
+			r[i].read_bytes / 1024);
 	/* the hog shared the server's PU: a good part of the window, and the cause is others */
 	CU_ASSERT(r[1].causes & RES_NOISE_OTHER_CPU);
 	CU_ASSERT(r[1].other_cpu_ms > 0.25 * r[1].window_ms);
@@ -132,6 +135,18 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	json_t *rec = json_object_get(res->queries[0].restarts[0].extra, "interference");
 	CU_ASSERT(json_is_number(json_object_get(rec, "query_thread_voluntary_ctxt_switches")));
 	CU_ASSERT(json_is_number(json_object_get(rec, "query_thread_involuntary_ctxt_switches")));
+	/* the server's /proc/PID/io was read for every query; each restart starts with a cold
+	 * pool (no dump/load), and the template reads with O_DIRECT, so a restart's first reads of
+	 * lineitem come from the disk (not on tmpfs, which has no disk and no O_DIRECT) */
+	struct statfs fs;
+	CU_ASSERT_EQUAL_FATAL(statfs(db.inst, &fs), 0);
+	for (size_t i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL(r[i].n_io, r[i].n_queries);
+		if (fs.f_type != TMPFS_MAGIC) {
+			CU_ASSERT(r[i].read_bytes > 0);
+		}
+	}
+	CU_ASSERT(json_is_integer(json_object_get(rec, "read_bytes")));
 	/* every restart is disturbed exactly when its sums pass the documented rule (at least 30 ms
 	 * and 20 ms per query window, and above 5% of the window), whatever else ran on the
 	 * host */
