@@ -117,6 +117,9 @@ struct res_query *res_file_add_query(struct res_file *res, const char *id, const
 /* Finds a query by id; NULL when absent. */
 struct res_query *res_file_find_query(const struct res_file *res, const char *id);
 
+/* Finds query number num ("Q<num>"); NULL when absent. */
+struct res_query *res_file_find_query_num(const struct res_file *res, int num);
+
 /* Appends a deep copy of r (arrays, strings and a new reference to extra) to q; the caller keeps
  * r. Returns the stored copy, valid until the next res_query_add_restart on q; NULL on OOM. */
 struct res_restart *res_query_add_restart(struct res_query *q, const struct res_restart *r);

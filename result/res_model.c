@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The result model: construction, copies and release (result/res.h). */
 #include "result/res.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,13 @@ struct res_query *res_file_find_query(const struct res_file *res, const char *id
 		if (strcmp(res->queries[i].id, id) == 0)
 			return &res->queries[i];
 	return NULL;
+}
+
+struct res_query *res_file_find_query_num(const struct res_file *res, int num)
+{
+	char id[16];
+	snprintf(id, sizeof(id), "Q%d", num);
+	return res_file_find_query(res, id);
 }
 
 struct res_query *res_file_add_query(struct res_file *res, const char *id, const char *sql_sha256)

@@ -122,19 +122,12 @@ static int has_restart(const struct res_query *q, int r)
 	return 0;
 }
 
-static struct res_query *query_of(struct res_file *res, int num)
-{
-	char id[8];
-	snprintf(id, sizeof(id), "Q%d", num);
-	return res_file_find_query(res, id);
-}
-
 /* Queries of the plan that restart r of this target still lacks. */
 static int pending(const struct runctx *c, const struct tstate *t, int r)
 {
 	int n = 0;
 	for (int i = 0; i < c->plan->n_queries; i++)
-		if (!has_restart(query_of(t->t->res, c->plan->queries[i]), r))
+		if (!has_restart(res_file_find_query_num(t->t->res, c->plan->queries[i]), r))
 			n++;
 	return n;
 }
@@ -777,7 +770,7 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	rr.n_server_cpu = s.nc;
 	json_object_set_new(rr.extra, "position", json_integer(pos));
 	json_object_set_new(rr.extra, "server_start", json_integer(t->start_seq));
-	struct res_query *q = query_of(t->t->res, num);
+	struct res_query *q = res_file_find_query_num(t->t->res, num);
 	if (!res_query_add_restart(q, &rr) || run_steady_flags(t->t->res, p->steady_alpha) < 0) {
 		rc = errbuf_set(err, "out of memory");
 		goto out;
@@ -815,7 +808,7 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 	pace_start(c, r, order);
 	for (int i = 0; i < c->plan->n_queries; i++) {
 		int num = order[i];
-		if (has_restart(query_of(t->t->res, num), r))
+		if (has_restart(res_file_find_query_num(t->t->res, num), r))
 			continue;
 		if (c->next && !c->next[c->qpos[num]].active)
 			continue; /* --budget: decided, no longer measured */
@@ -877,7 +870,7 @@ static void budget_record(struct runctx *c, const struct run_qnext *next,
 		struct res_file *res = c->ts[i].t->res;
 		for (int k = 0; k < p->n_queries; k++) {
 			const struct run_qnext *x = &next[k];
-			struct res_query *q = query_of(res, p->queries[k]);
+			struct res_query *q = res_file_find_query_num(res, p->queries[k]);
 			json_t *o = json_object();
 			json_object_set_new(o, "decision", json_string(run_decision_name(x->decision)));
 			json_object_set_new(o, "decided_after_pairs",
@@ -1113,7 +1106,7 @@ static void count_pending(struct runctx *c)
 				c->rem_starts++;
 			for (int k = 0; k < plan->n_queries; k++) {
 				int num = plan->queries[k];
-				if (!has_restart(query_of(c->ts[i].t->res, num), r))
+				if (!has_restart(res_file_find_query_num(c->ts[i].t->res, num), r))
 					c->rem_execs[num] += (uint64_t)(plan->warmup + plan->runs +
 									(plan->warmup == 0));
 			}

@@ -113,13 +113,6 @@ static void facts_of(struct qfacts *f, const struct res_query *q)
 	free(nruns);
 }
 
-static struct res_query *query_of(struct res_file *res, int num)
-{
-	char id[8];
-	snprintf(id, sizeof(id), "Q%d", num);
-	return res_file_find_query(res, id);
-}
-
 /* Two variants: feeds the pairs not yet looked at to the query's sequential test. */
 static void decide_seq(struct run_qnext *x, const struct st_seq_design *d, const struct qfacts *f,
 		       int pairs)
@@ -283,7 +276,7 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 	for (int i = 0; i < p->n_queries; i++)
 		for (int t = 0; t < n_targets; t++)
 			facts_of(&f[(size_t)i * (size_t)n_targets + (size_t)t],
-				 query_of(res[t], p->queries[i]));
+				 res_file_find_query_num(res[t], p->queries[i]));
 	if (seq && n_targets == 2 && horizon_update(seq, next, p, f, pairs, startstop_s, err) < 0) {
 		free(f);
 		return -1;

@@ -70,9 +70,7 @@ int run_prior_costs(const char *path, double scale, double out_ms[RUN_MAX_QUERIE
 				  path, sf, scale);
 	}
 	for (int num = 1; num <= RUN_MAX_QUERIES; num++) {
-		char id[8];
-		snprintf(id, sizeof(id), "Q%d", num);
-		const struct res_query *q = res_file_find_query(res, id);
+		const struct res_query *q = res_file_find_query_num(res, num);
 		out_ms[num] = q ? query_mean_ms(q) : 0;
 		found |= out_ms[num] > 0;
 	}
