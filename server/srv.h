@@ -56,8 +56,12 @@ enum srv_opt_code {
 
 /* The default instance directory when dbt3stab runs as root without DBT3STAB_HOME. */
 #define SRV_ROOT_DATADIR "/var/lib/dbt3stab/server"
-/* Share of physical RAM the default buffer pool may take. */
-#define SRV_POOL_RAM_SHARE 0.5
+/* The default buffer pool may take SRV_POOL_RAM_SHARE of physical RAM as long as
+ * SRV_POOL_RAM_KEEP is left for the OS, the client and the server's other memory, and may
+ * always take SRV_POOL_RAM_FLOOR_SHARE (docs/server.md, "The buffer pool"). */
+#define SRV_POOL_RAM_SHARE 0.75
+#define SRV_POOL_RAM_KEEP (UINT64_C(4) << 30)
+#define SRV_POOL_RAM_FLOOR_SHARE 0.5
 
 /* Connection and lifecycle options shared by `server`, `load`, `query` and `run`. */
 struct srv_opts {
@@ -73,7 +77,7 @@ struct srv_opts {
 				      when external */
 	double start_timeout;	   /* seconds to wait for the first ping (default 120) */
 	double stop_timeout; /* seconds to wait for a clean shutdown before SIGKILL (default 120) */
-	uint64_t buffer_pool; /* bytes; 0: from scale, capped at SRV_POOL_RAM_SHARE of RAM */
+	uint64_t buffer_pool; /* bytes; 0: from the data, capped by RAM (srv_pool_plan) */
 	double
 	    scale; /* scale factor the pool is sized for; callers that know it set it (default 1) */
 	int performance_schema; /* --performance-schema: leave it on */
@@ -138,12 +142,13 @@ char *srv_config_render(const struct srv_kv *kv, size_t n, const char *defaults_
 
 /*
  * The buffer pool holds the data (docs/server.md, "The buffer pool"): need = data x 5/4 +
- * SRV_POOL_MARGIN, rounded up to 128 MiB; the pool is need, at most SRV_POOL_RAM_SHARE of RAM.
+ * SRV_POOL_MARGIN, rounded up to 128 MiB; the pool is need, at most the cap:
+ * max(RAM x SRV_POOL_RAM_FLOOR_SHARE, min(RAM x SRV_POOL_RAM_SHARE, RAM - SRV_POOL_RAM_KEEP)).
  * data is the loaded data's tablespace files; before a load, SRV_DATA_BYTES_PER_SF x SF.
  */
 #define SRV_POOL_RULE                                                                              \
 	"pool = data x 1.25 (adaptive hash index, change buffer) + 128 MiB, rounded up to 128 "   \
-	"MiB, at most 50% of RAM"
+	"MiB, at most 75% of RAM leaving 4 GiB (at least 50% of RAM)"
 #define SRV_POOL_MARGIN (UINT64_C(128) << 20)
 #define SRV_DATA_BYTES_PER_SF (2.6 * 1073741824.0) /* measured: SF 0.1 loads 256 MiB of .ibd */
 
@@ -152,7 +157,7 @@ struct srv_pool {
 	int data_measured;   /* data_bytes from the tablespace files (else estimated) */
 	uint64_t need_bytes; /* what the rule asks for */
 	uint64_t ram_bytes;  /* physical RAM (0: unknown) */
-	uint64_t cap_bytes;  /* SRV_POOL_RAM_SHARE of RAM (0: unknown) */
+	uint64_t cap_bytes;  /* the most RAM allows (0: unknown) */
 	uint64_t pool_bytes; /* the pool the server gets */
 	int from_option;     /* pool_bytes from --buffer-pool (or the server's own setting) */
 	int fits;	     /* pool_bytes >= need_bytes */

@@ -16,6 +16,23 @@ static uint64_t round_up(uint64_t x, uint64_t unit)
 	return (x + unit - 1) / unit * unit;
 }
 
+/* The most of ram_bytes the pool may take, in whole chunks: a share of RAM that leaves
+ * SRV_POOL_RAM_KEEP, never less than the floor share (nor than one chunk); 0 when RAM is
+ * unknown. On 24 GiB: min(18, 20) = 18 GiB; on 8 GiB: max(4, min(6, 4)) = 4 GiB. */
+static uint64_t pool_cap(uint64_t ram_bytes)
+{
+	if (!ram_bytes)
+		return 0;
+	double ram = (double)ram_bytes, keep = (double)SRV_POOL_RAM_KEEP;
+	double cap = ram * SRV_POOL_RAM_SHARE;
+	if (ram - keep < cap)
+		cap = ram - keep;
+	if (cap < ram * SRV_POOL_RAM_FLOOR_SHARE)
+		cap = ram * SRV_POOL_RAM_FLOOR_SHARE;
+	uint64_t bytes = (uint64_t)cap / POOL_UNIT * POOL_UNIT;
+	return bytes < POOL_UNIT ? POOL_UNIT : bytes;
+}
+
 void srv_pool_plan(struct srv_pool *out, uint64_t data_bytes, double scale, uint64_t ram_bytes,
 		   uint64_t option_bytes)
 {
@@ -32,11 +49,7 @@ void srv_pool_plan(struct srv_pool *out, uint64_t data_bytes, double scale, uint
 	need = need + need / 4 + SRV_POOL_MARGIN;
 	out->need_bytes = round_up(need, POOL_UNIT);
 	out->ram_bytes = ram_bytes;
-	out->cap_bytes =
-	    ram_bytes ? (uint64_t)((double)ram_bytes * SRV_POOL_RAM_SHARE) / POOL_UNIT * POOL_UNIT
-		      : 0;
-	if (ram_bytes && out->cap_bytes < POOL_UNIT)
-		out->cap_bytes = POOL_UNIT;
+	out->cap_bytes = pool_cap(ram_bytes);
 	uint64_t pool = out->need_bytes;
 	if (out->cap_bytes && pool > out->cap_bytes)
 		pool = out->cap_bytes;

@@ -187,7 +187,8 @@ static void test_srv__parse_size_suffixes(void)
 }
 
 /* The rule by hand (docs/server.md): need = data + data/4 + 128 MiB, rounded up to 128 MiB;
- * pool = need, at most half of RAM (at least 128 MiB); estimate 2.6 GiB per SF without data. */
+ * pool = need, at most the cap max(RAM/2, min(RAM x 3/4, RAM - 4 GiB)) in 128 MiB chunks (at
+ * least 128 MiB); estimate 2.6 GiB per SF without data. */
 static void test_srv__pool_from_data_and_caps(void)
 {
 	static const struct {
@@ -204,8 +205,17 @@ static void test_srv__pool_from_data_and_caps(void)
 	    {0, 1, 64 * GIB, 0, 3456 * MIB, 3456 * MIB, 1, 0},
 	    /* SF 0.01 estimated: 26.6 + 6.7 + 128 MiB -> 256 MiB */
 	    {0, 0.01, 64 * GIB, 0, 256 * MIB, 256 * MIB, 1, 0},
-	    /* SF 10 on 24 GiB: 26 GiB of data needs 33408 MiB; half of RAM is 12 GiB */
-	    {0, 10, 24 * GIB, 0, 33408 * MIB, 12 * GIB, 0, 0},
+	    /* SF 10 on 24 GiB: 26 GiB of data needs 33408 MiB; the cap is min(18, 24 - 4) */
+	    {0, 10, 24 * GIB, 0, 33408 * MIB, 18 * GIB, 0, 0},
+	    /* SF 10 measured here: 21820063744 bytes = 20809.2 MiB; x 1.25 + 128 = 26139.5 MiB,
+	     * rounded up to 26240; on 64 GiB the cap is min(48, 60) GiB: it fits */
+	    {21820063744ULL, 10, 64 * GIB, 0, 26240 * MIB, 26240 * MIB, 1, 1},
+	    /* 8 GiB of RAM: 3/4 would leave 2 GiB, so RAM - 4 GiB = 4 GiB, which is half */
+	    {4 * GIB, 1, 8 * GIB, 0, 5248 * MIB, 4 * GIB, 0, 1},
+	    /* 6 GiB of RAM: RAM - 4 GiB = 2 GiB is under half, so half: 3 GiB */
+	    {4 * GIB, 1, 6 * GIB, 0, 5248 * MIB, 3 * GIB, 0, 1},
+	    /* 14 GiB of RAM: min(10.5, 10) = 10 GiB */
+	    {12 * GIB, 1, 14 * GIB, 0, 15488 * MIB, 10 * GIB, 0, 1},
 	    /* --buffer-pool 1G wins, and is too small for 1 GiB of data */
 	    {1 * GIB, 1, 24 * GIB, 1 * GIB, 1408 * MIB, 1 * GIB, 0, 1},
 	    /* 100 MiB of RAM: the pool is the 128 MiB minimum */
