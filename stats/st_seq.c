@@ -160,6 +160,10 @@ static int opts_check(const struct st_seq_opts *o, struct errbuf *err)
 		       ST_EINVAL;
 	if (!(o->min_effect >= 0) || !isfinite(o->min_effect))
 		return errbuf_set(err, "min-effect %g is negative", o->min_effect), ST_EINVAL;
+	if (o->prior_df > ST_SEQ_T_MAX_PRIOR_DF)
+		return errbuf_set(err, "prior degrees of freedom %zu is above %d", o->prior_df,
+				  ST_SEQ_T_MAX_PRIOR_DF),
+		       ST_EINVAL;
 	return 0;
 }
 
@@ -173,7 +177,7 @@ static int design_t(struct st_seq_design *d, struct errbuf *err)
 	size_t f = d->opts.first_look, K = d->looks;
 	for (size_t k = 0; k <= ST_SEQ_MAX_PAIRS; k++)
 		d->t[k] = INFINITY;
-	if (f < 2) /* no variance at pair 1: no t boundary there */
+	if (f < 2 && d->opts.prior_df == 0) /* no variance at pair 1: no t boundary there */
 		f = 2;
 	if (K < f)
 		return 0;
@@ -183,7 +187,9 @@ static int design_t(struct st_seq_design *d, struct errbuf *err)
 	}
 	enum st_seq_t_kind kind =
 	    d->opts.pairing == ST_SEQ_PAIRED ? ST_SEQ_T_ONE_SAMPLE : ST_SEQ_T_POOLED;
-	return st_seq_t_bounds(d->t, delta, f, K, kind, err) < 0 ? ST_EINVAL : 0;
+	return st_seq_t_bounds_prior(d->t, delta, f, K, kind, (double)d->opts.prior_df, err) < 0
+		   ? ST_EINVAL
+		   : 0;
 }
 
 /* Lan-DeMets spending with a horizon re-estimated at every look. The spending-function approach
@@ -316,6 +322,19 @@ void st_seq_state_init(struct st_seq_state *out)
 	out->look.ci_lo = out->look.ci_hi = NAN;
 }
 
+int st_seq_state_set_prior(struct st_seq_state *s, double var, size_t df, struct errbuf *err)
+{
+	if (!(var > 0) || !isfinite(var) || df == 0 || df > ST_SEQ_T_MAX_PRIOR_DF)
+		return errbuf_set(err,
+				  "a prior variance needs a finite variance > 0 (%g) and "
+				  "1 to %d df (%zu)",
+				  var, ST_SEQ_T_MAX_PRIOR_DF, df),
+		       ST_EINVAL;
+	s->prior_ss = var * (double)df;
+	s->prior_df = df;
+	return 0;
+}
+
 /* Welford's running mean and sum of squared deviations (Welford 1962, Technometrics 4:419). */
 static void welford(double *mean, double *m2, double x, size_t n)
 {
@@ -326,23 +345,29 @@ static void welford(double *mean, double *m2, double x, size_t n)
 
 /* The estimate and its standard error after k pairs. Paired: one-sample t on the log ratios,
  * df k - 1. Unpaired: two-sample t with the variance pooled over both sides (equal n = k), df
- * 2k - 2. Both have information proportional to k, as the design assumes. */
+ * 2k - 2. Both have information proportional to k, as the design assumes. A prior variance
+ * (st_seq_state_set_prior) joins the pooled sum of squares with its df. */
 static void look_estimate(struct st_seq_look *l, const struct st_seq_state *s,
 			  enum st_seq_pairing pairing)
 {
 	size_t k = s->pairs;
+	double ss;
 	l->pairs = k;
 	if (pairing == ST_SEQ_PAIRED) {
 		l->diff = s->mean_d;
 		l->df = (double)k - 1;
-		l->se = k > 1 ? sqrt(s->m2_d / l->df / (double)k) : NAN;
+		ss = s->m2_d;
 	} else {
 		l->diff = s->mean_b - s->mean_a;
 		l->df = 2 * (double)k - 2;
-		l->se = k > 1 ? sqrt((s->m2_a + s->m2_b) / l->df * 2 / (double)k) : NAN;
+		ss = s->m2_a + s->m2_b;
 	}
+	l->df += (double)s->prior_df;
+	ss += s->prior_ss;
 	l->ratio = exp(l->diff);
-	if (k < 2)
+	if (l->df >= 1)
+		l->se = sqrt(ss / l->df / (double)k * (pairing == ST_SEQ_PAIRED ? 1 : 2));
+	else
 		l->df = l->se = NAN;
 }
 
@@ -393,6 +418,10 @@ int st_seq_feed(struct st_seq_state *s, const struct st_seq_design *d, double me
 	if (!(mean_a > 0) || !(mean_b > 0) || !isfinite(mean_a) || !isfinite(mean_b))
 		return errbuf_set(err, "restart means must be finite and > 0 (%g, %g)", mean_a,
 				  mean_b),
+		       ST_EINVAL;
+	if (s->prior_df != d->opts.prior_df)
+		return errbuf_set(err, "the query's prior variance has %zu df, the design %zu",
+				  s->prior_df, d->opts.prior_df),
 		       ST_EINVAL;
 	s->pairs++;
 	if (s->decision != ST_SEQ_UNDECIDED)

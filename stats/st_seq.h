@@ -35,10 +35,12 @@ struct st_seq_opts {
 				  * families (as compare's one-sided default) */
 	enum st_seq_spending spending;
 	enum st_seq_pairing pairing;
+	size_t prior_df; /* df of a variance borrowed from a baseline (0: none; each query's
+			  * state then needs st_seq_state_set_prior with these df) */
 };
 
 /* Defaults: alpha 0.05, m 22, max_pairs 10, first_look 2, min_effect 0.02, two-sided, OBF,
- * paired. */
+ * paired, no prior variance. */
 void st_seq_opts_init(struct st_seq_opts *out);
 
 /* The boundaries of one design, symmetric. z[k] is the critical normal score after pair k
@@ -95,6 +97,8 @@ struct st_seq_look {
  * later pairs are counted in pairs but change nothing else. */
 struct st_seq_state {
 	size_t pairs;			/* pairs fed */
+	double prior_ss;		/* a baseline's sum of squares (variance x df), or 0 */
+	size_t prior_df;		/* its degrees of freedom (0: no prior) */
 	double mean_a, m2_a, mean_b, m2_b; /* Welford sums of log restart means */
 	double mean_d, m2_d;		/* ... of the log ratios of the pairs */
 	enum st_seq_decision decision;
@@ -104,9 +108,19 @@ struct st_seq_state {
 
 void st_seq_state_init(struct st_seq_state *out);
 
+/* Borrows a variance estimated independently of this run (a baseline's) on df degrees of
+ * freedom: paired, the variance of the log ratio of a pair; unpaired, the variance of a log
+ * restart mean within a variant. Each look's variance is then pooled with it:
+ *   s^2 = (prior var x df + this run's sum of squares) / (df + this run's df),
+ * on df more degrees of freedom; valid when the baseline's variance is this run's (not when
+ * tonight is noisier: docs/statistics.md). Call before the first pair, with the design's
+ * opts.prior_df. ST_EINVAL for a variance that is not finite and > 0, or df 0. */
+int st_seq_state_set_prior(struct st_seq_state *s, double var, size_t df, struct errbuf *err);
+
 /* Feeds the restart means (any time unit, finite and > 0) of the next pair: old mean_a, new
  * mean_b; then decides by d's boundary at this pair. ST_EINVAL on a bad mean (the state is
- * unchanged: a pair with a failed restart is left out, not counted). */
+ * unchanged: a pair with a failed restart is left out, not counted), and when the state's prior
+ * df are not the design's opts.prior_df. */
 int st_seq_feed(struct st_seq_state *s, const struct st_seq_design *d, double mean_a,
 		double mean_b, struct errbuf *err);
 

@@ -200,12 +200,18 @@ static double t_of_angle(double x, double df, double delta)
 	return delta > 0 ? sqrt(df) * tan(x) : INFINITY;
 }
 
-static int bounds_check(const double *delta, size_t first, size_t last, struct errbuf *err)
+static int bounds_check(const double *delta, size_t first, size_t last, double prior_df,
+			struct errbuf *err)
 {
 	double sum = 0;
-	if (first < 2 || last < first)
-		return errbuf_set(err, "sequential t looks %zu..%zu: the first needs 2 pairs", first,
-				  last);
+	if (!(prior_df >= 0 && prior_df <= ST_SEQ_T_MAX_PRIOR_DF) || prior_df != floor(prior_df))
+		return errbuf_set(err, "prior degrees of freedom %g: not a whole number in [0, %d]",
+				  prior_df, ST_SEQ_T_MAX_PRIOR_DF);
+	if (first < (prior_df >= 1 ? 1 : 2) || last < first)
+		return errbuf_set(err,
+				  "sequential t looks %zu..%zu: the first needs 2 pairs (1 with a "
+				  "prior variance)",
+				  first, last);
 	for (size_t k = first; k <= last; k++) {
 		if (!isfinite(delta[k]))
 			return errbuf_set(err, "alpha spent at look %zu is not finite", k);
@@ -234,12 +240,25 @@ struct tchain {
 int st_seq_t_bounds(double *t_out, const double *delta, size_t first, size_t last,
 		    enum st_seq_t_kind kind, struct errbuf *err)
 {
-	if (bounds_check(delta, first, last, err) < 0)
+	return st_seq_t_bounds_prior(t_out, delta, first, last, kind, 0, err);
+}
+
+/* A prior variance estimate on nu0 df, independent of the run's data, adds nu0 coordinates of
+ * error to the data vector: under H0 it stays spherically symmetric, now in nu0 more dimensions,
+ * and the pooled t is again sqrt(df) tan theta with df = st_seq_t_df + nu0 (the pooled sum of
+ * squares is the squared length of every coordinate but the estimate's). So the chain of
+ * st_seq_t_bounds is the same with nu0 added to every dimension; the prior coordinates never
+ * enter the estimate. Checked against a direct simulation of the pooled t statistics
+ * (tests/test_stats_seq_prior.c, bounds_match_a_simulation). */
+int st_seq_t_bounds_prior(double *t_out, const double *delta, size_t first, size_t last,
+			  enum st_seq_t_kind kind, double prior_df, struct errbuf *err)
+{
+	if (bounds_check(delta, first, last, prior_df, err) < 0)
 		return ST_EINVAL;
 	struct tchain *ch = malloc(sizeof(*ch));
 	if (!ch)
 		return errbuf_set(err, "out of memory"), ST_EINVAL;
-	double df = st_seq_t_df(kind, first);
+	double df = st_seq_t_df(kind, first) + prior_df;
 	angle_tab_init(&ch->num, df); /* the first look's angle: T ~ t on df */
 	/* the first look: Student's quantile itself (exact also where the angle is too close to
 	 * pi/2 for a double), else by bisection */
@@ -253,7 +272,7 @@ int st_seq_t_bounds(double *t_out, const double *delta, size_t first, size_t las
 	struct tcells *cur = &ch->a, *tmp = &ch->b;
 	cells_first(cur, &ch->num, x);
 	for (size_t k = first + 1; k <= last; k++) {
-		double d = dims_of(kind, k - 1);
+		double d = dims_of(kind, k - 1) + prior_df;
 		struct tstep num = {sqrt((double)(k - 1) / (double)k), sqrt(1 / (double)k), &ch->num};
 		struct tstep err_step = {1, 0, &ch->err};
 		const struct tstep *s = &num;
@@ -266,7 +285,7 @@ int st_seq_t_bounds(double *t_out, const double *delta, size_t first, size_t las
 			angle_tab_init(&ch->err, d + 1);
 			s = &err_step;
 		}
-		df = st_seq_t_df(kind, k);
+		df = st_seq_t_df(kind, k) + prior_df;
 		if (delta[k] > 0 && delta[k] < TC_MARGINAL) {
 			/* too little to resolve on the cells: the marginal quantile, which spends at
 			 * most delta here (P(cross, none before) <= P(cross)) */

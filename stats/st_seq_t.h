@@ -24,4 +24,13 @@ double st_seq_t_df(enum st_seq_t_kind kind, size_t k);
 int st_seq_t_bounds(double *t_out, const double *delta, size_t first, size_t last,
 		    enum st_seq_t_kind kind, struct errbuf *err);
 
+/* The same when the variance is pooled with an independent earlier estimate of it on prior_df
+ * degrees of freedom (a baseline's chi^2 component, scaled: st_seq_state_set_prior): the t of
+ * look k then has st_seq_t_df(kind, k) + prior_df df, and with prior_df >= 1 a look may come
+ * after the first pair (first >= 1). prior_df 0 is st_seq_t_bounds. ST_EINVAL also for a
+ * prior_df that is negative, not a whole number or above ST_SEQ_T_MAX_PRIOR_DF. */
+#define ST_SEQ_T_MAX_PRIOR_DF 100000
+int st_seq_t_bounds_prior(double *t_out, const double *delta, size_t first, size_t last,
+			  enum st_seq_t_kind kind, double prior_df, struct errbuf *err);
+
 #endif
