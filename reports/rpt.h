@@ -106,6 +106,8 @@ struct rpt_query {
 	double bound_ratio;
 	size_t n_pairs;		   /* restart indices ok on both sides (rpt_query_pairs) */
 	struct st_seq_state seq;   /* --sequential: the replay over the pairs in file order */
+	struct st_prior seq_prior; /* --sequential with --baseline: the variance this query's test
+				    * borrows on seq_base's df (rpt_seq_replay); df 0: none */
 };
 
 struct rpt_compare_opts {
@@ -158,6 +160,8 @@ struct rpt_compare {
 	int paired;		 /* restart i of old tested against restart i of new */
 	const char *pairing_why; /* why paired or not (static) */
 	struct st_seq_design seq; /* --sequential: the design replayed */
+	struct st_seq_design seq_base; /* ... for the queries that borrow a baseline's variance:
+					* the same with opts.prior_df (0: no query does) */
 };
 
 /* ---- pairing and the sequential replay (rpt_seq.c) ---- */
@@ -179,8 +183,21 @@ int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t 
  * verdicts of tested queries by its decisions (undecided: inconclusive); counts and worst are
  * recomputed. Files of run --budget are replayed with the run's plan.alpha, plan.detect (the
  * margin) and plan.horizon (K at each look; older files plan.max_pairs at every look),
- * two-sided, as the run decided; others with compare's options. */
+ * two-sided, as the run decided; others with compare's options. With a baseline
+ * (c->baseline.res) each query whose baseline has 2 restarts borrows its restart variance
+ * (docs/statistics.md, "A variance borrowed from a baseline"). */
 int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err);
+
+/* The design q's replay uses (c->seq_base when q borrows a baseline's variance, else c->seq)
+ * and its state at the start, before the first pair (the borrowed variance set). */
+const struct st_seq_design *rpt_seq_design_of(const struct rpt_compare *c,
+					      const struct rpt_query *q);
+int rpt_seq_state_start(struct st_seq_state *s, const struct rpt_query *q, struct errbuf *err);
+
+/* The baseline's restart variance of query id (st_baseline_prior on its ok restarts); df 0 and
+ * var NaN when the baseline is absent or has fewer than 2 restarts of it. */
+int rpt_baseline_prior(struct st_prior *out, const struct rpt_file_info *baseline, const char *id,
+		       struct errbuf *err);
 
 /* The pairing and the sequential replay as JSON members of the compare report. */
 void rpt_seq_json(json_t *report, const struct rpt_compare *c);

@@ -31,9 +31,10 @@ static int seq_looks(struct st_seq_look **out, size_t *n_out, const struct rpt_c
 	if (!a || !b || !looks)
 		goto out;
 	n = rpt_query_pairs(a, b, q);
-	st_seq_state_init(&s);
+	if (rpt_seq_state_start(&s, q, &err) < 0)
+		goto out;
 	for (size_t i = 0; i < n; i++) {
-		if (st_seq_feed(&s, &c->seq, a[i], b[i], &err) < 0)
+		if (st_seq_feed(&s, rpt_seq_design_of(c, q), a[i], b[i], &err) < 0)
 			goto out;
 		looks[i] = s.look;
 		s.decision = ST_SEQ_UNDECIDED;
@@ -205,6 +206,12 @@ static void seq_rule(FILE *out, const struct rpt_compare *c)
 	    "the estimate is at most %.4g, <i>unchanged</i> when it lies within [%.4g, %.4g]; a "
 	    "decided query keeps its decision. ",
 	    100 * o->min_effect, up, 1 / up, 1 / up, up);
+	if (c->seq_base.opts.prior_df)
+		fprintf(out,
+			"Queries with restarts in the baseline borrow its restart variance%s on "
+			"%zu df, pooled with their pairs' (the second row of critical t). ",
+			o->pairing == ST_SEQ_PAIRED ? " (twice it, for a pair's log ratio)" : "",
+			c->seq_base.opts.prior_df);
 	seq_rule_source(out, c);
 }
 
@@ -233,6 +240,15 @@ static void seq_bounds(FILE *out, const struct rpt_compare *c)
 			fprintf(out, "<td>%.3g</td>", d->t[k]);
 		else
 			fputs("<td>" DASH "</td>", out);
+	if (c->seq_base.opts.prior_df) {
+		fprintf(out, "</tr>\n<tr><th>critical t, %zu df borrowed</th>",
+			c->seq_base.opts.prior_df);
+		for (size_t k = f; k <= last; k++)
+			if (isfinite(c->seq_base.t[k]))
+				fprintf(out, "<td>%.3g</td>", c->seq_base.t[k]);
+			else
+				fputs("<td>" DASH "</td>", out);
+	}
 	fputs("</tr>\n<tr><th>&alpha; spent (cumulative)</th>", out);
 	for (size_t k = f; k <= last; k++)
 		fprintf(out, "<td>%.3g</td>", d->spent[k]);

@@ -321,9 +321,8 @@ static void compare_fingerprints(struct rpt_query *q)
 	}
 }
 
-/* The baseline's restart variance for one query: NULL prior (df 0) when it has < 2 restarts. */
-static int baseline_prior(struct st_prior *out, const struct rpt_file_info *baseline,
-			  const char *id, struct errbuf *err)
+int rpt_baseline_prior(struct st_prior *out, const struct rpt_file_info *baseline, const char *id,
+		       struct errbuf *err)
 {
 	struct rpt_side s;
 	out->var = NAN;
@@ -440,7 +439,7 @@ static int run_tests(struct rpt_compare *c, enum st_verdict *verdicts, struct er
 			continue;
 		if (st_sample_init(&sa[m], q->old.means_ms, q->old.n_used, err) < 0 ||
 		    st_sample_init(&sb[m], q->new.means_ms, q->new.n_used, err) < 0 ||
-		    baseline_prior(&base[m], &c->baseline, q->id, err) < 0)
+		    rpt_baseline_prior(&base[m], &c->baseline, q->id, err) < 0)
 			goto out;
 		map[m++] = i;
 	}

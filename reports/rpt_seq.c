@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compare: restarts paired within one interleaved run, and the replay of the sequential rule. */
 #include "reports/rpt.h"
+#include "stats/st_seq_t.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,19 +142,68 @@ static size_t replay_horizon(size_t *out, const struct rpt_compare *c, size_t fi
 	return n;
 }
 
+const struct st_seq_design *rpt_seq_design_of(const struct rpt_compare *c,
+					      const struct rpt_query *q)
+{
+	return q->seq_prior.df > 0 ? &c->seq_base : &c->seq;
+}
+
+int rpt_seq_state_start(struct st_seq_state *s, const struct rpt_query *q, struct errbuf *err)
+{
+	st_seq_state_init(s);
+	if (q->seq_prior.df > 0 &&
+	    st_seq_state_set_prior(s, q->seq_prior.var, (size_t)q->seq_prior.df, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* --sequential with --baseline: the variance each query's test borrows (docs/statistics.md, "A
+ * variance borrowed from a baseline"). Paired, twice the baseline's restart variance: what the
+ * log ratio of two independent restarts has (pairing can only take drift out of it, so this
+ * errs on the safe side); unpaired, the restart variance itself. All on the fewest df any such
+ * query's baseline has, so that one design serves them: a query whose baseline has more restarts
+ * lends a better estimate than the design assumes, which is conservative. A query whose baseline
+ * lacks 2 restarts (or whose restart means there are all equal) borrows nothing. */
+static int seq_priors(struct rpt_compare *c, size_t *out_df, struct errbuf *err)
+{
+	double df = 0;
+	for (size_t i = 0; i < c->n_queries; i++) {
+		struct rpt_query *q = &c->queries[i];
+		struct st_prior p;
+		q->seq_prior.var = NAN;
+		q->seq_prior.df = 0;
+		if (!c->baseline.res || q->n_pairs == 0)
+			continue;
+		if (rpt_baseline_prior(&p, &c->baseline, q->id, err) < 0)
+			return -1;
+		if (!(p.df >= 1) || !(p.var > 0) || !isfinite(p.var))
+			continue;
+		q->seq_prior.var = c->paired ? 2 * p.var : p.var;
+		q->seq_prior.df = p.df;
+		if (df == 0 || p.df < df)
+			df = p.df;
+	}
+	if (df > ST_SEQ_T_MAX_PRIOR_DF)
+		df = ST_SEQ_T_MAX_PRIOR_DF;
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (c->queries[i].seq_prior.df > 0)
+			c->queries[i].seq_prior.df = df;
+	*out_df = (size_t)df;
+	return 0;
+}
+
 static int replay_query(struct rpt_compare *c, struct rpt_query *q, struct errbuf *err)
 {
 	size_t room = pair_room(q);
 	double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
-	int rc = 0;
-	st_seq_state_init(&q->seq);
+	int rc = rpt_seq_state_start(&q->seq, q, err);
 	if (!a || !b) {
 		rc = errbuf_set(err, "out of memory");
 		goto out;
 	}
 	q->n_pairs = rpt_query_pairs(a, b, q);
 	for (size_t i = 0; i < q->n_pairs && rc == 0; i++)
-		rc = st_seq_feed(&q->seq, &c->seq, a[i], b[i], err);
+		rc = st_seq_feed(&q->seq, rpt_seq_design_of(c, q), a[i], b[i], err);
 out:
 	free(a);
 	free(b);
@@ -243,6 +293,11 @@ int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf
 	size_t n = replay_horizon(horizon, c, o.first_look);
 	if (st_seq_design_init_horizon(&c->seq, &o, horizon, n, err) < 0)
 		return -1;
+	memset(&c->seq_base, 0, sizeof(c->seq_base));
+	if (seq_priors(c, &o.prior_df, err) < 0)
+		return -1;
+	if (o.prior_df && st_seq_design_init_horizon(&c->seq_base, &o, horizon, n, err) < 0)
+		return -1;
 	for (size_t i = 0; i < c->n_queries; i++) {
 		struct rpt_query *q = &c->queries[i];
 		if (replay_query(c, q, err) < 0)
@@ -264,17 +319,38 @@ static json_t *num(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* How many queries borrowed a baseline's variance. */
+static size_t n_borrowing(const struct rpt_compare *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_queries; i++)
+		n += c->queries[i].seq_prior.df > 0;
+	return n;
+}
+
+/* {"baseline", "df", "queries", "lent"} or null when no query borrowed. */
+static json_t *borrowed_json(const struct rpt_compare *c)
+{
+	if (!c->seq_base.opts.prior_df)
+		return json_null();
+	return json_pack(
+	    "{s:s, s:I, s:I, s:s}", "baseline", c->baseline.path ? c->baseline.path : "", "df",
+	    (json_int_t)c->seq_base.opts.prior_df, "queries", (json_int_t)n_borrowing(c), "lent",
+	    c->paired ? "twice the restart variance" : "the restart variance");
+}
+
 json_t *rpt_seq_query_json(const struct rpt_compare *c, const struct rpt_query *q)
 {
 	const struct st_seq_state *s = &q->seq;
 	if (!c->opts.sequential)
 		return json_null();
-	return json_pack("{s:s, s:o, s:I, s:o, s:o, s:o, s:[o, o]}", "decision",
+	return json_pack("{s:s, s:o, s:I, s:o, s:o, s:o, s:[o, o], s:o, s:I}", "decision",
 			 st_seq_decision_name(s->decision), "decided_after_pairs",
 			 s->decided_at ? json_integer((json_int_t)s->decided_at) : json_null(),
 			 "pairs", (json_int_t)q->n_pairs, "ratio", num(s->look.ratio), "t",
-			 num(s->look.t), "t_bound", num(s->look.t_bound), "rci",
-			 num(s->look.ci_lo), num(s->look.ci_hi));
+			 num(s->look.t), "t_bound", num(s->look.t_bound), "rci", num(s->look.ci_lo),
+			 num(s->look.ci_hi), "df", num(s->look.df), "borrowed_df",
+			 (json_int_t)q->seq_prior.df);
 }
 
 void rpt_seq_json(json_t *report, const struct rpt_compare *c)
@@ -289,15 +365,16 @@ void rpt_seq_json(json_t *report, const struct rpt_compare *c)
 	json_t *h = json_array();
 	for (size_t k = 1; k <= c->seq.looks; k++)
 		json_array_append_new(h, json_integer((json_int_t)c->seq.horizon[k]));
-	json_object_set_new(
-	    report, "sequential",
-	    json_pack("{s:s, s:I, s:o, s:I, s:f, s:f, s:s, s:s, s:s}", "spending",
-		      st_seq_spending_name(o->spending), "max_pairs", (json_int_t)o->max_pairs,
-		      "horizon", h, "queries", (json_int_t)o->m, "alpha_per_query",
-		      c->seq.alpha_query, "margin", o->min_effect, "alternative",
-		      o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
-		      o->pairing == ST_SEQ_PAIRED ? "paired" : "unpaired", "why",
-		      c->opts.seq_auto ? "recorded" : "requested"));
+	json_object_set_new(report, "sequential",
+			    json_pack("{s:s, s:I, s:o, s:I, s:f, s:f, s:s, s:s, s:s, s:o}",
+				      "spending", st_seq_spending_name(o->spending), "max_pairs",
+				      (json_int_t)o->max_pairs, "horizon", h, "queries",
+				      (json_int_t)o->m, "alpha_per_query", c->seq.alpha_query,
+				      "margin", o->min_effect, "alternative",
+				      o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
+				      o->pairing == ST_SEQ_PAIRED ? "paired" : "unpaired", "why",
+				      c->opts.seq_auto ? "recorded" : "requested",
+				      "borrowed_variance", borrowed_json(c)));
 }
 
 /* "over 10 pairs", or for a horizon that changed between looks "over a horizon re-estimated
@@ -335,6 +412,14 @@ void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
 		o->alt == ST_GREATER ? "for regressions and again for improvements"
 				     : "over both directions",
 		100 * o->min_effect);
+	if (c->seq_base.opts.prior_df)
+		fprintf(
+		    f,
+		    "%svariance: %zu of %zu queries borrow the restart variance of the baseline "
+		    "'%s'%s on %zu df (the fewest it has of them), pooled with their pairs'\n",
+		    bullet, n_borrowing(c), c->n_queries, c->baseline.path ? c->baseline.path : "",
+		    c->paired ? " (twice it, for a pair's log ratio)" : "",
+		    c->seq_base.opts.prior_df);
 	if (c->opts.seq_auto)
 		fprintf(f,
 			"%sverdicts: the sequential rule's, by default: the files are the variants of "

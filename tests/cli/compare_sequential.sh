@@ -36,6 +36,10 @@ run compare seq_old.json seq_new.json --max-pairs 8
 run compare seq_old.json seq_new.json --spending pocock
 # a baseline with paired files: never pooled into the paired t, said so per query and in the header
 run compare seq_old.json seq_new.json --baseline seq_sep_new.json | grep -E '^(\$|exit=|baseline|Q[0-9]+[ ,])'
+# ... and with --sequential: every query's sequential test borrows the baseline's restart
+# variance (twice it, paired) on its 7 df; the report says so
+run compare seq_old.json seq_new.json --sequential --baseline seq_sep_new.json |
+	grep -E '^(\$|exit=|variance|  Q)'
 # two runs of one restart each: K is 2 (the first look), each query says why it is undecided
 one=$(mktemp -d) || exit 1
 cp cmp_one.json "$one/one_a.json" &&
