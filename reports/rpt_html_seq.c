@@ -215,8 +215,20 @@ static void seq_rule(FILE *out, const struct rpt_compare *c)
 	seq_rule_source(out, c);
 }
 
+/* One row of the boundaries table: a cell per look, fmt for finite values, a dash for the
+ * others. */
+static void bounds_row(FILE *out, const char *fmt, const double *v, size_t f, size_t last)
+{
+	for (size_t k = f; k <= last; k++)
+		if (isfinite(v[k]))
+			fprintf(out, fmt, v[k]);
+		else
+			fputs("<td>" DASH "</td>", out);
+}
+
 /* The boundaries: the horizon, critical normal score (known variance), the critical t the
- * decisions use, and the cumulative alpha of one query at each look. */
+ * decisions use (and those of the queries that borrow a baseline's variance), and the cumulative
+ * alpha of one query at each look. */
 static void seq_bounds(FILE *out, const struct rpt_compare *c)
 {
 	const struct st_seq_design *d = &c->seq;
@@ -229,25 +241,13 @@ static void seq_bounds(FILE *out, const struct rpt_compare *c)
 	for (size_t k = f; k <= last; k++)
 		fprintf(out, "<td>%zu</td>", d->horizon[k] ? d->horizon[k] : d->opts.max_pairs);
 	fputs("</tr>\n<tr><th>boundary |z|</th>", out);
-	for (size_t k = f; k <= last; k++)
-		if (isfinite(d->z[k]))
-			fprintf(out, "<td>%.3f</td>", d->z[k]);
-		else
-			fputs("<td>" DASH "</td>", out);
+	bounds_row(out, "<td>%.3f</td>", d->z, f, last);
 	fputs("</tr>\n<tr><th>critical t</th>", out);
-	for (size_t k = f; k <= last; k++)
-		if (isfinite(d->t[k]))
-			fprintf(out, "<td>%.3g</td>", d->t[k]);
-		else
-			fputs("<td>" DASH "</td>", out);
+	bounds_row(out, "<td>%.3g</td>", d->t, f, last);
 	if (c->seq_base.opts.prior_df) {
 		fprintf(out, "</tr>\n<tr><th>critical t, %zu df borrowed</th>",
 			c->seq_base.opts.prior_df);
-		for (size_t k = f; k <= last; k++)
-			if (isfinite(c->seq_base.t[k]))
-				fprintf(out, "<td>%.3g</td>", c->seq_base.t[k]);
-			else
-				fputs("<td>" DASH "</td>", out);
+		bounds_row(out, "<td>%.3g</td>", c->seq_base.t, f, last);
 	}
 	fputs("</tr>\n<tr><th>&alpha; spent (cumulative)</th>", out);
 	for (size_t k = f; k <= last; k++)
