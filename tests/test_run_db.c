@@ -892,6 +892,19 @@ static void test_run_db__budget_makes_min_restarts(void)
 	free(out);
 }
 
+/* Rewrites a result's started_at and finished_at 30 s apart (the fixed part of a restart that
+ * --costs-from takes from them: 30 s less its executions). */
+static void prior_took_30s(const char *path)
+{
+	json_error_t jerr;
+	json_t *j = json_load_file(path, 0, &jerr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	json_object_set_new(j, "started_at", json_string("2026-12-02T08:00:00Z"));
+	json_object_set_new(j, "finished_at", json_string("2026-12-02T08:00:30Z"));
+	CU_ASSERT_EQUAL_FATAL(json_dump_file(j, path, JSON_INDENT(2)), 0);
+	json_decref(j);
+}
+
 /* --costs-from: an earlier result's times give the first restart its costs, so a budget that
  * cannot hold the restarts --min-restarts owes is said before anything runs (both owed
  * restarts, not the one left after the first); a file of another scale factor and the option
@@ -905,6 +918,9 @@ static void test_run_db__costs_from_warns_before_the_first_restart(void)
 			       "--restarts", "1",	  "--warmup", "1",	 "--runs",
 			       "1",	     "--queries", "1,6",      "--quiet", NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cli("prior", first), 0);
+	/* its wall time, in whole seconds, may be 0 on a fast host (started and finished in one
+	 * second): a fixed part of 0 would let the owed restarts fit. Say it took 30 s. */
+	prior_took_30s(prior);
 	const char *args[] = {"run", "-s",	  "0.01", "-o",		  out,	 "--budget",
 			      "1s",  "--queries", "1,6",  "--costs-from", prior, NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cli("costs", args), 0);
