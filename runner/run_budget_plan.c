@@ -221,24 +221,26 @@ static int runs_of(const struct run_plan *p, const struct qfacts *f, int n, doub
 
 /* The estimated wall time of a pair: per target the longest start + stop and, for each query
  * next[] marks active, at its mean execution time its warm-up (the most it needed, at least
- * --warmup-min) and planned runs, or with `least` --warmup-min and min(--runs-min, planned). */
-static double pair_cost(const struct run_qnext *next, const struct run_plan *p,
-			const struct qfacts *f, int n_targets, const double *startstop_s, int least)
+ * --warmup-min) and planned runs (full_s), or --warmup-min and min(--runs-min, planned)
+ * (least_s). */
+static struct run_pair_cost pair_cost(const struct run_qnext *next, const struct run_plan *p,
+				      const struct qfacts *f, int n_targets,
+				      const double *startstop_s)
 {
-	double cost = 0;
+	struct run_pair_cost cost = {0, 0};
 	for (int t = 0; t < n_targets; t++) {
-		struct run_qcost qc[RUN_MAX_QUERIES];
+		struct run_qcost full[RUN_MAX_QUERIES], least[RUN_MAX_QUERIES];
 		for (int i = 0; i < p->n_queries; i++) {
 			const struct qfacts *x = &f[(size_t)i * (size_t)n_targets + (size_t)t];
 			int w = x->warmup_max > p->warmup_min ? x->warmup_max : p->warmup_min;
-			int r = next[i].runs;
-			if (least) {
-				w = p->warmup_min;
-				r = p->runs_min < r ? p->runs_min : r;
-			}
-			qc[i] = (struct run_qcost){x->exec_s, w, r, next[i].active};
+			int r = next[i].runs, rmin = p->runs_min < r ? p->runs_min : r;
+			full[i] = (struct run_qcost){x->exec_s, w, r, next[i].active};
+			least[i] =
+			    (struct run_qcost){x->exec_s, p->warmup_min, rmin, next[i].active};
 		}
-		cost += run_budget_restart_cost(startstop_s[t], qc, (size_t)p->n_queries);
+		cost.full_s += run_budget_restart_cost(startstop_s[t], full, (size_t)p->n_queries);
+		cost.least_s +=
+		    run_budget_restart_cost(startstop_s[t], least, (size_t)p->n_queries);
 	}
 	return cost;
 }
@@ -253,9 +255,9 @@ static int horizon_update(struct run_budget_seq *seq, const struct run_qnext *ne
 	size_t n = pairs < ST_SEQ_MAX_PAIRS ? (size_t)pairs : ST_SEQ_MAX_PAIRS;
 	if (seq->n_horizon >= n)
 		return 0;
+	struct run_pair_cost c = pair_cost(next, p, f, 2, startstop_s);
 	size_t K = run_budget_horizon(pairs, seq->min_pairs, seq->budget_s, seq->elapsed_s,
-				      pair_cost(next, p, f, 2, startstop_s, 0),
-				      pair_cost(next, p, f, 2, startstop_s, 1));
+				      c.full_s, c.least_s);
 	while (seq->n_horizon < n)
 		seq->horizon[seq->n_horizon++] = K;
 	return run_budget_design(&seq->design, p, seq->horizon, seq->n_horizon, err);
@@ -300,8 +302,7 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 		next[i].warmup_tol = run_warmup_tol(ncw ? cw / ncw : NAN);
 		next[i].runs = runs_of(p, fi, n_targets, ss, n_active);
 	}
-	out_cost->full_s = pair_cost(next, p, f, n_targets, startstop_s, 0);
-	out_cost->least_s = pair_cost(next, p, f, n_targets, startstop_s, 1);
+	*out_cost = pair_cost(next, p, f, n_targets, startstop_s);
 	free(f);
 	return undecided;
 }
