@@ -233,6 +233,18 @@ static void test_run_noise__thread_id_statement_per_flavour(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(maria, "ID = CONNECTION_ID()"));
 }
 
+/* Adds to rq the entry of restart `index` (one measured run of 1 ms) with the interference
+ * record rec (the reference is taken). */
+static void add_entry(struct res_query *rq, int index, json_t *rec)
+{
+	double ms[1] = {1.0};
+	struct res_restart rr = {.index = index, .measured_ms = ms, .n_measured = 1, .rows = 1};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+	rr.extra = json_pack("{s:o}", "interference", rec);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(rq, &rr));
+	json_decref(rr.extra);
+}
+
 /* A file with three restarts of two queries; restart 1's windows had 400 ms of others' CPU in
  * 1000 ms, restart 2's 20 ms in 1000 (under the 30 ms floor), restart 0 steal of 60 in 1000. */
 static struct res_file *noisy_file(void)
@@ -243,19 +255,14 @@ static struct res_file *noisy_file(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
 	for (int q = 0; q < 2; q++) {
 		struct res_query *rq = res_file_add_query(res, q ? "Q2" : "Q1", SHA_A);
-		for (int r = 0; r < 3; r++) {
-			double ms[1] = {1.0};
-			struct res_restart rr = {
-			    .index = r, .measured_ms = ms, .n_measured = 1, .rows = 1};
-			rr.extra = json_pack("{s:{s:f, s:f, s:f, s:f, s:n, s:n, s:i, s:i, s:i}}",
-					     "interference", "window_ms", 500.0, "other_cpu_ms",
-					     other[r][q], "steal_ms", steal[r][q], "server_cpu_ms",
-					     400.0, "query_thread_cpu_ms", "server_rest_cpu_ms",
-					     "voluntary_ctxt_switches", 10,
-					     "involuntary_ctxt_switches", 2, "major_faults", 0);
-			CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(rq, &rr));
-			json_decref(rr.extra);
-		}
+		for (int r = 0; r < 3; r++)
+			add_entry(rq, r,
+				  json_pack("{s:f, s:f, s:f, s:f, s:n, s:n, s:i, s:i, s:i}",
+					    "window_ms", 500.0, "other_cpu_ms", other[r][q],
+					    "steal_ms", steal[r][q], "server_cpu_ms", 400.0,
+					    "query_thread_cpu_ms", "server_rest_cpu_ms",
+					    "voluntary_ctxt_switches", 10,
+					    "involuntary_ctxt_switches", 2, "major_faults", 0));
 	}
 	return res;
 }
@@ -300,9 +307,6 @@ static void test_run_noise__io_sums_per_restart(void)
 	for (int q = 0; q < 2; q++) {
 		struct res_query *rq = res_file_add_query(res, q ? "Q2" : "Q1", SHA_A);
 		for (int k = 0; k < 2; k++) {
-			double ms[1] = {1.0};
-			struct res_restart rr = {
-			    .index = k, .measured_ms = ms, .n_measured = 1, .rows = 1};
 			json_t *rec = json_pack(
 			    "{s:f, s:f, s:f, s:f, s:n, s:n, s:i, s:i, s:i, s:i, s:i}", "window_ms",
 			    10.0, "other_cpu_ms", 0.0, "steal_ms", 0.0, "server_cpu_ms", 5.0,
@@ -317,9 +321,7 @@ static void test_run_noise__io_sums_per_restart(void)
 				json_object_del(rec, "read_bytes");
 				json_object_del(rec, "write_bytes");
 			}
-			rr.extra = json_pack("{s:o}", "interference", rec);
-			CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(rq, &rr));
-			json_decref(rr.extra);
+			add_entry(rq, k, rec);
 		}
 	}
 	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
