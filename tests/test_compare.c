@@ -3,6 +3,7 @@
 #include "reports/rpt.h"
 #include "result/res.h"
 #include "tests/harness.h"
+#include "tests/th_rpt.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,15 +33,6 @@ static struct rpt_compare *compare(struct res_file *a, struct res_file *b, struc
 	if (rpt_compare_build(&c, &fa, &fb, &fc, &opts, err) < 0)
 		return NULL;
 	return c;
-}
-
-static const struct rpt_query *find(const struct rpt_compare *c, const char *id)
-{
-	for (size_t i = 0; i < c->n_queries; i++)
-		if (strcmp(c->queries[i].id, id) == 0)
-			return &c->queries[i];
-	CU_FAIL_FATAL("query not compared");
-	return NULL;
 }
 
 static void test_compare__aa_pair_flags_nothing(void)
@@ -104,7 +96,8 @@ static void test_compare__regression_improvement_and_plan_change(void)
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	const struct rpt_query *q3 = find(c, "Q3"), *q6 = find(c, "Q6"), *q14 = find(c, "Q14");
+	const struct rpt_query *q3 = th_rpt_query(c, "Q3"), *q6 = th_rpt_query(c, "Q6"),
+			       *q14 = th_rpt_query(c, "Q14");
 	CU_ASSERT_EQUAL(q3->verdict, RPT_REGRESSION);
 	CU_ASSERT(q3->test.ratio > 1.25 && q3->test.ratio < 1.35);
 	CU_ASSERT(q3->test.ci_lo > 1.02);
@@ -147,9 +140,9 @@ static void test_compare__wrong_result_is_most_severe(void)
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_WRONG_RESULT);
-	CU_ASSERT_TRUE(find(c, "Q1")->result_changed);
-	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q1")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_TRUE(th_rpt_query(c, "Q1")->result_changed);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_REGRESSION);
 	CU_ASSERT_EQUAL(c->worst, RPT_WRONG_RESULT);
 	/* the overall ratio leaves the wrong query out */
 	CU_ASSERT_EQUAL(c->overall.n_queries, 3);
@@ -170,8 +163,8 @@ static void test_compare__row_count_change_is_wrong_result(void)
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_WRONG_RESULT);
-	CU_ASSERT_STRING_EQUAL(find(c, "Q6")->why, "row counts differ");
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q6")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_STRING_EQUAL(th_rpt_query(c, "Q6")->why, "row counts differ");
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
@@ -194,10 +187,10 @@ static void test_compare__row_count_changing_between_executions_is_wrong_result(
 	CU_ASSERT_EQUAL_FATAL(res_file_parse(&b2, text, strlen(text), "new.json", &err), 0);
 	struct rpt_compare *c = compare(a, b2, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_WRONG_RESULT);
-	CU_ASSERT_STRING_EQUAL(find(c, "Q6")->why, "row count changed between executions");
-	CU_ASSERT(find(c, "Q6")->warn & RPT_W_ROWS_VARY);
-	CU_ASSERT_NOT_EQUAL(find(c, "Q1")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q6")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_STRING_EQUAL(th_rpt_query(c, "Q6")->why, "row count changed between executions");
+	CU_ASSERT(th_rpt_query(c, "Q6")->warn & RPT_W_ROWS_VARY);
+	CU_ASSERT_NOT_EQUAL(th_rpt_query(c, "Q1")->verdict, RPT_WRONG_RESULT);
 	rpt_compare_free(c);
 	free(text);
 	res_file_free(a);
@@ -228,15 +221,15 @@ static void test_compare__fingerprints_compare_as_sets(void)
 	set_sha(b, "Q14", 2, 1, SHA_X);
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_WRONG_RESULT);
-	CU_ASSERT_TRUE(find(c, "Q3")->warn & RPT_W_RESULT_VARIES);
-	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_INCONCLUSIVE); /* not wrong; CI wide */
-	CU_ASSERT_FALSE(find(c, "Q6")->result_changed);
-	CU_ASSERT_TRUE(find(c, "Q6")->warn & RPT_W_RESULT_VARIES);
-	CU_ASSERT_TRUE(find(c, "Q14")->plan_changed);
-	CU_ASSERT_STRING_EQUAL(find(c, "Q14")->new.plan_sha256, SHA_X);
-	CU_ASSERT_TRUE(find(c, "Q14")->warn & RPT_W_PLAN_VARIES);
-	CU_ASSERT_FALSE(find(c, "Q1")->plan_changed);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_WRONG_RESULT);
+	CU_ASSERT_TRUE(th_rpt_query(c, "Q3")->warn & RPT_W_RESULT_VARIES);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q6")->verdict, RPT_INCONCLUSIVE); /* not wrong; CI wide */
+	CU_ASSERT_FALSE(th_rpt_query(c, "Q6")->result_changed);
+	CU_ASSERT_TRUE(th_rpt_query(c, "Q6")->warn & RPT_W_RESULT_VARIES);
+	CU_ASSERT_TRUE(th_rpt_query(c, "Q14")->plan_changed);
+	CU_ASSERT_STRING_EQUAL(th_rpt_query(c, "Q14")->new.plan_sha256, SHA_X);
+	CU_ASSERT_TRUE(th_rpt_query(c, "Q14")->warn & RPT_W_PLAN_VARIES);
+	CU_ASSERT_FALSE(th_rpt_query(c, "Q1")->plan_changed);
 	CU_ASSERT_EQUAL(c->worst, RPT_WRONG_RESULT);
 	rpt_compare_free(c);
 	res_file_free(a);
@@ -253,16 +246,17 @@ static void test_compare__one_restart_needs_a_baseline(void)
 	CU_ASSERT_EQUAL(c->counts[RPT_INCONCLUSIVE], 4);
 	CU_ASSERT_EQUAL(c->n_tested, 0);
 	CU_ASSERT_EQUAL(c->worst, RPT_INCONCLUSIVE);
-	CU_ASSERT_TRUE(isnan(find(c, "Q3")->p_adj));
+	CU_ASSERT_TRUE(isnan(th_rpt_query(c, "Q3")->p_adj));
 	rpt_compare_free(c);
 
 	c = compare(a, b, base, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(c->n_tested, 4);
-	CU_ASSERT_EQUAL(find(c, "Q3")->test.kind, ST_TEST_BASELINE);
-	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
-	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_INCONCLUSIVE); /* CI wider than +-2% */
-	CU_ASSERT(find(c, "Q1")->test.ci_lo < 1 / 1.02 || find(c, "Q1")->test.ci_hi > 1.02);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->test.kind, ST_TEST_BASELINE);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q1")->verdict, RPT_INCONCLUSIVE); /* CI wider than +-2% */
+	CU_ASSERT(th_rpt_query(c, "Q1")->test.ci_lo < 1 / 1.02 ||
+		  th_rpt_query(c, "Q1")->test.ci_hi > 1.02);
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
@@ -275,7 +269,8 @@ static void test_compare__failed_restarts_are_left_out_and_warned(void)
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	const struct rpt_query *q3 = find(c, "Q3"), *q6 = find(c, "Q6"), *q14 = find(c, "Q14");
+	const struct rpt_query *q3 = th_rpt_query(c, "Q3"), *q6 = th_rpt_query(c, "Q6"),
+			       *q14 = th_rpt_query(c, "Q14");
 	CU_ASSERT_EQUAL(q3->new.n_restarts, 5);
 	CU_ASSERT_EQUAL(q3->new.n_used, 4);
 	CU_ASSERT_EQUAL(q3->new.crashes, 1);
@@ -364,11 +359,11 @@ static void test_compare__moderated_method_tests_every_query(void)
 	opts.method = ST_METHOD_EB;
 	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
 	CU_ASSERT_EQUAL(c->n_tested, 4);
-	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
-	CU_ASSERT_EQUAL(find(c, "Q6")->verdict, RPT_IMPROVEMENT);
-	CU_ASSERT_NOT_EQUAL(find(c, "Q1")->verdict, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_REGRESSION);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q6")->verdict, RPT_IMPROVEMENT);
+	CU_ASSERT_NOT_EQUAL(th_rpt_query(c, "Q1")->verdict, RPT_REGRESSION);
 	/* R (tests/data/compare_reference.json, regress_eb_holm): CI 0.9851-1.0300, p_adj 1 */
-	CU_ASSERT_EQUAL(find(c, "Q1")->verdict, RPT_INCONCLUSIVE);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q1")->verdict, RPT_INCONCLUSIVE);
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
@@ -384,16 +379,16 @@ static void test_compare__min_effect_and_correction_change_verdicts(void)
 	rpt_compare_opts_init(&opts);
 	opts.min_effect = 0.5;
 	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
-	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_UNCHANGED);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_UNCHANGED);
 	CU_ASSERT_EQUAL(c->worst, RPT_UNCHANGED);
-	double p_holm = find(c, "Q1")->p_adj;
+	double p_holm = th_rpt_query(c, "Q1")->p_adj;
 	rpt_compare_free(c);
 	opts.min_effect = 0.02;
 	opts.correction = ST_CORR_NONE;
 	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
-	CU_ASSERT_DOUBLE_EQUAL(find(c, "Q1")->p_adj, find(c, "Q1")->test.p, 0);
-	CU_ASSERT(find(c, "Q1")->p_adj < p_holm);
-	CU_ASSERT_EQUAL(find(c, "Q3")->verdict, RPT_REGRESSION);
+	CU_ASSERT_DOUBLE_EQUAL(th_rpt_query(c, "Q1")->p_adj, th_rpt_query(c, "Q1")->test.p, 0);
+	CU_ASSERT(th_rpt_query(c, "Q1")->p_adj < p_holm);
+	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_REGRESSION);
 	rpt_compare_free(c);
 	res_file_free(a);
 	res_file_free(b);
