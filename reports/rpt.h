@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "result/res.h"
 #include "stats/st.h"
+#include "stats/st_lend.h"
 #include "stats/st_seq.h"
 #include <stdio.h>
 
@@ -162,7 +163,13 @@ struct rpt_compare {
 	struct st_seq_design seq; /* --sequential: the design replayed */
 	struct st_seq_design seq_base; /* ... for the queries that borrow a baseline's variance:
 					* the same with opts.prior_df (0: no query does) */
+	struct st_lend_check lend;     /* --sequential --baseline: tonight's variances against the
+					* lent ones over all pairs (queries 0: not checked) */
+	int lend_refused;	       /* lend.p < RPT_LEND_ALPHA: no query borrows */
 };
+
+/* The level of the check of a lent variance (that of compare's other variance F tests). */
+#define RPT_LEND_ALPHA 0.05
 
 /* ---- pairing and the sequential replay (rpt_seq.c) ---- */
 
@@ -184,8 +191,9 @@ int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t 
  * recomputed. Files of run --budget are replayed with the run's plan.alpha, plan.detect (the
  * margin) and plan.horizon (K at each look; older files plan.max_pairs at every look),
  * two-sided, as the run decided; others with compare's options. With a baseline
- * (c->baseline.res) each query whose baseline has 2 restarts borrows its restart variance
- * (docs/statistics.md, "A variance borrowed from a baseline"). */
+ * (c->baseline.res) each query whose baseline has 2 restarts borrows its restart variance,
+ * unless tonight's variances over all pairs are larger than the lent ones (st_lend_check at
+ * RPT_LEND_ALPHA: then none does; docs/statistics.md, "A variance borrowed from a baseline"). */
 int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err);
 
 /* The design q's replay uses (c->seq_base when q borrows a baseline's variance, else c->seq)

@@ -161,6 +161,32 @@ static void seq_rule_horizon(FILE *out, const struct st_seq_design *d)
 }
 
 /* Where alpha, margin and K come from, and why the rule was applied. */
+/* With a baseline: whether its variance was borrowed, and the check of it (rpt_seq.c). */
+static void seq_rule_lend(FILE *out, const struct rpt_compare *c)
+{
+	const struct st_lend_check *k = &c->lend;
+	if (c->lend_refused)
+		fprintf(
+		    out,
+		    "The baseline's restart variance is not borrowed: tonight's is &times;%.3g "
+		    "the lent one over %zu quer%s (Fisher's combination of one-sided F tests, p "
+		    "%.3g &lt; %g); each query uses its own pairs only. ",
+		    k->ratio, k->queries, k->queries == 1 ? "y" : "ies", k->p, RPT_LEND_ALPHA);
+	if (!c->seq_base.opts.prior_df)
+		return;
+	fprintf(out,
+		"Queries with restarts in the baseline borrow its restart variance%s on %zu df, "
+		"pooled with their pairs' (the second row of critical t); ",
+		c->paired ? " (twice it, for a pair's log ratio)" : "", c->seq_base.opts.prior_df);
+	if (k->queries)
+		fprintf(out,
+			"checked: tonight's variance is &times;%.3g the lent one over %zu quer%s "
+			"(p %.3g). ",
+			k->ratio, k->queries, k->queries == 1 ? "y" : "ies", k->p);
+	else
+		fprintf(out, "not checked: no query has 2 pairs. ");
+}
+
 static void seq_rule_source(FILE *out, const struct rpt_compare *c)
 {
 	json_t *h = c->old.res->plan ? json_object_get(c->old.res->plan, "horizon") : NULL;
@@ -206,12 +232,7 @@ static void seq_rule(FILE *out, const struct rpt_compare *c)
 	    "the estimate is at most %.4g, <i>unchanged</i> when it lies within [%.4g, %.4g]; a "
 	    "decided query keeps its decision. ",
 	    100 * o->min_effect, up, 1 / up, 1 / up, up);
-	if (c->seq_base.opts.prior_df)
-		fprintf(out,
-			"Queries with restarts in the baseline borrow its restart variance%s on "
-			"%zu df, pooled with their pairs' (the second row of critical t). ",
-			o->pairing == ST_SEQ_PAIRED ? " (twice it, for a pair's log ratio)" : "",
-			c->seq_base.opts.prior_df);
+	seq_rule_lend(out, c);
 	seq_rule_source(out, c);
 }
 

@@ -2,6 +2,7 @@
 /* compare: restarts paired within one interleaved run, and the replay of the sequential rule. */
 #include "reports/rpt.h"
 #include "stats/st_seq_t.h"
+#include "stats/st_stab.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,37 +158,99 @@ int rpt_seq_state_start(struct st_seq_state *s, const struct rpt_query *q, struc
 	return 0;
 }
 
+/* The sum of squares of the logs of x[0..n-1] about their mean and its n - 1 df, added to *ss,
+ * *df (nothing when n < 2). */
+static void add_log_ss(double *ss, double *df, const double *x, size_t n)
+{
+	double sd = st_log_sd(x, n);
+	if (n < 2 || !isfinite(sd))
+		return;
+	*ss += (double)(n - 1) * sd * sd;
+	*df += (double)(n - 1);
+}
+
+/* Tonight's own variance of what q's test borrows for: paired, of the pairs' log ratios; unpaired,
+ * of the log restart means within each variant, pooled. df 0 when there is none. */
+static int own_var(struct st_prior *out, const struct rpt_compare *c, const struct rpt_query *q)
+{
+	double ss = 0, df = 0;
+	if (c->paired) {
+		size_t room = pair_room(q), n;
+		double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
+		if (!a || !b) {
+			free(a);
+			free(b);
+			return -1;
+		}
+		n = rpt_query_pairs(a, b, q);
+		for (size_t i = 0; i < n; i++)
+			a[i] = b[i] / a[i];
+		add_log_ss(&ss, &df, a, n);
+		free(a);
+		free(b);
+	} else {
+		add_log_ss(&ss, &df, q->old.means_ms, q->old.n_used);
+		add_log_ss(&ss, &df, q->new.means_ms, q->new.n_used);
+	}
+	out->df = df;
+	out->var = df > 0 ? ss / df : NAN;
+	return 0;
+}
+
+/* Whether tonight is noisier than the lent variances say, over the queries that borrow (each
+ * lent variance on its own baseline's df): st_lend_check into c->lend; refused below
+ * RPT_LEND_ALPHA. */
+static int lend_check(struct rpt_compare *c, const struct st_prior *lent, struct errbuf *err)
+{
+	struct st_prior *own = calloc(c->n_queries ? c->n_queries : 1, sizeof(*own));
+	if (!own)
+		return errbuf_set(err, "out of memory");
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (lent[i].df > 0 && own_var(&own[i], c, &c->queries[i]) < 0) {
+			free(own);
+			return errbuf_set(err, "out of memory");
+		}
+	st_lend_check(&c->lend, own, lent, c->n_queries);
+	c->lend_refused = c->lend.p < RPT_LEND_ALPHA;
+	free(own);
+	return 0;
+}
+
 /* --sequential with --baseline: the variance each query's test borrows (docs/statistics.md, "A
  * variance borrowed from a baseline"). Paired, twice the baseline's restart variance: what the
  * log ratio of two independent restarts has (pairing can only take drift out of it, so this
  * errs on the safe side); unpaired, the restart variance itself. All on the fewest df any such
  * query's baseline has, so that one design serves them: a query whose baseline has more restarts
  * lends a better estimate than the design assumes, which is conservative. A query whose baseline
- * lacks 2 restarts (or whose restart means there are all equal) borrows nothing. */
-static int seq_priors(struct rpt_compare *c, size_t *out_df, struct errbuf *err)
+ * lacks 2 restarts (or whose restart means there are all equal) borrows nothing; none does when
+ * the lend check refuses. lent: room for n_queries. */
+static int seq_priors(struct rpt_compare *c, struct st_prior *lent, size_t *out_df,
+		      struct errbuf *err)
 {
 	double df = 0;
 	for (size_t i = 0; i < c->n_queries; i++) {
 		struct rpt_query *q = &c->queries[i];
 		struct st_prior p;
-		q->seq_prior.var = NAN;
-		q->seq_prior.df = 0;
+		q->seq_prior = lent[i] = (struct st_prior){NAN, 0};
 		if (!c->baseline.res || q->n_pairs == 0)
 			continue;
 		if (rpt_baseline_prior(&p, &c->baseline, q->id, err) < 0)
 			return -1;
 		if (!(p.df >= 1) || !(p.var > 0) || !isfinite(p.var))
 			continue;
-		q->seq_prior.var = c->paired ? 2 * p.var : p.var;
-		q->seq_prior.df = p.df;
+		lent[i] = (struct st_prior){c->paired ? 2 * p.var : p.var, p.df};
 		if (df == 0 || p.df < df)
 			df = p.df;
 	}
+	if (df > 0 && lend_check(c, lent, err) < 0)
+		return -1;
 	if (df > ST_SEQ_T_MAX_PRIOR_DF)
 		df = ST_SEQ_T_MAX_PRIOR_DF;
+	if (c->lend_refused)
+		df = 0;
 	for (size_t i = 0; i < c->n_queries; i++)
-		if (c->queries[i].seq_prior.df > 0)
-			c->queries[i].seq_prior.df = df;
+		if (df > 0 && lent[i].df > 0)
+			c->queries[i].seq_prior = (struct st_prior){lent[i].var, df};
 	*out_df = (size_t)df;
 	return 0;
 }
@@ -294,7 +357,14 @@ int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf
 	if (st_seq_design_init_horizon(&c->seq, &o, horizon, n, err) < 0)
 		return -1;
 	memset(&c->seq_base, 0, sizeof(c->seq_base));
-	if (seq_priors(c, &o.prior_df, err) < 0)
+	c->lend = (struct st_lend_check){0, NAN, NAN};
+	c->lend_refused = 0;
+	struct st_prior *lent = malloc((c->n_queries ? c->n_queries : 1) * sizeof(*lent));
+	if (!lent)
+		return errbuf_set(err, "out of memory");
+	int rc = seq_priors(c, lent, &o.prior_df, err);
+	free(lent);
+	if (rc < 0)
 		return -1;
 	if (o.prior_df && st_seq_design_init_horizon(&c->seq_base, &o, horizon, n, err) < 0)
 		return -1;
@@ -339,6 +409,16 @@ static json_t *borrowed_json(const struct rpt_compare *c)
 	    c->paired ? "twice the restart variance" : "the restart variance");
 }
 
+/* {"queries", "ratio", "p", "alpha", "refused"} of the lend check, or null without a baseline. */
+static json_t *lend_json(const struct rpt_compare *c)
+{
+	if (!c->baseline.res)
+		return json_null();
+	return json_pack("{s:I, s:o, s:o, s:f, s:b}", "queries", (json_int_t)c->lend.queries,
+			 "ratio", num(c->lend.ratio), "p", num(c->lend.p), "alpha", RPT_LEND_ALPHA,
+			 "refused", c->lend_refused);
+}
+
 json_t *rpt_seq_query_json(const struct rpt_compare *c, const struct rpt_query *q)
 {
 	const struct st_seq_state *s = &q->seq;
@@ -365,16 +445,16 @@ void rpt_seq_json(json_t *report, const struct rpt_compare *c)
 	json_t *h = json_array();
 	for (size_t k = 1; k <= c->seq.looks; k++)
 		json_array_append_new(h, json_integer((json_int_t)c->seq.horizon[k]));
-	json_object_set_new(report, "sequential",
-			    json_pack("{s:s, s:I, s:o, s:I, s:f, s:f, s:s, s:s, s:s, s:o}",
-				      "spending", st_seq_spending_name(o->spending), "max_pairs",
-				      (json_int_t)o->max_pairs, "horizon", h, "queries",
-				      (json_int_t)o->m, "alpha_per_query", c->seq.alpha_query,
-				      "margin", o->min_effect, "alternative",
-				      o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
-				      o->pairing == ST_SEQ_PAIRED ? "paired" : "unpaired", "why",
-				      c->opts.seq_auto ? "recorded" : "requested",
-				      "borrowed_variance", borrowed_json(c)));
+	json_object_set_new(
+	    report, "sequential",
+	    json_pack("{s:s, s:I, s:o, s:I, s:f, s:f, s:s, s:s, s:s, s:o, s:o}", "spending",
+		      st_seq_spending_name(o->spending), "max_pairs", (json_int_t)o->max_pairs,
+		      "horizon", h, "queries", (json_int_t)o->m, "alpha_per_query",
+		      c->seq.alpha_query, "margin", o->min_effect, "alternative",
+		      o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
+		      o->pairing == ST_SEQ_PAIRED ? "paired" : "unpaired", "why",
+		      c->opts.seq_auto ? "recorded" : "requested", "borrowed_variance",
+		      borrowed_json(c), "baseline_check", lend_json(c)));
 }
 
 /* "over 10 pairs", or for a horizon that changed between looks "over a horizon re-estimated
@@ -391,6 +471,42 @@ static void horizon_text(char *buf, size_t size, const struct st_seq_design *d)
 	else
 		snprintf(buf, size, "over a horizon re-estimated after each pair (K %zu, then %zu)",
 			 d->horizon[1], d->horizon[d->looks]);
+}
+
+/* The check's figures: "tonight's variance x0.83 the lent one over 22 queries (Fisher's
+ * combination of one-sided F tests, p 0.71)". */
+static void lend_check_text(char *buf, size_t size, const struct rpt_compare *c)
+{
+	snprintf(buf, size,
+		 "tonight's variance x%.3g the lent one over %zu quer%s (Fisher's combination of "
+		 "one-sided F tests, p %.3g)",
+		 c->lend.ratio, c->lend.queries, c->lend.queries == 1 ? "y" : "ies", c->lend.p);
+}
+
+/* The "variance:" line of --baseline: borrowed (and checked, or why not), or refused. */
+static void lend_write(FILE *f, const struct rpt_compare *c, const char *bullet)
+{
+	const char *base = c->baseline.path ? c->baseline.path : "";
+	char check[192];
+	if (!c->baseline.res)
+		return;
+	if (c->lend.queries)
+		lend_check_text(check, sizeof(check), c);
+	else
+		snprintf(check, sizeof(check), "not checked: no query has 2 pairs");
+	if (c->lend_refused)
+		fprintf(f,
+			"%svariance: not borrowed from the baseline '%s': %s < %g; each query "
+			"uses its own pairs only\n",
+			bullet, base, check, RPT_LEND_ALPHA);
+	else if (c->seq_base.opts.prior_df)
+		fprintf(
+		    f,
+		    "%svariance: %zu of %zu queries borrow the restart variance of the baseline "
+		    "'%s'%s on %zu df (the fewest it has of them), pooled with their pairs'; %s\n",
+		    bullet, n_borrowing(c), c->n_queries, base,
+		    c->paired ? " (twice it, for a pair's log ratio)" : "",
+		    c->seq_base.opts.prior_df, check);
 }
 
 void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
@@ -412,14 +528,7 @@ void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
 		o->alt == ST_GREATER ? "for regressions and again for improvements"
 				     : "over both directions",
 		100 * o->min_effect);
-	if (c->seq_base.opts.prior_df)
-		fprintf(
-		    f,
-		    "%svariance: %zu of %zu queries borrow the restart variance of the baseline "
-		    "'%s'%s on %zu df (the fewest it has of them), pooled with their pairs'\n",
-		    bullet, n_borrowing(c), c->n_queries, c->baseline.path ? c->baseline.path : "",
-		    c->paired ? " (twice it, for a pair's log ratio)" : "",
-		    c->seq_base.opts.prior_df);
+	lend_write(f, c, bullet);
 	if (c->opts.seq_auto)
 		fprintf(f,
 			"%sverdicts: the sequential rule's, by default: the files are the variants of "

@@ -385,6 +385,39 @@ static void test_rpt_html_seq__report_directory_errors(void)
 	free(dir);
 }
 
+/* compare --sequential --baseline of the paired fixture (seq_old/seq_new.json): the rule says
+ * the variance is borrowed, with its check (tests/data/lend_check.py: x0.407 over 4 queries,
+ * p 0.964), and the boundaries table has the borrowed row; a far quieter baseline
+ * (seq_quiet_base.json) is refused, said so, and the row is absent. Both exit 1 (Q1 slower). */
+static void test_rpt_html_seq__borrowed_variance_and_its_check(void)
+{
+	char *dir = th_tempdir("html-seq"), extra[4096];
+	snprintf(extra, sizeof(extra), "--sequential --baseline '%s/tests/data/seq_sep_new.json'",
+		 DBT3_SOURCE_DIR);
+	char *html = compare_page(dir, "b.html", "seq", extra, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	static const char *const lent[] = {
+	    "borrow its restart variance (twice it, for a pair's log ratio) on 7 df",
+	    "checked: tonight's variance is &times;0.407 the lent one over 4 queries (p 0.964)",
+	    "<tr><th>critical t, 7 df borrowed</th><td>",
+	};
+	assert_all_in(html, lent, sizeof(lent) / sizeof(lent[0]));
+	free(html);
+	snprintf(extra, sizeof(extra),
+		 "--sequential --baseline '%s/tests/data/seq_quiet_base.json'", DBT3_SOURCE_DIR);
+	html = compare_page(dir, "q.html", "seq", extra, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	    html, "The baseline's restart variance is not borrowed: tonight's is &times;10.2 the "
+		  "lent one over 4 queries (Fisher's combination of one-sided F tests, p 1.19e-07 "
+		  "&lt; 0.05); each query uses its own pairs only."));
+	CU_ASSERT_PTR_NULL(strstr(html, "df borrowed</th>"));
+	CU_ASSERT_PTR_NULL(strstr(html, "borrow its restart variance"));
+	free(html);
+	th_rmtree(dir);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -399,6 +432,7 @@ int main(int argc, char **argv)
 	    {"report_takes_a_variant_directory",
 	     test_rpt_html_seq__report_takes_a_variant_directory},
 	    {"report_directory_errors", test_rpt_html_seq__report_directory_errors},
+	    {"borrowed_variance_and_its_check", test_rpt_html_seq__borrowed_variance_and_its_check},
 	    {NULL, NULL},
 	};
 	return th_run("rpt_html_seq", cases, argc, argv);

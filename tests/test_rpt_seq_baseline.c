@@ -6,10 +6,13 @@
  *   paired as 8.93216e-4; seq_old/seq_new Q11: 8 pairs, mean log ratio 0.00641270, sum of
  *   squares of the log ratios about their mean ss = 5.14007e-3 (own t 0.66934 on 7 df);
  *   pooled: var = (ss + 7 x 8.93216e-4) / 14, se = sqrt(var / 8) = 0.0100856, t = 0.635826 on
- *   14 df. */
+ *   14 df.
+ * The lend check's figures (tonight's variances against the lent ones) are from
+ * tests/data/lend_check.py (mpmath), which also wrote the quieter baseline seq_quiet_base.json. */
 #include "reports/rpt.h"
 #include "result/res.h"
 #include "tests/harness.h"
+#include "tests/th_rpt.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,13 +40,13 @@ static void files_free(struct files *f)
 	res_file_free(f->base);
 }
 
-static struct rpt_compare *build(const struct files *f, int with_base)
+static struct rpt_compare *build_with(const struct files *f, int with_base, const char *base_name)
 {
 	struct rpt_compare_opts o;
 	struct rpt_compare *c = NULL;
 	struct errbuf err = {""};
 	struct rpt_file_info fo = {"seq_old.json", f->old}, fn = {"seq_new.json", f->new},
-			     fb = {"seq_sep_new.json", f->base};
+			     fb = {base_name, f->base};
 	rpt_compare_opts_init(&o);
 	o.sequential = 1;
 	if (rpt_compare_build(&c, &fo, &fn, with_base ? &fb : NULL, &o, &err) < 0)
@@ -52,13 +55,32 @@ static struct rpt_compare *build(const struct files *f, int with_base)
 	return c;
 }
 
-static const struct rpt_query *query(const struct rpt_compare *c, const char *id)
+static struct rpt_compare *build(const struct files *f, int with_base)
 {
-	for (size_t i = 0; i < c->n_queries; i++)
-		if (strcmp(c->queries[i].id, id) == 0)
-			return &c->queries[i];
-	CU_FAIL_FATAL("query missing");
-	return NULL;
+	return build_with(f, with_base, "seq_sep_new.json");
+}
+
+/* The text rpt_seq_write writes for c (free it). */
+static char *seq_text(const struct rpt_compare *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	rpt_seq_write(m, c, 0);
+	fclose(m);
+	return text;
+}
+
+/* sequential.baseline_check of c's JSON report (a new reference). */
+static json_t *check_json(const struct rpt_compare *c)
+{
+	json_t *report = json_object();
+	rpt_seq_json(report, c);
+	json_t *b = json_object_get(json_object_get(report, "sequential"), "baseline_check");
+	json_incref(b);
+	json_decref(report);
+	return b;
 }
 
 /* Q11 (undecided in both): the look after the last pair, with and without the baseline. */
@@ -67,7 +89,7 @@ static void test_rpt_seq_baseline__the_look_pools_the_baseline(void)
 	struct files f;
 	files_read(&f);
 	struct rpt_compare *with = build(&f, 1), *without = build(&f, 0);
-	const struct rpt_query *q = query(with, "Q11"), *q0 = query(without, "Q11");
+	const struct rpt_query *q = th_rpt_query(with, "Q11"), *q0 = th_rpt_query(without, "Q11");
 	CU_ASSERT(with->paired);
 	CU_ASSERT_EQUAL(with->seq_base.opts.prior_df, 7);
 	CU_ASSERT_DOUBLE_EQUAL(q->seq_prior.df, 7, 0);
@@ -114,11 +136,72 @@ static void test_rpt_seq_baseline__the_report_says_so(void)
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "queries")), 4);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(b, "baseline")),
 			       "seq_sep_new.json");
-	json_t *jq = rpt_seq_query_json(c, query(c, "Q11"));
+	json_t *jq = rpt_seq_query_json(c, th_rpt_query(c, "Q11"));
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(jq, "borrowed_df")), 7);
 	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(jq, "df")), 14, 0);
 	json_decref(jq);
 	json_decref(report);
+	rpt_compare_free(c);
+	files_free(&f);
+}
+
+/* The baseline of the fixture is not quieter than the pairs (4 queries, tonight's variance 0.407
+ * the lent one on the geometric mean, p 0.9639): it is lent, and the report gives the figures. */
+static void test_rpt_seq_baseline__the_lend_check_figures(void)
+{
+	struct files f;
+	files_read(&f);
+	struct rpt_compare *c = build(&f, 1);
+	CU_ASSERT_EQUAL(c->lend.queries, 4);
+	CU_ASSERT_DOUBLE_EQUAL(c->lend.ratio, 0.4071260706, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c->lend.p, 0.963858289226, 1e-9);
+	CU_ASSERT_EQUAL(c->lend_refused, 0);
+	char *text = seq_text(c);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "pooled with their pairs'; tonight's variance x0.407 "
+					    "the lent one over 4 queries (Fisher's combination of "
+					    "one-sided F tests, p 0.964)\n"));
+	free(text);
+	json_t *b = check_json(c);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "queries")), 4);
+	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(b, "p")), 0.963858289226, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(b, "alpha")), 0.05, 0);
+	CU_ASSERT(json_is_false(json_object_get(b, "refused")));
+	json_decref(b);
+	rpt_compare_free(c);
+	files_free(&f);
+}
+
+/* A baseline far quieter than tonight (seq_quiet_base.json: its restart variance / 25; tonight's
+ * variance 10.18 the lent one, p 1.194e-7): refused, so every query's test is the one without a
+ * baseline (Q11: its own 7 df, t 0.66934). */
+static void test_rpt_seq_baseline__a_quieter_baseline_is_refused(void)
+{
+	struct files f;
+	struct errbuf err = {""};
+	files_read(&f);
+	res_file_free(f.base);
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&f.base, DATA "seq_quiet_base.json", &err), 0);
+	struct rpt_compare *c = build_with(&f, 1, "seq_quiet_base.json");
+	CU_ASSERT_EQUAL(c->lend.queries, 4);
+	CU_ASSERT_DOUBLE_EQUAL(c->lend.ratio, 10.17815163, 1e-7);
+	CU_ASSERT_DOUBLE_EQUAL(c->lend.p / 1.19390342089e-7, 1, 1e-6);
+	CU_ASSERT_EQUAL(c->lend_refused, 1);
+	CU_ASSERT_EQUAL(c->seq_base.opts.prior_df, 0);
+	for (size_t i = 0; i < c->n_queries; i++)
+		CU_ASSERT_DOUBLE_EQUAL(c->queries[i].seq_prior.df, 0, 0);
+	const struct rpt_query *q = th_rpt_query(c, "Q11");
+	CU_ASSERT_DOUBLE_EQUAL(q->seq.look.df, 7, 0);
+	CU_ASSERT_DOUBLE_EQUAL(q->seq.look.t, 0.6693449632759539, 1e-8);
+	char *text = seq_text(c);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	    text, "variance: not borrowed from the baseline 'seq_quiet_base.json': tonight's "
+		  "variance x10.2 the lent one over 4 queries (Fisher's combination of one-sided "
+		  "F tests, p 1.19e-07) < 0.05; each query uses its own pairs only\n"));
+	CU_ASSERT_PTR_NULL(strstr(text, "borrow the restart variance"));
+	free(text);
+	json_t *b = check_json(c);
+	CU_ASSERT(json_is_true(json_object_get(b, "refused")));
+	json_decref(b);
 	rpt_compare_free(c);
 	files_free(&f);
 }
@@ -128,6 +211,8 @@ int main(int argc, char **argv)
 	static const struct th_case cases[] = {
 	    {"the_look_pools_the_baseline", test_rpt_seq_baseline__the_look_pools_the_baseline},
 	    {"the_report_says_so", test_rpt_seq_baseline__the_report_says_so},
+	    {"the_lend_check_figures", test_rpt_seq_baseline__the_lend_check_figures},
+	    {"a_quieter_baseline_is_refused", test_rpt_seq_baseline__a_quieter_baseline_is_refused},
 	    {NULL, NULL},
 	};
 	return th_run("rpt_seq_baseline", cases, argc, argv);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Monte Carlo of the sequential rule with a variance borrowed from a baseline
  * (st_seq_state_set_prior): family-wise A/A false alarms and power after a few pairs, with the
- * baseline's variance right, too low and too high; fixed seeds. The table is in
- * docs/statistics.md ("A variance borrowed from a baseline"). */
+ * baseline's variance right, too low and too high, lent always or only when the check of
+ * stats/st_lend.h passes over all pairs (as compare --sequential --baseline does); fixed seeds.
+ * The table is in docs/statistics.md ("A variance borrowed from a baseline"). */
+#include "stats/st_lend.h"
 #include "stats/st_seq.h"
 #include "tests/harness.h"
 #include <gsl/gsl_randist.h>
@@ -16,6 +18,7 @@
 #define PAIRS 4 /* what SF 1 affords in 45 minutes here (docs/run.md) */
 #define REPS_AA 4000
 #define REPS_POWER 2000
+#define CHECK_ALPHA 0.05 /* the level of the lend check (compare's) */
 
 static double scale(void)
 {
@@ -31,11 +34,17 @@ struct row {
 	size_t prior_df;
 	double prior_sd_ratio;
 	double effect; /* the ratio of the one changed query in the power runs */
+	int check;     /* lend only when st_lend_check over all pairs passes at CHECK_ALPHA */
 };
 
 struct outcome {
-	size_t reps, any_flag, hit;
+	size_t reps, any_flag, hit, refused; /* refused: replicates where the check refused */
 	double hit_pair_sum;
+};
+
+/* The two designs of a row: with the baseline's df (lent) and without (own pairs only). */
+struct designs {
+	struct st_seq_design lent, own;
 };
 
 /* The baseline's variance of a pair's log ratio for one query: sigma_d^2 x ratio^2 x chi^2_df /
@@ -51,24 +60,57 @@ static double prior_var(gsl_rng *r, double sd_d, const struct row *w)
 	return s * s * ss / (double)w->prior_df;
 }
 
+/* Sample variance of x[0..n-1] (n - 1 df). */
+static double sample_var(const double *x, size_t n)
+{
+	double mean = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		mean += x[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return ss / (double)(n - 1);
+}
+
+/* Whether the row lends the baseline's variance in this replicate: always without the check,
+ * else when the check over the queries' PAIRS pairs passes. */
+static int lends(const struct row *w, const double (*x)[PAIRS], const double *prior)
+{
+	struct st_prior own[MQ], lent[MQ];
+	struct st_lend_check c;
+	if (!w->prior_df)
+		return 0;
+	if (!w->check)
+		return 1;
+	for (size_t q = 0; q < MQ; q++) {
+		own[q] = (struct st_prior){sample_var(x[q], PAIRS), PAIRS - 1};
+		lent[q] = (struct st_prior){prior[q], (double)w->prior_df};
+	}
+	st_lend_check(&c, own, lent, MQ);
+	return !(c.p < CHECK_ALPHA);
+}
+
 /* One replicate: 22 queries, PAIRS pairs each; query 0 changed by effect (1: A/A). Paired
  * restarts without drift: log(new / old) of a pair ~ N(log effect, 2 sd_b^2). */
-static void replicate(struct outcome *o, gsl_rng *r, const struct st_seq_design *d,
-		      const struct row *w, double effect)
+static void replicate(struct outcome *o, gsl_rng *r, const struct designs *d, const struct row *w,
+		      double effect)
 {
-	double sd_d = sqrt(2) * w->sd_b;
+	double sd_d = sqrt(2) * w->sd_b, x[MQ][PAIRS], prior[MQ];
 	int flagged = 0;
 	struct errbuf err = {""};
 	for (size_t q = 0; q < MQ; q++) {
+		prior[q] = w->prior_df ? prior_var(r, sd_d, w) : NAN;
+		for (size_t k = 0; k < PAIRS; k++)
+			x[q][k] = (q == 0 ? log(effect) : 0) + gsl_ran_gaussian_ziggurat(r, sd_d);
+	}
+	int lend = lends(w, (const double(*)[PAIRS])x, prior);
+	o->refused += w->prior_df && !lend;
+	for (size_t q = 0; q < MQ; q++) {
 		struct st_seq_state s;
 		st_seq_state_init(&s);
-		if (w->prior_df)
-			st_seq_state_set_prior(&s, prior_var(r, sd_d, w), w->prior_df, &err);
-		double mu = q == 0 ? log(effect) : 0;
-		for (size_t k = 0; k < PAIRS; k++) {
-			double x = mu + gsl_ran_gaussian_ziggurat(r, sd_d);
-			st_seq_feed(&s, d, 1.0, exp(x), &err);
-		}
+		if (lend)
+			st_seq_state_set_prior(&s, prior[q], w->prior_df, &err);
+		for (size_t k = 0; k < PAIRS; k++)
+			st_seq_feed(&s, lend ? &d->lent : &d->own, 1.0, exp(x[q][k]), &err);
 		int flag = s.decision == ST_SEQ_REGRESSION || s.decision == ST_SEQ_IMPROVEMENT;
 		if (q == 0 && s.decision == ST_SEQ_REGRESSION) {
 			o->hit++;
@@ -80,21 +122,27 @@ static void replicate(struct outcome *o, gsl_rng *r, const struct st_seq_design 
 	o->any_flag += flagged;
 }
 
-static void mc_run(struct outcome *o, const struct row *w, double effect, size_t reps,
-		   unsigned long seed)
+static void design_init(struct st_seq_design *d, size_t prior_df)
 {
 	struct st_seq_opts opts;
-	struct st_seq_design d;
 	struct errbuf err = {""};
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	gsl_rng_set(r, seed);
 	st_seq_opts_init(&opts);
 	opts.alpha = ALPHA;
 	opts.m = MQ;
 	opts.max_pairs = PAIRS;
-	opts.prior_df = w->prior_df;
-	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&d, &opts, &err), 0);
+	opts.prior_df = prior_df;
+	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(d, &opts, &err), 0);
+}
+
+static void mc_run(struct outcome *o, const struct row *w, double effect, size_t reps,
+		   unsigned long seed)
+{
+	struct designs d;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	gsl_rng_set(r, seed);
+	design_init(&d.lent, w->prior_df);
+	design_init(&d.own, 0);
 	*o = (struct outcome){.reps = reps};
 	for (size_t i = 0; i < reps; i++)
 		replicate(o, r, &d, w, effect);
@@ -112,16 +160,20 @@ static double mc_se(double p, size_t n)
 }
 
 static const struct row rows[] = {
-    {0.05, 0, 1, 1.20},	   {0.05, 4, 1, 1.20}, {0.05, 9, 1, 1.20}, {0.05, 9, 0.8, 1.20},
-    {0.05, 9, 1.25, 1.20}, {0.20, 0, 1, 1.75}, {0.20, 9, 1, 1.75}, {0.20, 9, 0.8, 1.75},
+    {0.05, 0, 1, 1.20, 0},   {0.05, 4, 1, 1.20, 0},    {0.05, 9, 1, 1.20, 0},
+    {0.05, 9, 0.8, 1.20, 0}, {0.05, 9, 1.25, 1.20, 0}, {0.20, 0, 1, 1.75, 0},
+    {0.20, 9, 1, 1.75, 0},   {0.20, 9, 0.8, 1.75, 0},  {0.05, 9, 1, 1.20, 1},
+    {0.05, 9, 0.8, 1.20, 1}, {0.05, 9, 1.25, 1.20, 1}, {0.20, 9, 1, 1.75, 1},
+    {0.20, 9, 0.8, 1.75, 1}, {0.05, 9, 0.6, 1.20, 0},  {0.05, 9, 0.6, 1.20, 1},
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
 /* A/A and power after PAIRS pairs, OBF spending, alpha 0.05 over 22 queries, paired. With the
- * baseline's variance right, family-wise false alarms stay <= alpha + 2 s.e. for every prior df;
- * 9 df of prior buy power (>= 3 s.e. more than none) at both noise levels. A baseline quieter
- * than tonight (sd ratio 0.8) is not covered by the bound: its row is printed, and its false
- * alarms exceed those of the right prior. */
+ * baseline's variance right, family-wise false alarms stay <= alpha + 2 s.e. for every prior df,
+ * checked or not; 9 df of prior buy power (>= 3 s.e. more than none) at both noise levels, also
+ * behind the check. A baseline quieter than tonight (sd ratio 0.8, 0.6) is not covered by the
+ * bound: its false alarms exceed those of the right prior, and the check takes them down (by
+ * 3 s.e. of the unchecked row). */
 static void test_stats_mc_prior__false_alarms_and_power(void)
 {
 	size_t reps_aa = (size_t)(REPS_AA * scale()), reps_pw = (size_t)(REPS_POWER * scale());
@@ -130,28 +182,38 @@ static void test_stats_mc_prior__false_alarms_and_power(void)
 	printf("\n  %d pairs, %d queries, alpha %.2f; A/A %zu replicates (s.e. at alpha %.4f), "
 	       "power %zu\n",
 	       PAIRS, MQ, ALPHA, reps_aa, se, reps_pw);
-	printf("  restart sd  prior df  baseline sd / tonight's  A/A any flagged  effect  "
-	       "power  mean pair decided\n");
+	printf("  restart sd  prior df  baseline sd / tonight's  check  A/A any flagged  effect  "
+	       "power  mean pair decided  A/A refused\n");
 	for (size_t i = 0; i < NROWS; i++) {
 		mc_run(&aa[i], &rows[i], 1, reps_aa, 9100 + i);
 		mc_run(&pw[i], &rows[i], rows[i].effect, reps_pw, 9200 + i);
-		printf("  %9.0f%%  %8zu  %23.2f  %15.4f  x%.2f  %.4f  %.2f\n", rows[i].sd_b * 100,
-		       rows[i].prior_df, rows[i].prior_sd_ratio, share(aa[i].any_flag, reps_aa),
-		       rows[i].effect, share(pw[i].hit, reps_pw),
-		       pw[i].hit ? pw[i].hit_pair_sum / (double)pw[i].hit : NAN);
+		printf("  %9.0f%%  %8zu  %23.2f  %5s  %15.4f  x%.2f  %.4f  %17.2f  %11.4f\n",
+		       rows[i].sd_b * 100, rows[i].prior_df, rows[i].prior_sd_ratio,
+		       rows[i].check ? "yes" : "no", share(aa[i].any_flag, reps_aa), rows[i].effect,
+		       share(pw[i].hit, reps_pw),
+		       pw[i].hit ? pw[i].hit_pair_sum / (double)pw[i].hit : NAN,
+		       share(aa[i].refused, reps_aa));
 		if (rows[i].prior_sd_ratio >= 1)
 			CU_ASSERT(share(aa[i].any_flag, reps_aa) <= ALPHA + 2 * se);
 	}
 	fflush(stdout);
-	/* rows 0 / 2 and 5 / 6: none against 9 df, right prior */
-	static const size_t gain[][2] = {{0, 2}, {5, 6}};
-	for (size_t g = 0; g < 2; g++) {
+	/* none against 9 df of the right prior: rows 0 / 2 and 5 / 6, and behind the check 0 / 8
+	 * and 5 / 11 */
+	static const size_t gain[][2] = {{0, 2}, {5, 6}, {0, 8}, {5, 11}};
+	for (size_t g = 0; g < 4; g++) {
 		double p0 = share(pw[gain[g][0]].hit, reps_pw),
 		       p9 = share(pw[gain[g][1]].hit, reps_pw);
 		CU_ASSERT(p9 > p0 + 3 * mc_se(p0 > 0.5 ? p0 : 0.5, reps_pw));
 	}
 	/* a baseline quieter than tonight: more false alarms than the right one */
 	CU_ASSERT(aa[3].any_flag > aa[2].any_flag);
+	/* the check takes the false alarms of a quieter baseline down: rows 3 / 9, 7 / 12, 13 / 14
+	 */
+	static const size_t checked[][2] = {{3, 9}, {7, 12}, {13, 14}};
+	for (size_t g = 0; g < 3; g++) {
+		double p = share(aa[checked[g][0]].any_flag, reps_aa);
+		CU_ASSERT(share(aa[checked[g][1]].any_flag, reps_aa) < p - 3 * mc_se(p, reps_aa));
+	}
 }
 
 int main(int argc, char **argv)
