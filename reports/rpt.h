@@ -207,6 +207,11 @@ int rpt_seq_state_start(struct st_seq_state *s, const struct rpt_query *q, struc
 int rpt_baseline_prior(struct st_prior *out, const struct rpt_file_info *baseline, const char *id,
 		       struct errbuf *err);
 
+/* The lend check's figures for the report, into buf: "tonight's variance x0.407 the lent one
+ * over 4 queries (Fisher's combination of one-sided F tests, p 0.964)" (times: the sign before
+ * the ratio, "x" or "&times;"), or "not checked: no query has 2 pairs". */
+void rpt_lend_text(char *buf, size_t size, const struct rpt_compare *c, const char *times);
+
 /* The pairing and the sequential replay as JSON members of the compare report. */
 void rpt_seq_json(json_t *report, const struct rpt_compare *c);
 json_t *rpt_seq_query_json(const struct rpt_compare *c, const struct rpt_query *q);

@@ -164,27 +164,20 @@ static void seq_rule_horizon(FILE *out, const struct st_seq_design *d)
 /* With a baseline: whether its variance was borrowed, and the check of it (rpt_seq.c). */
 static void seq_rule_lend(FILE *out, const struct rpt_compare *c)
 {
-	const struct st_lend_check *k = &c->lend;
+	char check[256];
+	rpt_lend_text(check, sizeof(check), c, "&times;");
 	if (c->lend_refused)
+		fprintf(out,
+			"The baseline's restart variance is not borrowed: %s &lt; %g; each query "
+			"uses its own pairs only. ",
+			check, RPT_LEND_ALPHA);
+	if (c->seq_base.opts.prior_df)
 		fprintf(
 		    out,
-		    "The baseline's restart variance is not borrowed: tonight's is &times;%.3g "
-		    "the lent one over %zu quer%s (Fisher's combination of one-sided F tests, p "
-		    "%.3g &lt; %g); each query uses its own pairs only. ",
-		    k->ratio, k->queries, k->queries == 1 ? "y" : "ies", k->p, RPT_LEND_ALPHA);
-	if (!c->seq_base.opts.prior_df)
-		return;
-	fprintf(out,
-		"Queries with restarts in the baseline borrow its restart variance%s on %zu df, "
-		"pooled with their pairs' (the second row of critical t); ",
-		c->paired ? " (twice it, for a pair's log ratio)" : "", c->seq_base.opts.prior_df);
-	if (k->queries)
-		fprintf(out,
-			"checked: tonight's variance is &times;%.3g the lent one over %zu quer%s "
-			"(p %.3g). ",
-			k->ratio, k->queries, k->queries == 1 ? "y" : "ies", k->p);
-	else
-		fprintf(out, "not checked: no query has 2 pairs. ");
+		    "Queries with restarts in the baseline borrow its restart variance%s on %zu "
+		    "df, pooled with their pairs' (the second row of critical t); checked: %s. ",
+		    c->paired ? " (twice it, for a pair's log ratio)" : "",
+		    c->seq_base.opts.prior_df, check);
 }
 
 static void seq_rule_source(FILE *out, const struct rpt_compare *c)

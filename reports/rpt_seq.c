@@ -473,14 +473,17 @@ static void horizon_text(char *buf, size_t size, const struct st_seq_design *d)
 			 d->horizon[1], d->horizon[d->looks]);
 }
 
-/* The check's figures: "tonight's variance x0.83 the lent one over 22 queries (Fisher's
- * combination of one-sided F tests, p 0.71)". */
-static void lend_check_text(char *buf, size_t size, const struct rpt_compare *c)
+void rpt_lend_text(char *buf, size_t size, const struct rpt_compare *c, const char *times)
 {
+	if (!c->lend.queries) {
+		snprintf(buf, size, "not checked: no query has 2 pairs");
+		return;
+	}
 	snprintf(buf, size,
-		 "tonight's variance x%.3g the lent one over %zu quer%s (Fisher's combination of "
+		 "tonight's variance %s%.3g the lent one over %zu quer%s (Fisher's combination of "
 		 "one-sided F tests, p %.3g)",
-		 c->lend.ratio, c->lend.queries, c->lend.queries == 1 ? "y" : "ies", c->lend.p);
+		 times, c->lend.ratio, c->lend.queries, c->lend.queries == 1 ? "y" : "ies",
+		 c->lend.p);
 }
 
 /* The "variance:" line of --baseline: borrowed (and checked, or why not), or refused. */
@@ -490,10 +493,7 @@ static void lend_write(FILE *f, const struct rpt_compare *c, const char *bullet)
 	char check[192];
 	if (!c->baseline.res)
 		return;
-	if (c->lend.queries)
-		lend_check_text(check, sizeof(check), c);
-	else
-		snprintf(check, sizeof(check), "not checked: no query has 2 pairs");
+	rpt_lend_text(check, sizeof(check), c, "x");
 	if (c->lend_refused)
 		fprintf(f,
 			"%svariance: not borrowed from the baseline '%s': %s < %g; each query "
