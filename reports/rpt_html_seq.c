@@ -160,7 +160,6 @@ static void seq_rule_horizon(FILE *out, const struct st_seq_design *d)
 		f, last, n, n == 1 ? "" : "s");
 }
 
-/* Where alpha, margin and K come from, and why the rule was applied. */
 /* With a baseline: whether its variance was borrowed, and the check of it (rpt_seq.c). */
 static void seq_rule_lend(FILE *out, const struct rpt_compare *c)
 {
@@ -180,6 +179,7 @@ static void seq_rule_lend(FILE *out, const struct rpt_compare *c)
 		    c->seq_base.opts.prior_df, check);
 }
 
+/* Where alpha, margin and K come from, and why the rule was applied. */
 static void seq_rule_source(FILE *out, const struct rpt_compare *c)
 {
 	json_t *h = c->old.res->plan ? json_object_get(c->old.res->plan, "horizon") : NULL;

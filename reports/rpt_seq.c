@@ -50,17 +50,29 @@ static size_t pair_room(const struct rpt_query *q)
 	return n ? n : 1;
 }
 
+/* q's restart pairs (rpt_query_pairs) in new arrays *a and *b, their number in *n: 0, or -1 when
+ * out of memory (*n untouched). The caller frees both arrays either way. */
+static int query_pairs_alloc(double **a, double **b, size_t *n, const struct rpt_query *q)
+{
+	size_t room = pair_room(q);
+	*a = malloc(room * sizeof(double));
+	*b = malloc(room * sizeof(double));
+	if (!*a || !*b)
+		return -1;
+	*n = rpt_query_pairs(*a, *b, q);
+	return 0;
+}
+
 int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t *map, size_t m,
 		     const struct st_compare_opts *so, struct errbuf *err)
 {
 	for (size_t j = 0; j < m; j++) {
 		struct rpt_query *q = &c->queries[map[j]];
-		size_t room = pair_room(q);
-		double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
+		double *a, *b;
 		int rc = 0;
-		if (!a || !b)
+		if (query_pairs_alloc(&a, &b, &q->n_pairs, q) < 0)
 			rc = errbuf_set(err, "out of memory");
-		else if ((q->n_pairs = rpt_query_pairs(a, b, q)) >= 2)
+		else if (q->n_pairs >= 2)
 			rc = st_compare_paired(&tests[j], a, b, q->n_pairs, so, err);
 		if (rc == 0 && tests[j].kind == ST_TEST_PAIRED && c->baseline.res)
 			tests[j].base_use = ST_BASE_UNUSED_PAIRED;
@@ -158,43 +170,29 @@ int rpt_seq_state_start(struct st_seq_state *s, const struct rpt_query *q, struc
 	return 0;
 }
 
-/* The sum of squares of the logs of x[0..n-1] about their mean and its n - 1 df, added to *ss,
- * *df (nothing when n < 2). */
-static void add_log_ss(double *ss, double *df, const double *x, size_t n)
-{
-	double sd = st_log_sd(x, n);
-	if (n < 2 || !isfinite(sd))
-		return;
-	*ss += (double)(n - 1) * sd * sd;
-	*df += (double)(n - 1);
-}
-
 /* Tonight's own variance of what q's test borrows for: paired, of the pairs' log ratios; unpaired,
- * of the log restart means within each variant, pooled. df 0 when there is none. */
+ * of the log restart means within each variant, pooled (st_sample_pooled_var of the sides'
+ * sd_log). df 0 when there is none. */
 static int own_var(struct st_prior *out, const struct rpt_compare *c, const struct rpt_query *q)
 {
-	double ss = 0, df = 0;
-	if (c->paired) {
-		size_t room = pair_room(q), n;
-		double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
-		if (!a || !b) {
-			free(a);
-			free(b);
-			return -1;
-		}
-		n = rpt_query_pairs(a, b, q);
-		for (size_t i = 0; i < n; i++)
-			a[i] = b[i] / a[i];
-		add_log_ss(&ss, &df, a, n);
-		free(a);
-		free(b);
-	} else {
-		add_log_ss(&ss, &df, q->old.means_ms, q->old.n_used);
-		add_log_ss(&ss, &df, q->new.means_ms, q->new.n_used);
+	*out = (struct st_prior){NAN, 0};
+	if (!c->paired) {
+		struct st_sample a = {q->old.n_used, NAN, q->old.sd_log * q->old.sd_log},
+				 b = {q->new.n_used, NAN, q->new.sd_log * q->new.sd_log};
+		st_sample_pooled_var(out, &a, &b);
+		return 0;
 	}
-	out->df = df;
-	out->var = df > 0 ? ss / df : NAN;
-	return 0;
+	double *a, *b;
+	size_t n = 0;
+	int rc = query_pairs_alloc(&a, &b, &n, q);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		a[i] = b[i] / a[i];
+	double sd = rc == 0 ? st_log_sd(a, n) : NAN;
+	if (n >= 2 && isfinite(sd))
+		*out = (struct st_prior){sd * sd, (double)(n - 1)};
+	free(a);
+	free(b);
+	return rc;
 }
 
 /* Whether tonight is noisier than the lent variances say, over the queries that borrow (each
@@ -257,17 +255,13 @@ static int seq_priors(struct rpt_compare *c, struct st_prior *lent, size_t *out_
 
 static int replay_query(struct rpt_compare *c, struct rpt_query *q, struct errbuf *err)
 {
-	size_t room = pair_room(q);
-	double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
+	double *a, *b;
 	int rc = rpt_seq_state_start(&q->seq, q, err);
-	if (!a || !b) {
+	if (query_pairs_alloc(&a, &b, &q->n_pairs, q) < 0)
 		rc = errbuf_set(err, "out of memory");
-		goto out;
-	}
-	q->n_pairs = rpt_query_pairs(a, b, q);
-	for (size_t i = 0; i < q->n_pairs && rc == 0; i++)
-		rc = st_seq_feed(&q->seq, rpt_seq_design_of(c, q), a[i], b[i], err);
-out:
+	else
+		for (size_t i = 0; i < q->n_pairs && rc == 0; i++)
+			rc = st_seq_feed(&q->seq, rpt_seq_design_of(c, q), a[i], b[i], err);
 	free(a);
 	free(b);
 	return rc < 0 ? -1 : 0;
@@ -341,14 +335,11 @@ int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf
 {
 	struct st_seq_opts o;
 	for (size_t i = 0; i < c->n_queries; i++) {
-		struct rpt_query *q = &c->queries[i];
-		size_t room = pair_room(q);
-		double *a = malloc(room * sizeof(double)), *b = malloc(room * sizeof(double));
-		if (a && b)
-			q->n_pairs = rpt_query_pairs(a, b, q);
+		double *a, *b;
+		int rc = query_pairs_alloc(&a, &b, &c->queries[i].n_pairs, &c->queries[i]);
 		free(a);
 		free(b);
-		if (!a || !b)
+		if (rc < 0)
 			return errbuf_set(err, "out of memory");
 	}
 	size_t horizon[ST_SEQ_MAX_PAIRS];
