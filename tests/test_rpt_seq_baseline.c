@@ -206,6 +206,36 @@ static void test_rpt_seq_baseline__a_quieter_baseline_is_refused(void)
 	files_free(&f);
 }
 
+/* Two runs (unpaired): seq_old.json against seq_sep_new.json with seq_new.json as the baseline.
+ * Tonight's variance is the within-variant one, pooled on 14 df, against the baseline's restart
+ * variance itself (not twice it): x1.888 over 4 queries, p 0.08474 — lent
+ * (tests/data/lend_check.py). */
+static void test_rpt_seq_baseline__the_unpaired_check(void)
+{
+	struct rpt_compare_opts o;
+	struct rpt_compare *c = NULL;
+	struct errbuf err = {""};
+	struct res_file *old = NULL, *new = NULL, *base = NULL;
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&old, DATA "seq_old.json", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&new, DATA "seq_sep_new.json", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&base, DATA "seq_new.json", &err), 0);
+	struct rpt_file_info fo = {"seq_old.json", old}, fn = {"seq_sep_new.json", new},
+			     fb = {"seq_new.json", base};
+	rpt_compare_opts_init(&o);
+	o.sequential = 1;
+	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fo, &fn, &fb, &o, &err), 0);
+	CU_ASSERT_FALSE(c->paired);
+	CU_ASSERT_EQUAL(c->lend.queries, 4);
+	CU_ASSERT_DOUBLE_EQUAL(c->lend.ratio, 1.887532896, 1e-8);
+	CU_ASSERT_DOUBLE_EQUAL(c->lend.p, 0.0847394014446, 1e-10);
+	CU_ASSERT_EQUAL(c->lend_refused, 0);
+	CU_ASSERT_EQUAL(c->seq_base.opts.prior_df, 7);
+	rpt_compare_free(c);
+	res_file_free(old);
+	res_file_free(new);
+	res_file_free(base);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -213,6 +243,7 @@ int main(int argc, char **argv)
 	    {"the_report_says_so", test_rpt_seq_baseline__the_report_says_so},
 	    {"the_lend_check_figures", test_rpt_seq_baseline__the_lend_check_figures},
 	    {"a_quieter_baseline_is_refused", test_rpt_seq_baseline__a_quieter_baseline_is_refused},
+	    {"the_unpaired_check", test_rpt_seq_baseline__the_unpaired_check},
 	    {NULL, NULL},
 	};
 	return th_run("rpt_seq_baseline", cases, argc, argv);

@@ -39,15 +39,25 @@ def chisq_upper(x, k):
     return mpmath.gammainc(mpmath.mpf(k) / 2, mpmath.mpf(x) / 2, mpmath.inf, regularized=True)
 
 
-def check(old, new, base, scale=1.0):
+def own_unpaired(old, new):
+    # within each variant, pooled: (ss_old + ss_new) / (n_old - 1 + n_new - 1)
+    vo, do = sample_var([math.log(v) for v in old.values()])
+    vn, dn = sample_var([math.log(v) for v in new.values()])
+    return (vo * do + vn * dn) / (do + dn), do + dn
+
+
+def check(old, new, base, paired=True):
     x, logr, k = mpmath.mpf(0), 0.0, 0
     for qid in old:
-        pairs = [math.log(scale * new[qid][i] / old[qid][i]) for i in old[qid] if i in new[qid]]
         bv, bdf = sample_var([math.log(v) for v in base[qid].values()])
-        ov, odf = sample_var(pairs)
-        f = ov / (2 * bv)
+        if paired:
+            ov, odf = sample_var([math.log(new[qid][i] / old[qid][i]) for i in old[qid] if i in new[qid]])
+            lent = 2 * bv
+        else:
+            (ov, odf), lent = own_unpaired(old[qid], new[qid]), bv
+        f = ov / lent
         p = f_upper(f, odf, bdf)
-        print(f"  {qid}: own {ov:.6g} on {odf} df, lent {2 * bv:.6g} on {bdf} df, F {f:.6g}, p {mpmath.nstr(p, 10)}")
+        print(f"  {qid}: own {ov:.6g} on {odf} df, lent {lent:.6g} on {bdf} df, F {f:.6g}, p {mpmath.nstr(p, 10)}")
         x += -2 * mpmath.log(p)
         logr += math.log(f)
         k += 1
@@ -74,3 +84,7 @@ for name in ("seq_sep_new.json", "seq_quiet_base.json"):
     print(name)
     k, ratio, p = check(old, new, means(name))
     print(f"queries {k}, ratio {ratio:.10g}, p {mpmath.nstr(p, 12)}")
+# unpaired (two runs): seq_old.json against seq_sep_new.json, seq_new.json as the baseline
+print("unpaired: seq_old.json / seq_sep_new.json, baseline seq_new.json")
+k, ratio, p = check(old, means("seq_sep_new.json"), new, paired=False)
+print(f"queries {k}, ratio {ratio:.10g}, p {mpmath.nstr(p, 12)}")
