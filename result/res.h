@@ -198,7 +198,18 @@ int res_file_pool_fits(const struct res_file *res);
 #define RES_NOISE_SHARE 0.05
 #define RES_NOISE_FLOOR_MS 30.0
 #define RES_NOISE_TICKS_MS 20.0
-enum res_noise_cause { RES_NOISE_OTHER_CPU = 1 << 0, RES_NOISE_STEAL = 1 << 1 };
+/* Memory contention (the probe of runner/run_memprobe.h): a probe is under pressure when its
+ * timed pass is slower than RES_MEM_PRESSURE_FACTOR times the file's floor (the fastest probe
+ * it holds, host.memory_probe.floor_ns included); a restart is disturbed when more than
+ * RES_MEM_SHARE of the probes after its queries were, and it has at least RES_MEM_MIN_PROBES. */
+#define RES_MEM_PRESSURE_FACTOR 2.0
+#define RES_MEM_SHARE 0.25
+#define RES_MEM_MIN_PROBES 3
+enum res_noise_cause {
+	RES_NOISE_OTHER_CPU = 1 << 0,
+	RES_NOISE_STEAL = 1 << 1,
+	RES_NOISE_MEMORY = 1 << 2
+};
 
 /* One restart's interference: the sums of its query entries' "interference" members. */
 struct res_noise_restart {
@@ -209,6 +220,9 @@ struct res_noise_restart {
 	double vcsw, ivcsw, majflt;
 	double read_bytes, write_bytes; /* the server's storage I/O, over n_io records */
 	size_t n_io;			/* records with I/O counters (files before them: 0) */
+	size_t n_mem, n_mem_pressured;	/* probes after its queries; of them under pressure */
+	double mem_max_ns;		/* the slowest of them */
+	double mem_floor_ns;		/* the file's floor (0: no probe in the file) */
 	unsigned causes; /* enum res_noise_cause bits; nonzero: disturbed */
 };
 
@@ -216,8 +230,9 @@ struct res_noise_restart {
  * caller frees; *n_out 0 for files without records). -1 on out of memory. */
 int res_noise_restarts(const struct res_file *res, struct res_noise_restart **out, size_t *n_out);
 
-/* "other processes 48% of a PU" / "steal 7% of a PU" (both when both): the time over the
- * restart's windows (above 100% when others kept several PUs busy). */
+/* "other processes 48% of a PU" / "steal 7% of a PU" / "memory contention after 9 of 22
+ * queries" (all that apply): the time over the restart's windows (above 100% when others kept
+ * several PUs busy), the probes under pressure. */
 void res_noise_cause_text(char *out, size_t len, const struct res_noise_restart *r);
 
 /* Counts the disturbed restarts; restart indexes (1-based) listed as "2, 5" in list. */

@@ -30,6 +30,44 @@ static void add_record(struct res_noise_restart *r, json_t *rec)
 	}
 }
 
+/* The probe after a query (0: none) and the pressure count against floor. */
+static void add_probe(struct res_noise_restart *r, json_t *rec, double floor)
+{
+	double after = num(rec, "memory_probe_after_ns");
+	if (after <= 0 || floor <= 0)
+		return;
+	r->n_mem++;
+	r->n_mem_pressured += after > RES_MEM_PRESSURE_FACTOR * floor;
+	if (after > r->mem_max_ns)
+		r->mem_max_ns = after;
+	r->mem_floor_ns = floor;
+}
+
+/* The fastest probe in res: host.memory_probe.floor_ns and every record's before and after
+ * (0 when there is none). */
+static double probe_floor(const struct res_file *res)
+{
+	static const char *const keys[] = {"memory_probe_before_ns", "memory_probe_after_ns"};
+	double floor = num(json_object_get(res->host, "memory_probe"), "floor_ns");
+	for (size_t i = 0; i < res->n_queries; i++)
+		for (size_t j = 0; j < res->queries[i].n_restarts; j++) {
+			json_t *rec =
+			    json_object_get(res->queries[i].restarts[j].extra, "interference");
+			for (int k = 0; k < 2; k++) {
+				double v = num(rec, keys[k]);
+				if (v > 0 && (floor <= 0 || v < floor))
+					floor = v;
+			}
+		}
+	return floor;
+}
+
+static int memory_pressed(const struct res_noise_restart *r)
+{
+	return r->n_mem >= RES_MEM_MIN_PROBES &&
+	       (double)r->n_mem_pressured > RES_MEM_SHARE * (double)r->n_mem;
+}
+
 static int above(double ms, const struct res_noise_restart *r)
 {
 	double floor = RES_NOISE_TICKS_MS * (double)r->n_queries;
@@ -67,6 +105,7 @@ int res_noise_restarts(const struct res_file *res, struct res_noise_restart **ou
 {
 	struct res_noise_restart *v = NULL;
 	size_t n = 0, cap = 0;
+	double floor = probe_floor(res);
 	*out = NULL;
 	*n_out = 0;
 	for (size_t i = 0; i < res->n_queries; i++)
@@ -81,10 +120,12 @@ int res_noise_restarts(const struct res_file *res, struct res_noise_restart **ou
 				return -1;
 			}
 			add_record(r, rec);
+			add_probe(r, rec, floor);
 		}
 	for (size_t i = 0; i < n; i++)
 		v[i].causes = (above(v[i].other_cpu_ms, &v[i]) ? RES_NOISE_OTHER_CPU : 0) |
-			      (above(v[i].steal_ms, &v[i]) ? RES_NOISE_STEAL : 0);
+			      (above(v[i].steal_ms, &v[i]) ? RES_NOISE_STEAL : 0) |
+			      (memory_pressed(&v[i]) ? RES_NOISE_MEMORY : 0);
 	if (n)
 		qsort(v, n, sizeof(*v), by_index);
 	*out = v;
@@ -99,14 +140,21 @@ static double share(double ms, double window_ms)
 
 void res_noise_cause_text(char *out, size_t len, const struct res_noise_restart *r)
 {
+	size_t at = 0;
 	int k = 0;
 	out[0] = '\0';
 	if (r->causes & RES_NOISE_OTHER_CPU)
 		k = snprintf(out, len, "other processes %.0f%% of a PU",
 			     share(r->other_cpu_ms, r->window_ms));
-	if ((r->causes & RES_NOISE_STEAL) && k >= 0 && (size_t)k < len)
-		snprintf(out + k, len - (size_t)k, "%ssteal %.0f%% of a PU", k ? ", " : "",
-			 share(r->steal_ms, r->window_ms));
+	at = k > 0 && (size_t)k < len ? (size_t)k : 0;
+	if (r->causes & RES_NOISE_STEAL) {
+		k = snprintf(out + at, len - at, "%ssteal %.0f%% of a PU", at ? ", " : "",
+			     share(r->steal_ms, r->window_ms));
+		at += k > 0 && (size_t)k < len - at ? (size_t)k : 0;
+	}
+	if (r->causes & RES_NOISE_MEMORY)
+		snprintf(out + at, len - at, "%smemory contention after %zu of %zu queries",
+			 at ? ", " : "", r->n_mem_pressured, r->n_mem);
 }
 
 size_t res_noise_disturbed_list(const struct res_noise_restart *r, size_t n, char *list, size_t len)
@@ -134,6 +182,8 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 			json_array_append_new(causes, json_string("other_cpu"));
 		if (r[i].causes & RES_NOISE_STEAL)
 			json_array_append_new(causes, json_string("steal"));
+		if (r[i].causes & RES_NOISE_MEMORY)
+			json_array_append_new(causes, json_string("memory"));
 		json_t *e = json_pack(
 		    "{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o}", "index",
 		    r[i].index, "window_ms", r[i].window_ms, "other_cpu_ms", r[i].other_cpu_ms,
@@ -146,11 +196,29 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 			json_object_set_new(e, "read_bytes", json_real(r[i].read_bytes));
 			json_object_set_new(e, "write_bytes", json_real(r[i].write_bytes));
 		}
+		if (e && r[i].n_mem) {
+			json_object_set_new(e, "memory_probes",
+					    json_integer((json_int_t)r[i].n_mem));
+			json_object_set_new(e, "memory_pressured",
+					    json_integer((json_int_t)r[i].n_mem_pressured));
+			json_object_set_new(e, "memory_probe_max_ns", json_real(r[i].mem_max_ns));
+		}
 		json_array_append_new(list, e);
 	}
-	return json_pack("{s:f, s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
-			 "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "disturbed_ticks_ms_per_query",
-			 RES_NOISE_TICKS_MS, "restarts", list);
+	json_t *top =
+	    json_pack("{s:f, s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
+		      "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "disturbed_ticks_ms_per_query",
+		      RES_NOISE_TICKS_MS, "restarts", list);
+	double floor = 0;
+	for (size_t i = 0; i < n; i++)
+		floor = r[i].n_mem ? r[i].mem_floor_ns : floor;
+	if (top && floor > 0) {
+		json_object_set_new(top, "memory_floor_ns", json_real(floor));
+		json_object_set_new(top, "memory_pressure_factor",
+				    json_real(RES_MEM_PRESSURE_FACTOR));
+		json_object_set_new(top, "memory_share", json_real(RES_MEM_SHARE));
+	}
+	return top;
 }
 
 int res_file_drop_disturbed(struct res_file *res, size_t *out_n)

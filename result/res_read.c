@@ -236,7 +236,7 @@ static int num_member(struct rd *rd, json_t *obj, const char *path, const char *
 
 /* An "interference" record (a query entry's, or a restart's in $.interference.restarts):
  * times in [0, RES_MAX_TIME_MS] (the query thread's split may be null), counts >= 0 (the query
- * thread's and the I/O bytes optional and may be null). */
+ * thread's, the I/O bytes and the memory probe's figures optional and may be null). */
 static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 {
 	static const char *const times[] = {"window_ms",     "other_cpu_ms",
@@ -247,7 +247,13 @@ static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 	/* optional (later additions) and null when unknown */
 	static const char *const qcounts[] = {"query_thread_voluntary_ctxt_switches",
 					      "query_thread_involuntary_ctxt_switches",
-					      "read_bytes", "write_bytes"};
+					      "read_bytes",
+					      "write_bytes",
+					      "memory_probe_before_ns",
+					      "memory_probe_after_ns",
+					      "memory_probes",
+					      "memory_pressured",
+					      "memory_probe_max_ns"};
 	char p[256];
 	json_t *v;
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
@@ -291,7 +297,7 @@ static int check_noise_entry(struct rd *rd, json_t *o, const char *path)
 /* $.interference (optional): the rule and each restart's sums and verdict. */
 static int check_noise_top(struct rd *rd, json_t *root)
 {
-	static const char *const causes[] = {"other_cpu", "steal", NULL};
+	static const char *const causes[] = {"other_cpu", "steal", "memory", NULL};
 	json_t *top, *list, *e, *v, *c;
 	size_t i, k;
 	char p[96], pc[128];
@@ -304,6 +310,10 @@ static int check_noise_top(struct rd *rd, json_t *root)
 		0 ||
 	    num_member(rd, top, "$.interference", "disturbed_ticks_ms_per_query", 0,
 		       RES_MAX_TIME_MS, W_OPTIONAL) < 0 ||
+	    num_member(rd, top, "$.interference", "memory_floor_ns", 0, 1e15, W_OPTIONAL) < 0 ||
+	    num_member(rd, top, "$.interference", "memory_pressure_factor", 0, 1e15, W_OPTIONAL) <
+		0 ||
+	    num_member(rd, top, "$.interference", "memory_share", 0, 1, W_OPTIONAL) < 0 ||
 	    member(rd, top, "$.interference", "restarts", W_ARRAY, &list) < 0)
 		return -1;
 	json_array_foreach(list, i, e)
@@ -320,9 +330,11 @@ static int check_noise_top(struct rd *rd, json_t *root)
 		json_array_foreach(v, k, c)
 		{
 			snprintf(pc, sizeof(pc), "%s.causes[%zu]", p, k);
-			if (!json_is_string(c) || (strcmp(json_string_value(c), causes[0]) != 0 &&
-						   strcmp(json_string_value(c), causes[1]) != 0))
-				return fail(rd, pc, "not one of other_cpu or steal");
+			int known = 0;
+			for (int m = 0; json_is_string(c) && causes[m]; m++)
+				known |= strcmp(json_string_value(c), causes[m]) == 0;
+			if (!known)
+				return fail(rd, pc, "not one of other_cpu, steal or memory");
 		}
 	}
 	return 0;

@@ -6,6 +6,7 @@
 #include "runner/run_budget_plan.h"
 #include "runner/run_exec.h"
 #include "runner/run_explain.h"
+#include "runner/run_memprobe.h"
 #include "runner/run_noise.h"
 #include "runner/run_steady.h"
 #include "stats/st.h"
@@ -43,6 +44,8 @@ struct runctx {
 	struct run_cpu *cpu;
 	struct run_watch *watch;
 	struct run_noise *noise; /* interference around each query, NULL when /proc fails */
+	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
+	double probe_last_ns;	    /* the last probe of this server start, < 0: none yet */
 	/* Progress and ETA. */
 	struct run_progress prog;
 	uint64_t t0;
@@ -347,6 +350,7 @@ static int start_server(struct runctx *c, struct tstate *t, struct errbuf *err)
 		return RUN_E_SERVER;
 	t->starts++;
 	t->start_seq = c->start_seq++;
+	c->probe_last_ns = -1;
 	if (c->pin) {
 		struct errbuf verr;
 		if (pin_ctx_verify(c->pin, srv_pid(t->srv), &verr) < 0) {
@@ -728,6 +732,85 @@ static int recover(struct runctx *c, struct tstate *t, int crashed, struct errbu
 	return start_server(c, t, err);
 }
 
+/* One memory probe on the server's PUs (the server is idle between queries), the client
+ * thread bound back after it; < 0 without a probe or when the binding fails. */
+static double probe_take(struct runctx *c)
+{
+	struct errbuf berr;
+	if (!c->probe)
+		return -1;
+	if (c->pin && pin_ctx_bind_to_server(c->pin, &berr) < 0) {
+		event(c, "no memory probe: %s", berr.msg);
+		run_memprobe_free(c->probe);
+		c->probe = NULL;
+		return -1;
+	}
+	double ns = run_memprobe_take(c->probe);
+	if (c->pin && pin_ctx_bind_client(c->pin, &berr) < 0)
+		event(c, "%s", berr.msg);
+	return ns;
+}
+
+/* The probe before a query's window: the one after the previous query of this server start,
+ * or a new one for the first. */
+static double probe_last(struct runctx *c)
+{
+	if (c->probe_last_ns < 0)
+		c->probe_last_ns = probe_take(c);
+	return c->probe_last_ns;
+}
+
+/* Takes the probe after a query's window and adds both to its interference record. */
+static void probe_record(struct runctx *c, json_t *rec, double before)
+{
+	double after = probe_take(c);
+	c->probe_last_ns = after;
+	if (!rec || before < 0 || after < 0)
+		return;
+	json_object_set_new(rec, "memory_probe_before_ns", json_real(before));
+	json_object_set_new(rec, "memory_probe_after_ns", json_real(after));
+}
+
+/* The probe's quiet level on this host, before any server starts: the fastest of
+ * RUN_MEMPROBE_CALIBRATION probes, kept in each result's host.memory_probe (the lower of it
+ * and a resumed file's). */
+#define RUN_MEMPROBE_CALIBRATION 9
+static void probe_open(struct runctx *c)
+{
+	struct errbuf perr;
+	int managed = 0;
+	for (int i = 0; i < c->n_targets; i++)
+		managed |= !srv_is_external(c->ts[i].srv);
+	if (!managed)
+		return; /* no interference record either */
+	size_t llc = c->pin ? pin_ctx_llc_bytes(c->pin) : 0;
+	if (run_memprobe_new(&c->probe, run_memprobe_ring_bytes(llc), &perr) < 0) {
+		event(c, "no memory probe: %s", perr.msg);
+		return;
+	}
+	double floor = -1;
+	for (int i = 0; i < RUN_MEMPROBE_CALIBRATION; i++) {
+		double ns = probe_take(c);
+		if (ns >= 0 && (floor < 0 || ns < floor))
+			floor = ns;
+	}
+	if (floor < 0)
+		return;
+	for (int i = 0; i < c->n_targets; i++) {
+		struct res_file *res = c->ts[i].t->res;
+		if (!res->host && !(res->host = json_object()))
+			continue;
+		json_t *old = json_object_get(res->host, "memory_probe");
+		double was = json_number_value(json_object_get(old, "floor_ns"));
+		json_object_set_new(
+		    res->host, "memory_probe",
+		    json_pack("{s:I, s:f, s:i}", "ring_bytes",
+			      (json_int_t)run_memprobe_bytes(c->probe), "floor_ns",
+			      was > 0 && was < floor ? was : floor, "calibration_probes",
+			      RUN_MEMPROBE_CALIBRATION));
+	}
+}
+
 /* One query in one restart of target t: measure, record, checkpoint; handles crashes.
  * Returns 0, -1 or RUN_E_SERVER. */
 static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos,
@@ -753,10 +836,14 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	c->execs_done = 0;
 	struct errbuf nerr;
 	struct run_noise_rec nrec;
+	double probe_before = c->noise ? probe_last(c) : -1;
 	int noise = c->noise && run_noise_begin(c->noise, &nerr) == 0;
 	enum run_exec_status st = measure(c, num, &rr, &s, &xerr);
-	if (noise && run_noise_end(c->noise, &nrec, &nerr) == 0)
-		json_object_set_new(rr.extra, "interference", run_noise_rec_json(&nrec));
+	if (noise && run_noise_end(c->noise, &nrec, &nerr) == 0) {
+		json_t *rec = run_noise_rec_json(&nrec);
+		probe_record(c, rec, probe_before);
+		json_object_set_new(rr.extra, "interference", rec);
+	}
 	/* Executions a failure skipped leave the ETA. */
 	int planned = sh.wmax + sh.runs + (sh.wmax == 0);
 	uint64_t skipped = planned > c->execs_done ? (uint64_t)(planned - c->execs_done) : 0;
@@ -1189,6 +1276,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 	if ((rc = open_targets(&c, targets, err)) < 0)
 		goto out;
 	continue_start_seq(&c);
+	probe_open(&c);
 	count_pending(&c);
 	seed_costs(&c);
 	rc = measure_all(&c, err);
@@ -1196,6 +1284,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 		rc = finish_results(&c, err);
 out:
 	close_session(&c);
+	run_memprobe_free(c.probe);
 	for (int i = 0; i < n_targets; i++)
 		srv_free(c.ts[i].srv);
 	for (int q = 1; q <= RUN_MAX_QUERIES; q++)

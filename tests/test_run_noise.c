@@ -3,6 +3,7 @@
  * worked out by hand from the fixture's columns), the disturbed rule, the reader's checks. */
 #include "harness.h"
 #include "result/res.h"
+#include "runner/run_memprobe.h"
 #include "runner/run_noise.h"
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -378,7 +379,8 @@ static void test_run_noise__records_read_back_and_bad_ones_refused(void)
 	     "'n.json': $.queries[0].restarts[1].interference.other_cpu_ms: -1 out of range (0 to "
 	     "1e+09)"},
 	    {"\"other_cpu\"", "\"gremlins\"",
-	     "'n.json': $.interference.restarts[1].causes[0]: not one of other_cpu or steal"},
+	     "'n.json': $.interference.restarts[1].causes[0]: not one of other_cpu, steal or "
+	     "memory"},
 	    {"\"voluntary_ctxt_switches\": 10,", "\"voluntary_ctxt_switches\": \"ten\",",
 	     "'n.json': $.queries[0].restarts[0].interference.voluntary_ctxt_switches: expected a "
 	     "number, found a string"},
@@ -403,6 +405,113 @@ static void test_run_noise__records_read_back_and_bad_ones_refused(void)
 	res_file_free(res);
 }
 
+/* The ring is one cycle through every slot whatever its size, and its size follows the
+ * documented rule: an eighth of the last-level cache, between 1 and 16 MiB. */
+static void test_run_noise__memory_probe_ring_is_one_cycle(void)
+{
+	static const size_t sizes[] = {16, 24, 1000, 1u << 20, (4u << 20) + 8};
+	struct errbuf err = {""};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct run_memprobe *p = NULL;
+		CU_ASSERT_EQUAL_FATAL(run_memprobe_new(&p, sizes[i], &err), 0);
+		CU_ASSERT_EQUAL(run_memprobe_bytes(p), sizes[i] / sizeof(size_t) * sizeof(size_t));
+		CU_ASSERT_EQUAL(run_memprobe_cycle_length(p), sizes[i] / sizeof(size_t));
+		CU_ASSERT(run_memprobe_take(p) >= 0); /* runs (a time is not asserted) */
+		run_memprobe_free(p);
+	}
+	run_memprobe_free(NULL);
+	CU_ASSERT_EQUAL(run_memprobe_ring_bytes(0), 4u << 20);	       /* 32 MiB assumed */
+	CU_ASSERT_EQUAL(run_memprobe_ring_bytes(32u << 20), 4u << 20); /* this VM's L3 */
+	CU_ASSERT_EQUAL(run_memprobe_ring_bytes(96u << 20), 12u << 20);
+	CU_ASSERT_EQUAL(run_memprobe_ring_bytes(4u << 20), 1u << 20);	 /* at least 1 MiB */
+	CU_ASSERT_EQUAL(run_memprobe_ring_bytes(512u << 20), 16u << 20); /* at most 16 MiB */
+}
+
+/* A file of four restarts of four queries, each entry with the probes before and after it
+ * (ns per step), host.memory_probe.floor_ns 10. After-probes above 2 x 10: restart 0 none,
+ * restart 1 two of four (50% > 25%: disturbed), restart 2 one of four (25%, not above),
+ * restart 3 both of its two, but probes after only two of its queries are under the 3 a verdict
+ * needs. */
+static struct res_file *probed_file(double floor_ns)
+{
+	static const double after[4][4] = {
+	    {12, 15, 19, 18}, {25, 30, 12, 11}, {21, 12, 12, 12}, {40, 50, 0, 0}};
+	struct res_file *res = res_file_new();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	json_object_set_new(res->host, "memory_probe",
+			    json_pack("{s:i, s:f, s:i}", "ring_bytes", 4 << 20, "floor_ns",
+				      floor_ns, "calibration_probes", 9));
+	for (int q = 0; q < 4; q++) {
+		char id[8];
+		snprintf(id, sizeof(id), "Q%d", q + 1);
+		struct res_query *rq = res_file_add_query(res, id, SHA_A);
+		for (int r = 0; r < 4; r++) {
+			json_t *rec = json_pack("{s:f, s:f, s:f, s:f, s:n, s:n, s:i, s:i, s:i}",
+						"window_ms", 500.0, "other_cpu_ms", 0.0, "steal_ms",
+						0.0, "server_cpu_ms", 400.0, "query_thread_cpu_ms",
+						"server_rest_cpu_ms", "voluntary_ctxt_switches", 10,
+						"involuntary_ctxt_switches", 2, "major_faults", 0);
+			if (after[r][q] > 0) {
+				json_object_set_new(rec, "memory_probe_before_ns",
+						    json_real(q ? after[r][q - 1] : 11.0));
+				json_object_set_new(rec, "memory_probe_after_ns",
+						    json_real(after[r][q]));
+			}
+			add_entry(rq, r, rec);
+		}
+	}
+	return res;
+}
+
+static void test_run_noise__memory_contention_rule(void)
+{
+	struct res_file *res = probed_file(10.0);
+	struct res_noise_restart *r;
+	size_t n;
+	char line[512];
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 4);
+	static const size_t probes[4] = {4, 4, 4, 2}, pressed[4] = {0, 2, 1, 2};
+	static const unsigned causes[4] = {0, RES_NOISE_MEMORY, 0, 0};
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(r[i].n_mem, probes[i]);
+		CU_ASSERT_EQUAL(r[i].n_mem_pressured, pressed[i]);
+		CU_ASSERT_EQUAL(r[i].causes, causes[i]);
+		CU_ASSERT_DOUBLE_EQUAL(r[i].mem_floor_ns, 10.0, 1e-12);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(r[1].mem_max_ns, 30.0, 1e-12);
+	json_t *j = res_noise_json(r, n), *e1 = json_array_get(json_object_get(j, "restarts"), 1);
+	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(j, "memory_floor_ns")), 10, 1e-12);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(e1, "memory_pressured")), 2);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(e1, "causes"), 0)),
+			       "memory");
+	/* what the runner writes reads back, the memory cause included */
+	res->extra = json_object();
+	json_object_set_new(res->extra, "interference", j);
+	json_object_set_new(res->plan, "restarts", json_integer(4));
+	json_object_set_new(res->dataset, "scale_factor", json_real(0.01));
+	char *text = res_file_dumps(res);
+	struct res_file *back = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL(res_file_parse(&back, text, strlen(text), "m.json", &err), 0);
+	CU_ASSERT_EQUAL(res_noise_line(back, line, sizeof(line)), 1);
+	CU_ASSERT_STRING_EQUAL(line, "1 of 4 restarts disturbed (restart 2: memory contention "
+				     "after 2 of 4 queries)");
+	res_file_free(back);
+	free(text);
+	free(r);
+	res_file_free(res);
+	/* the floor is the fastest probe of the file: with the host's at 20 (a calibration in a
+	 * noisy moment) the records' 11 ns before-probes set it, and the verdicts stay */
+	res = probed_file(20.0);
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_DOUBLE_EQUAL(r[0].mem_floor_ns, 11.0, 1e-12);
+	CU_ASSERT_EQUAL(r[1].n_mem_pressured, 2); /* 25 and 30 > 22 */
+	CU_ASSERT_EQUAL(r[2].n_mem_pressured, 0); /* 21 < 22 */
+	free(r);
+	res_file_free(res);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -417,6 +526,8 @@ int main(int argc, char **argv)
 	    {"thread_id_statement_per_flavour", test_run_noise__thread_id_statement_per_flavour},
 	    {"disturbed_rule_and_exclusion", test_run_noise__disturbed_rule_and_exclusion},
 	    {"io_sums_per_restart", test_run_noise__io_sums_per_restart},
+	    {"memory_probe_ring_is_one_cycle", test_run_noise__memory_probe_ring_is_one_cycle},
+	    {"memory_contention_rule", test_run_noise__memory_contention_rule},
 	    {"records_read_back_and_bad_ones_refused",
 	     test_run_noise__records_read_back_and_bad_ones_refused},
 	    {NULL, NULL},

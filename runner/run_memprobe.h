@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* The memory-contention probe of the interference record (docs/run.md, "Interference"): a
+ * random pointer chase over a ring of a few MiB, read once to load it and once more timed. On a
+ * quiet host the timed pass hits the last-level cache; when neighbours (other processes, other
+ * VMs on the same socket) evict it, it runs at memory latency, several times slower. */
+#ifndef DBT3_RUN_MEMPROBE_H
+#define DBT3_RUN_MEMPROBE_H
+#include "base/util.h"
+#include <stddef.h>
+
+/* Ring size: an eighth of the last-level cache (llc_bytes, 0 when unknown: 32 MiB assumed),
+ * within [RUN_MEMPROBE_MIN_BYTES, RUN_MEMPROBE_MAX_BYTES]. */
+#define RUN_MEMPROBE_MIN_BYTES (1u << 20)
+#define RUN_MEMPROBE_MAX_BYTES (16u << 20)
+size_t run_memprobe_ring_bytes(size_t llc_bytes);
+
+/* A ring of bytes / sizeof(size_t) slots holding one random cycle through all of them
+ * (Sattolo's algorithm, fixed seed: the same ring in every run). Free with run_memprobe_free. */
+struct run_memprobe;
+int run_memprobe_new(struct run_memprobe **out, size_t bytes, struct errbuf *err);
+void run_memprobe_free(struct run_memprobe *p);
+
+size_t run_memprobe_bytes(const struct run_memprobe *p);
+
+/* One probe: a pass over the ring to load it, then a timed pass; the timed pass's nanoseconds
+ * of the calling thread's CPU time per step (time other tasks took the CPU is not counted). */
+double run_memprobe_take(struct run_memprobe *p);
+
+/* The length of the cycle that starts at slot 0 (the slot count when the ring is one cycle
+ * through every slot): for the tests. */
+size_t run_memprobe_cycle_length(const struct run_memprobe *p);
+
+#endif
