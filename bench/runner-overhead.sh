@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The runner's own cost per execution on a trivial query (SELECT 1) against the bare
-# mysql_real_query loop in C, on a private server in a temp dir (started and stopped here).
+# mysql_real_query loop in C, on a private server in a temp dir (started and stopped here), and
+# the cost of one memory-contention probe (bench/memprobe_cost.c).
 # usage: bench/runner-overhead.sh [-b BUILD_DIR] [-n EXECUTIONS] [-r ROUNDS] [-q SQL]
 set -euo pipefail
 
@@ -16,7 +17,7 @@ while getopts "b:n:r:q:h" opt; do
 	n) n=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	q) sql=$OPTARG ;;
-	*) sed -n '3,5p' "$0" | sed 's/^# //'; exit 2 ;;
+	*) sed -n '3,6p' "$0" | sed 's/^# //'; exit 2 ;;
 	esac
 done
 if [ -z "$build" ]; then
@@ -52,3 +53,10 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 
 echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 "$work/bare_loop" "$inst/client.cnf" "$n" "$rounds" "$sql"
+
+# The memory-contention probe `run` takes between two queries (outside every timed window):
+# its whole cost per probe, on the server's PU (the PU `run` moves the client to for it).
+cc -O2 -std=c11 -D_GNU_SOURCE -I"$here" -o "$work/memprobe_cost" "$here/bench/memprobe_cost.c" \
+	"$build/runner/libdbt3_protocol.a" "$build/base/libdbt3_base.a" \
+	$(pkg-config --cflags --libs libcrypto) -lm
+taskset -c "$(($(nproc) > 1 ? 1 : 0))" "$work/memprobe_cost" 200

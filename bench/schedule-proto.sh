@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The three orders of bench/schedule_proto.c on a loaded instance, rotated restart by restart
+# (b r s, r s b, s b r, ...), the server pinned to PU 1 and the client to PU 0; then the
+# analysis (bench/schedule_an.py). Nothing else should run meanwhile.
+# usage: bench/schedule-proto.sh -d DATADIR [-n ROUNDS] [-m "b r s"] [-o OUT] [-b BUILD]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+datadir="" rounds=8 modes="b r s" out="" build="$here/build"
+while getopts "d:n:m:o:b:h" opt; do
+	case $opt in
+	d) datadir=$OPTARG ;;
+	n) rounds=$OPTARG ;;
+	m) modes=$OPTARG ;;
+	o) out=$OPTARG ;;
+	b) build=$OPTARG ;;
+	*) sed -n '3,6p' "$0" | sed 's/^# //'; exit 2 ;;
+	esac
+done
+[ -n "$datadir" ] || { echo "schedule-proto.sh: -d DATADIR (a loaded SF instance) is required" >&2; exit 2; }
+bin=$build/runner/dbt3stab
+work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3sched.XXXXXX")
+trap '"$bin" server stop --datadir "$datadir" -q >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# shellcheck disable=SC2046
+cc -O2 -o "$work/schedule_proto" "$here/bench/schedule_proto.c" $(mariadb_config --cflags --libs)
+"$bin" queries -o "$work/q" >/dev/null
+[ -n "$out" ] || out=$work/schedule.txt
+: > "$out"
+read -r -a rot <<< "$modes"
+k=${#rot[@]}
+for ((i = 0; i < rounds; i++)); do
+	for ((j = 0; j < k; j++)); do
+		m=${rot[$(( (i + j) % k ))]}
+		"$bin" server start --datadir "$datadir" -q >/dev/null
+		taskset -a -p -c 1 "$(cat "$datadir/mysqld.pid")" >/dev/null
+		echo "# restart $i $m $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
+		taskset -c 0 "$work/schedule_proto" "$datadir/client.cnf" "$work/q" "$m" 8 10 "$i" >> "$out"
+		"$bin" server stop --datadir "$datadir" -q >/dev/null
+	done
+done
+echo "# end $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
+python3 "$here/bench/schedule_an.py" "$out"
