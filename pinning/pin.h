@@ -125,11 +125,6 @@ int pin_ctx_verify(const struct pin_ctx *ctx, pid_t pid, struct errbuf *err);
 /* Binds the calling thread (the client) to the client CPUs and its memory to membind_nodes. */
 int pin_ctx_bind_client(const struct pin_ctx *ctx, struct errbuf *err);
 
-/* Binds the calling thread to the server's PUs (for the memory probe between queries, while
- * the server is idle: it measures the caches the server uses); pin_ctx_bind_client binds it
- * back. Nothing to do for an unpinned placement. */
-int pin_ctx_bind_to_server(const struct pin_ctx *ctx, struct errbuf *err);
-
 /* The size in bytes of the largest data cache above the server's first PU (the first PU when
  * unpinned) in the topology; 0 when the topology names no cache. */
 size_t pin_ctx_llc_bytes(const struct pin_ctx *ctx);

@@ -125,17 +125,6 @@ int pin_ctx_bind_client(const struct pin_ctx *c, struct errbuf *err)
 	return 0;
 }
 
-int pin_ctx_bind_to_server(const struct pin_ctx *c, struct errbuf *err)
-{
-	if (!c->place.pinned || hwloc_bitmap_iszero(c->server_set))
-		return 0;
-	if (hwloc_set_cpubind(c->topo->topo, c->server_set, HWLOC_CPUBIND_THREAD) < 0)
-		return errbuf_errno(err, errno,
-				    "cannot bind the client thread to the server's PUs %s",
-				    c->server_list);
-	return 0;
-}
-
 size_t pin_ctx_llc_bytes(const struct pin_ctx *c)
 {
 	hwloc_topology_t t = c->topo->topo;

@@ -11,6 +11,8 @@
 #include "runner/run_steady.h"
 #include "stats/st.h"
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -732,23 +734,48 @@ static int recover(struct runctx *c, struct tstate *t, int crashed, struct errbu
 	return start_server(c, t, err);
 }
 
-/* One memory probe on the server's PUs (the server is idle between queries), the client
- * thread bound back after it; < 0 without a probe or when the binding fails. */
+/* A probe in a thread of its own, born on the server's PUs: the client thread keeps its
+ * placement. */
+struct probe_job {
+	struct run_memprobe *probe;
+	double ns;
+};
+
+static void *probe_thread(void *arg)
+{
+	struct probe_job *j = arg;
+	j->ns = run_memprobe_take(j->probe);
+	return NULL;
+}
+
+/* One memory probe on the server's PUs (the server is idle between queries; unpinned: where
+ * the scheduler puts it); < 0 without a probe. */
 static double probe_take(struct runctx *c)
 {
-	struct errbuf berr;
-	if (!c->probe)
+	const struct pin_placement *pl = c->pin ? pin_ctx_placement(c->pin) : NULL;
+	struct probe_job job = {c->probe, -1};
+	pthread_attr_t attr;
+	pthread_t th;
+	if (!c->probe || pthread_attr_init(&attr) != 0)
 		return -1;
-	if (c->pin && pin_ctx_bind_to_server(c->pin, &berr) < 0) {
-		event(c, "no memory probe: %s", berr.msg);
+	if (pl && pl->pinned && pl->n_server > 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		for (int i = 0; i < pl->n_server; i++)
+			if (pl->server_cpus[i] < CPU_SETSIZE)
+				CPU_SET(pl->server_cpus[i], &set);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	int rc = pthread_create(&th, &attr, probe_thread, &job);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		event(c, "no memory probe: cannot start its thread: %s", strerror(rc));
 		run_memprobe_free(c->probe);
 		c->probe = NULL;
 		return -1;
 	}
-	double ns = run_memprobe_take(c->probe);
-	if (c->pin && pin_ctx_bind_client(c->pin, &berr) < 0)
-		event(c, "%s", berr.msg);
-	return ns;
+	pthread_join(th, NULL);
+	return job.ns;
 }
 
 /* The probe before a query's window: the one after the previous query of this server start,

@@ -357,7 +357,10 @@ struct seen_affinity {
 	int threads_max;
 };
 
-static void sample_threads(pid_t pid, struct seen_affinity *s)
+/* Which threads sample_threads reads: all, the main one (tid == pid), or the others. */
+enum which_threads { ALL_THREADS, MAIN_THREAD, OTHER_THREADS };
+
+static void sample_threads_of(pid_t pid, struct seen_affinity *s, enum which_threads which)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
@@ -366,6 +369,9 @@ static void sample_threads(pid_t pid, struct seen_affinity *s)
 	int n = 0;
 	while (d && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		int main_thread = strtol(de->d_name, NULL, 10) == (long)pid;
+		if ((which == MAIN_THREAD && !main_thread) || (which == OTHER_THREADS && main_thread))
 			continue;
 		uint64_t m = task_status_mask(pid, de->d_name, "Cpus_allowed_list");
 		if (!m)
@@ -378,6 +384,11 @@ static void sample_threads(pid_t pid, struct seen_affinity *s)
 		closedir(d);
 	if (n > s->threads_max)
 		s->threads_max = n;
+}
+
+static void sample_threads(pid_t pid, struct seen_affinity *s)
+{
+	sample_threads_of(pid, s, ALL_THREADS);
 }
 
 /* The pid of the instance's server when it is running as a child of run_pid, else 0. */
@@ -417,7 +428,9 @@ static int server_numa_bind(pid_t pid, char *out, size_t len)
 }
 
 /* `run` with pinning on (no --no-pin): while it runs, every thread of the server and of the
- * client process is read from /proc; the placement the result records must be what they had. */
+ * client process is read from /proc; the placement the result records must be what they had:
+ * the server's threads on its PUs, the client's thread on the client's, and the thread of the
+ * memory probe, which lives for one probe between two queries, on the server's. */
 static void test_run_db__pinned_run_records_the_placement_it_had(void)
 {
 	CU_ASSERT_FATAL(loaded);
@@ -428,7 +441,8 @@ static void test_run_db__pinned_run_records_the_placement_it_had(void)
 			      "30",	    "--queries", "1,6",	     "--quiet", NULL};
 	pid_t child = spawn_pinned_or_not(log, args, 0);
 	CU_ASSERT_FATAL(child > 0);
-	struct seen_affinity srv = {UINT64_MAX, 0, 0}, cli = {UINT64_MAX, 0, 0};
+	struct seen_affinity srv = {UINT64_MAX, 0, 0}, cli = {UINT64_MAX, 0, 0},
+			     probe = {UINT64_MAX, 0, 0};
 	int samples = 0, st = 0, have_bind = 0;
 	char bind[64] = "";
 	pid_t w;
@@ -436,7 +450,8 @@ static void test_run_db__pinned_run_records_the_placement_it_had(void)
 		pid_t server = server_child_of(child); /* up: the client is bound by now */
 		if (server > 0) {
 			sample_threads(server, &srv);
-			sample_threads(child, &cli);
+			sample_threads_of(child, &cli, MAIN_THREAD);
+			sample_threads_of(child, &probe, OTHER_THREADS);
 			if (!have_bind)
 				have_bind = server_numa_bind(server, bind, sizeof(bind));
 			samples++;
@@ -485,6 +500,9 @@ static void test_run_db__pinned_run_records_the_placement_it_had(void)
 	CU_ASSERT_EQUAL(srv.any_of, want_srv);
 	CU_ASSERT_EQUAL(cli.all_of, want_cli);
 	CU_ASSERT_EQUAL(cli.any_of, want_cli);
+	fprintf(stderr, "probe threads seen in %d samples, cpus %#" PRIx64 "\n", probe.threads_max,
+		probe.any_of);
+	CU_ASSERT_EQUAL(probe.any_of & ~want_srv, 0); /* none seen: 0 */
 	CU_ASSERT_TRUE(have_bind);
 	CU_ASSERT_EQUAL(id_list_mask(bind), want_nodes);
 	json_decref(res);
