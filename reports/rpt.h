@@ -23,7 +23,8 @@ enum rpt_verdict {
 /* "unchanged", "improvement", "inconclusive", "regression", "wrong-result". */
 const char *rpt_verdict_name(enum rpt_verdict v);
 
-/* The test a query got: "welch", "pooled", "pooled+baseline", "moderated", "none". */
+/* The test a query got: "welch", "pooled", "pooled+baseline", "moderated", "paired",
+ * "adjusted", "paired+adjusted", "none". */
 const char *rpt_test_name(enum st_test_kind k);
 
 /* Output formats (HTML is rendered by reports/rpt_html.h from the same model). */
@@ -127,6 +128,8 @@ struct rpt_compare_opts {
 	int seq_auto;		 /* set by rpt_compare_build: replayed by default, not asked */
 	size_t max_pairs; /* its K; 0: the plan's max_pairs, else the most pairs of a query */
 	enum st_seq_spending spending;
+	int adjust_memory;	   /* each query's test adjusted for the memory-contention probe
+				    * (rpt_adjusted_tests; the fixed-sample test only) */
 	int exclude_disturbed;	   /* the files' disturbed restarts were removed before the build */
 	size_t excluded_old, excluded_new; /* ... this many restarts of each */
 };
@@ -166,10 +169,29 @@ struct rpt_compare {
 	struct st_lend_check lend;     /* --sequential --baseline: tonight's variances against the
 					* lent ones over all pairs (queries 0: not checked) */
 	int lend_refused;	       /* lend.p < RPT_LEND_ALPHA: no query borrows */
+	size_t n_adjusted;	       /* --adjust-memory: queries whose test was adjusted */
+	double adjust_sd_ratio;	       /* ... the median of their residual sd over the unadjusted */
 };
 
 /* The level of the check of a lent variance (that of compare's other variance F tests). */
 #define RPT_LEND_ALPHA 0.05
+
+/* ---- --adjust-memory (rpt_adjust.c) ---- */
+
+/* Replaces tests[j] of query map[j] by the test adjusted for the memory-contention covariate
+ * of each restart (res_noise_probe_covariate): paired (st_compare_paired_adjusted, >= 3 pairs
+ * with a covariate) when c->paired, else two-sample (st_compare_adjusted, >= 2 restarts a side
+ * with one); a query without enough keeps its test. Sets c->n_adjusted and adjust_sd_ratio.
+ * -1 with err when neither file has a probe. */
+int rpt_adjusted_tests(struct rpt_compare *c, struct st_test *tests, const size_t *map, size_t m,
+		       const struct st_compare_opts *so, struct errbuf *err);
+
+/* The "adjusted:" line of the text (md 0) or Markdown (md 1) report; nothing without
+ * --adjust-memory. */
+void rpt_adjust_write(FILE *f, const struct rpt_compare *c, int md);
+
+/* The report's "adjustment" member: null without --adjust-memory. */
+void rpt_adjust_json(json_t *report, const struct rpt_compare *c);
 
 /* ---- pairing and the sequential replay (rpt_seq.c) ---- */
 

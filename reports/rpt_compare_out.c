@@ -368,6 +368,7 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 	rules(f, c, "");
 	if (c->paired || c->opts.sequential)
 		rpt_seq_write(f, c, 0);
+	rpt_adjust_write(f, c, 0);
 	fputc('\n', f);
 	rpt_table_init(&t, 10, h, "llrrrrlrrl");
 	for (size_t i = 0; i < c->n_queries; i++) {
@@ -417,6 +418,7 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 	rules(f, c, "- ");
 	if (c->paired || c->opts.sequential)
 		rpt_seq_write(f, c, 1);
+	rpt_adjust_write(f, c, 1);
 	fprintf(f,
 		"\n| query | verdict | old ms | new ms | ratio | %g%% CI (unadj.) | test | p adj | "
 		"restarts | marks |\n",
@@ -546,6 +548,10 @@ static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q
 	json_object_set_new(jq, "p_improvement_adjusted", res_json_num(q->p_adj_impr));
 	json_object_set_new(jq, "p_tost", res_json_num(q->test.p_tost));
 	json_object_set_new(jq, "variance_test_p", res_json_num(q->test.var_f_p));
+	if (q->test.kind == ST_TEST_ADJUSTED || q->test.kind == ST_TEST_PAIRED_ADJUSTED)
+		json_object_set_new(jq, "adjusted",
+				    json_pack("{s:o, s:o}", "slope", res_json_num(q->test.adj_slope),
+					      "sd_ratio", res_json_num(q->test.adj_sd_ratio)));
 	json_object_set_new(
 	    jq, "baseline",
 	    q->test.base_use == ST_BASE_NONE
@@ -602,6 +608,7 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 		json_array_append_new(qs, query_json(c, &c->queries[i]));
 	json_object_set_new(o, "queries", qs);
 	rpt_seq_json(o, c);
+	rpt_adjust_json(o, c);
 	if (c->have_overall)
 		json_object_set_new(
 		    o, "overall",

@@ -28,6 +28,10 @@ const char *rpt_test_name(enum st_test_kind k)
 		return "moderated";
 	case ST_TEST_PAIRED:
 		return "paired";
+	case ST_TEST_ADJUSTED:
+		return "adjusted";
+	case ST_TEST_PAIRED_ADJUSTED:
+		return "paired+adjusted";
 	default:
 		return "none";
 	}
@@ -453,6 +457,8 @@ static int run_tests(struct rpt_compare *c, enum st_verdict *verdicts, struct er
 	if (m && st_compare_all(tests, &c->eb_prior, sa, sb, m, base, &so, err) < 0)
 		goto out;
 	if (c->paired && rpt_paired_tests(c, tests, map, m, &so, err) < 0)
+		goto out;
+	if (c->opts.adjust_memory && rpt_adjusted_tests(c, tests, map, m, &so, err) < 0)
 		goto out;
 	struct st_decide_opts dopt = {c->opts.correction, c->opts.alpha, c->opts.min_effect,
 				      c->opts.alt, c->opts.min_effect_test};

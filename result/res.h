@@ -246,6 +246,13 @@ size_t res_noise_line(const struct res_file *res, char *out, size_t len);
 /* The top-level "interference" member: the rule and each restart's sums and verdict. */
 json_t *res_noise_json(const struct res_noise_restart *r, size_t n);
 
+/* The memory-contention covariate of every restart of res (compare --adjust-memory): the mean
+ * of the natural logs of the probes after its queries (interference.memory_probe_after_ns of
+ * every query entry of the restart), in (*out)[index], NaN for an index without probes; *out_n
+ * the highest index + 1 (*out malloc'd, the caller frees). Returns the restarts with a value
+ * (0: the file has no probes), -1 on out of memory. */
+int res_noise_probe_covariate(const struct res_file *res, double **out, size_t *out_n);
+
 /* Removes the entries of disturbed restarts from every query; *out_n the restarts removed. */
 int res_file_drop_disturbed(struct res_file *res, size_t *out_n);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Interference per restart: sums of the query entries' records, the disturbed rule. */
 #include "result/res.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,4 +270,41 @@ size_t res_noise_line(const struct res_file *res, char *out, size_t len)
 	}
 	free(r);
 	return count;
+}
+
+int res_noise_probe_covariate(const struct res_file *res, double **out, size_t *out_n)
+{
+	size_t n = 0, with = 0;
+	*out = NULL;
+	*out_n = 0;
+	for (size_t i = 0; i < res->n_queries; i++)
+		for (size_t j = 0; j < res->queries[i].n_restarts; j++) {
+			int idx = res->queries[i].restarts[j].index;
+			if (idx >= 0 && (size_t)idx + 1 > n)
+				n = (size_t)idx + 1;
+		}
+	double *sum = calloc(n ? n : 1, sizeof(double)), *cnt = calloc(n ? n : 1, sizeof(double));
+	if (!sum || !cnt) {
+		free(sum);
+		free(cnt);
+		return -1;
+	}
+	for (size_t i = 0; i < res->n_queries; i++)
+		for (size_t j = 0; j < res->queries[i].n_restarts; j++) {
+			const struct res_restart *rr = &res->queries[i].restarts[j];
+			double a = num(json_object_get(rr->extra, "interference"),
+				       "memory_probe_after_ns");
+			if (rr->index >= 0 && a > 0) {
+				sum[rr->index] += log(a);
+				cnt[rr->index]++;
+			}
+		}
+	for (size_t k = 0; k < n; k++) {
+		with += cnt[k] > 0;
+		sum[k] = cnt[k] > 0 ? sum[k] / cnt[k] : NAN;
+	}
+	free(cnt);
+	*out = sum;
+	*out_n = n;
+	return (int)with;
 }

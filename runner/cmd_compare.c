@@ -47,8 +47,14 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 	    "  -o, --output FILE    write the report to FILE instead of standard output\n"
 	    "                       (checked first: exit 2 when FILE cannot be created)\n"
 	    "  --exclude-disturbed  leave out the restarts each file marks disturbed (others'\n"
-	    "                       CPU time or steal on the benchmark PUs above the\n"
+	    "                       CPU time, steal or memory contention above the\n"
 	    "                       threshold, docs/run.md); says how many it excluded\n"
+	    "  --adjust-memory      adjust each query's test for the memory-contention probe\n"
+	    "                       of its restarts (ANCOVA, paired when the restarts are:\n"
+	    "                       one df less, the part of the restart noise the\n"
+	    "                       neighbours' memory traffic explains taken out;\n"
+	    "                       docs/statistics.md); the fixed-sample test, not with\n"
+	    "                       --sequential or --baseline\n"
 	    "  --force              compare files that are not comparable, with a warning\n"
 	    "  -q, --quiet          no warnings on standard error (without -q they go there\n"
 	    "                       unless the report, which lists them, goes to the same\n"
@@ -73,7 +79,8 @@ enum {
 	OPT_FIXED,
 	OPT_MAX_PAIRS,
 	OPT_SPENDING,
-	OPT_EXCLUDE_DISTURBED
+	OPT_EXCLUDE_DISTURBED,
+	OPT_ADJUST_MEMORY
 };
 
 static int read_file(struct res_file **out, const char *path)
@@ -101,6 +108,7 @@ static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"exclude-disturbed", no_argument, NULL, OPT_EXCLUDE_DISTURBED},
+    {"adjust-memory", no_argument, NULL, OPT_ADJUST_MEMORY},
     {"unpaired", no_argument, NULL, OPT_UNPAIRED},
     {"sequential", no_argument, NULL, OPT_SEQUENTIAL},
     {"fixed", no_argument, NULL, OPT_FIXED},
@@ -135,6 +143,9 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 			break;
 		case OPT_EXCLUDE_DISTURBED:
 			opts->exclude_disturbed = 1;
+			break;
+		case OPT_ADJUST_MEMORY:
+			opts->adjust_memory = 1;
 			break;
 		case OPT_FORCE:
 			opts->force = 1;
@@ -174,13 +185,20 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 			return cli_bad_option("compare", c, argv);
 		}
 	}
+	if (opts->adjust_memory && opts->sequential)
+		return cli_usage_error("compare", "--adjust-memory is a fixed-sample test: not "
+						  "with --sequential");
 	if (opts->fixed && opts->sequential)
 		return cli_usage_error("compare", "--fixed and --sequential exclude each other");
+	opts->fixed |= opts->adjust_memory; /* never the replay of run --budget's files */
 	if (seq_opt && !opts->sequential)
 		return cli_usage_error("compare", "%s needs --sequential", seq_opt);
 	if (argc - optind != 2)
 		return cli_usage_error("compare",
 				       "expected two result files, OLD.json and NEW.json");
+	if (opts->adjust_memory && a->baseline_path)
+		return cli_usage_error("compare", "--adjust-memory fits its own residual variance: "
+						  "not with --baseline");
 	a->old_path = argv[optind];
 	a->new_path = argv[optind + 1];
 	const char *inputs[] = {a->old_path, a->new_path, a->baseline_path};

@@ -138,7 +138,9 @@ enum st_test_kind {
 	ST_TEST_BASELINE = 2,  /* pooled with a baseline variance (prior.df added to the df) */
 	ST_TEST_MODERATED = 3, /* empirical-Bayes moderated t */
 	ST_TEST_POOLED = 4,    /* Student t, variance pooled over the two sides only */
-	ST_TEST_PAIRED = 5     /* paired t on the log ratios of restart pairs (stats/st_seq.h) */
+	ST_TEST_PAIRED = 5,    /* paired t on the log ratios of restart pairs (stats/st_seq.h) */
+	ST_TEST_ADJUSTED = 6,  /* two-sample t adjusted for a covariate (ANCOVA, stats/st_adjust.h) */
+	ST_TEST_PAIRED_ADJUSTED = 7, /* paired t adjusted for a covariate (stats/st_adjust.h) */
 };
 
 /* Whether a baseline variance went into a test, and if not why. */
@@ -172,6 +174,8 @@ struct st_test {
 	double var_f_p;		     /* two-sided p of the variance-ratio F test; NaN if not run */
 	enum st_baseline_use base_use;
 	double base_df;		     /* df the baseline added (0 when unused) */
+	double adj_slope;	     /* the adjusted kinds: the fitted slope on the covariate */
+	double adj_sd_ratio;	     /* ... the residual sd over the unadjusted test's sd */
 };
 
 /* Logs and summarises n restart means (all finite and > 0). */
