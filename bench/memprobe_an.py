@@ -100,8 +100,49 @@ def analyse(path):
               "(%d queries)" % (st.median(cs), len(cs)))
 
 
+def restart_means_and_covariate(path):
+    """log restart means per query and restart, and each restart's mean log after-probe."""
+    d = json.load(open(path))
+    y, probes = {}, {}
+    for q in d["queries"]:
+        for r in q["restarts"]:
+            if r["status"] != "ok" or not r["measured_ms"]:
+                continue
+            y.setdefault(q["id"], {})[r["index"]] = math.log(st.mean(r["measured_ms"]))
+            a = (r.get("interference") or {}).get("memory_probe_after_ns")
+            if a:
+                probes.setdefault(r["index"], []).append(math.log(a))
+    return y, {i: st.mean(p) for i, p in probes.items()}
+
+
+def adjusted_sd(path_a, path_b):
+    """Per query the pooled within-side SD of the log restart means, and the residual SD of the
+    two-sample analysis of covariance on the restart covariate (n - 3 df); their medians."""
+    (ya, xa), (yb, xb) = restart_means_and_covariate(path_a), restart_means_and_covariate(path_b)
+    raw, adj = [], []
+    for q in ya:
+        if q not in yb:
+            continue
+        syy = sxy = sxx = 0.0
+        n = 0
+        for y, x in ((ya[q], xa), (yb[q], xb)):
+            idx = [i for i in y if i in x]
+            my, mx = st.mean(y[i] for i in idx), st.mean(x[i] for i in idx)
+            syy += sum((y[i] - my) ** 2 for i in idx)
+            sxy += sum((y[i] - my) * (x[i] - mx) for i in idx)
+            sxx += sum((x[i] - mx) ** 2 for i in idx)
+            n += len(idx)
+        raw.append(math.sqrt(syy / (n - 2)))
+        adj.append(math.sqrt((syy - sxy * sxy / sxx) / (n - 3)))
+    print("two files: median pooled within-side SD of the log restart means %.2f%%, after the "
+          "adjustment for the restart's mean log probe %.2f%% (%d queries)" %
+          (100 * st.median(raw), 100 * st.median(adj), len(raw)))
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     for p in sys.argv[1:]:
         analyse(p)
+    if len(sys.argv) == 3:
+        adjusted_sd(sys.argv[1], sys.argv[2])

@@ -178,11 +178,12 @@ struct rpt_compare {
 
 /* ---- --adjust-memory (rpt_adjust.c) ---- */
 
-/* Replaces tests[j] of query map[j] by the test adjusted for the memory-contention covariate
- * of each restart (res_noise_probe_covariate): paired (st_compare_paired_adjusted, >= 3 pairs
- * with a covariate) when c->paired, else two-sample (st_compare_adjusted, >= 2 restarts a side
- * with one); a query without enough keeps its test. Sets c->n_adjusted and adjust_sd_ratio.
- * -1 with err when neither file has a probe. */
+/* Replaces tests[j] of query map[j] by the two-sample test adjusted for the memory-contention
+ * covariate of each restart (res_noise_probe_covariate, st_compare_adjusted: >= 2 restarts a
+ * side with one, 4 in all), also for the variants of one run, which --adjust-memory does not
+ * pair (rpt_pairing_decide: the covariate carries the host's state; docs/statistics.md); a
+ * query without enough keeps its test. Sets c->n_adjusted and adjust_sd_ratio. -1 with err
+ * when a file has no probe. */
 int rpt_adjusted_tests(struct rpt_compare *c, struct st_test *tests, const size_t *map, size_t m,
 		       const struct st_compare_opts *so, struct errbuf *err);
 
@@ -196,7 +197,8 @@ void rpt_adjust_json(json_t *report, const struct rpt_compare *c);
 /* ---- pairing and the sequential replay (rpt_seq.c) ---- */
 
 /* Sets c->paired and c->pairing_why: paired when both files are variants of one interleaved run
- * (plan.variant set and different, same started_at) and opts.unpaired is 0. */
+ * (plan.variant set and different, same started_at) and neither opts.unpaired nor
+ * opts.adjust_memory is set. */
 void rpt_pairing_decide(struct rpt_compare *c);
 
 /* The restart means of q paired by restart index, in the old file's order, into out_a/out_b

@@ -14,29 +14,6 @@ static double cov_at(const double *cov, size_t n, int idx)
 	return idx >= 0 && (size_t)idx < n ? cov[idx] : NAN;
 }
 
-/* The pairs of q (by restart index) whose two restarts both have a covariate. */
-static size_t adjusted_pairs(double *a, double *b, double *xa, double *xb,
-			     const struct rpt_query *q, const double *co, size_t nco,
-			     const double *cn, size_t ncn)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < q->old.n_used; i++)
-		for (size_t j = 0; j < q->new.n_used; j++) {
-			if (q->old.indices[i] != q->new.indices[j])
-				continue;
-			double x = cov_at(co, nco, q->old.indices[i]);
-			double y = cov_at(cn, ncn, q->new.indices[j]);
-			if (isfinite(x) && isfinite(y)) {
-				a[n] = q->old.means_ms[i];
-				b[n] = q->new.means_ms[j];
-				xa[n] = x;
-				xb[n++] = y;
-			}
-			break;
-		}
-	return n;
-}
-
 /* One side's restarts that have a covariate. */
 static size_t adjusted_side(double *y, double *x, const struct rpt_side *s, const double *cov,
 			    size_t ncov)
@@ -54,9 +31,8 @@ static size_t adjusted_side(double *y, double *x, const struct rpt_side *s, cons
 
 /* The adjusted test of q into *t when q has enough restarts with a covariate (1), else 0
  * (t untouched); -1 on out of memory. */
-static int adjust_query(struct st_test *t, const struct rpt_compare *c, const struct rpt_query *q,
-			const double *co, size_t nco, const double *cn, size_t ncn,
-			const struct st_compare_opts *so)
+static int adjust_query(struct st_test *t, const struct rpt_query *q, const double *co, size_t nco,
+			const double *cn, size_t ncn, const struct st_compare_opts *so)
 {
 	size_t room = (q->old.n_used > q->new.n_used ? q->old.n_used : q->new.n_used) + 1;
 	double *buf = malloc(4 * room * sizeof(double));
@@ -66,15 +42,9 @@ static int adjust_query(struct st_test *t, const struct rpt_compare *c, const st
 	int ok = 0;
 	if (!buf)
 		return -1;
-	if (c->paired) {
-		size_t n = adjusted_pairs(a, b, xa, xb, q, co, nco, cn, ncn);
-		ok = n >= 3 && n <= ST_ADJ_MAX_PAIRS &&
-		     st_compare_paired_adjusted(&adj, a, b, xa, xb, n, so, &err) == 0;
-	} else {
-		size_t na = adjusted_side(a, xa, &q->old, co, nco);
-		size_t nb = adjusted_side(b, xb, &q->new, cn, ncn);
-		ok = st_compare_adjusted(&adj, a, xa, na, b, xb, nb, so, &err) == 0;
-	}
+	size_t na = adjusted_side(a, xa, &q->old, co, nco);
+	size_t nb = adjusted_side(b, xb, &q->new, cn, ncn);
+	ok = st_compare_adjusted(&adj, a, xa, na, b, xb, nb, so, &err) == 0;
 	free(buf);
 	if (ok)
 		*t = adj;
@@ -96,13 +66,13 @@ int rpt_adjusted_tests(struct rpt_compare *c, struct st_test *tests, const size_
 	}
 	if (wo == 0 || wn == 0) {
 		errbuf_set(err,
-			   "'%s' has no memory probes (recorded by run since 0.1.0 of this "
-			   "tree): --adjust-memory cannot adjust",
+			   "'%s' has no memory probes (run writes them since the probe "
+			   "came, docs/run.md): --adjust-memory cannot adjust",
 			   wo == 0 ? c->old.path : c->new.path);
 		goto out;
 	}
 	for (size_t j = 0; j < m; j++) {
-		int a = adjust_query(&tests[j], c, &c->queries[map[j]], co, nco, cn, ncn, so);
+		int a = adjust_query(&tests[j], &c->queries[map[j]], co, nco, cn, ncn, so);
 		if (a < 0) {
 			errbuf_set(err, "out of memory");
 			goto out;
@@ -128,11 +98,11 @@ void rpt_adjust_write(FILE *f, const struct rpt_compare *c, int md)
 	if (!c->opts.adjust_memory)
 		return;
 	fprintf(f,
-		"%sadjusted: %zu of %zu queries for memory contention (%s on the mean log "
-		"probe after each restart's queries, one df less); residual sd a median %.2f of "
-		"the unadjusted\n",
-		md ? "- " : "", c->n_adjusted, c->n_tested, c->paired ? "paired ANCOVA" : "ANCOVA",
-		c->adjust_sd_ratio);
+		"%sadjusted: %zu of %zu queries for memory contention (two-sample ANCOVA on the "
+		"mean log probe after each restart's queries, one df less; never paired: the probe "
+		"carries the host's state a pair shares); residual sd a median %.2f of the "
+		"unadjusted\n",
+		md ? "- " : "", c->n_adjusted, c->n_tested, c->adjust_sd_ratio);
 }
 
 void rpt_adjust_json(json_t *report, const struct rpt_compare *c)
@@ -144,7 +114,7 @@ void rpt_adjust_json(json_t *report, const struct rpt_compare *c)
 	json_object_set_new(report, "adjustment",
 			    json_pack("{s:s, s:s, s:I, s:I, s:o}", "covariate",
 				      "mean log memory_probe_after_ns of the restart", "model",
-				      c->paired ? "paired ancova" : "ancova", "queries",
-				      (json_int_t)c->n_adjusted, "tested", (json_int_t)c->n_tested,
-				      "median_sd_ratio", res_json_num(c->adjust_sd_ratio)));
+				      "ancova", "queries", (json_int_t)c->n_adjusted, "tested",
+				      (json_int_t)c->n_tested, "median_sd_ratio",
+				      res_json_num(c->adjust_sd_ratio)));
 }

@@ -45,7 +45,7 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		r->hi = tested ? q->test.ci_hi : NAN;
 		r->p = tested ? q->test.p : NAN;
 		r->p_adj = tested ? (cmp->opts.alt == ST_GREATER && q->test.diff < 0 ? q->p_adj_impr
-										   : q->p_adj)
+										     : q->p_adj)
 				  : NAN;
 		r->sim_lo = tested ? q->test.ci_sim_lo : NAN;
 		r->sim_hi = tested ? q->test.ci_sim_hi : NAN;
@@ -64,17 +64,27 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		pg.overall.lo = cmp->overall.ci_lo;
 		pg.overall.hi = cmp->overall.ci_hi;
 	}
+	char method[160];
+	if (cmp->opts.adjust_memory)
+		snprintf(
+		    method, sizeof(method),
+		    "adjusted for memory contention (two-sample ANCOVA on the memory probe, %zu "
+		    "of %zu queries; residual sd a median %.2f of the unadjusted)",
+		    cmp->n_adjusted, cmp->n_tested, cmp->adjust_sd_ratio);
+	else
+		snprintf(method, sizeof(method), "%s", st_method_name(cmp->opts.method));
 	if (asprintf(&pg.settings,
 		     "method %s, %s, correction %s; regression: %s; unchanged: %.0f%% CI within "
 		     "the min-effect (TOST, per query, not corrected); CIs per query, not adjusted "
 		     "for multiplicity",
-		     st_method_name(cmp->opts.method),
+		     method,
 		     cmp->opts.alt == ST_GREATER
 			 ? "one-sided for regressions, improvements their own family"
 			 : "two-sided",
 		     st_correction_name(cmp->opts.correction),
-		     cmp->opts.min_effect_test ? "slower by more than the min-effect (shifted test)"
-					       : "significantly slower, estimated at least the min-effect",
+		     cmp->opts.min_effect_test
+			 ? "slower by more than the min-effect (shifted test)"
+			 : "significantly slower, estimated at least the min-effect",
 		     100 * (1 - 2 * cmp->opts.alpha)) < 0) {
 		pg.settings = NULL;
 		goto oom;

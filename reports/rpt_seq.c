@@ -20,6 +20,8 @@ void rpt_pairing_decide(struct rpt_compare *c)
 	c->paired = 0;
 	if (c->opts.unpaired)
 		c->pairing_why = "--unpaired";
+	else if (c->opts.adjust_memory)
+		c->pairing_why = "--adjust-memory: the probe carries the host's state a pair shares";
 	else if (!va || !vb || strcmp(va, vb) == 0)
 		c->pairing_why = "not two variants of one run (plan.variant)";
 	else if (!a->started_at || !b->started_at || strcmp(a->started_at, b->started_at) != 0)

@@ -9,7 +9,8 @@ Two-sample: log y = c0 + c1 [side b] + c2 x, the adjusted effect c1 on n - 3 df.
 Paired: d = log b - log a = c0 + c1 (xb - xa), the adjusted effect c0 on n - 2 df.
 The data: Q2 and Q14 of the A/A of bench/data/noise-20261202 (restart means of the measured
 runs; covariate the mean log probe after the restart's queries, as compare --adjust-memory
-takes it), and a small made-up case.
+takes it), Q21 and Q22 of the A/B fixture tests/data/adj_*.json (as compare takes them from
+those files), and a small made-up case.
 
 Writes tests/st_adjust_ref.h. Run from the repository root:
     python3 tests/st_adjust_ref.py > tests/st_adjust_ref.h
@@ -93,6 +94,26 @@ for qid in ("Q2", "Q14"):
           sep="\n")
     emit(tag + "_two", *two_sample(a, xa, b, xb))
     emit(tag + "_paired", *paired(a[:n], b[:n], xa[:n], xb[:n]))
+# compare --adjust-memory on tests/data/adj_old.json / adj_new.json (the real A/B cut to four
+# queries, tests/data/adj_fixture.py): Q21 and Q22, the covariate over the file's four queries
+def fixture_side(path, qid):
+    d = json.load(open(path))
+    probes = {}
+    for q in d["queries"]:
+        for r in q["restarts"]:
+            a = (r.get("interference") or {}).get("memory_probe_after_ns")
+            if r["status"] == "ok" and a:
+                probes.setdefault(r["index"], []).append(math.log(a))
+    cov = {i: sum(p) / len(p) for i, p in probes.items()}
+    q = next(q for q in d["queries"] if q["id"] == qid)
+    rs = [r for r in q["restarts"] if r["status"] == "ok" and r["index"] in cov]
+    return [sum(r["measured_ms"]) / len(r["measured_ms"]) for r in rs], [cov[r["index"]] for r in rs]
+
+
+for qid in ("Q21", "Q22"):
+    a, xa = fixture_side("tests/data/adj_old.json", qid)
+    b, xb = fixture_side("tests/data/adj_new.json", qid)
+    emit("fixture_%s" % qid.lower(), *two_sample(a, xa, b, xb))
 small_a, small_xa = [100.0, 110.0, 95.0, 104.0], [2.5, 3.0, 2.4, 2.7]
 small_b, small_xb = [112.0, 118.0, 101.0], [2.6, 2.9, 2.3]
 print(arr("small_a", small_a), arr("small_xa", small_xa), arr("small_b", small_b),

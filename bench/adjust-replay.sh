@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# How many restart pairs compare needs, with and without --adjust-memory, on the two result
+# files of one interleaved run: both files cut to their first k restarts (k = 3 .. all), each
+# cut compared both ways; one line per k with the queries flagged (regressions, and
+# improvements), the exit code, and each adjusted query's p adj where it differs.
+# usage: bench/adjust-replay.sh [-b BUILD] OLD.json NEW.json   (docs/statistics.md)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$here/build
+while getopts "b:h" opt; do
+	case $opt in
+	b) build=$OPTARG ;;
+	*) sed -n '3,7p' "$0" | sed 's/^# //'; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || { sed -n '3,7p' "$0" | sed 's/^# //'; exit 2; }
+bin=$build/runner/dbt3stab
+work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3replay.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(len(q["restarts"]) for q in d["queries"]))' "$1")
+for ((k = 3; k <= n; k++)); do
+	for side in old new; do
+		src=$1; [ $side = new ] && src=$2
+		python3 - "$src" "$k" "$work/$side.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); k = int(sys.argv[2])
+for q in d["queries"]:
+    q["restarts"] = [r for r in q["restarts"] if r["index"] < k]
+d.pop("interference", None)  # per-restart sums of the whole run: recomputed from the entries
+json.dump(d, open(sys.argv[3], "w"))
+PY
+	done
+	for mode in plain adjusted; do
+		extra=(); [ $mode = adjusted ] && extra=(--adjust-memory)
+		rc=0
+		"$bin" compare "$work/old.json" "$work/new.json" "${extra[@]}" --format json -q -o "$work/$mode.out" || rc=$?
+		python3 - "$work/$mode.out" "$k" "$mode" "$rc" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+flag = ["%s %s x%.3f" % (q["id"], q["verdict"], q["ratio"]) for q in c["queries"]
+        if q["verdict"] in ("regression", "improvement")]
+print("k=%-2s %-8s exit %s: %s" % (sys.argv[2], sys.argv[3], sys.argv[4], ", ".join(flag) or "nothing flagged"))
+PY
+	done
+done
