@@ -3,6 +3,7 @@
  * ring (memory latency, the share of the last-level cache neighbours leave us) and a chain of
  * dependent multiplications (the core's clock), each timed; one line per pair.
  * usage: host_probe SECONDS [RING_BYTES]   (docs/stability.md; pin it: taskset -c 1) */
+#include "bench_ring.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,15 +27,7 @@ int main(int argc, char **argv)
 	size_t *ring = malloc(n * sizeof(size_t));
 	if (!ring || n < 2)
 		return 1;
-	/* one random cycle (Sattolo), xorshift64 13/7/17 */
-	uint64_t s = 88172645463325252ULL;
-	for (size_t i = 0; i < n; i++)
-		ring[i] = i;
-	for (size_t i = n - 1; i > 0; i--) {
-		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-		size_t j = (size_t)(s % i), t = ring[i];
-		ring[i] = ring[j], ring[j] = t;
-	}
+	bench_ring_fill(ring, n);
 	printf("# seconds chase_ms alu_ms (chase: 2e6 steps over %zu bytes; alu: 5e7 steps)\n",
 	       n * sizeof(size_t));
 	double t0 = now_s();

@@ -6,6 +6,7 @@
  * taken before each query's block (blocked) or each round. One line per execution or probe.
  * usage: schedule_proto CLIENT_CNF QUERY_DIR b|r|s WARMUP RUNS TAG */
 #define _GNU_SOURCE
+#include "bench_ring.h"
 #include <mysql.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -83,16 +84,11 @@ static double probe_ns(void)
 
 static void ring_init(size_t bytes)
 {
-	uint64_t s = 88172645463325252ULL;
 	ringn = bytes / sizeof(size_t);
 	ring = malloc(bytes);
-	for (size_t i = 0; i < ringn; i++)
-		ring[i] = i;
-	for (size_t i = ringn - 1; i > 0; i--) {
-		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-		size_t j = (size_t)(s % i), t = ring[i];
-		ring[i] = ring[j], ring[j] = t;
-	}
+	if (!ring)
+		exit(1);
+	bench_ring_fill(ring, ringn);
 }
 
 int main(int argc, char **argv)

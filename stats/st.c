@@ -326,6 +326,19 @@ static double var_ratio_p(double v1, double d1, double v2, double d2)
 	return fmin(1, 2 * fmin(lo, hi));
 }
 
+void st_test_init_none(struct st_test *out, size_t n_a, size_t n_b)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = ST_TEST_NONE;
+	out->diff = out->ratio = out->se = out->df = out->t = out->p = NAN;
+	out->p_greater = out->p_less = out->p_tost = out->var_f_p = NAN;
+	out->ci_lo = out->ci_hi = out->tost_lo = out->tost_hi = NAN;
+	out->ci_sim_lo = out->ci_sim_hi = out->var_total = NAN;
+	out->adj_slope = out->adj_sd_ratio = NAN;
+	out->n_a = n_a;
+	out->n_b = n_b;
+}
+
 static void set_untested(struct st_test *out)
 {
 	out->kind = ST_TEST_NONE;
@@ -419,6 +432,7 @@ int st_compare(struct st_test *out, const struct st_sample *a, const struct st_s
 	int use_base = have_base, run_welch;
 
 	memset(out, 0, sizeof(*out));
+	out->adj_slope = out->adj_sd_ratio = NAN;
 	if (a->n == 0 || b->n == 0)
 		return errbuf_set(err, "a side has no restarts"), ST_ENODATA;
 	if (!(opts->alpha > 0 && opts->alpha < 1))

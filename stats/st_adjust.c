@@ -1,21 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The analysis of covariance of two results (stats/st_adjust.h). */
 #include "stats/st_adjust.h"
+#include "stats/st_int.h"
 #include <math.h>
-#include <string.h>
-
-static void adj_init(struct st_test *out, size_t na, size_t nb)
-{
-	memset(out, 0, sizeof(*out));
-	out->kind = ST_TEST_NONE;
-	out->diff = out->ratio = out->se = out->df = out->t = out->p = NAN;
-	out->p_greater = out->p_less = out->p_tost = out->var_f_p = NAN;
-	out->ci_lo = out->ci_hi = out->tost_lo = out->tost_hi = NAN;
-	out->ci_sim_lo = out->ci_sim_hi = out->var_total = NAN;
-	out->adj_slope = out->adj_sd_ratio = NAN;
-	out->n_a = na;
-	out->n_b = nb;
-}
 
 /* The sample variance of the logs of a[na] and b[nb] together (st_test.var_total). */
 static double var_total(const double *a, size_t na, const double *b, size_t nb)
@@ -71,7 +58,7 @@ int st_compare_adjusted(struct st_test *out, const double *a, const double *xa, 
 {
 	struct sums s = {0, 0, 0};
 	double mya, mxa, myb, mxb;
-	adj_init(out, na, nb);
+	st_test_init_none(out, na, nb);
 	if (na < 2 || nb < 2 || na + nb < 4)
 		return errbuf_set(err, "an adjusted test needs 2 restarts a side and 4 in all"),
 		       ST_ENODATA;
@@ -106,7 +93,7 @@ int st_compare_paired_adjusted(struct st_test *out, const double *a, const doubl
 {
 	double d[ST_ADJ_MAX_PAIRS], u[ST_ADJ_MAX_PAIRS], md, mu;
 	struct sums s = {0, 0, 0};
-	adj_init(out, n, n);
+	st_test_init_none(out, n, n);
 	if (n < 3)
 		return errbuf_set(err, "an adjusted paired test needs 3 pairs, got %zu", n),
 		       ST_ENODATA;

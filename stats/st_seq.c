@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Group-sequential t-test with Lan-DeMets alpha spending and repeated confidence intervals. */
 #include "stats/st_seq.h"
+#include "stats/st_int.h"
 #include "stats/st_seq_t.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -445,13 +446,7 @@ int st_compare_paired(struct st_test *out, const double *a, const double *b, siz
 		      const struct st_compare_opts *o, struct errbuf *err)
 {
 	double md = 0, m2d = 0, ml = 0, m2l = 0;
-	memset(out, 0, sizeof(*out));
-	out->kind = ST_TEST_NONE;
-	out->diff = out->ratio = out->se = out->df = out->t = out->p = NAN;
-	out->p_greater = out->p_less = out->p_tost = out->var_f_p = NAN;
-	out->ci_lo = out->ci_hi = out->tost_lo = out->tost_hi = NAN;
-	out->ci_sim_lo = out->ci_sim_hi = out->var_total = NAN;
-	out->n_a = out->n_b = n;
+	st_test_init_none(out, n, n);
 	if (n < 2)
 		return errbuf_set(err, "a paired test needs 2 pairs, got %zu", n), ST_ENODATA;
 	for (size_t i = 0; i < n; i++) {

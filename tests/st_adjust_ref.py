@@ -24,8 +24,9 @@ mpmath.mp.dps = 30
 DATA = "bench/data/noise-20261202/aa-probe-%s.json.gz"
 
 
-def side(v, qid):
-    d = json.load(gzip.open(DATA % v))
+def probed_side(d, qid):
+    """Query qid's restart means of result d and each one's covariate: the mean log probe after
+    the restart's queries, over every query of d."""
     probes = {}
     for q in d["queries"]:
         for r in q["restarts"]:
@@ -34,8 +35,13 @@ def side(v, qid):
                 probes.setdefault(r["index"], []).append(math.log(a))
     cov = {i: sum(p) / len(p) for i, p in probes.items()}
     q = next(q for q in d["queries"] if q["id"] == qid)
-    rs = sorted((r for r in q["restarts"] if r["status"] == "ok"), key=lambda r: r["index"])
+    rs = sorted((r for r in q["restarts"] if r["status"] == "ok" and r["index"] in cov),
+                key=lambda r: r["index"])
     return [sum(r["measured_ms"]) / len(r["measured_ms"]) for r in rs], [cov[r["index"]] for r in rs]
+
+
+def side(v, qid):
+    return probed_side(json.load(gzip.open(DATA % v)), qid)
 
 
 def t_upper(t, df):
@@ -97,17 +103,7 @@ for qid in ("Q2", "Q14"):
 # compare --adjust-memory on tests/data/adj_old.json / adj_new.json (the real A/B cut to four
 # queries, tests/data/adj_fixture.py): Q21 and Q22, the covariate over the file's four queries
 def fixture_side(path, qid):
-    d = json.load(open(path))
-    probes = {}
-    for q in d["queries"]:
-        for r in q["restarts"]:
-            a = (r.get("interference") or {}).get("memory_probe_after_ns")
-            if r["status"] == "ok" and a:
-                probes.setdefault(r["index"], []).append(math.log(a))
-    cov = {i: sum(p) / len(p) for i, p in probes.items()}
-    q = next(q for q in d["queries"] if q["id"] == qid)
-    rs = [r for r in q["restarts"] if r["status"] == "ok" and r["index"] in cov]
-    return [sum(r["measured_ms"]) / len(r["measured_ms"]) for r in rs], [cov[r["index"]] for r in rs]
+    return probed_side(json.load(open(path)), qid)
 
 
 for qid in ("Q21", "Q22"):

@@ -9,18 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct res_file *load(const char *name)
-{
-	char path[4096];
-	struct errbuf err = {""};
-	struct res_file *res = NULL;
-	snprintf(path, sizeof(path), "%s/tests/data/%s", DBT3_SOURCE_DIR, name);
-	if (res_file_read(&res, path, &err) < 0)
-		fprintf(stderr, "%s\n", err.msg);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
-	return res;
-}
-
 /* Builds the comparison of two files (and an optional baseline) with the default options. */
 static struct rpt_compare *compare(struct res_file *a, struct res_file *b, struct res_file *base,
 				   int force, struct errbuf *err)
@@ -37,7 +25,7 @@ static struct rpt_compare *compare(struct res_file *a, struct res_file *b, struc
 
 static void test_compare__aa_pair_flags_nothing(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -68,7 +56,7 @@ static void test_compare__aa_pair_flags_nothing(void)
  * unchanged at 2%, inconclusive at 0.2% (its CIs are about +-0.5%). */
 static void test_compare__unchanged_needs_a_tight_ci(void)
 {
-	struct res_file *a = load("cmp_tight_old.json"), *b = load("cmp_tight_new.json");
+	struct res_file *a = th_rpt_load("cmp_tight_old.json"), *b = th_rpt_load("cmp_tight_new.json");
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -92,7 +80,7 @@ static void test_compare__unchanged_needs_a_tight_ci(void)
 
 static void test_compare__regression_improvement_and_plan_change(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_regress.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -136,7 +124,7 @@ static void test_compare__regression_improvement_and_plan_change(void)
 
 static void test_compare__wrong_result_is_most_severe(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_wrong.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_wrong.json");
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -153,7 +141,7 @@ static void test_compare__wrong_result_is_most_severe(void)
 
 static void test_compare__row_count_change_is_wrong_result(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct res_query *q = res_file_find_query(b, "Q6");
 	for (size_t i = 0; i < q->n_restarts; i++) {
 		q->restarts[i].rows = 5;
@@ -175,7 +163,7 @@ static void test_compare__row_count_change_is_wrong_result(void)
  * the member survives the writer and the reader. */
 static void test_compare__row_count_changing_between_executions_is_wrong_result(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct res_restart *r = &res_file_find_query(b, "Q6")->restarts[2];
 	if (!r->extra)
 		r->extra = json_object();
@@ -210,7 +198,7 @@ static void set_sha(struct res_file *res, const char *id, size_t restart, int pl
 
 static void test_compare__fingerprints_compare_as_sets(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct errbuf err = {""};
 	/* Q3: one restart of new gives a result old never gave: wrong */
 	set_sha(b, "Q3", 3, 0, SHA_X);
@@ -238,8 +226,8 @@ static void test_compare__fingerprints_compare_as_sets(void)
 
 static void test_compare__one_restart_needs_a_baseline(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_one.json"),
-			*base = load("cmp_same.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_one.json"),
+			*base = th_rpt_load("cmp_same.json");
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -265,7 +253,7 @@ static void test_compare__one_restart_needs_a_baseline(void)
 
 static void test_compare__failed_restarts_are_left_out_and_warned(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_warn.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_warn.json");
 	struct errbuf err = {""};
 	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -300,9 +288,9 @@ static const struct {
 
 static void test_compare__incomparable_files_are_refused_unless_forced(void)
 {
-	struct res_file *a = load("cmp_old.json");
+	struct res_file *a = th_rpt_load("cmp_old.json");
 	for (size_t i = 0; i < sizeof(incomparable) / sizeof(incomparable[0]); i++) {
-		struct res_file *b = load(incomparable[i].file);
+		struct res_file *b = th_rpt_load(incomparable[i].file);
 		struct errbuf err = {""};
 		CU_ASSERT_PTR_NULL(compare(a, b, NULL, 0, &err));
 		CU_ASSERT_STRING_EQUAL(err.msg, incomparable[i].msg);
@@ -318,7 +306,7 @@ static void test_compare__incomparable_files_are_refused_unless_forced(void)
 
 static void test_compare__disjoint_query_sets_are_an_error(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	for (size_t i = 0; i < b->n_queries; i++) {
 		free(b->queries[i].id);
 		b->queries[i].id = strdup(i == 0 ? "Q2" : i == 1 ? "Q4" : i == 2 ? "Q5" : "Q7");
@@ -332,7 +320,7 @@ static void test_compare__disjoint_query_sets_are_an_error(void)
 
 static void test_compare__queries_in_one_file_only_are_warned(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct res_query *q = res_file_find_query(b, "Q14");
 	free(q->id);
 	q->id = strdup("Q15");
@@ -350,7 +338,7 @@ static void test_compare__queries_in_one_file_only_are_warned(void)
 
 static void test_compare__moderated_method_tests_every_query(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_regress.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
 	struct rpt_compare_opts opts;
 	struct rpt_compare *c = NULL;
 	struct errbuf err = {""};
@@ -371,7 +359,7 @@ static void test_compare__moderated_method_tests_every_query(void)
 
 static void test_compare__min_effect_and_correction_change_verdicts(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_regress.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
 	struct rpt_compare_opts opts;
 	struct rpt_compare *c = NULL;
 	struct errbuf err = {""};

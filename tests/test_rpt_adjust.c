@@ -12,18 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct res_file *load(const char *name)
-{
-	char path[4096];
-	struct errbuf err = {""};
-	struct res_file *res = NULL;
-	snprintf(path, sizeof(path), "%s/tests/data/%s", DBT3_SOURCE_DIR, name);
-	if (res_file_read(&res, path, &err) < 0)
-		fprintf(stderr, "%s\n", err.msg);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
-	return res;
-}
-
 static int build(struct rpt_compare **out, struct res_file *a, struct res_file *b, int adjust,
 		 struct errbuf *err)
 {
@@ -47,7 +35,7 @@ static void check(const struct st_test *t, const struct adj_ref *r)
 
 static void test_rpt_adjust__figures_match_the_reference(void)
 {
-	struct res_file *a = load("adj_old.json"), *b = load("adj_new.json");
+	struct res_file *a = th_rpt_load("adj_old.json"), *b = th_rpt_load("adj_new.json");
 	struct rpt_compare *c = NULL, *plain = NULL;
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL_FATAL(build(&c, a, b, 1, &err), 0);
@@ -77,7 +65,7 @@ static void test_rpt_adjust__figures_match_the_reference(void)
 /* Files written before the probe cannot be adjusted: one line, no model. */
 static void test_rpt_adjust__file_without_probes_is_refused(void)
 {
-	struct res_file *a = load("cmp_old.json"), *b = load("cmp_same.json");
+	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct rpt_compare *c = NULL;
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL(build(&c, a, b, 1, &err), -1);

@@ -132,6 +132,30 @@ static int memory_disturbed(int pressed, int probes)
 	return probes >= 3 && pressed > 0.25 * probes;
 }
 
+/* `run` of three restarts of Q1, Q3, Q9 and Q18 at SF 0.01 into DIR/NAME.json (its output in
+ * NAME.log) with a hog of kind in the second restart; the result read and checked against the
+ * schema (NULL after a failed assertion). */
+static struct res_file *run_hogged(const char *name, enum hog_kind kind, char *out, size_t len,
+				   char *log, size_t loglen)
+{
+	snprintf(out, len, "%s/%s.json", db.tmp, name);
+	snprintf(log, loglen, "%s/%s.log", db.tmp, name);
+	const char *args[] = {"run",	  "-s",	       "0.01",	"-o",	  out,	      "--restarts",
+			      "3",	  "--warmup",  "2",	"--runs", "4",	      "--queries",
+			      "1,3,9,18", "--datadir", db.inst, "--port", db.portarg, NULL};
+	int rc = -1, starts = hog_second_restart_of(th_spawn(log, args, NULL), kind, &rc);
+	if (rc != 0)
+		th_show_log(log);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(starts, 3);
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
+	CU_ASSERT_EQUAL(
+	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
+	return res;
+}
+
 /* Busy share of the CPUs over 1 s from /proc/stat: the host's own background load. */
 static double host_busy_share(void)
 {
@@ -163,23 +187,9 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 	}
 	double idle_before = 1 - host_busy_share();
 	char out[4300], log[4300], cmp_log[4300];
-	snprintf(out, sizeof(out), "%s/noise.json", db.tmp);
-	snprintf(log, sizeof(log), "%s/noise.log", db.tmp);
 	snprintf(cmp_log, sizeof(cmp_log), "%s/compare.log", db.tmp);
-	const char *args[] = {"run",	  "-s",	       "0.01",	"-o",	  out,	      "--restarts",
-			      "3",	  "--warmup",  "2",	"--runs", "4",	      "--queries",
-			      "1,3,9,18", "--datadir", db.inst, "--port", db.portarg, NULL};
-	pid_t run = th_spawn(log, args, NULL);
-	int rc = -1, starts = hog_second_restart(run, &rc);
-	if (rc != 0)
-		th_show_log(log);
-	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL(starts, 3);
-	struct res_file *res = NULL;
+	struct res_file *res = run_hogged("noise", HOG_CPU, out, sizeof(out), log, sizeof(log));
 	struct errbuf err = {""};
-	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
-	CU_ASSERT_EQUAL(
-	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
 	struct res_noise_restart *r = NULL;
 	size_t n = 0;
 	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
@@ -292,21 +302,7 @@ static void test_run_noise_db__memory_streamer_is_memory_contention(void)
 		return;
 	}
 	char out[4300], log[4300];
-	snprintf(out, sizeof(out), "%s/memory.json", db.tmp);
-	snprintf(log, sizeof(log), "%s/memory.log", db.tmp);
-	const char *args[] = {"run",	  "-s",	       "0.01",	"-o",	  out,	      "--restarts",
-			      "3",	  "--warmup",  "2",	"--runs", "4",	      "--queries",
-			      "1,3,9,18", "--datadir", db.inst, "--port", db.portarg, NULL};
-	int rc = -1, starts = hog_second_restart_of(th_spawn(log, args, NULL), HOG_MEMORY, &rc);
-	if (rc != 0)
-		th_show_log(log);
-	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL(starts, 3);
-	struct res_file *res = NULL;
-	struct errbuf err = {""};
-	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
-	CU_ASSERT_EQUAL(
-	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
+	struct res_file *res = run_hogged("memory", HOG_MEMORY, out, sizeof(out), log, sizeof(log));
 	json_t *mp = json_object_get(res->host, "memory_probe");
 	CU_ASSERT(json_number_value(json_object_get(mp, "floor_ns")) > 0);
 	CU_ASSERT(json_integer_value(json_object_get(mp, "ring_bytes")) >= 1 << 20);

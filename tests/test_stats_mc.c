@@ -2,6 +2,7 @@
 /* Monte Carlo proof of the compare statistics on simulated result data (fixed seeds). */
 #include "stats/st.h"
 #include "tests/harness.h"
+#include "tests/th_mc.h"
 #include "tests/mc_noise.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -46,13 +47,6 @@ struct mc_result {
 	double gmean_s0;    /* EB: geometric mean of the fitted prior variance */
 	size_t per_q[MC_Q]; /* pairs where query q was flagged */
 };
-
-static double scale(void)
-{
-	const char *s = getenv("DBT3_MC_SCALE");
-	double v = s ? strtod(s, NULL) : 1;
-	return v > 0 && v < 1000 ? v : 1;
-}
 
 /* sd of log times for a coefficient of variation c: sqrt(log(1 + c^2)) (log-normal). */
 static double lsd(double cov)
@@ -164,17 +158,6 @@ static void mc_run(struct mc_result *out, const struct mc_setup *s, size_t pairs
 	gsl_rng_free(r);
 }
 
-static double share(size_t k, size_t n)
-{
-	return (double)k / (double)n;
-}
-
-/* Binomial standard error of a share p from n pairs. */
-static double mc_se(double p, size_t n)
-{
-	return sqrt(p * (1 - p) / (double)n);
-}
-
 /* The analyses compared: the default and the candidates that need fewer restarts. */
 struct mc_config {
 	const char *name;
@@ -203,8 +186,8 @@ enum { CONF_WELCH, CONF_POOLED, CONF_POOLED_F, CONF_POOLED_1S, CONF_EB, CONF_BAS
  * flags far more. */
 static void test_stats_mc__aa_false_alarms_bounded(void)
 {
-	size_t pairs = (size_t)(MC_PAIRS_AA * scale());
-	double se = mc_se(MC_ALPHA, pairs);
+	size_t pairs = (size_t)(MC_PAIRS_AA * th_mc_scale());
+	double se = th_mc_se(MC_ALPHA, pairs);
 
 	printf("\n  A/A, %d queries, 5 restarts a side, %zu pairs, Holm, alpha %.2f, "
 	       "min-effect 2%% (MC s.e. at alpha: %.4f)\n",
@@ -218,17 +201,17 @@ static void test_stats_mc__aa_false_alarms_bounded(void)
 		struct mc_result res;
 		mc_run(&res, &s, pairs, 1000 + i);
 		printf("    %-10s any query flagged in %.4f of pairs", configs[i].name,
-		       share(res.any_flag, pairs));
+		       th_mc_share(res.any_flag, pairs));
 		if (configs[i].method == ST_METHOD_EB)
 			printf(" (mean prior df %.2f)", res.mean_d0);
 		if (s.naive)
 			printf("; naive run-by-run on the same data: %.4f",
-			       share(res.naive_any, pairs));
+			       th_mc_share(res.naive_any, pairs));
 		printf("\n");
 		if (configs[i].keeps_bound)
-			CU_ASSERT(share(res.any_flag, pairs) <= MC_ALPHA + 2 * se);
+			CU_ASSERT(th_mc_share(res.any_flag, pairs) <= MC_ALPHA + 2 * se);
 		if (s.naive)
-			CU_ASSERT(share(res.naive_any, pairs) > 0.5);
+			CU_ASSERT(th_mc_share(res.naive_any, pairs) > 0.5);
 	}
 	fflush(stdout);
 }
@@ -238,7 +221,7 @@ static void test_stats_mc__aa_false_alarms_bounded(void)
  * alarms onto the noisy queries, night after night; the pooled test does not. */
 static void test_stats_mc__aa_false_alarms_by_query_noise(void)
 {
-	size_t pairs = (size_t)(MC_PAIRS_AA * scale());
+	size_t pairs = (size_t)(MC_PAIRS_AA * th_mc_scale());
 	static const size_t which[] = {CONF_WELCH, CONF_POOLED, CONF_POOLED_F, CONF_EB};
 
 	printf("\n  A/A with fixed CoVs, %zu pairs: share of pairs flagging one of the 6 noisiest "
@@ -259,10 +242,10 @@ static void test_stats_mc__aa_false_alarms_by_query_noise(void)
 			hi += res.per_q[MC_Q - 1 - q];
 		}
 		printf("    %-10s all %.4f  noisy %.4f  quiet %.4f\n", c->name,
-		       share(res.any_flag, pairs), share(hi, pairs), share(lo, pairs));
+		       th_mc_share(res.any_flag, pairs), th_mc_share(hi, pairs), th_mc_share(lo, pairs));
 		if (c->keeps_bound)
-			CU_ASSERT(share(res.any_flag, pairs) <=
-				  MC_ALPHA + 2 * mc_se(MC_ALPHA, pairs));
+			CU_ASSERT(th_mc_share(res.any_flag, pairs) <=
+				  MC_ALPHA + 2 * th_mc_se(MC_ALPHA, pairs));
 	}
 	fflush(stdout);
 }
@@ -270,13 +253,13 @@ static void test_stats_mc__aa_false_alarms_by_query_noise(void)
 /* Power at 3..10 restarts a side, simulated and from st_power, for every configuration. */
 static void power_table(double effect, double cov0)
 {
-	size_t pairs = (size_t)(MC_PAIRS_POWER * scale());
+	size_t pairs = (size_t)(MC_PAIRS_POWER * th_mc_scale());
 	size_t need[MC_NCONF], need_calc[MC_NCONF];
 	double sim5[MC_NCONF], sim8[MC_NCONF];
 
 	printf("\n  power: %.0f%% slowdown of one query at %.0f%% restart CoV (the other 21 "
 	       "unchanged), %zu pairs per cell (MC s.e. <= %.3f); sim / calc\n    n ",
-	       effect * 100, cov0 * 100, pairs, mc_se(0.5, pairs));
+	       effect * 100, cov0 * 100, pairs, th_mc_se(0.5, pairs));
 	for (size_t i = 0; i < MC_NCONF; i++) {
 		printf(" %13s", configs[i].name);
 		need[i] = need_calc[i] = 0;
@@ -306,7 +289,7 @@ static void power_table(double effect, double cov0)
 			};
 			double sim, calc;
 			mc_run(&res, &s, pairs, 2000 + 10 * n + i);
-			sim = share(res.q0_reg, pairs);
+			sim = th_mc_share(res.q0_reg, pairs);
 			if (c->method == ST_METHOD_EB) {
 				/* the prior the EB fit found on this host (its mean over the pairs)
 				 */
@@ -341,9 +324,9 @@ static void power_table(double effect, double cov0)
 	CU_ASSERT(sim8[CONF_WELCH] >= 0.8);
 	/* the alternatives: more power at 5 restarts (margin > 2 s.e. of a difference), and fewer
 	 * restarts for 80% by the calculation, which the simulation confirmed within 5 points */
-	CU_ASSERT(sim5[CONF_POOLED] > sim5[CONF_WELCH] + 3 * mc_se(0.5, pairs));
-	CU_ASSERT(sim5[CONF_POOLED_1S] > sim5[CONF_POOLED] + 3 * mc_se(0.5, pairs));
-	CU_ASSERT(sim5[CONF_BASE] > sim5[CONF_POOLED] + 3 * mc_se(0.5, pairs));
+	CU_ASSERT(sim5[CONF_POOLED] > sim5[CONF_WELCH] + 3 * th_mc_se(0.5, pairs));
+	CU_ASSERT(sim5[CONF_POOLED_1S] > sim5[CONF_POOLED] + 3 * th_mc_se(0.5, pairs));
+	CU_ASSERT(sim5[CONF_BASE] > sim5[CONF_POOLED] + 3 * th_mc_se(0.5, pairs));
 	CU_ASSERT(need_calc[CONF_POOLED_1S] < need_calc[CONF_WELCH]);
 	CU_ASSERT(need_calc[CONF_BASE] <= need_calc[CONF_WELCH] - 2);
 }
@@ -457,7 +440,7 @@ static double mc14_run(const struct mc14_config *c, const struct mc14_cell *cell
 		hits += cell->effect == 0 ? nreg > 0 : v[0] == ST_VERDICT_REGRESSION;
 	}
 	gsl_rng_free(r);
-	return share(hits, pairs);
+	return th_mc_share(hits, pairs);
 }
 
 /* The table of docs/statistics.md ("Issue 14: before and after"), for 5 and 8 restarts a side,
@@ -466,8 +449,8 @@ static double mc14_run(const struct mc14_config *c, const struct mc14_cell *cell
  * CoV (5% at 3% CoV: only with a baseline, see the docs). */
 static void test_stats_mc__issue14_before_after(void)
 {
-	size_t pairs = (size_t)(MC_PAIRS_POWER * scale());
-	double res[2][C14_N][CELL_N], se = mc_se(MC_ALPHA, pairs), se5 = mc_se(0.5, pairs);
+	size_t pairs = (size_t)(MC_PAIRS_POWER * th_mc_scale());
+	double res[2][C14_N][CELL_N], se = th_mc_se(MC_ALPHA, pairs), se5 = th_mc_se(0.5, pairs);
 	static const size_t ns[2] = {5, 8};
 
 	printf("\n  issue 14, this machine's noise (tests/mc_noise.h), Holm, alpha 0.05, min-effect "
@@ -507,7 +490,7 @@ static void test_stats_mc__issue14_before_after(void)
  * at most 2.5%. */
 static void test_stats_mc__restarts_needed_interval(void)
 {
-	size_t files = (size_t)(2 * MC_PAIRS_POWER * scale()), low = 0, miss = 0, need = 0;
+	size_t files = (size_t)(2 * MC_PAIRS_POWER * th_mc_scale()), low = 0, miss = 0, need = 0;
 	struct st_power_spec ps = {.effect = 0.03,
 				   .alpha = MC_ALPHA,
 				   .m = MC_Q,
@@ -549,10 +532,10 @@ static void test_stats_mc__restarts_needed_interval(void)
 	printf("\n  restarts needed from a 3-restart file, true need 7 (sd of log restart means "
 	       "%.4f), %zu files: point figure <= 5 in %.4f; upper end of the 95%% interval < 7 in "
 	       "%.4f\n",
-	       sd, files, share(low, files), share(miss, files));
+	       sd, files, th_mc_share(low, files), th_mc_share(miss, files));
 	fflush(stdout);
-	CU_ASSERT(share(low, files) > 0.2); /* the bias the issue describes */
-	CU_ASSERT(share(miss, files) <= 0.025 + 2 * mc_se(0.025, files));
+	CU_ASSERT(th_mc_share(low, files) > 0.2); /* the bias the issue describes */
+	CU_ASSERT(th_mc_share(miss, files) <= 0.025 + 2 * th_mc_se(0.025, files));
 }
 
 int main(int argc, char **argv)

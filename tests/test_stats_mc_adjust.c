@@ -9,6 +9,7 @@
 #include "stats/st_seq.h"
 #include "tests/harness.h"
 #include "tests/mc_adjust_calib.h"
+#include "tests/th_mc.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -21,13 +22,6 @@
 #define REPS_AA 2000
 #define REPS_POWER 1000
 #define EFFECT 1.20
-
-static double scale(void)
-{
-	const char *s = getenv("DBT3_MC_SCALE");
-	double v = s ? strtod(s, NULL) : 1;
-	return v > 0 && v < 1000 ? v : 1;
-}
 
 /* One scenario: pairs per query, the covariate's effect (1: as measured, 0: none). */
 struct row {
@@ -121,16 +115,6 @@ static void mc_run(struct outcome *o, const struct row *w, double effect, size_t
 	gsl_rng_free(r);
 }
 
-static double share(size_t k, size_t n)
-{
-	return (double)k / (double)n;
-}
-
-static double mc_se(double p, size_t n)
-{
-	return sqrt(p * (1 - p) / (double)n);
-}
-
 static const struct row rows[] = {{4, 1}, {8, 1}, {16, 1}, {8, 0}};
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -140,8 +124,9 @@ static const struct row rows[] = {{4, 1}, {8, 1}, {16, 1}, {8, 0}};
  * spends on the slope). */
 static void test_stats_mc_adjust__false_alarms_and_power(void)
 {
-	size_t reps_aa = (size_t)(REPS_AA * scale()), reps_pw = (size_t)(REPS_POWER * scale());
-	double se = mc_se(ALPHA, reps_aa);
+	size_t reps_aa = (size_t)(REPS_AA * th_mc_scale()),
+	       reps_pw = (size_t)(REPS_POWER * th_mc_scale());
+	double se = th_mc_se(ALPHA, reps_aa);
 	struct outcome aa[NROWS], pw[NROWS];
 	printf("\n  %d queries, alpha %.2f (Holm, one-sided), A/A %zu replicates (s.e. at alpha "
 	       "%.4f), power for x%.2f %zu\n",
@@ -153,20 +138,22 @@ static void test_stats_mc_adjust__false_alarms_and_power(void)
 		for (int t = 0; t < NT; t++) {
 			printf("  %5zu  %16s  %-17s  %15.4f  %.4f\n", rows[i].pairs,
 			       rows[i].beta_scale > 0 ? "as measured" : "none", names[t],
-			       share(aa[i].any[t], reps_aa), share(pw[i].hit[t], reps_pw));
-			CU_ASSERT(share(aa[i].any[t], reps_aa) <= ALPHA + 2 * se);
+			       th_mc_share(aa[i].any[t], reps_aa),
+			       th_mc_share(pw[i].hit[t], reps_pw));
+			CU_ASSERT(th_mc_share(aa[i].any[t], reps_aa) <= ALPHA + 2 * se);
 		}
 	}
 	fflush(stdout);
 	for (size_t i = 1; i <= 2; i++)
 		for (int t = T_PAIRED; t <= T_UNPAIRED; t += 2) {
-			double p0 = share(pw[i].hit[t], reps_pw),
-			       p1 = share(pw[i].hit[t + 1], reps_pw);
-			CU_ASSERT(p1 > p0 + 3 * mc_se(p0 > 0.5 ? p0 : 0.5, reps_pw));
+			double p0 = th_mc_share(pw[i].hit[t], reps_pw),
+			       p1 = th_mc_share(pw[i].hit[t + 1], reps_pw);
+			CU_ASSERT(p1 > p0 + 3 * th_mc_se(p0 > 0.5 ? p0 : 0.5, reps_pw));
 		}
 	/* no effect of the covariate: the adjusted tests pay for their df in power (documented) */
 	for (int t = T_PAIRED; t <= T_UNPAIRED; t += 2)
-		CU_ASSERT(share(pw[3].hit[t + 1], reps_pw) < share(pw[3].hit[t], reps_pw));
+		CU_ASSERT(th_mc_share(pw[3].hit[t + 1], reps_pw) <
+			  th_mc_share(pw[3].hit[t], reps_pw));
 }
 
 int main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include "stats/st_lend.h"
 #include "stats/st_seq.h"
 #include "tests/harness.h"
+#include "tests/th_mc.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -19,13 +20,6 @@
 #define REPS_AA 4000
 #define REPS_POWER 2000
 #define CHECK_ALPHA 0.05 /* the level of the lend check (compare's) */
-
-static double scale(void)
-{
-	const char *s = getenv("DBT3_MC_SCALE");
-	double v = s ? strtod(s, NULL) : 1;
-	return v > 0 && v < 1000 ? v : 1;
-}
 
 /* One row: the log sd of a restart mean per variant (sd_b), the baseline's df and the ratio of
  * the baseline's sd to tonight's (1: right; < 1: tonight is noisier than the baseline). */
@@ -149,16 +143,6 @@ static void mc_run(struct outcome *o, const struct row *w, double effect, size_t
 	gsl_rng_free(r);
 }
 
-static double share(size_t k, size_t n)
-{
-	return (double)k / (double)n;
-}
-
-static double mc_se(double p, size_t n)
-{
-	return sqrt(p * (1 - p) / (double)n);
-}
-
 static const struct row rows[] = {
     {0.05, 0, 1, 1.20, 0},   {0.05, 4, 1, 1.20, 0},    {0.05, 9, 1, 1.20, 0},
     {0.05, 9, 0.8, 1.20, 0}, {0.05, 9, 1.25, 1.20, 0}, {0.20, 0, 1, 1.75, 0},
@@ -176,8 +160,8 @@ static const struct row rows[] = {
  * 3 s.e. of the unchecked row). */
 static void test_stats_mc_prior__false_alarms_and_power(void)
 {
-	size_t reps_aa = (size_t)(REPS_AA * scale()), reps_pw = (size_t)(REPS_POWER * scale());
-	double se = mc_se(ALPHA, reps_aa);
+	size_t reps_aa = (size_t)(REPS_AA * th_mc_scale()), reps_pw = (size_t)(REPS_POWER * th_mc_scale());
+	double se = th_mc_se(ALPHA, reps_aa);
 	struct outcome aa[NROWS], pw[NROWS];
 	printf("\n  %d pairs, %d queries, alpha %.2f; A/A %zu replicates (s.e. at alpha %.4f), "
 	       "power %zu\n",
@@ -189,21 +173,21 @@ static void test_stats_mc_prior__false_alarms_and_power(void)
 		mc_run(&pw[i], &rows[i], rows[i].effect, reps_pw, 9200 + i);
 		printf("  %9.0f%%  %8zu  %23.2f  %5s  %15.4f  x%.2f  %.4f  %17.2f  %11.4f\n",
 		       rows[i].sd_b * 100, rows[i].prior_df, rows[i].prior_sd_ratio,
-		       rows[i].check ? "yes" : "no", share(aa[i].any_flag, reps_aa), rows[i].effect,
-		       share(pw[i].hit, reps_pw),
+		       rows[i].check ? "yes" : "no", th_mc_share(aa[i].any_flag, reps_aa), rows[i].effect,
+		       th_mc_share(pw[i].hit, reps_pw),
 		       pw[i].hit ? pw[i].hit_pair_sum / (double)pw[i].hit : NAN,
-		       share(aa[i].refused, reps_aa));
+		       th_mc_share(aa[i].refused, reps_aa));
 		if (rows[i].prior_sd_ratio >= 1)
-			CU_ASSERT(share(aa[i].any_flag, reps_aa) <= ALPHA + 2 * se);
+			CU_ASSERT(th_mc_share(aa[i].any_flag, reps_aa) <= ALPHA + 2 * se);
 	}
 	fflush(stdout);
 	/* none against 9 df of the right prior: rows 0 / 2 and 5 / 6, and behind the check 0 / 8
 	 * and 5 / 11 */
 	static const size_t gain[][2] = {{0, 2}, {5, 6}, {0, 8}, {5, 11}};
 	for (size_t g = 0; g < 4; g++) {
-		double p0 = share(pw[gain[g][0]].hit, reps_pw),
-		       p9 = share(pw[gain[g][1]].hit, reps_pw);
-		CU_ASSERT(p9 > p0 + 3 * mc_se(p0 > 0.5 ? p0 : 0.5, reps_pw));
+		double p0 = th_mc_share(pw[gain[g][0]].hit, reps_pw),
+		       p9 = th_mc_share(pw[gain[g][1]].hit, reps_pw);
+		CU_ASSERT(p9 > p0 + 3 * th_mc_se(p0 > 0.5 ? p0 : 0.5, reps_pw));
 	}
 	/* a baseline quieter than tonight: more false alarms than the right one */
 	CU_ASSERT(aa[3].any_flag > aa[2].any_flag);
@@ -211,8 +195,8 @@ static void test_stats_mc_prior__false_alarms_and_power(void)
 	 */
 	static const size_t checked[][2] = {{3, 9}, {7, 12}, {13, 14}};
 	for (size_t g = 0; g < 3; g++) {
-		double p = share(aa[checked[g][0]].any_flag, reps_aa);
-		CU_ASSERT(share(aa[checked[g][1]].any_flag, reps_aa) < p - 3 * mc_se(p, reps_aa));
+		double p = th_mc_share(aa[checked[g][0]].any_flag, reps_aa);
+		CU_ASSERT(th_mc_share(aa[checked[g][1]].any_flag, reps_aa) < p - 3 * th_mc_se(p, reps_aa));
 	}
 }
 

@@ -3,6 +3,7 @@
  * protocol, on a host calibrated from real A/A files (tests/data/mc_calib.py); fixed seeds. */
 #include "stats/st_seq.h"
 #include "tests/harness.h"
+#include "tests/th_mc.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -54,13 +55,6 @@ struct outcome {
 	double seqp_pairs_q0, sequ_pairs_q0; /* mean pairs until query 0 is decided (K if not) */
 	double seqp_decided;		     /* mean share of queries decided by pair K */
 };
-
-static double scale(void)
-{
-	const char *s = getenv("DBT3_MC_SCALE");
-	double v = s ? strtod(s, NULL) : 1;
-	return v > 0 && v < 1000 ? v : 1;
-}
 
 static double lsd(double cov)
 {
@@ -250,25 +244,15 @@ static void mc_run(struct outcome *out, const struct scenario *sc, size_t reps,
 	gsl_rng_free(r);
 }
 
-static double share(size_t k, size_t n)
-{
-	return (double)k / (double)n;
-}
-
-static double mc_se(double p, size_t n)
-{
-	return sqrt(p * (1 - p) / (double)n);
-}
-
 static void print_row(const char *what, const struct scenario *sc, const struct outcome *o)
 {
 	printf("    %-22s K %2zu drift %4.1f%%:  fixed-5 %.4f  peek %.4f  seq-paired %.4f  "
 	       "seq-unpaired %.4f",
-	       what, sc->max_pairs, sc->drift * 100, share(o->fixed_any, o->reps),
-	       share(o->peek_any, o->reps), share(o->seqp_any, o->reps),
-	       share(o->sequ_any, o->reps));
+	       what, sc->max_pairs, sc->drift * 100, th_mc_share(o->fixed_any, o->reps),
+	       th_mc_share(o->peek_any, o->reps), th_mc_share(o->seqp_any, o->reps),
+	       th_mc_share(o->sequ_any, o->reps));
 	printf("  (decided by K: %.2f; fixed-5 issue-14 defaults, false regressions: %.4f)\n",
-	       o->seqp_decided, share(o->now_any, o->reps));
+	       o->seqp_decided, th_mc_share(o->now_any, o->reps));
 }
 
 /* A/A on the calibrated host: any of the 22 queries flagged (regression or improvement),
@@ -277,8 +261,8 @@ static void print_row(const char *what, const struct scenario *sc, const struct 
  * repeated after every pair (peeking) exceeds alpha. */
 static void test_stats_mc_seq__aa_false_alarms(void)
 {
-	size_t reps = (size_t)(REPS_AA * scale());
-	double se = mc_se(ALPHA, reps);
+	size_t reps = (size_t)(REPS_AA * th_mc_scale());
+	double se = th_mc_se(ALPHA, reps);
 	static const struct scenario sc[] = {
 	    {10, 0, 0, 0, 1, 0, NULL},	  {10, 0, 0, 0.01, 1, 0, NULL},
 	    {10, 0, 0, 0.05, 1, 0, NULL}, {20, 0, 0, 0.01, 1, 0, NULL},
@@ -297,12 +281,12 @@ static void test_stats_mc_seq__aa_false_alarms(void)
 		/* every row, drift 5% and Pocock included: the critical t values are exact for the
 		 * t statistics (st_seq_t.c), no longer normal boundaries converted by nominal
 		 * level (which gave 0.053-0.056 at 20000 replicates, docs/statistics.md) */
-		CU_ASSERT(share(o.fixed_any, reps) <= ALPHA + 2 * se);
-		CU_ASSERT(share(o.now_any, reps) <= ALPHA + 2 * se);
-		CU_ASSERT(share(o.seqp_any, reps) <= ALPHA + 2 * se);
-		CU_ASSERT(share(o.sequ_any, reps) <= ALPHA + 2 * se);
+		CU_ASSERT(th_mc_share(o.fixed_any, reps) <= ALPHA + 2 * se);
+		CU_ASSERT(th_mc_share(o.now_any, reps) <= ALPHA + 2 * se);
+		CU_ASSERT(th_mc_share(o.seqp_any, reps) <= ALPHA + 2 * se);
+		CU_ASSERT(th_mc_share(o.sequ_any, reps) <= ALPHA + 2 * se);
 		if (sc[i].drift < 0.05)
-			CU_ASSERT(share(o.peek_any, reps) > ALPHA + 3 * se);
+			CU_ASSERT(th_mc_share(o.peek_any, reps) > ALPHA + 3 * se);
 	}
 	fflush(stdout);
 }
@@ -319,8 +303,8 @@ static void test_stats_mc_seq__aa_changing_horizon(void)
 {
 	static const size_t grows[12] = {8, 8, 9, 10, 11, 12, 12, 12, 12, 12, 12, 12};
 	static const size_t shrinks[8] = {12, 12, 12, 11, 10, 9, 8, 8};
-	size_t reps = (size_t)(REPS_AA * 5 / 2 * scale());
-	double se = mc_se(ALPHA, reps);
+	size_t reps = (size_t)(REPS_AA * 5 / 2 * th_mc_scale());
+	double se = th_mc_se(ALPHA, reps);
 	const struct scenario sc[] = {
 	    {12, 0, 0, 0.01, 1, ST_SPEND_OBF, grows},
 	    {8, 0, 0, 0.01, 1, ST_SPEND_OBF, shrinks},
@@ -331,8 +315,8 @@ static void test_stats_mc_seq__aa_changing_horizon(void)
 		struct outcome o;
 		mc_run(&o, &sc[i], reps, 7100 + i);
 		print_row(i == 0 ? "A/A, K 8 -> 12" : "A/A, K 12 -> 8", &sc[i], &o);
-		CU_ASSERT(share(o.seqp_any, reps) <= ALPHA + 2 * se);
-		CU_ASSERT(share(o.sequ_any, reps) <= ALPHA + 2 * se);
+		CU_ASSERT(th_mc_share(o.seqp_any, reps) <= ALPHA + 2 * se);
+		CU_ASSERT(th_mc_share(o.sequ_any, reps) <= ALPHA + 2 * se);
 	}
 	fflush(stdout);
 }
@@ -342,14 +326,14 @@ static void test_stats_mc_seq__aa_changing_horizon(void)
  * the mean pairs until query 0 was decided. */
 static void power_row(struct outcome *o, const struct scenario *sc, unsigned long seed)
 {
-	size_t reps = (size_t)(REPS_POWER * scale());
+	size_t reps = (size_t)(REPS_POWER * th_mc_scale());
 	mc_run(o, sc, reps, seed);
 	printf("    %2.0f%% at %3.1f%% K %2zu drift %3.1f%%:  fixed-5 %.3f (issue-14 defaults %.3f)  "
 	       "peek %.3f  seq-paired %.3f (pairs %.2f)  seq-unpaired %.3f (pairs %.2f)\n",
 	       sc->effect * 100, sc->sd0 * 100, sc->max_pairs, sc->drift * 100,
-	       share(o->fixed_q0, reps), share(o->now_q0, reps), share(o->peek_q0, reps),
-	       share(o->seqp_q0, reps),
-	       o->seqp_pairs_q0, share(o->sequ_q0, reps), o->sequ_pairs_q0);
+	       th_mc_share(o->fixed_q0, reps), th_mc_share(o->now_q0, reps), th_mc_share(o->peek_q0, reps),
+	       th_mc_share(o->seqp_q0, reps),
+	       o->seqp_pairs_q0, th_mc_share(o->sequ_q0, reps), o->sequ_pairs_q0);
 	fflush(stdout);
 }
 
@@ -358,20 +342,20 @@ static void power_row(struct outcome *o, const struct scenario *sc, unsigned lon
  * half; and more power than fixed-5 at 5% / 3%. */
 static void test_stats_mc_seq__power_same_wall_time(void)
 {
-	size_t reps = (size_t)(REPS_POWER * scale());
-	double se = mc_se(0.5, reps);
+	size_t reps = (size_t)(REPS_POWER * th_mc_scale());
+	double se = th_mc_se(0.5, reps);
 	struct outcome o;
 	printf("\n  power, %zu replicates (MC s.e. <= %.3f); one query slowed, 21 unchanged\n",
 	       reps, se);
 	struct scenario a = {10, 0.03, lsd(0.01), 0.01, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &a, 8100);
-	CU_ASSERT(share(o.seqp_q0, reps) >= 0.8);
-	CU_ASSERT(share(o.seqp_q0, reps) > share(o.fixed_q0, reps) + 3 * se);
-	CU_ASSERT(share(o.seqp_q0, reps) > share(o.now_q0, reps) + 3 * se);
+	CU_ASSERT(th_mc_share(o.seqp_q0, reps) >= 0.8);
+	CU_ASSERT(th_mc_share(o.seqp_q0, reps) > th_mc_share(o.fixed_q0, reps) + 3 * se);
+	CU_ASSERT(th_mc_share(o.seqp_q0, reps) > th_mc_share(o.now_q0, reps) + 3 * se);
 	CU_ASSERT(o.seqp_pairs_q0 < 10);
 	struct scenario b = {10, 0.05, lsd(0.03), 0.01, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &b, 8200);
-	CU_ASSERT(share(o.seqp_q0, reps) > share(o.fixed_q0, reps) + 3 * se);
+	CU_ASSERT(th_mc_share(o.seqp_q0, reps) > th_mc_share(o.fixed_q0, reps) + 3 * se);
 	struct scenario c = {5, 0.03, lsd(0.01), 0.01, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &c, 8300); /* the same 5 pairs: what looking early costs */
 }
@@ -381,16 +365,16 @@ static void test_stats_mc_seq__power_same_wall_time(void)
  * is large. */
 static void test_stats_mc_seq__pairing_gains_under_drift(void)
 {
-	size_t reps = (size_t)(REPS_POWER * scale());
-	double se = mc_se(0.5, reps);
+	size_t reps = (size_t)(REPS_POWER * th_mc_scale());
+	double se = th_mc_se(0.5, reps);
 	struct outcome o;
 	printf("\n  pairing under drift, %zu replicates\n", reps);
 	struct scenario a = {10, 0.03, lsd(0.01), 0.05, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &a, 8400);
-	CU_ASSERT(share(o.seqp_q0, reps) > share(o.sequ_q0, reps) + 3 * se);
+	CU_ASSERT(th_mc_share(o.seqp_q0, reps) > th_mc_share(o.sequ_q0, reps) + 3 * se);
 	struct scenario b = {10, 0.05, lsd(0.03), 0.05, 1, ST_SPEND_OBF, NULL};
 	power_row(&o, &b, 8500);
-	CU_ASSERT(share(o.seqp_q0, reps) > share(o.sequ_q0, reps) + 3 * se);
+	CU_ASSERT(th_mc_share(o.seqp_q0, reps) > th_mc_share(o.sequ_q0, reps) + 3 * se);
 }
 
 int main(int argc, char **argv)
