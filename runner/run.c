@@ -11,8 +11,6 @@
 #include "runner/run_steady.h"
 #include "stats/st.h"
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +45,7 @@ struct runctx {
 	struct run_watch *watch;
 	struct run_noise *noise; /* interference around each query, NULL when /proc fails */
 	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
+	struct run_memprobe_worker *probe_worker; /* its thread on the server's PUs */
 	double probe_last_ns;	    /* the last probe of this server start, < 0: none yet */
 	/* Progress and ETA. */
 	struct run_progress prog;
@@ -734,54 +733,19 @@ static int recover(struct runctx *c, struct tstate *t, int crashed, struct errbu
 	return start_server(c, t, err);
 }
 
-/* A probe in a thread of its own, born on the server's PUs: the client thread keeps its
- * placement. */
-struct probe_job {
-	struct run_memprobe *probe;
-	double ns;
-};
-
-static void *probe_thread(void *arg)
-{
-	struct probe_job *j = arg;
-	j->ns = run_memprobe_take(j->probe);
-	return NULL;
-}
-
-/* One memory probe on the server's PUs (the server is idle between queries; unpinned: where
- * the scheduler puts it); < 0 without a probe. */
+/* One memory probe, by the worker on the server's PUs (the server is idle between queries;
+ * unpinned: where the scheduler puts it); < 0 without a probe. Its time is a restart's fixed
+ * cost, like its start and stop (--budget's plan counts it there), and not the paced queries'. */
 static double probe_take(struct runctx *c)
 {
-	const struct pin_placement *pl = c->pin ? pin_ctx_placement(c->pin) : NULL;
-	struct probe_job job = {c->probe, -1};
-	pthread_attr_t attr;
-	pthread_t th;
-	if (!c->probe || pthread_attr_init(&attr) != 0)
+	if (!c->probe_worker)
 		return -1;
-	if (pl && pl->pinned && pl->n_server > 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
-		for (int i = 0; i < pl->n_server; i++)
-			if (pl->server_cpus[i] < CPU_SETSIZE)
-				CPU_SET(pl->server_cpus[i], &set);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	}
 	uint64_t t0 = util_now_ns();
-	int rc = pthread_create(&th, &attr, probe_thread, &job);
-	pthread_attr_destroy(&attr);
-	if (rc != 0) {
-		event(c, "no memory probe: cannot start its thread: %s", strerror(rc));
-		run_memprobe_free(c->probe);
-		c->probe = NULL;
-		return -1;
-	}
-	pthread_join(th, NULL);
-	/* a restart's fixed cost, like its start and stop (--budget's plan counts it there), and
-	 * not the paced queries' time */
+	double ns = run_memprobe_worker_take(c->probe_worker);
 	uint64_t took = util_now_ns() - t0;
 	c->start_ns += took;
 	c->pace_t0 += c->pace_ns ? took : 0;
-	return job.ns;
+	return ns;
 }
 
 /* The probe before a query's window: the one after the previous query of this server start,
@@ -817,8 +781,14 @@ static void probe_open(struct runctx *c)
 	if (!managed)
 		return; /* no interference record either */
 	size_t llc = c->pin ? pin_ctx_llc_bytes(c->pin) : 0;
-	if (run_memprobe_new(&c->probe, run_memprobe_ring_bytes(llc), &perr) < 0) {
+	const struct pin_placement *pl = c->pin ? pin_ctx_placement(c->pin) : NULL;
+	int pinned = pl && pl->pinned;
+	if (run_memprobe_new(&c->probe, run_memprobe_ring_bytes(llc), &perr) < 0 ||
+	    run_memprobe_worker_start(&c->probe_worker, c->probe, pinned ? pl->server_cpus : NULL,
+				      pinned ? pl->n_server : 0, &perr) < 0) {
 		event(c, "no memory probe: %s", perr.msg);
+		run_memprobe_free(c->probe);
+		c->probe = NULL;
 		return;
 	}
 	double floor = -1;
@@ -1317,6 +1287,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 		rc = finish_results(&c, err);
 out:
 	close_session(&c);
+	run_memprobe_worker_stop(c.probe_worker);
 	run_memprobe_free(c.probe);
 	for (int i = 0; i < n_targets; i++)
 		srv_free(c.ts[i].srv);

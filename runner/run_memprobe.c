@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The memory-contention probe (runner/run_memprobe.h). */
 #include "runner/run_memprobe.h"
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct run_memprobe {
@@ -114,4 +117,94 @@ size_t run_memprobe_cycle_length(const struct run_memprobe *p)
 		len++;
 	}
 	return len;
+}
+
+struct run_memprobe_worker {
+	struct run_memprobe *probe;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int asked, answered, quit;
+	double ns;
+};
+
+static void *worker_main(void *arg)
+{
+	struct run_memprobe_worker *w = arg;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->asked && !w->quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->quit)
+			break;
+		w->asked = 0;
+		pthread_mutex_unlock(&w->mu);
+		double ns = run_memprobe_take(w->probe);
+		pthread_mutex_lock(&w->mu);
+		w->ns = ns;
+		w->answered = 1;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+int run_memprobe_worker_start(struct run_memprobe_worker **out, struct run_memprobe *p,
+			      const unsigned *cpus, int n_cpus, struct errbuf *err)
+{
+	struct run_memprobe_worker *w = calloc(1, sizeof(*w));
+	pthread_attr_t attr;
+	*out = NULL;
+	if (!w || pthread_attr_init(&attr) != 0) {
+		free(w);
+		return errbuf_set(err, "out of memory");
+	}
+	w->probe = p;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	if (n_cpus > 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		for (int i = 0; i < n_cpus; i++)
+			if (cpus[i] < CPU_SETSIZE)
+				CPU_SET(cpus[i], &set);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	int rc = pthread_create(&w->th, &attr, worker_main, w);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		pthread_mutex_destroy(&w->mu);
+		pthread_cond_destroy(&w->cv);
+		free(w);
+		return errbuf_set(err, "cannot start the memory probe's thread: %s", strerror(rc));
+	}
+	*out = w;
+	return 0;
+}
+
+double run_memprobe_worker_take(struct run_memprobe_worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->asked = 1;
+	w->answered = 0;
+	pthread_cond_broadcast(&w->cv);
+	while (!w->answered)
+		pthread_cond_wait(&w->cv, &w->mu);
+	double ns = w->ns;
+	pthread_mutex_unlock(&w->mu);
+	return ns;
+}
+
+void run_memprobe_worker_stop(struct run_memprobe_worker *w)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv);
+	free(w);
 }

@@ -26,6 +26,16 @@ size_t run_memprobe_bytes(const struct run_memprobe *p);
  * of the calling thread's CPU time per step (time other tasks took the CPU is not counted). */
 double run_memprobe_take(struct run_memprobe *p);
 
+/* A thread that takes the probes on the given PUs (n_cpus 0: wherever the scheduler puts
+ * it), started once before any server: its placement is set when it is born and never seen
+ * otherwise. run_memprobe_worker_take asks it for one probe and waits for the figure; the
+ * worker does not own p. Stop (and free) with run_memprobe_worker_stop, which accepts NULL. */
+struct run_memprobe_worker;
+int run_memprobe_worker_start(struct run_memprobe_worker **out, struct run_memprobe *p,
+			      const unsigned *cpus, int n_cpus, struct errbuf *err);
+double run_memprobe_worker_take(struct run_memprobe_worker *w);
+void run_memprobe_worker_stop(struct run_memprobe_worker *w);
+
 /* The length of the cycle that starts at slot 0 (the slot count when the ring is one cycle
  * through every slot): for the tests. */
 size_t run_memprobe_cycle_length(const struct run_memprobe *p);
