@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # How many restart pairs compare needs, with and without --adjust-memory, on the two result
 # files of one interleaved run: both files cut to their first k restarts (k = 3 .. all), each
-# cut compared both ways; one line per k with the queries flagged (regressions, and
-# improvements), the exit code, and each adjusted query's p adj where it differs.
+# cut compared three ways (the paired default, --unpaired, --adjust-memory); one line per k and
+# way with the queries flagged (regressions and improvements) and the exit code.
 # usage: bench/adjust-replay.sh [-b BUILD] OLD.json NEW.json   (docs/statistics.md)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,8 +32,10 @@ d.pop("interference", None)  # per-restart sums of the whole run: recomputed fro
 json.dump(d, open(sys.argv[3], "w"))
 PY
 	done
-	for mode in plain adjusted; do
-		extra=(); [ $mode = adjusted ] && extra=(--adjust-memory)
+	for mode in paired unpaired adjusted; do
+		extra=()
+		[ $mode = unpaired ] && extra=(--unpaired)
+		[ $mode = adjusted ] && extra=(--adjust-memory)
 		rc=0
 		"$bin" compare "$work/old.json" "$work/new.json" "${extra[@]}" --format json -q -o "$work/$mode.out" || rc=$?
 		python3 - "$work/$mode.out" "$k" "$mode" "$rc" <<'PY'
