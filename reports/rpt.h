@@ -187,6 +187,11 @@ struct rpt_compare {
 int rpt_adjusted_tests(struct rpt_compare *c, struct st_test *tests, const size_t *map, size_t m,
 		       const struct st_compare_opts *so, struct errbuf *err);
 
+/* What --adjust-memory did, in one sentence for the text, Markdown and HTML reports: "4 of 4
+ * queries for memory contention (two-sample ANCOVA ...); residual sd a median 0.85 of the
+ * unadjusted". */
+void rpt_adjust_text(char *buf, size_t size, const struct rpt_compare *c);
+
 /* The "adjusted:" line of the text (md 0) or Markdown (md 1) report; nothing without
  * --adjust-memory. */
 void rpt_adjust_write(FILE *f, const struct rpt_compare *c, int md);

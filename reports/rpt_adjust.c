@@ -93,16 +93,23 @@ out:
 	return rc;
 }
 
+void rpt_adjust_text(char *buf, size_t size, const struct rpt_compare *c)
+{
+	snprintf(
+	    buf, size,
+	    "%zu of %zu queries for memory contention (two-sample ANCOVA on the mean log probe "
+	    "after each restart's queries, one df less; never paired: the probe carries the "
+	    "host's state a pair shares); residual sd a median %.2f of the unadjusted",
+	    c->n_adjusted, c->n_tested, c->adjust_sd_ratio);
+}
+
 void rpt_adjust_write(FILE *f, const struct rpt_compare *c, int md)
 {
+	char text[320];
 	if (!c->opts.adjust_memory)
 		return;
-	fprintf(f,
-		"%sadjusted: %zu of %zu queries for memory contention (two-sample ANCOVA on the "
-		"mean log probe after each restart's queries, one df less; never paired: the probe "
-		"carries the host's state a pair shares); residual sd a median %.2f of the "
-		"unadjusted\n",
-		md ? "- " : "", c->n_adjusted, c->n_tested, c->adjust_sd_ratio);
+	rpt_adjust_text(text, sizeof(text), c);
+	fprintf(f, "%sadjusted: %s\n", md ? "- " : "", text);
 }
 
 void rpt_adjust_json(json_t *report, const struct rpt_compare *c)

@@ -64,14 +64,11 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		pg.overall.lo = cmp->overall.ci_lo;
 		pg.overall.hi = cmp->overall.ci_hi;
 	}
-	char method[160];
-	if (cmp->opts.adjust_memory)
-		snprintf(
-		    method, sizeof(method),
-		    "adjusted for memory contention (two-sample ANCOVA on the memory probe, %zu "
-		    "of %zu queries; residual sd a median %.2f of the unadjusted)",
-		    cmp->n_adjusted, cmp->n_tested, cmp->adjust_sd_ratio);
-	else
+	char method[360], adj[320];
+	if (cmp->opts.adjust_memory) {
+		rpt_adjust_text(adj, sizeof(adj), cmp);
+		snprintf(method, sizeof(method), "adjusted: %s", adj);
+	} else
 		snprintf(method, sizeof(method), "%s", st_method_name(cmp->opts.method));
 	if (asprintf(&pg.settings,
 		     "method %s, %s, correction %s; regression: %s; unchanged: %.0f%% CI within "

@@ -703,7 +703,9 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 	if (run_tests(c, verdicts, err) < 0)
 		goto fail;
 	decide(c, verdicts);
-	c->opts.seq_auto = !opts->sequential && !opts->fixed && rpt_seq_recorded(c);
+	/* --adjust-memory is a fixed-sample test: never the replay of run --budget's files */
+	c->opts.seq_auto = !opts->sequential && !opts->fixed && !opts->adjust_memory &&
+			   rpt_seq_recorded(c);
 	c->opts.sequential = opts->sequential || c->opts.seq_auto;
 	if (c->opts.sequential && rpt_seq_replay(c, c->opts.alt, err) < 0)
 		goto fail;

@@ -189,7 +189,6 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 						  "with --sequential");
 	if (opts->fixed && opts->sequential)
 		return cli_usage_error("compare", "--fixed and --sequential exclude each other");
-	opts->fixed |= opts->adjust_memory; /* never the replay of run --budget's files */
 	if (seq_opt && !opts->sequential)
 		return cli_usage_error("compare", "%s needs --sequential", seq_opt);
 	if (argc - optind != 2)

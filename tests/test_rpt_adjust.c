@@ -18,7 +18,6 @@ static int build(struct rpt_compare **out, struct res_file *a, struct res_file *
 	struct rpt_compare_opts opts;
 	rpt_compare_opts_init(&opts);
 	opts.adjust_memory = adjust;
-	opts.fixed = adjust;
 	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, none = {NULL, NULL};
 	return rpt_compare_build(out, &fa, &fb, &none, &opts, err);
 }
