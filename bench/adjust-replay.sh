@@ -16,7 +16,7 @@ while getopts "b:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 2 ] || { sed -n '3,7p' "$0" | sed 's/^# //'; exit 2; }
-bin=$build/runner/dbt3stab
+bin=$build/commands/dbt3stab
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3replay.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(len(q["restarts"]) for q in d["queries"]))' "$1")

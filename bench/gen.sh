@@ -19,7 +19,7 @@ while getopts "b:s:j:o:h" opt; do
 done
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "$bin" ]; then
-	for c in "$here/build/runner/dbt3stab" "$here"/build-*/runner/dbt3stab; do
+	for c in "$here/build/commands/dbt3stab" "$here"/build-*/commands/dbt3stab; do
 		if [ -x "$c" ]; then bin=$c; break; fi
 	done
 fi

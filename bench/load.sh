@@ -11,7 +11,7 @@ sf=1 keep=0
 while getopts "s:k" o; do case $o in s) sf=$OPTARG ;; k) keep=1 ;; *) exit 2 ;; esac; done
 shift $((OPTIND - 1))
 here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$here/build/runner/dbt3stab}
+bin=${1:-$here/build/commands/dbt3stab}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-loadbench.XXXXXX")
 chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instances in here
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

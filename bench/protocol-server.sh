@@ -42,7 +42,7 @@ while getopts "b:s:n:t:x:q:f:o:m:k" o; do
 done
 shift $((OPTIND - 1))
 srv=("$@")
-bin=$build/runner/dbt3stab
+bin=$build/commands/dbt3stab
 [ -x "$bin" ] || { echo "protocol-server: no $bin (build first, or -b BUILD_DIR)" >&2; exit 2; }
 [[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "protocol-server: -n needs a count, not '$reps'" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-protocol.XXXXXX")

@@ -22,10 +22,10 @@
 #
 # usage: bench/protocol.sh [REPS] [K]     (REPS replicates per scenario, default 200; writes
 #        nothing outside a temp dir; prints a Markdown table). Env DBT3STAB: the binary
-#        (default build/runner/dbt3stab). Not a timing benchmark: no figure depends on the load.
+#        (default build/commands/dbt3stab). Not a timing benchmark: no figure depends on the load.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${DBT3STAB:-$here/../build/runner/dbt3stab}
+bin=${DBT3STAB:-$here/../build/commands/dbt3stab}
 reps=${1:-200}
 k=${2:-10}
 py=${PYTHON:-python3}

@@ -22,14 +22,14 @@ while getopts "b:n:r:q:h" opt; do
 done
 if [ -z "$build" ]; then
 	for c in "$here/build" "$here"/build-*; do
-		if [ -x "$c/runner/dbt3stab" ] && [ -f "$c/runner/libdbt3_protocol.a" ]; then build=$c; break; fi
+		if [ -x "$c/commands/dbt3stab" ] && [ -f "$c/runner/libdbt3_protocol.a" ]; then build=$c; break; fi
 	done
 fi
-[ -n "$build" ] && [ -x "$build/runner/dbt3stab" ] || {
+[ -n "$build" ] && [ -x "$build/commands/dbt3stab" ] || {
 	echo "runner-overhead.sh: no build directory with dbt3stab (build first, or give -b DIR)" >&2
 	exit 2
 }
-bin=$build/runner/dbt3stab
+bin=$build/commands/dbt3stab
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3overhead.XXXXXX")
 chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here

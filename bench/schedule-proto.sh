@@ -18,7 +18,7 @@ while getopts "d:n:m:o:b:h" opt; do
 	esac
 done
 [ -n "$datadir" ] || { echo "schedule-proto.sh: -d DATADIR (a loaded SF instance) is required" >&2; exit 2; }
-bin=$build/runner/dbt3stab
+bin=$build/commands/dbt3stab
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3sched.XXXXXX")
 trap '"$bin" server stop --datadir "$datadir" -q >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 # shellcheck disable=SC2046

@@ -15,7 +15,7 @@ struct rpt_compare;
 int rpt_html_write_report(FILE *out, const struct res_file *const *files, const char *const *paths,
 			  size_t n, struct errbuf *err);
 
-/* The `compare --format html` hook, for runner/cmd_compare.c ("compare", please wire it): accept
+/* The `compare --format html` hook, for commands/cmd_compare.c ("compare", please wire it): accept
  * "html" in --format and, instead of rpt_compare_write(f, cmp, fmt, color), call
  * rpt_html_write_compare(f, cmp, &err) (0, or -1 with err filled); exit codes as for the other
  * formats. The model names both files and holds them. */

@@ -10,7 +10,7 @@
 # exit: 0 all match, 3 a result differs, 4 a query failed
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${1:-$here/../build/runner/dbt3stab}
+bin=${1:-$here/../build/commands/dbt3stab}
 [ $# -gt 0 ] && shift
 answers=$here/answers/sf1
 work=$(mktemp -d)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "base/cli.h"
-#include "runner/cmd.h"
+#include "commands/cmd.h"
 #include "tests/harness.h"
 #include <getopt.h>
 #include <stdlib.h>

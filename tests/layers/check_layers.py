@@ -12,7 +12,7 @@ import sys
 
 # (layer, rank, CMake library, path patterns relative to ROOT). A file may include headers of its
 # own layer and of layers with a lower rank; layers of equal rank (the work modules) are siblings
-# and do not include each other. runner/ holds two layers told apart by file prefix.
+# and do not include each other. runner/ holds the protocol; commands/ the commands.
 LAYERS = [
     ("base", 0, "dbt3_base", ["base/*"]),
     ("result", 1, "dbt3_result", ["result/*"]),
@@ -24,7 +24,7 @@ LAYERS = [
     ("history", 3.5, "dbt3_history", ["history/*"]),
     ("protocol", 4, "dbt3_protocol", ["runner/run*"]),
     ("reports", 5, "dbt3_reports", ["reports/*"]),
-    ("commands", 6, "dbt3_commands", ["runner/cmd*", "runner/main.c"]),
+    ("commands", 6, "dbt3_commands", ["commands/*"]),
 ]
 RANK = {name: rank for name, rank, _, _ in LAYERS}
 LIBRARY = {name: lib for name, _, lib, _ in LAYERS}

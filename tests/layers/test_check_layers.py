@@ -7,7 +7,7 @@ import sys
 from selftest import run_selftest
 
 TOP = "add_subdirectory(base)\nadd_subdirectory(server)\nadd_subdirectory(stats)\nadd_subdirectory(dbt3)\n" \
-      "add_subdirectory(runner)\nadd_subdirectory(tests)\n"
+      "add_subdirectory(runner)\nadd_subdirectory(commands)\nadd_subdirectory(tests)\n"
 CLEAN = {
     "CMakeLists.txt": TOP,
     "base/CMakeLists.txt": "add_library(dbt3_base STATIC util.c)\n",
@@ -19,13 +19,13 @@ CLEAN = {
     "stats/st.h": '#include "base/util.h"\n',
     "dbt3/CMakeLists.txt": "target_link_libraries(dbt3_data PUBLIC dbt3_base dbt3_server)\n",
     "dbt3/load.h": '#include <mysql.h>\n#include "base/util.h"\n#include "server/srv.h"\n',
-    "runner/CMakeLists.txt": "target_link_libraries(dbt3_protocol PUBLIC dbt3_data)\n"
-                             "target_link_libraries(dbt3_commands PUBLIC dbt3_protocol dbt3_server)\n",
+    "runner/CMakeLists.txt": "target_link_libraries(dbt3_protocol PUBLIC dbt3_data)\n",
+    "commands/CMakeLists.txt": "target_link_libraries(dbt3_commands PUBLIC dbt3_protocol dbt3_server)\n",
     "runner/run.h": '#include "dbt3/load.h"\n',
-    "runner/cmd_run.c": '#include "runner/run.h"\n#include "server/srv.h"\n',
-    "runner/main.c": '#include "runner/cmd.h"\n',
-    "runner/cmd.h": "int cmd_run(int argc, char **argv);\n",
-    "tests/test_x.c": '#include "runner/cmd.h"\n#include "x.h"\n',  # tests may include anything
+    "commands/cmd_run.c": '#include "runner/run.h"\n#include "server/srv.h"\n',
+    "commands/main.c": '#include "commands/cmd.h"\n',
+    "commands/cmd.h": "int cmd_run(int argc, char **argv);\n",
+    "tests/test_x.c": '#include "commands/cmd.h"\n#include "x.h"\n',  # tests may include anything
 }
 
 # (name, changes to CLEAN (None deletes a file), expected exit code, a line the output must hold)
@@ -33,8 +33,8 @@ CASES = [
     ("clean tree passes", {}, 0, "layers clean:"),
     ("upward include fails", {"base/util.h": '#include "server/srv.h"\n'}, 1,
      'base/util.h:1: base includes "server/srv.h" of a higher layer (server)'),
-    ("protocol including a command fails", {"runner/run.h": '#include "runner/cmd.h"\n'}, 1,
-     'runner/run.h:1: protocol includes "runner/cmd.h" of a higher layer (commands)'),
+    ("protocol including a command fails", {"runner/run.h": '#include "commands/cmd.h"\n'}, 1,
+     'runner/run.h:1: protocol includes "commands/cmd.h" of a higher layer (commands)'),
     ("sibling work modules fail", {"stats/st.h": '#include "base/util.h"\n#include "dbt3/load.h"\n'}, 1,
      'stats/st.h:2: stats includes "dbt3/load.h" of a sibling layer (dbt3)'),
     ("include not written from the top fails", {"server/srv.h": '#include "util.h"\n'}, 1,

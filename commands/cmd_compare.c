@@ -3,10 +3,10 @@
 #include "reports/rpt.h"
 #include "reports/rpt_html.h"
 #include "base/cli.h"
-#include "runner/cmd.h"
+#include "commands/cmd.h"
 #include "result/res.h"
-#include "runner/cmd_output.h"
-#include "runner/cmd_stat_opts.h"
+#include "commands/cmd_output.h"
+#include "commands/cmd_stat_opts.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
 #include "base/cli.h"
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
-#include "runner/cmd.h"
-#include "runner/cmd_srv_args.h"
+#include "commands/cmd.h"
+#include "commands/cmd_srv_args.h"
 #include "runner/run_once.h"
 #include "server/srv.h"
 #include <math.h>

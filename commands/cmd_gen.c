@@ -18,7 +18,7 @@
 #include "base/util.h"
 #include "dbt3/gen.h"
 #include "dbt3/gen_files.h"
-#include "runner/cmd.h"
+#include "commands/cmd.h"
 
 static const char usage_text[] =
     "usage: dbt3stab gen -s SF [-o DIR] [-T TABLES] [-j THREADS] [--stdout]\n"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The report file of -o. */
-#include "runner/cmd_output.h"
+#include "commands/cmd_output.h"
 #include "base/cli.h"
 #include "reports/rpt.h"
 #include <stdlib.h>

@@ -2,8 +2,8 @@
 /* dbt3stab pin --explain: the placement a run would use, and why. */
 #include "base/cli.h"
 #include "pinning/pin.h"
-#include "runner/cmd.h"
-#include "runner/cmd_pin_opts.h"
+#include "commands/cmd.h"
+#include "commands/cmd_pin_opts.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>

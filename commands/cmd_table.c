@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "runner/cmd.h"
+#include "commands/cmd.h"
 #include <string.h>
 
 const struct cmd cmd_table[] = {

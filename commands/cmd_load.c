@@ -4,8 +4,8 @@
 #include "base/progress.h"
 #include "dbt3/load.h"
 #include "result/res.h"
-#include "runner/cmd.h"
-#include "runner/cmd_srv_args.h"
+#include "commands/cmd.h"
+#include "commands/cmd_srv_args.h"
 #include "runner/run_load.h"
 #include "server/srv.h"
 #include <getopt.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab stabilize: measure which stabilizers shrink the between-restart variance here. */
 #include "base/cli.h"
-#include "runner/cmd.h"
+#include "commands/cmd.h"
 #include "runner/run_stab.h"
 #include <getopt.h>
 #include <limits.h>

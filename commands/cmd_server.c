@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab server init|start|stop|status: the private database server. */
 #include "base/cli.h"
-#include "runner/cmd.h"
-#include "runner/cmd_srv_args.h"
+#include "commands/cmd.h"
+#include "commands/cmd_srv_args.h"
 #include "server/srv.h"
 #include <getopt.h>
 #include <stdio.h>

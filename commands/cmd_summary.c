@@ -3,9 +3,9 @@
 #include "base/cli.h"
 #include "reports/rpt.h"
 #include "result/res.h"
-#include "runner/cmd.h"
-#include "runner/cmd_output.h"
-#include "runner/cmd_stat_opts.h"
+#include "commands/cmd.h"
+#include "commands/cmd_output.h"
+#include "commands/cmd_stat_opts.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* dbt3stab queries: print or write the 22 statements. */
 #include "base/cli.h"
 #include "dbt3/qry.h"
-#include "runner/cmd.h"
+#include "commands/cmd.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

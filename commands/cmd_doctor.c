@@ -3,8 +3,8 @@
 #include "base/cli.h"
 #include "pinning/doctor.h"
 #include "pinning/pin.h"
-#include "runner/cmd.h"
-#include "runner/cmd_pin_opts.h"
+#include "commands/cmd.h"
+#include "commands/cmd_pin_opts.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The getopt loop server, load and query share. */
-#include "runner/cmd_srv_args.h"
+#include "commands/cmd_srv_args.h"
 #include "base/cli.h"
 #include "base/util.h"
 #include <stdlib.h>

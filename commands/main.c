@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab: a restart-aware DBT-3 query regression suite for MySQL and MariaDB. */
 #include "base/cli.h"
-#include "runner/cmd.h"
+#include "commands/cmd.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #include "pinning/pin.h"
 #include "base/cli.h"
 #include "base/progress.h"
-#include "runner/cmd.h"
+#include "commands/cmd.h"
 #include "result/res.h"
 #include "runner/run.h"
 #include "runner/run_prior.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The getopt loop pin and doctor share. */
-#include "runner/cmd_pin_opts.h"
+#include "commands/cmd_pin_opts.h"
 #include "base/cli.h"
 #include "base/util.h"
 #include <string.h>

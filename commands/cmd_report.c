@@ -5,8 +5,8 @@
 #include "reports/rpt_html.h"
 #include "result/res.h"
 #include "result/res_dir.h"
-#include "runner/cmd.h"
-#include "runner/cmd_output.h"
+#include "commands/cmd.h"
+#include "commands/cmd_output.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The statistics options compare and summary share. */
-#include "runner/cmd_stat_opts.h"
+#include "commands/cmd_stat_opts.h"
 #include "base/cli.h"
 #include "stats/st.h"
 #include <string.h>

@@ -4,9 +4,9 @@
 #include "reports/rpt.h"
 #include "reports/rpt_history.h"
 #include "base/cli.h"
-#include "runner/cmd.h"
-#include "runner/cmd_output.h"
-#include "runner/cmd_stat_opts.h"
+#include "commands/cmd.h"
+#include "commands/cmd_output.h"
+#include "commands/cmd_stat_opts.h"
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
