@@ -6,7 +6,7 @@
 #include "base/util.h"
 #include "runner/run_cpu.h"
 #include "runner/run_exec.h"
-#include "runner/run_noise.h"
+#include "runner/run_interf.h"
 #include <math.h>
 #include <mysql.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ static const char *const mode_names[NMODES] = {
     "bare mysql_real_query loop", "run_exec", "run_exec + server CPU time",
     "run_exec + server CPU + timeout watchdog", "... + interference every 18 executions"};
 
-/* run samples interference (runner/run_noise.h) before the first and after the last execution
+/* run samples interference (runner/run_interf.h) before the first and after the last execution
  * of a query in a restart: with the fixed protocol's 8 warm-up + 10 runs, once per 18. */
 #define NOISE_EVERY 18
 
@@ -82,9 +82,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bare_loop: %s\n", err.msg);
 		return 1;
 	}
-	struct run_noise *noise = NULL;
-	struct run_noise_rec rec;
-	if (run_noise_new(&noise, (pid_t)pid, run_noise_query_tid(m, 0), NULL, 0, &err) < 0) {
+	struct run_interf *noise = NULL;
+	struct run_interf_rec rec;
+	if (run_interf_new(&noise, (pid_t)pid, run_interf_query_tid(m, 0), NULL, 0, &err) < 0) {
 		fprintf(stderr, "bare_loop: %s\n", err.msg);
 		return 1;
 	}
@@ -112,8 +112,8 @@ int main(int argc, char **argv)
 				struct run_exec_result x;
 				if (md == EXEC_NOISE && i % NOISE_EVERY == 0) {
 					uint64_t s0 = util_now_ns();
-					if ((i > 0 && run_noise_end(noise, &rec, &err) < 0) ||
-					    run_noise_begin(noise, &err) < 0) {
+					if ((i > 0 && run_interf_end(noise, &rec, &err) < 0) ||
+					    run_interf_begin(noise, &err) < 0) {
 						fprintf(stderr, "bare_loop: %s\n", err.msg);
 						return 1;
 					}
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 							       : NAN;
 			}
 			uint64_t s0 = util_now_ns();
-			if (md == EXEC_NOISE && run_noise_end(noise, &rec, &err) < 0) {
+			if (md == EXEC_NOISE && run_interf_end(noise, &rec, &err) < 0) {
 				fprintf(stderr, "bare_loop: %s\n", err.msg);
 				return 1;
 			}
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 	       loop_us[EXEC_NOISE][rounds / 2] - loop_us[EXEC_CPU_WATCH][rounds / 2],
 	       timed_us[EXEC_NOISE][rounds / 2] - timed_us[EXEC_CPU_WATCH][rounds / 2]);
 	qsort(sample_us, (size_t)rounds, sizeof(double), cmp);
-	printf("one interference sample (run_noise_begin or run_noise_end): %.2f us\n",
+	printf("one interference sample (run_interf_begin or run_interf_end): %.2f us\n",
 	       sample_us[rounds / 2]);
 	qsort(first_us, (size_t)rounds, sizeof(double), cmp);
 	qsort(rest_us, (size_t)rounds, sizeof(double), cmp);
@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 	    "for the other %d (without sampling: %.2f us)\n",
 	    first_us[rounds / 2], rest_us[rounds / 2], NOISE_EVERY - 1,
 	    timed_us[EXEC_CPU_WATCH][rounds / 2]);
-	run_noise_free(noise);
+	run_interf_free(noise);
 	run_watch_free(watch);
 	run_cpu_free(cpu);
 	mysql_close(m);

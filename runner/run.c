@@ -6,8 +6,8 @@
 #include "runner/run_budget_plan.h"
 #include "runner/run_exec.h"
 #include "runner/run_explain.h"
+#include "runner/run_interf.h"
 #include "runner/run_memprobe.h"
-#include "runner/run_noise.h"
 #include "runner/run_steady.h"
 #include "stats/st.h"
 #include <math.h>
@@ -43,7 +43,7 @@ struct runctx {
 	MYSQL *conn;
 	struct run_cpu *cpu;
 	struct run_watch *watch;
-	struct run_noise *noise; /* interference around each query, NULL when /proc fails */
+	struct run_interf *noise;   /* interference around each query, NULL when /proc fails */
 	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
 	struct run_memprobe_worker *probe_worker; /* its thread on the server's PUs */
 	double probe_last_ns;	    /* the last probe of this server start, < 0: none yet */
@@ -140,7 +140,7 @@ static int checkpoint(struct tstate *t, struct errbuf *err)
 {
 	if (!t->t->written)
 		t->t->written = 1; /* the signal handler's hint: the rename may have happened */
-	if (run_noise_update(t->t->res) < 0)
+	if (run_interf_update(t->t->res) < 0)
 		return errbuf_set(err, "out of memory");
 	if (res_file_write(t->t->res, t->t->out_path, err) < 0)
 		return -1;
@@ -245,7 +245,7 @@ static void close_session(struct runctx *c)
 	c->watch = NULL;
 	run_cpu_free(c->cpu);
 	c->cpu = NULL;
-	run_noise_free(c->noise);
+	run_interf_free(c->noise);
 	c->noise = NULL;
 	if (c->conn)
 		mysql_close(c->conn);
@@ -265,7 +265,7 @@ static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
 		json_object_set_new(t->t->res->plan, "server_cpu_source",
 				    json_string(run_cpu_source_name(c->cpu)));
 	struct errbuf nerr;
-	if (pid > 0 && run_noise_open(&c->noise, t->srv, c->conn, c->pin, &nerr) < 0)
+	if (pid > 0 && run_interf_open(&c->noise, t->srv, c->conn, c->pin, &nerr) < 0)
 		event(c, "no interference record: %s", nerr.msg);
 	if (c->plan->query_timeout > 0) {
 		MYSQL *killer = srv_connect(t->srv, NULL, err);
@@ -838,12 +838,12 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	}
 	c->execs_done = 0;
 	struct errbuf nerr;
-	struct run_noise_rec nrec;
+	struct run_interf_rec nrec;
 	double probe_before = c->noise ? probe_last(c) : -1;
-	int noise = c->noise && run_noise_begin(c->noise, &nerr) == 0;
+	int noise = c->noise && run_interf_begin(c->noise, &nerr) == 0;
 	enum run_exec_status st = measure(c, num, &rr, &s, &xerr);
-	if (noise && run_noise_end(c->noise, &nrec, &nerr) == 0) {
-		json_t *rec = run_noise_rec_json(&nrec);
+	if (noise && run_interf_end(c->noise, &nrec, &nerr) == 0) {
+		json_t *rec = run_interf_rec_json(&nrec);
 		probe_record(c, rec, probe_before);
 		json_object_set_new(rr.extra, "interference", rec);
 	}
@@ -922,7 +922,8 @@ static int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf 
 		return RUN_E_SERVER;
 	/* disturbed: said here, its cause once in the end-of-run table (and summary, compare) */
 	char why[160];
-	const char *dist = run_noise_disturbed(t->t->res, r, why, sizeof(why)) ? ", disturbed" : "";
+	const char *dist =
+	    run_interf_disturbed(t->t->res, r, why, sizeof(why)) ? ", disturbed" : "";
 	double ss = (double)(c->start_ns - ss0) / 1e9;
 	if (ss > t->startstop_s)
 		t->startstop_s = ss;
@@ -1123,7 +1124,7 @@ static int budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
 }
 
 /* --redo-disturbed N: up to N disturbed restarts (target by target, in order) measured again;
- * their entries move to the top-level "redone" list first (run_noise_set_aside). */
+ * their entries move to the top-level "redone" list first (run_interf_set_aside). */
 static int redo_disturbed(struct runctx *c, struct errbuf *err)
 {
 	int left = c->plan->redo_disturbed, rc = 0;
@@ -1131,9 +1132,9 @@ static int redo_disturbed(struct runctx *c, struct errbuf *err)
 		struct tstate *t = &c->ts[i];
 		for (int r = 0; r < c->plan->restarts && left > 0 && rc == 0; r++) {
 			char why[160];
-			if (!run_noise_disturbed(t->t->res, r, why, sizeof(why)))
+			if (!run_interf_disturbed(t->t->res, r, why, sizeof(why)))
 				continue;
-			if (run_noise_set_aside(t->t->res, r) < 0)
+			if (run_interf_set_aside(t->t->res, r) < 0)
 				return errbuf_set(err, "out of memory");
 			event(c, "%s%smeasuring restart %d again (it was disturbed: %s)",
 			      t->t->name ? t->t->name : "", t->t->name ? ": " : "", r + 1, why);

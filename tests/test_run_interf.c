@@ -3,8 +3,8 @@
  * worked out by hand from the fixture's columns), the disturbed rule, the reader's checks. */
 #include "harness.h"
 #include "result/res.h"
+#include "runner/run_interf.h"
 #include "runner/run_memprobe.h"
-#include "runner/run_noise.h"
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <math.h>
@@ -27,31 +27,31 @@ static const char proc_stat[] = "cpu  151993 351687 89065 65686 742 0 835 2053 0
 				"intr 3974168 0 0 0\n"
 				"ctxt 13042904\n";
 
-static void test_run_noise__stat_sums_the_listed_cpus(void)
+static void test_run_interf__stat_sums_the_listed_cpus(void)
 {
 	uint64_t busy, steal;
 	const unsigned one[] = {1}, two[] = {0, 2}, ten[] = {10}, absent[] = {3};
 	/* cpu1: 65193 + 182356 + 49946 + 0 + 800 */
-	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, one, 1, &busy, &steal), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_stat(proc_stat, one, 1, &busy, &steal), 0);
 	CU_ASSERT_EQUAL(busy, 298295);
 	CU_ASSERT_EQUAL(steal, 1057);
 	/* cpu0: 86799 + 169331 + 39119 + 0 + 35 = 295284; cpu2: 10 + 20 + 30 + 60 + 70 = 190 */
-	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, two, 2, &busy, &steal), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_stat(proc_stat, two, 2, &busy, &steal), 0);
 	CU_ASSERT_EQUAL(busy, 295474);
 	CU_ASSERT_EQUAL(steal, 995 + 80);
 	/* "cpu1" is not a prefix match of "cpu10" */
-	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, ten, 1, &busy, &steal), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_stat(proc_stat, ten, 1, &busy, &steal), 0);
 	CU_ASSERT_EQUAL(busy, 5);
 	CU_ASSERT_EQUAL(steal, 1);
 	/* every CPU: the aggregate line 151993 + 351687 + 89065 + 0 + 835 */
-	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, NULL, 0, &busy, &steal), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_stat(proc_stat, NULL, 0, &busy, &steal), 0);
 	CU_ASSERT_EQUAL(busy, 593580);
 	CU_ASSERT_EQUAL(steal, 2053);
-	CU_ASSERT_EQUAL(run_noise_parse_stat(proc_stat, absent, 1, &busy, &steal), -1);
-	CU_ASSERT_EQUAL(run_noise_parse_stat("cpu0 1 2\n", NULL, 0, &busy, &steal), -1);
+	CU_ASSERT_EQUAL(run_interf_parse_stat(proc_stat, absent, 1, &busy, &steal), -1);
+	CU_ASSERT_EQUAL(run_interf_parse_stat("cpu0 1 2\n", NULL, 0, &busy, &steal), -1);
 }
 
-static void test_run_noise__pidstat_takes_fields_after_the_command(void)
+static void test_run_interf__pidstat_takes_fields_after_the_command(void)
 {
 	uint64_t ticks, majflt;
 	/* fields 10 (minflt) .. 15: 100 0 7 0 1234 56 -> majflt 7, utime 1234, stime 56 */
@@ -59,21 +59,21 @@ static void test_run_noise__pidstat_takes_fields_after_the_command(void)
 				    "1234 56 0 0 20 0 31 0 331274 3133440 389\n";
 	/* a command with spaces and a ')' must not shift the fields */
 	static const char odd[] = "42 (a) b (c) R 1 1 1 0 -1 0 5 0 3 0 10 20 0 0 20 0 1 0 9 9 9\n";
-	CU_ASSERT_EQUAL(run_noise_parse_pidstat(plain, &ticks, &majflt), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_pidstat(plain, &ticks, &majflt), 0);
 	CU_ASSERT_EQUAL(ticks, 1290);
 	CU_ASSERT_EQUAL(majflt, 7);
-	CU_ASSERT_EQUAL(run_noise_parse_pidstat(odd, &ticks, &majflt), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_pidstat(odd, &ticks, &majflt), 0);
 	CU_ASSERT_EQUAL(ticks, 30);
 	CU_ASSERT_EQUAL(majflt, 3);
-	CU_ASSERT_EQUAL(run_noise_parse_pidstat("8317 (x) S 1 2\n", &ticks, &majflt), -1);
-	CU_ASSERT_EQUAL(run_noise_parse_pidstat("no parenthesis", &ticks, &majflt), -1);
+	CU_ASSERT_EQUAL(run_interf_parse_pidstat("8317 (x) S 1 2\n", &ticks, &majflt), -1);
+	CU_ASSERT_EQUAL(run_interf_parse_pidstat("no parenthesis", &ticks, &majflt), -1);
 	/* num_threads is field 20: 31 and 1 */
 	uint64_t threads;
-	CU_ASSERT_EQUAL(run_noise_parse_nthreads(plain, &threads), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_nthreads(plain, &threads), 0);
 	CU_ASSERT_EQUAL(threads, 31);
-	CU_ASSERT_EQUAL(run_noise_parse_nthreads(odd, &threads), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_nthreads(odd, &threads), 0);
 	CU_ASSERT_EQUAL(threads, 1);
-	CU_ASSERT_EQUAL(run_noise_parse_nthreads("8317 (x) S 1 2 3 4 5 6 7 8 9 10 11\n", &threads),
+	CU_ASSERT_EQUAL(run_interf_parse_nthreads("8317 (x) S 1 2 3 4 5 6 7 8 9 10 11\n", &threads),
 			-1);
 }
 
@@ -128,67 +128,67 @@ static void napper_stop(struct napper *z)
 /* The sampler keeps its thread list open between samples: a thread started between two samples
  * (the count changes) and a thread that replaced one that ended (the count stays) are both
  * summed; sampled on this test process, whose threads' naps are the context switches. */
-static void test_run_noise__sampler_follows_the_threads(void)
+static void test_run_interf__sampler_follows_the_threads(void)
 {
-	struct run_noise *n = NULL;
-	struct run_noise_rec rec;
+	struct run_interf *n = NULL;
+	struct run_interf_rec rec;
 	struct errbuf err = {""};
 	struct napper a, b;
-	CU_ASSERT_EQUAL_FATAL(run_noise_new(&n, getpid(), 0, NULL, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_new(&n, getpid(), 0, NULL, 0, &err), 0);
 	/* 1: a new thread between the samples: its 50 naps count */
-	CU_ASSERT_EQUAL_FATAL(run_noise_begin(n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
 	napper_start(&a, 50);
-	CU_ASSERT_EQUAL_FATAL(run_noise_end(n, &rec, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
 	CU_ASSERT(rec.vcsw >= 50);
 	/* 2: thread a (parked, listed at the first sample) ends and b takes its place: the same
 	 * count of threads, but a's file answers no more, so the list is taken again and b's 50
 	 * naps count (less what a had, about 50 and its park) */
-	CU_ASSERT_EQUAL_FATAL(run_noise_begin(n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
 	napper_stop(&a);
 	napper_start(&b, 120);
-	CU_ASSERT_EQUAL_FATAL(run_noise_end(n, &rec, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
 	CU_ASSERT(rec.vcsw >= 120 - 60);
 	napper_stop(&b);
-	run_noise_free(n);
+	run_interf_free(n);
 }
 
-static void test_run_noise__status_context_switches(void)
+static void test_run_interf__status_context_switches(void)
 {
 	uint64_t vol, invol;
 	static const char status[] = "Name:\tmariadbd\nState:\tS (sleeping)\n"
 				     "Cpus_allowed_list:\t0\n"
 				     "voluntary_ctxt_switches:\t1523\n"
 				     "nonvoluntary_ctxt_switches:\t87\n";
-	CU_ASSERT_EQUAL(run_noise_parse_ctxt(status, &vol, &invol), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_ctxt(status, &vol, &invol), 0);
 	CU_ASSERT_EQUAL(vol, 1523);
 	CU_ASSERT_EQUAL(invol, 87);
-	CU_ASSERT_EQUAL(run_noise_parse_ctxt("Name:\tx\n", &vol, &invol), -1);
+	CU_ASSERT_EQUAL(run_interf_parse_ctxt("Name:\tx\n", &vol, &invol), -1);
 }
 
 /* /proc/PID/io as Linux 6.1 prints it (the figures of a MariaDB server at SF 10); a key counts
  * only at a line's start: cancelled_write_bytes is not write_bytes. */
-static void test_run_noise__io_takes_the_storage_bytes(void)
+static void test_run_interf__io_takes_the_storage_bytes(void)
 {
 	uint64_t rd, wr;
 	static const char io[] = "rchar: 58789803\nwchar: 1204\nsyscr: 1682\nsyscw: 12\n"
 				 "read_bytes: 3578163200\nwrite_bytes: 368640\n"
 				 "cancelled_write_bytes: 4096\n";
 	static const char no_write[] = "rchar: 1\nread_bytes: 7\ncancelled_write_bytes: 4096\n";
-	CU_ASSERT_EQUAL(run_noise_parse_io(io, &rd, &wr), 0);
+	CU_ASSERT_EQUAL(run_interf_parse_io(io, &rd, &wr), 0);
 	CU_ASSERT_EQUAL(rd, 3578163200ULL);
 	CU_ASSERT_EQUAL(wr, 368640);
-	CU_ASSERT_EQUAL(run_noise_parse_io(no_write, &rd, &wr), -1);
-	CU_ASSERT_EQUAL(run_noise_parse_io("rchar: 1\n", &rd, &wr), -1);
+	CU_ASSERT_EQUAL(run_interf_parse_io(no_write, &rd, &wr), -1);
+	CU_ASSERT_EQUAL(run_interf_parse_io("rchar: 1\n", &rd, &wr), -1);
 }
 
 /* The sampler's write_bytes on this process: 4 MiB written and synced to a file between the
  * samples are 4 MiB the process made the storage layer write (tmpfs has no storage: there
  * the counter is read, and stays below the 4 MiB). */
-static void test_run_noise__sampler_counts_the_storage_writes(void)
+static void test_run_interf__sampler_counts_the_storage_writes(void)
 {
 	enum { MIB = 1 << 20, TIMES = 4 };
-	struct run_noise *n = NULL;
-	struct run_noise_rec rec;
+	struct run_interf *n = NULL;
+	struct run_interf_rec rec;
 	struct errbuf err = {""};
 	struct statfs fs;
 	char *dir = th_tempdir("io"), path[4200];
@@ -196,15 +196,15 @@ static void test_run_noise__sampler_counts_the_storage_writes(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	snprintf(path, sizeof(path), "%s/w", dir);
 	memset(block, 'x', sizeof(block));
-	CU_ASSERT_EQUAL_FATAL(run_noise_new(&n, getpid(), 0, NULL, 0, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(run_noise_begin(n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_new(&n, getpid(), 0, NULL, 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	CU_ASSERT_FATAL(fd >= 0);
 	for (int i = 0; i < TIMES; i++)
 		CU_ASSERT_EQUAL(write(fd, block, sizeof(block)), (ssize_t)sizeof(block));
 	CU_ASSERT_EQUAL(fsync(fd), 0);
 	CU_ASSERT_EQUAL(close(fd), 0);
-	CU_ASSERT_EQUAL_FATAL(run_noise_end(n, &rec, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(statfs(dir, &fs), 0);
 	CU_ASSERT(rec.read_bytes >= 0);
 	if (fs.f_type == TMPFS_MAGIC) {
@@ -212,10 +212,10 @@ static void test_run_noise__sampler_counts_the_storage_writes(void)
 	} else {
 		CU_ASSERT(rec.write_bytes >= TIMES * MIB);
 	}
-	json_t *j = run_noise_rec_json(&rec);
+	json_t *j = run_interf_rec_json(&rec);
 	CU_ASSERT(json_is_integer(json_object_get(j, "write_bytes")));
 	json_decref(j);
-	run_noise_free(n);
+	run_interf_free(n);
 	unlink(path);
 	th_rmtree(dir);
 	free(dir);
@@ -224,10 +224,10 @@ static void test_run_noise__sampler_counts_the_storage_writes(void)
 /* MySQL 8 has no PROCESSLIST.TID: its OS thread id is performance_schema.threads.THREAD_OS_ID
  * of the row whose PROCESSLIST_ID is the connection (MySQL 8.0 reference manual, "The threads
  * Table"); MariaDB 10.11: information_schema.PROCESSLIST.TID. No MySQL binary here: the MariaDB
- * statement runs in test_run_noise_db. */
-static void test_run_noise__thread_id_statement_per_flavour(void)
+ * statement runs in test_run_interf_db. */
+static void test_run_interf__thread_id_statement_per_flavour(void)
 {
-	const char *my = run_noise_tid_sql(1), *maria = run_noise_tid_sql(0);
+	const char *my = run_interf_tid_sql(1), *maria = run_interf_tid_sql(0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(my, "THREAD_OS_ID FROM performance_schema.threads"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(my, "PROCESSLIST_ID = CONNECTION_ID()"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(maria, "TID FROM information_schema.PROCESSLIST"));
@@ -268,7 +268,7 @@ static struct res_file *noisy_file(void)
 	return res;
 }
 
-static void test_run_noise__disturbed_rule_and_exclusion(void)
+static void test_run_interf__disturbed_rule_and_exclusion(void)
 {
 	struct res_file *res = noisy_file();
 	struct res_noise_restart *r;
@@ -297,7 +297,7 @@ static void test_run_noise__disturbed_rule_and_exclusion(void)
 /* A restart's I/O sums are over the records that have the counters: restart 0's two records
  * read 1000 + 2500 bytes and wrote 10 + 0; restart 1's have none (null, absent), so its sums are
  * left out of the JSON rather than written as 0. A negative count is refused at read. */
-static void test_run_noise__io_sums_per_restart(void)
+static void test_run_interf__io_sums_per_restart(void)
 {
 	struct res_file *res = res_file_new(), *back = NULL;
 	struct res_noise_restart *r;
@@ -353,7 +353,7 @@ static void test_run_noise__io_sums_per_restart(void)
 }
 
 /* What the runner writes reads back; a negative time or an unknown cause is refused. */
-static void test_run_noise__records_read_back_and_bad_ones_refused(void)
+static void test_run_interf__records_read_back_and_bad_ones_refused(void)
 {
 	struct res_file *res = noisy_file(), *back = NULL;
 	struct errbuf err = {""};
@@ -407,7 +407,7 @@ static void test_run_noise__records_read_back_and_bad_ones_refused(void)
 
 /* The ring is one cycle through every slot whatever its size, and its size follows the
  * documented rule: an eighth of the last-level cache, between 1 and 16 MiB. */
-static void test_run_noise__memory_probe_ring_is_one_cycle(void)
+static void test_run_interf__memory_probe_ring_is_one_cycle(void)
 {
 	static const size_t sizes[] = {16, 24, 1000, 1u << 20, (4u << 20) + 8};
 	struct errbuf err = {""};
@@ -463,7 +463,7 @@ static struct res_file *probed_file(double floor_ns)
 	return res;
 }
 
-static void test_run_noise__memory_contention_rule(void)
+static void test_run_interf__memory_contention_rule(void)
 {
 	struct res_file *res = probed_file(10.0);
 	struct res_noise_restart *r;
@@ -515,22 +515,22 @@ static void test_run_noise__memory_contention_rule(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"stat_sums_the_listed_cpus", test_run_noise__stat_sums_the_listed_cpus},
+	    {"stat_sums_the_listed_cpus", test_run_interf__stat_sums_the_listed_cpus},
 	    {"pidstat_takes_fields_after_the_command",
-	     test_run_noise__pidstat_takes_fields_after_the_command},
-	    {"status_context_switches", test_run_noise__status_context_switches},
-	    {"io_takes_the_storage_bytes", test_run_noise__io_takes_the_storage_bytes},
+	     test_run_interf__pidstat_takes_fields_after_the_command},
+	    {"status_context_switches", test_run_interf__status_context_switches},
+	    {"io_takes_the_storage_bytes", test_run_interf__io_takes_the_storage_bytes},
 	    {"sampler_counts_the_storage_writes",
-	     test_run_noise__sampler_counts_the_storage_writes},
-	    {"sampler_follows_the_threads", test_run_noise__sampler_follows_the_threads},
-	    {"thread_id_statement_per_flavour", test_run_noise__thread_id_statement_per_flavour},
-	    {"disturbed_rule_and_exclusion", test_run_noise__disturbed_rule_and_exclusion},
-	    {"io_sums_per_restart", test_run_noise__io_sums_per_restart},
-	    {"memory_probe_ring_is_one_cycle", test_run_noise__memory_probe_ring_is_one_cycle},
-	    {"memory_contention_rule", test_run_noise__memory_contention_rule},
+	     test_run_interf__sampler_counts_the_storage_writes},
+	    {"sampler_follows_the_threads", test_run_interf__sampler_follows_the_threads},
+	    {"thread_id_statement_per_flavour", test_run_interf__thread_id_statement_per_flavour},
+	    {"disturbed_rule_and_exclusion", test_run_interf__disturbed_rule_and_exclusion},
+	    {"io_sums_per_restart", test_run_interf__io_sums_per_restart},
+	    {"memory_probe_ring_is_one_cycle", test_run_interf__memory_probe_ring_is_one_cycle},
+	    {"memory_contention_rule", test_run_interf__memory_contention_rule},
 	    {"records_read_back_and_bad_ones_refused",
-	     test_run_noise__records_read_back_and_bad_ones_refused},
+	     test_run_interf__records_read_back_and_bad_ones_refused},
 	    {NULL, NULL},
 	};
-	return th_run("run_noise", cases, argc, argv);
+	return th_run("run_interf", cases, argc, argv);
 }

@@ -5,7 +5,7 @@
  * through 256 MiB there instead makes it disturbed by memory contention (the probe). */
 #include "harness.h"
 #include "result/res.h"
-#include "runner/run_noise.h"
+#include "runner/run_interf.h"
 #include "tests/th_db.h"
 #include "tests/th_schema.h"
 #include "tests/th_spawn.h"
@@ -167,8 +167,8 @@ static double host_busy_share(void)
 		return 1;
 	th_sleep_ms(1000);
 	if (util_read_file("/proc/stat", &b, NULL, &err) < 0 ||
-	    run_noise_parse_stat(a, NULL, 0, &busy0, &steal0) < 0 ||
-	    run_noise_parse_stat(b, NULL, 0, &busy1, &steal1) < 0) {
+	    run_interf_parse_stat(a, NULL, 0, &busy0, &steal0) < 0 ||
+	    run_interf_parse_stat(b, NULL, 0, &busy1, &steal1) < 0) {
 		free(a);
 		free(b);
 		return 1;
@@ -178,7 +178,7 @@ static double host_busy_share(void)
 	return (double)(busy1 - busy0 + steal1 - steal0) / (double)(hz * cpus);
 }
 
-static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
+static void test_run_interf_db__hogged_restart_is_disturbed_and_excluded(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
@@ -294,7 +294,7 @@ static void test_run_noise_db__hogged_restart_is_disturbed_and_excluded(void)
 /* A memory streamer on the server's PU during the second restart: the probes after its queries
  * run at memory latency, and the restart is disturbed by memory contention (whatever the CPU
  * counters say too); each record has its probes before and after the query. */
-static void test_run_noise_db__memory_streamer_is_memory_contention(void)
+static void test_run_interf_db__memory_streamer_is_memory_contention(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
@@ -330,7 +330,7 @@ static void test_run_noise_db__memory_streamer_is_memory_contention(void)
 
 /* --redo-disturbed 1: the first disturbed restart is measured again on a fourth server start;
  * its first entries are kept under "redone", each query still has three restarts. */
-static void test_run_noise_db__redo_disturbed_measures_again_and_keeps_the_first(void)
+static void test_run_interf_db__redo_disturbed_measures_again_and_keeps_the_first(void)
 {
 	CU_ASSERT_FATAL(loaded);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
@@ -401,14 +401,14 @@ int main(int argc, char **argv)
 		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    {"hogged_restart_is_disturbed_and_excluded",
-	     test_run_noise_db__hogged_restart_is_disturbed_and_excluded},
+	     test_run_interf_db__hogged_restart_is_disturbed_and_excluded},
 	    {"redo_disturbed_measures_again_and_keeps_the_first",
-	     test_run_noise_db__redo_disturbed_measures_again_and_keeps_the_first},
+	     test_run_interf_db__redo_disturbed_measures_again_and_keeps_the_first},
 	    {"memory_streamer_is_memory_contention",
-	     test_run_noise_db__memory_streamer_is_memory_contention},
+	     test_run_interf_db__memory_streamer_is_memory_contention},
 	    {NULL, NULL},
 	};
-	int rc = th_run("run_noise_db", cases, argc, argv);
+	int rc = th_run("run_interf_db", cases, argc, argv);
 	th_db_end(&db);
 	return rc;
 }

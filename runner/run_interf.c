@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Interference around a query: /proc parsers and the sampler (runner/run_noise.h). */
-#include "runner/run_noise.h"
+/* Interference around a query: /proc parsers and the sampler (runner/run_interf.h). */
+#include "runner/run_interf.h"
 #include "pinning/pin.h"
 #include "result/res.h"
 #include "server/srv.h"
@@ -43,8 +43,8 @@ static const char *stat_line(const char *text, const char *label)
 	return NULL;
 }
 
-int run_noise_parse_stat(const char *text, const unsigned *cpus, int n_cpus, uint64_t *out_busy,
-			 uint64_t *out_steal)
+int run_interf_parse_stat(const char *text, const unsigned *cpus, int n_cpus, uint64_t *out_busy,
+			  uint64_t *out_steal)
 {
 	*out_busy = *out_steal = 0;
 	for (int i = 0; i < (n_cpus ? n_cpus : 1); i++) {
@@ -97,7 +97,7 @@ static int pidstat_fields(const char *text, uint64_t *v, int n)
 /* Places of fields counted from the state on (proc(5)'s field number minus 3). */
 enum { PS_MAJFLT = 9, PS_UTIME = 11, PS_STIME = 12, PS_NTHREADS = 17 };
 
-int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out_majflt)
+int run_interf_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out_majflt)
 {
 	uint64_t v[PS_STIME + 1];
 	if (pidstat_fields(text, v, PS_STIME + 1) < 0)
@@ -107,7 +107,7 @@ int run_noise_parse_pidstat(const char *text, uint64_t *out_ticks, uint64_t *out
 	return 0;
 }
 
-int run_noise_parse_nthreads(const char *text, uint64_t *out_threads)
+int run_interf_parse_nthreads(const char *text, uint64_t *out_threads)
 {
 	uint64_t v[PS_NTHREADS + 1];
 	if (pidstat_fields(text, v, PS_NTHREADS + 1) < 0)
@@ -116,15 +116,14 @@ int run_noise_parse_nthreads(const char *text, uint64_t *out_threads)
 	return 0;
 }
 
-/* The server's /proc/PID/stat read once for a sample: run_noise_parse_pidstat's figures and the
+/* The server's /proc/PID/stat read once for a sample: run_interf_parse_pidstat's figures and the
  * thread count (0 when the line stops before it). */
-static int parse_server_stat(const char *text, uint64_t *ticks, uint64_t *majflt,
-			     uint64_t *threads)
+static int parse_server_stat(const char *text, uint64_t *ticks, uint64_t *majflt, uint64_t *threads)
 {
 	uint64_t v[PS_NTHREADS + 1];
 	*threads = 0;
 	if (pidstat_fields(text, v, PS_NTHREADS + 1) < 0)
-		return run_noise_parse_pidstat(text, ticks, majflt);
+		return run_interf_parse_pidstat(text, ticks, majflt);
 	*majflt = v[PS_MAJFLT];
 	*ticks = v[PS_UTIME] + v[PS_STIME];
 	*threads = v[PS_NTHREADS];
@@ -144,7 +143,7 @@ static int status_value(const char *text, const char *key, uint64_t *out)
 	return end == p ? -1 : 0;
 }
 
-int run_noise_parse_ctxt(const char *text, uint64_t *out_vol, uint64_t *out_invol)
+int run_interf_parse_ctxt(const char *text, uint64_t *out_vol, uint64_t *out_invol)
 {
 	if (status_value(text, "\nvoluntary_ctxt_switches:", out_vol) < 0 ||
 	    status_value(text, "\nnonvoluntary_ctxt_switches:", out_invol) < 0)
@@ -152,7 +151,7 @@ int run_noise_parse_ctxt(const char *text, uint64_t *out_vol, uint64_t *out_invo
 	return 0;
 }
 
-int run_noise_parse_io(const char *text, uint64_t *out_read, uint64_t *out_write)
+int run_interf_parse_io(const char *text, uint64_t *out_read, uint64_t *out_write)
 {
 	/* the first line is "rchar:": a key is matched at a line's start */
 	if (status_value(text, "\nread_bytes:", out_read) < 0 ||
@@ -161,7 +160,7 @@ int run_noise_parse_io(const char *text, uint64_t *out_read, uint64_t *out_write
 	return 0;
 }
 
-const char *run_noise_tid_sql(int mysql)
+const char *run_interf_tid_sql(int mysql)
 {
 	return mysql ? "SELECT THREAD_OS_ID FROM performance_schema.threads WHERE "
 		       "PROCESSLIST_ID = CONNECTION_ID()"
@@ -176,14 +175,14 @@ struct snap {
 	int have_qthread, have_io;
 };
 
-struct run_noise {
+struct run_interf {
 	pid_t pid, tid;
 	unsigned cpus[NOISE_MAX_CPUS];
 	int n_cpus;
 	double ms_per_tick;
 	struct snap s0;
 	int fd_stat, fd_server, fd_self, fd_qstat, fd_qstatus, fd_io; /* -1: not open */
-	int *thr_fd;					       /* the server's threads' status */
+	int *thr_fd; /* the server's threads' status */
 	size_t n_thr;
 	uint64_t thr_count;    /* num_threads when thr_fd was listed */
 	char statbuf[1 << 16]; /* /proc/stat: a line per CPU */
@@ -201,11 +200,11 @@ static int open_task(pid_t pid, pid_t tid, const char *file)
 	return open_ro(path);
 }
 
-int run_noise_new(struct run_noise **out, pid_t server, pid_t query_tid, const unsigned *cpus,
-		  int n_cpus, struct errbuf *err)
+int run_interf_new(struct run_interf **out, pid_t server, pid_t query_tid, const unsigned *cpus,
+		   int n_cpus, struct errbuf *err)
 {
 	char path[64];
-	struct run_noise *n = calloc(1, sizeof(*n));
+	struct run_interf *n = calloc(1, sizeof(*n));
 	if (!n)
 		return errbuf_set(err, "out of memory");
 	n->pid = server;
@@ -234,7 +233,7 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static void threads_close(struct run_noise *n)
+static void threads_close(struct run_interf *n)
 {
 	for (size_t i = 0; i < n->n_thr; i++)
 		close_fd(&n->thr_fd[i]);
@@ -243,7 +242,7 @@ static void threads_close(struct run_noise *n)
 	n->n_thr = 0;
 }
 
-void run_noise_free(struct run_noise *n)
+void run_interf_free(struct run_interf *n)
 {
 	if (!n)
 		return;
@@ -257,10 +256,10 @@ void run_noise_free(struct run_noise *n)
 	free(n);
 }
 
-pid_t run_noise_query_tid(MYSQL *m, int mysql)
+pid_t run_interf_query_tid(MYSQL *m, int mysql)
 {
 	pid_t tid = 0;
-	if (mysql_query(m, run_noise_tid_sql(mysql)))
+	if (mysql_query(m, run_interf_tid_sql(mysql)))
 		return 0;
 	MYSQL_RES *res = mysql_store_result(m);
 	MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
@@ -287,7 +286,7 @@ static int reread(int fd, char *buf, size_t len)
 }
 
 /* Opens the status file of every thread of the server now alive, in place of the old list. */
-static void threads_list(struct run_noise *n, uint64_t count)
+static void threads_list(struct run_interf *n, uint64_t count)
 {
 	char path[64];
 	struct dirent *e;
@@ -311,14 +310,14 @@ static void threads_list(struct run_noise *n, uint64_t count)
 }
 
 /* Context switches summed over the listed threads; -1 when one of them has gone. */
-static int threads_ctxt(struct run_noise *n, uint64_t *vol, uint64_t *invol)
+static int threads_ctxt(struct run_interf *n, uint64_t *vol, uint64_t *invol)
 {
 	char buf[4096]; /* a status file is about 1.5 KiB */
 	*vol = *invol = 0;
 	for (size_t i = 0; i < n->n_thr; i++) {
 		uint64_t v, iv;
 		if (reread(n->thr_fd[i], buf, sizeof(buf)) < 0 ||
-		    run_noise_parse_ctxt(buf, &v, &iv) < 0)
+		    run_interf_parse_ctxt(buf, &v, &iv) < 0)
 			return -1;
 		*vol += v;
 		*invol += iv;
@@ -328,7 +327,7 @@ static int threads_ctxt(struct run_noise *n, uint64_t *vol, uint64_t *invol)
 
 /* Context switches summed over the server's threads (those alive at the sample), listing the
  * threads again when their number changed or one has gone. */
-static void server_ctxt(struct run_noise *n, uint64_t count, uint64_t *vol, uint64_t *invol)
+static void server_ctxt(struct run_interf *n, uint64_t count, uint64_t *vol, uint64_t *invol)
 {
 	if (count != n->thr_count || n->n_thr == 0)
 		threads_list(n, count);
@@ -339,40 +338,40 @@ static void server_ctxt(struct run_noise *n, uint64_t count, uint64_t *vol, uint
 	}
 }
 
-static void take_qthread(struct run_noise *n, struct snap *s)
+static void take_qthread(struct run_interf *n, struct snap *s)
 {
 	char buf[4096];
 	uint64_t flt;
 	s->have_qthread = reread(n->fd_qstat, buf, sizeof(buf)) == 0 &&
-			  run_noise_parse_pidstat(buf, &s->qthread, &flt) == 0 &&
+			  run_interf_parse_pidstat(buf, &s->qthread, &flt) == 0 &&
 			  reread(n->fd_qstatus, buf, sizeof(buf)) == 0 &&
-			  run_noise_parse_ctxt(buf, &s->qvcsw, &s->qivcsw) == 0;
+			  run_interf_parse_ctxt(buf, &s->qvcsw, &s->qivcsw) == 0;
 }
 
-static int take(struct run_noise *n, struct snap *s, struct errbuf *err)
+static int take(struct run_interf *n, struct snap *s, struct errbuf *err)
 {
 	char buf[4096];
 	uint64_t flt, threads = 0;
 	memset(s, 0, sizeof(*s));
 	s->wall_ns = util_now_ns();
 	if (reread(n->fd_stat, n->statbuf, sizeof(n->statbuf)) < 0 ||
-	    run_noise_parse_stat(n->statbuf, n->cpus, n->n_cpus, &s->busy, &s->steal) < 0)
+	    run_interf_parse_stat(n->statbuf, n->cpus, n->n_cpus, &s->busy, &s->steal) < 0)
 		return errbuf_set(err, "cannot read the CPU counters in /proc/stat");
 	if (reread(n->fd_server, buf, sizeof(buf)) < 0 ||
 	    parse_server_stat(buf, &s->server, &s->majflt, &threads) < 0)
 		return errbuf_set(err, "cannot read '/proc/%d/stat'", (int)n->pid);
 	if (reread(n->fd_self, buf, sizeof(buf)) < 0 ||
-	    run_noise_parse_pidstat(buf, &s->client, &flt) < 0)
+	    run_interf_parse_pidstat(buf, &s->client, &flt) < 0)
 		return errbuf_set(err, "cannot read '/proc/self/stat'");
 	if (n->tid > 0)
 		take_qthread(n, s);
 	s->have_io = reread(n->fd_io, buf, sizeof(buf)) == 0 &&
-		     run_noise_parse_io(buf, &s->rbytes, &s->wbytes) == 0;
+		     run_interf_parse_io(buf, &s->rbytes, &s->wbytes) == 0;
 	server_ctxt(n, threads, &s->vcsw, &s->ivcsw);
 	return 0;
 }
 
-int run_noise_begin(struct run_noise *n, struct errbuf *err)
+int run_interf_begin(struct run_interf *n, struct errbuf *err)
 {
 	return take(n, &n->s0, err);
 }
@@ -382,7 +381,7 @@ static uint64_t delta(uint64_t a, uint64_t b)
 	return b > a ? b - a : 0;
 }
 
-int run_noise_end(struct run_noise *n, struct run_noise_rec *out, struct errbuf *err)
+int run_interf_end(struct run_interf *n, struct run_interf_rec *out, struct errbuf *err)
 {
 	struct snap s1;
 	const struct snap *s0 = &n->s0;
@@ -426,7 +425,7 @@ static json_t *count_or_null(double v)
 	return v < 0 ? json_null() : json_integer((json_int_t)v);
 }
 
-json_t *run_noise_rec_json(const struct run_noise_rec *r)
+json_t *run_interf_rec_json(const struct run_interf_rec *r)
 {
 	return json_pack(
 	    "{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "window_ms",
@@ -442,8 +441,8 @@ json_t *run_noise_rec_json(const struct run_noise_rec *r)
 
 /* ---- in the protocol ---- */
 
-int run_noise_open(struct run_noise **out, struct srv *s, MYSQL *conn, const struct pin_ctx *pin,
-		   struct errbuf *err)
+int run_interf_open(struct run_interf **out, struct srv *s, MYSQL *conn, const struct pin_ctx *pin,
+		    struct errbuf *err)
 {
 	unsigned cpus[2 * PIN_MAX_IDS];
 	int n = 0;
@@ -459,11 +458,11 @@ int run_noise_open(struct run_noise **out, struct srv *s, MYSQL *conn, const str
 				cpus[n++] = p->client_cpus[i];
 		}
 	}
-	pid_t tid = run_noise_query_tid(conn, srv_flavour(s) == SRV_FLAVOUR_MYSQL);
-	return run_noise_new(out, srv_pid(s), tid, cpus, n, err);
+	pid_t tid = run_interf_query_tid(conn, srv_flavour(s) == SRV_FLAVOUR_MYSQL);
+	return run_interf_new(out, srv_pid(s), tid, cpus, n, err);
 }
 
-int run_noise_update(struct res_file *res)
+int run_interf_update(struct res_file *res)
 {
 	struct res_noise_restart *r;
 	size_t n;
@@ -480,7 +479,7 @@ int run_noise_update(struct res_file *res)
 	return 0;
 }
 
-int run_noise_disturbed(const struct res_file *res, int idx, char *why, size_t len)
+int run_interf_disturbed(const struct res_file *res, int idx, char *why, size_t len)
 {
 	struct res_noise_restart *r;
 	size_t n;
@@ -496,7 +495,7 @@ int run_noise_disturbed(const struct res_file *res, int idx, char *why, size_t l
 	return found;
 }
 
-int run_noise_set_aside(struct res_file *res, int idx)
+int run_interf_set_aside(struct res_file *res, int idx)
 {
 	json_t *all = res_file_to_json(res), *queries = json_object_get(all, "queries"), *q, *e;
 	size_t i, k;
