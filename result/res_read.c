@@ -2,6 +2,7 @@
 /* The strict reader of result files: every member docs/result-format.md defines is checked for its
  * type, range and agreement with the plan; the first failure is one line with its JSON path. */
 #include "result/res.h"
+#include "result/res_counts.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -342,6 +343,28 @@ static int check_noise_top(struct rd *rd, json_t *root)
 
 static int check_restart_optional(struct rd *rd, json_t *o, const char *path);
 
+/* The optional records of named per-execution counts (result/res_counts.h), one count or one per
+ * measured run each. */
+static int check_counts(struct rd *rd, json_t *o, const char *path, size_t n_measured)
+{
+	static const char *const members[] = {"work"};
+	char p[400], key[RES_MAX_NAME + 1], msg[160];
+	json_t *rec;
+	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
+		if (member(rd, o, path, members[i], W_OBJECT | W_OPTIONAL, &rec) < 0)
+			return -1;
+		if (!rec ||
+		    res_counts_check(rec, n_measured, key, sizeof(key), msg, sizeof(msg)) == 0)
+			continue;
+		if (*key)
+			snprintf(p, sizeof(p), "%s.%s.%s", path, members[i], key);
+		else
+			snprintf(p, sizeof(p), "%s.%s", path, members[i]);
+		return fail(rd, p, "%s", msg);
+	}
+	return 0;
+}
+
 static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_restart *r)
 {
 	static const char *const known[] = {
@@ -401,7 +424,8 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	if (member(rd, o, path, "plan", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
 	    copy_string(rd, path, v, &r->plan) < 0)
 		return -1;
-	if (check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0)
+	if (check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0 ||
+	    check_counts(rd, o, path, r->n_measured) < 0)
 		return -1;
 	return keep_extra(rd, o, path, known, &r->extra);
 }

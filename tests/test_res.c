@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "result/res.h"
+#include "result/res_counts.h"
 #include "tests/harness.h"
 #include <math.h>
 #include <stdio.h>
@@ -126,6 +127,32 @@ static const struct {
     {"\"not_steady\":false,\"error\":null},",
      "\"not_steady\":false,\"error\":null,\"warmup_steady\":\"yes\"},",
      "'bad.json': $.queries[0].restarts[0].warmup_steady: expected a boolean, found a string"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"work\":[1]},",
+     "'bad.json': $.queries[0].restarts[0].work: expected an object, found an array"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"work\":{\"Handler_read_key\":[5,5,5]}},",
+     "'bad.json': $.queries[0].restarts[0].work.Handler_read_key: 3 counts for 2 measured runs "
+     "(expected as many, or one integer)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"work\":{\"Sort_rows\":-1}},",
+     "'bad.json': $.queries[0].restarts[0].work.Sort_rows: expected an integer 0 to 2^53 or an "
+     "array of them"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"work\":{\"Sort_rows\":[1,1.5]}},",
+     "'bad.json': $.queries[0].restarts[0].work.Sort_rows: entry 1: expected an integer 0 to "
+     "2^53"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"work\":{\"\":1}},",
+     "'bad.json': $.queries[0].restarts[0].work: a counter name of 0 characters (1 to 64)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"work\":{\"a\\u001b[2J\":1}},",
+     "'bad.json': $.queries[0].restarts[0].work.a?[2J: a counter name is letters, digits and '_' "
+     "only"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"work\":{\"Rows_read\":9007199254740993}},",
+     "'bad.json': $.queries[0].restarts[0].work.Rows_read: expected an integer 0 to 2^53 or an "
+     "array of them"},
     {"\"host\":{}", "\"host\":[]", "'bad.json': $.host: expected an object, found an array"},
     {"\"id\":\"Q1\",", "", "'bad.json': $.queries[0].id: missing"},
     {"\"sql_sha256\":\"aaaa", "\"sql_sha256\":\"Xaaa",
@@ -184,6 +211,49 @@ static void test_res__buffer_pool_fits_read(void)
 		res_file_free(res);
 		free(text);
 	}
+}
+
+/* A work record: constant counters written once, varying ones per run; read back expanded. */
+static void test_res__work_counts_round_trip(void)
+{
+	char *text = replaced("\"not_steady\":false,\"error\":null},",
+			      "\"not_steady\":false,\"error\":null,\"work\":{\"Handler_read_key\":"
+			      "[7,9],\"Sort_rows\":4}},");
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_parse(&res, text, strlen(text), "w.json", &err), 0);
+	struct res_counts c, none;
+	CU_ASSERT_EQUAL(res_counts_get(&c, &res->queries[0].restarts[0], "work"), 1);
+	CU_ASSERT_EQUAL(c.n, 2);
+	CU_ASSERT_EQUAL(c.n_exec, 2);
+	int k = res_counts_find(&c, "Handler_read_key"), s = res_counts_find(&c, "Sort_rows");
+	CU_ASSERT_FATAL(k >= 0 && s >= 0);
+	CU_ASSERT_EQUAL(c.v[k * 2], 7);
+	CU_ASSERT_EQUAL(c.v[k * 2 + 1], 9);
+	CU_ASSERT_EQUAL(c.v[s * 2], 4);
+	CU_ASSERT_EQUAL(c.v[s * 2 + 1], 4);
+	CU_ASSERT_EQUAL(res_counts_first_warm(&c, &res->queries[0].restarts[0]), 0);
+	CU_ASSERT_EQUAL(res_counts_get(&none, &res->queries[0].restarts[1], "work"), 0);
+	CU_ASSERT_EQUAL(none.n, 0);
+	json_t *j = res_counts_json(&c);
+	char *dump = json_dumps(j, JSON_COMPACT);
+	CU_ASSERT_STRING_EQUAL(dump, "{\"Handler_read_key\":[7,9],\"Sort_rows\":4}");
+	free(dump);
+	json_decref(j);
+	/* the writer keeps it: written and read back, the same record */
+	char *again = res_file_dumps(res);
+	struct res_file *res2 = NULL;
+	CU_ASSERT_EQUAL_FATAL(res_file_parse(&res2, again, strlen(again), "w2.json", &err), 0);
+	struct res_counts c2;
+	CU_ASSERT_EQUAL(res_counts_get(&c2, &res2->queries[0].restarts[0], "work"), 1);
+	CU_ASSERT_EQUAL(c2.n, 2);
+	CU_ASSERT_EQUAL(c2.v[res_counts_find(&c2, "Handler_read_key") * 2 + 1], 9);
+	res_counts_release(&c2);
+	res_counts_release(&c);
+	res_file_free(res2);
+	res_file_free(res);
+	free(again);
+	free(text);
 }
 
 static void test_res__malformed_inputs_name_file_and_path(void)
@@ -593,6 +663,7 @@ int main(int argc, char **argv)
 	    {"file_kind_by_format", test_res__file_kind_by_format},
 	    {"buffer_pool_fits_read", test_res__buffer_pool_fits_read},
 	    {"base_file_parses", test_res__base_file_parses},
+	    {"work_counts_round_trip", test_res__work_counts_round_trip},
 	    {"malformed_inputs_name_file_and_path", test_res__malformed_inputs_name_file_and_path},
 	    {"non_ok_restart_may_have_no_runs", test_res__non_ok_restart_may_have_no_runs},
 	    {"plan_members_checked_against_data", test_res__plan_members_checked_against_data},
