@@ -193,22 +193,3 @@ int cli_parse_duration(const char *s, double *out)
 	*out = total;
 	return 0;
 }
-
-int cli_output_check(const char *output, const char *const *inputs, size_t n)
-{
-	struct stat out, in;
-	if (!*output) {
-		cli_error("an empty output path (-o)");
-		return CLI_USAGE;
-	}
-	if (stat(output, &out) != 0)
-		return CLI_OK; /* a new file is no input */
-	for (size_t i = 0; i < n; i++)
-		if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev &&
-		    in.st_ino == out.st_ino) {
-			cli_error("cannot write '%s': it is the input '%s' (give another -o)",
-				  output, inputs[i]);
-			return CLI_USAGE;
-		}
-	return CLI_OK;
-}

@@ -51,11 +51,6 @@ int cli_parse_fraction(const char *s, double *out);
  * 1e7 s. 0 on success, -1 otherwise. */
 int cli_parse_duration(const char *s, double *out);
 
-/* Checks an output path (-o) before anything is read or written: not empty, and not one of the n
- * inputs (NULL entries skipped), compared by device and inode, so another name or a link of an
- * input is caught too. Prints one line and returns CLI_USAGE, or returns CLI_OK. */
-int cli_output_check(const char *output, const char *const *inputs, size_t n);
-
 /* Nonzero when f is a terminal that should get colour (NO_COLOR unset, TERM not dumb). */
 int cli_use_color(FILE *f);
 

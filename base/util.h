@@ -22,7 +22,8 @@ int errbuf_errno(struct errbuf *e, int errnum, const char *fmt, ...) UTIL_PRINTF
  * file that is not a directory). */
 int util_mkdir_p(const char *path);
 
-/* Writes len bytes to path atomically: path.tmp, fsync, rename, fsync of the directory. */
+/* Writes len bytes to path atomically with mode 0644: util_write_file (base/safe_write.h), which
+ * refuses a target that is not a regular file and writes a private temp file first. */
 int util_write_atomic(const char *path, const void *data, size_t len, struct errbuf *err);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer the caller frees. */

@@ -2,7 +2,6 @@
 #include "base/util.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <math.h>
 #include <openssl/evp.h>
 #include <stdarg.h>
@@ -65,57 +64,6 @@ int util_mkdir_p(const char *path)
 			return -1;
 		}
 	}
-	return 0;
-}
-
-static int fsync_dir_of(const char *path)
-{
-	char *copy = strdup(path);
-	if (!copy)
-		return -1;
-	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
-	free(copy);
-	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int util_write_atomic(const char *path, const void *data, size_t len, struct errbuf *err)
-{
-	char tmp[4200];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return errbuf_set(err, "path too long: '%s'", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return errbuf_errno(err, errno, "cannot create '%s'", tmp);
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		int saved = errno;
-		close(fd);
-		unlink(tmp);
-		return errbuf_errno(err, saved, "cannot write '%s'", tmp);
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		int saved = errno;
-		unlink(tmp);
-		return errbuf_errno(err, saved, "cannot write '%s'", path);
-	}
-	fsync_dir_of(path);
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab gen: writes the eight dbgen tables, generated in parallel chunks and written in
- * dbgen's row order, as NAME.tbl.tmp renamed to NAME.tbl once complete. */
+ * dbgen's row order, each to a private temp file renamed to NAME.tbl once complete. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -15,6 +15,7 @@
 
 #include "base/cli.h"
 #include "base/progress.h"
+#include "base/safe_write.h"
 #include "base/util.h"
 #include "dbt3/gen.h"
 #include "dbt3/gen_files.h"
@@ -36,7 +37,8 @@ static const char usage_text[] =
     "  -q, --quiet                 no progress display\n"
     "  -h, --help                  show this help\n"
     "\n"
-    "Files are written as NAME.tbl.tmp and renamed when complete. Memory stays below\n"
+    "Files are written as NAME.tbl.RANDOM.tmp and renamed when complete; an existing\n"
+    "NAME.tbl that is not a regular file is refused. Memory stays below\n"
     "about 400 MiB at any scale factor (the 300 MiB text pool plus 16 chunks in flight).\n";
 
 static volatile sig_atomic_t gen_interrupted;
@@ -130,12 +132,15 @@ static int select_tables(int *sel, const char *tables_arg)
 	return 0;
 }
 
-/* Opens DIR/T.tbl.tmp for each selected table (or stdout) into opened[t], before the 1 s pool
- * build, so that a bad directory fails first. 0; CLI_USAGE when DIR cannot be made; CLI_FOUND
- * when a file cannot be created (those opened stay in opened[] for the caller to remove). */
-static int open_outputs(int *opened, const int *sel, const char *dir, int to_stdout)
+/* Opens a private temp file beside DIR/T.tbl for each selected table (or stdout) into outs[t]
+ * (base/safe_write.h), before the 1 s pool build, so that a bad directory fails first. 0;
+ * CLI_USAGE when DIR cannot be made or a target is no regular file; CLI_FOUND when a file cannot
+ * be created (those opened stay in outs[] for the caller to remove). */
+static int open_outputs(struct util_out *outs, int *opened, const int *sel, const char *dir,
+			int to_stdout)
 {
 	char path[4096];
+	struct errbuf err;
 	if (!to_stdout && util_mkdir_p(dir) < 0) {
 		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
 		return CLI_USAGE; /* a bad -o, like every bad argument */
@@ -147,42 +152,36 @@ static int open_outputs(int *opened, const int *sel, const char *dir, int to_std
 			opened[t] = STDOUT_FILENO;
 			continue;
 		}
-		path_of(path, sizeof(path), dir, (enum gen_table)t, ".tmp");
-		opened[t] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (opened[t] < 0) {
-			cli_error("cannot create '%s': %s", path, strerror(errno));
+		path_of(path, sizeof(path), dir, (enum gen_table)t, "");
+		if (util_out_kind_check(path, &err) < 0) {
+			cli_error("%s", err.msg);
+			return CLI_USAGE;
+		}
+		if (util_out_open(&outs[t], path, 0644, &err) < 0) {
+			cli_error("%s", err.msg);
 			return CLI_FOUND;
 		}
+		opened[t] = outs[t].fd;
 	}
 	return 0;
 }
 
-/* Close, then rename: a .tbl file only ever appears complete. A file that cannot be closed, or
- * any after it once one failed, is removed. CLI_OK or CLI_FOUND. */
-static int publish_outputs(int *opened, const char *dir)
+/* fsync, close, rename: a .tbl file only ever appears complete. Any after one that failed is
+ * removed. CLI_OK, CLI_USAGE (a target became something else than a file) or CLI_FOUND. */
+static int publish_outputs(struct util_out *outs, int *opened)
 {
-	char path[4096], path2[4096];
+	struct errbuf err;
 	int rc = CLI_OK;
 	for (int t = 0; t < GEN_NTABLES; t++) {
 		if (opened[t] < 0)
 			continue;
-		int fd = opened[t];
 		opened[t] = -1;
-		path_of(path, sizeof(path), dir, (enum gen_table)t, ".tmp");
-		if (close(fd) < 0) {
-			cli_error("cannot write '%s': %s", path, strerror(errno));
-			unlink(path);
-			rc = CLI_FOUND;
-			continue;
-		}
 		if (rc != CLI_OK) {
-			unlink(path);
+			util_out_abort(&outs[t]);
 			continue;
 		}
-		path_of(path2, sizeof(path2), dir, (enum gen_table)t, "");
-		if (rename(path, path2) < 0) {
-			cli_error("cannot rename '%s' to '%s': %s", path, path2, strerror(errno));
-			unlink(path);
+		if (util_out_commit(&outs[t], &err) < 0) {
+			cli_error("%s", err.msg);
 			rc = CLI_FOUND;
 		}
 	}
@@ -191,7 +190,7 @@ static int publish_outputs(int *opened, const char *dir)
 
 /* Builds the generator and writes the opened tables, then renames the files into place (dir
  * NULL: stdout); SIGINT and SIGTERM stop it between chunks. A CLI_* code. */
-static int generate(int *opened, double sf, int threads, unsigned flags, const char *dir, int quiet)
+static int generate(struct util_out *outs, int *opened, double sf, int threads, unsigned flags, const char *dir, int quiet)
 {
 	int rc = CLI_OK;
 	struct errbuf err;
@@ -225,7 +224,7 @@ static int generate(int *opened, double sf, int threads, unsigned flags, const c
 	int wrc = gen_files_write(ctx, &go, &err);
 	if (gen_interrupted) {
 		progress_end(&d.line);
-		cli_error("interrupted; incomplete .tbl.tmp files removed");
+		cli_error("interrupted; incomplete temporary files removed");
 		rc = CLI_INTERRUPTED;
 		goto restore;
 	}
@@ -236,7 +235,7 @@ static int generate(int *opened, double sf, int threads, unsigned flags, const c
 		goto restore;
 	}
 	if (dir)
-		rc = publish_outputs(opened, dir);
+		rc = publish_outputs(outs, opened);
 restore:
 	gen_ctx_free(ctx);
 	sigaction(SIGINT, &old_int, NULL);
@@ -319,24 +318,17 @@ int cmd_gen(int argc, char **argv)
 	/* Open every output first, so that a bad directory fails before the 1 s pool build. */
 	int rc = CLI_OK;
 	int opened[GEN_NTABLES];
-	char path[4096];
-	for (int i = 0; i < GEN_NTABLES; i++)
+	struct util_out outs[GEN_NTABLES];
+	for (int i = 0; i < GEN_NTABLES; i++) {
 		opened[i] = -1;
-	if ((rc = open_outputs(opened, sel, dir, to_stdout)) == CLI_USAGE)
-		return rc;
-	if (rc)
+		outs[i].fd = outs[i].dirfd = -1;
+	}
+	if ((rc = open_outputs(outs, opened, sel, dir, to_stdout)) != 0)
 		goto cleanup;
 
-	rc = generate(opened, sf, (int)threads, flags, to_stdout ? NULL : dir, quiet);
+	rc = generate(outs, opened, sf, (int)threads, flags, to_stdout ? NULL : dir, quiet);
 cleanup:
-	if (!to_stdout) {
-		for (int t = 0; t < GEN_NTABLES; t++) {
-			if (opened[t] < 0)
-				continue;
-			close(opened[t]);
-			path_of(path, sizeof(path), dir, (enum gen_table)t, ".tmp");
-			unlink(path);
-		}
-	}
+	for (int t = 0; !to_stdout && t < GEN_NTABLES; t++)
+		util_out_abort(&outs[t]);
 	return rc;
 }

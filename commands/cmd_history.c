@@ -209,12 +209,7 @@ static int open_store(struct hist_store **out, const struct hargs *a)
 
 static int check_output(const struct hargs *a)
 {
-	struct errbuf err = {""};
-	if (a->output && rpt_output_check(a->output, &err) < 0) {
-		cli_error("%s", err.msg);
-		return -1;
-	}
-	return 0;
+	return cmd_output_check(a->output, &a->db, 1) == CLI_OK ? 0 : -1;
 }
 
 /* ---- add, import ---- */
@@ -533,6 +528,8 @@ static int run_export(struct hist_store *st, const struct hargs *a)
 			return CLI_USAGE;
 		}
 	}
+	if (check_output(a) < 0)
+		return CLI_USAGE;
 	return cmd_output_write(a->output, write_export, &j);
 }
 

@@ -2,17 +2,29 @@
 /* The report file of -o. */
 #include "commands/cmd_output.h"
 #include "base/cli.h"
-#include "reports/rpt.h"
+#include "base/safe_write.h"
+#include "result/res.h"
 #include <stdlib.h>
+
+/* Nothing measured is replaced by a report: a result file, an analysis or a profile. */
+static int not_measured(const char *path, void *ctx, struct errbuf *err)
+{
+	(void)ctx;
+	enum res_kind kind = res_file_kind(path);
+	if (kind != RES_KIND_NONE)
+		return errbuf_set(err,
+				  "cannot write '%s': it is %s and would be replaced (give another "
+				  "-o)",
+				  path, res_kind_name(kind));
+	return 0;
+}
 
 int cmd_output_check(const char *output, const char *const *inputs, size_t n)
 {
 	struct errbuf err = {""};
 	if (!output)
 		return CLI_OK;
-	if (cli_output_check(output, inputs, n) != CLI_OK)
-		return CLI_USAGE;
-	if (rpt_output_check(output, &err) < 0) {
+	if (util_out_check(output, inputs, n, not_measured, NULL, &err) < 0) {
 		cli_error("%s", err.msg);
 		return CLI_USAGE;
 	}

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Checks -o FILE before anything is read: not empty and none of the n inputs
- * (cli_output_check), creatable and not a result file (rpt_output_check). CLI_OK (also for
+/* Checks -o FILE before anything is read (util_out_check, base/safe_write.h): not empty, a
+ * regular file or new, none of the n inputs, not a result file, creatable. CLI_OK (also for
  * output NULL: standard output), or CLI_USAGE after one line. */
 int cmd_output_check(const char *output, const char *const *inputs, size_t n);
 
@@ -15,7 +15,8 @@ int cmd_output_check(const char *output, const char *const *inputs, size_t n);
 typedef int (*cmd_write_fn)(FILE *f, void *ctx, struct errbuf *err);
 
 /* Runs write(f, ctx, err) on standard output, or, with output, on a memory stream written whole
- * to output (util_write_atomic: the file is replaced by a complete report or not at all). CLI_OK,
+ * to output (util_write_atomic: the file is replaced by a complete report or not at all; a
+ * device, FIFO or directory never). CLI_OK,
  * or CLI_USAGE after one line (err's message, else what failed): the report cannot be written,
  * which must not look like a finding (exit 1). */
 int cmd_output_write(const char *output, cmd_write_fn write, void *ctx);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab queries: print or write the 22 statements. */
 #include "base/cli.h"
+#include "base/safe_write.h"
 #include "dbt3/qry.h"
 #include "commands/cmd.h"
 #include <errno.h>
@@ -27,6 +28,22 @@ static void usage(FILE *f)
 		   "  -q, --quiet      no messages\n"
 		   "  -h, --help       this help\n"
 		   "\nexit: 0 ok, 1 failure, 2 usage\n");
+}
+
+/* DIR/N.sql must each be absent or a regular file: checked before any is written. CLI_OK or
+ * CLI_USAGE after one line. */
+static int check_targets(const char *dir)
+{
+	char path[4096];
+	struct errbuf err;
+	for (int id = 1; id <= QRY_COUNT; id++) {
+		snprintf(path, sizeof(path), "%s/%d.sql", dir, id);
+		if (util_out_kind_check(path, &err) < 0) {
+			cli_error("%s", err.msg);
+			return CLI_USAGE;
+		}
+	}
+	return CLI_OK;
 }
 
 int cmd_queries(int argc, char **argv)
@@ -77,6 +94,8 @@ int cmd_queries(int argc, char **argv)
 		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
 		return CLI_USAGE; /* a bad -o, like every bad argument */
 	}
+	if (dir && check_targets(dir) != CLI_OK)
+		return CLI_USAGE;
 	for (int id = 1; id <= QRY_COUNT; id++) {
 		struct qry q;
 		struct errbuf err;

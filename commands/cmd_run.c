@@ -2,6 +2,7 @@
 /* dbt3stab run: measure the queries over several server restarts (docs/run.md). */
 #include "pinning/pin.h"
 #include "base/cli.h"
+#include "base/safe_write.h"
 #include "base/progress.h"
 #include "commands/cmd.h"
 #include "result/res.h"
@@ -324,39 +325,12 @@ static int resume_load(struct target_set *ts, struct run_plan *plan, const struc
 	return rc;
 }
 
-/* Before any server starts: can the result file be written (its PATH.tmp created, then renamed
- * over PATH)? 0, or -1 with the reason. */
-static int check_writable(const char *path, struct errbuf *err)
+/* What an existing result file may be (util_out_check's guard; ctx: the --force flag): a new
+ * result file must not replace one that exists (its restarts would be lost) unless --force, and
+ * replaces nothing but a result file. */
+static int output_free(const char *path, void *ctx, struct errbuf *err)
 {
-	char tmp[4200];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return errbuf_set(err, "output path too long: '%s'", path);
-	if (is_dir(path))
-		return errbuf_set(err,
-				  "'%s' is a directory (a directory of result files needs "
-				  "--variant)",
-				  path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return errbuf_errno(err, errno, "cannot write the result file: cannot create '%s'",
-				    tmp);
-	close(fd);
-	unlink(tmp);
-	return 0;
-}
-
-/* A new result file must not replace one that exists (its restarts would be lost) unless --force;
- * a directory is never replaced. */
-static int check_output_free(const char *path, int force, struct errbuf *err)
-{
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return 0; /* absent, or check_writable says why it cannot be made */
-	if (S_ISDIR(st.st_mode))
-		return errbuf_set(err,
-				  "'%s' is a directory (a directory of result files needs "
-				  "--variant)",
-				  path);
+	int force = *(const int *)ctx;
 	enum res_kind kind = res_file_kind(path);
 	if (kind != RES_KIND_NONE && kind != RES_KIND_RESULT) /* --force replaces results only */
 		return errbuf_set(err, "'%s' is %s, not a result file: give another -o", path,
@@ -397,8 +371,9 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 	if (n_variants && stat(output, &st) == 0 && !S_ISDIR(st.st_mode))
 		return errbuf_set(err, "'%s' is not a directory (with --variant, -o is one)",
 				  output);
-	for (int i = 0; i < ts->n; i++)
-		if (check_output_free(ts->targets[i].out_path, force, err) < 0)
+	for (int i = 0; i < ts->n; i++) /* an absent one is tried in create_outputs */
+		if (stat(ts->targets[i].out_path, &st) == 0 &&
+		    util_out_check(ts->targets[i].out_path, NULL, 0, output_free, &force, err) < 0)
 			return -1;
 	return 0;
 }
@@ -406,7 +381,7 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 /* The output directory of variants (made here, removed again when a file cannot be written in
  * it) and a trial of each result file. */
 static int create_outputs(const struct target_set *ts, const char *output, int n_variants,
-			  struct errbuf *err)
+			  int force, struct errbuf *err)
 {
 	int made = 0;
 	if (output && n_variants && !is_dir(output)) {
@@ -415,7 +390,7 @@ static int create_outputs(const struct target_set *ts, const char *output, int n
 		made = 1;
 	}
 	for (int i = 0; i < ts->n; i++)
-		if (check_writable(ts->targets[i].out_path, err) < 0) {
+		if (util_out_check(ts->targets[i].out_path, NULL, 0, output_free, &force, err) < 0) {
 			if (made)
 				rmdir(output);
 			return -1;
@@ -888,7 +863,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 		return CLI_SERVER;
 	}
 	if (pin_ctx_init(&pin, &a->popts, &err) < 0 ||
-	    create_outputs(ts, output, a->n_variants, &err) < 0) {
+	    create_outputs(ts, output, a->n_variants, a->force, &err) < 0) {
 		cli_error("%s", err.msg);
 		pin_ctx_free(pin);
 		return CLI_USAGE;

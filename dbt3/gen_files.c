@@ -124,7 +124,7 @@ static int chunk_write(struct gen_run *r, int64_t idx, struct slot *s, const cha
 			enum gen_table t =
 			    k ? (p->t == GEN_ORDERS ? GEN_LINEITEM : GEN_PARTSUPP) : p->t;
 			if (dir)
-				return errbuf_errno(&r->err, e, "cannot write '%s/%s.tbl.tmp'", dir,
+				return errbuf_errno(&r->err, e, "cannot write '%s/%s.tbl'", dir,
 						    gen_table_name(t));
 			return errbuf_errno(&r->err, e, "cannot write to standard output");
 		}

@@ -26,7 +26,7 @@ struct gen_files_opts {
 	int whole_tables;    /* each table in one pass, in table order (one stream, stdout) */
 	unsigned flags;	     /* enum gen_flags */
 	int threads;	     /* 1: no worker thread */
-	const char *dir;     /* for messages: "cannot write 'DIR/T.tbl.tmp'"; NULL: stdout */
+	const char *dir;     /* for messages: "cannot write 'DIR/T.tbl'"; NULL: stdout */
 	const volatile sig_atomic_t *stop; /* polled between chunks; nonzero stops the write */
 	void (*progress)(void *arg, const struct gen_files_progress *p);
 	void *progress_arg;

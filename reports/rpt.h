@@ -274,12 +274,6 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c);
 /* Writes the comparison to f in fmt; color applies to RPT_TEXT only. -1 on a write error. */
 int rpt_compare_write(FILE *f, const struct rpt_compare *c, enum rpt_format fmt, int color);
 
-/* Checks that the report file path can be created (as util_write_atomic will), before anything
- * is computed; -1 and one line in err ("cannot create 'x': ...") when it cannot, or when path is an
- * existing dbt3stab result file, stabilize analysis or profile (res_file_kind: nothing measured is
- * replaced by a report). */
-int rpt_output_check(const char *path, struct errbuf *err);
-
 /* ---- summary of one result file ---- */
 
 struct rpt_summary_query {

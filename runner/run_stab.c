@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `stabilize`: candidates, the interleaved experiment, its analysis (runner/run_stab.h). */
 #include "runner/run_stab.h"
+#include "base/safe_write.h"
 #include "pinning/stab.h"
 #include "result/res.h"
 #include "server/srv.h"
@@ -223,7 +224,7 @@ static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int fd = util_openat_regular(AT_FDCWD, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
