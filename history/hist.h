@@ -80,10 +80,11 @@ int hist_store_export(struct hist_store *st, const char *series_id, hist_export_
 
 /* ---- series --------------------------------------------------------------------------------- */
 
-/* One result of a series for one query: its restart means (ms, restarts with status ok). */
+/* One result of a series for one query: its restart means (ms, restarts with status ok), and
+ * what identifies its build (server_version, binary_sha256: NULL when the file had none). */
 struct hist_point {
 	long long result_id;
-	char *started_at, *build_id;
+	char *started_at, *build_id, *server_version, *binary_sha256;
 	double *means;
 	size_t n;
 };

@@ -28,8 +28,14 @@ static struct hist_query_series *find_query(struct hist_series *s, const char *i
 	return p;
 }
 
-static int append_mean(struct hist_query_series *q, long long id, const char *at,
-		       const char *build, double mean)
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* c: id, started_at, build_id, server_version, binary_sha256 of the result. */
+static int append_mean(struct hist_query_series *q, long long id, const char *const *c,
+		       double mean)
 {
 	struct hist_point *pt = q->n ? &q->pts[q->n - 1] : NULL;
 	if (!pt || pt->result_id != id) {
@@ -40,9 +46,12 @@ static int append_mean(struct hist_query_series *q, long long id, const char *at
 		pt = &q->pts[q->n++];
 		memset(pt, 0, sizeof(*pt));
 		pt->result_id = id;
-		pt->started_at = strdup(at ? at : "");
-		pt->build_id = strdup(build ? build : "");
-		if (!pt->started_at || !pt->build_id)
+		pt->started_at = strdup(c[1] ? c[1] : "");
+		pt->build_id = strdup(c[2] ? c[2] : "");
+		pt->server_version = dup_or_null(c[3]);
+		pt->binary_sha256 = dup_or_null(c[4]);
+		if (!pt->started_at || !pt->build_id || (c[3] && !pt->server_version) ||
+		    (c[4] && !pt->binary_sha256))
 			return -1;
 	}
 	double *m = realloc(pt->means, (pt->n + 1) * sizeof(*m));
@@ -56,12 +65,12 @@ static int append_mean(struct hist_query_series *q, long long id, const char *at
 static int load_row(void *ctx, const char *const *c, size_t n)
 {
 	struct load_ctx *l = ctx;
-	if (n < 5 || !c[0] || !c[3] || !c[4])
+	if (n < 7 || !c[0] || !c[5] || !c[6])
 		return 0;
 	long long id = strtoll(c[0], NULL, 10);
-	double mean = strtod(c[4], NULL);
-	struct hist_query_series *q = find_query(l->s, c[3]);
-	if (!q || append_mean(q, id, c[1], c[2], mean) < 0) {
+	double mean = strtod(c[6], NULL);
+	struct hist_query_series *q = find_query(l->s, c[5]);
+	if (!q || append_mean(q, id, c, mean) < 0) {
 		l->oom = 1;
 		return 1;
 	}
@@ -88,7 +97,8 @@ int hist_series_load(struct hist_series *out, struct hist_store *st,
 	struct load_ctx l = {out, 0};
 	struct hist_arg a[] = {HIST_TEXT(info->id), HIST_TEXT(since ? since : "")};
 	int rc = hist_db_exec(hist_store_db(st),
-			      "SELECT r.id, r.started_at, r.build_id, x.query_id, x.mean_ms "
+			      "SELECT r.id, r.started_at, r.build_id, r.server_version, "
+			      "r.server_binary_sha256, x.query_id, x.mean_ms "
 			      "FROM hist_results r JOIN hist_restarts x ON x.result_id = r.id "
 			      "WHERE r.series_id = ? AND r.started_at >= ? AND x.mean_ms > 0 "
 			      "ORDER BY r.started_at, r.id, x.query_id, x.restart_index",
@@ -111,6 +121,8 @@ void hist_series_release(struct hist_series *s)
 		for (size_t k = 0; k < s->qs[i].n; k++) {
 			free(s->qs[i].pts[k].started_at);
 			free(s->qs[i].pts[k].build_id);
+			free(s->qs[i].pts[k].server_version);
+			free(s->qs[i].pts[k].binary_sha256);
 			free(s->qs[i].pts[k].means);
 		}
 		free(s->qs[i].pts);

@@ -6,6 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+static json_t *end_json(const struct hist_point *p)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "result_id", json_integer(p->result_id));
+	json_object_set_new(o, "started_at", json_string(p->started_at));
+	json_object_set_new(o, "build_id", json_string(p->build_id));
+	json_object_set_new(o, "server_version",
+			    p->server_version ? json_string(p->server_version) : json_null());
+	json_object_set_new(o, "server_binary_sha256",
+			    p->binary_sha256 ? json_string(p->binary_sha256) : json_null());
+	return o;
+}
+
 static json_t *cp_json(const struct hist_query_series *qs, const struct hist_cp *cp)
 {
 	const struct hist_point *pt = &qs->pts[cp->index];
@@ -20,6 +33,8 @@ static json_t *cp_json(const struct hist_query_series *qs, const struct hist_cp 
 	json_object_set_new(o, "p", res_json_num(cp->test.p));
 	json_object_set_new(o, "n_before", json_integer((json_int_t)cp->test.n_a));
 	json_object_set_new(o, "n_after", json_integer((json_int_t)cp->test.n_b));
+	json_object_set_new(o, "last_before", end_json(&qs->pts[cp->index - 1]));
+	json_object_set_new(o, "first_after", end_json(pt));
 	return o;
 }
 
@@ -36,6 +51,9 @@ static json_t *query_json(const struct hist_check_series *cs, size_t q)
 	json_object_set_new(o, "change_points", cps);
 	json_object_set_new(o, "newest_verdict", json_string(hist_verdict_name(c->verdict)));
 	json_object_set_new(o, "starts_regression", json_boolean(c->starts_regression));
+	struct rpt_hist_cell cell;
+	rpt_history_cell_key(&cell, cs, q);
+	json_object_set_new(o, "changed", json_boolean(RPT_HIST_CHANGED(cell.rank)));
 	if (qs->n) {
 		const struct hist_point *pt = &qs->pts[qs->n - 1];
 		json_object_set_new(nw, "started_at", json_string(pt->started_at));
@@ -90,44 +108,6 @@ json_t *rpt_history_json(const struct hist_check *c)
 	return root;
 }
 
-static int rank(const struct hist_check_series *cs, size_t q)
-{
-	const struct hist_query_check *c = &cs->checks[q];
-	if (c->starts_regression)
-		return 0;
-	if (c->verdict == HIST_REGRESSION)
-		return 1;
-	if (c->n_cps && c->cps[c->n_cps - 1].test.diff > 0)
-		return 2;
-	return 3;
-}
-
-void rpt_history_order(size_t *out, const struct hist_check_series *cs)
-{
-	size_t n = 0;
-	for (int r = 0; r <= 3; r++) {
-		size_t start = n;
-		for (size_t q = 0; q < cs->s.n_qs; q++)
-			if (rank(cs, q) == r)
-				out[n++] = q;
-		if (r != 2)
-			continue;
-		/* most recent regression change point first */
-		for (size_t i = start; i < n; i++)
-			for (size_t k = i + 1; k < n; k++) {
-				const struct hist_query_check *a = &cs->checks[out[i]],
-							      *b = &cs->checks[out[k]];
-				size_t ia = cs->s.qs[out[i]].n - a->cps[a->n_cps - 1].index;
-				size_t ib = cs->s.qs[out[k]].n - b->cps[b->n_cps - 1].index;
-				if (ib < ia) {
-					size_t t = out[i];
-					out[i] = out[k];
-					out[k] = t;
-				}
-			}
-	}
-}
-
 static void fmt_ratio(char *buf, size_t n, const struct st_test *t)
 {
 	if (t->kind == ST_TEST_NONE || !isfinite(t->ratio))
@@ -136,46 +116,41 @@ static void fmt_ratio(char *buf, size_t n, const struct st_test *t)
 		snprintf(buf, n, "%.3f [%.3f, %.3f] p %.2g", t->ratio, t->ci_lo, t->ci_hi, t->p);
 }
 
-static void series_head(FILE *f, const struct hist_check_series *cs, int md)
+static void series_head(FILE *f, const struct hist_check *c, const struct hist_check_series *cs)
 {
 	const struct hist_series_info *i = &cs->s.info;
-	fprintf(f, "%sseries %s: host %s, SF %g%s%.12s, %s, %s (%lld results)\n\n", md ? "## " : "",
-		i->id, i->host ? i->host : "?", i->scale_factor, i->fingerprint ? ", dataset " : "",
+	size_t loaded = rpt_history_loaded(cs), ms = c->opts.min_size < 2 ? 2 : c->opts.min_size;
+	fprintf(f, "series %s: host %s, SF %g%s%.12s, %s, %s (%lld result%s)\n\n", i->id,
+		i->host ? i->host : "?", i->scale_factor, i->fingerprint ? ", dataset " : "",
 		i->fingerprint ? i->fingerprint : "", i->flavour ? i->flavour : "?",
-		i->protocol ? i->protocol : "?", i->n_results);
+		i->protocol ? i->protocol : "?", i->n_results, i->n_results == 1 ? "" : "s");
+	if (rpt_history_too_few(c, cs))
+		fprintf(f, "%zu result%s checked: a change point needs %zu (%zu on each side)\n\n",
+			loaded, loaded == 1 ? "" : "s", 2 * ms, ms);
 }
 
-static void write_text_series(FILE *f, const struct hist_check_series *cs, int md)
+static void write_text_series(FILE *f, const struct hist_check *chk,
+			      const struct hist_check_series *cs)
 {
-	char buf[160];
-	series_head(f, cs, md);
-	if (md)
-		fputs("| query | newest | vs last stable segment | change points |\n"
-		      "|---|---|---|---|\n",
-		      f);
+	char buf[160], before[640], after[640];
+	series_head(f, chk, cs);
 	for (size_t q = 0; q < cs->s.n_qs; q++) {
 		const struct hist_query_series *qs = &cs->s.qs[q];
 		const struct hist_query_check *c = &cs->checks[q];
 		fmt_ratio(buf, sizeof(buf), &c->newest);
-		if (md)
-			fprintf(f, "| %s | %s%s | %s | ", qs->query, hist_verdict_name(c->verdict),
-				c->starts_regression ? " (new)" : "", buf);
-		else
-			fprintf(f, "%-4s %-12s%-6s %-36s %zu change point%s\n", qs->query,
-				hist_verdict_name(c->verdict), c->starts_regression ? " (new)" : "",
-				buf, c->n_cps, c->n_cps == 1 ? "" : "s");
+		fprintf(f, "%-4s %-12s%-6s %-36s %zu change point%s\n", qs->query,
+			hist_verdict_name(c->verdict), c->starts_regression ? " (new)" : "", buf,
+			c->n_cps, c->n_cps == 1 ? "" : "s");
 		for (size_t i = 0; i < c->n_cps; i++) {
-			const struct hist_point *pt = &qs->pts[c->cps[i].index];
+			size_t at = c->cps[i].index;
 			fmt_ratio(buf, sizeof(buf), &c->cps[i].test);
-			if (md)
-				fprintf(f, "%s%s build %s: %s", i ? "<br>" : "", pt->started_at,
-					pt->build_id, buf);
-			else
-				fprintf(f, "       at %s build %s: %s\n", pt->started_at, pt->build_id,
-					buf);
+			rpt_history_build_text(before, sizeof(before), &qs->pts[at - 1]);
+			rpt_history_build_text(after, sizeof(after), &qs->pts[at]);
+			fprintf(f,
+				"       at %s build %s: %s\n"
+				"         last before: %s\n         first after: %s\n",
+				qs->pts[at].started_at, qs->pts[at].build_id, buf, before, after);
 		}
-		if (md)
-			fputs(" |\n", f);
 	}
 	fputc('\n', f);
 }
@@ -201,10 +176,23 @@ static void write_junit(FILE *f, const struct hist_check *c)
 				fputs("/>\n", f);
 				continue;
 			}
+			const struct hist_query_series *qs = &cs->s.qs[q];
+			char before[640], after[640];
 			fmt_ratio(buf, sizeof(buf), &k->newest);
 			fputs(">\n      <failure message=\"regression: ", f);
 			rpt_html_escape(f, buf);
-			fputs("\"/>\n    </testcase>\n", f);
+			fputs(" (newest against the last stable segment)\">", f);
+			if (qs->n >= 2) {
+				/* a regression starts with the newest result: between it and the one
+				 * before */
+				rpt_history_build_text(before, sizeof(before), &qs->pts[qs->n - 2]);
+				rpt_history_build_text(after, sizeof(after), &qs->pts[qs->n - 1]);
+				fputs("last before: ", f);
+				rpt_html_escape(f, before);
+				fputs("\nfirst after: ", f);
+				rpt_html_escape(f, after);
+			}
+			fputs("</failure>\n    </testcase>\n", f);
 		}
 		fputs("  </testsuite>\n", f);
 	}
@@ -222,13 +210,14 @@ int rpt_history_write(FILE *f, const struct hist_check *c, enum rpt_format fmt)
 			return -1;
 	} else if (fmt == RPT_JUNIT) {
 		write_junit(f, c);
+	} else if (fmt == RPT_MARKDOWN) {
+		if (rpt_history_write_markdown(f, c) < 0)
+			return -1;
 	} else {
-		if (fmt == RPT_MARKDOWN)
-			fputs("# dbt3stab history check\n\n", f);
 		if (c->n == 0)
 			fputs("the history store holds no results\n", f);
 		for (size_t s = 0; s < c->n; s++)
-			write_text_series(f, &c->series[s], fmt == RPT_MARKDOWN);
+			write_text_series(f, c, &c->series[s]);
 	}
 	return ferror(f) ? -1 : 0;
 }

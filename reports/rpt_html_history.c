@@ -80,9 +80,10 @@ static void write_query(FILE *out, const struct hist_check_series *cs, size_t q)
 	const struct hist_query_check *c = &cs->checks[q];
 	fprintf(out, "<article class=\"query verdict-%s\"><h3>", hist_verdict_name(c->verdict));
 	rpt_html_escape(out, qs->query);
-	fprintf(out, " <span class=\"mark\">%s%s</span></h3>\n<p class=\"facts\">%zu results; newest "
+	fprintf(out, " <span class=\"mark\">%s%s</span></h3>\n<p class=\"facts\">%zu result%s; newest "
 		     "vs last stable segment: ",
-		hist_verdict_name(c->verdict), c->starts_regression ? ", new" : "", qs->n);
+		hist_verdict_name(c->verdict), c->starts_regression ? ", new" : "", qs->n,
+		qs->n == 1 ? "" : "s");
 	write_ratio(out, &c->newest);
 	fputs("</p>\n<div class=\"chart\" data-key=\"", out);
 	rpt_html_escape(out, cs->s.info.id);
@@ -124,7 +125,7 @@ static int write_series(FILE *out, const struct hist_check_series *cs)
 	rpt_html_escape(out, i->flavour);
 	fputs(", ", out);
 	rpt_html_escape(out, i->protocol);
-	fprintf(out, "; %lld results from ", i->n_results);
+	fprintf(out, "; %lld result%s from ", i->n_results, i->n_results == 1 ? "" : "s");
 	rpt_html_escape(out, i->first_at);
 	fputs(" to ", out);
 	rpt_html_escape(out, i->last_at);
