@@ -8,8 +8,10 @@
 /* Exit codes, documented in README.md. */
 enum cli_exit {
 	CLI_OK = 0,           /* success */
-	CLI_FOUND = 1,        /* the check found something (compare: regression) or a run-time failure (I/O) */
+	CLI_FOUND = 1,        /* the check found something (compare: regression) or a run-time failure */
 	CLI_USAGE = 2,        /* usage or input error: bad flag, bad value, malformed file */
+	CLI_IO = 2,           /* a file or standard output cannot be read or written, out of memory:
+			       * never 1, which for compare means "regression" */
 	CLI_WRONG = 3,        /* wrong query results */
 	CLI_SERVER = 4,       /* the database server failed: cannot start, crashed too often, lost */
 	CLI_INTERRUPTED = 130 /* SIGINT/SIGTERM; servers the tool started were stopped */

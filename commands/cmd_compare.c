@@ -240,7 +240,7 @@ int cmd_compare(int argc, char **argv)
 	if (opts->exclude_disturbed && (res_file_drop_disturbed(old, &opts->excluded_old) < 0 ||
 					res_file_drop_disturbed(new, &opts->excluded_new) < 0)) {
 		cli_error("out of memory");
-		rc = CLI_FOUND;
+		rc = CLI_IO;
 		goto out;
 	}
 	if (rpt_compare_build(&cmp, &fo, &fn, &fb, opts, &err) < 0) {

@@ -87,7 +87,7 @@ static int report(const struct doctor_check *checks, int as_json, const unsigned
 		json_decref(j);
 		if (!s) {
 			cli_error("out of memory");
-			return CLI_FOUND;
+			return CLI_IO;
 		}
 		printf("%s\n", s);
 		free(s);
@@ -159,7 +159,7 @@ int cmd_doctor(int argc, char **argv)
 		char *sf = state_file();
 		if (!sf) {
 			cli_error("out of memory");
-			return CLI_FOUND;
+			return CLI_IO;
 		}
 		int r = tune ? doctor_tune(root, sf, quiet ? NULL : stderr, &err)
 			     : doctor_reset(sf, quiet ? NULL : stderr, &err);

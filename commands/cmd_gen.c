@@ -134,7 +134,7 @@ static int select_tables(int *sel, const char *tables_arg)
 
 /* Opens a private temp file beside DIR/T.tbl for each selected table (or stdout) into outs[t]
  * (base/safe_write.h), before the 1 s pool build, so that a bad directory fails first. 0;
- * CLI_USAGE when DIR cannot be made or a target is no regular file; CLI_FOUND when a file cannot
+ * CLI_USAGE when DIR cannot be made or a target is no regular file; CLI_IO when a file cannot
  * be created (those opened stay in outs[] for the caller to remove). */
 static int open_outputs(struct util_out *outs, int *opened, const int *sel, const char *dir,
 			int to_stdout)
@@ -159,7 +159,7 @@ static int open_outputs(struct util_out *outs, int *opened, const int *sel, cons
 		}
 		if (util_out_open(&outs[t], path, 0644, &err) < 0) {
 			cli_error("%s", err.msg);
-			return CLI_FOUND;
+			return CLI_IO;
 		}
 		opened[t] = outs[t].fd;
 	}
@@ -167,7 +167,7 @@ static int open_outputs(struct util_out *outs, int *opened, const int *sel, cons
 }
 
 /* fsync, close, rename: a .tbl file only ever appears complete. Any after one that failed is
- * removed. CLI_OK, CLI_USAGE (a target became something else than a file) or CLI_FOUND. */
+ * removed. CLI_OK, CLI_USAGE (a target became something else than a file) or CLI_IO. */
 static int publish_outputs(struct util_out *outs, int *opened)
 {
 	struct errbuf err;
@@ -182,7 +182,7 @@ static int publish_outputs(struct util_out *outs, int *opened)
 		}
 		if (util_out_commit(&outs[t], &err) < 0) {
 			cli_error("%s", err.msg);
-			rc = CLI_FOUND;
+			rc = CLI_IO;
 		}
 	}
 	return rc;
@@ -207,7 +207,7 @@ static int generate(struct util_out *outs, int *opened, double sf, int threads, 
 	if (gen_ctx_new_threads(&ctx, sf, threads, &err) < 0) {
 		progress_end(&d.line);
 		cli_error("%s", err.msg);
-		rc = CLI_FOUND;
+		rc = CLI_IO;
 		goto restore;
 	}
 
@@ -231,7 +231,7 @@ static int generate(struct util_out *outs, int *opened, double sf, int threads, 
 	if (wrc < 0) {
 		progress_end(&d.line);
 		cli_error("%s", err.msg);
-		rc = CLI_FOUND;
+		rc = CLI_IO;
 		goto restore;
 	}
 	if (dir)

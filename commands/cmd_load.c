@@ -245,7 +245,7 @@ int cmd_load(int argc, char **argv)
 		char *sql = schema_script(o->indexes);
 		if (!sql) {
 			cli_error("out of memory");
-			rc = CLI_FOUND;
+			rc = CLI_IO;
 			goto out;
 		}
 		fputs(sql, stdout);

@@ -39,7 +39,7 @@ int cmd_output_write(const char *output, cmd_write_fn write, void *ctx)
 	FILE *f = output ? open_memstream(&buf, &len) : stdout;
 	if (!f) {
 		cli_error("out of memory");
-		return CLI_USAGE;
+		return CLI_IO;
 	}
 	int rc = write(f, ctx, &err);
 	if (output) {
@@ -50,8 +50,10 @@ int cmd_output_write(const char *output, cmd_write_fn write, void *ctx)
 	}
 	if (rc == 0)
 		return CLI_OK;
+	if (!output && ferror(stdout))
+		return CLI_IO; /* main says it once, when it closes standard output */
 	cli_error("%s", err.msg[0] ? err.msg
 		  : output	   ? "cannot write the report: out of memory"
 				   : "cannot write standard output");
-	return CLI_USAGE;
+	return CLI_IO;
 }

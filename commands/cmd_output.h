@@ -16,9 +16,9 @@ typedef int (*cmd_write_fn)(FILE *f, void *ctx, struct errbuf *err);
 
 /* Runs write(f, ctx, err) on standard output, or, with output, on a memory stream written whole
  * to output (util_write_atomic: the file is replaced by a complete report or not at all; a
- * device, FIFO or directory never). CLI_OK,
- * or CLI_USAGE after one line (err's message, else what failed): the report cannot be written,
- * which must not look like a finding (exit 1). */
+ * device, FIFO or directory never). CLI_OK, or CLI_IO after one line (err's message, else what
+ * failed): the report cannot be written, which must not look like a finding (exit 1). On
+ * standard output the line is main's. */
 int cmd_output_write(const char *output, cmd_write_fn write, void *ctx);
 
 #endif

@@ -47,7 +47,7 @@ static int explain(const struct pin_opts *o, const char *allowed, int as_json, i
 	char desc[1024];
 	if (!p) {
 		cli_error("out of memory");
-		return CLI_FOUND;
+		return CLI_IO;
 	}
 	if (pin_topo_load(&topo, o->topology, &err) < 0 ||
 	    (allowed && pin_topo_restrict(topo, allowed, &err) < 0) ||
@@ -66,7 +66,7 @@ static int explain(const struct pin_opts *o, const char *allowed, int as_json, i
 		json_decref(j);
 		if (!s) {
 			cli_error("out of memory");
-			rc = CLI_FOUND;
+			rc = CLI_IO;
 			goto out;
 		}
 		printf("%s\n", s);
@@ -124,7 +124,7 @@ int cmd_pin(int argc, char **argv)
 	struct option *longopts = cli_options_merge(tables);
 	if (!longopts) {
 		cli_error("out of memory");
-		return CLI_FOUND;
+		return CLI_IO;
 	}
 	int rc = pin_command(argc, argv, longopts);
 	free(longopts);

@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		   "  -o, --output DIR write one file per query instead of printing\n"
 		   "  -q, --quiet      no messages\n"
 		   "  -h, --help       this help\n"
-		   "\nexit: 0 ok, 1 failure, 2 usage\n");
+		   "\nexit: 0 ok, 1 failure, 2 usage, or the statements cannot be written\n");
 }
 
 /* DIR/N.sql must each be absent or a regular file: checked before any is written. CLI_OK or
@@ -107,7 +107,7 @@ int cmd_queries(int argc, char **argv)
 		qry_release(&q);
 		if (!text) {
 			cli_error("out of memory");
-			return CLI_FOUND;
+			return CLI_IO;
 		}
 		if (dir) {
 			char path[4096];
@@ -116,7 +116,7 @@ int cmd_queries(int argc, char **argv)
 			free(text);
 			if (r < 0) {
 				cli_error("%s", err.msg);
-				return CLI_FOUND;
+				return CLI_IO;
 			}
 		} else {
 			printf("%s%s", id > 1 ? "\n" : "", text);

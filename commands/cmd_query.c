@@ -165,7 +165,7 @@ int cmd_query(int argc, char **argv)
 		goto out;
 	}
 	if (qry_result_print(stdout, &res, (int)id, a.fmt) < 0) {
-		rc = CLI_FOUND;
+		rc = CLI_IO; /* main says standard output failed */
 		goto out;
 	}
 	if (!a.sa.quiet && !a.explain && a.fmt != QRY_FORMAT_JSON)

@@ -84,7 +84,7 @@ static int read_inputs(struct report_in *in, char **args, size_t n_args, int qui
 	in->dirs = calloc(n_args + 1, sizeof(*in->dirs));
 	if (!in->dirs) {
 		cli_error("out of memory");
-		return CLI_FOUND;
+		return CLI_IO;
 	}
 	for (size_t i = 0; i < n_args; i++) {
 		struct errbuf err = {""};
@@ -116,7 +116,7 @@ static int write_page(const struct report_in *in, const char *output, int quiet)
 	FILE *mem = open_memstream(&page, &page_len);
 	if (!mem) {
 		cli_error("cannot write the report: out of memory");
-		return CLI_FOUND;
+		return CLI_IO;
 	}
 	int wrc = rpt_html_write_report(mem, (const struct res_file *const *)in->files, in->paths,
 					in->n, &err);
@@ -124,18 +124,17 @@ static int write_page(const struct report_in *in, const char *output, int quiet)
 		wrc = errbuf_set(&err, "cannot write the report: out of memory");
 	if (wrc < 0) {
 		cli_error("%s", err.msg);
-		rc = CLI_FOUND;
+		rc = CLI_IO;
 	} else if (output) {
 		if (util_write_atomic(output, page, page_len, &err) < 0) {
 			cli_error("%s", err.msg);
-			rc = CLI_FOUND;
+			rc = CLI_IO;
 		} else {
 			cli_info(quiet, "wrote '%s' (%zu result%s, %zu bytes)", output, in->n,
 				 in->n == 1 ? "" : "s", page_len);
 		}
 	} else if (fwrite(page, 1, page_len, stdout) != page_len) {
-		cli_error("cannot write the report to standard output");
-		rc = CLI_FOUND;
+		rc = CLI_IO; /* main says standard output failed */
 	}
 	free(page);
 	return rc;

@@ -776,7 +776,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	struct option *longopts = cli_options_merge(tables);
 	if (!longopts) {
 		cli_error("out of memory");
-		return CLI_FOUND;
+		return CLI_IO;
 	}
 	int rc = 0, c;
 	cli_getopt_reset();
@@ -815,7 +815,7 @@ static int new_targets(struct target_set *ts, struct run_args *a)
 		if (!path ||
 		    target_add(ts, &a->sopts, nv ? &ts->variants[i] : NULL, path, &err) < 0) {
 			cli_error("out of memory");
-			return CLI_FOUND;
+			return CLI_IO;
 		}
 	}
 	return 0;

@@ -45,7 +45,7 @@ int cmd_srv_args_parse(struct cmd_srv_args *out, int argc, char **argv, const ch
 	struct option *longopts = cli_options_merge(tables);
 	if (!longopts) {
 		cli_error("out of memory");
-		return CLI_FOUND;
+		return CLI_IO;
 	}
 	cli_getopt_reset();
 	while (rc == CLI_OK && !out->help &&

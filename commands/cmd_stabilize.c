@@ -214,7 +214,7 @@ static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int
 	if (write_json(o->dir, "stabilize.json", a, &err) < 0 ||
 	    write_json(o->dir, "profile.json", profile, &err) < 0) {
 		cli_error("%s", err.msg);
-		rc = CLI_FOUND;
+		rc = CLI_IO;
 	}
 	if (json) {
 		json_dumpf(a, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10));

@@ -55,14 +55,26 @@ static int dispatch(int argc, char **argv)
 	return c->fn(argc - 1, argv + 1);
 }
 
-/* Like git's run_builtin(): a failed write of stdout is an error, not a short report. */
+/* Like git's run_builtin(): a failed write of stdout is an error, not a short report. The one
+ * place that says so (commands leave it here), with exit 2 in place of 0 or 1: a report that
+ * could not be written must not read as "nothing flagged" or "regression". */
 static int close_stdout(int rc)
 {
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-		cli_error("cannot write standard output: %s", strerror(errno));
-		return rc ? rc : CLI_FOUND;
+	errno = 0;
+	int failed = fflush(stdout) != 0;
+	int e = errno;
+	failed |= ferror(stdout) != 0;
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		e = errno;
 	}
-	return rc;
+	if (!failed)
+		return rc;
+	if (e)
+		cli_error("cannot write standard output: %s", strerror(e));
+	else
+		cli_error("cannot write standard output");
+	return rc < CLI_IO ? CLI_IO : rc;
 }
 
 int main(int argc, char **argv)
