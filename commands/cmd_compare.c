@@ -66,7 +66,9 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 	    "          per query, not corrected), inconclusive (neither, or untested),\n"
 	    "          wrong-result; a query that timed out in every restart of one side only\n"
 	    "          is decided by the timeout\n"
-	    "exit: 0 nothing flagged, 1 regression, 3 wrong result (takes precedence),\n"
+	    "work: a query whose server work counters changed is a finding (docs/work.md)\n"
+	    "exit: 0 nothing flagged, 1 regression or work changed, 3 wrong result (takes\n"
+	    "      precedence),\n"
 	    "      2 usage or input error, or the report cannot be written\n");
 }
 
@@ -257,9 +259,9 @@ int cmd_compare(int argc, char **argv)
 	struct compare_out co = {cmp, &a};
 	if ((rc = cmd_output_write(a.output, compare_write, &co)) != CLI_OK)
 		goto out;
-	rc = cmp->worst == RPT_WRONG_RESULT ? CLI_WRONG
-	     : cmp->worst == RPT_REGRESSION ? CLI_FOUND
-					    : CLI_OK;
+	rc = cmp->worst == RPT_WRONG_RESULT			     ? CLI_WRONG
+	     : cmp->worst == RPT_REGRESSION || cmp->n_work_changed ? CLI_FOUND
+								   : CLI_OK;
 out:
 	rpt_compare_free(cmp);
 	res_file_free(old);

@@ -69,6 +69,66 @@ struct rpt_side {
 			* (the restart's row_count_changes): a wrong result in itself */
 };
 
+/* ---- work counters (rpt_work.c, docs/work.md) ---- */
+
+/* A counter that varies within a file is changed only when the restarts of the two files do not
+ * overlap and the medians differ by more than this share (docs/statistics.md, "Work"). */
+#define RPT_WORK_TOL 0.01
+
+/* One counter in one file: the warm measured executions of its ok restarts that recorded it. */
+struct rpt_work_side {
+	size_t restarts; /* restarts with the counter (0: the file does not have it) */
+	int constant;	 /* every one of those executions had the same count */
+	double value;	 /* that count, else the median of the restart means */
+	double lo, hi;	 /* the smallest and largest restart mean */
+};
+
+struct rpt_work_counter {
+	char name[RES_MAX_NAME + 1];
+	struct rpt_work_side old, new;
+	int changed;
+	double ratio; /* new value / old value: 1 when both are 0, INFINITY when only old is */
+};
+
+/* A query's work in two files (compare) or in one (summary: old alone). */
+struct rpt_work {
+	struct rpt_work_counter *c; /* owned; the counters the old file has, in its order */
+	size_t n;
+	int compared; /* both files have work records for the query */
+	int changed;  /* a counter changed (the rule of RPT_WORK_TOL) */
+	int varies;   /* a counter is not constant within a file */
+};
+
+/* The rule for one counter of two files: constant in both and different; or, when it varies
+ * in either, restart ranges that do not overlap and values more than RPT_WORK_TOL apart. */
+int rpt_work_counter_changed(const struct rpt_work_side *a, const struct rpt_work_side *b);
+
+/* Builds w from the restarts of a (and b, NULL for one file). -1 on out of memory. */
+int rpt_work_build(struct rpt_work *w, const struct res_query *a, const struct res_query *b);
+void rpt_work_release(struct rpt_work *w);
+
+/* The changed counters, largest change first, as "Handler_read_next 1.20 M -> 3.41 M (x2.8)",
+ * at most max of them joined by ", " ("" when none changed). */
+void rpt_work_changes_text(char *buf, size_t n, const struct rpt_work *w, size_t max);
+
+/* A count as text: "950", "12.3 k", "1.20 M", "3.41 G". */
+void rpt_work_fmt_count(char *buf, size_t n, double v);
+
+/* {"changed": bool, "varies": bool, "counters": {NAME: [old, new]}, "changed_counters": [...]}
+ * (compare), or {"constant": bool, "counters": {NAME: value}, "varying": [...]} (one file). */
+json_t *rpt_work_json(const struct rpt_work *w, int compare);
+
+struct rpt_query;
+struct rpt_compare;
+
+/* The query's work line in compare's reports: "Q18 work changed: ..., plan changed", or for a
+ * time verdict whose work did not change "Q5 slower, work unchanged: ..."; "" otherwise. */
+void rpt_work_query_line(char *buf, size_t n, const struct rpt_query *q);
+
+/* compare's work section (text: prefix "  ", Markdown: "- "); nothing when no query has work
+ * records in both files. */
+void rpt_work_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md);
+
 /* Warning flags of one query (either side). */
 enum rpt_warn {
 	RPT_W_NOT_STEADY = 1 << 0,
@@ -110,6 +170,7 @@ struct rpt_query {
 	struct st_seq_state seq;   /* --sequential: the replay over the pairs in file order */
 	struct st_prior seq_prior; /* --sequential with --baseline: the variance this query's test
 				    * borrows on seq_base's df (rpt_seq_replay); df 0: none */
+	struct rpt_work work;	   /* the work counters of both files */
 };
 
 struct rpt_compare_opts {
@@ -169,6 +230,8 @@ struct rpt_compare {
 	struct st_lend_check lend;     /* --sequential --baseline: tonight's variances against the
 					* lent ones over all pairs (queries 0: not checked) */
 	int lend_refused;	       /* lend.p < RPT_LEND_ALPHA: no query borrows */
+	size_t n_work_changed;	       /* queries whose work changed (findings: exit 1) */
+	size_t n_work_compared;	       /* queries with work records in both files */
 	size_t n_adjusted;	       /* --adjust-memory: queries whose test was adjusted */
 	double adjust_sd_ratio;	       /* ... the median of their residual sd over the unadjusted */
 };
@@ -294,6 +357,7 @@ struct rpt_summary_query {
 	unsigned position_flags; /* bit j: position j + 1 differs (warm-up transient) */
 	int position_effect;	 /* the F test is significant after Bonferroni over queries */
 	unsigned warn;
+	struct rpt_work work; /* the work counters of the file (old side) */
 };
 
 struct rpt_summary_opts {
@@ -328,5 +392,10 @@ int rpt_summary_build(struct rpt_summary **out, const struct rpt_file_info *file
 void rpt_summary_free(struct rpt_summary *s);
 json_t *rpt_summary_to_json(const struct rpt_summary *s);
 int rpt_summary_write(FILE *f, const struct rpt_summary *s, enum rpt_format fmt, int color);
+
+/* summary's work section: per query "Q3 constant over 3 restarts: Rows_read 17.8 k, ..." (the
+ * three largest counts) or "Q1 varies (Handler_read_key restart means 0.27% apart): ..."; nothing when the
+ * file has no work records. */
+void rpt_work_summary_write(FILE *f, const struct rpt_summary *s, const char *prefix, int md);
 
 #endif

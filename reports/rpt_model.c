@@ -259,6 +259,7 @@ void rpt_compare_free(struct rpt_compare *c)
 	for (size_t i = 0; i < c->n_queries; i++) {
 		side_release(&c->queries[i].old);
 		side_release(&c->queries[i].new);
+		rpt_work_release(&c->queries[i].work);
 	}
 	free(c->queries);
 	for (size_t i = 0; i < c->n_warnings; i++)
@@ -695,6 +696,10 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 			goto fail;
 		q->warn = side_warn(&q->old) | side_warn(&q->new);
 		compare_fingerprints(q);
+		if (rpt_work_build(&q->work, qa, qb) < 0)
+			goto oom;
+		c->n_work_compared += q->work.compared;
+		c->n_work_changed += q->work.changed;
 	}
 	verdicts = calloc(c->n_queries ? c->n_queries : 1, sizeof(*verdicts));
 	if (!verdicts)
@@ -728,8 +733,10 @@ void rpt_summary_free(struct rpt_summary *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n_queries; i++)
+	for (size_t i = 0; i < s->n_queries; i++) {
 		side_release(&s->queries[i].side);
+		rpt_work_release(&s->queries[i].work);
+	}
 	free(s->queries);
 	free(s);
 }
@@ -746,6 +753,8 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	int rc = side_init_figs(&sq->side, &g, &s->file, q, o->alpha / (double)m, err);
 	if (rc == 0)
 		sq->warn = side_warn(&sq->side);
+	if (rc == 0 && rpt_work_build(&sq->work, q, NULL) < 0)
+		rc = errbuf_set(err, "out of memory");
 	if (rc < 0 || !sq->side.n_used) {
 		st_figs_release(&g);
 		return rc;

@@ -255,6 +255,7 @@ static int write_text(FILE *f, const struct rpt_summary *s, int color)
 	rpt_table_release(&t);
 	fputc('\n', f);
 	footnote(f, s, "");
+	rpt_work_summary_write(f, s, "  ", 0);
 	if (n_warnings(s)) {
 		fprintf(f, "\nwarnings:\n");
 		warnings(f, s, "  ");
@@ -283,6 +284,7 @@ static int write_markdown(FILE *f, const struct rpt_summary *s)
 	}
 	fputc('\n', f);
 	footnote(f, s, "");
+	rpt_work_summary_write(f, s, "- ", 1);
 	if (n_warnings(s)) {
 		fprintf(f, "\n**Warnings**\n\n");
 		warnings(f, s, "- ");
@@ -377,6 +379,7 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 		json_object_set_new(jq, "plan_varies", json_boolean(q->side.plans_vary));
 		json_object_set_new(jq, "result_varies", json_boolean(q->side.results_vary));
 		json_object_set_new(jq, "warnings", warnings_json(q));
+		json_object_set_new(jq, "work", q->work.n ? rpt_work_json(&q->work, 0) : json_null());
 		json_array_append_new(qs, jq);
 	}
 	json_object_set_new(o, "queries", qs);
