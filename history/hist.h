@@ -140,6 +140,18 @@ double hist_edivisive_q(const double *x, size_t n, size_t tau);
 int hist_detect(struct hist_cp **out, size_t *n_out, const struct hist_pt *pts, size_t n,
 		const struct hist_detect_opts *o, struct errbuf *err);
 
+/* The level of one stable segment, results [from, to): the geometric mean of all its restart
+ * means with their two-sided 1 - alpha CI (st_gmean_ci). */
+struct hist_level {
+	size_t from, to;
+	double gmean, lo, hi;
+};
+
+/* The n_cps + 1 segments of pts[0..n) between the change points cps (in order) into
+ * out[n_cps + 1]; -1 when out of memory. */
+int hist_levels(struct hist_level *out, const struct hist_pt *pts, size_t n,
+		const struct hist_cp *cps, size_t n_cps, double alpha);
+
 enum hist_verdict {
 	HIST_UNCHANGED = 0,
 	HIST_IMPROVEMENT,

@@ -258,6 +258,29 @@ int hist_detect(struct hist_cp **out, size_t *n_out, const struct hist_pt *pts, 
 	return 0;
 }
 
+int hist_levels(struct hist_level *out, const struct hist_pt *pts, size_t n,
+		const struct hist_cp *cps, size_t n_cps, double alpha)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += pts[i].n;
+	double *buf = malloc((total + 1) * sizeof(*buf));
+	if (!buf)
+		return -1;
+	for (size_t k = 0; k <= n_cps; k++) {
+		struct hist_level *l = &out[k];
+		size_t m = 0;
+		l->from = k ? cps[k - 1].index : 0;
+		l->to = k < n_cps ? cps[k].index : n;
+		for (size_t i = l->from; i < l->to; i++)
+			for (size_t r = 0; r < pts[i].n; r++)
+				buf[m++] = pts[i].means[r];
+		st_gmean_ci(&l->gmean, &l->lo, &l->hi, buf, m, alpha);
+	}
+	free(buf);
+	return 0;
+}
+
 enum hist_verdict hist_newest_verdict(struct st_test *out_test, const struct hist_pt *pts, size_t n,
 				      const struct hist_cp *cps, size_t n_cps, double alpha,
 				      const struct hist_detect_opts *o)

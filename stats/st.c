@@ -68,6 +68,30 @@ double st_gmean(const double *x, size_t n)
 	return exp(s / (double)n);
 }
 
+/* Student's t interval on the logs (Student 1908; e.g. Casella & Berger, "Statistical
+ * Inference", 2nd ed., ex. 9.2.3 / 9.12): with m and s the mean and sd of log x_i,
+ * exp(m -/+ t_{1 - alpha/2, n - 1} s / sqrt(n)). */
+void st_gmean_ci(double *out_gmean, double *out_lo, double *out_hi, const double *x, size_t n,
+		 double alpha)
+{
+	*out_gmean = *out_lo = *out_hi = NAN;
+	if (n == 0 || !valid_times(x, n))
+		return;
+	double *l = malloc(n * sizeof(*l)), m;
+	if (!l)
+		return;
+	for (size_t i = 0; i < n; i++)
+		l[i] = log(x[i]);
+	double var = st_sample_var(l, n, &m);
+	free(l);
+	*out_gmean = exp(m);
+	if (n < 2)
+		return;
+	double h = t_quantile(1 - alpha / 2, (double)(n - 1)) * sqrt(var / (double)n);
+	*out_lo = exp(m - h);
+	*out_hi = exp(m + h);
+}
+
 /* One-way random-effects ANOVA (model y_ij = mu + a_i + e_ij, a_i ~ N(0, s_a^2),
  * e_ij ~ N(0, s_e^2)). SSB = sum n_i (ybar_i - ybar)^2, SSW = sum (y_ij - ybar_i)^2, MSB =
  * SSB/(k-1), MSW = SSW/(N-k); ANOVA (method of moments) estimators s_e^2 = MSW, s_a^2 = (MSB - MSW)

@@ -60,6 +60,11 @@ int st_restart_means(double *out, const double *runs, const size_t *nruns, size_
 /* Geometric mean exp(mean(log x)); NaN if n == 0 or any x <= 0. */
 double st_gmean(const double *x, size_t n);
 
+/* The geometric mean of x[0..n) (all > 0) with its two-sided 1 - alpha CI from Student's t on
+ * the logs (n - 1 df); every output NaN when n == 0 or an x is not > 0, the CI NaN when n < 2. */
+void st_gmean_ci(double *out_gmean, double *out_lo, double *out_hi, const double *x, size_t n,
+		 double alpha);
+
 /* The noise of one query as the tests see it: the sd of the log restart means with its
  * chi-square CI and upper bound, split into a within-restart part (the run noise averaged in a
  * restart mean) and a between-restart part. */

@@ -49,6 +49,7 @@ static const double href_step8_cp_p[] = {3.2560377932379144e-63};
 static const double href_step8_cp_ratio[] = {1.0785523499554761};
 static const double href_step8_cp_lo[] = {1.0721463096875574};
 static const double href_step8_cp_hi[] = {1.0849966661112502};
+static const double href_step8_levels[2][3] = {{99.8686524493516, 99.454282258333777, 100.28474908845497}, {107.71356978613488, 107.24951964929156, 108.17962778772399}};
 #define HREF_STEP8_N 40
 #define HREF_STEP8_NCPS 1
 #define HREF_STEP8_VERDICT "inconclusive"
@@ -101,6 +102,7 @@ static const double href_null_cp_p[] = {0};
 static const double href_null_cp_ratio[] = {0};
 static const double href_null_cp_lo[] = {0};
 static const double href_null_cp_hi[] = {0};
+static const double href_null_levels[1][3] = {{99.917284966680398, 99.538354287388614, 100.29765819001199}};
 #define HREF_NULL_N 40
 #define HREF_NULL_NCPS 0
 #define HREF_NULL_VERDICT "inconclusive"
@@ -153,6 +155,7 @@ static const double href_outlier_cp_p[] = {0};
 static const double href_outlier_cp_ratio[] = {0};
 static const double href_outlier_cp_lo[] = {0};
 static const double href_outlier_cp_hi[] = {0};
+static const double href_outlier_levels[1][3] = {{100.31364788282163, 99.992966894306889, 100.63535730663125}};
 #define HREF_OUTLIER_N 40
 #define HREF_OUTLIER_NCPS 0
 #define HREF_OUTLIER_VERDICT "inconclusive"
@@ -210,6 +213,7 @@ static const double href_two_steps_cp_p[] = {3.7568855660636735e-47, 1.269829975
 static const double href_two_steps_cp_ratio[] = {1.0502200325629647, 0.89851724643327846};
 static const double href_two_steps_cp_lo[] = {1.0454904598599652, 0.89413979098559837};
 static const double href_two_steps_cp_hi[] = {1.0549710008298758, 0.90291613266436566};
+static const double href_two_steps_levels[3][3] = {{100.38414335562794, 100.04959668594006, 100.71980868523954}, {105.42543830375288, 105.09986121350508, 105.75202396280821}, {94.72657452870952, 94.364514553310016, 95.09002366428652}};
 #define HREF_TWO_STEPS_N 45
 #define HREF_TWO_STEPS_NCPS 2
 #define HREF_TWO_STEPS_VERDICT "inconclusive"
@@ -252,6 +256,7 @@ static const double href_noisy_step3_cp_p[] = {0};
 static const double href_noisy_step3_cp_ratio[] = {0};
 static const double href_noisy_step3_cp_lo[] = {0};
 static const double href_noisy_step3_cp_hi[] = {0};
+static const double href_noisy_step3_levels[1][3] = {{101.30900160592002, 99.913230462377228, 102.72427143923724}};
 #define HREF_NOISY_STEP3_N 30
 #define HREF_NOISY_STEP3_NCPS 0
 #define HREF_NOISY_STEP3_VERDICT "inconclusive"
@@ -289,6 +294,7 @@ static const double href_newest_step_cp_p[] = {0};
 static const double href_newest_step_cp_ratio[] = {0};
 static const double href_newest_step_cp_lo[] = {0};
 static const double href_newest_step_cp_hi[] = {0};
+static const double href_newest_step_levels[1][3] = {{100.51249747153206, 100.15530418080952, 100.87096465431634}};
 #define HREF_NEWEST_STEP_N 25
 #define HREF_NEWEST_STEP_NCPS 0
 #define HREF_NEWEST_STEP_VERDICT "regression"
@@ -321,6 +327,7 @@ static const double href_quiet_cp_p[] = {0};
 static const double href_quiet_cp_ratio[] = {0};
 static const double href_quiet_cp_lo[] = {0};
 static const double href_quiet_cp_hi[] = {0};
+static const double href_quiet_levels[1][3] = {{100.00374250333961, 99.908251666808383, 100.09932460860698}};
 #define HREF_QUIET_N 20
 #define HREF_QUIET_NCPS 0
 #define HREF_QUIET_VERDICT "unchanged"
@@ -353,6 +360,7 @@ static const double href_newest_faster_cp_p[] = {0};
 static const double href_newest_faster_cp_ratio[] = {0};
 static const double href_newest_faster_cp_lo[] = {0};
 static const double href_newest_faster_cp_hi[] = {0};
+static const double href_newest_faster_levels[1][3] = {{99.419821241610819, 98.93892995040585, 99.903049898239829}};
 #define HREF_NEWEST_FASTER_N 20
 #define HREF_NEWEST_FASTER_NCPS 0
 #define HREF_NEWEST_FASTER_VERDICT "improvement"
@@ -385,6 +393,7 @@ static const double href_two_after_cp_p[] = {0};
 static const double href_two_after_cp_ratio[] = {0};
 static const double href_two_after_cp_lo[] = {0};
 static const double href_two_after_cp_hi[] = {0};
+static const double href_two_after_levels[1][3] = {{101.07830138805808, 100.47486273716339, 101.68536421116333}};
 #define HREF_TWO_AFTER_N 20
 #define HREF_TWO_AFTER_NCPS 0
 #define HREF_TWO_AFTER_VERDICT "regression"
@@ -417,6 +426,7 @@ static const double href_three_after_cp_p[] = {7.38898563913525e-21};
 static const double href_three_after_cp_ratio[] = {1.0962396461005359};
 static const double href_three_after_cp_lo[] = {1.0907998354036446};
 static const double href_three_after_cp_hi[] = {1.1017065850930663};
+static const double href_three_after_levels[2][3] = {{100.17229575828486, 99.967849430030213, 100.37716020397804}, {109.81284205114041, 109.30545404415473, 110.32258531653368}};
 #define HREF_THREE_AFTER_N 20
 #define HREF_THREE_AFTER_NCPS 1
 #define HREF_THREE_AFTER_VERDICT "unchanged"

@@ -5,7 +5,8 @@
 A second implementation of the documented method (docs/history.md): E-Divisive means Q-hat
 (Matteson and James 2014, alpha = 1) computed by brute force with NumPy, hierarchical binary
 segmentation, Welch's t-test (scipy.stats.ttest_ind, equal_var=False) on the log restart means of
-the two segments, the refinement pass, the newest verdict. The C code is never called here.
+the two segments, the refinement pass, the newest verdict, the stable segments' levels with their
+t intervals. The C code is never called here.
 Writes tests/hist_ref.h, which tests/test_hist.c includes. The series are drawn here with a fixed
 seed and written into the header, so both sides see the same numbers.
 Run from the repository root:  /usr/bin/python3 tests/hist_ref.py > tests/hist_ref.h
@@ -121,6 +122,18 @@ def verdict(pts, cps, alpha):
     return "inconclusive", w
 
 
+def levels(pts, cps):
+    """Each stable segment's geometric mean of its restart means with the 1 - ALPHA Student t
+    interval on the logs: exp(m -/+ t_{1-ALPHA/2, n-1} s / sqrt(n))."""
+    out, bounds = [], [0] + list(cps) + [len(pts)]
+    for a, b in zip(bounds, bounds[1:]):
+        logs = np.log(np.concatenate(pts[a:b]))
+        m, s, n = logs.mean(), logs.std(ddof=1), len(logs)
+        h = stats.t.ppf(1 - ALPHA / 2, n - 1) * s / math.sqrt(n)
+        out.append((math.exp(m), math.exp(m - h), math.exp(m + h)))
+    return out
+
+
 def main():
     rng = np.random.default_rng(20261201)
     cases = [
@@ -157,6 +170,9 @@ def main():
             name, ", ".join("%.17g" % t["lo"] for t in tests) or "0"))
         out.append("static const double href_%s_cp_hi[] = {%s};" % (
             name, ", ".join("%.17g" % t["hi"] for t in tests) or "0"))
+        lv = levels(pts, cps)
+        out.append("static const double href_%s_levels[%d][3] = {%s};" % (
+            name, len(lv), ", ".join("{%.17g, %.17g, %.17g}" % l for l in lv)))
         out.append("#define HREF_%s_N %d" % (name.upper(), n))
         out.append("#define HREF_%s_NCPS %d" % (name.upper(), len(cps)))
         out.append("#define HREF_%s_VERDICT \"%s\"" % (name.upper(), v))

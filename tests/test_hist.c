@@ -19,12 +19,13 @@ struct ref_case {
 	const double *p, *ratio, *lo, *hi;
 	const char *verdict;
 	double newest_p;
+	const double (*levels)[3];
 };
 
 #define CASE(lc, uc)                                                                              \
 	{#lc,	       href_##lc##_means, HREF_##uc##_N,   href_##lc##_q,     href_##lc##_cps,       \
 	 HREF_##uc##_NCPS, href_##lc##_cp_p, href_##lc##_cp_ratio, href_##lc##_cp_lo, href_##lc##_cp_hi, \
-	 HREF_##uc##_VERDICT, HREF_##uc##_NEWEST_P}
+	 HREF_##uc##_VERDICT, HREF_##uc##_NEWEST_P, href_##lc##_levels}
 
 static const struct ref_case cases[] = {
     CASE(step8, STEP8),		CASE(null, NULL),		CASE(outlier, OUTLIER),
@@ -219,6 +220,29 @@ static void test_hist__hunter_published_examples(void)
 	free(cps);
 }
 
+/* The stable segments between the reference change points: geometric mean and t interval. */
+static void test_hist__levels_match_reference(void)
+{
+	for (size_t k = 0; k < NCASES; k++) {
+		const struct ref_case *c = &cases[k];
+		struct hist_pt *pts = points(c, c->n);
+		struct hist_cp cps[8];
+		struct hist_level lv[9];
+		CU_ASSERT_FATAL(c->n_cps < 8);
+		for (size_t i = 0; i < c->n_cps; i++)
+			cps[i] = (struct hist_cp){.index = c->cps[i]};
+		CU_ASSERT_EQUAL_FATAL(hist_levels(lv, pts, c->n, cps, c->n_cps, 0.05), 0);
+		for (size_t i = 0; i <= c->n_cps; i++) {
+			CU_ASSERT_EQUAL(lv[i].from, i ? c->cps[i - 1] : 0);
+			CU_ASSERT_EQUAL(lv[i].to, i < c->n_cps ? c->cps[i] : c->n);
+			close_rel(lv[i].gmean, c->levels[i][0], 1e-12, "level", c->name);
+			close_rel(lv[i].lo, c->levels[i][1], 1e-9, "level ci_lo", c->name);
+			close_rel(lv[i].hi, c->levels[i][2], 1e-9, "level ci_hi", c->name);
+		}
+		free(pts);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case tcases[] = {
@@ -228,6 +252,7 @@ int main(int argc, char **argv)
 	    {"regression_starts_once", test_hist__regression_starts_once},
 	    {"change_point_needs_min_size_results", test_hist__change_point_needs_min_size_results},
 	    {"hunter_published_examples", test_hist__hunter_published_examples},
+	    {"levels_match_reference", test_hist__levels_match_reference},
 	    {NULL, NULL},
 	};
 	return th_run("hist", tcases, argc, argv);

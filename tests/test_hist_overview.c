@@ -280,6 +280,49 @@ static void test_hist_overview__markdown_lists_the_steps_then_one_line(void)
 	hist_check_release(&c);
 }
 
+/* The page: the overview's first rows are the two steps, each cell linking to its chart. */
+static void test_hist_overview__page_opens_on_both_steps(void)
+{
+	struct hist_check c;
+	struct errbuf err = {""};
+	char *buf = NULL, want[256];
+	size_t len = 0;
+	CU_ASSERT_EQUAL_FATAL(checked(&c), 0);
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(rpt_html_write_history(f, &c, &err), 0);
+	fclose(f);
+	const struct hist_check_series *a = series_of(&c, "host-a"), *b = series_of(&c, "host-b");
+	const char *body = strstr(buf, "<table class=\"overview\">");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(body);
+	body = strstr(body, "<tbody>\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(body);
+	snprintf(want, sizeof(want), "<tbody>\n<tr data-changed=\"1\"><th class=\"text\">Q17</th>");
+	CU_ASSERT_EQUAL(strncmp(body, want, strlen(want)), 0);
+	snprintf(want, sizeof(want), "<a href=\"#q-%s-Q17\"><span class=\"ratio slower\">",
+		 b->s.info.id);
+	const char *row2 = strstr(body + 8, "\n<tr ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(body, want));
+	CU_ASSERT_TRUE(strstr(body, want) < row2);
+	snprintf(want, sizeof(want), "\n<tr data-changed=\"1\"><th class=\"text\">Q5</th>");
+	CU_ASSERT_EQUAL(strncmp(row2, want, strlen(want)), 0);
+	snprintf(want, sizeof(want), "<a href=\"#q-%s-Q5\"><span class=\"ratio slower\">",
+		 a->s.info.id);
+	CU_ASSERT_PTR_NOT_NULL(strstr(row2, want));
+	/* the third row is unchanged, and every chart's anchor is there */
+	const char *row3 = strstr(row2 + 1, "\n<tr ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row3);
+	snprintf(want, sizeof(want), "\n<tr data-changed=\"0\">");
+	CU_ASSERT_EQUAL(strncmp(row3, want, strlen(want)), 0);
+	snprintf(want, sizeof(want), "<figure class=\"small verdict-");
+	size_t figs = 0;
+	for (const char *p = buf; (p = strstr(p, want)); p++)
+		figs++;
+	CU_ASSERT_EQUAL(figs, 44);
+	free(buf);
+	hist_check_release(&c);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -290,6 +333,7 @@ int main(int argc, char **argv)
 	     test_hist_overview__build_ranges_name_the_nights_around_each_step},
 	    {"markdown_lists_the_steps_then_one_line",
 	     test_hist_overview__markdown_lists_the_steps_then_one_line},
+	    {"page_opens_on_both_steps", test_hist_overview__page_opens_on_both_steps},
 	    {NULL, NULL},
 	};
 	tmp = th_tempdir("hist_overview");

@@ -28,7 +28,7 @@ run history check $db --format junit
 "$py" "$data/validate_result.py" "$docs/history.schema.json" check.json; echo "exit=$?"
 run history report $db -o trends.html
 grep -c 'class="chart" data-key=' trends.html
-grep -o '<h3>Q[0-9]*' trends.html | head -1
+grep -o '<figcaption><b>Q[0-9]*' trends.html | head -1
 run history export $db --format json -o export.json
 "$py" -c 'import json; r = json.load(open("export.json")); print(len(r), sorted(r[0]))'
 run history remove $db 16

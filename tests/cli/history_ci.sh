@@ -23,3 +23,7 @@ sed 's/"testhost"/"otherhost"/' nights/night16.json > other.json
 "$DBT3STAB" history add $db -q other.json --build-id "other|*1*" || echo "add failed"
 run history check $db --format markdown
 run history check $db --format junit
+# the page: the short series says so once and has no charts; the other has its four
+"$DBT3STAB" history report $db -o trends.html; echo "report exit=$?"
+echo "too-few notes: $(grep -c 'class="too-few"' trends.html), charts: $(grep -c '<figure class="small' trends.html)"
+grep -o '<p class="too-few">[^<]*' trends.html
