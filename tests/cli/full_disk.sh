@@ -14,7 +14,8 @@ zcat "$data/measurements/quickstart-2warmup.json.gz" > long_q.json
 cp "$data/cmp_old.json" old.json && cp "$data/cmp_regress.json" regress.json
 full() {
   "$DBT3STAB" "$@" >/dev/full 2>err.txt
-  echo "\$ dbt3stab $* >/dev/full: exit=$?, $(wc -l <err.txt) line(s) on stderr"
+  local rc=$? args="$*"
+  echo "\$ dbt3stab ${args//$data/DATA} >/dev/full: exit=$rc, $(wc -l <err.txt) line(s) on stderr"
   sed 's/^/  /' err.txt
 }
 for f in text markdown junit json html; do
