@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to server/: the handle and the helpers server/srv*.c share. */
+#ifndef DBT3_SRV_INT_H
+#define DBT3_SRV_INT_H
+#include "server/srv.h"
+#include "server/srv_secure.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PATHLEN 4096
+
+struct srv {
+	const struct srv_opts *o;
+	int external;
+	char instdir[PATHLEN - 64], datadir[PATHLEN], cnf[PATHLEN], sock[PATHLEN], pidfile[PATHLEN],
+	    log[PATHLEN], extra[PATHLEN], clientcnf[PATHLEN], pending[PATHLEN];
+	long port;
+	/* who the server runs as, looked up on first need (init, start) */
+	int have_ident;
+	struct srv_ident ident;
+	/* the credentials the tool connects with: DIR/client.cnf, read on first need */
+	int creds_state; /* 0 not read yet, 1 read, -1 absent (an instance of an older version) */
+	struct srv_creds creds;
+	/* securing a fresh or older instance: connect as root, with this password or none */
+	int securing;
+	const char *root_password;
+	/* the binary, resolved on first need */
+	int resolved;
+	char binary[PATHLEN];
+	char version_str[128];
+	enum srv_flavour flavour;
+	int version[3];
+	/* the process: child of this handle, or found through the pid file */
+	pid_t pid;
+	int is_child, detached, reaped, wstatus;
+	int locked;	    /* holds the instance lock (one reference) */
+	struct srv_kv *cfg; /* the option set written at the last start */
+	size_t n_cfg;
+};
+
+/* The line a start writes into the error log; excerpts show what follows the last one. */
+#define START_MARKER "---- dbt3stab: starting"
+
+/* srv_registry.c */
+void srv_reg_add(pid_t pid);
+void srv_reg_remove(pid_t pid);
+void srv_sleep_ms(long ms);
+
+/* srv_helpers.c */
+int srv_is_exec(const char *path);
+int srv_find_in_path(char out[PATHLEN], const char *name);
+int srv_absolute(char *out, size_t len, const char *path);
+uint64_t srv_ram_bytes(void);
+double srv_now_s(void);
+int srv_run_capture(char *const argv[], const struct srv_ident *id, char **out, struct errbuf *err);
+void srv_excerpt(const char *text, char *out, size_t budget);
+void srv_log_excerpt(const struct srv *s, char *out, size_t budget);
+void srv_describe_status(char *out, size_t len, int status);
+ssize_t srv_read_small(const char *path, char *buf, size_t n);
+
+/* srv_lock.c */
+int srv_instance_lock(struct srv *s, int create, struct errbuf *err);
+void srv_instance_unlock(struct srv *s);
+
+/* srv_conn.c */
+MYSQL *srv_connect_timeout(struct srv *s, const char *db, unsigned timeout, unsigned *out_errno,
+			   struct errbuf *err);
+
+/* srv_process.c */
+int srv_pid_running(pid_t pid);
+int srv_child_reap(struct srv *s);
+int srv_exited_error(struct srv *s, const char *what, struct errbuf *err);
+void srv_kill_and_reap(struct srv *s);
+
+/* srv_launch.c */
+int srv_write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay,
+		  struct errbuf *err);
+int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct errbuf *err);
+int srv_stop_locked(struct srv *s, struct errbuf *err);
+
+/* srv_reach.c */
+int srv_need_ident(struct srv *s, struct errbuf *err);
+int srv_prepare_instance(struct srv *s, struct errbuf *err);
+int srv_secure_instance(struct srv *s, struct errbuf *err);
+
+/* srv.c */
+int srv_resolve_binary(struct srv *s, struct errbuf *err);
+
+#endif

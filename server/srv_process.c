@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* The server process: alive, reaped, crashed, killed. */
+#include "server/srv_int.h"
+#include <signal.h>
+#include <sys/wait.h>
+
+static pid_t read_pidfile(const struct srv *s)
+{
+	char *text = NULL;
+	struct errbuf ignored;
+	if (util_read_file(s->pidfile, &text, NULL, &ignored) < 0)
+		return 0;
+	char *end;
+	long v = strtol(text, &end, 10);
+	free(text);
+	return v > 1 && v < INT_MAX ? (pid_t)v : 0;
+}
+
+/* A process that exists and is not a zombie. */
+int srv_pid_running(pid_t pid)
+{
+	if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH))
+		return 0;
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (srv_read_small(path, buf, sizeof(buf)) <= 0)
+		return 1;
+	char *paren = strrchr(buf, ')');
+	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
+
+/* A stale pid file may name a pid reused by another process: ours run with --defaults-file=cnf.
+ * When /proc does not tell, trust the pid file. */
+static int runs_our_cnf(const struct srv *s, pid_t pid)
+{
+	char path[64], buf[8192], want[PATHLEN + 32];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	ssize_t r = srv_read_small(path, buf, sizeof(buf));
+	if (r <= 0)
+		return 1;
+	snprintf(want, sizeof(want), "--defaults-file=%s", s->cnf);
+	for (ssize_t i = 0; i < r; i += (ssize_t)strlen(buf + i) + 1)
+		if (strcmp(buf + i, want) == 0)
+			return 1;
+	return 0;
+}
+
+/* Reaps our child without blocking; 1 when it has exited. */
+int srv_child_reap(struct srv *s)
+{
+	if (!s->is_child || s->reaped)
+		return s->reaped;
+	int st;
+	pid_t r = waitpid(s->pid, &st, WNOHANG);
+	if (r == s->pid || (r < 0 && errno == ECHILD)) {
+		s->reaped = 1;
+		s->wstatus = r == s->pid ? st : 0;
+		srv_reg_remove(s->pid);
+	}
+	return s->reaped;
+}
+
+int srv_is_alive(struct srv *s)
+{
+	if (s->external)
+		return srv_ping(s);
+	if (s->is_child)
+		return !srv_child_reap(s);
+	pid_t pid = read_pidfile(s);
+	if (srv_pid_running(pid) && runs_our_cnf(s, pid)) {
+		s->pid = pid;
+		return 1;
+	}
+	return 0;
+}
+
+pid_t srv_pid(struct srv *s)
+{
+	return !s->external && srv_is_alive(s) ? s->pid : 0;
+}
+
+int srv_exited_error(struct srv *s, const char *what, struct errbuf *err)
+{
+	char how[96], log[700];
+	srv_describe_status(how, sizeof(how), s->wstatus);
+	srv_log_excerpt(s, log, sizeof(log));
+	errbuf_set(err, "%s: pid %d %s; from '%s':\n%s", what, (int)s->pid, how, s->log, log);
+	return SRV_E_EXITED;
+}
+
+int srv_check(struct srv *s, struct errbuf *err)
+{
+	if (s->external) /* the server's own error (Access denied, ...) or the library's */
+		return srv_probe(s, err) == 2 ? 0 : -1;
+	if (s->is_child) {
+		if (!srv_child_reap(s))
+			return 0;
+		return srv_exited_error(s, "the server crashed", err);
+	}
+	if (s->pid && !srv_pid_running(s->pid)) {
+		char log[700];
+		srv_log_excerpt(s, log, sizeof(log));
+		errbuf_set(err, "the server (pid %d) is gone; from '%s':\n%s", (int)s->pid, s->log,
+			   log);
+		return SRV_E_EXITED;
+	}
+	return 0;
+}
+
+void srv_kill_and_reap(struct srv *s)
+{
+	kill(s->pid, SIGKILL);
+	if (s->is_child) {
+		int st;
+		if (waitpid(s->pid, &st, 0) == s->pid)
+			s->wstatus = st;
+		s->reaped = 1;
+	} else {
+		for (int i = 0; i < 100 && srv_pid_running(s->pid); i++)
+			srv_sleep_ms(50);
+	}
+	srv_reg_remove(s->pid);
+}
