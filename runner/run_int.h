@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to the run protocol: the state one run_execute call shares, and runner/run*.c's
+ * functions on it. */
+#ifndef DBT3_RUN_INT_H
+#define DBT3_RUN_INT_H
+#include "dbt3/load.h"
+#include "dbt3/qry.h"
+#include "runner/run.h"
+#include "runner/run_budget_plan.h"
+#include "runner/run_exec.h"
+#include "runner/run_explain.h"
+#include "runner/run_interf.h"
+#include "runner/run_memprobe.h"
+#include "runner/run_steady.h"
+#include "stats/st.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RUN_DB "dbt3"
+#define RUN_LOG_TAIL_LINES 30
+
+/* Per target state during a run. */
+struct tstate {
+	struct run_target *t;
+	struct srv *srv;
+	int crashes;
+	int starts;	    /* server starts in this run */
+	int described;	    /* server and dataset sections filled */
+	int start_seq;	    /* runctx.start_seq of the running server */
+	double startstop_s; /* --budget: longest server start + stop of a restart so far */
+};
+
+/* Everything one call of run_execute shares. */
+struct runctx {
+	const struct run_plan *plan;
+	struct tstate *ts;
+	int n_targets;
+	struct pin_ctx *pin;
+	const struct run_hooks *hooks;
+	struct qry queries[RUN_MAX_QUERIES + 1]; /* by query number */
+	/* During one restart. */
+	MYSQL *conn;
+	struct run_cpu *cpu;
+	struct run_watch *watch;
+	struct run_interf *noise;   /* interference around each query, NULL when /proc fails */
+	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
+	struct run_memprobe_worker *probe_worker; /* its thread on the server's PUs */
+	double probe_last_ns; /* the last probe of this server start, < 0: none yet */
+	/* Progress and ETA. */
+	struct run_progress prog;
+	uint64_t t0;
+	uint64_t rem_execs[RUN_MAX_QUERIES + 1]; /* executions still to do, per query */
+	uint64_t seen_ns[RUN_MAX_QUERIES + 1], seen_n[RUN_MAX_QUERIES + 1];
+	uint64_t rem_starts, start_ns, start_n;
+	int execs_done; /* executions of the current query */
+	int start_seq;	/* server starts so far in this call, over all targets */
+	/* --budget: the plan of the current pair by plan position, NULL in the fixed protocol. */
+	struct run_qnext *next;
+	int qpos[RUN_MAX_QUERIES + 1]; /* plan position of a query number */
+	uint64_t startstop_ns;	       /* start + stop of the current restart */
+	/* --budget, a restart owed by --min-restarts or of the paced last pair: its share of the
+	 * budget left, paced over its queries (pace_ns 0: no pacing): the pace_i-th query measured
+	 * must end by pace_t0 + pace_ns pace_cum[pace_i]; pair_pos is the restart's place within
+	 * its pair. */
+	uint64_t pace_t0, pace_ns;
+	double pace_cum[RUN_MAX_QUERIES];
+	int pace_i, pair_pos;
+	int paced_pair;	 /* the current pair is the paced last pair (run_budget_stop) */
+	int owed_warned; /* the restarts still owed were said not to fit (once) */
+};
+
+/* run_ctx.c */
+void run_event(struct runctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void run_progress_tell(struct runctx *c);
+double run_mean_exec_ms(const struct runctx *c, int num);
+int run_has_restart(const struct res_query *q, int r);
+int run_pending(const struct runctx *c, const struct tstate *t, int r);
+int run_checkpoint(struct tstate *t, struct errbuf *err);
+
+/* run_session.c */
+void run_session_close(struct runctx *c);
+int run_server_start(struct runctx *c, struct tstate *t, struct errbuf *err);
+int run_server_stop(struct runctx *c, struct tstate *t, struct errbuf *err);
+int run_recover(struct runctx *c, struct tstate *t, int crashed, struct errbuf *err);
+double run_probe_last(struct runctx *c);
+void run_probe_record(struct runctx *c, json_t *rec, double before);
+void run_probe_open(struct runctx *c);
+
+/* run_measure.c */
+int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf *err);
+int run_restarts_owed(const struct runctx *c, int r);
+void run_warn_owed_over(struct runctx *c, int left);
+
+/* run_budget_loop.c */
+int run_budget_loop(struct runctx *c, int *vorder, struct errbuf *err);
+
+#endif

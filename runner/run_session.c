@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/* A target's server in a run: start (pinned), session, dataset, crash recovery, probe. */
+#include "runner/run_int.h"
+
+void run_session_close(struct runctx *c)
+{
+	run_watch_free(c->watch);
+	c->watch = NULL;
+	run_cpu_free(c->cpu);
+	c->cpu = NULL;
+	run_interf_free(c->noise);
+	c->noise = NULL;
+	if (c->conn)
+		mysql_close(c->conn);
+	c->conn = NULL;
+}
+
+/* Connections and the CPU sampler for a running server. */
+static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	c->conn = srv_connect(t->srv, RUN_DB, err);
+	if (!c->conn)
+		return -1;
+	pid_t pid = srv_pid(t->srv);
+	if (pid > 0 && run_cpu_new(&c->cpu, pid, RUN_CPU_AUTO, err) < 0)
+		goto fail;
+	if (c->cpu)
+		json_object_set_new(t->t->res->plan, "server_cpu_source",
+				    json_string(run_cpu_source_name(c->cpu)));
+	struct errbuf nerr;
+	if (pid > 0 && run_interf_open(&c->noise, t->srv, c->conn, c->pin, &nerr) < 0)
+		run_event(c, "no interference record: %s", nerr.msg);
+	if (c->plan->query_timeout > 0) {
+		MYSQL *killer = srv_connect(t->srv, NULL, err);
+		if (!killer)
+			goto fail;
+		uint64_t ns = (uint64_t)(c->plan->query_timeout * 1e9);
+		if (run_watch_new(&c->watch, killer, ns, err) < 0) {
+			mysql_close(killer);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	run_session_close(c);
+	return -1;
+}
+
+/* The dataset section from the load's fingerprint; the data must be a complete load of the
+ * plan's scale factor, and the same data a resumed file was measured on. */
+static int describe_dataset(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	struct load_fingerprint fp;
+	int rc = load_fingerprint_read(c->conn, RUN_DB, &fp, err);
+	if (rc == LOAD_E_NONE)
+		return (errbuf_set(err,
+				   "database '%s' in '%s' holds no complete load: run 'dbt3stab "
+				   "load -s %g' with the same server options first",
+				   RUN_DB, srv_instdir(t->srv), c->plan->scale),
+			RUN_E_NODATA);
+	if (rc < 0)
+		return rc == LOAD_E_SERVER ? RUN_E_SERVER : -1;
+	if (fabs(fp.sf - c->plan->scale) > 1e-9 * fmax(1, fp.sf))
+		return (errbuf_set(err, "the loaded data is scale factor %g, not %g", fp.sf,
+				   c->plan->scale),
+			RUN_E_NODATA);
+	char ident[1024], sha[65];
+	size_t n =
+	    (size_t)snprintf(ident, sizeof(ident), "sf=%.17g generator=%s indexes=%s rows=", fp.sf,
+			     fp.generator, fp.indexes);
+	for (int i = 0; i < GEN_NTABLES && n < sizeof(ident); i++)
+		n += (size_t)snprintf(ident + n, sizeof(ident) - n, "%s%lld", i ? "," : "",
+				      (long long)fp.rows[i]);
+	util_sha256_hex(sha, ident, strlen(ident));
+	const char *old = json_string_value(json_object_get(t->t->res->dataset, "fingerprint"));
+	if (old && strcmp(old, sha) != 0)
+		return (errbuf_set(err,
+				   "'%s' was measured on other data (dataset fingerprint %.12s, "
+				   "now %.12s): cannot resume on this data",
+				   t->t->out_path, old, sha),
+			RUN_E_NODATA);
+	json_t *ds = load_fingerprint_json(&fp);
+	if (!ds)
+		return errbuf_set(err, "out of memory");
+	json_object_set_new(ds, "generator_version", json_string(fp.generator));
+	json_object_set_new(ds, "fingerprint", json_string(sha));
+	json_object_set_new(ds, "database", json_string(RUN_DB));
+	res_set_section(&t->t->res->dataset, ds);
+	return 0;
+}
+
+/* Starts the target's server (pinned), verifies the placement, opens the session. */
+int run_server_start(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	const char *extra[8];
+	struct srv_kv overlay[8];
+	int n_extra = 0;
+	struct srv_launch launch = {0};
+	uint64_t t0 = util_now_ns();
+	if (c->pin) {
+		if (pin_ctx_before_start(c->pin, err) < 0)
+			return -1;
+		n_extra = pin_ctx_server_args(c->pin, extra, 8);
+		for (int i = 0; i < n_extra; i++) {
+			overlay[i].name = (char *)extra[i];
+			overlay[i].value = NULL;
+		}
+		launch.child_hook = pin_child_hook;
+		launch.arg = c->pin;
+		launch.overlay = overlay;
+		launch.n_overlay = (size_t)n_extra;
+	}
+	if (srv_start(t->srv, &launch, err) < 0)
+		return RUN_E_SERVER;
+	t->starts++;
+	t->start_seq = c->start_seq++;
+	c->probe_last_ns = -1;
+	if (c->pin) {
+		struct errbuf verr;
+		if (pin_ctx_verify(c->pin, srv_pid(t->srv), &verr) < 0) {
+			run_event(c, "placement check failed: %s", verr.msg);
+			json_object_set_new(t->t->res->pinning, "verify_error",
+					    json_string(verr.msg));
+		} else {
+			json_object_set_new(t->t->res->pinning, "verified", json_true());
+		}
+	}
+	if (open_session(c, t, err) < 0)
+		return RUN_E_SERVER;
+	if (!t->described) {
+		struct errbuf ierr;
+		int drc = describe_dataset(c, t, err);
+		if (drc < 0) {
+			run_session_close(c);
+			srv_stop(t->srv, &ierr);
+			return drc;
+		}
+		json_t *info = srv_info_json(t->srv, &ierr);
+		if (info)
+			res_set_section(&t->t->res->server, info);
+		else
+			run_event(c, "cannot describe the server: %s", ierr.msg);
+		t->described = 1;
+	}
+	c->start_ns += util_now_ns() - t0;
+	c->start_n++;
+	return 0;
+}
+
+int run_server_stop(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	uint64_t t0 = util_now_ns();
+	run_session_close(c);
+	int rc = srv_stop(t->srv, err);
+	c->start_ns += util_now_ns() - t0;
+	return rc;
+}
+
+/* After a lost connection: a new session, or after a crash a new server (up to --max-crashes). */
+int run_recover(struct runctx *c, struct tstate *t, int crashed, struct errbuf *err)
+{
+	const struct run_plan *p = c->plan;
+	if (!crashed) {
+		run_session_close(c);
+		return open_session(c, t, err) < 0 ? RUN_E_SERVER : 0;
+	}
+	t->crashes++;
+	run_session_close(c);
+	struct errbuf serr;
+	srv_stop(t->srv, &serr); /* cleans up after the dead process */
+	if (t->crashes > p->max_crashes) {
+		errbuf_set(err,
+			   "the server crashed %d times (more than --max-crashes %d): giving up",
+			   t->crashes, p->max_crashes);
+		return RUN_E_SERVER;
+	}
+	run_event(c, "restarting the server (crash %d of at most %d)", t->crashes, p->max_crashes);
+	return run_server_start(c, t, err);
+}
+
+/* One memory probe, by the worker on the server's PUs (the server is idle between queries;
+ * unpinned: where the scheduler puts it); < 0 without a probe. Its time is a restart's fixed
+ * cost, like its start and stop (--budget's plan counts it there), and not the paced queries'. */
+static double probe_take(struct runctx *c)
+{
+	if (!c->probe_worker)
+		return -1;
+	uint64_t t0 = util_now_ns();
+	double ns = run_memprobe_worker_take(c->probe_worker);
+	uint64_t took = util_now_ns() - t0;
+	c->start_ns += took;
+	c->pace_t0 += c->pace_ns ? took : 0;
+	return ns;
+}
+
+/* The probe before a query's window: the one after the previous query of this server start,
+ * or a new one for the first. */
+double run_probe_last(struct runctx *c)
+{
+	if (c->probe_last_ns < 0)
+		c->probe_last_ns = probe_take(c);
+	return c->probe_last_ns;
+}
+
+/* Takes the probe after a query's window and adds both to its interference record. */
+void run_probe_record(struct runctx *c, json_t *rec, double before)
+{
+	double after = probe_take(c);
+	c->probe_last_ns = after;
+	if (!rec || before < 0 || after < 0)
+		return;
+	json_object_set_new(rec, "memory_probe_before_ns", json_real(before));
+	json_object_set_new(rec, "memory_probe_after_ns", json_real(after));
+}
+
+/* The probe's quiet level on this host, before any server starts: the fastest of
+ * RUN_MEMPROBE_CALIBRATION probes, kept in each result's host.memory_probe (the lower of it
+ * and a resumed file's). */
+#define RUN_MEMPROBE_CALIBRATION 9
+void run_probe_open(struct runctx *c)
+{
+	struct errbuf perr;
+	int managed = 0;
+	for (int i = 0; i < c->n_targets; i++)
+		managed |= !srv_is_external(c->ts[i].srv);
+	if (!managed)
+		return; /* no interference record either */
+	size_t llc = c->pin ? pin_ctx_llc_bytes(c->pin) : 0;
+	const struct pin_placement *pl = c->pin ? pin_ctx_placement(c->pin) : NULL;
+	int pinned = pl && pl->pinned;
+	if (run_memprobe_new(&c->probe, run_memprobe_ring_bytes(llc), &perr) < 0 ||
+	    run_memprobe_worker_start(&c->probe_worker, c->probe, pinned ? pl->server_cpus : NULL,
+				      pinned ? pl->n_server : 0, &perr) < 0) {
+		run_event(c, "no memory probe: %s", perr.msg);
+		run_memprobe_free(c->probe);
+		c->probe = NULL;
+		return;
+	}
+	double floor = -1;
+	for (int i = 0; i < RUN_MEMPROBE_CALIBRATION; i++) {
+		double ns = probe_take(c);
+		if (ns >= 0 && (floor < 0 || ns < floor))
+			floor = ns;
+	}
+	if (floor < 0)
+		return;
+	for (int i = 0; i < c->n_targets; i++) {
+		struct res_file *res = c->ts[i].t->res;
+		if (!res->host && !(res->host = json_object()))
+			continue;
+		json_t *old = json_object_get(res->host, "memory_probe");
+		double was = json_number_value(json_object_get(old, "floor_ns"));
+		json_object_set_new(res->host, "memory_probe",
+				    json_pack("{s:I, s:f, s:i}", "ring_bytes",
+					      (json_int_t)run_memprobe_bytes(c->probe), "floor_ns",
+					      was > 0 && was < floor ? was : floor,
+					      "calibration_probes", RUN_MEMPROBE_CALIBRATION));
+	}
+}
