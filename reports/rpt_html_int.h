@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the HTML pages shared by rpt_html.c (the page), rpt_html_compare.c (the compare
- * adapter) and rpt_html_history.c (the trend page): the page model both report modes fill, the
- * scaffolding every page has. Not for other modules. */
+/* Internals of the HTML pages shared by rpt_html*.c: the page (rpt_html.c, with its header in
+ * rpt_html_head.c, its table and query sections in rpt_html_queries.c, text helpers in
+ * rpt_html_text.c, figures in rpt_html_fig.c), the compare adapter (rpt_html_compare.c) and the
+ * trend page (rpt_html_history.c): the page model both report modes fill, the scaffolding every
+ * page has. Not for other modules. */
 #ifndef DBT3_RPT_HTML_INT_H
 #define DBT3_RPT_HTML_INT_H
 #include "result/res.h"
@@ -108,5 +110,27 @@ void rpt_html_page_head(FILE *out, const char *title);
  * data (JSON text) in script#dbt3-data, Vega, Vega-Lite and the page's own script (js_len
  * bytes of js). */
 void rpt_html_page_tail(FILE *out, const char *data, const unsigned char *js, size_t js_len);
+
+/* The pieces of a page, in rpt_html_*.c (see each file). */
+/* rpt_html_text.c */
+void rpt_html_esc(FILE *out, const char *s);
+void rpt_html_esc_limited(FILE *out, const char *s, size_t max);
+void rpt_html_fmt_ms(char *buf, size_t n, double ms);
+void rpt_html_fmt_pct(char *buf, size_t n, double frac);
+void rpt_html_fmt_g(char *buf, size_t n, const char *fmt, double v);
+void rpt_html_td_num(FILE *out, double v, const char *text);
+char *rpt_html_section_text(json_t *v);
+json_t *rpt_html_section_get(json_t *obj, const char *alternatives);
+
+/* rpt_html_head.c */
+void rpt_html_meta_write(FILE *out, const struct rpt_html_page *pg);
+const char *rpt_html_verdict_label(const char *v);
+void rpt_html_headline_write(FILE *out, const struct rpt_html_page *pg);
+void rpt_html_warnings_write(FILE *out, const struct rpt_html_page *pg);
+
+/* rpt_html_queries.c */
+void rpt_html_table_compare_write(FILE *out, const struct rpt_html_page *pg);
+void rpt_html_table_report_write(FILE *out, const struct rpt_html_page *pg);
+void rpt_html_queries_write(FILE *out, const struct rpt_html_page *pg);
 
 #endif
