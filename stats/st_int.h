@@ -14,4 +14,10 @@ void st_test_init_none(struct st_test *out, size_t n_a, size_t n_b);
  * out_mean (may be NULL) gets the mean. */
 double st_sample_var(const double *x, size_t n, double *out_mean);
 
+/* st.c's helpers st_verdict.c uses too: x[0..n) all finite and positive (times); the upper tail
+ * P(T > t) and the quantile t_{p, df} of Student's t (the normal above 1e7 df). */
+int st_valid_times(const double *x, size_t n);
+double st_t_upper(double t, double df);
+double st_t_quantile(double p, double df);
+
 #endif
