@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Fails when a function of the product code is over 100 lines, counted from the first line of its
-definition to its closing brace. Product code is what check_layers.py checks (the folders the
+definition to its closing brace, or a .c file of it is over 1000 lines (dbt3/gen*.c excepted: the
+generator's tables and hot loops). Product code is what check_layers.py checks (the folders the
 top-level CMakeLists.txt adds, tests/ excepted); the generator's hot loops listed in ALLOWED may be
 longer, and an entry there that is no longer over the limit fails too, so the list stays true.
 
-usage: check_fn_length.py ROOT    (exit 0 clean, 1 a function too long, 2 usage or unreadable tree)
+usage: check_fn_length.py ROOT    (exit 0 clean, 1 a function or file too long, 2 usage or unreadable
+tree)
 """
 import os
 import re
@@ -15,6 +17,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_layers import product_sources  # noqa: E402  (one definition of "product code")
 
 MAX_LINES = 100
+MAX_FILE_LINES = 1000
+# Files that may be longer: the generator's (its distribution tables and hot loops).
+FILE_ALLOWED = re.compile(r"dbt3/gen[^/]*\.c$")
 
 # (file, function): why it may be longer. Only the generator's hot loops, kept whole so that one
 # call makes a row (or an order with its lineitems) without helper calls between the draws.
@@ -102,6 +107,10 @@ def main(argv):
             print(f"{rel}: {e.strerror}")
             return 2
         nfiles += 1
+        nlines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        if rel.endswith(".c") and nlines > MAX_FILE_LINES and not FILE_ALLOWED.match(rel):
+            problems.append(f"{rel}: {nlines} lines (at most {MAX_FILE_LINES} in a .c file): split it "
+                            "at its seams, a private header for what the parts share")
         for name, first, last in functions(text):
             nfuncs += 1
             lines = last - first + 1
@@ -121,10 +130,11 @@ def main(argv):
     for p in problems:
         print(p)
     if problems:
-        print(f"{len(problems)} function length problem(s) in {nfiles} files")
+        print(f"{len(problems)} length problem(s) in {nfiles} files")
         return 1
     longer = ", ".join(f"{rel} {name} ({n})" for (rel, name), n in sorted(allowed_seen.items()))
-    print(f"functions within {MAX_LINES} lines: {nfuncs} in {nfiles} files"
+    print(f"functions within {MAX_LINES} lines: {nfuncs} in {nfiles} files, .c files within "
+          f"{MAX_FILE_LINES} lines"
           + (f"; allowed longer: {longer}" if longer else ""))
     return 0
 

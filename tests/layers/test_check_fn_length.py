@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Self-test of check_fn_length.py: small trees written to a temp dir, each with the exit code and the
-line the checker must print. The two edge fixtures: a function of exactly 100 lines passes, one of
-101 lines fails; the other cases prove what is and is not counted as a function's lines."""
+line the checker must print. The edge fixtures: a function of exactly 100 lines passes, one of
+101 lines fails; a .c file of 1000 lines passes, one of 1001 fails; the other cases prove what is and is not counted as a function's lines."""
 import sys
 
 from selftest import run_selftest
@@ -63,6 +63,20 @@ CASES = [
     ("an allowed entry no longer over the limit fails",
      {"dbt3/gen.c": function("order_unit", 100)}, 1,
      "order_unit is listed as allowed over 100 lines"),
+    ("a .c file of 1000 lines passes",
+     {"dbt3/x.c": "int x;\n" * 1000}, 0, ".c files within 1000 lines"),
+    ("a .c file of 1001 lines fails",
+     {"dbt3/x.c": "int x;\n" * 1001}, 1, "dbt3/x.c: 1001 lines (at most 1000 in a .c file)"),
+    ("the last line counts without its newline",
+     {"dbt3/x.c": "int x;\n" * 1000 + "int y;"}, 1, "dbt3/x.c: 1001 lines"),
+    ("a header is not held to the file limit",
+     {"dbt3/x.h": "int f(int x);\n" * 1001}, 0, ".c files within 1000 lines"),
+    ("the generator's files may be longer",
+     {"dbt3/gen_dists.c": "int x;\n" * 1500}, 0, ".c files within 1000 lines"),
+    ("another file of dbt3/ may not",
+     {"dbt3/load.c": "int x;\n" * 1001}, 1, "dbt3/load.c: 1001 lines"),
+    ("tests/ is not held to the file limit",
+     {"tests/test_x.c": "int x;\n" * 1500}, 0, ".c files within 1000 lines"),
     ("a tree without sources is a usage error",
      {"dbt3/x.h": None, "runner/run.c": None}, 2, "no C sources"),
 ]
