@@ -18,26 +18,6 @@
 #include <cpuid.h>
 #endif
 
-void doctor_path(char *out, size_t len, const char *root, const char *path)
-{
-	snprintf(out, len, "%s%s", root ? root : "", path);
-}
-
-int doctor_read_line(const char *root, const char *path, char *out, size_t len)
-{
-	char full[1024];
-	doctor_path(full, sizeof(full), root, path);
-	FILE *f = fopen(full, "re");
-	if (!f)
-		return -1;
-	int ok = fgets(out, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		out[0] = '\0';
-	out[strcspn(out, "\n")] = '\0';
-	return 0;
-}
-
 static void set(struct doctor_check *c, enum doctor_status st, const char *fix, const char *fmt,
 		...) UTIL_PRINTF(4, 5);
 static void set(struct doctor_check *c, enum doctor_status st, const char *fix, const char *fmt,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals shared by the doctor's sources. */
+/* Internals shared by the doctor's sources, in doctor_sys.c. */
 #ifndef DBT3_DOC_INT_H
 #define DBT3_DOC_INT_H
 #include <stddef.h>

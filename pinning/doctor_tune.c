@@ -9,27 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int doctor_list_has(const char *list, unsigned id)
-{
-	const char *p = list;
-	while (p && *p) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-		if (end == p)
-			return 0;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtoul(p, &end, 10);
-			if (end == p)
-				return 0;
-		}
-		if (id >= a && id <= b)
-			return 1;
-		p = *end == ',' ? end + 1 : NULL;
-	}
-	return 0;
-}
-
 static int write_value(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading /proc and /sys under a root: what the doctor's checks and --tune both use. */
+#include "pinning/doctor_int.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void doctor_path(char *out, size_t len, const char *root, const char *path)
+{
+	snprintf(out, len, "%s%s", root ? root : "", path);
+}
+
+int doctor_read_line(const char *root, const char *path, char *out, size_t len)
+{
+	char full[1024];
+	doctor_path(full, sizeof(full), root, path);
+	FILE *f = fopen(full, "re");
+	if (!f)
+		return -1;
+	int ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
+}
+
+int doctor_list_has(const char *list, unsigned id)
+{
+	const char *p = list;
+	while (p && *p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p)
+			return 0;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p)
+				return 0;
+		}
+		if (id >= a && id <= b)
+			return 1;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return 0;
+}
