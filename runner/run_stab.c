@@ -180,12 +180,6 @@ static void say(const struct run_stab_opts *o, const char *fmt, ...)
 	o->event(o->arg, msg);
 }
 
-void run_stab_result_path(char *out, size_t len, const struct run_stab_opts *o,
-			  const struct run_stab_cand *c, int round, const char *ext)
-{
-	snprintf(out, len, "%s/%s/r%03d.%s", o->dir, c->name, round, ext);
-}
-
 /* One restart of candidate c: `dbt3stab run --restarts 1 ...` into DIR/<name>/rNNN.json; its
  * output in rNNN.log; the run uses the instance lock this process holds (lock, NULL: none).
  * The run's exit code, or -1 when it could not be started. */

@@ -12,6 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Here, not in run_stab.c: the rounds write these files and this analysis reads them. */
+void run_stab_result_path(char *out, size_t len, const struct run_stab_opts *o,
+			  const struct run_stab_cand *c, int round, const char *ext)
+{
+	snprintf(out, len, "%s/%s/r%03d.%s", o->dir, c->name, round, ext);
+}
+
 #define MAXQ 22
 
 /* A setting is not recommended when it slows the queries by more than this (the geometric mean
