@@ -294,6 +294,18 @@ const struct st_seq_design *rpt_seq_design_of(const struct rpt_compare *c,
 					      const struct rpt_query *q);
 int rpt_seq_state_start(struct st_seq_state *s, const struct rpt_query *q, struct errbuf *err);
 
+struct st_figs;
+/* One side of a comparison (rpt_side.c): q is a query of f (or NULL); figs, when not NULL, gets
+ * q's figures whole (the run-position effect judged at position_alpha), released by the caller;
+ * rpt_side_init is compare's, which does not use that effect. rpt_side_warn: its enum rpt_warn
+ * flags. rpt_side_release frees the means. */
+int rpt_side_init_figs(struct rpt_side *s, struct st_figs *figs, const struct rpt_file_info *f,
+		       const struct res_query *q, double position_alpha, struct errbuf *err);
+int rpt_side_init(struct rpt_side *s, const struct rpt_file_info *f, const struct res_query *q,
+		  struct errbuf *err);
+unsigned rpt_side_warn(const struct rpt_side *s);
+void rpt_side_release(struct rpt_side *s);
+
 /* The baseline's restart variance of query id (st_baseline_prior on its ok restarts); df 0 and
  * var NaN when the baseline is absent or has fewer than 2 restarts of it. */
 int rpt_baseline_prior(struct st_prior *out, const struct rpt_file_info *baseline, const char *id,

@@ -79,96 +79,6 @@ void rpt_summary_opts_take(struct rpt_summary_opts *o, const struct rpt_compare_
 	o->min_effect_test = c->min_effect_test;
 }
 
-/* ---- one query of one file ---- */
-
-static void side_release(struct rpt_side *s)
-{
-	free(s->means_ms);
-	free(s->indices);
-	memset(s, 0, sizeof(*s));
-}
-
-/* The side of q from its figures g (st_figs_compute of q, a query of f): counts, fingerprints
- * and rows; the restart means (taken from g) and their geometric mean and sd of logs. */
-static int side_from_figs(struct rpt_side *s, struct st_figs *g, const struct rpt_file_info *f,
-			  const struct res_query *q, struct errbuf *err)
-{
-	s->q = q;
-	s->present = 1;
-	s->n_restarts = g->n_restarts;
-	s->not_steady = g->not_steady;
-	s->timeouts = g->timeout;
-	s->crashes = g->crash;
-	s->errors = g->error;
-	s->rows_vary = g->rows_vary;
-	s->plan_sha256 = g->plan_sha256;
-	s->plan = g->plan;
-	s->plans_vary = g->plans_differ;
-	s->result_sha256 = g->result_sha256;
-	s->results_vary = g->results_differ;
-	s->rows = g->ok_rows;
-	s->means_ms = g->means;
-	s->indices = g->indices;
-	s->n_used = g->n_ok;
-	g->means = NULL;
-	g->indices = NULL;
-	for (size_t k = 0; k < s->n_used; k++)
-		if (!(isfinite(s->means_ms[k]) && s->means_ms[k] > 0))
-			return errbuf_set(err,
-					  "'%s': $.queries[%td]: query %s restart %d: unusable "
-					  "times (mean %g)",
-					  f->path, q - f->res->queries, q->id, s->indices[k],
-					  s->means_ms[k]);
-	if (s->n_used) {
-		struct st_sample smp;
-		if (st_sample_init(&smp, s->means_ms, s->n_used, err) < 0)
-			return -1;
-		s->gmean_ms = exp(smp.mean_log);
-		s->sd_log = s->n_used >= 2 ? sqrt(smp.var_log) : NAN;
-	}
-	return 0;
-}
-
-static void side_empty(struct rpt_side *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->gmean_ms = s->sd_log = NAN;
-	s->rows = -1;
-}
-
-/* q is a query of f (or NULL). figs, when not NULL, gets q's figures whole (the run-position
- * effect judged at position_alpha); the caller releases them. */
-static int side_init_figs(struct rpt_side *s, struct st_figs *figs, const struct rpt_file_info *f,
-			  const struct res_query *q, double position_alpha, struct errbuf *err)
-{
-	struct st_figs own, *g = figs ? figs : &own;
-	side_empty(s);
-	memset(g, 0, sizeof(*g));
-	if (!q)
-		return 0;
-	int rc = st_figs_compute(g, q, position_alpha, err);
-	if (rc == 0)
-		rc = side_from_figs(s, g, f, q, err);
-	if (!figs)
-		st_figs_release(g);
-	return rc;
-}
-
-/* A side of compare, which does not use the run-position effect (its alpha does not matter). */
-static int side_init(struct rpt_side *s, const struct rpt_file_info *f, const struct res_query *q,
-		     struct errbuf *err)
-{
-	return side_init_figs(s, NULL, f, q, 0.05, err);
-}
-
-static unsigned side_warn(const struct rpt_side *s)
-{
-	return (s->not_steady ? RPT_W_NOT_STEADY : 0u) | (s->timeouts ? RPT_W_TIMEOUT : 0u) |
-	       (s->crashes ? RPT_W_CRASH : 0u) | (s->errors ? RPT_W_ERROR : 0u) |
-	       (s->plans_vary ? RPT_W_PLAN_VARIES : 0u) |
-	       (s->results_vary ? RPT_W_RESULT_VARIES : 0u) | (s->rows_vary ? RPT_W_ROWS_VARY : 0u);
-}
-
 /* ---- comparability ---- */
 
 static int add_warning(struct rpt_compare *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
@@ -257,8 +167,8 @@ void rpt_compare_free(struct rpt_compare *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n_queries; i++) {
-		side_release(&c->queries[i].old);
-		side_release(&c->queries[i].new);
+		rpt_side_release(&c->queries[i].old);
+		rpt_side_release(&c->queries[i].new);
 		rpt_work_release(&c->queries[i].work);
 	}
 	free(c->queries);
@@ -324,25 +234,6 @@ static void compare_fingerprints(struct rpt_query *q)
 		q->old.plan_sha256 = na->plan_sha256;
 		q->old.plan = na->plan;
 	}
-}
-
-int rpt_baseline_prior(struct st_prior *out, const struct rpt_file_info *baseline, const char *id,
-		       struct errbuf *err)
-{
-	struct rpt_side s;
-	out->var = NAN;
-	out->df = 0;
-	if (!baseline->res)
-		return 0;
-	if (side_init(&s, baseline, res_file_find_query(baseline->res, id), err) < 0) {
-		side_release(&s);
-		return -1;
-	}
-	int rc = 0;
-	if (s.n_used >= 2)
-		rc = st_baseline_prior(out, s.means_ms, s.n_used, err);
-	side_release(&s);
-	return rc;
 }
 
 static void test_none(struct st_test *t)
@@ -513,11 +404,12 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 			c->n_tested++;
 		if (q->result_changed) {
 			q->verdict = RPT_WRONG_RESULT;
-			q->why = q->old.rows_vary || q->new.rows_vary
-				     ? "row count changed between executions"
-				 : q->old.rows >= 0 && q->new.rows >= 0 && q->old.rows != q->new.rows
-				     ? "row counts differ"
-				     : "result fingerprints differ";
+			q->why =
+			    q->old.rows_vary || q->new.rows_vary
+				? "row count changed between executions"
+			    : q->old.rows >= 0 && q->new.rows >= 0 && q->old.rows != q->new.rows
+				? "row counts differ"
+				: "result fingerprints differ";
 		} else if (all_timed_out(&q->new) && q->old.n_used) {
 			/* at least as slow as the timeout: the ratio is a lower bound */
 			q->verdict = RPT_REGRESSION;
@@ -553,9 +445,10 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 					q->verdict = RPT_UNCHANGED;
 				} else {
 					q->verdict = RPT_INCONCLUSIVE;
-					q->why = "not flagged, but the equivalence test (TOST) does "
-						 "not rule out a change of min-effect (more restarts "
-						 "needed)";
+					q->why =
+					    "not flagged, but the equivalence test (TOST) does "
+					    "not rule out a change of min-effect (more restarts "
+					    "needed)";
 				}
 			}
 		}
@@ -672,9 +565,10 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		    add_warning(c, "'%s': " RES_POOL_NOT_FIT, files[i]->path) < 0)
 			goto oom;
 	if (opts->exclude_disturbed &&
-	    add_warning(c, "--exclude-disturbed: excluded %zu disturbed restart%s of '%s', %zu of '%s'",
-			opts->excluded_old, opts->excluded_old == 1 ? "" : "s", old->path,
-			opts->excluded_new, new->path) < 0)
+	    add_warning(
+		c, "--exclude-disturbed: excluded %zu disturbed restart%s of '%s', %zu of '%s'",
+		opts->excluded_old, opts->excluded_old == 1 ? "" : "s", old->path,
+		opts->excluded_new, new->path) < 0)
 		goto oom;
 	for (size_t i = 0; i < 3; i++) {
 		char noise[1024];
@@ -692,9 +586,10 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 			continue;
 		struct rpt_query *q = &c->queries[c->n_queries++];
 		q->id = qa->id;
-		if (side_init(&q->old, old, qa, err) < 0 || side_init(&q->new, new, qb, err) < 0)
+		if (rpt_side_init(&q->old, old, qa, err) < 0 ||
+		    rpt_side_init(&q->new, new, qb, err) < 0)
 			goto fail;
-		q->warn = side_warn(&q->old) | side_warn(&q->new);
+		q->warn = rpt_side_warn(&q->old) | rpt_side_warn(&q->new);
 		compare_fingerprints(q);
 		if (rpt_work_build(&q->work, qa, qb) < 0)
 			goto oom;
@@ -709,8 +604,8 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		goto fail;
 	decide(c, verdicts);
 	/* --adjust-memory is a fixed-sample test: never the replay of run --budget's files */
-	c->opts.seq_auto = !opts->sequential && !opts->fixed && !opts->adjust_memory &&
-			   rpt_seq_recorded(c);
+	c->opts.seq_auto =
+	    !opts->sequential && !opts->fixed && !opts->adjust_memory && rpt_seq_recorded(c);
 	c->opts.sequential = opts->sequential || c->opts.seq_auto;
 	if (c->opts.sequential && rpt_seq_replay(c, c->opts.alt, err) < 0)
 		goto fail;
@@ -734,7 +629,7 @@ void rpt_summary_free(struct rpt_summary *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n_queries; i++) {
-		side_release(&s->queries[i].side);
+		rpt_side_release(&s->queries[i].side);
 		rpt_work_release(&s->queries[i].work);
 	}
 	free(s->queries);
@@ -750,9 +645,9 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	/* the run-position F test is judged at alpha / (queries in the file) */
 	size_t m = s->n_queries ? s->n_queries : 1;
 	struct st_figs g;
-	int rc = side_init_figs(&sq->side, &g, &s->file, q, o->alpha / (double)m, err);
+	int rc = rpt_side_init_figs(&sq->side, &g, &s->file, q, o->alpha / (double)m, err);
 	if (rc == 0)
-		sq->warn = side_warn(&sq->side);
+		sq->warn = rpt_side_warn(&sq->side);
 	if (rc == 0 && rpt_work_build(&sq->work, q, NULL) < 0)
 		rc = errbuf_set(err, "out of memory");
 	if (rc < 0 || !sq->side.n_used) {
