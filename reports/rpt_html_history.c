@@ -136,14 +136,6 @@ static json_t *page_data(const struct hist_check *c)
 	return root;
 }
 
-void rpt_html_history_ratio(FILE *out, const struct st_test *t)
-{
-	if (t->kind == ST_TEST_NONE || !isfinite(t->ratio))
-		fputs("&ndash;", out);
-	else
-		fprintf(out, "%.3f [%.3f, %.3f], p %.2g", t->ratio, t->ci_lo, t->ci_hi, t->p);
-}
-
 /* One end of a build range in a table cell: date, build id, server version, binary. */
 static void build_cell(FILE *out, const struct hist_point *p)
 {
@@ -188,15 +180,6 @@ static void write_ranges(FILE *out, const struct hist_check_series *cs, const si
 		}
 	}
 	fputs("</tbody></table></div>\n", out);
-}
-
-/* "q-SERIES-QUERY": the anchor of a query's chart, which the overview's cells link to. */
-void rpt_html_history_anchor(FILE *out, const struct hist_check_series *cs, const char *query)
-{
-	fputs("q-", out);
-	rpt_html_escape(out, cs->s.info.id);
-	fputc('-', out);
-	rpt_html_escape(out, query);
 }
 
 static void write_figure(FILE *out, const struct hist_check_series *cs, size_t q)

@@ -13,6 +13,8 @@ void rpt_html_history_overview(FILE *out, const struct hist_check *c,
 			       const struct rpt_hist_cell *cells, size_t n,
 			       const struct rpt_hist_matrix *m);
 
+/* The two below are the overview's (rpt_html_history_ov.c), which the page's charts use too. */
+
 /* The id of a query's chart ("q-SERIES-QUERY", escaped), which the cells link to. */
 void rpt_html_history_anchor(FILE *out, const struct hist_check_series *cs, const char *query);
 

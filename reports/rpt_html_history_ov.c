@@ -5,6 +5,23 @@
 #include <math.h>
 #include <string.h>
 
+void rpt_html_history_ratio(FILE *out, const struct st_test *t)
+{
+	if (t->kind == ST_TEST_NONE || !isfinite(t->ratio))
+		fputs("&ndash;", out);
+	else
+		fprintf(out, "%.3f [%.3f, %.3f], p %.2g", t->ratio, t->ci_lo, t->ci_hi, t->p);
+}
+
+/* "q-SERIES-QUERY": the anchor of a query's chart, which the overview's cells link to. */
+void rpt_html_history_anchor(FILE *out, const struct hist_check_series *cs, const char *query)
+{
+	fputs("q-", out);
+	rpt_html_escape(out, cs->s.info.id);
+	fputc('-', out);
+	rpt_html_escape(out, query);
+}
+
 static void write_counts(FILE *out, const struct rpt_hist_cell *cells, size_t n)
 {
 	size_t by[RPT_HIST_NONE + 1] = {0}, changed = 0;
