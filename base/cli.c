@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "base/cli.h"
+#include "base/text.h"
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -10,11 +11,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The formatted message with its control characters visible (base/text.h): a file name or
+ * value quoted from the input cannot fake a line or drive the terminal. */
+static void vput(const char *fmt, va_list ap)
+{
+	char buf[4096];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	util_term_fputs(stderr, buf, 0);
+}
+
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {
 	fputs("dbt3stab: ", stderr);
 	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	vput(fmt, ap);
 	fputc('\n', stderr);
 }
 
@@ -40,7 +50,7 @@ void cli_info(int quiet, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput(fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 }
@@ -50,7 +60,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_list ap;
 	fprintf(stderr, "dbt3stab %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (see 'dbt3stab %s --help')\n", cmd);
 	return CLI_USAGE;

@@ -6,6 +6,7 @@
 #include "base/cli.h"
 #include "commands/cmd.h"
 #include "commands/cmd_output.h"
+#include "base/text.h"
 #include "commands/cmd_stat_opts.h"
 #include <dirent.h>
 #include <errno.h>
@@ -197,10 +198,12 @@ static int parse_args(struct hargs *a, int argc, char **argv, int *help)
 	return check_filters(a);
 }
 
-static int open_store(struct hist_store **out, const struct hargs *a)
+/* add, import and remove write; the others open the store read-only (F8). */
+static int open_store(struct hist_store **out, const struct hargs *a, int write)
 {
 	struct errbuf err = {""};
-	if (hist_store_open(out, a->db, &err) < 0) {
+	if ((write ? hist_store_open(out, a->db, &err) : hist_store_open_read(out, a->db, &err)) <
+	    0) {
 		cli_error("%s", err.msg);
 		return -1;
 	}
@@ -321,12 +324,14 @@ static int run_list(struct hist_store *st, const struct hargs *a)
 		cli_error("unknown series '%s' (see 'dbt3stab history list')", a->series);
 		return CLI_USAGE;
 	}
+	char b[4][256];
 	for (size_t i = 0; i < n; i++) {
 		printf("%s  %-16s SF %-6g %-8s %lld result%s %s .. %s\n    dataset %s, %s\n", s[i].id,
-		       s[i].host, s[i].scale_factor, s[i].flavour, s[i].n_results,
-		       s[i].n_results == 1 ? " " : "s", s[i].first_at,
-		       s[i].last_at, s[i].fingerprint ? s[i].fingerprint : "(no fingerprint)",
-		       s[i].protocol);
+		       util_term(b[0], 256, s[i].host), s[i].scale_factor,
+		       util_term(b[1], 256, s[i].flavour), s[i].n_results,
+		       s[i].n_results == 1 ? " " : "s", s[i].first_at, s[i].last_at,
+		       s[i].fingerprint ? util_term(b[2], 256, s[i].fingerprint) : "(no fingerprint)",
+		       util_term(b[3], 256, s[i].protocol));
 		if (!a->series)
 			continue;
 		struct hist_result_info *r = NULL;
@@ -338,8 +343,8 @@ static int run_list(struct hist_store *st, const struct hargs *a)
 		}
 		for (size_t k = 0; k < nr; k++)
 			printf("  %6lld  %s  %s%s%s\n", r[k].id, r[k].started_at,
-			       r[k].build_id ? r[k].build_id : "-", r[k].label ? "  " : "",
-			       r[k].label ? r[k].label : "");
+			       r[k].build_id ? util_term(b[0], 256, r[k].build_id) : "-",
+			       r[k].label ? "  " : "", util_term(b[1], 256, r[k].label));
 		hist_result_infos_free(r, nr);
 	}
 	if (n == 0 && !a->quiet)
@@ -400,13 +405,18 @@ static int run_show(struct hist_store *st, const struct hargs *a)
 		cli_error("%s", err.msg);
 		return CLI_USAGE;
 	}
+	char b[8][256]; /* what a result file or --label/--build-id brought: escaped (base/text.h) */
 	printf("result      %lld\nseries      %s\nstarted_at  %s\nfinished_at %s\nadded_at    %s\n"
 	       "build_id    %s\nlabel       %s\nhost        %s\nserver      %s %s (binary %s)\n"
 	       "dataset     SF %g, %s\nprotocol    %s\nvariant     %s\nsha256      %s\n",
-	       r.id, r.series_id, r.started_at, r.finished_at ? r.finished_at : "-", r.added_at,
-	       r.build_id ? r.build_id : "-", r.label ? r.label : "-", r.host, r.flavour,
-	       r.server_version ? r.server_version : "?", r.binary_sha256 ? r.binary_sha256 : "?",
-	       r.scale_factor, r.fingerprint ? r.fingerprint : "(no fingerprint)", r.protocol,
+	       r.id, r.series_id, util_term(b[0], 256, r.started_at),
+	       r.finished_at ? util_term(b[1], 256, r.finished_at) : "-", r.added_at,
+	       r.build_id ? util_term(b[2], 256, r.build_id) : "-",
+	       r.label ? util_term(b[3], 256, r.label) : "-", util_term(b[4], 256, r.host),
+	       util_term(b[5], 256, r.flavour),
+	       r.server_version ? util_term(b[6], 256, r.server_version) : "?",
+	       r.binary_sha256 ? r.binary_sha256 : "?", r.scale_factor,
+	       r.fingerprint ? r.fingerprint : "(no fingerprint)", util_term(b[7], 256, r.protocol),
 	       r.variant ? r.variant : "-", r.sha256);
 	show_queries(json);
 	free(json);
@@ -608,7 +618,7 @@ int cmd_history(int argc, char **argv)
 	if (k != 0 && k != 1 && (a.build_id || a.label))
 		return cli_usage_error("history", "--build-id and --label go with add and import");
 	struct hist_store *st = NULL;
-	if (open_store(&st, &a) < 0)
+	if (open_store(&st, &a, k == 0 || k == 1 || k == 5) < 0)
 		return CLI_USAGE;
 	switch (k) {
 	case 0:

@@ -20,6 +20,11 @@ struct hist_store;
  * ?socket=PATH&option-file=PATH (password from MYSQL_PWD or an option file). Free with
  * hist_store_close. A store that cannot be reached or is not a database: -1 with err filled. */
 int hist_store_open(struct hist_store **out, const char *location, struct errbuf *err);
+
+/* Opens an existing store for reading only (list, show, export, check, report): nothing is
+ * created, migrated or written, so a store the user may read but not write can be read (a
+ * 0444 file, a read-only account). It must be at HIST_SCHEMA_VERSION. */
+int hist_store_open_read(struct hist_store **out, const char *location, struct errbuf *err);
 void hist_store_close(struct hist_store *st);
 
 /* The schema version found before migration (0: a new store) and now. */

@@ -3,6 +3,7 @@
  * several writers (nightly jobs) wait for each other instead of failing. MySQL: the client
  * library the tool links; '?' placeholders become escaped literals. */
 #include "history/hist_db.h"
+#include "base/text.h"
 #include <errno.h>
 #include <mysql.h>
 #include <sqlite3.h>
@@ -31,22 +32,63 @@ const char *hist_db_name(const struct hist_db *db)
 
 /* ---- SQLite ---- */
 
-static int lite_open(struct hist_db *db, const char *path, struct errbuf *err)
+/* SQLite's message for rc, naming a damaged file as such (F11). */
+static int lite_fail(struct hist_db *db, int rc, const char *msg, struct errbuf *err)
+{
+	if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+		return errbuf_set(err, "history store '%s' is corrupt (%s): restore it from a backup",
+				  db->name, msg);
+	return errbuf_set(err, "cannot open history store '%s': %s", db->name, msg);
+}
+
+/* "file:PATH?immutable=1" with PATH percent-encoded where a URI needs it. */
+static int immutable_uri(char *out, size_t n, const char *path)
+{
+	size_t k = (size_t)snprintf(out, n, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p && k + 4 < n; p++)
+		k += (size_t)(strchr("%?#", *p) || *p < 0x21 || *p > 0x7e
+				  ? snprintf(out + k, n - k, "%%%02X", *p)
+				  : snprintf(out + k, n - k, "%c", *p));
+	return snprintf(out + k, n - k, "?immutable=1") >= (int)(n - k) ? -1 : 0;
+}
+
+/* Read-only (F8): SQLITE_OPEN_READONLY; a WAL store whose directory the reader cannot write (no
+ * -shm can be made) is read as immutable, which is what it is to this reader. */
+static int lite_open_ro(struct hist_db *db, const char *path)
+{
+	char uri[4200];
+	int rc = sqlite3_open_v2(path, &db->lite, SQLITE_OPEN_READONLY, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db->lite, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+	if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN)
+		return rc;
+	sqlite3_close(db->lite);
+	db->lite = NULL;
+	if (immutable_uri(uri, sizeof(uri), path) < 0)
+		return SQLITE_CANTOPEN;
+	return sqlite3_open_v2(uri, &db->lite, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+}
+
+static int lite_open(struct hist_db *db, const char *path, int read_only, struct errbuf *err)
 {
 	db->kind = HIST_DB_SQLITE;
-	snprintf(db->name, sizeof(db->name), "%s", path);
-	int rc = sqlite3_open_v2(path, &db->lite, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	util_term(db->name, sizeof(db->name), path);
+	int rc = read_only ? lite_open_ro(db, path)
+			   : sqlite3_open_v2(path, &db->lite, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+					     NULL);
 	if (rc != SQLITE_OK)
-		return errbuf_set(err, "cannot open history store '%s': %s", path,
-				  db->lite ? sqlite3_errmsg(db->lite) : sqlite3_errstr(rc));
+		return lite_fail(db, rc, db->lite ? sqlite3_errmsg(db->lite) : sqlite3_errstr(rc),
+				 err);
 	sqlite3_busy_timeout(db->lite, HIST_BUSY_TIMEOUT_MS);
 	char *msg = NULL;
 	/* the first statement reads the header: a file that is no database fails here */
-	rc = sqlite3_exec(db->lite, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON", NULL, NULL,
-			  &msg);
+	rc = sqlite3_exec(db->lite,
+			  read_only ? "PRAGMA query_only=ON; SELECT count(*) FROM sqlite_master"
+				    : "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON",
+			  NULL, NULL, &msg);
 	if (rc != SQLITE_OK) {
-		errbuf_set(err, "cannot open history store '%s': %s", path,
-			   msg ? msg : sqlite3_errstr(rc));
+		lite_fail(db, sqlite3_extended_errcode(db->lite), msg ? msg : sqlite3_errstr(rc),
+			  err);
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -105,7 +147,10 @@ static int lite_exec(struct hist_db *db, const char *sql, const struct hist_arg 
 		}
 	}
 	int ext = sqlite3_extended_errcode(db->lite);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE && ((ext & 0xff) == SQLITE_CORRUPT || (ext & 0xff) == SQLITE_NOTADB))
+		errbuf_set(err, "history store '%s' is corrupt (%s): restore it from a backup",
+			   db->name, sqlite3_errmsg(db->lite));
+	else if (rc != SQLITE_DONE)
 		errbuf_set(err, "history store '%s': %s", db->name, sqlite3_errmsg(db->lite));
 	sqlite3_finalize(s);
 	if (rc == SQLITE_DONE)
@@ -144,10 +189,10 @@ static int url_param(struct my_url *u, const char *kv, size_t len, struct errbuf
 }
 
 /* mysql://[USER@]HOST[:PORT]/DATABASE[?socket=PATH&option-file=PATH] */
-static int url_parse(struct my_url *u, const char *url, struct errbuf *err)
+static int url_parse(struct my_url *u, const char *raw, const char *url, struct errbuf *err)
 {
 	memset(u, 0, sizeof(*u));
-	const char *p = url + strlen("mysql://"), *slash = strchr(p, '/');
+	const char *p = raw + strlen("mysql://"), *slash = strchr(p, '/');
 	if (!slash)
 		return errbuf_set(err, "bad history store URL '%s': expected "
 				       "mysql://USER@HOST[:PORT]/DATABASE", url);
@@ -191,12 +236,15 @@ static int url_parse(struct my_url *u, const char *url, struct errbuf *err)
 	return 0;
 }
 
-static int my_open(struct hist_db *db, const char *url, struct errbuf *err)
+/* The URL is shown with its password hidden (F7): messages reach CI logs. */
+static int my_open(struct hist_db *db, const char *raw, int read_only, struct errbuf *err)
 {
 	struct my_url u;
+	char hidden[512];
+	const char *url = db->name;
 	db->kind = HIST_DB_MYSQL;
-	snprintf(db->name, sizeof(db->name), "%s", url);
-	if (url_parse(&u, url, err) < 0)
+	util_term(db->name, sizeof(db->name), util_redact(hidden, sizeof(hidden), raw));
+	if (url_parse(&u, raw, url, err) < 0)
 		return -1;
 	db->my = mysql_init(NULL);
 	if (!db->my)
@@ -214,7 +262,8 @@ static int my_open(struct hist_db *db, const char *url, struct errbuf *err)
 				  mysql_error(db->my));
 	char sql[200];
 	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS `%s` CHARACTER SET utf8mb4", u.db);
-	if (mysql_query(db->my, sql) != 0 || mysql_select_db(db->my, u.db) != 0)
+	if ((!read_only && mysql_query(db->my, sql) != 0) || mysql_select_db(db->my, u.db) != 0 ||
+	    (read_only && mysql_query(db->my, "SET SESSION TRANSACTION READ ONLY") != 0))
 		return errbuf_set(err, "history store '%s': %s", url, mysql_error(db->my));
 	return 0;
 }
@@ -289,14 +338,14 @@ static int my_exec(struct hist_db *db, const char *sql, const struct hist_arg *a
 
 /* ---- both ---- */
 
-int hist_db_open(struct hist_db **out, const char *location, struct errbuf *err)
+int hist_db_open(struct hist_db **out, const char *location, int read_only, struct errbuf *err)
 {
 	struct hist_db *db = calloc(1, sizeof(*db));
 	*out = NULL;
 	if (!db)
 		return errbuf_set(err, "out of memory");
-	int rc = strncmp(location, "mysql://", 8) == 0 ? my_open(db, location, err)
-						       : lite_open(db, location, err);
+	int rc = strncmp(location, "mysql://", 8) == 0 ? my_open(db, location, read_only, err)
+						       : lite_open(db, location, read_only, err);
 	if (rc < 0) {
 		hist_db_close(db);
 		return -1;

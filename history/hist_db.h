@@ -28,8 +28,10 @@ static inline struct hist_arg hist_text(const char *s)
 /* Called per row with the columns as text (NULL for SQL NULL); nonzero stops the query. */
 typedef int (*hist_row_fn)(void *ctx, const char *const *cols, size_t n);
 
-/* Opens location (see hist_store_open); -1 with err filled. */
-int hist_db_open(struct hist_db **out, const char *location, struct errbuf *err);
+/* Opens location (see hist_store_open), read_only: nothing is created or written (SQLite
+ * SQLITE_OPEN_READONLY, MySQL a read-only session); -1 with err filled. Messages name the
+ * location with a URL's password hidden and control characters escaped. */
+int hist_db_open(struct hist_db **out, const char *location, int read_only, struct errbuf *err);
 void hist_db_close(struct hist_db *db);
 enum hist_db_kind hist_db_kind(const struct hist_db *db);
 const char *hist_db_name(const struct hist_db *db); /* for messages */

@@ -64,11 +64,39 @@ static int exec_ddl(struct hist_db *db, const char *ddl, struct errbuf *err)
 	return hist_db_exec(db, sql, NULL, 0, NULL, NULL, err);
 }
 
+/* The schema version, 0 when none is recorded; a store that has its tables but no version was
+ * damaged (F11), and so is one whose version is not a number. */
+static int schema_version(struct hist_store *st, long long *out, struct errbuf *err)
+{
+	long long v = 0, tables = 0;
+	*out = 0;
+	if (hist_db_exec(st->db, "SELECT MAX(version) FROM hist_schema", NULL, 0, hist_row_int, &v,
+			 err) < 0)
+		return -1;
+	if (v < 0)
+		return errbuf_set(err, "history store '%s' is corrupt: schema version %lld",
+				  hist_db_name(st->db), v);
+	if (v > 0)
+		return (int)(*out = v, 0);
+	if (hist_db_exec(st->db,
+			 hist_db_kind(st->db) == HIST_DB_SQLITE
+			     ? "SELECT count(*) FROM sqlite_master WHERE name = 'hist_series'"
+			     : "SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+			       "DATABASE() AND table_name = 'hist_series'",
+			 NULL, 0, hist_row_int, &tables, err) < 0)
+		return -1;
+	if (tables)
+		return errbuf_set(err,
+				  "history store '%s' is corrupt: it has tables but no schema version "
+				  "(restore it from a backup)",
+				  hist_db_name(st->db));
+	return 0;
+}
+
 static int migrate_locked(struct hist_store *st, struct errbuf *err)
 {
 	long long v = 0;
-	if (hist_db_exec(st->db, "SELECT MAX(version) FROM hist_schema", NULL, 0, hist_row_int, &v,
-			 err) < 0)
+	if (schema_version(st, &v, err) < 0)
 		return -1;
 	st->version_before = (int)v;
 	if (v > HIST_SCHEMA_VERSION)
@@ -121,13 +149,43 @@ static int migrate(struct hist_store *st, struct errbuf *err)
 	return rc;
 }
 
-int hist_store_open(struct hist_store **out, const char *location, struct errbuf *err)
+/* A store opened for reading is not migrated: it must be at this version already. */
+static int check_readable(struct hist_store *st, struct errbuf *err)
+{
+	long long v = 0;
+	long long has = 0;
+	const char *probe = hist_db_kind(st->db) == HIST_DB_SQLITE
+				? "SELECT count(*) FROM sqlite_master WHERE name = 'hist_schema'"
+				: "SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+				  "DATABASE() AND table_name = 'hist_schema'";
+	if (hist_db_exec(st->db, probe, NULL, 0, hist_row_int, &has, err) < 0)
+		return -1;
+	if (!has)
+		return errbuf_set(err, "history store '%s' holds no dbt3stab history (add a result "
+				       "first: dbt3stab history add)",
+				  hist_db_name(st->db));
+	if (schema_version(st, &v, err) < 0)
+		return -1;
+	st->version_before = (int)v;
+	if (v != HIST_SCHEMA_VERSION)
+		return errbuf_set(err,
+				  "history store '%s' has schema version %lld, this dbt3stab reads %d: "
+				  "%s",
+				  hist_db_name(st->db), v, HIST_SCHEMA_VERSION,
+				  v > HIST_SCHEMA_VERSION ? "use a newer dbt3stab"
+							  : "upgrade it by adding a result "
+							    "(dbt3stab history add)");
+	return 0;
+}
+
+static int store_open(struct hist_store **out, const char *location, int read_only,
+		      struct errbuf *err)
 {
 	char *def = NULL;
 	*out = NULL;
 	if (!location) {
 		char *dir = util_state_dir();
-		if (!dir || util_mkdir_p(dir) < 0) {
+		if (!dir || (!read_only && util_mkdir_p(dir) < 0)) {
 			errbuf_errno(err, errno, "cannot create '%s'", dir ? dir : "state directory");
 			free(dir);
 			return -1;
@@ -139,16 +197,27 @@ int hist_store_open(struct hist_store **out, const char *location, struct errbuf
 		location = def;
 	}
 	struct hist_store *st = calloc(1, sizeof(*st));
-	int rc = st ? hist_db_open(&st->db, location, err) : errbuf_set(err, "out of memory");
+	int rc = st ? hist_db_open(&st->db, location, read_only, err)
+		    : errbuf_set(err, "out of memory");
 	free(def);
 	if (rc == 0)
-		rc = migrate(st, err);
+		rc = read_only ? check_readable(st, err) : migrate(st, err);
 	if (rc < 0) {
 		hist_store_close(st);
 		return -1;
 	}
 	*out = st;
 	return 0;
+}
+
+int hist_store_open(struct hist_store **out, const char *location, struct errbuf *err)
+{
+	return store_open(out, location, 0, err);
+}
+
+int hist_store_open_read(struct hist_store **out, const char *location, struct errbuf *err)
+{
+	return store_open(out, location, 1, err);
 }
 
 int hist_store_version(const struct hist_store *st, int *out_before, int *out_now)

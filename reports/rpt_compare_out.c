@@ -3,6 +3,7 @@
 #include "reports/rpt.h"
 #include "reports/rpt_html.h"
 #include "reports/rpt_table.h"
+#include "base/text.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,9 +275,14 @@ static size_t why_lines(FILE *f, const struct rpt_compare *c, const char *prefix
 
 /* Per-query warnings (not steady, timeout, crash, error) as lines "Q6: ...". */
 static void side_warnings(FILE *f, const char *prefix, const char *id, const struct rpt_side *s,
-			  const char *path, int md)
+			  const char *raw_path, int md)
 {
-	const char *q = md ? "`" : "'";
+	char path[1024];
+	const char *q = md ? "" : "'";
+	if (md)
+		util_md_code(path, sizeof(path), raw_path);
+	else
+		util_term(path, sizeof(path), raw_path);
 	if (s->not_steady)
 		fprintf(f, "%s%s: not steady in %zu of %zu restarts of %s%s%s\n", prefix, id,
 			s->not_steady, s->n_restarts, q, path, q);
@@ -310,8 +316,11 @@ static size_t count_warnings(const struct rpt_compare *c)
 
 static void all_warnings(FILE *f, const struct rpt_compare *c, const char *prefix, int md)
 {
-	for (size_t i = 0; i < c->n_warnings; i++)
-		fprintf(f, "%s%s\n", prefix, c->warnings[i]);
+	for (size_t i = 0; i < c->n_warnings; i++) {
+		fputs(prefix, f);
+		md ? util_md_fputs(f, c->warnings[i]) : util_term_fputs(f, c->warnings[i], 0);
+		fputc('\n', f);
+	}
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
 		side_warnings(f, prefix, q->id, &q->old, c->old.path, md);
@@ -368,8 +377,10 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 	memcpy(h, heads, sizeof(h));
 	h[5] = ci_head;
 	size_t ra = max_restarts(c, 0), rb = max_restarts(c, 1);
-	fprintf(f, "old: '%s' (%zu restart%s)\nnew: '%s' (%zu restart%s)\n", c->old.path, ra,
-		ra == 1 ? "" : "s", c->new.path, rb, rb == 1 ? "" : "s");
+	char po[1024], pn[1024];
+	fprintf(f, "old: '%s' (%zu restart%s)\nnew: '%s' (%zu restart%s)\n",
+		util_term(po, sizeof(po), c->old.path), ra, ra == 1 ? "" : "s",
+		util_term(pn, sizeof(pn), c->new.path), rb, rb == 1 ? "" : "s");
 	baseline_line(f, c, "", 0);
 	rules(f, c, "");
 	if (c->paired || c->opts.sequential)
@@ -418,8 +429,10 @@ static int write_markdown(FILE *f, const struct rpt_compare *c)
 	fmt_counts(counts, sizeof(counts), c);
 	fprintf(f, "### dbt3stab compare: %s\n\n", counts);
 	size_t ra = max_restarts(c, 0), rb = max_restarts(c, 1);
-	fprintf(f, "`%s` (%zu restart%s) → `%s` (%zu restart%s)", c->old.path, ra,
-		ra == 1 ? "" : "s", c->new.path, rb, rb == 1 ? "" : "s");
+	char po[1024], pn[1024];
+	fprintf(f, "%s (%zu restart%s) → %s (%zu restart%s)",
+		util_md_code(po, sizeof(po), c->old.path), ra, ra == 1 ? "" : "s",
+		util_md_code(pn, sizeof(pn), c->new.path), rb, rb == 1 ? "" : "s");
 	fprintf(f, "\n\n");
 	baseline_line(f, c, "- ", 1);
 	rules(f, c, "- ");

@@ -2,6 +2,7 @@
 /* `history check` in text, Markdown, JSON and JUnit XML. */
 #include "reports/rpt_history.h"
 #include "reports/rpt_html.h"
+#include "base/text.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,10 +121,13 @@ static void series_head(FILE *f, const struct hist_check *c, const struct hist_c
 {
 	const struct hist_series_info *i = &cs->s.info;
 	size_t loaded = rpt_history_loaded(cs), ms = c->opts.min_size < 2 ? 2 : c->opts.min_size;
+	char b[3][256]; /* from the stored results: control characters made visible (F9) */
 	fprintf(f, "series %s: host %s, SF %g%s%.12s, %s, %s (%lld result%s)\n\n", i->id,
-		i->host ? i->host : "?", i->scale_factor, i->fingerprint ? ", dataset " : "",
-		i->fingerprint ? i->fingerprint : "", i->flavour ? i->flavour : "?",
-		i->protocol ? i->protocol : "?", i->n_results, i->n_results == 1 ? "" : "s");
+		i->host ? util_term(b[0], 256, i->host) : "?", i->scale_factor,
+		i->fingerprint ? ", dataset " : "", i->fingerprint ? i->fingerprint : "",
+		i->flavour ? util_term(b[1], 256, i->flavour) : "?",
+		i->protocol ? util_term(b[2], 256, i->protocol) : "?", i->n_results,
+		i->n_results == 1 ? "" : "s");
 	if (rpt_history_too_few(c, cs))
 		fprintf(f, "%zu result%s checked: a change point needs %zu (%zu on each side)\n\n",
 			loaded, loaded == 1 ? "" : "s", 2 * ms, ms);
@@ -132,7 +136,7 @@ static void series_head(FILE *f, const struct hist_check *c, const struct hist_c
 static void write_text_series(FILE *f, const struct hist_check *chk,
 			      const struct hist_check_series *cs)
 {
-	char buf[160], before[640], after[640];
+	char buf[160], before[640], after[640], b1[256], b2[256];
 	series_head(f, chk, cs);
 	for (size_t q = 0; q < cs->s.n_qs; q++) {
 		const struct hist_query_series *qs = &cs->s.qs[q];
@@ -149,7 +153,8 @@ static void write_text_series(FILE *f, const struct hist_check *chk,
 			fprintf(f,
 				"       at %s build %s: %s\n"
 				"         last before: %s\n         first after: %s\n",
-				qs->pts[at].started_at, qs->pts[at].build_id, buf, before, after);
+				util_term(b1, sizeof(b1), qs->pts[at].started_at),
+				util_term(b2, sizeof(b2), qs->pts[at].build_id), buf, before, after);
 		}
 	}
 	fputc('\n', f);

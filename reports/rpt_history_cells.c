@@ -2,6 +2,7 @@
 /* What every `history check` format shares: the rank of a series x query ("what changed"), the
  * order of the overview, the build range of a change point. */
 #include "reports/rpt_history.h"
+#include "base/text.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,7 +138,10 @@ void rpt_history_matrix_release(struct rpt_hist_matrix *m)
 
 void rpt_history_build_text(char *buf, size_t n, const struct hist_point *p)
 {
-	snprintf(buf, n, "%s (%s, server %s, binary %.12s)", p->build_id[0] ? p->build_id : "-",
-		 p->started_at, p->server_version ? p->server_version : "?",
+	char b[3][256]; /* from the store: control characters made visible (F9) */
+	snprintf(buf, n, "%s (%s, server %s, binary %.12s)",
+		 p->build_id[0] ? util_term(b[0], 256, p->build_id) : "-",
+		 util_term(b[1], 256, p->started_at),
+		 p->server_version ? util_term(b[2], 256, p->server_version) : "?",
 		 p->binary_sha256 ? p->binary_sha256 : "?");
 }

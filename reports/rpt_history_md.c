@@ -8,12 +8,15 @@
 
 /* Text from the store (build ids, versions, host names) in a table cell: the characters that
  * make emphasis, code, links, mentions or a cell's end backslash-escaped, '<', '>' and '&' as
- * references, control bytes and newlines as spaces. */
+ * references, control characters (C0, DEL, C1) and newlines as spaces. */
 static void md_text(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char ch = (unsigned char)*s;
-		if (ch < 0x20 || ch == 0x7f)
+		if (ch == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0) {
+			fputc(' ', f); /* a C1 control (U+0080-U+009F), e.g. the 8-bit CSI */
+			s++;
+		} else if (ch < 0x20 || ch == 0x7f)
 			fputc(' ', f);
 		else if (ch == '<')
 			fputs("&lt;", f);

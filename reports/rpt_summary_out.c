@@ -2,6 +2,7 @@
 /* summary output: restart-level figures of one result file as text, Markdown or JSON. */
 #include "reports/rpt.h"
 #include "reports/rpt_table.h"
+#include "base/text.h"
 #include <math.h>
 #include <string.h>
 
@@ -87,10 +88,17 @@ static void heads(char h[COLS][64], const struct rpt_summary *s)
 static void header_line(FILE *f, const struct rpt_summary *s, int md)
 {
 	const struct res_file *r = s->file.res;
+	char path[1024], label[1024];
 	const char *q = md ? "`" : "'";
-	fprintf(f, "%s%s%s: scale factor %g", q, s->file.path, q, res_file_scale_factor(r));
+	/* the path and the label are the user's: escaped for the terminal or Markdown */
+	fprintf(f, "%s%s%s: scale factor %g", md ? "" : q,
+		md ? util_md_code(path, sizeof(path), s->file.path)
+		   : util_term(path, sizeof(path), s->file.path),
+		md ? "" : q, res_file_scale_factor(r));
 	if (r->label)
-		fprintf(f, ", label %s", r->label);
+		fprintf(f, ", label %s",
+			md ? util_md(label, sizeof(label), r->label)
+			   : util_term(label, sizeof(label), r->label));
 	fprintf(f, ", started %s%s\n", r->started_at ? r->started_at : "?",
 		r->finished_at ? "" : " (unfinished)");
 	char noise[1024];

@@ -432,6 +432,9 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 
 /* With $.plan.queries, the data's queries are plan queries in plan order (a checkpoint may lack
  * the last ones). */
+#define QUERY_ID_CHARS                                                                             \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-"
+
 static int plan_position(struct rd *rd, const char *path, const char *id)
 {
 	size_t i, n = json_array_size(rd->queries);
@@ -462,6 +465,9 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 	path_join(p, sizeof(p), path, "id");
 	if (json_string_length(id) == 0 || json_string_length(id) > 64)
 		return fail(rd, p, "empty or longer than 64 characters");
+	/* an id is printed in every table and heading: no control or Markdown character */
+	if (strspn(json_string_value(id), QUERY_ID_CHARS) != json_string_length(id))
+		return fail(rd, p, "not letters, digits, '_', '.', ':' or '-'");
 	if (res_file_find_query(res, json_string_value(id)))
 		return fail(rd, p, "duplicate query \"%s\"", json_string_value(id));
 	if (plan_position(rd, p, json_string_value(id)) < 0)

@@ -155,6 +155,11 @@ static const struct {
      "array of them"},
     {"\"host\":{}", "\"host\":[]", "'bad.json': $.host: expected an object, found an array"},
     {"\"id\":\"Q1\",", "", "'bad.json': $.queries[0].id: missing"},
+    /* F9: an id is printed in every table and heading: no control, HTML or Markdown character */
+    {"\"id\":\"Q1\",", "\"id\":\"Q1\\u001b[2J\",",
+     "'bad.json': $.queries[0].id: not letters, digits, '_', '.', ':' or '-'"},
+    {"\"id\":\"Q1\",", "\"id\":\"<b>Q1|\",",
+     "'bad.json': $.queries[0].id: not letters, digits, '_', '.', ':' or '-'"},
     {"\"sql_sha256\":\"aaaa", "\"sql_sha256\":\"Xaaa",
      "'bad.json': $.queries[0].sql_sha256: not a SHA-256 (64 lowercase hex digits): "
      "\"Xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\""},

@@ -5,6 +5,7 @@ a few queries of each, kept as the writer wrote them (members, order, plan text)
 starts from what `run` really produces. The corpus is committed; this records how it was made.
 
 usage: make_corpus.py MEASUREMENTS_DIR OUT_DIR   (e.g. /work/shared/measurements tests/fuzz/corpus)
+       make_corpus.py --hostile OUT_DIR           (only the hostile-*.json seeds, from OUT_DIR's)
 """
 import gzip
 import json
@@ -24,6 +25,9 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     src, out = argv[1], argv[2]
+    if src == "--hostile":
+        hostile_seeds(out)
+        return 0
     os.makedirs(out, exist_ok=True)
     for name, queries, restarts, checkpoint in SEEDS:
         with gzip.open(os.path.join(src, name + ".json.gz"), "rt", encoding="utf-8") as f:
@@ -40,7 +44,31 @@ def main(argv):
             json.dump(d, f, indent=1, ensure_ascii=False)
             f.write("\n")
         print(path, os.path.getsize(path))
+    hostile_seeds(out)
     return 0
+
+
+# Issue 30 (F9): text a terminal or Markdown would act on, in the strings the reader keeps and
+# in a query id, which it refuses.
+HOSTILE = "\x1b]0;pwned\x07\rQ1 regression\n<script>x</script>|\x7f\u009b2J"
+
+
+def hostile_seeds(out):
+    with open(os.path.join(out, "real-quickstart-2warmup-q6.json"), encoding="utf-8") as f:
+        d = json.load(f)
+    d["label"] = HOSTILE
+    d["host"]["name"] = "<b>" + HOSTILE
+    seeds = {"hostile-label-host.json": d}
+    e = json.loads(json.dumps(d))
+    e["plan"]["queries"] = ["Q6\x1b[2J"]
+    e["queries"][0]["id"] = "Q6\x1b[2J"
+    seeds["hostile-query-id.json"] = e
+    for name, doc in seeds.items():
+        path = os.path.join(out, name)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        print(path, os.path.getsize(path))
 
 
 if __name__ == "__main__":
