@@ -185,6 +185,39 @@ static int insert_restart(struct hist_db *db, long long id, const char *qid,
 	return rc;
 }
 
+/* The run's identity (F10): SHA-256 of its start time, host, server binary and every
+ * measurement (query, restart, status, each run's time to 17 digits), so that a re-indented,
+ * relabelled or otherwise rewritten copy of one run is the same result. 0, or -1 out of memory. */
+static int run_identity(char out[65], const struct res_file *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return -1;
+	const char *host = json_string_value(json_object_get(res->host, "name"));
+	const char *bin = json_string_value(json_object_get(res->server, "binary_sha256"));
+	fprintf(f, "dbt3stab-run\037%s\037%s\037%s", res->started_at ? res->started_at : "",
+		host ? host : "", bin ? bin : "");
+	for (size_t q = 0; q < res->n_queries; q++) {
+		const struct res_query *rq = &res->queries[q];
+		for (size_t r = 0; r < rq->n_restarts; r++) {
+			const struct res_restart *rs = &rq->restarts[r];
+			fprintf(f, "\036%s\037%d\037%s", rq->id, rs->index,
+				res_status_name(rs->status));
+			for (size_t k = 0; k < rs->n_measured; k++)
+				fprintf(f, "\037%.17g", rs->measured_ms[k]);
+		}
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return -1;
+	}
+	util_sha256_hex(out, buf, len);
+	free(buf);
+	return 0;
+}
+
 static int find_sha(struct hist_db *db, const char *sha, long long *out, struct errbuf *err)
 {
 	struct hist_arg a = HIST_TEXT(sha);
@@ -251,6 +284,24 @@ static int store_result(struct hist_store *st, const struct res_file *res, const
 	return rc < 0 ? -1 : 0;
 }
 
+/* A store made before the run's identity keyed results holds the SHA-256 of the file's bytes:
+ * the same file added again is a duplicate of that row. */
+static int store_bytes_known(struct hist_store *st, const char *text, size_t len,
+			     long long *out_id, enum hist_add_status *out_status, struct errbuf *err)
+{
+	char bytes[65];
+	long long id = 0;
+	util_sha256_hex(bytes, text, len);
+	*out_status = HIST_ADDED;
+	if (find_sha(hist_store_db(st), bytes, &id, err) < 0)
+		return -1;
+	if (id) {
+		*out_id = id;
+		*out_status = HIST_DUPLICATE;
+	}
+	return 0;
+}
+
 int hist_store_add(struct hist_store *st, const char *path, const char *build_id, const char *label,
 		   long long *out_id, enum hist_add_status *out_status, struct errbuf *err)
 {
@@ -265,10 +316,12 @@ int hist_store_add(struct hist_store *st, const char *path, const char *build_id
 	if (rc == 0 && !res->finished_at)
 		rc = errbuf_set(err, "'%s': a checkpoint of a run still going (finished_at is null)",
 				path);
-	if (rc == 0) {
-		util_sha256_hex(sha, text, len);
+	if (rc == 0 && run_identity(sha, res) < 0)
+		rc = errbuf_set(err, "out of memory");
+	if (rc == 0)
+		rc = store_bytes_known(st, text, len, out_id, out_status, err);
+	if (rc == 0 && *out_status != HIST_DUPLICATE)
 		rc = store_result(st, res, sha, build_id, label, path, text, out_id, out_status, err);
-	}
 	res_file_free(res);
 	free(text);
 	return rc;
