@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HIST_BUSY_TIMEOUT_MS 60000
 
@@ -52,11 +53,15 @@ static int immutable_uri(char *out, size_t n, const char *path)
 	return snprintf(out + k, n - k, "?immutable=1") >= (int)(n - k) ? -1 : 0;
 }
 
-/* Read-only (F8): SQLITE_OPEN_READONLY; a WAL store whose directory the reader cannot write (no
- * -shm can be made) is read as immutable, which is what it is to this reader. */
+/* Read-only (F8): a store the user may write is opened as it is (never created) with
+ * query_only set by the caller, so that SQLite removes its -wal and -shm files at close as
+ * usual; one the user may not write is opened SQLITE_OPEN_READONLY, and read as immutable when
+ * its directory takes no -shm file, which is what it is to this reader. */
 static int lite_open_ro(struct hist_db *db, const char *path)
 {
 	char uri[4200];
+	if (access(path, W_OK) == 0)
+		return sqlite3_open_v2(path, &db->lite, SQLITE_OPEN_READWRITE, NULL);
 	int rc = sqlite3_open_v2(path, &db->lite, SQLITE_OPEN_READONLY, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db->lite, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct hist_store {
 	struct hist_db *db;
@@ -185,7 +186,7 @@ static int store_open(struct hist_store **out, const char *location, int read_on
 	*out = NULL;
 	if (!location) {
 		char *dir = util_state_dir();
-		if (!dir || (!read_only && util_mkdir_p(dir) < 0)) {
+		if (!dir || util_mkdir_p(dir) < 0) {
 			errbuf_errno(err, errno, "cannot create '%s'", dir ? dir : "state directory");
 			free(dir);
 			return -1;
@@ -196,6 +197,10 @@ static int store_open(struct hist_store **out, const char *location, int read_on
 			return errbuf_set(err, "out of memory");
 		location = def;
 	}
+	/* a store not made yet is made, empty, as before (a first nightly check says "no results") */
+	if (read_only && strncmp(location, "mysql://", 8) != 0 && access(location, F_OK) != 0 &&
+	    errno == ENOENT)
+		read_only = 0;
 	struct hist_store *st = calloc(1, sizeof(*st));
 	int rc = st ? hist_db_open(&st->db, location, read_only, err)
 		    : errbuf_set(err, "out of memory");
