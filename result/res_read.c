@@ -347,7 +347,7 @@ static int check_restart_optional(struct rd *rd, json_t *o, const char *path);
  * measured run each. */
 static int check_counts(struct rd *rd, json_t *o, const char *path, size_t n_measured)
 {
-	static const char *const members[] = {"work"};
+	static const char *const members[] = {"work", "instructions"};
 	char p[400], key[RES_MAX_NAME + 1], msg[160];
 	json_t *rec;
 	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
@@ -688,6 +688,8 @@ static const struct mspec restart_more[] = {
     {"warmup_tol", M_NUM, 0, 1e6, 0, NULL},
     {"warmup_capped", M_BOOL, 0, 0, 0, NULL},
     {"runs_capped", M_BOOL, 0, 0, 0, NULL},
+    {"instructions_steady", M_BOOL, 0, 0, 0, NULL},
+    {"instructions_tol", M_NUM, 0, 1, 0, NULL},
 };
 
 static int check_restart_optional(struct rd *rd, json_t *o, const char *path)

@@ -153,6 +153,16 @@ static const struct {
      "\"not_steady\":false,\"error\":null,\"work\":{\"Rows_read\":9007199254740993}},",
      "'bad.json': $.queries[0].restarts[0].work.Rows_read: expected an integer 0 to 2^53 or an "
      "array of them"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"instructions\":{\"callgrind_ir\":[5,5,5]}},",
+     "'bad.json': $.queries[0].restarts[0].instructions.callgrind_ir: 3 counts for 2 measured runs "
+     "(expected as many, or one integer)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"instructions\":7},",
+     "'bad.json': $.queries[0].restarts[0].instructions: expected an object, found an integer"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"instructions_tol\":2},",
+     "'bad.json': $.queries[0].restarts[0].instructions_tol: 2 out of range (above 0, at most 1)"},
     {"\"host\":{}", "\"host\":[]", "'bad.json': $.host: expected an object, found an array"},
     {"\"id\":\"Q1\",", "", "'bad.json': $.queries[0].id: missing"},
     /* F9: an id is printed in every table and heading: no control, HTML or Markdown character */
@@ -256,6 +266,32 @@ static void test_res__work_counts_round_trip(void)
 	res_counts_release(&c2);
 	res_counts_release(&c);
 	res_file_free(res2);
+	res_file_free(res);
+	free(again);
+	free(text);
+}
+
+/* An instruction record sits beside work in the same form; read back per execution. */
+static void test_res__instructions_counts_round_trip(void)
+{
+	char *text = replaced("\"not_steady\":false,\"error\":null},",
+			      "\"not_steady\":false,\"error\":null,\"instructions\":{"
+			      "\"callgrind_ir\":[136828955,136826001]},\"instructions_steady\":true,"
+			      "\"instructions_tol\":0.002},");
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_parse(&res, text, strlen(text), "i.json", &err), 0);
+	struct res_counts c;
+	CU_ASSERT_EQUAL_FATAL(res_counts_get(&c, &res->queries[0].restarts[0], "instructions"), 1);
+	CU_ASSERT_EQUAL(c.n, 1);
+	CU_ASSERT_EQUAL(res_counts_find(&c, "callgrind_ir"), 0);
+	CU_ASSERT_EQUAL(c.v[0], 136828955LL);
+	CU_ASSERT_EQUAL(c.v[1], 136826001LL);
+	char *again = res_file_dumps(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+	CU_ASSERT_PTR_NOT_NULL(strstr(again, "\"instructions_tol\": 0.002"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(again, "136826001"));
+	res_counts_release(&c);
 	res_file_free(res);
 	free(again);
 	free(text);
@@ -669,6 +705,7 @@ int main(int argc, char **argv)
 	    {"buffer_pool_fits_read", test_res__buffer_pool_fits_read},
 	    {"base_file_parses", test_res__base_file_parses},
 	    {"work_counts_round_trip", test_res__work_counts_round_trip},
+	    {"instructions_counts_round_trip", test_res__instructions_counts_round_trip},
 	    {"malformed_inputs_name_file_and_path", test_res__malformed_inputs_name_file_and_path},
 	    {"non_ok_restart_may_have_no_runs", test_res__non_ok_restart_may_have_no_runs},
 	    {"plan_members_checked_against_data", test_res__plan_members_checked_against_data},
