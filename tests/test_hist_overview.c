@@ -65,8 +65,11 @@ static int add_night(struct hist_store *st, char h, int n)
 	res_set_string(&res->finished_at, at);
 	json_object_set_new(res->host, "name", json_string(h == 'a' ? "host-a" : "host-b"));
 	snprintf(version, sizeof(version), "10.11.%02d-MariaDB", n);
-	for (int i = 0; i < 32; i++)
-		snprintf(sha + 2 * i, 3, "%02d", n);
+	for (int i = 0; i < 32; i++) {
+		sha[2 * i] = (char)('0' + n / 10 % 10);
+		sha[2 * i + 1] = (char)('0' + n % 10);
+	}
+	sha[64] = '\0';
 	json_object_set_new(res->server, "version", json_string(version));
 	json_object_set_new(res->server, "binary_sha256", json_string(sha));
 	for (size_t q = 0; q < res->n_queries; q++)
@@ -207,8 +210,11 @@ static void check_end(json_t *o, const char *host, int night)
 	snprintf(build, sizeof(build), "%c-%02d", host[5], night);
 	snprintf(at, sizeof(at), "2026-11-%02dT01:00:00Z", night);
 	snprintf(version, sizeof(version), "10.11.%02d-MariaDB", night);
-	for (int i = 0; i < 32; i++)
-		snprintf(sha + 2 * i, 3, "%02d", night);
+	for (int i = 0; i < 32; i++) {
+		sha[2 * i] = (char)('0' + night / 10 % 10);
+		sha[2 * i + 1] = (char)('0' + night % 10);
+	}
+	sha[64] = '\0';
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "build_id")), build);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "started_at")), at);
