@@ -7,12 +7,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The page's notes: compare's work lines (rpt_work_query_line) first, then its warnings. The
+ * array and the work lines are owned (free_notes), the warnings borrowed. */
+static char **work_notes(const struct rpt_compare *cmp, size_t *n_out, size_t *n_own)
+{
+	char **notes = calloc(cmp->n_queries + cmp->n_warnings + 2, sizeof(*notes));
+	char line[1024];
+	size_t n = 0;
+	if (!notes)
+		return NULL;
+	if (cmp->n_work_compared &&
+	    asprintf(&notes[n++], "work (server counters, docs/work.md): %zu of %zu queries changed",
+		     cmp->n_work_changed, cmp->n_work_compared) < 0)
+		notes[--n] = NULL;
+	for (size_t i = 0; i < cmp->n_queries; i++) {
+		rpt_work_query_line(line, sizeof(line), &cmp->queries[i]);
+		if (*line && !(notes[n++] = strdup(line)))
+			n--;
+	}
+	*n_own = n;
+	for (size_t i = 0; i < cmp->n_warnings; i++)
+		notes[n++] = cmp->warnings[i];
+	*n_out = n;
+	return notes;
+}
+
+static void free_notes(char **notes, size_t n_own)
+{
+	for (size_t i = 0; notes && i < n_own; i++)
+		free(notes[i]);
+	free(notes);
+}
+
 int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errbuf *err)
 {
 	const struct res_file *files[2] = {cmp->old.res, cmp->new.res};
 	const char *paths[2] = {cmp->old.path, cmp->new.path};
 	static const char *const prefixes[2] = {"old", "new"};
 	struct rpt_html_page pg;
+	char **notes = NULL;
+	size_t n_own = 0;
 	const char **ids = calloc(cmp->n_queries + 1, sizeof(*ids));
 	if (!ids)
 		return errbuf_set(err, "cannot build the report: out of memory");
@@ -26,8 +60,10 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 	pg.cmp = cmp;
 	pg.alpha = cmp->opts.alpha;
 	pg.min_effect = cmp->opts.min_effect;
-	pg.notes = cmp->warnings;
-	pg.n_notes = cmp->n_warnings;
+	notes = work_notes(cmp, &pg.n_notes, &n_own);
+	if (!notes)
+		goto oom;
+	pg.notes = notes;
 	pg.rows = calloc(cmp->n_queries + 1, sizeof(*pg.rows));
 	if (!pg.rows)
 		goto oom;
@@ -93,8 +129,10 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 	}
 	rc = rpt_html_page_write(out, &pg, err);
 	rpt_html_page_release(&pg);
+	free_notes(notes, n_own);
 	return rc;
 oom:
 	rpt_html_page_release(&pg);
+	free_notes(notes, n_own);
 	return errbuf_set(err, "cannot build the report: out of memory");
 }
