@@ -8,6 +8,6 @@ run compare work_new.json work_new.json
 run summary work_old.json
 # HTML: the work lines are in the page's notes, escaped
 tmp=$(mktemp -d)
-run compare work_old.json work_new.json --format html -o "$tmp/w.html"
+run compare work_old.json work_new.json --format html -o "$tmp/w.html" | sed "s|$tmp|TMP|"
 grep -o "<li>Q2 work changed[^<]*</li>" "$tmp/w.html"
 rm -rf "$tmp"
