@@ -9,7 +9,7 @@
 #include "stats/st.h"
 #include <stddef.h>
 
-#define HIST_SCHEMA_VERSION 2
+#define HIST_SCHEMA_VERSION 3
 
 /* ---- store ---------------------------------------------------------------------------------- */
 

@@ -3,6 +3,7 @@
  * its host, dataset, server flavour and protocol (docs/history.md). */
 #include "history/hist.h"
 #include "history/hist_db.h"
+#include "result/res_counts.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -156,9 +157,41 @@ static int insert_result(struct hist_db *db, const struct add_meta *m, const str
 	    a, sizeof(a) / sizeof(a[0]), NULL, NULL, err);
 }
 
+/* The restart's work as stored: {counter: count of its warm executions} when they agree, else
+ * their mean; NULL (malloc'd text, or NULL without a record). -1 on out of memory. */
+static int work_text(char **out, const struct res_restart *r)
+{
+	struct res_counts c;
+	*out = NULL;
+	int got = res_counts_get(&c, r, "work");
+	if (got <= 0)
+		return got;
+	size_t first = res_counts_first_warm(&c, r);
+	json_t *o = json_object();
+	for (size_t i = 0; o && i < c.n; i++) {
+		const long long *x = c.v + i * c.n_exec;
+		double sum = 0;
+		int same = 1;
+		for (size_t e = first; e < c.n_exec; e++) {
+			sum += (double)x[e];
+			same &= x[e] == x[first];
+		}
+		json_object_set_new(o, c.names[i],
+				    same ? json_integer(x[first])
+					 : json_real(sum / (double)(c.n_exec - first)));
+	}
+	res_counts_release(&c);
+	*out = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	json_decref(o);
+	return *out ? 0 : -1;
+}
+
 static int insert_restart(struct hist_db *db, long long id, const char *qid,
 			  const struct res_restart *r, struct errbuf *err)
 {
+	char *work = NULL;
+	if (work_text(&work, r) < 0)
+		return errbuf_set(err, "out of memory");
 	json_t *arr = json_array();
 	double sum = 0;
 	for (size_t k = 0; k < r->n_measured; k++) {
@@ -167,8 +200,10 @@ static int insert_restart(struct hist_db *db, long long id, const char *qid,
 	}
 	char *runs = json_dumps(arr, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	json_decref(arr);
-	if (!runs)
+	if (!runs) {
+		free(work);
 		return errbuf_set(err, "out of memory");
+	}
 	int ok = r->status == RES_STATUS_OK && r->n_measured > 0;
 	struct hist_arg a[] = {HIST_INT(id),
 			       HIST_TEXT(qid),
@@ -176,12 +211,14 @@ static int insert_restart(struct hist_db *db, long long id, const char *qid,
 			       HIST_TEXT(res_status_name(r->status)),
 			       ok ? HIST_REAL(sum / (double)r->n_measured) : HIST_TEXT(NULL),
 			       HIST_INT((long long)r->n_measured),
-			       HIST_TEXT(runs)};
+			       HIST_TEXT(runs),
+			       HIST_TEXT(work)};
 	int rc = hist_db_exec(db,
 			      "INSERT INTO hist_restarts (result_id, query_id, restart_index, status, "
-			      "mean_ms, n_measured, measured_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			      a, 7, NULL, NULL, err);
+			      "mean_ms, n_measured, measured_ms, work) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+			      a, 8, NULL, NULL, err);
 	free(runs);
+	free(work);
 	return rc;
 }
 

@@ -36,7 +36,11 @@ static const char *const migration_1[] = {
     NULL};
 static const char *const migration_2[] = {
     "CREATE INDEX hist_results_series ON hist_results (series_id, started_at)", NULL};
-static const char *const *const migrations[HIST_SCHEMA_VERSION] = {migration_1, migration_2};
+/* the work counters of each restart (docs/work.md), NULL for files without them */
+static const char *const migration_3[] = {"ALTER TABLE hist_restarts ADD COLUMN work LONGTEXT",
+					  NULL};
+static const char *const *const migrations[HIST_SCHEMA_VERSION] = {migration_1, migration_2,
+								    migration_3};
 
 struct hist_db *hist_store_db(struct hist_store *st)
 {

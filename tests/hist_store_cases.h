@@ -5,6 +5,7 @@
  * tests/hist_ref.h's "two_steps" series (+5% at result 15, -10% at 30), so the change points
  * found through the store can be checked against the NumPy/SciPy reference. */
 #include "history/hist.h"
+#include "history/hist_db.h"
 #include "result/res.h"
 #include "tests/harness.h"
 #include "tests/hist_ref.h"
@@ -100,13 +101,52 @@ static void hsc_migrates_from_an_empty_store(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	hist_store_version(st, &before, &now);
 	CU_ASSERT_EQUAL(before, 0);
-	CU_ASSERT_EQUAL(now, 2);
+	CU_ASSERT_EQUAL(now, 3);
 	hist_store_close(st);
 	st = hsc_open();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	hist_store_version(st, &before, &now);
-	CU_ASSERT_EQUAL(before, 2);
+	CU_ASSERT_EQUAL(before, 3);
 	CU_ASSERT_EQUAL(hsc_count_results(st), 0);
+	hist_store_close(st);
+}
+
+/* The first column of the first row as text into ctx (char[512]). */
+static int hsc_row_text(void *ctx, const char *const *cols, size_t n)
+{
+	snprintf((char *)ctx, 512, "%s", n && cols[0] ? cols[0] : "NULL");
+	return 0;
+}
+
+/* Each restart's work is stored per night: the warm count of a constant counter, the mean of
+ * a varying one (tests/data/work_old.json, made by tests/data/gen_work.py); a file without work
+ * records stores NULL. */
+static void hsc_stores_work_per_restart(void)
+{
+	struct hist_store *st = hsc_open();
+	struct errbuf err = {""};
+	long long id = 0;
+	enum hist_add_status s;
+	char path[4096], got[512];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	snprintf(path, sizeof(path), "%s/tests/data/work_old.json", DBT3_SOURCE_DIR);
+	CU_ASSERT_EQUAL_FATAL(hist_store_add(st, path, "b0", NULL, &id, &s, &err), 0);
+	struct hist_arg a = HIST_INT(id);
+	CU_ASSERT_EQUAL(hist_db_exec(hist_store_db(st),
+				     "SELECT work FROM hist_restarts WHERE result_id = ? AND "
+				     "query_id = 'Q2' AND restart_index = 1",
+				     &a, 1, hsc_row_text, got, &err),
+			0);
+	CU_ASSERT_STRING_EQUAL(got,
+			       "{\"Handler_read_next\":1200000,\"Rows_read\":1351144,\"Sort_rows\":44}");
+	/* Q7 has no warm-up: its first measured run (2530 keys) is not warm */
+	CU_ASSERT_EQUAL(hist_db_exec(hist_store_db(st),
+				     "SELECT work FROM hist_restarts WHERE result_id = ? AND "
+				     "query_id = 'Q7' AND restart_index = 0",
+				     &a, 1, hsc_row_text, got, &err),
+			0);
+	CU_ASSERT_STRING_EQUAL(got, "{\"Handler_read_key\":2490}");
+	CU_ASSERT_EQUAL(hist_store_remove(st, id, &err), 0); /* the other cases start empty */
 	hist_store_close(st);
 }
 
