@@ -12,6 +12,7 @@
 #include "runner/run_interf.h"
 #include "runner/run_memprobe.h"
 #include "runner/run_steady.h"
+#include "runner/run_work.h"
 #include "stats/st.h"
 #include <math.h>
 #include <stdarg.h>
@@ -50,6 +51,8 @@ struct runctx {
 	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
 	struct run_memprobe_worker *probe_worker; /* its thread on the server's PUs */
 	double probe_last_ns; /* the last probe of this server start, < 0: none yet */
+	struct run_work work; /* the work counters of the session (docs/work.md) */
+	int have_work;	      /* ... read on this session (run_work_open succeeded) */
 	/* Progress and ETA. */
 	struct run_progress prog;
 	uint64_t t0;

@@ -161,6 +161,53 @@ static void pace_start(struct runctx *c, int r, const int *order)
 	c->pace_i = 0;
 }
 
+/* The work of the n measured executions between readings snaps[0..n] as r's "work". */
+static void work_record(struct runctx *c, int num, struct res_restart *r,
+			const struct run_work_snap *snaps, size_t n)
+{
+	struct res_counts rc;
+	struct errbuf werr;
+	res_counts_init(&rc, n);
+	if (run_work_counts(&rc, &c->work, snaps, n, &werr) < 0)
+		run_event(c, "Q%d: no work counters: %s", num, werr.msg);
+	else if (rc.n)
+		json_object_set_new(r->extra, "work", res_counts_json(&rc));
+	res_counts_release(&rc);
+}
+
+/* The measured executions; with work counters, the session's status read before the first and
+ * after each, outside run_exec's timed window (docs/work.md). */
+static enum run_exec_status measured_runs(struct runctx *c, int num, const struct qshape *sh,
+					  struct res_restart *r, struct series *s, long long *rows,
+					  char *result_sha, int total, struct errbuf *err)
+{
+	struct run_exec_result x;
+	struct errbuf werr;
+	enum run_exec_status st = RUN_EXEC_OK;
+	struct run_work_snap *snaps =
+	    c->have_work ? calloc((size_t)sh->runs + 1, sizeof(*snaps)) : NULL;
+	int work = snaps && run_work_read(&c->work, c->conn, &snaps[0], &werr) == 0;
+	for (int i = 0; i < sh->runs; i++) {
+		if (i >= sh->rmin && i > 0 && past_pace(c, s->meas[s->nm - 1], 0)) {
+			json_object_set_new(r->extra, "runs_capped", json_true());
+			break;
+		}
+		if ((st = exec_one(c, num, 0, total, r, rows, result_sha, &x, err)))
+			break;
+		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
+		if (c->cpu)
+			s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
+		if (work && run_work_read(&c->work, c->conn, &snaps[s->nm], &werr) < 0) {
+			run_event(c, "Q%d: no work counters: %s", num, werr.msg);
+			work = 0;
+		}
+	}
+	if (work && s->nm > 0)
+		work_record(c, num, r, snaps, s->nm);
+	free(snaps);
+	return st;
+}
+
 /* Measures one query in one restart into r (r->extra an object); returns the run_exec status of
  * the failure that ended it (RUN_EXEC_OK when all went well). */
 static enum run_exec_status measure(struct runctx *c, int num, struct res_restart *r,
@@ -197,17 +244,8 @@ static enum run_exec_status measure(struct runctx *c, int num, struct res_restar
 		if (capped)
 			json_object_set_new(r->extra, "warmup_capped", json_true());
 	}
-	for (int i = 0; i < sh.runs; i++) {
-		if (i >= sh.rmin && i > 0 && past_pace(c, s->meas[s->nm - 1], 0)) {
-			json_object_set_new(r->extra, "runs_capped", json_true());
-			break;
-		}
-		if ((st = exec_one(c, num, 0, total, r, &rows, result_sha, &x, err)))
-			goto post;
-		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
-		if (c->cpu)
-			s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
-	}
+	if ((st = measured_runs(c, num, &sh, r, s, &rows, result_sha, total, err)))
+		goto post;
 	if (s->nw == 0) {
 		/* No warm-up to hash the result in: one more, unrecorded execution. */
 		if ((st = exec_one(c, num, RUN_EXEC_HASH, total, r, &rows, result_sha, &x, err)))

@@ -13,6 +13,27 @@ void run_session_close(struct runctx *c)
 	if (c->conn)
 		mysql_close(c->conn);
 	c->conn = NULL;
+	c->have_work = 0;
+}
+
+/* The work counters of the new session: the cost of a reading measured, recorded in the plan
+ * (plan.work_source, plan.work_reading_cost: what one reading adds, subtracted). */
+static void open_work(struct runctx *c, struct tstate *t)
+{
+	struct errbuf werr;
+	enum run_work_flavour f =
+	    srv_flavour(t->srv) == SRV_FLAVOUR_MYSQL ? RUN_WORK_MYSQL : RUN_WORK_MARIADB;
+	c->have_work = run_work_open(&c->work, c->conn, f, &werr) == 0;
+	if (!c->have_work) {
+		run_event(c, "no work counters: %s", werr.msg);
+		return;
+	}
+	json_t *cost = json_object();
+	for (int i = 0; cost && i < RUN_WORK_MAX; i++)
+		if ((c->work.offset.have & (1ul << i)) && c->work.offset.v[i])
+			json_object_set_new(cost, run_work_name(i, f), json_integer(c->work.offset.v[i]));
+	json_object_set_new(t->t->res->plan, "work_source", json_string("SHOW SESSION STATUS"));
+	json_object_set_new(t->t->res->plan, "work_reading_cost", cost);
 }
 
 /* Connections and the CPU sampler for a running server. */
@@ -30,6 +51,7 @@ static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
 	struct errbuf nerr;
 	if (pid > 0 && run_interf_open(&c->noise, t->srv, c->conn, c->pin, &nerr) < 0)
 		run_event(c, "no interference record: %s", nerr.msg);
+	open_work(c, t);
 	if (c->plan->query_timeout > 0) {
 		MYSQL *killer = srv_connect(t->srv, NULL, err);
 		if (!killer)
