@@ -138,10 +138,11 @@ void rpt_history_matrix_release(struct rpt_hist_matrix *m)
 
 void rpt_history_build_text(char *buf, size_t n, const struct hist_point *p)
 {
-	char b[3][256]; /* from the store: control characters made visible (F9) */
-	snprintf(buf, n, "%s (%s, server %s, binary %.12s)",
+	char b[4][256], hash[13]; /* from the store: control characters made visible (F9) */
+	snprintf(hash, sizeof(hash), "%s", p->binary_sha256 ? p->binary_sha256 : "?");
+	snprintf(buf, n, "%s (%s, server %s, binary %s)",
 		 p->build_id[0] ? util_term(b[0], 256, p->build_id) : "-",
 		 util_term(b[1], 256, p->started_at),
 		 p->server_version ? util_term(b[2], 256, p->server_version) : "?",
-		 p->binary_sha256 ? p->binary_sha256 : "?");
+		 util_term(b[3], 256, hash));
 }

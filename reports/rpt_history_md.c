@@ -2,33 +2,15 @@
 /* `history check --format markdown`, for a CI comment: the changed series x queries first (with
  * the latest change point and the builds around it), then one line for all the others. */
 #include "reports/rpt_history.h"
+#include "base/text.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Text from the store (build ids, versions, host names) in a table cell: the characters that
- * make emphasis, code, links, mentions or a cell's end backslash-escaped, '<', '>' and '&' as
- * references, control characters (C0, DEL, C1) and newlines as spaces. */
+/* Text from the store (build ids, versions, host names) in a table cell (base/text.h). */
 static void md_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0) {
-			fputc(' ', f); /* a C1 control (U+0080-U+009F), e.g. the 8-bit CSI */
-			s++;
-		} else if (ch < 0x20 || ch == 0x7f)
-			fputc(' ', f);
-		else if (ch == '<')
-			fputs("&lt;", f);
-		else if (ch == '>')
-			fputs("&gt;", f);
-		else if (ch == '&')
-			fputs("&amp;", f);
-		else if (strchr("\\`*_[]|~@", ch))
-			fprintf(f, "\\%c", ch);
-		else
-			fputc(ch, f);
-	}
+	util_md_fputs(f, s ? s : "");
 }
 
 static void md_build(FILE *f, const struct hist_point *p)
@@ -38,7 +20,11 @@ static void md_build(FILE *f, const struct hist_point *p)
 	md_text(f, p->started_at);
 	fputs(", ", f);
 	md_text(f, p->server_version ? p->server_version : "?");
-	fprintf(f, ", %.12s)", p->binary_sha256 ? p->binary_sha256 : "?");
+	char hash[13];
+	snprintf(hash, sizeof(hash), "%s", p->binary_sha256 ? p->binary_sha256 : "?");
+	fputs(", ", f);
+	md_text(f, hash);
+	fputc(')', f);
 }
 
 static const char *const rank_words[] = {"regression, new", "regression", "slower",

@@ -147,7 +147,11 @@ static void build_cell(FILE *out, const struct hist_point *p)
 	rpt_html_escape(out, p->server_version ? p->server_version : "?");
 	fputs(", binary <span class=\"mono\" title=\"", out);
 	rpt_html_escape(out, p->binary_sha256 ? p->binary_sha256 : "?");
-	fprintf(out, "\">%.12s</span></span></td>", p->binary_sha256 ? p->binary_sha256 : "?");
+	char hash[13];
+	snprintf(hash, sizeof(hash), "%s", p->binary_sha256 ? p->binary_sha256 : "?");
+	fputs("\">", out);
+	rpt_html_escape(out, hash);
+	fputs("</span></span></td>", out);
 }
 
 /* The change points of a series with their build ranges, in the order of the overview. */
