@@ -40,7 +40,9 @@ int util_openat_regular(int dirfd, const char *path, int flags, mode_t mode)
 			(flags & ~O_TRUNC) | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, mode);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	/* written in place: a second hard link could be someone else's file */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    ((flags & O_ACCMODE) != O_RDONLY && st.st_nlink != 1)) {
 		close(fd);
 		errno = EINVAL;
 		return -1;

@@ -45,8 +45,9 @@ int util_write_file(const char *path, const void *data, size_t len, mode_t mode,
 
 /* Opens a file written in place (a log) or read, relative to dirfd (AT_FDCWD for a path): flags
  * (O_WRONLY, O_RDWR, O_CREAT, O_APPEND, O_TRUNC ...) plus O_NOFOLLOW, O_NOCTTY and O_CLOEXEC,
- * and it must be a regular file: a symbolic link, device or FIFO at the name is refused without
- * blocking and nothing is truncated before that check. The descriptor, or -1 with errno set
+ * and it must be a regular file (with one link, when opened for writing): a symbolic link, a
+ * device, a FIFO or a hard link at the name is refused without blocking, and nothing is
+ * truncated before that check. The descriptor, or -1 with errno set
  * (ELOOP for a link, EINVAL for what is no regular file). mode applies to a file made new. */
 int util_openat_regular(int dirfd, const char *path, int flags, mode_t mode);
 

@@ -78,7 +78,7 @@ static int do_init(struct srv *s, int quiet, int json)
 	}
 	if (rc < 0) {
 		cli_error("%s", err.msg);
-		return CLI_SERVER;
+		return rc == SRV_E_REFUSED ? CLI_USAGE : CLI_SERVER;
 	}
 	cli_info(quiet, "initialised '%s' (%s %s)", srv_instdir(s), srv_binary(s), srv_version(s));
 	return CLI_OK;
@@ -111,6 +111,10 @@ static int do_start(struct srv *s, int quiet, int json)
 {
 	(void)json;
 	struct errbuf err;
+	if (srv_access_check(s, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_IO;
+	}
 	int rc = srv_start(s, NULL, &err);
 	if (rc == SRV_E_RUNNING)
 		return already_running(s, quiet);
@@ -131,6 +135,10 @@ static int do_stop(struct srv *s, int quiet, int json)
 {
 	(void)json;
 	struct errbuf err;
+	if (srv_access_check(s, &err) < 0) { /* F13: not "not running" */
+		cli_error("%s", err.msg);
+		return CLI_IO;
+	}
 	pid_t pid = srv_pid(s);
 	if (!pid) {
 		cli_info(quiet, "the server in '%s' is not running", srv_instdir(s));
@@ -148,6 +156,10 @@ static int do_status(struct srv *s, int quiet, int json)
 {
 	(void)quiet;
 	struct errbuf err;
+	if (srv_access_check(s, &err) < 0) { /* F13: not "not running" */
+		cli_error("%s", err.msg);
+		return CLI_IO;
+	}
 	if (srv_is_external(s) ? !srv_ping(s) : !srv_pid(s)) {
 		if (json)
 			printf("{\"running\": false}\n");

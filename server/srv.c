@@ -2,6 +2,7 @@
 /* Server lifecycle: the handle, init, start, stop (helpers in server/srv_*.c). */
 #include "server/srv_int.h"
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -21,7 +22,7 @@ int srv_open(struct srv **out, const struct srv_opts *o, struct errbuf *err)
 		*out = s;
 		return 0;
 	}
-	if (!o->datadir || srv_absolute(s->instdir, sizeof(s->instdir), o->datadir) < 0) {
+	if (!o->datadir || srv_canonical(s->instdir, sizeof(s->instdir), o->datadir) < 0) {
 		free(s);
 		return errbuf_set(err, "bad --datadir '%s'", o->datadir ? o->datadir : "");
 	}
@@ -152,6 +153,62 @@ int srv_instance_check(const struct srv_opts *o, struct errbuf *err)
 	return rc;
 }
 
+int srv_access_check(const struct srv *s, struct errbuf *err)
+{
+	if (s->external)
+		return 0;
+	int fd = open(s->pidfile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EACCES && errno != EPERM)
+		return 0; /* ENOENT: no pid file, or no instance: not running */
+	return errbuf_set(err,
+			  "permission denied: cannot read '%s' (the instance belongs to another "
+			  "user: run as root or as its owner)",
+			  s->pidfile);
+}
+
+/* server init takes a directory that does not exist (made here), an instance (one this tool
+ * began: its lock file or init marker), or an empty directory of the invoking user or of the
+ * server's; never another user's directory, nor a non-empty one with other things in it (F5),
+ * which init would give to the server's user with mode 0700. */
+static int init_target_check(const struct srv *s, struct errbuf *err)
+{
+	struct stat st;
+	char path[PATHLEN + 32];
+	if (lstat(s->instdir, &st) < 0)
+		return errno == ENOENT ? 0 : errbuf_errno(err, errno, "cannot use '%s'", s->instdir);
+	if (!S_ISDIR(st.st_mode))
+		return errbuf_set(err, "'%s' is not a directory", s->instdir);
+	if (st.st_uid != geteuid() && !(s->ident.drop && st.st_uid == s->ident.uid))
+		return errbuf_set(err,
+				  "'%s' belongs to uid %d: an instance directory is given to the "
+				  "server's user, so dbt3stab takes only a new directory, one of "
+				  "yours or an instance (give another --datadir)",
+				  s->instdir, (int)st.st_uid);
+	static const char *const ours[] = {"instance.lock", INIT_MARKER, NULL};
+	for (int i = 0; ours[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", s->instdir, ours[i]);
+		if (lstat(path, &st) == 0)
+			return 0;
+	}
+	DIR *d = opendir(s->instdir);
+	struct dirent *e;
+	int empty = 1;
+	while (d && empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	if (!empty)
+		return errbuf_set(err,
+				  "'%s' is not empty and not a dbt3stab instance: give a new or empty "
+				  "directory as --datadir",
+				  s->instdir);
+	return 0;
+}
+
 int srv_is_initialised(const struct srv *s)
 {
 	char path[PATHLEN + 32];
@@ -275,6 +332,8 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 	}
 	if (srv_resolve_binary(s, err) < 0 || srv_need_ident(s, err) < 0)
 		return -1;
+	if (init_target_check(s, err) < 0)
+		return SRV_E_REFUSED;
 	if (srv_instance_lock(s, 1, err) < 0)
 		return -1;
 	/* the directories just made must be reachable too (a umask of 077) */
@@ -295,7 +354,8 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 		return -1;
 	char marker[PATHLEN + 32];
 	snprintf(marker, sizeof(marker), "%s/" INIT_MARKER, s->instdir);
-	int mfd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	unlink(marker); /* made new: nothing planted at the name is opened */
+	int mfd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (mfd < 0)
 		return errbuf_errno(err, errno, "cannot create '%s'", marker);
 	close(mfd);

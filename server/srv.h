@@ -24,7 +24,8 @@ enum srv_error {
 	SRV_E_EXITED =
 	    -4, /* the server process exited (crash or failed start); message has the log tail */
 	SRV_E_EXTERNAL =
-	    -5 /* the operation needs a managed server, these options name an external one */
+	    -5, /* the operation needs a managed server, these options name an external one */
+	SRV_E_REFUSED = -6 /* srv_init_datadir: a directory that is not the tool's to take */
 };
 
 enum srv_flavour { SRV_FLAVOUR_UNKNOWN = 0, SRV_FLAVOUR_MARIADB, SRV_FLAVOUR_MYSQL };
@@ -216,6 +217,11 @@ int srv_find_binary(const char *name);
 
 /* Nonzero when DIR/data holds an initialised datadir. */
 int srv_is_initialised(const struct srv *s);
+
+/* 0 when this user may read the instance's state (or there is none); -1 with "permission denied"
+ * in err when its pid file cannot be reached for want of permission (another user's instance,
+ * DIR 0700): status and stop must not take that for "not running" (F13). */
+int srv_access_check(const struct srv *s, struct errbuf *err);
 
 /* Before anything is created: 0 when the options name an external server or an initialised
  * instance, else -1 with "'DIR' is not initialised: run 'dbt3stab server init ...'" (the

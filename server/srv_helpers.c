@@ -47,6 +47,28 @@ int srv_absolute(char *out, size_t len, const char *path)
 	return snprintf(out, len, "%s/%s", cwd, path) < (int)len ? 0 : -1;
 }
 
+int srv_canonical(char *out, size_t len, const char *path)
+{
+	char abs[PATHLEN], parent[PATHLEN], real[PATH_MAX];
+	if (srv_absolute(abs, sizeof(abs), path) < 0)
+		return -1;
+	if (realpath(abs, real)) /* an existing DIR, or a link to one: where it really is */
+		return snprintf(out, len, "%s", real) < (int)len ? 0 : -1;
+	if (errno != ENOENT)
+		return snprintf(out, len, "%s", abs) < (int)len ? 0 : -1;
+	size_t n = strlen(abs); /* a DIR to make: its parent resolved, its name kept */
+	while (n > 1 && abs[n - 1] == '/')
+		abs[--n] = '\0';
+	char *slash = strrchr(abs, '/');
+	snprintf(parent, sizeof(parent), "%.*s", slash && slash > abs ? (int)(slash - abs) : 1, abs);
+	if (!slash || !realpath(parent, real))
+		return snprintf(out, len, "%s", abs) < (int)len ? 0 : -1;
+	return snprintf(out, len, "%s%s%s", real, strcmp(real, "/") ? "/" : "", slash + 1) <
+		       (int)len
+		   ? 0
+		   : -1;
+}
+
 uint64_t srv_ram_bytes(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);

@@ -4,6 +4,8 @@
 #define DBT3_SRV_INT_H
 #include "server/srv.h"
 #include "server/srv_secure.h"
+#include "base/safe_write.h"
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -55,6 +57,9 @@ void srv_sleep_ms(long ms);
 int srv_is_exec(const char *path);
 int srv_find_in_path(char out[PATHLEN], const char *name);
 int srv_absolute(char *out, size_t len, const char *path);
+/* path made absolute with its symbolic links resolved (realpath; for a DIR not made yet, its
+ * parent's): the instance's identity, so that a link to a running instance is that instance. */
+int srv_canonical(char *out, size_t len, const char *path);
 uint64_t srv_ram_bytes(void);
 double srv_now_s(void);
 int srv_run_capture(char *const argv[], const struct srv_ident *id, char **out, struct errbuf *err);

@@ -33,10 +33,10 @@ int srv_write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay,
 		srv_kv_free(kv, n);
 		return errbuf_set(err, "out of memory");
 	}
-	int rc = util_write_atomic(s->cnf, text, strlen(text), err);
+	/* 0644: the server user reads it, no secret in it; set on our own temp file before the
+	 * rename, never on what the name holds (F2: the server's user owns DIR) */
+	int rc = util_write_file(s->cnf, text, strlen(text), 0644, err);
 	free(text);
-	if (rc == 0 && chmod(s->cnf, 0644) < 0) /* the server user reads it; no secret in it */
-		rc = errbuf_errno(err, errno, "cannot chmod '%s'", s->cnf);
 	if (rc < 0) {
 		srv_kv_free(kv, n);
 		return -1;
@@ -51,7 +51,9 @@ int srv_write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay,
  * marker so the tail shows only this start's lines when the server dies early. The fd or -1. */
 static int open_start_log(struct srv *s, struct errbuf *err)
 {
-	int logfd = open(s->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
+	int logfd = util_openat_regular(AT_FDCWD, s->log, O_WRONLY | O_APPEND | O_CREAT, 0640);
+	if (logfd < 0 && (errno == EINVAL || errno == ELOOP))
+		return errbuf_set(err, "refusing '%s': not a regular file with one link", s->log);
 	if (logfd < 0)
 		return errbuf_errno(err, errno, "cannot open '%s'", s->log);
 	if (s->ident.drop && fchown(logfd, s->ident.uid, s->ident.gid) < 0) {

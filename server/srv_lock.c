@@ -13,10 +13,22 @@
 #define LOCK_MAX 16
 static struct {
 	char dir[PATHLEN - 64];
+	dev_t dev; /* the directory's identity: another path to it is the same instance */
+	ino_t ino;
 	pid_t owner; /* a forked child does not hold its parent's locks */
 	int fd, refs;
 	int passed; /* fd is a parent's lock (srv_lock_pass): kept open, closing releases nothing */
 } lock_tab[LOCK_MAX];
+
+/* Entry i is s's instance: the same canonical path, or the same directory (device, inode). */
+static int same_instance(int i, const struct srv *s)
+{
+	struct stat st;
+	if (strcmp(lock_tab[i].dir, s->instdir) == 0)
+		return 1;
+	return stat(s->instdir, &st) == 0 && st.st_dev == lock_tab[i].dev &&
+	       st.st_ino == lock_tab[i].ino;
+}
 
 /* "pid N (dbt3stab run)": this process, for the lock file. */
 static void describe_self(char *out, size_t len)
@@ -65,7 +77,7 @@ int srv_lock_pass(struct srv *s)
 	if (!s || !s->locked)
 		return -1;
 	for (int i = 0; i < LOCK_MAX; i++) /* a forked child: the entry is its parent's */
-		if (lock_tab[i].refs > 0 && strcmp(lock_tab[i].dir, s->instdir) == 0) {
+		if (lock_tab[i].refs > 0 && same_instance(i, s)) {
 			snprintf(num, sizeof(num), "%d", lock_tab[i].fd);
 			if (fcntl(lock_tab[i].fd, F_SETFD, 0) < 0 ||
 			    setenv(SRV_LOCK_ENV, num, 1) < 0)
@@ -78,7 +90,12 @@ int srv_lock_pass(struct srv *s)
 /* Holds fd, the flock on s's instance (passed: inherited from the parent process), in slot. */
 static void lock_hold(int slot, struct srv *s, int fd, int passed)
 {
+	struct stat st;
 	snprintf(lock_tab[slot].dir, sizeof(lock_tab[slot].dir), "%s", s->instdir);
+	if (stat(s->instdir, &st) == 0) {
+		lock_tab[slot].dev = st.st_dev;
+		lock_tab[slot].ino = st.st_ino;
+	}
 	lock_tab[slot].owner = getpid();
 	lock_tab[slot].fd = fd;
 	lock_tab[slot].refs = 1;
@@ -96,8 +113,7 @@ int srv_instance_lock(struct srv *s, int create, struct errbuf *err)
 	pid_t self = getpid();
 	int slot = -1;
 	for (int i = 0; i < LOCK_MAX; i++) {
-		if (lock_tab[i].refs > 0 && lock_tab[i].owner == self &&
-		    strcmp(lock_tab[i].dir, s->instdir) == 0) {
+		if (lock_tab[i].refs > 0 && lock_tab[i].owner == self && same_instance(i, s)) {
 			lock_tab[i].refs++;
 			s->locked = 1;
 			return 0;
@@ -118,7 +134,10 @@ int srv_instance_lock(struct srv *s, int create, struct errbuf *err)
 	}
 	if (util_mkdir_p(s->instdir) < 0)
 		return errbuf_errno(err, errno, "cannot create '%s'", s->instdir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	/* the server's user owns DIR: a link or a FIFO planted at the name is refused */
+	fd = util_openat_regular(AT_FDCWD, path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0 && (errno == EINVAL || errno == ELOOP))
+		return errbuf_set(err, "refusing '%s': not a regular file with one link", path);
 	if (fd < 0)
 		return errbuf_errno(err, errno, "cannot open '%s'", path);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -153,8 +172,7 @@ void srv_instance_unlock(struct srv *s)
 		return;
 	s->locked = 0;
 	for (int i = 0; i < LOCK_MAX; i++)
-		if (lock_tab[i].refs > 0 && lock_tab[i].owner == getpid() &&
-		    strcmp(lock_tab[i].dir, s->instdir) == 0) {
+		if (lock_tab[i].refs > 0 && lock_tab[i].owner == getpid() && same_instance(i, s)) {
 			if (--lock_tab[i].refs == 0 && !lock_tab[i].passed)
 				close(lock_tab[i].fd); /* releases the flock */
 			return;

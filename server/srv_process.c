@@ -4,16 +4,28 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+/* The pid file, which the server's user writes: a regular file only (a link or a FIFO planted
+ * there is not followed, nor waited on). */
 static pid_t read_pidfile(const struct srv *s)
 {
-	char *text = NULL;
-	struct errbuf ignored;
-	if (util_read_file(s->pidfile, &text, NULL, &ignored) < 0)
+	char text[32];
+	int fd = util_openat_regular(AT_FDCWD, s->pidfile, O_RDONLY, 0);
+	if (fd < 0)
 		return 0;
+	ssize_t k = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	text[k > 0 ? k : 0] = '\0';
 	char *end;
 	long v = strtol(text, &end, 10);
-	free(text);
 	return v > 1 && v < INT_MAX ? (pid_t)v : 0;
+}
+
+/* Nonzero when a and b name one file (device and inode). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }
 
 /* A process that exists and is not a zombie. */
@@ -29,8 +41,9 @@ int srv_pid_running(pid_t pid)
 	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
 }
 
-/* A stale pid file may name a pid reused by another process: ours run with --defaults-file=cnf.
- * When /proc does not tell, trust the pid file. */
+/* A stale pid file may name a pid reused by another process: ours run with --defaults-file=cnf,
+ * named by any path (a symbolic link to the instance, an older path): compared by device and
+ * inode (F4). When /proc does not tell, trust the pid file. */
 static int runs_our_cnf(const struct srv *s, pid_t pid)
 {
 	char path[64], buf[8192], want[PATHLEN + 32];
@@ -39,8 +52,11 @@ static int runs_our_cnf(const struct srv *s, pid_t pid)
 	if (r <= 0)
 		return 1;
 	snprintf(want, sizeof(want), "--defaults-file=%s", s->cnf);
+	buf[r < (ssize_t)sizeof(buf) ? r : (ssize_t)sizeof(buf) - 1] = '\0';
 	for (ssize_t i = 0; i < r; i += (ssize_t)strlen(buf + i) + 1)
-		if (strcmp(buf + i, want) == 0)
+		if (strcmp(buf + i, want) == 0 ||
+		    (strncmp(buf + i, "--defaults-file=", 16) == 0 &&
+		     same_file(buf + i + 16, s->cnf)))
 			return 1;
 	return 0;
 }

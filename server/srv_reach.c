@@ -17,62 +17,107 @@ int srv_need_ident(struct srv *s, struct errbuf *err)
 	return 0;
 }
 
-/* chown -R of a tree the server writes (a datadir an older version made as root). */
-static int chown_tree(const char *path, uid_t uid, gid_t gid, int depth)
+/* chown -R of a tree the server writes (a datadir an older version made as root), through
+ * directory descriptors opened O_NOFOLLOW: an entry swapped for a link meanwhile is the link's
+ * own (fchownat AT_SYMLINK_NOFOLLOW), never its target's. Takes dirfd. */
+static int chown_tree_at(int dirfd, uid_t uid, gid_t gid, int depth)
 {
-	struct stat st;
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	if ((st.st_uid != uid || st.st_gid != gid) && lchown(path, uid, gid) < 0)
+	DIR *d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
 		return -1;
-	if (!S_ISDIR(st.st_mode) || depth > 16)
-		return 0;
-	DIR *d = opendir(path);
-	if (!d)
-		return -1;
+	}
 	struct dirent *e;
 	int rc = 0;
 	while (rc == 0 && (e = readdir(d))) {
+		struct stat st;
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		char sub[PATHLEN];
-		if (snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) >= (int)sizeof(sub))
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
-		rc = chown_tree(sub, uid, gid, depth + 1);
+		if ((st.st_uid != uid || st.st_gid != gid) &&
+		    fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -1;
+		if (rc == 0 && S_ISDIR(st.st_mode) && depth < 16) {
+			int sub = openat(dirfd, e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			rc = sub < 0 ? -1 : chown_tree_at(sub, uid, gid, depth + 1);
+		}
 	}
 	closedir(d);
 	return rc;
 }
 
+/* DIR/name as a directory of mode 0700 owned by the server's user: made when missing, opened
+ * O_NOFOLLOW and changed through its descriptor (a link planted at the name is refused). */
+static int own_subdir(int instfd, const char *name, const struct srv_ident *id)
+{
+	if (mkdirat(instfd, name, 0700) < 0 && errno != EEXIST)
+		return -1;
+	int fd = openat(instfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fchmod(fd, 0700) < 0 || (id->drop && fchown(fd, id->uid, id->gid) < 0) ? -1 : 0;
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+/* A file the server writes (log, pid file) given to its user, if it is a regular file with one
+ * link (a hard link planted there is someone else's file: left alone). */
+static int own_file(int instfd, const char *name, const struct srv_ident *id)
+{
+	int fd = util_openat_regular(instfd, name, O_WRONLY, 0);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	int rc = fchown(fd, id->uid, id->gid);
+	close(fd);
+	return rc;
+}
+
 /* The modes and owners of docs/server.md, also on an instance an older version made: DIR 0700
  * owned by the server's user (it holds the socket), DIR/tmp and DIR/files (secure_file_priv)
- * 0700, the datadir and the error log the server's. */
+ * 0700, the datadir and the error log the server's. Everything inside DIR, which the server's
+ * user owns, is reached through DIR's descriptor without following links. */
 int srv_prepare_instance(struct srv *s, struct errbuf *err)
 {
 	const struct srv_ident *id = &s->ident;
 	static const char *const subdirs[] = {"tmp", "files", NULL};
-	char path[PATHLEN + 16];
-	if (chmod(s->instdir, 0700) < 0 || (id->drop && chown(s->instdir, id->uid, id->gid) < 0))
-		return errbuf_errno(err, errno, "cannot set the mode of '%s'", s->instdir);
-	for (int i = 0; subdirs[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", s->instdir, subdirs[i]);
-		if ((mkdir(path, 0700) < 0 && errno != EEXIST) || chmod(path, 0700) < 0 ||
-		    (id->drop && chown(path, id->uid, id->gid) < 0))
-			return errbuf_errno(err, errno, "cannot create '%s'", path);
+	static const char *const files[] = {"error.log", "mysqld.pid", NULL};
+	int instfd = open(s->instdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (instfd < 0 || fchmod(instfd, 0700) < 0 ||
+	    (id->drop && fchown(instfd, id->uid, id->gid) < 0)) {
+		int e = errno;
+		if (instfd >= 0)
+			close(instfd);
+		return errbuf_errno(err, e, "cannot set the mode of '%s'", s->instdir);
 	}
-	if (!id->drop)
-		return 0;
+	int rc = 0;
+	for (int i = 0; rc == 0 && subdirs[i]; i++)
+		if (own_subdir(instfd, subdirs[i], id) < 0)
+			rc = errbuf_errno(err, errno, "cannot create '%s/%s'", s->instdir,
+					  subdirs[i]);
 	struct stat st;
-	if (stat(s->datadir, &st) == 0 && st.st_uid != id->uid &&
-	    chown_tree(s->datadir, id->uid, id->gid, 0) < 0)
-		return errbuf_errno(err, errno, "cannot give '%s' to user '%s'", s->datadir,
-				    id->name);
-	const char *const files[] = {s->log, s->pidfile, NULL};
-	for (int i = 0; files[i]; i++)
-		if (lchown(files[i], id->uid, id->gid) < 0 && errno != ENOENT)
-			return errbuf_errno(err, errno, "cannot give '%s' to user '%s'", files[i],
-					    id->name);
-	return 0;
+	if (rc == 0 && id->drop && fstatat(instfd, "data", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode) && st.st_uid != id->uid) {
+		int dfd = openat(instfd, "data", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd >= 0 && fchown(dfd, id->uid, id->gid) < 0) {
+			int e = errno;
+			close(dfd);
+			dfd = -1;
+			errno = e;
+		}
+		if (dfd < 0 || chown_tree_at(dfd, id->uid, id->gid, 0) < 0)
+			rc = errbuf_errno(err, errno, "cannot give '%s' to user '%s'", s->datadir,
+					  id->name);
+	}
+	for (int i = 0; rc == 0 && id->drop && files[i]; i++)
+		if (own_file(instfd, files[i], id) < 0)
+			rc = errbuf_errno(err, errno, "cannot give '%s/%s' to user '%s'",
+					  s->instdir, files[i], id->name);
+	close(instfd);
+	return rc;
 }
 
 /* Starts the instance socket-only, sets the passwords and removes every other account

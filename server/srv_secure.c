@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Who can reach a managed server: server OS user, passwords, client.cnf, account securing. */
 #include "server/srv_secure.h"
+#include "base/safe_write.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -153,18 +154,17 @@ int srv_creds_new(struct srv_creds *c, struct errbuf *err)
 int srv_creds_write(const struct srv_creds *c, const char *path, const char *socket,
 		    struct errbuf *err)
 {
-	char tmp[PATH_MAX + 8];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return errbuf_set(err, "path too long: '%s'", path);
-	unlink(tmp);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return errbuf_errno(err, errno, "cannot create '%s'", tmp);
-	FILE *f = fdopen(fd, "w");
+	struct util_out o; /* a private temp file beside path, 0600, renamed (base/safe_write.h) */
+	if (util_out_open(&o, path, 0600, err) < 0)
+		return -1;
+	int fd = dup(o.fd);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return errbuf_errno(err, errno, "cannot write '%s'", tmp);
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		util_out_abort(&o);
+		return errbuf_errno(err, e, "cannot write '%s'", path);
 	}
 	fprintf(f,
 		"# dbt3stab: the credentials of this instance, made at init. Keep it private.\n"
@@ -173,18 +173,13 @@ int srv_creds_write(const struct srv_creds *c, const char *path, const char *soc
 		"[client]\nuser = %s\npassword = %s\nsocket = \"%s\"\n"
 		"\n[client_root]\nuser = root\npassword = %s\n",
 		c->user, c->password, socket, c->root_password);
-	int bad = fflush(f) != 0 || fsync(fd) != 0;
+	int bad = fflush(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		int e = errno;
-		unlink(tmp);
-		return errbuf_errno(err, e, "cannot write '%s'", tmp);
-	}
-	if (rename(tmp, path) < 0) {
-		int e = errno;
-		unlink(tmp);
+		util_out_abort(&o);
 		return errbuf_errno(err, e, "cannot write '%s'", path);
 	}
-	return 0;
+	return util_out_commit(&o, err);
 }
 
 /* "name = value" in the current group; value unquoted. */
