@@ -6,13 +6,13 @@
 #include "base/progress.h"
 #include "commands/cmd.h"
 #include "result/res.h"
+#include "result/res_dir.h"
 #include "runner/run.h"
 #include "runner/run_prior.h"
 #include "runner/run_stab.h"
 #include "runner/run_report.h"
 #include "server/srv.h"
 #include "stats/st_seq.h"
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -244,85 +244,61 @@ static char *path_join(const char *dir, const char *name, const char *ext)
 	return p;
 }
 
-static int is_dir(const char *path)
+/* Target d->files[i] of --resume (its plan, variant and path taken over from d). */
+static int resume_add(struct target_set *ts, struct run_plan *plan, const struct srv_opts *base,
+		      struct res_dir *d, size_t i, struct errbuf *err)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	struct res_file *res = d->files[i];
+	struct run_plan p;
+	if (run_plan_from_result(&p, res, err) < 0) {
+		/* err->msg is an argument: copy it, vsnprintf may not overlap */
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return errbuf_set(err, "'%s': cannot resume: %.900s", d->paths[i], why);
+	}
+	if (i == 0) {
+		p.label = plan->label;
+		p.query_timeout = plan->query_timeout > 0 ? plan->query_timeout : p.query_timeout;
+		*plan = p;
+	}
+	const char *spec = json_string_value(json_object_get(res->plan, "variant_spec"));
+	const struct run_variant *v = NULL;
+	if (spec) {
+		struct run_variant *nv = &ts->variants[ts->n_variants];
+		if (run_variant_parse(nv, spec, err) < 0)
+			return -1;
+		ts->n_variants++;
+		v = nv;
+	}
+	char *path = d->paths[i];
+	d->paths[i] = NULL;
+	d->files[i] = NULL;
+	int rc = target_add(ts, base, v, path, err);
+	ts->targets[ts->n - 1].res = res;
+	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* --resume PATH: a result file, or a directory of variant result files. */
+/* --resume PATH: a result file, or a directory of variant result files (res_dir_read: in the
+ * order the run started them). */
 static int resume_load(struct target_set *ts, struct run_plan *plan, const struct srv_opts *base,
 		       const char *path, struct errbuf *err)
 {
-	char *files[MAX_VARIANTS];
-	int nf = 0;
-	if (is_dir(path)) {
-		DIR *d = opendir(path);
-		struct dirent *de;
-		if (!d)
-			return errbuf_errno(err, errno, "cannot open '%s'", path);
-		while ((de = readdir(d)) != NULL && nf < MAX_VARIANTS) {
-			size_t n = strlen(de->d_name);
-			if (n > 5 && strcmp(de->d_name + n - 5, ".json") == 0)
-				files[nf++] = path_join(path, de->d_name, "");
-		}
-		closedir(d);
-		if (nf == 0)
-			return errbuf_set(err, "no result files (*.json) in '%s'", path);
-		qsort(files, (size_t)nf, sizeof(char *), cmp_str);
-	} else {
-		files[nf++] = strdup(path);
-	}
+	struct res_dir d;
 	int rc = 0;
-	for (int i = 0; i < nf; i++) {
-		struct res_file *res = NULL;
-		struct run_plan p;
-		if (rc < 0 || !files[i]) {
-			free(files[i]);
-			rc = rc < 0 ? rc : errbuf_set(err, "out of memory");
-			continue;
-		}
-		if (res_file_read(&res, files[i], err) < 0 ||
-		    run_plan_from_result(&p, res, err) < 0) {
-			if (res) { /* err->msg is an argument: copy it, vsnprintf may not overlap */
-				char why[sizeof(err->msg)];
-				snprintf(why, sizeof(why), "%s", err->msg);
-				errbuf_set(err, "'%s': cannot resume: %.900s", files[i], why);
-			}
-			res_file_free(res);
-			free(files[i]);
-			rc = -1;
-			continue;
-		}
-		if (i == 0) {
-			p.label = plan->label;
-			p.query_timeout =
-			    plan->query_timeout > 0 ? plan->query_timeout : p.query_timeout;
-			*plan = p;
-		}
-		const char *spec = json_string_value(json_object_get(res->plan, "variant_spec"));
-		const struct run_variant *v = NULL;
-		if (spec) {
-			struct run_variant *nv = &ts->variants[ts->n_variants];
-			if (run_variant_parse(nv, spec, err) < 0) {
-				res_file_free(res);
-				free(files[i]);
-				rc = -1;
-				continue;
-			}
-			ts->n_variants++;
-			v = nv;
-		}
-		if (target_add(ts, base, v, files[i], err) < 0)
-			rc = -1;
-		ts->targets[ts->n - 1].res = res;
+	memset(&d, 0, sizeof(d));
+	if (res_path_is_dir(path)) {
+		rc = res_dir_read(&d, path, MAX_VARIANTS, err);
+	} else if (!(d.paths = calloc(1, sizeof(*d.paths))) ||
+		   !(d.files = calloc(1, sizeof(*d.files))) || !(d.paths[0] = strdup(path))) {
+		rc = errbuf_set(err, "out of memory");
+	} else {
+		d.n = 1;
+		rc = res_file_read(&d.files[0], path, err);
 	}
-	return rc;
+	for (size_t i = 0; rc == 0 && i < d.n; i++)
+		rc = resume_add(ts, plan, base, &d, i, err);
+	res_dir_release(&d);
+	return rc < 0 ? -1 : 0;
 }
 
 /* What an existing result file may be (util_out_check's guard; ctx: the --force flag): a new
@@ -384,7 +360,7 @@ static int create_outputs(const struct target_set *ts, const char *output, int n
 			  int force, struct errbuf *err)
 {
 	int made = 0;
-	if (output && n_variants && !is_dir(output)) {
+	if (output && n_variants && !res_path_is_dir(output)) {
 		if (util_mkdir_p(output) < 0)
 			return errbuf_errno(err, errno, "cannot create '%s'", output);
 		made = 1;
