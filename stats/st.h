@@ -300,25 +300,6 @@ int st_tost_rules_out(const struct st_test *t, double alpha);
  * of unchanged needs this; without it, "not flagged" is inconclusive. */
 int st_ci_rules_out(const struct st_test *t, double min_effect);
 
-/* Corrects the p of the m tests (st_p_adjust over the tested ones) into out_padj[m] and sets
- * out_verdict[m] with st_verdict_of; returns the number of regressions. */
-size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st_test *tests,
-		 size_t m, enum st_correction corr, double alpha, double min_effect,
-		 enum st_alternative alt);
-
-/* 1 when the spread of all of a query's restart means (var_total) leaves room for a change of
- * min_effect, i.e. (N-1) var_total N / (n_a n_b) >= log(1 + min_effect)^2; when 0, no test
- * can flag the query, whatever its p. */
-int st_flag_possible(const struct st_test *t, double min_effect);
-
-/* st_decide with independent filtering (Bourgon, Gentleman & Huber 2010): queries for which
- * st_flag_possible is 0 leave the family before the correction (p_adj NaN, verdict unchanged),
- * so the others are corrected for fewer tests. Valid because the filter statistic is
- * independent of the t statistic under the null (Basu's theorem). */
-size_t st_decide_filtered(enum st_verdict *out_verdict, double *out_padj,
-			  const struct st_test *tests, size_t m, enum st_correction corr,
-			  double alpha, double min_effect, enum st_alternative alt);
-
 /* "unchanged", "improvement", "regression", "inconclusive". */
 const char *st_verdict_name(enum st_verdict v);
 

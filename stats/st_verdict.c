@@ -88,30 +88,6 @@ int st_ci_rules_out(const struct st_test *t, double min_effect)
 	return t->ci_lo >= 1 / hi && t->ci_hi <= hi;
 }
 
-size_t st_decide(enum st_verdict *out_verdict, double *out_padj, const struct st_test *tests,
-		 size_t m, enum st_correction corr, double alpha, double min_effect,
-		 enum st_alternative alt)
-{
-	double praw[64] = {0}, *p = praw;
-	size_t nreg = 0;
-
-	if (m > sizeof(praw) / sizeof(praw[0])) {
-		p = malloc(m * sizeof(double));
-		if (!p) /* degrade to Bonferroni on the fly, still a valid family-wise bound */
-			p = out_padj;
-	}
-	for (size_t i = 0; i < m; i++)
-		p[i] = tests[i].kind == ST_TEST_NONE ? NAN : tests[i].p;
-	st_p_adjust(out_padj, p, m, corr);
-	for (size_t i = 0; i < m; i++) {
-		out_verdict[i] = st_verdict_of(&tests[i], out_padj[i], alpha, min_effect, alt);
-		nreg += out_verdict[i] == ST_VERDICT_REGRESSION;
-	}
-	if (p != praw && p != out_padj)
-		free(p);
-	return nreg;
-}
-
 /* TOST decision (Schuirmann 1987): both one-sided tests reject at alpha. */
 int st_tost_rules_out(const struct st_test *t, double alpha)
 {
@@ -149,12 +125,18 @@ static void simultaneous_ci(struct st_test *tests, size_t m, double alpha, enum 
 size_t st_decide_ext(enum st_verdict *out_verdict, double *out_padj, double *out_padj_impr,
 		     struct st_test *tests, size_t m, const struct st_decide_opts *o)
 {
-	double *p = malloc(3 * (m ? m : 1) * sizeof(double)), *pi, *adj_i;
+	double buf[3 * 64], *p = m <= 64 ? buf : malloc(3 * m * sizeof(double)), *pi, *adj_i;
 	double mu = log1p(o->min_effect);
 	size_t nreg = 0;
-	if (!p) /* cannot allocate: the two-sided rule of st_decide is valid for both families */
-		return st_decide(out_verdict, out_padj, tests, m, o->corr, o->alpha, o->min_effect,
-				 ST_TWO_SIDED);
+	if (!p) { /* cannot allocate (more than 64 queries): nothing is decided */
+		for (size_t i = 0; i < m; i++) {
+			out_verdict[i] = ST_VERDICT_INCONCLUSIVE;
+			out_padj[i] = NAN;
+			if (out_padj_impr)
+				out_padj_impr[i] = NAN;
+		}
+		return 0;
+	}
 	pi = p + m;
 	adj_i = pi + m;
 	for (size_t i = 0; i < m; i++) {
@@ -184,54 +166,7 @@ size_t st_decide_ext(enum st_verdict *out_verdict, double *out_padj, double *out
 	if (out_padj_impr)
 		memcpy(out_padj_impr, adj_i, m * sizeof(double));
 	simultaneous_ci(tests, m, o->alpha, o->corr);
-	free(p);
-	return nreg;
-}
-
-/* The total sum of squares of the N = n_a + n_b log means is (N-1) var_total = SS_within +
- * (n_a n_b / N) diff^2, so |diff| <= sqrt((N-1) var_total N / (n_a n_b)): below log(1 + e) no
- * verdict other than unchanged is possible. */
-int st_flag_possible(const struct st_test *t, double min_effect)
-{
-	double na = (double)t->n_a, nb = (double)t->n_b, mu = log1p(min_effect);
-	if (t->kind == ST_TEST_NONE || !isfinite(t->var_total))
-		return 1;
-	return (na + nb - 1) * t->var_total * (na + nb) / (na * nb) >= mu * mu * (1 - 1e-12);
-}
-
-/* Independent filtering (Bourgon, Gentleman & Huber 2010, PNAS 107:9546-9551): under the null
- * the N log means of a query are i.i.d. normal, (mean, var_total) is complete sufficient and the
- * t statistic (Welch or pooled) is location-scale invariant, hence ancillary, so by Basu's
- * theorem it is independent of var_total: null p-values stay uniform given the filter, and Holm
- * or BH over the queries that pass keeps its error rate. The filter drops only queries that
- * cannot be flagged anyway (st_flag_possible), so no power is lost on any query. */
-size_t st_decide_filtered(enum st_verdict *out_verdict, double *out_padj,
-			  const struct st_test *tests, size_t m, enum st_correction corr,
-			  double alpha, double min_effect, enum st_alternative alt)
-{
-	double praw[64] = {0}, *p = praw;
-	size_t nreg = 0;
-
-	if (m > sizeof(praw) / sizeof(praw[0])) {
-		p = malloc(m * sizeof(double));
-		if (!p) /* cannot filter: the plain decision is valid too */
-			return st_decide(out_verdict, out_padj, tests, m, corr, alpha, min_effect,
-					 alt);
-	}
-	for (size_t i = 0; i < m; i++)
-		p[i] = tests[i].kind == ST_TEST_NONE || !st_flag_possible(&tests[i], min_effect)
-			   ? NAN
-			   : tests[i].p;
-	st_p_adjust(out_padj, p, m, corr);
-	for (size_t i = 0; i < m; i++) {
-		if (tests[i].kind != ST_TEST_NONE && isnan(p[i]))
-			out_verdict[i] = ST_VERDICT_UNCHANGED;
-		else
-			out_verdict[i] =
-			    st_verdict_of(&tests[i], out_padj[i], alpha, min_effect, alt);
-		nreg += out_verdict[i] == ST_VERDICT_REGRESSION;
-	}
-	if (p != praw)
+	if (p != buf)
 		free(p);
 	return nreg;
 }

@@ -243,67 +243,6 @@ static void test_stats__verdict_needs_significance_and_size(void)
 	}
 }
 
-/* st_decide: Holm over the tested queries only; the untested one is inconclusive. */
-static void test_stats__decide_corrects_then_judges(void)
-{
-	struct st_test t[4] = {
-	    {.kind = ST_TEST_WELCH, .diff = 0.2, .p = 0.001},
-	    {.kind = ST_TEST_WELCH, .diff = 0.2, .p = 0.02},
-	    {.kind = ST_TEST_NONE, .diff = 0.5, .p = NAN},
-	    {.kind = ST_TEST_WELCH, .diff = -0.2, .p = 0.01},
-	};
-	enum st_verdict v[4];
-	double padj[4];
-	/* Holm on 0.001, 0.02, 0.01 (m = 3): 0.003, 0.02, 0.02 */
-	CU_ASSERT_EQUAL(st_decide(v, padj, t, 4, ST_CORR_HOLM, 0.05, 0.02, ST_TWO_SIDED), 2);
-	CU_ASSERT_DOUBLE_EQUAL(padj[0], 0.003, 1e-15);
-	CU_ASSERT_DOUBLE_EQUAL(padj[1], 0.02, 1e-15);
-	CU_ASSERT_DOUBLE_EQUAL(padj[3], 0.02, 1e-15);
-	CU_ASSERT_EQUAL(v[0], ST_VERDICT_REGRESSION);
-	CU_ASSERT_EQUAL(v[1], ST_VERDICT_REGRESSION);
-	CU_ASSERT_EQUAL(v[2], ST_VERDICT_INCONCLUSIVE);
-	CU_ASSERT_EQUAL(v[3], ST_VERDICT_IMPROVEMENT);
-	CU_ASSERT_EQUAL(st_decide(v, padj, t, 4, ST_CORR_HOLM, 0.01, 0.02, ST_TWO_SIDED), 1);
-}
-
-/* Independent filtering: a query whose total spread cannot contain a 2% change leaves the
- * family. Query 1 below: means exp(0), exp(0.001) a side -> |diff| <= 0.00158 < log 1.02, so it
- * is dropped and Holm over the remaining two gives 0.02 * 2 = 0.04 instead of 0.02 * 3. */
-static void test_stats__filter_drops_only_unflaggable(void)
-{
-	double lo[2] = {1, exp(0.001)}, hi[2] = {exp(0.3), exp(0.302)};
-	double a0[2] = {1, exp(0.01)}, b0[2] = {exp(0.25), exp(0.2)};
-	struct st_test t[3];
-	struct st_compare_opts o;
-	struct errbuf err;
-	enum st_verdict v[3];
-	double padj[3];
-
-	st_compare_opts_init(&o);
-	CU_ASSERT_EQUAL_FATAL(st_compare_means(&t[0], a0, 2, b0, 2, &o, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(st_compare_means(&t[1], lo, 2, lo, 2, &o, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(st_compare_means(&t[2], lo, 2, hi, 2, &o, &err), 0);
-	/* var_total: the sample variance of the 4 logs */
-	CU_ASSERT_DOUBLE_EQUAL(t[1].var_total, 4 * 0.0005 * 0.0005 / 3, 1e-15);
-	CU_ASSERT_EQUAL(st_flag_possible(&t[0], 0.02), 1);
-	CU_ASSERT_EQUAL(st_flag_possible(&t[1], 0.02), 0);
-	CU_ASSERT_EQUAL(st_flag_possible(&t[2], 0.02), 1);
-	t[0].p = 0.02;
-	t[1].p = 0.5; /* cannot be flagged, so it should not cost the others alpha */
-	t[2].p = 0.03;
-	st_decide(v, padj, t, 3, ST_CORR_HOLM, 0.05, 0.02, ST_TWO_SIDED);
-	CU_ASSERT_EQUAL(v[0], ST_VERDICT_UNCHANGED); /* Holm over 3: 0.02 * 3 = 0.06 */
-	CU_ASSERT_DOUBLE_EQUAL(padj[0], 0.06, 1e-15);
-	CU_ASSERT_EQUAL(st_decide_filtered(v, padj, t, 3, ST_CORR_HOLM, 0.05, 0.02, ST_TWO_SIDED),
-			2);
-	CU_ASSERT_DOUBLE_EQUAL(padj[0], 0.04, 1e-15);
-	CU_ASSERT(isnan(padj[1]));
-	CU_ASSERT_DOUBLE_EQUAL(padj[2], 0.04, 1e-15);
-	CU_ASSERT_EQUAL(v[0], ST_VERDICT_REGRESSION);
-	CU_ASSERT_EQUAL(v[1], ST_VERDICT_UNCHANGED);
-	CU_ASSERT_EQUAL(v[2], ST_VERDICT_REGRESSION);
-}
-
 /* Dyestuff (Davies 1947, "Statistical Methods in Research and Production", Table 6.3; lme4's
  * Dyestuff): 6 batches x 5 preparations. Published ANOVA: MS between 11271.5 on 5 df, MS within
  * 2451.25 on 24 df, so s_a^2 = (11271.5 - 2451.25) / 5 = 1764.05 (lme4's REML fit prints the same
@@ -706,8 +645,6 @@ int main(int argc, char **argv)
 	    {"p_adjust_skips_nan_and_unsorted", test_stats__p_adjust_skips_nan_and_unsorted},
 	    {"verdict_needs_significance_and_size",
 	     test_stats__verdict_needs_significance_and_size},
-	    {"decide_corrects_then_judges", test_stats__decide_corrects_then_judges},
-	    {"filter_drops_only_unflaggable", test_stats__filter_drops_only_unflaggable},
 	    {"anova_matches_dyestuff", test_stats__anova_matches_dyestuff},
 	    {"anova_unbalanced_by_hand", test_stats__anova_unbalanced_by_hand},
 	    {"anova_unbalanced_is_unbiased", test_stats__anova_unbalanced_is_unbiased},
