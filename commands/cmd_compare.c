@@ -127,7 +127,7 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 	struct rpt_compare_opts *opts = &a->so.cmp;
 	const char *seq_opt = NULL; /* an option that needs --sequential */
 	int c, orc;
-	cmd_stat_opts_init(&a->so, RPT_FORMATS_COMPARE, "text, markdown, json, junit or html");
+	cmd_stat_opts_init(&a->so, rpt_formats_of(RPT_REPORT_COMPARE));
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
 		int h = cmd_stat_opt(&a->so, c, optarg, "compare", &orc);
@@ -216,10 +216,8 @@ static int compare_write(FILE *f, void *ctx, struct errbuf *err)
 {
 	const struct compare_out *o = ctx;
 	enum rpt_format fmt = o->a->so.format;
-	if (fmt == RPT_HTML)
-		return rpt_html_write_compare(f, o->cmp, err);
-	return rpt_compare_write(f, o->cmp, fmt,
-				 !o->a->output && fmt == RPT_TEXT && cli_use_color(f));
+	return rpt_compare_write(f, o->cmp, fmt, !o->a->output && fmt == RPT_TEXT && cli_use_color(f),
+				 err);
 }
 
 int cmd_compare(int argc, char **argv)

@@ -553,9 +553,7 @@ struct check_job {
 static int write_check(FILE *f, void *ctx, struct errbuf *err)
 {
 	struct check_job *j = ctx;
-	if (j->fmt == RPT_HTML)
-		return rpt_html_write_history(f, j->c, err);
-	return rpt_history_write(f, j->c, j->fmt);
+	return rpt_history_write(f, j->c, j->fmt, err);
 }
 
 static int run_check(struct hist_store *st, const struct hargs *a, int report)
@@ -565,12 +563,13 @@ static int run_check(struct hist_store *st, const struct hargs *a, int report)
 	struct hist_check c;
 	if (a->n_rest)
 		return cli_usage_error("history", "unexpected argument '%s'", a->rest[0]);
-	if (a->format && (report || rpt_format_parse(a->format, RPT_FORMATS_COMPARE, &j.fmt) < 0))
-		return cli_usage_error(
-		    "history",
-		    report ? "report writes HTML: no --format"
-			   : "bad --format '%s' (text, markdown, json, junit or html)",
-		    a->format);
+	unsigned formats = rpt_formats_of(RPT_REPORT_HISTORY);
+	char names[96];
+	rpt_format_names(names, sizeof(names), formats);
+	if (a->format && report)
+		return cli_usage_error("history", "report writes HTML: no --format");
+	if (a->format && rpt_format_parse(a->format, formats, &j.fmt) < 0)
+		return cli_usage_error("history", "bad --format '%s' (%s)", a->format, names);
 	if (check_output(a) < 0)
 		return CLI_USAGE;
 	if (hist_check_run(&c, st, a->series, a->since, &a->det, &err) != 0) {

@@ -30,12 +30,12 @@ int cmd_parse_min_effect(const char *cmd, const char *arg, double *out)
 	return CLI_OK;
 }
 
-void cmd_stat_opts_init(struct cmd_stat_opts *o, unsigned formats, const char *names)
+void cmd_stat_opts_init(struct cmd_stat_opts *o, unsigned formats)
 {
 	rpt_compare_opts_init(&o->cmp);
 	o->format = RPT_TEXT;
 	o->formats = formats;
-	o->names = names;
+	rpt_format_names(o->names, sizeof(o->names), formats);
 }
 
 int cmd_stat_opt(struct cmd_stat_opts *o, int c, const char *arg, const char *cmd, int *out_rc)

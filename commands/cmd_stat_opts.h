@@ -32,12 +32,13 @@ struct cmd_stat_opts {
 				      * defaults: compare's options; summary takes the shared ones
 				      * (rpt_summary_opts_take) */
 	enum rpt_format format;
-	unsigned formats;  /* allowed formats: an enum rpt_format_set */
-	const char *names; /* the allowed formats for messages, e.g. "text, markdown or json" */
+	unsigned formats; /* allowed formats: an enum rpt_format_set */
+	char names[96];	  /* the allowed formats for messages, e.g. "text, markdown or json" */
 };
 
-/* Compare's defaults (rpt_compare_opts_init), format text; formats and names as above. */
-void cmd_stat_opts_init(struct cmd_stat_opts *o, unsigned formats, const char *names);
+/* Compare's defaults (rpt_compare_opts_init), format text; formats (rpt_formats_of) and their
+ * names as above. */
+void cmd_stat_opts_init(struct cmd_stat_opts *o, unsigned formats);
 
 /* --alpha (0 < A <= 0.5) and --min-effect (a fraction or percentage below 10) as compare,
  * summary and history take them: CLI_OK with *out set, or the exit code of the one line printed

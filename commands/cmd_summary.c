@@ -61,7 +61,7 @@ static int parse_args(struct summary_args *a, int argc, char **argv)
 	struct cmd_stat_opts so;
 	int c, orc;
 	rpt_summary_opts_init(opts);
-	cmd_stat_opts_init(&so, RPT_FORMATS_SUMMARY, "text, markdown or json");
+	cmd_stat_opts_init(&so, rpt_formats_of(RPT_REPORT_SUMMARY));
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
 		int h = cmd_stat_opt(&so, c, optarg, "summary", &orc);
@@ -113,9 +113,8 @@ struct summary_out {
 static int summary_write(FILE *f, void *ctx, struct errbuf *err)
 {
 	const struct summary_out *o = ctx;
-	(void)err;
 	return rpt_summary_write(f, o->sum, o->a->fmt,
-				 !o->a->output && o->a->fmt == RPT_TEXT && cli_use_color(f));
+				 !o->a->output && o->a->fmt == RPT_TEXT && cli_use_color(f), err);
 }
 
 int cmd_summary(int argc, char **argv)

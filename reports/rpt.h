@@ -37,14 +37,20 @@ enum rpt_format_set {
 	RPT_ALLOW_JSON = 1u << RPT_JSON,
 	RPT_ALLOW_JUNIT = 1u << RPT_JUNIT,
 	RPT_ALLOW_HTML = 1u << RPT_HTML,
-	/* what `summary` writes */
-	RPT_FORMATS_SUMMARY = RPT_ALLOW_TEXT | RPT_ALLOW_MARKDOWN | RPT_ALLOW_JSON,
-	/* what `compare` writes */
-	RPT_FORMATS_COMPARE = RPT_FORMATS_SUMMARY | RPT_ALLOW_JUNIT | RPT_ALLOW_HTML,
 };
 
-/* Parses "text", "markdown", "json", "junit", "html"; a format outside allowed (a set of
- * enum rpt_format_set) fails like an unknown name. */
+/* The reports written in several formats. */
+enum rpt_report { RPT_REPORT_COMPARE, RPT_REPORT_SUMMARY, RPT_REPORT_HISTORY };
+
+/* The format table (rpt_format.c): the set of formats report r is written in (those with a
+ * writer for it); a format's name ("text", ...; "unknown" for no format); the names of a set
+ * for messages, "text, markdown or json" (into out[len], cut to fit). */
+unsigned rpt_formats_of(enum rpt_report r);
+const char *rpt_format_name(enum rpt_format fmt);
+void rpt_format_names(char *out, size_t len, unsigned set);
+
+/* Parses a format's name; a format outside allowed (a set of enum rpt_format_set) fails like an
+ * unknown name. */
 int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out);
 
 /* One query of one result file as the statistics see it. Strings are borrowed from the
@@ -346,8 +352,10 @@ void rpt_compare_free(struct rpt_compare *c);
 /* The comparison as JSON (a new reference); both plans are included when a plan changed. */
 json_t *rpt_compare_to_json(const struct rpt_compare *c);
 
-/* Writes the comparison to f in fmt; color applies to RPT_TEXT only. -1 on a write error. */
-int rpt_compare_write(FILE *f, const struct rpt_compare *c, enum rpt_format fmt, int color);
+/* Writes the comparison to f in fmt (the format table's writer); color applies to RPT_TEXT
+ * only. -1 on a write error (err filled by the writers that know why, e.g. HTML's). */
+int rpt_compare_write(FILE *f, const struct rpt_compare *c, enum rpt_format fmt, int color,
+		      struct errbuf *err);
 
 /* ---- summary of one result file ---- */
 
@@ -403,7 +411,9 @@ int rpt_summary_build(struct rpt_summary **out, const struct rpt_file_info *file
 		      const struct rpt_summary_opts *opts, struct errbuf *err);
 void rpt_summary_free(struct rpt_summary *s);
 json_t *rpt_summary_to_json(const struct rpt_summary *s);
-int rpt_summary_write(FILE *f, const struct rpt_summary *s, enum rpt_format fmt, int color);
+/* As rpt_compare_write, for the summary. */
+int rpt_summary_write(FILE *f, const struct rpt_summary *s, enum rpt_format fmt, int color,
+		      struct errbuf *err);
 
 /* summary's work section: per query "Q3 constant over 3 restarts: Rows_read 17.8 k, ..." (the
  * three largest counts) or "Q1 varies (Handler_read_key restart means 0.27% apart): ..."; nothing when the

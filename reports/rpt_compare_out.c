@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compare output: aligned text, Markdown (pull-request comments), JSON, JUnit XML. */
 #include "reports/rpt.h"
+#include "reports/rpt_format.h"
 #include "reports/rpt_html.h"
 #include "reports/rpt_table.h"
 #include "base/text.h"
@@ -366,8 +367,9 @@ static void row_cells(struct row_cells *out, const struct rpt_compare *c, const 
 	fmt_marks(out->marks, sizeof(out->marks), q);
 }
 
-static int write_text(FILE *f, const struct rpt_compare *c, int color)
+int rpt_compare_write_text(FILE *f, const struct rpt_compare *c, int color, struct errbuf *err)
 {
+	(void)err;
 	static const char *const heads[] = {"query", "verdict", "old ms",   "new ms", "ratio",
 					    "CI",    "test",	"p adj",    "restarts", "marks"};
 	char ci_head[48], counts[256];
@@ -423,8 +425,11 @@ static int write_text(FILE *f, const struct rpt_compare *c, int color)
 	return 0;
 }
 
-static int write_markdown(FILE *f, const struct rpt_compare *c)
+int rpt_compare_write_markdown(FILE *f, const struct rpt_compare *c, int color,
+			       struct errbuf *err)
 {
+	(void)color;
+	(void)err;
 	char counts[256], line[512];
 	fmt_counts(counts, sizeof(counts), c);
 	fprintf(f, "### dbt3stab compare: %s\n\n", counts);
@@ -657,8 +662,10 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 	return o;
 }
 
-static int write_json(FILE *f, const struct rpt_compare *c)
+int rpt_compare_write_json(FILE *f, const struct rpt_compare *c, int color, struct errbuf *err)
 {
+	(void)color;
+	(void)err;
 	json_t *o = rpt_compare_to_json(c);
 	if (!o)
 		return -1;
@@ -668,8 +675,10 @@ static int write_json(FILE *f, const struct rpt_compare *c)
 	return rc;
 }
 
-static int write_junit(FILE *f, const struct rpt_compare *c)
+int rpt_compare_write_junit(FILE *f, const struct rpt_compare *c, int color, struct errbuf *err)
 {
+	(void)color;
+	(void)err;
 	size_t failures = c->counts[RPT_REGRESSION] + c->counts[RPT_WRONG_RESULT];
 	char a[64], b[64], r[64], ci[64], p[64], marks[256], msg[1024];
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -721,23 +730,4 @@ static int write_junit(FILE *f, const struct rpt_compare *c)
 	}
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 	return 0;
-}
-
-int rpt_compare_write(FILE *f, const struct rpt_compare *c, enum rpt_format fmt, int color)
-{
-	int rc;
-	switch (fmt) {
-	case RPT_MARKDOWN:
-		rc = write_markdown(f, c);
-		break;
-	case RPT_JSON:
-		rc = write_json(f, c);
-		break;
-	case RPT_JUNIT:
-		rc = write_junit(f, c);
-		break;
-	default:
-		rc = write_text(f, c, color);
-	}
-	return rc < 0 || ferror(f) ? -1 : 0;
 }

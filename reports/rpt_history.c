@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `history check` in text, Markdown, JSON and JUnit XML. */
 #include "reports/rpt_history.h"
+#include "reports/rpt_format.h"
 #include "reports/rpt_html.h"
 #include "base/text.h"
 #include <math.h>
@@ -160,8 +161,9 @@ static void write_text_series(FILE *f, const struct hist_check *chk,
 	fputc('\n', f);
 }
 
-static void write_junit(FILE *f, const struct hist_check *c)
+int rpt_history_write_junit(FILE *f, const struct hist_check *c, struct errbuf *err)
 {
+	(void)err;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dbt3stab history\">\n",
 	      f);
 	for (size_t s = 0; s < c->n; s++) {
@@ -202,27 +204,25 @@ static void write_junit(FILE *f, const struct hist_check *c)
 		fputs("  </testsuite>\n", f);
 	}
 	fputs("</testsuites>\n", f);
+	return 0;
 }
 
-int rpt_history_write(FILE *f, const struct hist_check *c, enum rpt_format fmt)
+int rpt_history_write_json(FILE *f, const struct hist_check *c, struct errbuf *err)
 {
-	if (fmt == RPT_JSON) {
-		json_t *j = rpt_history_json(c);
-		int rc = j ? json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) : -1;
-		json_decref(j);
-		fputc('\n', f);
-		if (rc < 0)
-			return -1;
-	} else if (fmt == RPT_JUNIT) {
-		write_junit(f, c);
-	} else if (fmt == RPT_MARKDOWN) {
-		if (rpt_history_write_markdown(f, c) < 0)
-			return -1;
-	} else {
-		if (c->n == 0)
-			fputs("the history store holds no results\n", f);
-		for (size_t s = 0; s < c->n; s++)
-			write_text_series(f, c, &c->series[s]);
-	}
-	return ferror(f) ? -1 : 0;
+	(void)err;
+	json_t *j = rpt_history_json(c);
+	int rc = j ? json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) : -1;
+	json_decref(j);
+	fputc('\n', f);
+	return rc;
+}
+
+int rpt_history_write_text(FILE *f, const struct hist_check *c, struct errbuf *err)
+{
+	(void)err;
+	if (c->n == 0)
+		fputs("the history store holds no results\n", f);
+	for (size_t s = 0; s < c->n; s++)
+		write_text_series(f, c, &c->series[s]);
+	return 0;
 }

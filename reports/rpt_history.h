@@ -7,8 +7,10 @@
 #include "reports/rpt.h"
 #include <stdio.h>
 
-/* Writes the check in fmt (not RPT_HTML); 0, or -1 on a write error. */
-int rpt_history_write(FILE *f, const struct hist_check *c, enum rpt_format fmt);
+/* Writes the check in fmt (the format table's writer, rpt_format.c); 0, or -1 on a write error
+ * (err filled by the writers that know why, e.g. HTML's). */
+int rpt_history_write(FILE *f, const struct hist_check *c, enum rpt_format fmt,
+		      struct errbuf *err);
 
 /* The Markdown of a CI comment (rpt_history_md.c): the changed series x queries with their
  * latest change point and build range, then one line for everything else. 0, or -1. */

@@ -37,17 +37,6 @@ const char *rpt_test_name(enum st_test_kind k)
 	}
 }
 
-int rpt_format_parse(const char *s, unsigned allowed, enum rpt_format *out)
-{
-	static const char *const names[] = {"text", "markdown", "json", "junit", "html"};
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if ((allowed & (1u << i)) && strcmp(s, names[i]) == 0) {
-			*out = (enum rpt_format)i;
-			return 0;
-		}
-	return -1;
-}
-
 void rpt_compare_opts_init(struct rpt_compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -262,7 +262,8 @@ static void test_hist_overview__markdown_lists_the_steps_then_one_line(void)
 	size_t len = 0;
 	CU_ASSERT_EQUAL_FATAL(checked(&c), 0);
 	FILE *f = open_memstream(&buf, &len);
-	CU_ASSERT_EQUAL(rpt_history_write(f, &c, RPT_MARKDOWN), 0);
+	struct errbuf err;
+	CU_ASSERT_EQUAL(rpt_history_write(f, &c, RPT_MARKDOWN, &err), 0);
 	fclose(f);
 	const struct hist_check_series *a = series_of(&c, "host-a"), *b = series_of(&c, "host-b");
 	char row_b[128], row_a[128];

@@ -31,12 +31,14 @@ static int write_table(FILE *f, const void *arg, int fmt, int color)
 
 static int write_compare(FILE *f, const void *arg, int fmt, int color)
 {
-	return rpt_compare_write(f, arg, (enum rpt_format)fmt, color);
+	struct errbuf err;
+	return rpt_compare_write(f, arg, (enum rpt_format)fmt, color, &err);
 }
 
 static int write_summary(FILE *f, const void *arg, int fmt, int color)
 {
-	return rpt_summary_write(f, arg, (enum rpt_format)fmt, color);
+	struct errbuf err;
+	return rpt_summary_write(f, arg, (enum rpt_format)fmt, color, &err);
 }
 
 static void test_rpt__table_aligns_columns_and_utf8(void)
@@ -63,15 +65,29 @@ static void test_rpt__table_aligns_columns_and_utf8(void)
 	rpt_table_release(&t);
 }
 
+/* The format table: the formats each report is written in (docs/report.md, --help) and their
+ * names for messages. */
 static void test_rpt__format_names(void)
 {
 	enum rpt_format f;
-	CU_ASSERT_EQUAL(rpt_format_parse("junit", RPT_FORMATS_SUMMARY | RPT_ALLOW_JUNIT, &f), 0);
+	unsigned summary = rpt_formats_of(RPT_REPORT_SUMMARY);
+	char names[96];
+	CU_ASSERT_EQUAL(summary, RPT_ALLOW_TEXT | RPT_ALLOW_MARKDOWN | RPT_ALLOW_JSON);
+	CU_ASSERT_EQUAL(rpt_formats_of(RPT_REPORT_COMPARE), summary | RPT_ALLOW_JUNIT | RPT_ALLOW_HTML);
+	CU_ASSERT_EQUAL(rpt_formats_of(RPT_REPORT_HISTORY), summary | RPT_ALLOW_JUNIT | RPT_ALLOW_HTML);
+	rpt_format_names(names, sizeof(names), summary);
+	CU_ASSERT_STRING_EQUAL(names, "text, markdown or json");
+	rpt_format_names(names, sizeof(names), rpt_formats_of(RPT_REPORT_COMPARE));
+	CU_ASSERT_STRING_EQUAL(names, "text, markdown, json, junit or html");
+	rpt_format_names(names, sizeof(names), RPT_ALLOW_JSON);
+	CU_ASSERT_STRING_EQUAL(names, "json");
+	CU_ASSERT_STRING_EQUAL(rpt_format_name(RPT_JUNIT), "junit");
+	CU_ASSERT_EQUAL(rpt_format_parse("junit", summary | RPT_ALLOW_JUNIT, &f), 0);
 	CU_ASSERT_EQUAL(f, RPT_JUNIT);
-	CU_ASSERT_EQUAL(rpt_format_parse("junit", RPT_FORMATS_SUMMARY, &f), -1);
-	CU_ASSERT_EQUAL(rpt_format_parse("markdown", RPT_FORMATS_SUMMARY, &f), 0);
+	CU_ASSERT_EQUAL(rpt_format_parse("junit", summary, &f), -1);
+	CU_ASSERT_EQUAL(rpt_format_parse("markdown", summary, &f), 0);
 	CU_ASSERT_EQUAL(f, RPT_MARKDOWN);
-	CU_ASSERT_EQUAL(rpt_format_parse("html", RPT_FORMATS_SUMMARY | RPT_ALLOW_JUNIT, &f), -1);
+	CU_ASSERT_EQUAL(rpt_format_parse("html", summary | RPT_ALLOW_JUNIT, &f), -1);
 	CU_ASSERT_STRING_EQUAL(rpt_verdict_name(RPT_WRONG_RESULT), "wrong-result");
 }
 

@@ -51,7 +51,7 @@ static void test_rpt_adjust__figures_match_the_reference(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	rpt_compare_write(f, c, RPT_TEXT, 0);
+	rpt_compare_write(f, c, RPT_TEXT, 0, &err);
 	fclose(f);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "adjusted: 4 of 4 queries for memory contention"));
 	free(text);
