@@ -49,6 +49,7 @@ enum {
 	OPT_MIN_RESTARTS,
 	OPT_COSTS_FROM,
 	OPT_REDO_DISTURBED,
+	OPT_INSTRUCTIONS,
 	OPT_PROFILE, /* taken out of argv by run_stab_profile_argv; the resume hint keeps it */
 };
 
@@ -78,6 +79,7 @@ static const struct option own_options[] = {
     {"min-restarts", required_argument, NULL, OPT_MIN_RESTARTS},
     {"costs-from", required_argument, NULL, OPT_COSTS_FROM},
     {"redo-disturbed", required_argument, NULL, OPT_REDO_DISTURBED},
+    {"instructions", no_argument, NULL, OPT_INSTRUCTIONS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -128,6 +130,11 @@ static void usage(FILE *f)
 	    "  --redo-disturbed N       measure up to N disturbed restarts again at the end (the\n"
 	    "                           disturbed entries are kept under \"redone\"; not with\n"
 	    "                           --budget)\n"
+	    "  --instructions           run the server under Valgrind callgrind (about 60 times\n"
+	    "                           slower) and record the instructions of every measured\n"
+	    "                           execution; the warm-up (at most --warmup) ends when two\n"
+	    "                           counts agree within 0.2%%; defaults --restarts 2\n"
+	    "                           --warmup 10 --runs 2 (docs/work.md; not with --budget)\n"
 	    "  --restarts N             server starts (default 5)\n"
 	    "  --warmup N               warm-up executions per query and restart (default 8)\n"
 	    "  --runs N                 measured executions per query and restart (default 10)\n"
@@ -527,6 +534,7 @@ struct run_args {
 	const char *plan_opt;	/* an option --resume takes from the file, for its message */
 	const char *budget_opt; /* an option that needs --budget */
 	const char *fixed_opt;	/* --restarts, --warmup or --runs given */
+	int restarts_given, warmup_given, runs_given;
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants, quiet, no_table, scale_given, force, help;
 	int argc; /* the command line as given (before --profile is expanded) */
@@ -554,12 +562,15 @@ static int parse_plan_option(struct run_args *a, int c, const char *arg)
 	switch (c) {
 	case OPT_RESTARTS:
 		a->plan_opt = a->fixed_opt = "--restarts";
+		a->restarts_given = 1;
 		return parse_int(cmd, "--restarts", arg, 1, RES_MAX_RESTARTS, &plan->restarts);
 	case OPT_WARMUP:
 		a->plan_opt = a->fixed_opt = "--warmup";
+		a->warmup_given = 1;
 		return parse_int(cmd, "--warmup", arg, 0, RES_MAX_RUNS, &plan->warmup);
 	case OPT_RUNS:
 		a->plan_opt = a->fixed_opt = "--runs";
+		a->runs_given = 1;
 		return parse_int(cmd, "--runs", arg, 1, RES_MAX_RUNS, &plan->runs);
 	case OPT_MAX_CRASHES:
 		a->plan_opt = "--max-crashes";
@@ -629,6 +640,11 @@ static int parse_budget_option(struct run_args *a, int c, const char *arg)
 	case OPT_RUNS_MAX:
 		a->plan_opt = a->budget_opt = "--runs-max";
 		return parse_int(cmd, "--runs-max", arg, 1, 10000, &plan->runs_max);
+	case OPT_INSTRUCTIONS:
+		a->plan_opt = "--instructions";
+		plan->instructions = 1;
+		a->sopts.valgrind = 1;
+		return 0;
 	case OPT_REDO_DISTURBED:
 		return parse_int(cmd, "--redo-disturbed", arg, 0, RES_MAX_RESTARTS,
 				 &plan->redo_disturbed);
@@ -717,6 +733,10 @@ static int check_args(struct run_args *a)
 		return cli_usage_error(
 		    cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
 		    a->fixed_opt);
+	if (plan->budget_s > 0 && plan->instructions)
+		return cli_usage_error(cmd,
+				       "--budget decides on times, which Valgrind slows about 60 "
+				       "times: give --instructions --restarts, --warmup and --runs");
 	if (plan->budget_s > 0 && plan->redo_disturbed)
 		return cli_usage_error(cmd,
 				       "--redo-disturbed works with the fixed protocol, not with "
@@ -767,6 +787,11 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		return rc;
 	if (optind < argc)
 		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+	if (a->plan.instructions) { /* Valgrind's slowdown: fewer executions (docs/work.md) */
+		a->plan.restarts = a->restarts_given ? a->plan.restarts : 2;
+		a->plan.warmup = a->warmup_given ? a->plan.warmup : 10;
+		a->plan.runs = a->runs_given ? a->plan.runs : 2;
+	}
 	return check_args(a);
 }
 
@@ -925,6 +950,7 @@ int cmd_run(int argc, char **argv)
 	} else if ((rc = new_targets(&ts, &a))) {
 		goto out;
 	}
+	a.sopts.valgrind = a.plan.instructions; /* a resumed --instructions run too */
 	if ((rc = finish_server_opts(&ts, &a)) == 0)
 		rc = measure(&ts, &a);
 out:

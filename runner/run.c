@@ -37,6 +37,10 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 	json_object_set_new(o, "parameters", json_string("tpch-validation"));
 	if (p->profile)
 		json_object_set(o, "profile", p->profile);
+	if (p->instructions) {
+		json_object_set_new(o, "instructions", json_true());
+		json_object_set_new(o, "instructions_tol", json_real(p->instr_tol));
+	}
 	if (p->budget_s > 0) {
 		json_object_set_new(o, "budget_s", json_real(p->budget_s));
 		json_object_set_new(o, "detect", json_real(p->detect));

@@ -74,6 +74,11 @@ struct run_plan {
 	const char *costs_from;
 	double prior_ms[RUN_MAX_QUERIES + 1];
 	double prior_fixed_s; /* --costs-from: a restart's cost besides its executions (s), 0 */
+	/* --instructions (docs/work.md): the server under Valgrind callgrind, instructions counted
+	 * around every execution; the warm-up (at most --warmup) ends once two consecutive counts
+	 * are within instr_tol. Without it, the PMU's counts where the host has one. */
+	int instructions;
+	double instr_tol;
 };
 
 /* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries; the

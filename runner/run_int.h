@@ -9,6 +9,7 @@
 #include "runner/run_budget_plan.h"
 #include "runner/run_exec.h"
 #include "runner/run_explain.h"
+#include "runner/run_instr.h"
 #include "runner/run_interf.h"
 #include "runner/run_memprobe.h"
 #include "runner/run_steady.h"
@@ -53,6 +54,10 @@ struct runctx {
 	double probe_last_ns; /* the last probe of this server start, < 0: none yet */
 	struct run_work work; /* the work counters of the session (docs/work.md) */
 	int have_work;	      /* ... read on this session (run_work_open succeeded) */
+	struct run_instr *instr; /* instructions per execution (docs/work.md), NULL: none */
+	long long *icount, *icycles; /* the current query's counts, one per execution so far */
+	size_t n_icount, cap_icount;
+	int instr_broken; /* a count of the current query failed: no record for it */
 	/* Progress and ETA. */
 	struct run_progress prog;
 	uint64_t t0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One restart of a target: each query measured, paced and recorded (docs/run.md). */
 #include "runner/run_int.h"
+#include "result/res_counts.h"
 
 /* Growing arrays of one restart's measurements. */
 struct series {
@@ -60,6 +61,28 @@ static void check_rows(struct res_restart *r, long long first, long long rows, i
 	json_array_append_new(list, e);
 }
 
+/* The instructions of one execution, read from outside around it (never inside run_exec's
+ * timed window): before zeroes or reads, after appends the count to c->icount. A failure says
+ * so once and leaves the query without a record. */
+static void instr_around(struct runctx *c, int num, int after)
+{
+	struct errbuf ierr;
+	long long v[2];
+	if (!c->instr || c->instr_broken)
+		return;
+	if (!after ? run_instr_before(c->instr, &ierr) == 0
+		   : run_instr_after(c->instr, v, &ierr) == 0 && c->n_icount < c->cap_icount) {
+		if (after) {
+			c->icycles[c->n_icount] = v[1];
+			c->icount[c->n_icount++] = v[0];
+		}
+		return;
+	}
+	c->instr_broken = 1;
+	run_event(c, "Q%d: no instruction counts: %s", num,
+		  c->n_icount < c->cap_icount ? ierr.msg : "more executions than planned");
+}
+
 /* One execution of q for measure(): progress, run, fingerprint, rows. */
 static enum run_exec_status exec_one(struct runctx *c, int num, unsigned flags, int total,
 				     struct res_restart *r, long long *rows, char *result_sha,
@@ -68,9 +91,11 @@ static enum run_exec_status exec_one(struct runctx *c, int num, unsigned flags, 
 	c->prog.run = c->execs_done + 1;
 	c->prog.runs = total;
 	run_progress_tell(c);
+	instr_around(c, num, 0);
 	enum run_exec_status st = exec_counted(c, num, c->queries[num].sql, flags, x, err);
 	if (st != RUN_EXEC_OK)
 		return st;
+	instr_around(c, num, 1);
 	if (flags & RUN_EXEC_HASH)
 		memcpy(result_sha, x->result_sha256, 65);
 	check_rows(r, *rows, (long long)x->rows, c->execs_done);
@@ -208,6 +233,37 @@ static enum run_exec_status measured_runs(struct runctx *c, int num, const struc
 	return st;
 }
 
+/* --instructions: the warm-up is over once its last two counts agree (docs/work.md). */
+static int instr_steady(const struct runctx *c, size_t nw)
+{
+	return c->plan->instructions && c->instr && !c->instr_broken && c->n_icount == nw &&
+	       run_instr_steady(c->icount, nw, c->plan->instr_tol);
+}
+
+/* The counts of the measured executions (after the nw warm-up ones) as r's "instructions"; with
+ * --instructions also whether the warm-up ended steady. */
+static void instr_record(struct runctx *c, struct res_restart *r, size_t nw, size_t nm)
+{
+	if (!c->instr)
+		return;
+	if (c->plan->instructions) {
+		json_object_set_new(r->extra, "instructions_steady",
+				    json_boolean(!c->instr_broken && c->n_icount >= nw &&
+						 run_instr_steady(c->icount, nw, c->plan->instr_tol)));
+		json_object_set_new(r->extra, "instructions_tol", json_real(c->plan->instr_tol));
+	}
+	if (c->instr_broken || nm == 0 || c->n_icount < nw + nm)
+		return;
+	struct res_counts rc;
+	res_counts_init(&rc, nm);
+	int pmu = run_instr_source_of(c->instr) == RUN_INSTR_PMU;
+	if (res_counts_add(&rc, pmu ? RUN_INSTR_PMU_INSTRUCTIONS : RUN_INSTR_CALLGRIND_NAME,
+			   c->icount + nw) == 0 &&
+	    (!pmu || res_counts_add(&rc, RUN_INSTR_PMU_CYCLES, c->icycles + nw) == 0))
+		json_object_set_new(r->extra, "instructions", res_counts_json(&rc));
+	res_counts_release(&rc);
+}
+
 /* Measures one query in one restart into r (r->extra an object); returns the run_exec status of
  * the failure that ended it (RUN_EXEC_OK when all went well). */
 static enum run_exec_status measure(struct runctx *c, int num, struct res_restart *r,
@@ -226,6 +282,8 @@ static enum run_exec_status measure(struct runctx *c, int num, struct res_restar
 	while ((int)s->nw < sh.wmax) {
 		if ((int)s->nw >= sh.wmin && sh.tol > 0 &&
 		    (steady = run_warmup_steady(s->warm, s->nw, sh.tol)))
+			break;
+		if (instr_steady(c, s->nw))
 			break;
 		if ((int)s->nw >= sh.wmin && s->nw > 0 &&
 		    past_pace(c, s->warm[s->nw - 1], sh.rmin)) {
@@ -381,6 +439,13 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 		goto out;
 	}
 	c->execs_done = 0;
+	c->n_icount = 0;
+	c->instr_broken = 0;
+	c->cap_icount = (size_t)(sh.wmax + sh.runs + 1);
+	c->icount = calloc(c->cap_icount, sizeof(long long));
+	c->icycles = calloc(c->cap_icount, sizeof(long long));
+	if (!c->icount || !c->icycles)
+		c->instr_broken = 1;
 	struct errbuf nerr;
 	struct run_interf_rec nrec;
 	double probe_before = c->noise ? run_probe_last(c) : -1;
@@ -402,6 +467,7 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	rr.n_measured = s.nm;
 	rr.server_cpu_ms = s.cpu;
 	rr.n_server_cpu = s.nc;
+	instr_record(c, &rr, s.nw, s.nm);
 	json_object_set_new(rr.extra, "position", json_integer(pos));
 	json_object_set_new(rr.extra, "server_start", json_integer(t->start_seq));
 	struct res_query *q = res_file_find_query_num(t->t->res, num);
@@ -422,6 +488,10 @@ out:
 	free(s.warm);
 	free(s.meas);
 	free(s.cpu);
+	free(c->icount);
+	free(c->icycles);
+	c->icount = c->icycles = NULL;
+	c->cap_icount = c->n_icount = 0;
 	return rc;
 }
 

@@ -22,6 +22,7 @@ void run_plan_init(struct run_plan *p)
 	p->variant_order = RUN_VORDER_ABBA;
 	p->detect = 0.03;
 	p->alpha = 0.05;
+	p->instr_tol = 0.002; /* RUN_INSTR_TOL */
 	p->warmup_min = 4;
 	p->warmup_max = 20;
 	p->runs_min = 3;
@@ -178,6 +179,10 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 	if (json_is_integer(mc))
 		out->max_crashes = (int)json_integer_value(mc);
 	out->scale = res_file_scale_factor(res);
+	out->instructions = json_is_true(json_object_get(p, "instructions"));
+	json_t *itol = json_object_get(p, "instructions_tol");
+	if (json_is_number(itol) && json_number_value(itol) > 0 && json_number_value(itol) < 1)
+		out->instr_tol = json_number_value(itol);
 	if (out->restarts < 1 || out->runs < 1 || out->warmup < 0)
 		return errbuf_set(err, "plan has a bad restarts/warmup/runs value");
 	return 0;

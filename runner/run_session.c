@@ -10,6 +10,8 @@ void run_session_close(struct runctx *c)
 	c->cpu = NULL;
 	run_interf_free(c->noise);
 	c->noise = NULL;
+	run_instr_free(c->instr);
+	c->instr = NULL;
 	if (c->conn)
 		mysql_close(c->conn);
 	c->conn = NULL;
@@ -36,6 +38,30 @@ static void open_work(struct runctx *c, struct tstate *t)
 	json_object_set_new(t->t->res->plan, "work_reading_cost", cost);
 }
 
+/* Instructions per execution on the new session (docs/work.md): with --instructions callgrind's,
+ * which must answer (-1 otherwise: the run was asked for them); without, the PMU's where the
+ * host has one, and where it has not the reason once in plan.pmu_unavailable. */
+static int open_instr(struct runctx *c, struct tstate *t, struct errbuf *err)
+{
+	struct errbuf ierr;
+	json_t *plan = t->t->res->plan;
+	if (c->plan->instructions) {
+		if (run_instr_open(&c->instr, RUN_INSTR_CALLGRIND, t->srv, c->conn, &ierr) < 0)
+			return errbuf_set(err, "run --instructions: %s", ierr.msg);
+		json_object_set_new(plan, "instructions_source", json_string("callgrind"));
+		return 0;
+	}
+	if (srv_is_external(t->srv) || srv_flavour(t->srv) != SRV_FLAVOUR_MARIADB)
+		return 0; /* the session's thread id is MariaDB's PROCESSLIST.TID */
+	if (run_instr_open(&c->instr, RUN_INSTR_PMU, t->srv, c->conn, &ierr) < 0) {
+		json_object_set_new(plan, "pmu_unavailable", json_string(ierr.msg));
+		return 0;
+	}
+	json_object_set_new(plan, "instructions_source", json_string("pmu"));
+	json_object_del(plan, "pmu_unavailable");
+	return 0;
+}
+
 /* Connections and the CPU sampler for a running server. */
 static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
 {
@@ -52,6 +78,8 @@ static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
 	if (pid > 0 && run_interf_open(&c->noise, t->srv, c->conn, c->pin, &nerr) < 0)
 		run_event(c, "no interference record: %s", nerr.msg);
 	open_work(c, t);
+	if (open_instr(c, t, err) < 0)
+		goto fail;
 	if (c->plan->query_timeout > 0) {
 		MYSQL *killer = srv_connect(t->srv, NULL, err);
 		if (!killer)

@@ -83,6 +83,7 @@ struct srv_opts {
 	    scale; /* scale factor the pool is sized for; callers that know it set it (default 1) */
 	int performance_schema; /* --performance-schema: leave it on */
 	int external; /* set by srv_opts_finish: host/port/socket/user without --datadir */
+	int valgrind; /* managed: start the server under Valgrind callgrind (run --instructions) */
 	struct srv_kv *server_options; /* --server-option, in order given */
 	size_t n_server_options;
 };
@@ -301,6 +302,37 @@ int srv_parse_version(const char *line, enum srv_flavour *out_flavour, int out_v
 
 /* A TCP port on 127.0.0.1 free right now (bind to port 0), for tests; -1 on failure. */
 int srv_free_port(struct errbuf *err);
+
+/*
+ * Instruction counts (docs/work.md, "Instructions"): with o->valgrind a managed server starts
+ * as `valgrind --tool=callgrind ... mariadbd --defaults-file=DIR/my.cnf`, run as the server's
+ * user (so its vgdb FIFOs, DIR/tmp/vgdb-*, are the user's), with ASLR off, the environment
+ * fixed (SRV_VG_TUNABLES among it), the options Valgrind needs in my.cnf, and the start and
+ * stop timeouts times SRV_VG_TIMEOUT_SCALE. Do not give it a server built WITH_VALGRIND: that
+ * build swaps its allocators and changes the counts.
+ */
+#define SRV_VG_COLLECT "dispatch_command*"
+#define SRV_VG_TIMEOUT_SCALE 10
+/* glibc picks memcpy, strlen, ... by CPU features and cache sizes: pinned to the x86-64
+ * baseline (SSE2) and fixed sizes; other architectures ignore the x86 names. */
+#define SRV_VG_TUNABLES                                                                           \
+	"glibc.cpu.hwcaps=-AVX,-AVX2,-AVX512F,-AVX512BW,-AVX512CD,-AVX512DQ,-AVX512VL,-ERMS,"     \
+	"-FSRM,-SSSE3,-SSE4_1,-SSE4_2,-BMI1,-BMI2,-LZCNT,-MOVBE,-POPCNT,-RTM,-EVEX,"              \
+	"-AVX_Fast_Unaligned_Load,-Fast_Unaligned_Copy,-Fast_Copy_Backward,"                       \
+	"-Prefer_No_VZEROUPPER,-Prefer_ERMS,-Prefer_FSRM:"                                         \
+	"glibc.cpu.x86_data_cache_size=32768:glibc.cpu.x86_shared_cache_size=1048576:"            \
+	"glibc.cpu.x86_non_temporal_threshold=786432:glibc.cpu.x86_rep_movsb_threshold=2048:"     \
+	"glibc.cpu.x86_rep_stosb_threshold=2048"
+
+/* Sends n Valgrind monitor commands (e.g. "status internal", "zero") to the running server
+ * through vgdb, as the server's user; *out gets vgdb's output (caller frees). -1 with one line
+ * when the server was not started under Valgrind or vgdb fails. */
+int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
+		   struct errbuf *err);
+
+/* The server record's "valgrind": {"tool","binary","version","options","environment","aslr",
+ * "timeout_scale"}; NULL (err) when Valgrind is not installed. Caller decrefs. */
+json_t *srv_vg_json(struct srv *s, struct errbuf *err);
 
 /*
  * No stray servers: srv_start records each child pid in one small process-wide registry and

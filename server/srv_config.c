@@ -31,6 +31,19 @@ static int put_size(struct srv_kv **kv, size_t *n, const char *name, uint64_t by
 	return put(kv, n, name, buf);
 }
 
+/* Under Valgrind (run --instructions): no Linux native AIO, which Valgrind does not run for the
+ * server; the pool's largest size bounded to the pool (MariaDB 10.11.12 and later reserve
+ * address space for it, by default more than Valgrind can map; loose_: a server without the
+ * option only warns); a crash is Valgrind's to report, not the server's stack-trace handler. */
+static int put_valgrind(struct srv_kv **kv, size_t *n, uint64_t pool)
+{
+	char size[32];
+	snprintf(size, sizeof(size), "%llu", (unsigned long long)pool);
+	return put(kv, n, "innodb_use_native_aio", "0") |
+	       put(kv, n, "loose_innodb_buffer_pool_size_max", size) |
+	       put(kv, n, "skip_stack_trace", NULL);
+}
+
 int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *o,
 		     const struct srv_template_in *in, const struct srv_kv *overlay,
 		     size_t n_overlay, struct errbuf *err)
@@ -94,6 +107,8 @@ int srv_config_build(struct srv_kv **out, size_t *n_out, const struct srv_opts *
 		rc |= put(&kv, &n, "query_cache_type", "0");
 		rc |= put(&kv, &n, "query_cache_size", "0");
 	}
+	if (o->valgrind)
+		rc |= put_valgrind(&kv, &n, pool);
 	for (size_t i = 0; i < n_overlay; i++)
 		rc |= put(&kv, &n, overlay[i].name, overlay[i].value);
 	for (size_t i = 0; i < o->n_server_options; i++)

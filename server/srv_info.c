@@ -188,6 +188,15 @@ json_t *srv_info_json(struct srv *s, struct errbuf *err)
 		}
 		json_object_set_new(j, "defaults_extra_file",
 				    s->extra[0] ? json_string(s->extra) : json_null());
+		if (s->o->valgrind) {
+			json_t *vg = srv_vg_json(s, err);
+			if (!vg) {
+				json_decref(vars);
+				json_decref(j);
+				return NULL;
+			}
+			json_object_set_new(j, "valgrind", vg);
+		}
 	}
 	json_object_set_new(j, "buffer_pool", pool_json(s, vars));
 	json_object_set_new(j, "variables", vars);

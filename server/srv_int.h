@@ -87,11 +87,22 @@ int srv_write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay,
 		  struct errbuf *err);
 int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct errbuf *err);
 int srv_stop_locked(struct srv *s, struct errbuf *err);
+/* A start or stop timeout of this server: times SRV_VG_TIMEOUT_SCALE under Valgrind. */
+double srv_timeout(const struct srv *s, double seconds);
 
 /* srv_reach.c */
 int srv_need_ident(struct srv *s, struct errbuf *err);
 int srv_prepare_instance(struct srv *s, struct errbuf *err);
 int srv_secure_instance(struct srv *s, struct errbuf *err);
+
+/* srv_vg.c: the server under Valgrind (docs/work.md, "Instructions") */
+struct srv_vg_cmd {
+	char valgrind[PATHLEN], prefix[PATHLEN + 32], out[PATHLEN + 32];
+	char *argv[16]; /* valgrind, its options, the server binary, defaults_arg, NULL */
+};
+int srv_vg_cmd_build(struct srv_vg_cmd *c, struct srv *s, char *defaults_arg,
+		     struct errbuf *err);
+const char *const *srv_vg_env(void);
 
 /* srv.c */
 int srv_resolve_binary(struct srv *s, struct errbuf *err);

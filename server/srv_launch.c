@@ -5,7 +5,13 @@
 #include <linux/close_range.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/personality.h>
 #include <sys/wait.h>
+
+double srv_timeout(const struct srv *s, double seconds)
+{
+	return s->o->valgrind ? seconds * SRV_VG_TIMEOUT_SCALE : seconds;
+}
 
 int srv_write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay, struct errbuf *err)
 {
@@ -73,6 +79,7 @@ static int open_start_log(struct srv *s, struct errbuf *err)
 static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launch, char **argv,
 				   int logfd, int errfd)
 {
+	int vg = s->o->valgrind;
 	sigset_t none;
 	sigemptyset(&none);
 	signal(SIGINT, SIG_DFL);
@@ -90,10 +97,16 @@ static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launc
 		code = -1;
 	} else if (srv_ident_become(&s->ident) < 0) { /* after the hook: it may need root */
 		code = errno;
+	} else if (vg && personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE) ==
+			     -1) {
+		code = errno;
 	} else {
 		close_range(3, ~0U,
 			    CLOSE_RANGE_CLOEXEC); /* only the error pipe survives, until exec */
-		execv(argv[0], argv);
+		if (vg)
+			execve(argv[0], argv, (char *const *)srv_vg_env());
+		else
+			execv(argv[0], argv);
 		code = errno;
 	}
 	ssize_t w = write(errfd, &code, sizeof(code));
@@ -105,7 +118,7 @@ static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launc
  * (killed). */
 static int wait_answer(struct srv *s, struct errbuf *err)
 {
-	double deadline = srv_now_s() + s->o->start_timeout;
+	double timeout = srv_timeout(s, s->o->start_timeout), deadline = srv_now_s() + timeout;
 	for (;;) {
 		if (srv_child_reap(s))
 			return srv_exited_error(s, "cannot start the server", err);
@@ -120,7 +133,7 @@ static int wait_answer(struct srv *s, struct errbuf *err)
 			srv_log_excerpt(s, log, sizeof(log));
 			errbuf_set(err,
 				   "the server did not answer within %g s (killed); from '%s':\n%s",
-				   s->o->start_timeout, s->log, log);
+				   timeout, s->log, log);
 			return -1;
 		}
 		srv_sleep_ms(100);
@@ -140,11 +153,25 @@ int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct err
 
 	char defaults[PATHLEN + 32];
 	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
-	char *argv[] = {s->binary, defaults, NULL};
+	char *plain[] = {s->binary, defaults, NULL}, **argv = plain;
+	struct srv_vg_cmd *vg = NULL;
+	if (s->o->valgrind) {
+		if (!(vg = malloc(sizeof(*vg)))) {
+			close(logfd);
+			return errbuf_set(err, "out of memory");
+		}
+		if (srv_vg_cmd_build(vg, s, defaults, err) < 0) {
+			free(vg);
+			close(logfd);
+			return -1;
+		}
+		argv = vg->argv;
+	}
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		int e = errno;
 		close(logfd);
+		free(vg);
 		return errbuf_errno(err, e, "cannot create a pipe");
 	}
 	sigset_t all, old;
@@ -157,6 +184,7 @@ int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct err
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);
 	close(logfd);
+	free(vg);
 	if (pid < 0) {
 		close(fds[0]);
 		return errbuf_errno(err, fork_errno, "cannot fork");
@@ -205,7 +233,7 @@ int srv_stop_locked(struct srv *s, struct errbuf *err)
 	}
 	if (!asked && kill(s->pid, SIGTERM) < 0 && errno != ESRCH)
 		return errbuf_errno(err, errno, "cannot signal the server (pid %d)", (int)s->pid);
-	double deadline = srv_now_s() + s->o->stop_timeout;
+	double timeout = srv_timeout(s, s->o->stop_timeout), deadline = srv_now_s() + timeout;
 	while (srv_now_s() < deadline) {
 		if (s->is_child ? srv_child_reap(s) : !srv_pid_running(s->pid)) {
 			srv_reg_remove(s->pid);
@@ -216,5 +244,5 @@ int srv_stop_locked(struct srv *s, struct errbuf *err)
 	srv_kill_and_reap(s);
 	unlink(s->pidfile);
 	return errbuf_set(err, "the server (pid %d) did not shut down within %g s and was killed",
-			  (int)s->pid, s->o->stop_timeout);
+			  (int)s->pid, timeout);
 }

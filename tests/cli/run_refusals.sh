@@ -25,6 +25,7 @@ run -o vd --query-timeout 2e6
 run -o vd --variant 'b:mysqld=/usr/sbin/mariadbd,sql_mode=a,b'
 run -o vd --variant 'b:mysqld=no-such-mariadbd-x'
 run -o vd --mysqld no-such-mariadbd-x
+run -o vd --instructions --budget 10m
 # an instance directory never initialised, absent or empty: exit 4 (as 'server start'), and
 # nothing is made, neither in it nor the outputs
 run -o new.json --queries 6 --force

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The spread of `run --instructions` counts (issue 29): one run of R restarts over the queries at
+# scale factor SF, the server under Valgrind callgrind; bench/instr_spread.py then prints per
+# query the counts' spread between restarts (same run position) and between the measured runs of
+# one restart, and the figures docs/work.md quotes. Instruction counts do not depend on the load,
+# so this may run on a busy machine; its wall times do (bench/instr-slowdown.sh measures those).
+#
+# usage: bench/instructions.sh [-b BUILD_DIR] [-s SF] [-r RESTARTS] [-w WARMUP] [-n RUNS]
+#                              [-q QUERIES] -o OUT.json [-- server options, e.g. --datadir DIR]
+#   defaults: -s 0.01 -r 3 -w 10 -n 2 -q 1-22; without --datadir a private instance is made in a
+#   temp dir (server init + load -s SF) and removed at the end.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$here/../build sf=0.01 restarts=3 warmup=10 runs=2 queries=1-22 out=
+while getopts b:s:r:w:n:q:o: o; do
+	case $o in
+	b) build=$OPTARG ;; s) sf=$OPTARG ;; r) restarts=$OPTARG ;; w) warmup=$OPTARG ;;
+	n) runs=$OPTARG ;; q) queries=$OPTARG ;; o) out=$OPTARG ;;
+	*) sed -n '2,13p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$out" ] || { echo "instructions.sh: -o OUT.json is required" >&2; exit 2; }
+bin=$build/commands/dbt3stab
+srv=("$@")
+if [ ${#srv[@]} -eq 0 ]; then
+	tmp=$(mktemp -d); chmod 711 "$tmp"; trap 'rm -rf "$tmp"' EXIT
+	srv=(--datadir "$tmp/inst")
+	"$bin" server init "${srv[@]}" --quiet
+	"$bin" load -s "$sf" "${srv[@]}" --quiet
+fi
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  valgrind: $(valgrind --version)"
+start=$(date +%s)
+"$bin" run -s "$sf" --instructions --restarts "$restarts" --warmup "$warmup" --runs "$runs" \
+	--queries "$queries" -o "$out" --force --no-table --quiet "${srv[@]}"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)  wall: $(( $(date +%s) - start )) s"
+python3 "$here/instr_spread.py" "$out"

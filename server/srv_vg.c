@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* The managed server under Valgrind callgrind (docs/work.md, "Instructions"): its command line,
+ * the fixed environment, the options it needs, and monitor commands sent through vgdb as the
+ * server's user. */
+#include "server/srv_int.h"
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+/* Callgrind counts instructions inside the server's command dispatch only (background threads
+ * and connection handling stay out); no cache or branch simulation (counts only). */
+static const char *const vg_tool_options[] = {
+    "--tool=callgrind",	    "--cache-sim=no", "--branch-sim=no", "--collect-atstart=no",
+    "--toggle-collect=" SRV_VG_COLLECT, "--vgdb=yes",
+};
+
+/* The whole environment of the server and of vgdb: nothing of the caller's (its size moves the
+ * stack, its locale the server's), and glibc's choice of string functions pinned to the x86-64
+ * baseline with fixed cache sizes, so the counts do not follow the CPU (docs/work.md). */
+static const char *const vg_env[] = {
+    "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
+    "LANG=C",
+    "LC_ALL=C",
+    "GLIBC_TUNABLES=" SRV_VG_TUNABLES,
+    NULL,
+};
+
+const char *const *srv_vg_env(void)
+{
+	return vg_env;
+}
+
+/* DIR/tmp/vgdb: the FIFOs in the instance's private tmp dir, which the server's user owns. */
+static void vg_prefix(const struct srv *s, char *out, size_t len)
+{
+	snprintf(out, len, "--vgdb-prefix=%s/tmp/vgdb", s->instdir);
+}
+
+static int vg_find(struct srv *s, char out[PATHLEN], const char *name, struct errbuf *err)
+{
+	(void)s;
+	if (srv_find_in_path(out, name) < 0)
+		return errbuf_set(err,
+				  "run --instructions needs Valgrind: '%s' not found (apt-get install "
+				  "valgrind; scripts/install-deps installs it)",
+				  name);
+	return 0;
+}
+
+int srv_vg_cmd_build(struct srv_vg_cmd *c, struct srv *s, char *defaults_arg, struct errbuf *err)
+{
+	size_t n = 0, k = sizeof(vg_tool_options) / sizeof(vg_tool_options[0]);
+	if (sizeof(c->argv) / sizeof(c->argv[0]) < k + 6)
+		return errbuf_set(err, "internal error: valgrind's argv is too small");
+	if (vg_find(s, c->valgrind, "valgrind", err) < 0)
+		return -1;
+	vg_prefix(s, c->prefix, sizeof(c->prefix));
+	snprintf(c->out, sizeof(c->out), "--callgrind-out-file=%s/tmp/callgrind.out", s->instdir);
+	c->argv[n++] = c->valgrind;
+	for (size_t i = 0; i < k; i++)
+		c->argv[n++] = (char *)vg_tool_options[i];
+	c->argv[n++] = c->prefix;
+	c->argv[n++] = c->out;
+	c->argv[n++] = s->binary;
+	c->argv[n++] = defaults_arg;
+	c->argv[n] = NULL;
+	return 0;
+}
+
+/* Runs argv as id with the fixed environment, stdout and stderr captured (at most 1 MiB kept);
+ * the exit status, or -1. */
+static int vg_capture(char *const argv[], const struct srv_ident *id, char **out,
+		      struct errbuf *err)
+{
+	int fds[2];
+	*out = NULL;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return errbuf_errno(err, errno, "cannot create a pipe");
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return errbuf_errno(err, e, "cannot fork");
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		int devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		if (srv_ident_become(id) < 0) {
+			dprintf(2, "cannot become user '%s': %s\n", id->name, strerror(errno));
+			_exit(127);
+		}
+		execve(argv[0], argv, (char *const *)vg_env);
+		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	srv_reg_add(pid);
+	close(fds[1]);
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap + 1), chunk[8192];
+	for (;;) {
+		ssize_t r = read(fds[0], chunk, sizeof(chunk));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (buf && len + (size_t)r <= cap) {
+			memcpy(buf + len, chunk, (size_t)r);
+			len += (size_t)r;
+		}
+	}
+	close(fds[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	srv_reg_remove(pid);
+	if (!buf)
+		return errbuf_set(err, "out of memory");
+	buf[len] = '\0';
+	*out = buf;
+	return status;
+}
+
+int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
+		   struct errbuf *err)
+{
+	char vgdb[PATHLEN], prefix[PATHLEN + 32], pid[40];
+	char *argv[40];
+	size_t k = 0;
+	*out = NULL;
+	if (!s->o->valgrind || !s->pid || n == 0 || n > 16)
+		return errbuf_set(err, "the server was not started under Valgrind");
+	if (vg_find(s, vgdb, "vgdb", err) < 0)
+		return -1;
+	vg_prefix(s, prefix, sizeof(prefix));
+	snprintf(pid, sizeof(pid), "--pid=%d", (int)s->pid);
+	argv[k++] = vgdb;
+	argv[k++] = prefix;
+	argv[k++] = pid;
+	/* an idle server blocks in system calls: vgdb wakes it after 10 ms (ptrace) and gives up
+	 * when it does not answer within a minute */
+	argv[k++] = "--max-invoke-ms=10";
+	argv[k++] = "--cmd-time-out=60";
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			argv[k++] = "-c";
+		argv[k++] = (char *)cmds[i];
+	}
+	argv[k] = NULL;
+	char *text = NULL;
+	int st = vg_capture(argv, &s->ident, &text, err);
+	if (st < 0)
+		return -1;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char why[64], excerpt[400];
+		srv_describe_status(why, sizeof(why), st);
+		srv_excerpt(text, excerpt, sizeof(excerpt));
+		free(text);
+		return errbuf_set(err,
+				  "cannot reach the server's Valgrind (pid %d) through vgdb as user "
+				  "'%s' (%s): %s",
+				  (int)s->pid, s->ident.name, why, excerpt);
+	}
+	*out = text;
+	return 0;
+}
+
+/* The first line of `valgrind --version` ("valgrind-3.19.0"), or "" */
+static void vg_version(const char *valgrind, char *out, size_t len)
+{
+	struct srv_ident self = {0};
+	char *argv[] = {(char *)valgrind, "--version", NULL}, *text = NULL;
+	struct errbuf ignored;
+	*out = '\0';
+	int st = vg_capture(argv, &self, &text, &ignored);
+	if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && text) {
+		text[strcspn(text, "\r\n")] = '\0';
+		snprintf(out, len, "%s", text);
+	}
+	free(text);
+}
+
+json_t *srv_vg_json(struct srv *s, struct errbuf *err)
+{
+	char valgrind[PATHLEN], version[128], prefix[PATHLEN + 32];
+	if (vg_find(s, valgrind, "valgrind", err) < 0)
+		return NULL;
+	vg_version(valgrind, version, sizeof(version));
+	vg_prefix(s, prefix, sizeof(prefix));
+	json_t *opts = json_array(), *env = json_array();
+	for (size_t i = 0; i < sizeof(vg_tool_options) / sizeof(vg_tool_options[0]); i++)
+		json_array_append_new(opts, json_string(vg_tool_options[i]));
+	json_array_append_new(opts, json_string(prefix));
+	for (size_t i = 0; vg_env[i]; i++)
+		json_array_append_new(env, json_string(vg_env[i]));
+	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:s, s:f}", "tool", "callgrind", "binary",
+			      valgrind, "version", version, "options", opts, "environment", env,
+			      "aslr", "off", "timeout_scale", (double)SRV_VG_TIMEOUT_SCALE);
+	if (!j)
+		errbuf_set(err, "out of memory");
+	return j;
+}
