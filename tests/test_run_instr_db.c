@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/* run --instructions at SF 0.01 on a real private MariaDB under Valgrind callgrind: every
+ * measured execution has a positive count, the same run position counts the same in two
+ * restarts (within 0.5 %), the warm-up ended on the rule, the server record names Valgrind; and
+ * a run without it records the PMU's counts or why there are none. */
+#include "harness.h"
+#include "result/res.h"
+#include "result/res_counts.h"
+#include "tests/th_db.h"
+#include "tests/th_schema.h"
+#include "tests/th_spawn.h"
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct th_db db; /* one loaded instance shared by the cases (made in main) */
+static int loaded;
+
+/* run with args (after "-s 0.01 -o DIR/NAME.json"), read and checked against the schema. */
+static struct res_file *run_read(const char *name, const char *const *args)
+{
+	char out[4300], log[4300];
+	snprintf(out, sizeof(out), "%s/%s.json", db.tmp, name);
+	snprintf(log, sizeof(log), "%s/%s.log", db.tmp, name);
+	const char *head[] = {"run", "-s", "0.01", "-o", out, "--datadir", db.inst,
+			      "--port", db.portarg, NULL};
+	CU_ASSERT_EQUAL_FATAL(th_run_logged(log, head, args), 0);
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
+	CU_ASSERT_EQUAL(
+	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
+	return res;
+}
+
+/* Nothing of Valgrind's left in the instance's tmp dir once the server stopped. */
+static int vgdb_fifos_left(void)
+{
+	char dir[4300];
+	snprintf(dir, sizeof(dir), "%s/tmp", db.inst);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+	while (d && (de = readdir(d)) != NULL)
+		n += strncmp(de->d_name, "vgdb-", 5) == 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_run_instr_db__counts_recorded_positive_and_steady(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	const char *args[] = {"--instructions", "--restarts", "2",	  "--warmup", "4",
+			      "--runs",		"2",	      "--queries", "6,14,3", NULL};
+	struct res_file *res = run_read("instr", args);
+	CU_ASSERT_TRUE(json_is_true(json_object_get(res->plan, "instructions")));
+	CU_ASSERT_STRING_EQUAL(
+	    json_string_value(json_object_get(res->plan, "instructions_source")), "callgrind");
+	json_t *vg = json_object_get(res->server, "valgrind");
+	const char *version = json_string_value(json_object_get(vg, "version"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(version);
+	CU_ASSERT_EQUAL(strncmp(version, "valgrind-", 9), 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(vg, "aslr")), "off");
+	CU_ASSERT_EQUAL(vgdb_fifos_left(), 0);
+	CU_ASSERT_EQUAL_FATAL(res->n_queries, 3);
+	for (size_t q = 0; q < res->n_queries; q++) {
+		struct res_query *qq = &res->queries[q];
+		CU_ASSERT_EQUAL_FATAL(qq->n_restarts, 2);
+		struct res_counts c[2];
+		for (int r = 0; r < 2; r++) {
+			CU_ASSERT_EQUAL_FATAL(
+			    res_counts_get(&c[r], &qq->restarts[r], "instructions"), 1);
+			CU_ASSERT_EQUAL(c[r].n_exec, 2);
+			CU_ASSERT_EQUAL_FATAL(res_counts_find(&c[r], "callgrind_ir"), 0);
+		}
+		/* the counts are the server's alone: the same warm-up in both restarts, and the
+		 * same run position counts the same */
+		CU_ASSERT_EQUAL(qq->restarts[0].n_warmup, qq->restarts[1].n_warmup);
+		for (size_t e = 0; e < 2; e++) {
+			double a = (double)c[0].v[e], b = (double)c[1].v[e];
+			fprintf(stderr, "%s run %zu: %.0f %.0f (%+.4f%%), warm-up %zu\n", qq->id,
+				e + 1, a, b, 100 * (b / a - 1), qq->restarts[0].n_warmup);
+			CU_ASSERT(a > 1e6 && b > 1e6);
+			CU_ASSERT(fabs(b / a - 1) <= 0.005);
+		}
+		if (strcmp(qq->id, "Q6") == 0) /* steady from its second execution */
+			CU_ASSERT_TRUE(json_is_true(
+			    json_object_get(qq->restarts[0].extra, "instructions_steady")));
+		res_counts_release(&c[0]);
+		res_counts_release(&c[1]);
+	}
+	res_file_free(res);
+}
+
+/* Without --instructions: the PMU's counts of the query thread, or the reason there are none. */
+static void test_run_instr_db__pmu_counts_or_the_reason(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	const char *args[] = {"--restarts", "1", "--warmup", "1", "--runs", "2", "--queries", "6",
+			      NULL};
+	struct res_file *res = run_read("pmu", args);
+	const char *why = json_string_value(json_object_get(res->plan, "pmu_unavailable"));
+	const char *src = json_string_value(json_object_get(res->plan, "instructions_source"));
+	struct res_counts c;
+	int have = res_counts_get(&c, &res->queries[0].restarts[0], "instructions");
+	if (why) {
+		fprintf(stderr, "no PMU counts: %s\n", why);
+		CU_ASSERT_PTR_NULL(src);
+		CU_ASSERT_EQUAL(have, 0);
+		CU_ASSERT(strstr(why, "perf_event_open") != NULL);
+	} else {
+		CU_ASSERT_STRING_EQUAL(src, "pmu");
+		CU_ASSERT_EQUAL_FATAL(have, 1);
+		int i = res_counts_find(&c, "pmu_instructions"), k = res_counts_find(&c, "pmu_cycles");
+		CU_ASSERT_FATAL(i >= 0 && k >= 0);
+		CU_ASSERT(c.v[i * 2] > 1000000 && c.v[k * 2] > 0);
+	}
+	res_counts_release(&c);
+	res_file_free(res);
+}
+
+int main(int argc, char **argv)
+{
+	if (th_db_begin(&db, "instr") == 0)
+		loaded = th_db_init_and_load(&db);
+	static const struct th_case cases[] = {
+	    {"counts_recorded_positive_and_steady",
+	     test_run_instr_db__counts_recorded_positive_and_steady},
+	    {"pmu_counts_or_the_reason", test_run_instr_db__pmu_counts_or_the_reason},
+	    {NULL, NULL},
+	};
+	int rc = th_run("run_instr_db", cases, argc, argv);
+	th_db_end(&db);
+	return rc;
+}
