@@ -3,7 +3,6 @@
 #include "server/srv_int.h"
 #include <fcntl.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -222,13 +221,41 @@ int srv_is_initialised(const struct srv *s)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* rm -r of what dirfd holds, through descriptors opened O_NOFOLLOW: the server's user owns the
+ * datadir, and an entry it swaps for a link meanwhile is removed as a link, never followed
+ * (nftw works on paths, which it could redirect). Takes dirfd. */
+static void rm_tree_at(int dirfd, int depth)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
+	DIR *d = fdopendir(dirfd);
+	struct dirent *e;
+	if (!d) {
+		close(dirfd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		int sub = depth < 32 ? openat(dirfd, e->d_name,
+					      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				     : -1;
+		if (sub >= 0) {
+			rm_tree_at(sub, depth + 1);
+			unlinkat(dirfd, e->d_name, AT_REMOVEDIR);
+		} else {
+			unlinkat(dirfd, e->d_name, 0);
+		}
+	}
+	closedir(d);
+}
+
+/* Removes DIR/data and everything in it. */
+static void rm_datadir(const struct srv *s)
+{
+	int fd = open(s->datadir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		rm_tree_at(fd, 0);
+	rmdir(s->datadir);
+	unlink(s->datadir); /* a link planted in its place: the link only */
 }
 
 static int find_installer(const struct srv *s, char out[PATHLEN])
@@ -346,7 +373,7 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 	struct stat st;
 	if (stat(s->datadir, &st) == 0) {
 		/* leftovers of a failed init: the initializers want an empty or missing datadir */
-		nftw(s->datadir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		rm_datadir(s);
 	}
 	unlink(s->clientcnf); /* the passwords of a datadir that is gone */
 	unlink(s->pending);
@@ -366,7 +393,7 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 			return 0;
 		return errbuf_errno(err, errno, "cannot remove '%s'", marker);
 	}
-	nftw(s->datadir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rm_datadir(s);
 	unlink(s->pending);
 	unlink(marker);
 	return -1;
