@@ -97,6 +97,16 @@ static void write_date(FILE *out, const char *at)
 	rpt_html_escape(out, d);
 }
 
+/* A ratio with its direction and the date of the first result it is about. */
+static void write_ratio(FILE *out, double diff, double ratio, const char *at, const char *what)
+{
+	fprintf(out, "<span class=\"ratio %s%s\">%s\xc3\x97%.3f</span> <span class=\"date\">",
+		diff > 0 ? "slower" : "faster", what, diff > 0 ? "\xe2\x96\xb2" : "\xe2\x96\xbc",
+		ratio);
+	write_date(out, at);
+	fputs("</span>", out);
+}
+
 static void write_cell(FILE *out, const struct hist_check *c, const struct hist_check_series *cs,
 		       long q)
 {
@@ -110,7 +120,9 @@ static void write_cell(FILE *out, const struct hist_check *c, const struct hist_
 	const struct hist_query_check *k = &cs->checks[q];
 	const struct hist_cp *cp = k->n_cps ? &k->cps[k->n_cps - 1] : NULL;
 	int few = rpt_history_too_few(c, cs);
-	fprintf(out, "<td class=\"cell v-%s\" data-series=\"", hist_verdict_name(k->verdict));
+	int moved = k->verdict == HIST_REGRESSION || k->verdict == HIST_IMPROVEMENT;
+	fprintf(out, "<td class=\"cell v-%s\" data-series=\"",
+		few ? "none" : hist_verdict_name(k->verdict));
 	rpt_html_escape(out, cs->s.info.id);
 	fprintf(out, "\" title=\"newest: %s%s; vs last stable segment ",
 		hist_verdict_name(k->verdict), k->starts_regression ? " (starts a regression)" : "");
@@ -118,17 +130,15 @@ static void write_cell(FILE *out, const struct hist_check *c, const struct hist_
 	fputs("\"><a href=\"#", out);
 	rpt_html_history_anchor(out, cs, qs->query);
 	fputs("\">", out);
-	if (cp) {
-		fprintf(out, "<span class=\"ratio %s\">%s\xc3\x97%.3f</span> <span class=\"date\">",
-			cp->test.diff > 0 ? "slower" : "faster",
-			cp->test.diff > 0 ? "\xe2\x96\xb2" : "\xe2\x96\xbc", cp->test.ratio);
-		write_date(out, qs->pts[cp->index].started_at);
-		fputs("</span>", out);
-	} else {
+	if (cp)
+		write_ratio(out, cp->test.diff, cp->test.ratio, qs->pts[cp->index].started_at, "");
+	else if (moved && qs->n) /* no change point yet: the newest result against the segment */
+		write_ratio(out, k->newest.diff, k->newest.ratio, qs->pts[qs->n - 1].started_at,
+			    " newest");
+	else
 		fputs(few ? "<span class=\"date\">too few results</span>"
 			  : "<span class=\"date\">&ndash;</span>",
 		      out);
-	}
 	if (k->starts_regression)
 		fputs(" <span class=\"new\">new</span>", out);
 	fputs("</a></td>", out);
@@ -166,7 +176,9 @@ void rpt_html_history_overview(FILE *out, const struct hist_check *c,
 	      "v-unchanged\">unchanged</span> <span class=\"badge "
 	      "v-inconclusive\">inconclusive</span>). \xc3\x97: the latest change point, after / "
 	      "before, and the date of the first result after it (\xe2\x96\xb2 slower, "
-	      "\xe2\x96\xbc faster); &ndash;: no change point. A cell links to its chart.</p>\n"
+	      "\xe2\x96\xbc faster); in italics, without a change point yet: the newest result "
+	      "against the last stable segment; &ndash;: no change point. A cell links to its "
+	      "chart.</p>\n"
 	      "</section>\n",
 	      out);
 }

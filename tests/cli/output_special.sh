@@ -4,7 +4,7 @@
 # unchanged: temp files have a random name, made with O_EXCL|O_NOFOLLOW.
 data=$(cd "$(dirname "$0")/../data" && pwd)
 tmp=$(mktemp -d) && cd "$tmp" || exit 1
-run() { echo "\$ dbt3stab $*" | sed "s|$tmp|TMP|g"; "$DBT3STAB" "$@" >out.txt 2>&1; rc=$?; sed "s|$tmp|TMP|g" out.txt; echo "exit=$rc"; }
+run() { echo "\$ dbt3stab $*" | sed "s|$tmp|TMP|g"; "$DBT3STAB" "$@" >out.txt 2>&1; rc=$?; sed "s|$tmp|TMP|g; s/, [0-9]* bytes)/, N bytes)/" out.txt; echo "exit=$rc"; }
 cp "$data/cmp_old.json" old.json && cp "$data/cmp_regress.json" new.json
 mkfifo fifo && mkdir adir gd qd && mkfifo gd/region.tbl qd/6.sql
 "$DBT3STAB" history add --db h.sqlite -q old.json || echo "add failed"
