@@ -233,7 +233,7 @@ struct rpt_compare {
 	struct st_seq_design seq; /* --sequential: the design replayed */
 	struct st_seq_design seq_base; /* ... for the queries that borrow a baseline's variance:
 					* the same with opts.prior_df (0: no query does) */
-	struct st_lend_check lend;     /* --sequential --baseline: tonight's variances against the
+	struct st_var_ratio lend;      /* --sequential --baseline: tonight's variances against the
 					* lent ones over all pairs (queries 0: not checked) */
 	int lend_refused;	       /* lend.p < RPT_LEND_ALPHA: no query borrows */
 	size_t n_work_changed;	       /* queries whose work changed (findings: exit 1) */
@@ -290,7 +290,7 @@ int rpt_paired_tests(struct rpt_compare *c, struct st_test *tests, const size_t 
  * margin) and plan.horizon (K at each look; older files plan.max_pairs at every look),
  * two-sided, as the run decided; others with compare's options. With a baseline
  * (c->baseline.res) each query whose baseline has 2 restarts borrows its restart variance,
- * unless tonight's variances over all pairs are larger than the lent ones (st_lend_check at
+ * unless tonight's variances over all pairs are larger than the lent ones (st_var_ratio_test at
  * RPT_LEND_ALPHA: then none does; docs/statistics.md, "A variance borrowed from a baseline"). */
 int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf *err);
 
@@ -300,13 +300,14 @@ const struct st_seq_design *rpt_seq_design_of(const struct rpt_compare *c,
 					      const struct rpt_query *q);
 int rpt_seq_state_start(struct st_seq_state *s, const struct rpt_query *q, struct errbuf *err);
 
-struct st_figs;
+struct st_restart_summary;
 /* One side of a comparison (rpt_side.c): q is a query of f (or NULL); figs, when not NULL, gets
  * q's figures whole (the run-position effect judged at position_alpha), released by the caller;
  * rpt_side_init is compare's, which does not use that effect. rpt_side_warn: its enum rpt_warn
  * flags. rpt_side_release frees the means. */
-int rpt_side_init_figs(struct rpt_side *s, struct st_figs *figs, const struct rpt_file_info *f,
-		       const struct res_query *q, double position_alpha, struct errbuf *err);
+int rpt_side_init_figs(struct rpt_side *s, struct st_restart_summary *figs,
+		       const struct rpt_file_info *f, const struct res_query *q,
+		       double position_alpha, struct errbuf *err);
 int rpt_side_init(struct rpt_side *s, const struct rpt_file_info *f, const struct res_query *q,
 		  struct errbuf *err);
 unsigned rpt_side_warn(const struct rpt_side *s);

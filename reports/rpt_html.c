@@ -5,7 +5,7 @@
 #include "reports/rpt_html.h"
 #include "reports/rpt_html_assets.h"
 #include "reports/rpt_html_int.h"
-#include "stats/st_figs.h"
+#include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

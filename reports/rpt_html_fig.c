@@ -2,7 +2,7 @@
 /* Figures of one query in one result, for the HTML pages. */
 #include "reports/rpt_html.h"
 #include "reports/rpt_html_int.h"
-#include "stats/st_figs.h"
+#include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@ void rpt_html_fig_release(struct rpt_html_fig *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The figures of st_figs_compute; the run-position effect judged at 0.05 / 22 as in the
+/* The figures of st_restart_summary_compute; the run-position effect judged at 0.05 / 22 as in the
  * end-of-run table. */
 int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 {
@@ -25,10 +25,10 @@ int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 	out->rows = -1;
 	if (!q)
 		return 0;
-	struct st_figs g;
+	struct st_restart_summary g;
 	struct errbuf e;
-	if (st_figs_compute(&g, q, 0.05 / 22, &e) < 0) {
-		st_figs_release(&g);
+	if (st_restart_summary_compute(&g, q, 0.05 / 22, &e) < 0) {
+		st_restart_summary_release(&g);
 		return -1;
 	}
 	out->present = 1;
@@ -63,6 +63,6 @@ int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 	}
 	out->position_effect = g.position_effect;
 	out->position_runs = g.position_runs;
-	st_figs_release(&g);
+	st_restart_summary_release(&g);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The compare and summary models: restart means per query, tests, corrections, verdicts. */
 #include "reports/rpt.h"
-#include "stats/st_figs.h"
+#include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -633,14 +633,14 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	sq->power_now = NAN;
 	/* the run-position F test is judged at alpha / (queries in the file) */
 	size_t m = s->n_queries ? s->n_queries : 1;
-	struct st_figs g;
+	struct st_restart_summary g;
 	int rc = rpt_side_init_figs(&sq->side, &g, &s->file, q, o->alpha / (double)m, err);
 	if (rc == 0)
 		sq->warn = rpt_side_warn(&sq->side);
 	if (rc == 0 && rpt_work_build(&sq->work, q, NULL) < 0)
 		rc = errbuf_set(err, "out of memory");
 	if (rc < 0 || !sq->side.n_used) {
-		st_figs_release(&g);
+		st_restart_summary_release(&g);
 		return rc;
 	}
 	size_t k = g.n_ok;
@@ -657,7 +657,7 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 	sq->position_flags = g.position_runs;
 	if (sq->position_effect)
 		sq->warn |= RPT_W_POSITION;
-	st_figs_release(&g);
+	st_restart_summary_release(&g);
 	if (bad)
 		return -1;
 	sq->have_stats = 1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compare: restarts paired within one interleaved run, and the replay of the sequential rule. */
 #include "reports/rpt.h"
-#include "stats/st_seq_t.h"
+#include "stats/st_seq_tbounds.h"
 #include "stats/st_stab.h"
 #include <math.h>
 #include <stdlib.h>
@@ -198,7 +198,7 @@ static int own_var(struct st_prior *out, const struct rpt_compare *c, const stru
 }
 
 /* Whether tonight is noisier than the lent variances say, over the queries that borrow (each
- * lent variance on its own baseline's df): st_lend_check into c->lend; refused below
+ * lent variance on its own baseline's df): st_var_ratio_test into c->lend; refused below
  * RPT_LEND_ALPHA. */
 static int lend_check(struct rpt_compare *c, const struct st_prior *lent, struct errbuf *err)
 {
@@ -210,7 +210,7 @@ static int lend_check(struct rpt_compare *c, const struct st_prior *lent, struct
 			free(own);
 			return errbuf_set(err, "out of memory");
 		}
-	st_lend_check(&c->lend, own, lent, c->n_queries);
+	st_var_ratio_test(&c->lend, own, lent, c->n_queries);
 	c->lend_refused = c->lend.p < RPT_LEND_ALPHA;
 	free(own);
 	return 0;
@@ -350,7 +350,7 @@ int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf
 	if (st_seq_design_init_horizon(&c->seq, &o, horizon, n, err) < 0)
 		return -1;
 	memset(&c->seq_base, 0, sizeof(c->seq_base));
-	c->lend = (struct st_lend_check){0, NAN, NAN};
+	c->lend = (struct st_var_ratio){0, NAN, NAN};
 	c->lend_refused = 0;
 	struct st_prior *lent = malloc((c->n_queries ? c->n_queries : 1) * sizeof(*lent));
 	if (!lent)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One side of a comparison: a file's restart means and marks of one query. */
 #include "reports/rpt.h"
-#include "stats/st_figs.h"
+#include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +13,12 @@ void rpt_side_release(struct rpt_side *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The side of q from its figures g (st_figs_compute of q, a query of f): counts, fingerprints
- * and rows; the restart means (taken from g) and their geometric mean and sd of logs. */
-static int side_from_figs(struct rpt_side *s, struct st_figs *g, const struct rpt_file_info *f,
-			  const struct res_query *q, struct errbuf *err)
+/* The side of q from its figures g (st_restart_summary_compute of q, a query of f): counts,
+ * fingerprints and rows; the restart means (taken from g) and their geometric mean and sd of logs.
+ */
+static int side_from_figs(struct rpt_side *s, struct st_restart_summary *g,
+			  const struct rpt_file_info *f, const struct res_query *q,
+			  struct errbuf *err)
 {
 	s->q = q;
 	s->present = 1;
@@ -63,19 +65,20 @@ static void side_empty(struct rpt_side *s)
 
 /* q is a query of f (or NULL). figs, when not NULL, gets q's figures whole (the run-position
  * effect judged at position_alpha); the caller releases them. */
-int rpt_side_init_figs(struct rpt_side *s, struct st_figs *figs, const struct rpt_file_info *f,
-		       const struct res_query *q, double position_alpha, struct errbuf *err)
+int rpt_side_init_figs(struct rpt_side *s, struct st_restart_summary *figs,
+		       const struct rpt_file_info *f, const struct res_query *q,
+		       double position_alpha, struct errbuf *err)
 {
-	struct st_figs own, *g = figs ? figs : &own;
+	struct st_restart_summary own, *g = figs ? figs : &own;
 	side_empty(s);
 	memset(g, 0, sizeof(*g));
 	if (!q)
 		return 0;
-	int rc = st_figs_compute(g, q, position_alpha, err);
+	int rc = st_restart_summary_compute(g, q, position_alpha, err);
 	if (rc == 0)
 		rc = side_from_figs(s, g, f, q, err);
 	if (!figs)
-		st_figs_release(g);
+		st_restart_summary_release(g);
 	return rc;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner/run_report.h"
-#include "stats/st_figs.h"
+#include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,7 @@ static void pct(char *out, size_t len, double v)
  * a note on a run-position effect (warm-up transient) judged at 0.05 / 22; returns the length
  * of the note. */
 static size_t noise_cells(char cb[32], char ub[32], char *notes, size_t len,
-			  const struct st_figs *g)
+			  const struct st_restart_summary *g)
 {
 	size_t nl = 0;
 	if (!g->have_noise)
@@ -36,7 +36,7 @@ static size_t noise_cells(char cb[32], char ub[32], char *notes, size_t len,
 }
 
 /* The restart counts of g after the notes' first nl characters. */
-static void count_notes(char *notes, size_t len, size_t nl, const struct st_figs *g)
+static void count_notes(char *notes, size_t len, size_t nl, const struct st_restart_summary *g)
 {
 	const struct {
 		size_t n;
@@ -66,10 +66,10 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 		const struct res_query *q = &res->queries[i];
 		char mean[32] = "-", cw[32] = "-", cb[32] = "-", ub[32] = "-", rows[32] = "-",
 		     notes[160] = "";
-		struct st_figs g;
+		struct st_restart_summary g;
 		struct errbuf err;
-		if (st_figs_compute(&g, q, 0.05 / 22, &err) < 0) {
-			st_figs_release(&g);
+		if (st_restart_summary_compute(&g, q, 0.05 / 22, &err) < 0) {
+			st_restart_summary_release(&g);
 			return -1;
 		}
 		if (g.rows >= 0)
@@ -81,7 +81,7 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 		count_notes(notes, sizeof(notes), noise_cells(cb, ub, notes, sizeof(notes), &g),
 			    &g);
 		size_t k = g.n_ok;
-		st_figs_release(&g);
+		st_restart_summary_release(&g);
 		fprintf(f, "%-5s %4zu/%-3zu %12s %10s %10s %10s %10s  %s\n", q->id, k,
 			q->n_restarts, mean, cw, cb, ub, rows, notes);
 	}
@@ -113,16 +113,17 @@ static int restart_notes(FILE *f, const char *name, const char *id, const struct
 }
 
 /* The notes of one query: its restarts', then whether its result or plan differs between
- * restarts by the per-query figures' rule (stats/st_figs.h: results of ok restarts only). */
+ * restarts by the per-query figures' rule (stats/st_restart_summary.h: results of ok restarts
+ * only). */
 static int query_notes(FILE *f, const char *name, const struct res_query *q)
 {
 	const char *who = name ? name : "", *sep = name ? " " : "";
 	int notes = 0;
 	for (size_t j = 0; j < q->n_restarts; j++)
 		notes += restart_notes(f, name, q->id, &q->restarts[j]);
-	struct st_figs g;
+	struct st_restart_summary g;
 	struct errbuf err;
-	if (st_figs_compute(&g, q, 0.05 / 22, &err) == 0) {
+	if (st_restart_summary_compute(&g, q, 0.05 / 22, &err) == 0) {
 		if (g.results_differ) {
 			fprintf(f, "%s%s%s: the result differs between restarts\n", who, sep,
 				q->id);
@@ -133,7 +134,7 @@ static int query_notes(FILE *f, const char *name, const struct res_query *q)
 			notes++;
 		}
 	}
-	st_figs_release(&g);
+	st_restart_summary_release(&g);
 	return notes;
 }
 
@@ -141,10 +142,11 @@ static int query_notes(FILE *f, const char *name, const struct res_query *q)
  * it points into q. */
 static const char *figs_result_sha(const struct res_query *q)
 {
-	struct st_figs g;
+	struct st_restart_summary g;
 	struct errbuf err;
-	const char *sha = st_figs_compute(&g, q, 0.05 / 22, &err) == 0 ? g.result_sha256 : NULL;
-	st_figs_release(&g);
+	const char *sha =
+	    st_restart_summary_compute(&g, q, 0.05 / 22, &err) == 0 ? g.result_sha256 : NULL;
+	st_restart_summary_release(&g);
 	return sha;
 }
 

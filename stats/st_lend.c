@@ -17,8 +17,8 @@ static int usable(const struct st_prior *v)
  * Methods for Research Workers, 4th ed., 1932, sec. 21.1). The queries of one restart share it, so
  * their p values are positively dependent and the combination rejects more often than its level:
  * it errs towards refusing the loan, the safe side. */
-void st_lend_check(struct st_lend_check *out, const struct st_prior *own,
-		   const struct st_prior *lent, size_t m)
+void st_var_ratio_test(struct st_var_ratio *out, const struct st_prior *own,
+		       const struct st_prior *lent, size_t m)
 {
 	double x = 0, log_ratio = 0;
 	size_t k = 0;

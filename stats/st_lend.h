@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 /* The check over the queries that have both variances. */
-struct st_lend_check {
+struct st_var_ratio {
 	size_t queries; /* queries with a variance of their own (df >= 1) and a lent one */
 	double ratio;	/* geometric mean over them of own / lent variance (NaN: none) */
 	double p;	/* one-sided: tonight noisier than the lent variance says (NaN: none) */
@@ -18,7 +18,7 @@ struct st_lend_check {
  * on its df; a query with df < 1 or a variance not > 0 on either side is left out. p combines
  * the queries' one-sided F tests (own / lent in the upper tail of F(df own, df lent)) by Fisher's
  * method. */
-void st_lend_check(struct st_lend_check *out, const struct st_prior *own,
-		   const struct st_prior *lent, size_t m);
+void st_var_ratio_test(struct st_var_ratio *out, const struct st_prior *own,
+		       const struct st_prior *lent, size_t m);
 
 #endif

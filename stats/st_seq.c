@@ -2,7 +2,7 @@
 /* Group-sequential t-test with Lan-DeMets alpha spending and repeated confidence intervals. */
 #include "stats/st_seq.h"
 #include "stats/st_int.h"
-#include "stats/st_seq_t.h"
+#include "stats/st_seq_tbounds.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>

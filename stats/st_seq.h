@@ -48,8 +48,8 @@ void st_seq_opts_init(struct st_seq_opts *out);
  * it spends nothing, and after the last look), the boundary for a known variance; t[k] the
  * critical value of the look's t statistic (opts.pairing: paired t on k - 1 df or pooled t on
  * 2k - 2 df) with the same crossing probabilities under H0, which the decisions use
- * (st_seq_t.h); spent[k] the cumulative alpha of one query through pair k, both sides together;
- * horizon[k] the K in force at look k (0 after the last look). */
+ * (st_seq_tbounds.h); spent[k] the cumulative alpha of one query through pair k, both sides
+ * together; horizon[k] the K in force at look k (0 after the last look). */
 struct st_seq_design {
 	struct st_seq_opts opts; /* max_pairs: the horizon of the last look */
 	double alpha_query;	 /* opts.alpha / opts.m */

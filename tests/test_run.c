@@ -597,7 +597,7 @@ static char *notes_text(const struct run_target *t, int n, int *notes)
 }
 
 /* The end-of-run notes compare result fingerprints of ok restarts only (the per-query figures'
- * rule, stats/st_figs.h): a crashed restart's fingerprint is of a partial result. */
+ * rule, stats/st_restart_summary.h): a crashed restart's fingerprint is of a partial result. */
 static void test_run__notes_compare_fingerprints_of_ok_restarts(void)
 {
 	static char other[] = "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff";

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stats/: every figure against a published worked example or an exact hand computation. */
 #include "stats/st.h"
-#include "stats/st_figs.h"
+#include "stats/st_restart_summary.h"
 #include "tests/harness.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -611,9 +611,9 @@ static void test_stats__figs_ignore_failed_restarts(void)
 	     .result_sha256 = sha1, .not_steady = 1},
 	};
 	struct res_query q = {.id = (char *)"Q1", .restarts = r, .n_restarts = 3};
-	struct st_figs g;
+	struct st_restart_summary g;
 	struct errbuf err;
-	CU_ASSERT_EQUAL_FATAL(st_figs_compute(&g, &q, 0.05, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(st_restart_summary_compute(&g, &q, 0.05, &err), 0);
 	CU_ASSERT_EQUAL(g.n_restarts, 3);
 	CU_ASSERT_EQUAL(g.n_ok, 2);
 	CU_ASSERT_EQUAL(g.error, 1);
@@ -626,11 +626,11 @@ static void test_stats__figs_ignore_failed_restarts(void)
 	CU_ASSERT_DOUBLE_EQUAL(g.stats.mean, 16, 1e-12); /* (10 + 12 + 20 + 22) / 4 */
 	CU_ASSERT_TRUE(g.have_noise);
 	CU_ASSERT_DOUBLE_EQUAL(g.noise.sd_log, fabs(log(21) - log(11)) / sqrt(2), 1e-12);
-	st_figs_release(&g);
+	st_restart_summary_release(&g);
 	r[2].result_sha256 = sha2; /* now two ok restarts disagree */
-	CU_ASSERT_EQUAL_FATAL(st_figs_compute(&g, &q, 0.05, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(st_restart_summary_compute(&g, &q, 0.05, &err), 0);
 	CU_ASSERT_EQUAL(g.results_differ, 1);
-	st_figs_release(&g);
+	st_restart_summary_release(&g);
 }
 
 int main(int argc, char **argv)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the check of a lent variance (st_lend_check): one query against Student's table,
- * several against closed forms of F with 2 numerator df and of chi-square with even df (worked
- * here, not by the library under test), and what it leaves out. */
+/* Unit tests of the check of a lent variance (st_var_ratio_test): one query against Student's
+ * table, several against closed forms of F with 2 numerator df and of chi-square with even df
+ * (worked here, not by the library under test), and what it leaves out. */
 #include "stats/st_lend.h"
 #include "tests/harness.h"
 #include <math.h>
@@ -14,8 +14,8 @@
 static void test_stats_lend__one_query_is_students_table(void)
 {
 	struct st_prior own = {2.262 * 2.262 * 0.004, 1}, lent = {0.004, 9};
-	struct st_lend_check c;
-	st_lend_check(&c, &own, &lent, 1);
+	struct st_var_ratio c;
+	st_var_ratio_test(&c, &own, &lent, 1);
 	CU_ASSERT_EQUAL(c.queries, 1);
 	CU_ASSERT_DOUBLE_EQUAL(c.p, 0.05, 3e-4);
 	CU_ASSERT_DOUBLE_EQUAL(c.ratio, 2.262 * 2.262, 1e-9);
@@ -27,9 +27,9 @@ static void test_stats_lend__one_query_is_students_table(void)
 static void test_stats_lend__two_queries_closed_form(void)
 {
 	struct st_prior own[] = {{2 * 0.003, 2}, {8 * 0.02, 2}}, lent[] = {{0.003, 10}, {0.02, 8}};
-	struct st_lend_check c;
+	struct st_var_ratio c;
 	double P = pow(1.4, -5) / 81;
-	st_lend_check(&c, own, lent, NELEM(own));
+	st_var_ratio_test(&c, own, lent, NELEM(own));
 	CU_ASSERT_EQUAL(c.queries, 2);
 	CU_ASSERT_DOUBLE_EQUAL(c.p, P * (1 - log(P)), 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(c.ratio, 4, 1e-9);
@@ -39,8 +39,8 @@ static void test_stats_lend__two_queries_closed_form(void)
 static void test_stats_lend__quieter_tonight_passes(void)
 {
 	struct st_prior own = {0.5, 2}, lent = {1, 2};
-	struct st_lend_check c;
-	st_lend_check(&c, &own, &lent, 1);
+	struct st_var_ratio c;
+	st_var_ratio_test(&c, &own, &lent, 1);
 	CU_ASSERT_DOUBLE_EQUAL(c.p, 2.0 / 3, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(c.ratio, 0.5, 1e-12);
 }
@@ -53,12 +53,12 @@ static void test_stats_lend__unusable_queries_are_left_out(void)
 				 {NAN, 3},	 {8 * 0.02, 2}, {0.01, 3}},
 			lent[] = {{0.003, 10}, {0.01, 9}, {0.01, 0},	{0.01, 9},
 				  {0.01, 9},   {0.02, 8}, {INFINITY, 9}};
-	struct st_lend_check c;
+	struct st_var_ratio c;
 	double P = pow(1.4, -5) / 81;
-	st_lend_check(&c, own, lent, NELEM(own));
+	st_var_ratio_test(&c, own, lent, NELEM(own));
 	CU_ASSERT_EQUAL(c.queries, 2);
 	CU_ASSERT_DOUBLE_EQUAL(c.p, P * (1 - log(P)), 1e-9);
-	st_lend_check(&c, own + 1, lent + 1, 4);
+	st_var_ratio_test(&c, own + 1, lent + 1, 4);
 	CU_ASSERT_EQUAL(c.queries, 0);
 	CU_ASSERT(isnan(c.p) && isnan(c.ratio));
 }

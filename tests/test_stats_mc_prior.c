@@ -28,7 +28,7 @@ struct row {
 	size_t prior_df;
 	double prior_sd_ratio;
 	double effect; /* the ratio of the one changed query in the power runs */
-	int check;     /* lend only when st_lend_check over all pairs passes at CHECK_ALPHA */
+	int check;     /* lend only when st_var_ratio_test over all pairs passes at CHECK_ALPHA */
 };
 
 struct outcome {
@@ -70,7 +70,7 @@ static double sample_var(const double *x, size_t n)
 static int lends(const struct row *w, const double (*x)[PAIRS], const double *prior)
 {
 	struct st_prior own[MQ], lent[MQ];
-	struct st_lend_check c;
+	struct st_var_ratio c;
 	if (!w->prior_df)
 		return 0;
 	if (!w->check)
@@ -79,7 +79,7 @@ static int lends(const struct row *w, const double (*x)[PAIRS], const double *pr
 		own[q] = (struct st_prior){sample_var(x[q], PAIRS), PAIRS - 1};
 		lent[q] = (struct st_prior){prior[q], (double)w->prior_df};
 	}
-	st_lend_check(&c, own, lent, MQ);
+	st_var_ratio_test(&c, own, lent, MQ);
 	return !(c.p < CHECK_ALPHA);
 }
 

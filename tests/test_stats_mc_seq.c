@@ -279,7 +279,7 @@ static void test_stats_mc_seq__aa_false_alarms(void)
 							      : "A/A",
 			  &sc[i], &o);
 		/* every row, drift 5% and Pocock included: the critical t values are exact for the
-		 * t statistics (st_seq_t.c), no longer normal boundaries converted by nominal
+		 * t statistics (st_seq_tbounds.c), no longer normal boundaries converted by nominal
 		 * level (which gave 0.053-0.056 at 20000 replicates, docs/statistics.md) */
 		CU_ASSERT(th_mc_share(o.fixed_any, reps) <= ALPHA + 2 * se);
 		CU_ASSERT(th_mc_share(o.now_any, reps) <= ALPHA + 2 * se);

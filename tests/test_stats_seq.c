@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* stats/st_seq.c, st_seq_t.c: boundaries against published tables and independent SciPy
+/* stats/st_seq.c, st_seq_tbounds.c: boundaries against published tables and independent SciPy
  * computations (tests/data/seq_bounds.py, seq_tbounds.py), decisions against the latter's own
  * implementation, t statistics against R. */
 #include "stats/st_seq.h"
-#include "stats/st_seq_t.h"
+#include "stats/st_seq_tbounds.h"
 #include "tests/harness.h"
 #include <math.h>
 #include <stdio.h>

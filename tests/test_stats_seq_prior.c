@@ -4,7 +4,7 @@
  * simulation of the pooled t statistics (written here, independent of the recursion), one look's
  * figures against a hand computation. */
 #include "stats/st_seq.h"
-#include "stats/st_seq_t.h"
+#include "stats/st_seq_tbounds.h"
 #include "tests/harness.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

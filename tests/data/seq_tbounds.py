@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Reference critical values for stats/st_seq_t.c (exact group-sequential t boundaries) and the
+"""Reference critical values for stats/st_seq_tbounds.c (exact group-sequential t boundaries) and the
 decisions of stats/st_seq.c, computed independently of the C code in two ways:
 
 1. the same Markov chain of the angle of the data vector (Jennison & Turnbull 1991's exact
-   calculation for sequential t tests; derivation in stats/st_seq_t.c), written again with
+   calculation for sequential t tests; derivation in stats/st_seq_tbounds.c), written again with
    numpy/scipy on a 2.5x finer grid with exact scipy Student-t tails (no table, no interpolation);
 2. a direct simulation of the t statistics themselves (normal data, t at every look), which shares
    nothing with either recursion: the probability that any |T_k| crosses its boundary must be the
@@ -25,7 +25,7 @@ from scipy.stats import t as tdist
 
 CELLS = 800
 BISECT = 64
-MARGINAL = 1e-7  # a look spending less takes the marginal quantile of its t (as st_seq_t.c)
+MARGINAL = 1e-7  # a look spending less takes the marginal quantile of its t (as st_seq_tbounds.c)
 
 
 def spend(kind, alpha, t):

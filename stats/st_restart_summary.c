@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-#include "stats/st_figs.h"
+#include "stats/st_restart_summary.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-void st_figs_release(struct st_figs *f)
+void st_restart_summary_release(struct st_restart_summary *f)
 {
 	if (!f)
 		return;
@@ -22,7 +22,7 @@ static int counts_ok(const struct res_restart *r)
 }
 
 /* Counts, rows, plans, fingerprints and error text of every restart of q. */
-static void figs_marks(struct st_figs *out, const struct res_query *q)
+static void figs_marks(struct st_restart_summary *out, const struct res_query *q)
 {
 	for (size_t i = 0; i < q->n_restarts; i++) {
 		const struct res_restart *r = &q->restarts[i];
@@ -60,7 +60,7 @@ static void figs_marks(struct st_figs *out, const struct res_query *q)
 
 /* Noise (sd of log restart means, 95% CI and bound: st_noise_compute) and the run-position F
  * test (st_position_effect) of the n_ok >= 2 restarts. */
-static void figs_noise(struct st_figs *out, double position_alpha)
+static void figs_noise(struct st_restart_summary *out, double position_alpha)
 {
 	double eff[32];
 	int flag[32];
@@ -80,8 +80,8 @@ static void figs_noise(struct st_figs *out, double position_alpha)
 			out->position_runs |= 1u << j;
 }
 
-int st_figs_compute(struct st_figs *out, const struct res_query *q, double position_alpha,
-		    struct errbuf *err)
+int st_restart_summary_compute(struct st_restart_summary *out, const struct res_query *q,
+			       double position_alpha, struct errbuf *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->rows = out->ok_rows = -1;

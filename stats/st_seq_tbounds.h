@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Exact critical values of group-sequential t-tests under H0: the crossing probabilities of the
  * t statistics themselves, not of normal scores converted to t (Jennison & Turnbull 1991).
- * Method and references above st_seq_t_bounds in st_seq_t.c and in docs/statistics.md. */
-#ifndef DBT3_ST_SEQ_T_H
-#define DBT3_ST_SEQ_T_H
+ * Method and references above st_seq_t_bounds in st_seq_tbounds.c and in docs/statistics.md. */
+#ifndef DBT3_ST_SEQ_TBOUNDS_H
+#define DBT3_ST_SEQ_TBOUNDS_H
 #include "stats/st.h"
 #include <stddef.h>
 

@@ -3,13 +3,13 @@
  * effect, fingerprint agreement and restart counts. One rule for every output (the end-of-run
  * table, compare, summary, the HTML report): only restarts with status ok and measured runs
  * count. */
-#ifndef DBT3_ST_FIGS_H
-#define DBT3_ST_FIGS_H
+#ifndef DBT3_ST_RESTART_SUMMARY_H
+#define DBT3_ST_RESTART_SUMMARY_H
 
 #include "result/res.h"
 #include "stats/st.h"
 
-struct st_figs {
+struct st_restart_summary {
 	size_t n_restarts, n_ok; /* recorded / with status ok and measured runs */
 	double *means;		 /* n_ok arithmetic restart means (ms) */
 	int *indices;		 /* n_ok: the restart index (res_restart.index) of each mean */
@@ -25,7 +25,7 @@ struct st_figs {
 	unsigned position_runs; /* bit j: run j + 1 differs (when position_effect) */
 	char why[256];		/* why stats or noise is missing though n_ok asks for it */
 	size_t not_steady, warmup_cut, timeout, crash, error; /* restarts marked so */
-	long long rows;				      /* of the first restart that has them, or -1 */
+	long long rows;		   /* of the first restart that has them, or -1 */
 	long long ok_rows;	   /* of the first ok restart that has them, or -1 (compare's) */
 	int rows_vary;		   /* an execution returned another row count than the first of its
 				    * restart (a restart's row_count_changes, any status) */
@@ -38,9 +38,9 @@ struct st_figs {
 };
 
 /* Fills out from q; the run-position effect is judged at position_alpha. Returns -1 only when
- * out of memory. st_figs_release() frees out in every case. */
-int st_figs_compute(struct st_figs *out, const struct res_query *q, double position_alpha,
-		    struct errbuf *err);
-void st_figs_release(struct st_figs *f);
+ * out of memory. st_restart_summary_release() frees out in every case. */
+int st_restart_summary_compute(struct st_restart_summary *out, const struct res_query *q,
+			       double position_alpha, struct errbuf *err);
+void st_restart_summary_release(struct st_restart_summary *f);
 
 #endif

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Exact critical values of group-sequential t-tests under H0, by recursive numerical integration
  * over the direction of the data vector (method above st_seq_t_bounds). */
-#include "stats/st_seq_t.h"
+#include "stats/st_seq_tbounds.h"
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 
-#define TC_CELLS 320	  /* point masses of the state's sub-distribution on a region */
-#define TC_TABLE 4096	  /* intervals of the tabulated angle tail on (-pi/2, pi/2) */
-#define TC_TINY 1e-7	  /* below this the tail is evaluated directly, not interpolated */
-#define TC_BISECT 64	  /* bisection steps of a boundary angle */
-#define TC_MARGINAL 1e-7  /* a look spending less takes the marginal quantile of its t */
+#define TC_CELLS 320	 /* point masses of the state's sub-distribution on a region */
+#define TC_TABLE 4096	 /* intervals of the tabulated angle tail on (-pi/2, pi/2) */
+#define TC_TINY 1e-7	 /* below this the tail is evaluated directly, not interpolated */
+#define TC_BISECT 64	 /* bisection steps of a boundary angle */
+#define TC_MARGINAL 1e-7 /* a look spending less takes the marginal quantile of its t */
 
 double st_seq_t_df(enum st_seq_t_kind kind, size_t k)
 {
@@ -273,11 +273,13 @@ int st_seq_t_bounds_prior(double *t_out, const double *delta, size_t first, size
 	cells_first(cur, &ch->num, x);
 	for (size_t k = first + 1; k <= last; k++) {
 		double d = dims_of(kind, k - 1) + prior_df;
-		struct tstep num = {sqrt((double)(k - 1) / (double)k), sqrt(1 / (double)k), &ch->num};
+		struct tstep num = {sqrt((double)(k - 1) / (double)k), sqrt(1 / (double)k),
+				    &ch->num};
 		struct tstep err_step = {1, 0, &ch->err};
 		const struct tstep *s = &num;
 		angle_tab_init(&ch->num, d);
-		if (kind == ST_SEQ_T_POOLED) { /* the pair's difference, then its Helmert contrast */
+		if (kind ==
+		    ST_SEQ_T_POOLED) { /* the pair's difference, then its Helmert contrast */
 			cells_step(tmp, cur, &num, M_PI_2);
 			struct tcells *sw = cur;
 			cur = tmp;
@@ -287,8 +289,8 @@ int st_seq_t_bounds_prior(double *t_out, const double *delta, size_t first, size
 		}
 		df = st_seq_t_df(kind, k) + prior_df;
 		if (delta[k] > 0 && delta[k] < TC_MARGINAL) {
-			/* too little to resolve on the cells: the marginal quantile, which spends at
-			 * most delta here (P(cross, none before) <= P(cross)) */
+			/* too little to resolve on the cells: the marginal quantile, which spends
+			 * at most delta here (P(cross, none before) <= P(cross)) */
 			t_out[k] = gsl_cdf_tdist_Qinv(delta[k], df);
 			if (!(t_out[k] > 0)) /* not computable: spend nothing here */
 				t_out[k] = INFINITY;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The functions of base/util.h: error buffers, files, hashing, clocks, the state directory. */
 #include "base/util.h"
 #include <errno.h>
 #include <fcntl.h>
