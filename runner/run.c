@@ -59,7 +59,7 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 }
 
 /* A new result for a target, or the checks of a resumed one. */
-static int prepare_result(struct runctx *c, struct tstate *t, const char *variant_spec,
+static int prepare_result(struct run_state *c, struct run_target_state *t, const char *variant_spec,
 			  struct errbuf *err)
 {
 	struct res_file *res = t->t->res;
@@ -99,11 +99,11 @@ static int prepare_result(struct runctx *c, struct tstate *t, const char *varian
 
 /* --redo-disturbed N: up to N disturbed restarts (target by target, in order) measured again;
  * their entries move to the top-level "redone" list first (run_interf_set_aside). */
-static int redo_disturbed(struct runctx *c, struct errbuf *err)
+static int redo_disturbed(struct run_state *c, struct errbuf *err)
 {
 	int left = c->plan->redo_disturbed, rc = 0;
 	for (int i = 0; i < c->n_targets && left > 0 && rc == 0; i++) {
-		struct tstate *t = &c->ts[i];
+		struct run_target_state *t = &c->ts[i];
 		for (int r = 0; r < c->plan->restarts && left > 0 && rc == 0; r++) {
 			char why[160];
 			if (!run_interf_disturbed(t->t->res, r, why, sizeof(why)))
@@ -121,10 +121,10 @@ static int redo_disturbed(struct runctx *c, struct errbuf *err)
 
 /* Each target: its result prepared (new, or the checks of a resumed one) and its managed server
  * opened, locked, and stopped when it was running. */
-static int open_targets(struct runctx *c, struct run_target *targets, struct errbuf *err)
+static int open_targets(struct run_state *c, struct run_target *targets, struct errbuf *err)
 {
 	for (int i = 0; i < c->n_targets; i++) {
-		struct tstate *t = &c->ts[i];
+		struct run_target_state *t = &c->ts[i];
 		t->t = &targets[i];
 		if (prepare_result(c, t, targets[i].spec, err) < 0)
 			return -1;
@@ -147,7 +147,7 @@ static int open_targets(struct runctx *c, struct run_target *targets, struct err
 }
 
 /* Server starts continue their numbering over a resumed file. */
-static void continue_start_seq(struct runctx *c)
+static void continue_start_seq(struct run_state *c)
 {
 	for (int i = 0; i < c->n_targets; i++) {
 		const struct res_file *res = c->ts[i].t->res;
@@ -162,7 +162,7 @@ static void continue_start_seq(struct runctx *c)
 }
 
 /* ETA bookkeeping: every pending execution and server start. */
-static void count_pending(struct runctx *c)
+static void count_pending(struct run_state *c)
 {
 	const struct run_plan *plan = c->plan;
 	for (int i = 0; i < c->n_targets; i++)
@@ -180,13 +180,13 @@ static void count_pending(struct runctx *c)
 }
 
 /* The fixed protocol: restart after restart, the targets of each in the variant order. */
-static int fixed_loop(struct runctx *c, int *vorder, struct errbuf *err)
+static int fixed_loop(struct run_state *c, int *vorder, struct errbuf *err)
 {
 	int rc = 0;
 	for (int r = 0; r < c->plan->restarts && rc == 0; r++) {
 		run_variant_order(c->plan, r, c->n_targets, vorder);
 		for (int k = 0; k < c->n_targets && rc == 0; k++) {
-			struct tstate *t = &c->ts[vorder[k]];
+			struct run_target_state *t = &c->ts[vorder[k]];
 			if (run_pending(c, t, r) == 0)
 				continue;
 			rc = run_restart(c, t, r, err);
@@ -196,7 +196,7 @@ static int fixed_loop(struct runctx *c, int *vorder, struct errbuf *err)
 }
 
 /* Every restart: --budget's pairs, or the fixed protocol then --redo-disturbed. */
-static int measure_all(struct runctx *c, struct errbuf *err)
+static int measure_all(struct run_state *c, struct errbuf *err)
 {
 	const struct run_plan *plan = c->plan;
 	int *vorder = calloc((size_t)c->n_targets, sizeof(int));
@@ -211,7 +211,7 @@ static int measure_all(struct runctx *c, struct errbuf *err)
 
 /* --costs-from: each query's mean execution there counts as one execution seen, so the first
  * restart's pacing and the owed-restarts note have a cost from the start. */
-static void seed_costs(struct runctx *c)
+static void seed_costs(struct run_state *c)
 {
 	for (int q = 1; q <= RUN_MAX_QUERIES; q++)
 		if (c->plan->prior_ms[q] > 0 && c->seen_n[q] == 0) {
@@ -221,7 +221,7 @@ static void seed_costs(struct runctx *c)
 }
 
 /* Each result finished and written, except one complete before this call (left as it is). */
-static int finish_results(struct runctx *c, struct errbuf *err)
+static int finish_results(struct run_state *c, struct errbuf *err)
 {
 	for (int i = 0; i < c->n_targets; i++) {
 		if (c->ts[i].starts == 0 && c->ts[i].t->res->finished_at)
@@ -236,7 +236,7 @@ static int finish_results(struct runctx *c, struct errbuf *err)
 int run_execute(const struct run_plan *plan, struct run_target *targets, int n_targets,
 		struct pin_ctx *pin, const struct run_hooks *hooks, struct errbuf *err)
 {
-	struct runctx c;
+	struct run_state c;
 	int rc = -1;
 	memset(&c, 0, sizeof(c));
 	c.plan = plan;

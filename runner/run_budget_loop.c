@@ -14,7 +14,7 @@ struct budget_log {
 
 /* The outcome of --budget in the result: per query its decision (query member "budget"), and the
  * run's (top-level member "budget"). */
-static void budget_record(struct runctx *c, const struct run_qnext *next,
+static void budget_record(struct run_state *c, const struct run_qnext *next,
 			  const struct budget_log *log, const char *stop_reason)
 {
 	int pairs = log->pairs;
@@ -64,7 +64,7 @@ static void budget_record(struct runctx *c, const struct run_qnext *next,
 
 /* Two variants: the horizon of the sequential test, as it stands after each look (plan.horizon,
  * K_k for pair k; plan.max_pairs the latest). */
-static void horizon_record(struct runctx *c, const struct run_budget_seq *seq)
+static void horizon_record(struct run_state *c, const struct run_budget_seq *seq)
 {
 	for (int t = 0; t < c->n_targets; t++) {
 		json_t *plan = c->ts[t].t->res->plan, *h = json_array();
@@ -78,7 +78,7 @@ static void horizon_record(struct runctx *c, const struct run_budget_seq *seq)
 
 /* Why the budget loop stops after `pairs` pairs, or NULL to go on (run_budget_stop); sets
  * c->paced_pair and says so when the next pair is the paced last one. */
-static const char *budget_stop(struct runctx *c, const struct run_budget_seq *seq, int pairs,
+static const char *budget_stop(struct run_state *c, const struct run_budget_seq *seq, int pairs,
 			       int undecided, double elapsed, const struct run_pair_cost *cost)
 {
 	struct run_budget_state st = {
@@ -104,7 +104,7 @@ static const char *budget_stop(struct runctx *c, const struct run_budget_seq *se
 /* --budget: pairs of restarts (one restart per target) while a query is undecided and the next
  * pair, estimated from the pairs so far, ends by the budget. The first --min-restarts pairs
  * always run. */
-int run_budget_loop(struct runctx *c, int *vorder, struct errbuf *err)
+int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err)
 {
 	const struct run_plan *p = c->plan;
 	struct run_qnext next[RUN_MAX_QUERIES];

@@ -2,7 +2,7 @@
 /* What one run_execute call shares: events, progress, checkpoints. */
 #include "runner/run_int.h"
 
-void run_event(struct runctx *c, const char *fmt, ...)
+void run_event(struct run_state *c, const char *fmt, ...)
 {
 	char msg[1200];
 	va_list ap;
@@ -15,12 +15,12 @@ void run_event(struct runctx *c, const char *fmt, ...)
 }
 
 /* Query num's mean execution so far (ms; every target, warm-up included); 0 before its first. */
-double run_mean_exec_ms(const struct runctx *c, int num)
+double run_mean_exec_ms(const struct run_state *c, int num)
 {
 	return c->seen_n[num] ? (double)c->seen_ns[num] / (double)c->seen_n[num] / 1e6 : 0;
 }
 
-static double eta_seconds(const struct runctx *c)
+static double eta_seconds(const struct run_state *c)
 {
 	uint64_t all_ns = 0, all_n = 0;
 	for (int q = 1; q <= RUN_MAX_QUERIES; q++) {
@@ -39,7 +39,7 @@ static double eta_seconds(const struct runctx *c)
 	return s / 1e9;
 }
 
-void run_progress_tell(struct runctx *c)
+void run_progress_tell(struct run_state *c)
 {
 	if (!c->hooks || !c->hooks->progress)
 		return;
@@ -58,7 +58,7 @@ int run_has_restart(const struct res_query *q, int r)
 }
 
 /* Queries of the plan that restart r of this target still lacks. */
-int run_pending(const struct runctx *c, const struct tstate *t, int r)
+int run_pending(const struct run_state *c, const struct run_target_state *t, int r)
 {
 	int n = 0;
 	for (int i = 0; i < c->plan->n_queries; i++)
@@ -67,7 +67,7 @@ int run_pending(const struct runctx *c, const struct tstate *t, int r)
 	return n;
 }
 
-int run_checkpoint(struct tstate *t, struct errbuf *err)
+int run_checkpoint(struct run_target_state *t, struct errbuf *err)
 {
 	if (!t->t->written)
 		t->t->written = 1; /* the signal handler's hint: the rename may have happened */

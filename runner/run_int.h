@@ -26,20 +26,20 @@
 #define RUN_LOG_TAIL_LINES 30
 
 /* Per target state during a run. */
-struct tstate {
+struct run_target_state {
 	struct run_target *t;
 	struct srv *srv;
 	int crashes;
 	int starts;	    /* server starts in this run */
 	int described;	    /* server and dataset sections filled */
-	int start_seq;	    /* runctx.start_seq of the running server */
+	int start_seq;	    /* run_state.start_seq of the running server */
 	double startstop_s; /* --budget: longest server start + stop of a restart so far */
 };
 
 /* Everything one call of run_execute shares. */
-struct runctx {
+struct run_state {
 	const struct run_plan *plan;
-	struct tstate *ts;
+	struct run_target_state *ts;
 	int n_targets;
 	struct pin_ctx *pin;
 	const struct run_hooks *hooks;
@@ -82,28 +82,28 @@ struct runctx {
 };
 
 /* run_ctx.c */
-void run_event(struct runctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void run_progress_tell(struct runctx *c);
-double run_mean_exec_ms(const struct runctx *c, int num);
+void run_event(struct run_state *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void run_progress_tell(struct run_state *c);
+double run_mean_exec_ms(const struct run_state *c, int num);
 int run_has_restart(const struct res_query *q, int r);
-int run_pending(const struct runctx *c, const struct tstate *t, int r);
-int run_checkpoint(struct tstate *t, struct errbuf *err);
+int run_pending(const struct run_state *c, const struct run_target_state *t, int r);
+int run_checkpoint(struct run_target_state *t, struct errbuf *err);
 
 /* run_session.c */
-void run_session_close(struct runctx *c);
-int run_server_start(struct runctx *c, struct tstate *t, struct errbuf *err);
-int run_server_stop(struct runctx *c, struct tstate *t, struct errbuf *err);
-int run_recover(struct runctx *c, struct tstate *t, int crashed, struct errbuf *err);
-double run_probe_last(struct runctx *c);
-void run_probe_record(struct runctx *c, json_t *rec, double before);
-void run_probe_open(struct runctx *c);
+void run_session_close(struct run_state *c);
+int run_server_start(struct run_state *c, struct run_target_state *t, struct errbuf *err);
+int run_server_stop(struct run_state *c, struct run_target_state *t, struct errbuf *err);
+int run_recover(struct run_state *c, struct run_target_state *t, int crashed, struct errbuf *err);
+double run_probe_last(struct run_state *c);
+void run_probe_record(struct run_state *c, json_t *rec, double before);
+void run_probe_open(struct run_state *c);
 
 /* run_measure.c */
-int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf *err);
-int run_restarts_owed(const struct runctx *c, int r);
-void run_warn_owed_over(struct runctx *c, int left);
+int run_restart(struct run_state *c, struct run_target_state *t, int r, struct errbuf *err);
+int run_restarts_owed(const struct run_state *c, int r);
+void run_warn_owed_over(struct run_state *c, int left);
 
 /* run_budget_loop.c */
-int run_budget_loop(struct runctx *c, int *vorder, struct errbuf *err);
+int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err);
 
 #endif

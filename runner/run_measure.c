@@ -9,7 +9,7 @@ struct series {
 	size_t nw, nm, nc;
 };
 
-static int exec_counted(struct runctx *c, int num, const char *sql, unsigned flags,
+static int exec_counted(struct run_state *c, int num, const char *sql, unsigned flags,
 			struct run_exec_result *out, struct errbuf *err)
 {
 	enum run_exec_status st = run_exec(c->conn, sql, flags, c->cpu, c->watch, NULL, out, err);
@@ -25,21 +25,22 @@ static int exec_counted(struct runctx *c, int num, const char *sql, unsigned fla
 
 /* How many executions one query gets in one restart: fixed (--warmup, --runs), or with --budget
  * an adaptive warm-up within [warmup_min, warmup_max] and the pair's runs. */
-struct qshape {
+struct query_execs {
 	int wmin, wmax, runs;
 	int rmin; /* runs an owed restart's pacing never cuts: --runs-min (the fixed protocol: runs)
 		   */
 	double tol; /* warm-up rule tolerance; 0 in the fixed protocol */
 };
 
-static struct qshape shape_of(const struct runctx *c, int num)
+static struct query_execs shape_of(const struct run_state *c, int num)
 {
 	const struct run_plan *p = c->plan;
-	struct qshape q = {p->warmup, p->warmup, p->runs, p->runs, 0};
+	struct query_execs q = {p->warmup, p->warmup, p->runs, p->runs, 0};
 	if (c->next) {
 		const struct run_qnext *x = &c->next[c->qpos[num]];
 		int rmin = p->runs_min < x->runs ? p->runs_min : x->runs;
-		q = (struct qshape){p->warmup_min, p->warmup_max, x->runs, rmin, x->warmup_tol};
+		q = (struct query_execs){p->warmup_min, p->warmup_max, x->runs, rmin,
+					 x->warmup_tol};
 	}
 	return q;
 }
@@ -84,7 +85,7 @@ static void instr_around(struct runctx *c, int num, int after)
 }
 
 /* One execution of q for measure(): progress, run, fingerprint, rows. */
-static enum run_exec_status exec_one(struct runctx *c, int num, unsigned flags, int total,
+static enum run_exec_status exec_one(struct run_state *c, int num, unsigned flags, int total,
 				     struct res_restart *r, long long *rows, char *result_sha,
 				     struct run_exec_result *x, struct errbuf *err)
 {
@@ -107,7 +108,7 @@ static enum run_exec_status exec_one(struct runctx *c, int num, unsigned flags, 
 /* --min-restarts pacing: would another execution of the current query (as long as its last one,
  * last_ms) and `runs` more after it end after the query's deadline, pace_t0 +
  * pace_ns pace_cum[pace_i]? */
-static int past_pace(const struct runctx *c, double last_ms, int runs)
+static int past_pace(const struct run_state *c, double last_ms, int runs)
 {
 	if (!c->pace_ns)
 		return 0;
@@ -118,15 +119,15 @@ static int past_pace(const struct runctx *c, double last_ms, int runs)
 
 /* What query num is expected to take in this restart (ms): its mean execution so far times its
  * planned --warmup-min + runs; 0 before its first. */
-static double pace_cost(const struct runctx *c, int num)
+static double pace_cost(const struct run_state *c, int num)
 {
-	struct qshape sh = shape_of(c, num);
+	struct query_execs sh = shape_of(c, num);
 	return run_mean_exec_ms(c, num) * (sh.wmin + sh.runs);
 }
 
 /* Restarts owed from restart r of the current target on, r included: those --min-restarts
  * still owes, or in the paced last pair the rest of the pair. */
-int run_restarts_owed(const struct runctx *c, int r)
+int run_restarts_owed(const struct run_state *c, int r)
 {
 	int owed = (c->plan->min_restarts - r) * c->n_targets - c->pair_pos;
 	int pair = c->paced_pair ? c->n_targets - c->pair_pos : 0;
@@ -137,7 +138,7 @@ int run_restarts_owed(const struct runctx *c, int r)
  * the longest start + stop, and per query measured its --warmup-min + --runs-min executions at
  * its mean so far, --costs-from's before the first), says once where the run will end: after
  * an owed restart, or before the first when --costs-from gave the costs. */
-void run_warn_owed_over(struct runctx *c, int left)
+void run_warn_owed_over(struct run_state *c, int left)
 {
 	const struct run_plan *p = c->plan;
 	if (left < 1 || c->owed_warned)
@@ -147,7 +148,7 @@ void run_warn_owed_over(struct runctx *c, int left)
 	for (int t = 0; t < c->n_targets; t++)
 		startstop = fmax(startstop, c->ts[t].startstop_s);
 	for (int i = 0; i < p->n_queries; i++) {
-		struct qshape sh = shape_of(c, p->queries[i]);
+		struct query_execs sh = shape_of(c, p->queries[i]);
 		least[i] = (struct run_qcost){run_mean_exec_ms(c, p->queries[i]) / 1e3, sh.wmin,
 					      sh.rmin, c->next[i].active};
 	}
@@ -166,7 +167,7 @@ void run_warn_owed_over(struct runctx *c, int left)
 /* Starts the pacing of restart r when it is owed (docs/run.md, "--min-restarts", "The last
  * pair"): an equal share of the budget left among the restarts still owed, this one included,
  * split among its queries (order: the restart's query order) by their expected cost. */
-static void pace_start(struct runctx *c, int r, const int *order)
+static void pace_start(struct run_state *c, int r, const int *order)
 {
 	const struct run_plan *p = c->plan;
 	int owed = run_restarts_owed(c, r), n = 0;
@@ -187,7 +188,7 @@ static void pace_start(struct runctx *c, int r, const int *order)
 }
 
 /* The work of the n measured executions between readings snaps[0..n] as r's "work". */
-static void work_record(struct runctx *c, int num, struct res_restart *r,
+static void work_record(struct run_state *c, int num, struct res_restart *r,
 			const struct run_work_snap *snaps, size_t n)
 {
 	struct res_counts rc;
@@ -202,9 +203,10 @@ static void work_record(struct runctx *c, int num, struct res_restart *r,
 
 /* The measured executions; with work counters, the session's status read before the first and
  * after each, outside run_exec's timed window (docs/work.md). */
-static enum run_exec_status measured_runs(struct runctx *c, int num, const struct qshape *sh,
-					  struct res_restart *r, struct series *s, long long *rows,
-					  char *result_sha, int total, struct errbuf *err)
+static enum run_exec_status measured_runs(struct run_state *c, int num,
+					  const struct query_execs *sh, struct res_restart *r,
+					  struct series *s, long long *rows, char *result_sha,
+					  int total, struct errbuf *err)
 {
 	struct run_exec_result x;
 	struct errbuf werr;
@@ -266,11 +268,11 @@ static void instr_record(struct runctx *c, struct res_restart *r, size_t nw, siz
 
 /* Measures one query in one restart into r (r->extra an object); returns the run_exec status of
  * the failure that ended it (RUN_EXEC_OK when all went well). */
-static enum run_exec_status measure(struct runctx *c, int num, struct res_restart *r,
+static enum run_exec_status measure(struct run_state *c, int num, struct res_restart *r,
 				    struct series *s, struct errbuf *err)
 {
 	const struct qry *q = &c->queries[num];
-	const struct qshape sh = shape_of(c, num);
+	const struct query_execs sh = shape_of(c, num);
 	struct run_exec_result x;
 	enum run_exec_status st = RUN_EXEC_OK;
 	char result_sha[65] = "";
@@ -351,8 +353,8 @@ static int server_died(struct srv *s, struct errbuf *err)
 
 /* A lost connection: a crash (status "crash", the error log's first lines kept) when the server
  * died, else an error. Returns 1 for a crash. */
-static int record_lost(struct runctx *c, struct tstate *t, struct res_restart *rr, int num, int r,
-		       const struct errbuf *xerr)
+static int record_lost(struct run_state *c, struct run_target_state *t, struct res_restart *rr,
+		       int num, int r, const struct errbuf *xerr)
 {
 	int crashed = 0;
 	struct errbuf cerr;
@@ -391,7 +393,7 @@ static int record_lost(struct runctx *c, struct tstate *t, struct res_restart *r
 }
 
 /* Status and error of restart r from how the measurement ended. Returns 1 for a crash. */
-static int record_status(struct runctx *c, struct tstate *t, struct res_restart *rr,
+static int record_status(struct run_state *c, struct run_target_state *t, struct res_restart *rr,
 			 enum run_exec_status st, int num, int r, const struct errbuf *xerr)
 {
 	const struct run_plan *p = c->plan;
@@ -418,7 +420,7 @@ static int record_status(struct runctx *c, struct tstate *t, struct res_restart 
 
 /* One query in one restart of target t: measure, record, checkpoint; handles crashes.
  * Returns 0, -1 or RUN_E_SERVER. */
-static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos,
+static int run_query(struct run_state *c, struct run_target_state *t, int r, int num, int pos,
 		     struct errbuf *err)
 {
 	const struct run_plan *p = c->plan;
@@ -429,7 +431,7 @@ static int run_query(struct runctx *c, struct tstate *t, int r, int num, int pos
 	memset(&rr, 0, sizeof(rr));
 	rr.index = r;
 	rr.rows = -1;
-	const struct qshape sh = shape_of(c, num);
+	const struct query_execs sh = shape_of(c, num);
 	s.warm = calloc((size_t)sh.wmax + 1, sizeof(double));
 	s.meas = calloc((size_t)sh.runs + 1, sizeof(double));
 	s.cpu = calloc((size_t)sh.runs + 1, sizeof(double));
@@ -496,7 +498,7 @@ out:
 }
 
 /* Restart r of target t: start, every pending query, stop. */
-int run_restart(struct runctx *c, struct tstate *t, int r, struct errbuf *err)
+int run_restart(struct run_state *c, struct run_target_state *t, int r, struct errbuf *err)
 {
 	int order[RUN_MAX_QUERIES], rc;
 	run_plan_order(c->plan, r, order);

@@ -2,7 +2,7 @@
 /* A target's server in a run: start (pinned), session, dataset, crash recovery, probe. */
 #include "runner/run_int.h"
 
-void run_session_close(struct runctx *c)
+void run_session_close(struct run_state *c)
 {
 	run_watch_free(c->watch);
 	c->watch = NULL;
@@ -20,7 +20,7 @@ void run_session_close(struct runctx *c)
 
 /* The work counters of the new session: the cost of a reading measured, recorded in the plan
  * (plan.work_source, plan.work_reading_cost: what one reading adds, subtracted). */
-static void open_work(struct runctx *c, struct tstate *t)
+static void open_work(struct run_state *c, struct run_target_state *t)
 {
 	struct errbuf werr;
 	enum run_work_flavour f =
@@ -63,7 +63,7 @@ static int open_instr(struct runctx *c, struct tstate *t, struct errbuf *err)
 }
 
 /* Connections and the CPU sampler for a running server. */
-static int open_session(struct runctx *c, struct tstate *t, struct errbuf *err)
+static int open_session(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	c->conn = srv_connect(t->srv, RUN_DB, err);
 	if (!c->conn)
@@ -98,7 +98,7 @@ fail:
 
 /* The dataset section from the load's fingerprint; the data must be a complete load of the
  * plan's scale factor, and the same data a resumed file was measured on. */
-static int describe_dataset(struct runctx *c, struct tstate *t, struct errbuf *err)
+static int describe_dataset(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	struct load_fingerprint fp;
 	int rc = load_fingerprint_read(c->conn, RUN_DB, &fp, err);
@@ -140,7 +140,7 @@ static int describe_dataset(struct runctx *c, struct tstate *t, struct errbuf *e
 }
 
 /* Starts the target's server (pinned), verifies the placement, opens the session. */
-int run_server_start(struct runctx *c, struct tstate *t, struct errbuf *err)
+int run_server_start(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	const char *extra[8];
 	struct srv_kv overlay[8];
@@ -197,7 +197,7 @@ int run_server_start(struct runctx *c, struct tstate *t, struct errbuf *err)
 	return 0;
 }
 
-int run_server_stop(struct runctx *c, struct tstate *t, struct errbuf *err)
+int run_server_stop(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	uint64_t t0 = util_now_ns();
 	run_session_close(c);
@@ -207,7 +207,7 @@ int run_server_stop(struct runctx *c, struct tstate *t, struct errbuf *err)
 }
 
 /* After a lost connection: a new session, or after a crash a new server (up to --max-crashes). */
-int run_recover(struct runctx *c, struct tstate *t, int crashed, struct errbuf *err)
+int run_recover(struct run_state *c, struct run_target_state *t, int crashed, struct errbuf *err)
 {
 	const struct run_plan *p = c->plan;
 	if (!crashed) {
@@ -231,7 +231,7 @@ int run_recover(struct runctx *c, struct tstate *t, int crashed, struct errbuf *
 /* One memory probe, by the worker on the server's PUs (the server is idle between queries;
  * unpinned: where the scheduler puts it); < 0 without a probe. Its time is a restart's fixed
  * cost, like its start and stop (--budget's plan counts it there), and not the paced queries'. */
-static double probe_take(struct runctx *c)
+static double probe_take(struct run_state *c)
 {
 	if (!c->probe_worker)
 		return -1;
@@ -245,7 +245,7 @@ static double probe_take(struct runctx *c)
 
 /* The probe before a query's window: the one after the previous query of this server start,
  * or a new one for the first. */
-double run_probe_last(struct runctx *c)
+double run_probe_last(struct run_state *c)
 {
 	if (c->probe_last_ns < 0)
 		c->probe_last_ns = probe_take(c);
@@ -253,7 +253,7 @@ double run_probe_last(struct runctx *c)
 }
 
 /* Takes the probe after a query's window and adds both to its interference record. */
-void run_probe_record(struct runctx *c, json_t *rec, double before)
+void run_probe_record(struct run_state *c, json_t *rec, double before)
 {
 	double after = probe_take(c);
 	c->probe_last_ns = after;
@@ -267,7 +267,7 @@ void run_probe_record(struct runctx *c, json_t *rec, double before)
  * RUN_MEMPROBE_CALIBRATION probes, kept in each result's host.memory_probe (the lower of it
  * and a resumed file's). */
 #define RUN_MEMPROBE_CALIBRATION 9
-void run_probe_open(struct runctx *c)
+void run_probe_open(struct run_state *c)
 {
 	struct errbuf perr;
 	int managed = 0;
