@@ -65,7 +65,7 @@ static void check_rows(struct res_restart *r, long long first, long long rows, i
 /* The instructions of one execution, read from outside around it (never inside run_exec's
  * timed window): before zeroes or reads, after appends the count to c->icount. A failure says
  * so once and leaves the query without a record. */
-static void instr_around(struct runctx *c, int num, int after)
+static void instr_around(struct run_state *c, int num, int after)
 {
 	struct errbuf ierr;
 	long long v[2];
@@ -236,7 +236,7 @@ static enum run_exec_status measured_runs(struct run_state *c, int num,
 }
 
 /* --instructions: the warm-up is over once its last two counts agree (docs/work.md). */
-static int instr_steady(const struct runctx *c, size_t nw)
+static int instr_steady(const struct run_state *c, size_t nw)
 {
 	return c->plan->instructions && c->instr && !c->instr_broken && c->n_icount == nw &&
 	       run_instr_steady(c->icount, nw, c->plan->instr_tol);
@@ -244,7 +244,7 @@ static int instr_steady(const struct runctx *c, size_t nw)
 
 /* The counts of the measured executions (after the nw warm-up ones) as r's "instructions"; with
  * --instructions also whether the warm-up ended steady. */
-static void instr_record(struct runctx *c, struct res_restart *r, size_t nw, size_t nm)
+static void instr_record(struct run_state *c, struct res_restart *r, size_t nw, size_t nm)
 {
 	if (!c->instr)
 		return;

@@ -41,7 +41,7 @@ static void open_work(struct run_state *c, struct run_target_state *t)
 /* Instructions per execution on the new session (docs/work.md): with --instructions callgrind's,
  * which must answer (-1 otherwise: the run was asked for them); without, the PMU's where the
  * host has one, and where it has not the reason once in plan.pmu_unavailable. */
-static int open_instr(struct runctx *c, struct tstate *t, struct errbuf *err)
+static int open_instr(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	struct errbuf ierr;
 	json_t *plan = t->t->res->plan;
