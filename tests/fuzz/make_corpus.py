@@ -3,6 +3,8 @@
 """Makes the seed corpus of tests/fuzz/corpus from real result files (gzipped, format_version 1):
 a few queries of each, kept as the writer wrote them (members, order, plan text), so the fuzzer
 starts from what `run` really produces. The corpus is committed; this records how it was made.
+real-work-sf0.01-q3.json (work counters, issue 29) is Q3 of a 2-restart `run` at SF 0.01 of
+2026-12-03, cut by hand: the measurement files above predate the work counters.
 
 usage: make_corpus.py MEASUREMENTS_DIR OUT_DIR   (e.g. /work/shared/measurements tests/fuzz/corpus)
        make_corpus.py --hostile OUT_DIR           (only the hostile-*.json seeds, from OUT_DIR's)

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* Work counters against a real private MariaDB at SF 0.01: two restarts of the 22 queries record
+ * them, identical across restarts; an A/B of optimizer_switch semijoin=on vs off changes the
+ * work of exactly the queries whose plans change. The expected set {Q4, Q18, Q20, Q21} was
+ * measured by hand with the mariadb client, without dbt3stab's code
+ * (bench/work-ab-byhand.sh, bench/data/work-20261203/ab-sf0.01.tsv). */
+#include "harness.h"
+#include "reports/rpt.h"
+#include "result/res.h"
+#include "result/res_counts.h"
+#include "tests/th_db.h"
+#include "tests/th_schema.h"
+#include "tests/th_spawn.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct th_db db;
+static int loaded;
+
+static int run_cli(const char *tag, const char *const *args)
+{
+	char log[4300];
+	const char *inst_args[] = {"--datadir", db.inst, "--port", db.portarg, "--no-pin", NULL};
+	snprintf(log, sizeof(log), "%s/%s.log", db.tmp, tag);
+	int rc = th_wait_exit(th_spawn(log, args, inst_args));
+	if (rc != 0)
+		th_show_log(log);
+	return rc;
+}
+
+static struct res_file *read_result(const char *path)
+{
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	if (res_file_read(&res, path, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	return res;
+}
+
+static struct rpt_compare *compare(const char *pa, struct res_file *a, const char *pb,
+				   struct res_file *b)
+{
+	struct rpt_compare_opts o;
+	struct rpt_compare *c = NULL;
+	struct errbuf err = {""};
+	struct rpt_file_info fa = {pa, a}, fb = {pb, b};
+	rpt_compare_opts_init(&o);
+	o.force = 1; /* the variants' server options differ */
+	if (rpt_compare_build(&c, &fa, &fb, NULL, &o, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	return c;
+}
+
+/* Every ok restart has the 19 MariaDB counters; most queries have the same counts in every
+ * measured execution of both restarts (22 of 22 here on 2026-12-03); the reading's own cost is
+ * recorded (19 rows of Rows_tmp_read per reading on MariaDB 10.11); the file against itself
+ * changes nothing. */
+static void test_run_work_db__two_restarts_record_identical_work(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char out[4300];
+	snprintf(out, sizeof(out), "%s/work.json", db.tmp);
+	const char *args[] = {"run",	    "-s",     "0.01", "-o", out, "--restarts", "2",
+			      "--warmup", "1",	      "--runs", "2",  "--quiet", NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("work", args), 0);
+	struct errbuf serr = {""};
+	if (th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &serr) < 0)
+		fprintf(stderr, "%s\n", serr.msg);
+	CU_ASSERT_STRING_EQUAL(serr.msg, "");
+	struct res_file *res = read_result(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	json_t *cost = json_object_get(res->plan, "work_reading_cost");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(cost, "Rows_tmp_read")), 19);
+	size_t same = 0;
+	for (size_t i = 0; i < res->n_queries; i++) {
+		const struct res_query *q = &res->queries[i];
+		CU_ASSERT_EQUAL_FATAL(q->n_restarts, 2);
+		struct res_counts c[2];
+		int identical = 1;
+		for (int r = 0; r < 2; r++) {
+			CU_ASSERT_EQUAL(q->restarts[r].status, RES_STATUS_OK);
+			CU_ASSERT_EQUAL_FATAL(res_counts_get(&c[r], &q->restarts[r], "work"), 1);
+			CU_ASSERT_EQUAL(c[r].n, 19);
+			CU_ASSERT_EQUAL(c[r].n_exec, 2);
+		}
+		for (size_t k = 0; k < c[0].n; k++) {
+			int j = res_counts_find(&c[1], c[0].names[k]);
+			CU_ASSERT_FATAL(j >= 0);
+			const long long *a = c[0].v + k * 2, *b = c[1].v + (size_t)j * 2;
+			identical &= a[0] == a[1] && b[0] == b[1] && a[0] == b[0];
+		}
+		/* a query reads rows: Rows_read is counted */
+		CU_ASSERT(c[0].v[res_counts_find(&c[0], "Rows_read") * 2] > 0);
+		same += (size_t)identical;
+		res_counts_release(&c[0]);
+		res_counts_release(&c[1]);
+	}
+	printf("\n  queries with identical work in both restarts: %zu of %zu\n", same,
+	       res->n_queries);
+	CU_ASSERT(same >= 20);
+	struct rpt_compare *cmp = compare(out, res, out, res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cmp);
+	CU_ASSERT_EQUAL(cmp->n_work_compared, 22);
+	CU_ASSERT_EQUAL(cmp->n_work_changed, 0);
+	rpt_compare_free(cmp);
+	res_file_free(res);
+}
+
+/* One restart a side, interleaved: semijoin off changes the work of Q4, Q18, Q20, Q21 and of no
+ * other query; compare exits 1 on the work alone. */
+static void test_run_work_db__semijoin_ab_changes_the_plan_changing_queries(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char dir[4300], pa[4400], pb[4400];
+	snprintf(dir, sizeof(dir), "%s/ab", db.tmp);
+	const char *args[] = {"run",
+			      "-s",
+			      "0.01",
+			      "-o",
+			      dir,
+			      "--restarts",
+			      "1",
+			      "--warmup",
+			      "1",
+			      "--runs",
+			      "1",
+			      "--variant",
+			      "on:mysqld=/usr/sbin/mariadbd",
+			      "--variant",
+			      "off:mysqld=/usr/sbin/mariadbd,optimizer_switch=semijoin=off",
+			      "--quiet",
+			      NULL};
+	CU_ASSERT_EQUAL_FATAL(run_cli("ab", args), 0);
+	snprintf(pa, sizeof(pa), "%s/on.json", dir);
+	snprintf(pb, sizeof(pb), "%s/off.json", dir);
+	struct res_file *a = read_result(pa), *b = read_result(pb);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	struct rpt_compare *cmp = compare(pa, a, pb, b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cmp);
+	static const char *const changed[] = {"Q4", "Q18", "Q20", "Q21"};
+	CU_ASSERT_EQUAL(cmp->n_work_compared, 22);
+	for (size_t i = 0; i < cmp->n_queries; i++) {
+		const struct rpt_query *q = &cmp->queries[i];
+		int want = 0;
+		for (size_t k = 0; k < 4; k++)
+			want |= strcmp(q->id, changed[k]) == 0;
+		if (q->work.changed != want)
+			printf("\n  %s: work changed %d, expected %d\n", q->id, q->work.changed, want);
+		CU_ASSERT_EQUAL(q->work.changed, want);
+	}
+	CU_ASSERT_EQUAL(cmp->n_work_changed, 4);
+	rpt_compare_free(cmp);
+	res_file_free(a);
+	res_file_free(b);
+	char cmd[20000], log[4400];
+	snprintf(log, sizeof(log), "%s/ab-compare.log", db.tmp);
+	snprintf(cmd, sizeof(cmd), "'%s' compare --force '%s' '%s' >'%s' 2>&1", DBT3_BINARY, pa,
+		 pb, log);
+	int st = system(cmd);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	char *text = NULL;
+	size_t len = 0;
+	struct errbuf err;
+	CU_ASSERT_EQUAL(util_read_file(log, &text, &len, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(text ? strstr(text, "Q20 work changed: ") : NULL);
+	free(text);
+}
+
+int main(int argc, char **argv)
+{
+	if (th_db_begin(&db, "work") == 0)
+		loaded = th_db_init_and_load(&db);
+	static const struct th_case cases[] = {
+	    {"two_restarts_record_identical_work",
+	     test_run_work_db__two_restarts_record_identical_work},
+	    {"semijoin_ab_changes_the_plan_changing_queries",
+	     test_run_work_db__semijoin_ab_changes_the_plan_changing_queries},
+	    {NULL, NULL},
+	};
+	int rc = th_run("run_work_db", cases, argc, argv);
+	th_db_end(&db);
+	return rc;
+}
