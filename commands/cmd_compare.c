@@ -258,7 +258,7 @@ int cmd_compare(int argc, char **argv)
 	if ((rc = cmd_output_write(a.output, compare_write, &co)) != CLI_OK)
 		goto out;
 	rc = cmp->worst == RPT_WRONG_RESULT			     ? CLI_WRONG
-	     : cmp->worst == RPT_REGRESSION || cmp->n_work_changed ? CLI_FOUND
+	     : cmp->worst == RPT_REGRESSION || cmp->n_work_changed || cmp->n_instr_changed ? CLI_FOUND
 								   : CLI_OK;
 out:
 	rpt_compare_free(cmp);

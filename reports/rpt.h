@@ -135,6 +135,47 @@ void rpt_work_query_line(char *buf, size_t n, const struct rpt_query *q);
  * records in both files. */
 void rpt_work_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md);
 
+/* ---- instruction counts (rpt_instr.c, docs/work.md "Instructions") ---- */
+
+/* Changed when the counts' ratio is more than RPT_INSTR_TOL + RPT_INSTR_K x (the two files'
+ * restart spreads) away from 1 (docs/statistics.md, "Instructions"). */
+#define RPT_INSTR_TOL 0.005
+#define RPT_INSTR_K 2.0
+
+/* One file's counts of a query: each ok restart's mean over its measured executions. */
+struct rpt_instr_side {
+	size_t restarts; /* restarts with the count */
+	double mean;	 /* mean of the restart means */
+	double spread;	 /* (largest - smallest) / smallest restart mean; 0 with one restart */
+};
+
+struct rpt_instr {
+	int compared;	  /* both files have the count (name) */
+	const char *name; /* "callgrind_ir" or "pmu_instructions" (static) */
+	struct rpt_instr_side old, new;
+	double ratio, bound; /* new / old mean; the rule's bound on |ratio - 1| */
+	int changed;
+};
+
+/* The rule: 1 when |ratio - 1| > RPT_INSTR_TOL + RPT_INSTR_K (spread_old + spread_new), whose
+ * right side goes to *out_bound (may be NULL). */
+int rpt_instr_changed(double ratio, double spread_old, double spread_new, double *out_bound);
+
+/* Builds out from the restarts of a and b (compared on the first count both have). -1 on out
+ * of memory. */
+int rpt_instr_build(struct rpt_instr *out, const struct res_query *a, const struct res_query *b);
+
+/* {"ratio", "changed", "counter", "old", "new", "old_restarts", "new_restarts", "old_spread",
+ * "new_spread", "bound"}, or null when not compared. */
+json_t *rpt_instr_json(const struct rpt_instr *in);
+
+/* "Q18 instructions changed: 229 M -> 310 M (x1.3500, beyond +-0.50%)", "" when unchanged. */
+void rpt_instr_query_line(char *buf, size_t n, const struct rpt_query *q);
+
+/* compare's instructions section (text: prefix "  ", Markdown: "- "); nothing when no query
+ * has counts in both files. */
+void rpt_instr_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md);
+
 /* Warning flags of one query (either side). */
 enum rpt_warn {
 	RPT_W_NOT_STEADY = 1 << 0,
@@ -177,6 +218,7 @@ struct rpt_query {
 	struct st_prior seq_prior; /* --sequential with --baseline: the variance this query's test
 				    * borrows on seq_base's df (rpt_seq_replay); df 0: none */
 	struct rpt_work work;	   /* the work counters of both files */
+	struct rpt_instr instr;	   /* the instruction counts of both files */
 };
 
 struct rpt_compare_opts {
@@ -238,6 +280,8 @@ struct rpt_compare {
 	int lend_refused;	       /* lend.p < RPT_LEND_ALPHA: no query borrows */
 	size_t n_work_changed;	       /* queries whose work changed (findings: exit 1) */
 	size_t n_work_compared;	       /* queries with work records in both files */
+	size_t n_instr_changed;	       /* queries whose instructions changed (findings: exit 1) */
+	size_t n_instr_compared;       /* queries with instruction counts in both files */
 	size_t n_adjusted;	       /* --adjust-memory: queries whose test was adjusted */
 	double adjust_sd_ratio;	       /* ... the median of their residual sd over the unadjusted */
 };

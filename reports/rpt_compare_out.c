@@ -231,8 +231,11 @@ static void fmt_counts(char *buf, size_t n, const struct rpt_compare *c)
 	if (!at)
 		snprintf(buf, n, "no query compared");
 	else if (c->n_work_changed && at < n)
-		snprintf(buf + at, n - at, "; work changed in %zu quer%s", c->n_work_changed,
-			 c->n_work_changed == 1 ? "y" : "ies");
+		at += (size_t)snprintf(buf + at, n - at, "; work changed in %zu quer%s",
+				       c->n_work_changed, c->n_work_changed == 1 ? "y" : "ies");
+	if (at && at < n && c->n_instr_changed)
+		snprintf(buf + at, n - at, "; instructions changed in %zu quer%s",
+			 c->n_instr_changed, c->n_instr_changed == 1 ? "y" : "ies");
 }
 
 /* Query i's explanation is shown (a verdict other than unchanged that says why). */
@@ -413,6 +416,7 @@ int rpt_compare_write_text(FILE *f, const struct rpt_compare *c, int color, stru
 	fprintf(f, "\n%s\n", line);
 	why_lines(f, c, "");
 	rpt_work_write(f, c, "  ", 0);
+	rpt_instr_write(f, c, "  ", 0);
 	if (count_warnings(c)) {
 		fprintf(f, "\nwarnings:\n");
 		all_warnings(f, c, "  ", 0);
@@ -466,6 +470,7 @@ int rpt_compare_write_markdown(FILE *f, const struct rpt_compare *c, int color,
 		fputc('\n', f);
 	why_lines(f, c, "- ");
 	rpt_work_write(f, c, "- ", 1);
+	rpt_instr_write(f, c, "- ", 1);
 	if (count_warnings(c)) {
 		fprintf(f, "\n**Warnings**\n\n");
 		all_warnings(f, c, "- ", 1);
@@ -601,6 +606,7 @@ static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q
 	}
 	json_object_set_new(jq, "plan", plan);
 	json_object_set_new(jq, "work", q->work.compared ? rpt_work_json(&q->work, 1) : json_null());
+	json_object_set_new(jq, "instructions", rpt_instr_json(&q->instr));
 	json_object_set_new(jq, "warnings", warn_json(q->warn));
 	json_object_set_new(jq, "sequential", rpt_seq_query_json(c, q));
 	return jq;
@@ -656,6 +662,9 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 	json_object_set_new(o, "work",
 			    json_pack("{s:I, s:I}", "compared", (json_int_t)c->n_work_compared,
 				      "changed", (json_int_t)c->n_work_changed));
+	json_object_set_new(o, "instructions",
+			    json_pack("{s:I, s:I}", "compared", (json_int_t)c->n_instr_compared,
+				      "changed", (json_int_t)c->n_instr_changed));
 	for (size_t i = 0; i < c->n_warnings; i++)
 		json_array_append_new(w, json_string(c->warnings[i]));
 	json_object_set_new(o, "warnings", w);

@@ -584,6 +584,10 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 			goto oom;
 		c->n_work_compared += q->work.compared;
 		c->n_work_changed += q->work.changed;
+		if (rpt_instr_build(&q->instr, qa, qb) < 0)
+			goto oom;
+		c->n_instr_compared += q->instr.compared;
+		c->n_instr_changed += q->instr.changed;
 	}
 	verdicts = calloc(c->n_queries ? c->n_queries : 1, sizeof(*verdicts));
 	if (!verdicts)

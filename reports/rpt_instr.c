@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* The instruction counts of a query in two result files (run --instructions, or the PMU's) and
+ * the rule that calls them changed (reports/rpt.h; docs/statistics.md, "Instructions"). */
+#include "reports/rpt.h"
+#include "result/res_counts.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The names compare reads, in order of preference: a query is compared on the first both files
+ * have (never callgrind's count against the PMU's). */
+static const char *const instr_names[] = {"callgrind_ir", "pmu_instructions"};
+
+/* One side: the mean of each ok restart's measured counts of name; their mean and spread. */
+static int side_load(struct rpt_instr_side *out, const struct res_query *q, const char *name)
+{
+	memset(out, 0, sizeof(*out));
+	double lo = INFINITY, hi = -INFINITY, sum = 0;
+	for (size_t i = 0; q && i < q->n_restarts; i++) {
+		const struct res_restart *rr = &q->restarts[i];
+		struct res_counts c;
+		if (rr->status != RES_STATUS_OK)
+			continue;
+		int got = res_counts_get(&c, rr, "instructions");
+		if (got < 0)
+			return -1;
+		int k = got == 1 ? res_counts_find(&c, name) : -1;
+		if (k >= 0 && c.n_exec > 0) {
+			double m = 0;
+			for (size_t e = 0; e < c.n_exec; e++)
+				m += (double)c.v[(size_t)k * c.n_exec + e];
+			m /= (double)c.n_exec;
+			lo = fmin(lo, m);
+			hi = fmax(hi, m);
+			sum += m;
+			out->restarts++;
+		}
+		res_counts_release(&c);
+	}
+	if (out->restarts) {
+		out->mean = sum / (double)out->restarts;
+		out->spread = lo > 0 ? (hi - lo) / lo : 0;
+	}
+	return 0;
+}
+
+int rpt_instr_changed(double ratio, double spread_old, double spread_new, double *out_bound)
+{
+	double bound = RPT_INSTR_TOL + RPT_INSTR_K * (spread_old + spread_new);
+	if (out_bound)
+		*out_bound = bound;
+	return fabs(ratio - 1) > bound;
+}
+
+int rpt_instr_build(struct rpt_instr *out, const struct res_query *a, const struct res_query *b)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < sizeof(instr_names) / sizeof(instr_names[0]); i++) {
+		if (side_load(&out->old, a, instr_names[i]) < 0 ||
+		    side_load(&out->new, b, instr_names[i]) < 0)
+			return -1;
+		if (out->old.restarts && out->new.restarts && out->old.mean > 0) {
+			out->name = instr_names[i];
+			out->compared = 1;
+			out->ratio = out->new.mean / out->old.mean;
+			out->changed = rpt_instr_changed(out->ratio, out->old.spread,
+							 out->new.spread, &out->bound);
+			return 0;
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	return 0;
+}
+
+json_t *rpt_instr_json(const struct rpt_instr *in)
+{
+	if (!in->compared)
+		return json_null();
+	return json_pack("{s:f, s:b, s:s, s:f, s:f, s:I, s:I, s:f, s:f, s:f}", "ratio", in->ratio,
+			 "changed", in->changed, "counter", in->name, "old", in->old.mean, "new",
+			 in->new.mean, "old_restarts", (json_int_t)in->old.restarts, "new_restarts",
+			 (json_int_t)in->new.restarts, "old_spread", in->old.spread, "new_spread",
+			 in->new.spread, "bound", in->bound);
+}
+
+void rpt_instr_query_line(char *buf, size_t n, const struct rpt_query *q)
+{
+	char a[32], b[32];
+	buf[0] = '\0';
+	if (!q->instr.compared || !q->instr.changed)
+		return;
+	rpt_work_fmt_count(a, sizeof(a), q->instr.old.mean);
+	rpt_work_fmt_count(b, sizeof(b), q->instr.new.mean);
+	snprintf(buf, n, "%s instructions changed: %s -> %s (x%.4f, beyond +-%.2f%%)%s", q->id, a,
+		 b, q->instr.ratio, 100 * q->instr.bound, q->plan_changed ? ", plan changed" : "");
+}
+
+void rpt_instr_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md)
+{
+	char line[512];
+	if (!c->n_instr_compared)
+		return;
+	fprintf(f,
+		"\n%s (per execution; changed beyond %.1f%% + %.0f x the restarts' spread; "
+		"docs/work.md): %zu of %zu quer%s changed\n%s",
+		md ? "**Instructions**" : "instructions", 100 * RPT_INSTR_TOL, RPT_INSTR_K,
+		c->n_instr_changed, c->n_instr_compared, c->n_instr_compared == 1 ? "y" : "ies",
+		md ? "\n" : "");
+	for (size_t i = 0; i < c->n_queries; i++) {
+		rpt_instr_query_line(line, sizeof(line), &c->queries[i]);
+		if (*line)
+			fprintf(f, "%s%s\n", prefix, line);
+	}
+}

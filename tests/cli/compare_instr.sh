@@ -1,0 +1,22 @@
+# compare on instruction counts (run --instructions): the instructions section (text, Markdown),
+# exit 1 for an instruction change alone, the JSON object per query (fixtures cut from a real run
+# by tests/data/instr_fixture.py: Q6's counts raised by 2 % in the new file). Only the sections
+# this feature adds are shown (the files' warnings go to /dev/null).
+cd "$(dirname "$0")/../data" || exit 1
+section() { # ARGS...: the report from its instructions section on, then the exit code
+	echo "\$ dbt3stab $*"
+	out=$(mktemp); "$DBT3STAB" "$@" 2>/dev/null >"$out"; rc=$?
+	sed -n '/nstructions\*\{0,2\} (per execution/,/^\(warnings:\|\*\*Warnings\)/p; /^result:/p' "$out"; rm -f "$out"
+	echo "exit=$rc"
+}
+section compare instr_old.json instr_new.json
+section compare instr_old.json instr_new.json --format markdown
+echo "\$ dbt3stab compare instr_old.json instr_new.json --format json (instructions members)"
+"$DBT3STAB" compare instr_old.json instr_new.json --format json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(json.dumps(d["instructions"]))
+for q in d["queries"]:
+    i = q["instructions"]
+    print(q["id"], i["counter"], i["changed"], round(i["ratio"], 6), round(i["bound"], 6), i["old_restarts"], i["new_restarts"])'
+section compare instr_old.json instr_old.json
