@@ -382,6 +382,41 @@ static void test_srv__template_mysql_redo_option_by_version(void)
 	srv_kv_free(kv, n);
 }
 
+/* Under Valgrind (run --instructions): no native AIO, the pool's maximum bounded to the pool (as
+ * a loose_ option), no stack-trace handler; --server-option still wins; none of it without. */
+static void test_srv__template_under_valgrind(void)
+{
+	struct srv_opts o;
+	struct errbuf err;
+	struct srv_kv *kv = NULL;
+	size_t n = 0;
+	int found;
+	srv_opts_init(&o);
+	o.buffer_pool = 1 * GIB;
+	struct srv_template_in in = mariadb_in();
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	kv_get(kv, n, "innodb_use_native_aio", &found);
+	CU_ASSERT_FALSE(found);
+	kv_get(kv, n, "loose_innodb_buffer_pool_size_max", &found);
+	CU_ASSERT_FALSE(found);
+	srv_kv_free(kv, n);
+	o.valgrind = 1;
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_use_native_aio", &found), "0");
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "loose_innodb_buffer_pool_size_max", &found),
+			       "1073741824");
+	kv_get(kv, n, "skip_stack_trace", &found);
+	CU_ASSERT_TRUE(found);
+	srv_kv_free(kv, n);
+	CU_ASSERT_EQUAL(srv_kv_set(&o.server_options, &o.n_server_options, "innodb_use_native_aio",
+				   "1"),
+			0);
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_use_native_aio", &found), "1");
+	srv_kv_free(kv, n);
+	srv_opts_release(&o);
+}
+
 static void test_srv__overlay_then_user_options_win(void)
 {
 	struct srv_opts o;
@@ -631,6 +666,7 @@ int main(int argc, char **argv)
 	    {"pool_from_data_and_caps", test_srv__pool_from_data_and_caps},
 	    {"data_bytes_sums_user_tablespaces", test_srv__data_bytes_sums_user_tablespaces},
 	    {"template_mariadb_defaults", test_srv__template_mariadb_defaults},
+	    {"template_under_valgrind", test_srv__template_under_valgrind},
 	    {"template_mysql_redo_option_by_version",
 	     test_srv__template_mysql_redo_option_by_version},
 	    {"overlay_then_user_options_win", test_srv__overlay_then_user_options_win},
