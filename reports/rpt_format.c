@@ -12,12 +12,6 @@ static int compare_html(FILE *f, const struct rpt_compare *c, int color, struct 
 	return rpt_html_write_compare(f, c, err);
 }
 
-static int history_markdown(FILE *f, const struct hist_check *c, struct errbuf *err)
-{
-	(void)err;
-	return rpt_history_write_markdown(f, c);
-}
-
 static const struct rpt_format_def {
 	const char *name; /* --format NAME */
 	rpt_compare_writer *compare;
@@ -26,7 +20,7 @@ static const struct rpt_format_def {
 } formats[] = {
     [RPT_TEXT] = {"text", rpt_compare_write_text, rpt_summary_write_text, rpt_history_write_text},
     [RPT_MARKDOWN] = {"markdown", rpt_compare_write_markdown, rpt_summary_write_markdown,
-		      history_markdown},
+		      rpt_history_write_markdown},
     [RPT_JSON] = {"json", rpt_compare_write_json, rpt_summary_write_json, rpt_history_write_json},
     [RPT_JUNIT] = {"junit", rpt_compare_write_junit, NULL, rpt_history_write_junit},
     [RPT_HTML] = {"html", compare_html, NULL, rpt_html_write_history},

@@ -14,7 +14,7 @@ int rpt_history_write(FILE *f, const struct hist_check *c, enum rpt_format fmt,
 
 /* The Markdown of a CI comment (rpt_history_md.c): the changed series x queries with their
  * latest change point and build range, then one line for everything else. 0, or -1. */
-int rpt_history_write_markdown(FILE *f, const struct hist_check *c);
+int rpt_history_write_markdown(FILE *f, const struct hist_check *c, struct errbuf *err);
 
 /* The check as the JSON document of --format json (a new reference; NULL on out of memory). */
 json_t *rpt_history_json(const struct hist_check *c);

@@ -84,7 +84,7 @@ static void md_series_list(FILE *f, const struct hist_check *c)
 	}
 }
 
-int rpt_history_write_markdown(FILE *f, const struct hist_check *c)
+int rpt_history_write_markdown(FILE *f, const struct hist_check *c, struct errbuf *err)
 {
 	struct rpt_hist_cell *cells = NULL;
 	size_t n = 0, changed = 0;
@@ -94,7 +94,7 @@ int rpt_history_write_markdown(FILE *f, const struct hist_check *c)
 		return ferror(f) ? -1 : 0;
 	}
 	if (rpt_history_cells(&cells, &n, c) < 0)
-		return -1;
+		return errbuf_set(err, "cannot order the queries: out of memory");
 	while (changed < n && RPT_HIST_CHANGED(cells[changed].rank))
 		changed++;
 	if (changed)
