@@ -92,7 +92,7 @@ int srv_resolve_binary(struct srv *s, struct errbuf *err)
 	}
 	char *argv[] = {path, "--no-defaults", "--version", NULL};
 	char *text = NULL;
-	int st = srv_run_capture(argv, NULL, &text, err);
+	int st = srv_run_capture(argv, NULL, NULL, SRV_CAPTURE_MAX, &text, err);
 	if (st < 0)
 		return -1;
 	int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
@@ -331,7 +331,7 @@ static int run_initializer(struct srv *s, struct errbuf *err)
 	srv_init_argv(argv, 12, s->flavour, prog, defaults, datadir,
 		      s->o->basedir ? basedir : NULL);
 	char *text = NULL;
-	int status = srv_run_capture(argv, &s->ident, &text, err);
+	int status = srv_run_capture(argv, &s->ident, NULL, SRV_CAPTURE_MAX, &text, err);
 	if (status < 0)
 		return -1;
 	char path[PATHLEN + 16];

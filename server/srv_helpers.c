@@ -80,8 +80,8 @@ double srv_now_s(void)
 	return (double)util_now_ns() / 1e9;
 }
 
-/* Runs argv with stdout+stderr captured (at most ~64 KiB kept); returns the wait status or -1. */
-int srv_run_capture(char *const argv[], const struct srv_ident *id, char **out, struct errbuf *err)
+int srv_run_capture(char *const argv[], const struct srv_ident *id, const char *const *env,
+		    size_t cap, char **out, struct errbuf *err)
 {
 	int fds[2];
 	*out = NULL;
@@ -105,23 +105,25 @@ int srv_run_capture(char *const argv[], const struct srv_ident *id, char **out, 
 			dprintf(2, "cannot become user '%s': %s\n", id->name, strerror(errno));
 			_exit(127);
 		}
-		execv(argv[0], argv);
+		if (env)
+			execve(argv[0], argv, (char *const *)env);
+		else
+			execv(argv[0], argv);
 		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);
 	srv_reg_add(pid);
 	close(fds[1]);
-	size_t cap = 65536, len = 0;
-	char *buf = malloc(cap);
-	char chunk[4096];
+	size_t len = 0;
+	char *buf = malloc(cap + 1), chunk[8192];
 	for (;;) {
 		ssize_t r = read(fds[0], chunk, sizeof(chunk));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
-		if (buf && len + (size_t)r < cap) {
+		if (buf && len + (size_t)r <= cap) {
 			memcpy(buf + len, chunk, (size_t)r);
 			len += (size_t)r;
 		}
@@ -137,8 +139,9 @@ int srv_run_capture(char *const argv[], const struct srv_ident *id, char **out, 
 		}
 	}
 	srv_reg_remove(pid);
-	if (buf)
-		buf[len] = '\0';
+	if (!buf)
+		return errbuf_set(err, "out of memory");
+	buf[len] = '\0';
 	*out = buf;
 	return status;
 }

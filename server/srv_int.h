@@ -62,7 +62,13 @@ int srv_absolute(char *out, size_t len, const char *path);
 int srv_canonical(char *out, size_t len, const char *path);
 uint64_t srv_ram_bytes(void);
 double srv_now_s(void);
-int srv_run_capture(char *const argv[], const struct srv_ident *id, char **out, struct errbuf *err);
+/* What an initializer or `--version` prints that is kept. */
+#define SRV_CAPTURE_MAX 65535
+
+/* Runs argv as id (NULL: as this process) with env (NULL: this process's), stdout and stderr
+ * captured into *out (the first cap bytes kept; the caller frees it); the wait status, or -1. */
+int srv_run_capture(char *const argv[], const struct srv_ident *id, const char *const *env,
+		    size_t cap, char **out, struct errbuf *err);
 void srv_excerpt(const char *text, char *out, size_t budget);
 void srv_log_excerpt(const struct srv *s, char *out, size_t budget);
 void srv_describe_status(char *out, size_t len, int status);

@@ -17,6 +17,9 @@ static const char *const vg_tool_options[] = {
 /* The whole environment of the server and of vgdb: nothing of the caller's (its size moves the
  * stack, its locale the server's), and glibc's choice of string functions pinned to the x86-64
  * baseline with fixed cache sizes, so the counts do not follow the CPU (docs/work.md). */
+/* What a vgdb or valgrind --version prints that is kept (srv_run_capture). */
+#define VG_CAPTURE_MAX (1u << 20)
+
 static const char *const vg_env[] = {
     "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
     "LANG=C",
@@ -67,65 +70,6 @@ int srv_vg_cmd_build(struct srv_vg_cmd *c, struct srv *s, char *defaults_arg, st
 	return 0;
 }
 
-/* Runs argv as id with the fixed environment, stdout and stderr captured (at most 1 MiB kept);
- * the exit status, or -1. */
-static int vg_capture(char *const argv[], const struct srv_ident *id, char **out,
-		      struct errbuf *err)
-{
-	int fds[2];
-	*out = NULL;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return errbuf_errno(err, errno, "cannot create a pipe");
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(fds[0]);
-		close(fds[1]);
-		return errbuf_errno(err, e, "cannot fork");
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		int devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		if (srv_ident_become(id) < 0) {
-			dprintf(2, "cannot become user '%s': %s\n", id->name, strerror(errno));
-			_exit(127);
-		}
-		execve(argv[0], argv, (char *const *)vg_env);
-		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	srv_reg_add(pid);
-	close(fds[1]);
-	size_t cap = 1 << 20, len = 0;
-	char *buf = malloc(cap + 1), chunk[8192];
-	for (;;) {
-		ssize_t r = read(fds[0], chunk, sizeof(chunk));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		if (buf && len + (size_t)r <= cap) {
-			memcpy(buf + len, chunk, (size_t)r);
-			len += (size_t)r;
-		}
-	}
-	close(fds[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	srv_reg_remove(pid);
-	if (!buf)
-		return errbuf_set(err, "out of memory");
-	buf[len] = '\0';
-	*out = buf;
-	return status;
-}
-
 int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
 		   struct errbuf *err)
 {
@@ -153,7 +97,7 @@ int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
 	}
 	argv[k] = NULL;
 	char *text = NULL;
-	int st = vg_capture(argv, &s->ident, &text, err);
+	int st = srv_run_capture(argv, &s->ident, vg_env, VG_CAPTURE_MAX, &text, err);
 	if (st < 0)
 		return -1;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
@@ -177,7 +121,7 @@ static void vg_version(const char *valgrind, char *out, size_t len)
 	char *argv[] = {(char *)valgrind, "--version", NULL}, *text = NULL;
 	struct errbuf ignored;
 	*out = '\0';
-	int st = vg_capture(argv, &self, &text, &ignored);
+	int st = srv_run_capture(argv, &self, vg_env, VG_CAPTURE_MAX, &text, &ignored);
 	if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && text) {
 		text[strcspn(text, "\r\n")] = '\0';
 		snprintf(out, len, "%s", text);
