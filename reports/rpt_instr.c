@@ -113,3 +113,37 @@ void rpt_instr_write(FILE *f, const struct rpt_compare *c, const char *prefix, i
 			fprintf(f, "%s%s\n", prefix, line);
 	}
 }
+
+json_t *rpt_instr_summary_json(const struct rpt_instr *in)
+{
+	if (!in->compared)
+		return json_null();
+	return json_pack("{s:s, s:f, s:I, s:f}", "counter", in->name, "mean", in->old.mean,
+			 "restarts", (json_int_t)in->old.restarts, "spread", in->old.spread);
+}
+
+void rpt_instr_summary_write(FILE *f, const struct rpt_summary *s, const char *prefix, int md)
+{
+	size_t have = 0, tight = 0;
+	char v[32];
+	for (size_t i = 0; i < s->n_queries; i++) {
+		have += s->queries[i].instr.compared;
+		tight += s->queries[i].instr.compared && s->queries[i].instr.old.spread <= 0.005;
+	}
+	if (!have)
+		return;
+	fprintf(f,
+		"\n%s (per execution; docs/work.md): the restart means within 0.5%% of each "
+		"other in %zu of %zu quer%s\n%s",
+		md ? "**Instructions**" : "instructions", tight, have, have == 1 ? "y" : "ies",
+		md ? "\n" : "");
+	for (size_t i = 0; i < s->n_queries; i++) {
+		const struct rpt_instr *in = &s->queries[i].instr;
+		if (!in->compared)
+			continue;
+		rpt_work_fmt_count(v, sizeof(v), in->old.mean);
+		fprintf(f, "%s%s %s over %zu restart%s (spread %.3f%%, %s)\n", prefix,
+			s->queries[i].id, v, in->old.restarts, in->old.restarts == 1 ? "" : "s",
+			100 * in->old.spread, in->name);
+	}
+}

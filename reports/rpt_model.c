@@ -643,6 +643,8 @@ static int summary_query(struct rpt_summary_query *sq, const struct rpt_summary 
 		sq->warn = rpt_side_warn(&sq->side);
 	if (rc == 0 && rpt_work_build(&sq->work, q, NULL) < 0)
 		rc = errbuf_set(err, "out of memory");
+	if (rc == 0 && rpt_instr_build(&sq->instr, q, q) < 0)
+		rc = errbuf_set(err, "out of memory");
 	if (rc < 0 || !sq->side.n_used) {
 		st_restart_summary_release(&g);
 		return rc;

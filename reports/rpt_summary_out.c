@@ -266,6 +266,7 @@ int rpt_summary_write_text(FILE *f, const struct rpt_summary *s, int color, stru
 	fputc('\n', f);
 	footnote(f, s, "");
 	rpt_work_summary_write(f, s, "  ", 0);
+	rpt_instr_summary_write(f, s, "  ", 0);
 	if (n_warnings(s)) {
 		fprintf(f, "\nwarnings:\n");
 		warnings(f, s, "  ");
@@ -298,6 +299,7 @@ int rpt_summary_write_markdown(FILE *f, const struct rpt_summary *s, int color,
 	fputc('\n', f);
 	footnote(f, s, "");
 	rpt_work_summary_write(f, s, "- ", 1);
+	rpt_instr_summary_write(f, s, "- ", 1);
 	if (n_warnings(s)) {
 		fprintf(f, "\n**Warnings**\n\n");
 		warnings(f, s, "- ");
@@ -393,6 +395,7 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 		json_object_set_new(jq, "result_varies", json_boolean(q->side.results_vary));
 		json_object_set_new(jq, "warnings", warnings_json(q));
 		json_object_set_new(jq, "work", q->work.n ? rpt_work_json(&q->work, 0) : json_null());
+		json_object_set_new(jq, "instructions", rpt_instr_summary_json(&q->instr));
 		json_array_append_new(qs, jq);
 	}
 	json_object_set_new(o, "queries", qs);

@@ -20,3 +20,11 @@ for q in d["queries"]:
     i = q["instructions"]
     print(q["id"], i["counter"], i["changed"], round(i["ratio"], 6), round(i["bound"], 6), i["old_restarts"], i["new_restarts"])'
 section compare instr_old.json instr_old.json
+# summary: each query's count, its restarts and their spread
+section summary instr_old.json
+echo "\$ dbt3stab summary instr_old.json --format json (instructions members)"
+"$DBT3STAB" summary instr_old.json --format json 2>/dev/null | python3 -c '
+import json, sys
+for q in json.load(sys.stdin)["queries"]:
+    i = q["instructions"]
+    print(q["id"], i["counter"], round(i["mean"]), i["restarts"], round(i["spread"], 8))'
