@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner/run_report.h"
+#include "result/res_counts.h"
 #include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdlib.h>
@@ -51,6 +52,39 @@ static void count_notes(char *notes, size_t len, size_t nl, const struct st_rest
 			nl += (size_t)snprintf(notes + nl, len - nl, "%zu %s ", c[i].n, c[i].what);
 }
 
+/* The work column (docs/work.md): Rows_read of the warm measured executions, "12.3 k" when
+ * every one of every ok restart agrees, with " varies" when not; "-" without work records. */
+static void work_cell(char *out, size_t len, const struct res_query *q)
+{
+	long long first = -1;
+	int varies = 0;
+	snprintf(out, len, "-");
+	for (size_t i = 0; i < q->n_restarts; i++) {
+		struct res_counts c;
+		const struct res_restart *r = &q->restarts[i];
+		if (r->status != RES_STATUS_OK || res_counts_get(&c, r, "work") != 1)
+			continue;
+		int k = res_counts_find(&c, "Rows_read");
+		if (k < 0)
+			k = res_counts_find(&c, "Handler_read_rnd_next"); /* MySQL 8: no Rows_read */
+		for (size_t e = k < 0 ? c.n_exec : res_counts_first_warm(&c, r); e < c.n_exec; e++) {
+			long long v = c.v[(size_t)k * c.n_exec + e];
+			varies |= first >= 0 && v != first;
+			if (first < 0)
+				first = v;
+		}
+		res_counts_release(&c);
+	}
+	if (first < 0)
+		return;
+	double v = (double)first;
+	if (v < 1e4)
+		snprintf(out, len, "%lld%s", first, varies ? " varies" : "");
+	else
+		snprintf(out, len, "%.1f %s%s", v < 1e6 ? v / 1e3 : v / 1e6, v < 1e6 ? "k" : "M",
+			 varies ? " varies" : "");
+}
+
 int run_report_table(FILE *f, const struct res_file *res, const char *name)
 {
 	if (name)
@@ -60,8 +94,8 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 		fprintf(f, "warning: " RES_POOL_NOT_FIT "\n");
 	if (res_noise_line(res, noise, sizeof(noise)))
 		fprintf(f, "warning: %s\n", noise);
-	fprintf(f, "%-5s %8s %12s %10s %10s %10s %10s  %s\n", "query", "restarts", "mean ms",
-		"cov within", "noise sd", "(95% ucb)", "rows", "notes");
+	fprintf(f, "%-5s %8s %12s %10s %10s %10s %10s %14s  %s\n", "query", "restarts", "mean ms",
+		"cov within", "noise sd", "(95% ucb)", "rows", "work rows read", "notes");
 	for (size_t i = 0; i < res->n_queries; i++) {
 		const struct res_query *q = &res->queries[i];
 		char mean[32] = "-", cw[32] = "-", cb[32] = "-", ub[32] = "-", rows[32] = "-",
@@ -82,8 +116,10 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 			    &g);
 		size_t k = g.n_ok;
 		st_restart_summary_release(&g);
-		fprintf(f, "%-5s %4zu/%-3zu %12s %10s %10s %10s %10s  %s\n", q->id, k,
-			q->n_restarts, mean, cw, cb, ub, rows, notes);
+		char work[48];
+		work_cell(work, sizeof(work), q);
+		fprintf(f, "%-5s %4zu/%-3zu %12s %10s %10s %10s %10s %14s  %s\n", q->id, k,
+			q->n_restarts, mean, cw, cb, ub, rows, work, notes);
 	}
 	fprintf(f, "\n");
 	return ferror(f) ? -1 : 0;

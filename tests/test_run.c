@@ -554,6 +554,39 @@ static void test_run__table_has_mean_cov_and_noise_bound(void)
 	res_file_free(res);
 }
 
+/* The work column: Rows_read of the warm executions (600572 in every restart: "600.6 k"); a
+ * query without work records shows "-"; one restart with another count adds "varies". */
+static void test_run__table_has_the_work_column(void)
+{
+	struct res_file *res = sample_result();
+	struct res_query *q = &res->queries[0];
+	for (size_t j = 0; j < q->n_restarts; j++) {
+		if (!q->restarts[j].extra)
+			q->restarts[j].extra = json_object();
+		json_object_set_new(q->restarts[j].extra, "work",
+				    json_pack("{s:i}", "Rows_read", 600572));
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(run_report_table(f, res, NULL), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "work rows read"));
+	char *q1 = strstr(buf, "\nQ1 ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(q1, "600.6 k"));
+	CU_ASSERT_PTR_NULL(strstr(buf, "varies"));
+	free(buf);
+	json_object_set_new(q->restarts[0].extra, "work", json_pack("{s:i}", "Rows_read", 600000));
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(run_report_table(f, res, NULL), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, " varies"));
+	free(buf);
+	res_file_free(res);
+}
+
 /* A --budget restart whose warm-up reached --warmup-max before it was steady (warmup_steady
  * false) is counted in the notes: its measured runs may still hold the transient. A restart
  * without the member (a fixed-protocol run) or with true is not. */
@@ -659,6 +692,7 @@ int main(int argc, char **argv)
 	    {"plan_order_read_under_either_name", test_run__plan_order_read_under_either_name},
 	    {"table_has_mean_cov_and_noise_bound", test_run__table_has_mean_cov_and_noise_bound},
 	    {"table_notes_warmup_cut", test_run__table_notes_warmup_cut},
+	    {"table_has_the_work_column", test_run__table_has_the_work_column},
 	    {"notes_compare_fingerprints_of_ok_restarts",
 	     test_run__notes_compare_fingerprints_of_ok_restarts},
 	    {NULL, NULL},
