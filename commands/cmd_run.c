@@ -374,6 +374,9 @@ static int create_outputs(const struct target_set *ts, const char *output, int n
 	}
 	for (int i = 0; i < ts->n; i++)
 		if (util_out_check(ts->targets[i].out_path, NULL, 0, output_free, &force, err) < 0) {
+			char why[sizeof(err->msg)];
+			snprintf(why, sizeof(why), "%s", err->msg);
+			errbuf_set(err, "cannot write the result file: %.900s", why);
 			if (made)
 				rmdir(output);
 			return -1;
@@ -864,7 +867,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 		return CLI_SERVER;
 	}
 	if (pin_ctx_init(&pin, &a->popts, &err) < 0 ||
-	    create_outputs(ts, output, a->n_variants, a->force, &err) < 0) {
+	    create_outputs(ts, output, a->n_variants, a->force || a->resume, &err) < 0) {
 		cli_error("%s", err.msg);
 		pin_ctx_free(pin);
 		return CLI_USAGE;
