@@ -171,6 +171,7 @@ const char *run_interf_tid_sql(int mysql)
 
 struct snap {
 	uint64_t wall_ns, busy, steal, server, client, qthread, vcsw, ivcsw, majflt, qvcsw, qivcsw;
+	uint64_t partner; /* the other server's ticks (side by side) */
 	uint64_t rbytes, wbytes;
 	int have_qthread, have_io;
 };
@@ -182,6 +183,7 @@ struct run_interf {
 	double ms_per_tick;
 	struct snap s0;
 	int fd_stat, fd_server, fd_self, fd_qstat, fd_qstatus, fd_io; /* -1: not open */
+	int fd_partner; /* side by side: /proc/PID/stat of the other server, -1: none */
 	int *thr_fd; /* the server's threads' status */
 	size_t n_thr;
 	uint64_t thr_count;    /* num_threads when thr_fd was listed */
@@ -222,6 +224,7 @@ int run_interf_new(struct run_interf **out, pid_t server, pid_t query_tid, const
 	n->fd_io = open_ro(path); /* another user's server: unreadable without CAP_SYS_PTRACE */
 	n->fd_qstat = query_tid > 0 ? open_task(server, query_tid, "stat") : -1;
 	n->fd_qstatus = query_tid > 0 ? open_task(server, query_tid, "status") : -1;
+	n->fd_partner = -1;
 	*out = n;
 	return 0;
 }
@@ -252,6 +255,7 @@ void run_interf_free(struct run_interf *n)
 	close_fd(&n->fd_qstat);
 	close_fd(&n->fd_qstatus);
 	close_fd(&n->fd_io);
+	close_fd(&n->fd_partner);
 	threads_close(n);
 	free(n);
 }
@@ -365,6 +369,9 @@ static int take(struct run_interf *n, struct snap *s, struct errbuf *err)
 		return errbuf_set(err, "cannot read '/proc/self/stat'");
 	if (n->tid > 0)
 		take_qthread(n, s);
+	if (n->fd_partner >= 0 && (reread(n->fd_partner, buf, sizeof(buf)) < 0 ||
+				   run_interf_parse_pidstat(buf, &s->partner, &flt) < 0))
+		s->partner = 0;
 	s->have_io = reread(n->fd_io, buf, sizeof(buf)) == 0 &&
 		     run_interf_parse_io(buf, &s->rbytes, &s->wbytes) == 0;
 	server_ctxt(n, threads, &s->vcsw, &s->ivcsw);
@@ -389,10 +396,12 @@ int run_interf_end(struct run_interf *n, struct run_interf_rec *out, struct errb
 		return -1;
 	double t = n->ms_per_tick;
 	uint64_t busy = delta(s0->busy, s1.busy), server = delta(s0->server, s1.server),
-		 client = delta(s0->client, s1.client);
+		 client = delta(s0->client, s1.client), partner = delta(s0->partner, s1.partner);
 	memset(out, 0, sizeof(*out));
 	out->window_ms = (double)delta(s0->wall_ns, s1.wall_ns) / 1e6;
+	client += partner; /* side by side: the other server is the tool's too */
 	out->other_cpu_ms = busy > server + client ? (double)(busy - server - client) * t : 0;
+	out->partner_cpu_ms = n->fd_partner >= 0 ? (double)partner * t : -1;
 	out->steal_ms = (double)delta(s0->steal, s1.steal) * t;
 	out->server_cpu_ms = (double)server * t;
 	out->query_thread_cpu_ms = out->server_rest_cpu_ms = -1;
@@ -427,7 +436,7 @@ static json_t *count_or_null(double v)
 
 json_t *run_interf_rec_json(const struct run_interf_rec *r)
 {
-	return json_pack(
+	json_t *o = json_pack(
 	    "{s:f, s:f, s:f, s:f, s:o, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "window_ms",
 	    r->window_ms, "other_cpu_ms", r->other_cpu_ms, "steal_ms", r->steal_ms, "server_cpu_ms",
 	    r->server_cpu_ms, "query_thread_cpu_ms", ms_or_null(r->query_thread_cpu_ms),
@@ -437,6 +446,20 @@ json_t *run_interf_rec_json(const struct run_interf_rec *r)
 	    ms_or_null(r->query_thread_vcsw), "query_thread_involuntary_ctxt_switches",
 	    ms_or_null(r->query_thread_ivcsw), "read_bytes", count_or_null(r->read_bytes),
 	    "write_bytes", count_or_null(r->write_bytes));
+	if (o && r->partner_cpu_ms >= 0)
+		json_object_set_new(o, "partner_server_cpu_ms", json_real(r->partner_cpu_ms));
+	return o;
+}
+
+int run_interf_set_partner(struct run_interf *n, pid_t partner)
+{
+	char path[64];
+	close_fd(&n->fd_partner);
+	if (partner <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)partner);
+	n->fd_partner = open_ro(path);
+	return n->fd_partner >= 0 ? 0 : -1;
 }
 
 /* ---- in the protocol ---- */

@@ -50,6 +50,7 @@ struct run_interf_rec {
 	uint64_t majflt;		/* the server's major page faults */
 	double read_bytes, write_bytes; /* the server's storage I/O; < 0 when unreadable */
 	double query_thread_vcsw, query_thread_ivcsw; /* the query's thread alone; < 0 unknown */
+	double partner_cpu_ms; /* side by side: the other server's CPU time; < 0 without one */
 };
 
 struct run_interf;
@@ -65,6 +66,11 @@ void run_interf_free(struct run_interf *n);
 
 /* Looks up the connection's OS thread id (0 when the server does not say). */
 pid_t run_interf_query_tid(MYSQL *m, int mysql);
+
+/* Side by side: the CPU time of the other server (pid partner; 0: none) is the tool's, not
+ * another process's, in other_cpu_ms, and is recorded as partner_server_cpu_ms. 0, or -1 when
+ * its /proc file cannot be opened (then it counts as other). */
+int run_interf_set_partner(struct run_interf *n, pid_t partner);
 
 int run_interf_begin(struct run_interf *n, struct errbuf *err);
 int run_interf_end(struct run_interf *n, struct run_interf_rec *out, struct errbuf *err);

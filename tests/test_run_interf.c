@@ -11,7 +11,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -512,6 +514,44 @@ static void test_run_interf__memory_contention_rule(void)
 	res_file_free(res);
 }
 
+/* Side by side: a second process standing for the other server spins while the window is
+ * open; its CPU time is recorded as the partner's and is not in other_cpu_ms (which on this
+ * host may hold the neighbours' time, so only the partner's share is bounded). */
+static void test_run_interf__partner_cpu_is_the_tools(void)
+{
+	struct run_interf *n = NULL;
+	struct run_interf_rec rec;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(run_interf_new(&n, getpid(), 0, NULL, 0, &err), 0);
+	pid_t child = fork();
+	CU_ASSERT_FATAL(child >= 0);
+	if (child == 0) {
+		volatile unsigned long x = 0;
+		for (;;)
+			x++;
+	}
+	CU_ASSERT_EQUAL(run_interf_set_partner(n, child), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
+	struct timespec ts = {0, 400000000L};
+	nanosleep(&ts, NULL);
+	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	CU_ASSERT(rec.partner_cpu_ms > 0);
+	CU_ASSERT(rec.partner_cpu_ms <= rec.window_ms + 20);
+	json_t *j = run_interf_rec_json(&rec);
+	CU_ASSERT(json_is_number(json_object_get(j, "partner_server_cpu_ms")));
+	json_decref(j);
+	CU_ASSERT_EQUAL(run_interf_set_partner(n, 0), 0); /* none: no member */
+	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
+	CU_ASSERT(rec.partner_cpu_ms < 0);
+	j = run_interf_rec_json(&rec);
+	CU_ASSERT_PTR_NULL(json_object_get(j, "partner_server_cpu_ms"));
+	json_decref(j);
+	run_interf_free(n);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -530,6 +570,7 @@ int main(int argc, char **argv)
 	    {"memory_contention_rule", test_run_interf__memory_contention_rule},
 	    {"records_read_back_and_bad_ones_refused",
 	     test_run_interf__records_read_back_and_bad_ones_refused},
+	    {"partner_cpu_is_the_tools", test_run_interf__partner_cpu_is_the_tools},
 	    {NULL, NULL},
 	};
 	return th_run("run_interf", cases, argc, argv);

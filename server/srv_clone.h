@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* Clones of a stopped instance, one more server on its own copy of the loaded data each (run
+ * --side-by-side, docs/run.md): DIR/sbs/K, made by reflink where the filesystem can. */
+#ifndef DBT3_SRV_CLONE_H
+#define DBT3_SRV_CLONE_H
+#include "base/util.h"
+#include "base/util_clone.h"
+#include <stdint.h>
+
+/* What a clone needs on disk besides its data: the redo log's growth, temporary tables. */
+#define SRV_CLONE_MARGIN (UINT64_C(256) << 20)
+/* A file in each clone naming the instance it was made from: only such a directory is ever
+ * removed or replaced. */
+#define SRV_CLONE_MARKER "clone-of"
+
+/* The disk space n clones of a datadir of data_bytes need: with reflinks the margin each, else
+ * a copy of the data and the margin each. */
+uint64_t srv_clone_need(uint64_t data_bytes, int n, int reflink);
+
+/* The path of clone k of instance instdir, "INSTDIR/sbs/K", into out. 0, or -1 when too long. */
+int srv_clone_path(char *out, size_t len, const char *instdir, int k);
+
+/* Makes dst a clone of the stopped instance src: dst/ (0700) with the marker, dst/data cloned
+ * from src/data, and src/client.cnf (the tool's passwords, which the cloned accounts keep) with
+ * its mode. A dst an earlier run left (with the marker) is replaced; any other refused. out
+ * (may be NULL) says how the files were made. */
+int srv_instance_clone(const char *src, const char *dst, struct util_clone_stats *out,
+		       struct errbuf *err);
+
+/* Removes a clone (dst with the marker); 0 also when it does not exist. */
+int srv_clone_remove(const char *dst, struct errbuf *err);
+
+#endif
