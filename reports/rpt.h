@@ -214,6 +214,8 @@ struct rpt_query {
 	int bound;
 	double bound_ratio;
 	size_t n_pairs;		   /* restart indices ok on both sides (rpt_query_pairs) */
+	int sbs; /* side by side, paired: a pair is the mean log ratio of its alternated
+		  * executions (rpt_query_pairs) */
 	struct st_seq_state seq;   /* --sequential: the replay over the pairs in file order */
 	struct st_prior seq_prior; /* --sequential with --baseline: the variance this query's test
 				    * borrows on seq_base's df (rpt_seq_replay); df 0: none */
@@ -271,6 +273,7 @@ struct rpt_compare {
 	char **warnings;	/* file-level warnings (comparability with --force, ...) */
 	size_t n_warnings;
 	int paired;		 /* restart i of old tested against restart i of new */
+	int sbs;		 /* the two variants of one run --side-by-side */
 	const char *pairing_why; /* why paired or not (static) */
 	struct st_seq_design seq; /* --sequential: the design replayed */
 	struct st_seq_design seq_base; /* ... for the queries that borrow a baseline's variance:
@@ -314,13 +317,16 @@ void rpt_adjust_json(json_t *report, const struct rpt_compare *c);
 
 /* ---- pairing and the sequential replay (rpt_seq.c) ---- */
 
-/* Sets c->paired and c->pairing_why: paired when both files are variants of one interleaved run
- * (plan.variant set and different, same started_at) and neither opts.unpaired nor
- * opts.adjust_memory is set. */
+/* Sets c->paired, c->sbs and c->pairing_why: paired when both files are variants of one
+ * interleaved run (plan.variant set and different, same started_at) and neither opts.unpaired
+ * nor opts.adjust_memory is set; c->sbs when that run was side by side (plan.side_by_side),
+ * whose queries' pairs are then the mean log ratios of their executions. */
 void rpt_pairing_decide(struct rpt_compare *c);
 
 /* The restart means of q paired by restart index, in the old file's order, into out_a/out_b
- * (room for min(n_used) each); returns the number of pairs. */
+ * (room for min(n_used) each); returns the number of pairs. Side by side (q->sbs) each pair is
+ * the two sides' geometric means over the executions both have, so that log(b / a) is the
+ * pair's mean log ratio of its alternated executions. */
 size_t rpt_query_pairs(double *out_a, double *out_b, const struct rpt_query *q);
 
 /* Replaces tests[j] of query map[j] by the paired test (st_compare_paired) where it has >= 2

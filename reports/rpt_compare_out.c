@@ -148,6 +148,9 @@ static const char *method_text(const struct rpt_compare *c)
 	if (c->opts.adjust_memory)
 		return "t of the two-sample analysis of covariance on the memory probe (a query "
 		       "without enough probed restarts as --method)";
+	if (c->paired && c->sbs)
+		return "paired t on each side-by-side pair's mean log ratio of its alternated "
+		       "executions (a query with < 2 pairs as --method)";
 	if (c->paired)
 		return "paired t (restart i old with restart i new; a query with < 2 pairs as "
 		       "--method)";

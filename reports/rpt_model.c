@@ -593,6 +593,12 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 	if (!verdicts)
 		goto oom;
 	rpt_pairing_decide(c);
+	if (c->sbs && opts->adjust_memory) {
+		errbuf_set(err, "'%s' and '%s' ran side by side: the two sides of a pair share the "
+				"host's state and are tested paired; drop --adjust-memory",
+			   old->path, new->path);
+		goto fail;
+	}
 	if (run_tests(c, verdicts, err) < 0)
 		goto fail;
 	decide(c, verdicts);

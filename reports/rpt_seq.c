@@ -13,23 +13,65 @@ static const char *plan_string(const struct res_file *r, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* A file of run --side-by-side: plan.side_by_side is an object. */
+static int side_by_side(const struct res_file *r)
+{
+	return json_is_object(json_object_get(r->plan, "side_by_side"));
+}
+
 void rpt_pairing_decide(struct rpt_compare *c)
 {
 	const struct res_file *a = c->old.res, *b = c->new.res;
 	const char *va = plan_string(a, "variant"), *vb = plan_string(b, "variant");
+	int one_run = va && vb && strcmp(va, vb) != 0 && a->started_at && b->started_at &&
+		      strcmp(a->started_at, b->started_at) == 0;
 	c->paired = 0;
+	c->sbs = one_run && side_by_side(a) && side_by_side(b);
 	if (c->opts.unpaired)
 		c->pairing_why = "--unpaired";
 	else if (c->opts.adjust_memory)
 		c->pairing_why = "--adjust-memory: the probe carries the host's state a pair shares";
 	else if (!va || !vb || strcmp(va, vb) == 0)
 		c->pairing_why = "not two variants of one run (plan.variant)";
-	else if (!a->started_at || !b->started_at || strcmp(a->started_at, b->started_at) != 0)
+	else if (!one_run)
 		c->pairing_why = "variants of different runs (started_at differs)";
 	else {
 		c->paired = 1;
-		c->pairing_why = "variants of one interleaved run";
+		c->pairing_why = c->sbs ? "side by side: each pair's executions alternated between "
+					  "the two servers (its mean log ratio)"
+					: "variants of one interleaved run";
 	}
+	for (size_t i = 0; i < c->n_queries; i++)
+		c->queries[i].sbs = c->paired && c->sbs;
+}
+
+/* Restart index's entry of q with status ok, or NULL. */
+static const struct res_restart *ok_restart(const struct res_query *q, int index)
+{
+	for (size_t i = 0; q && i < q->n_restarts; i++)
+		if (q->restarts[i].index == index && q->restarts[i].status == RES_STATUS_OK)
+			return &q->restarts[i];
+	return NULL;
+}
+
+/* Side by side: the geometric means of a's and b's first m measured executions, m the fewer of
+ * the two (log(gb / ga) = the mean over k of log(b_k / a_k)); 0, or -1 without a pair. */
+static int sbs_pair(double *ga, double *gb, const struct res_restart *a,
+		    const struct res_restart *b)
+{
+	size_t m = a && b ? (a->n_measured < b->n_measured ? a->n_measured : b->n_measured) : 0;
+	double la = 0, lb = 0;
+	if (m == 0)
+		return -1;
+	for (size_t k = 0; k < m; k++) {
+		if (!(a->measured_ms[k] > 0 && b->measured_ms[k] > 0))
+			return -1;
+		la += log(a->measured_ms[k]);
+		lb += log(b->measured_ms[k]);
+	}
+	*ga = exp(la / (double)m);
+	*gb = exp(lb / (double)m);
+	return 0;
 }
 
 size_t rpt_query_pairs(double *out_a, double *out_b, const struct rpt_query *q)
@@ -39,7 +81,13 @@ size_t rpt_query_pairs(double *out_a, double *out_b, const struct rpt_query *q)
 		for (size_t j = 0; j < q->new.n_used; j++)
 			if (q->old.indices[i] == q->new.indices[j]) {
 				out_a[n] = q->old.means_ms[i];
-				out_b[n++] = q->new.means_ms[j];
+				out_b[n] = q->new.means_ms[j];
+				if (!q->sbs)
+					n++;
+				else if (sbs_pair(&out_a[n], &out_b[n],
+						  ok_restart(q->old.q, q->old.indices[i]),
+						  ok_restart(q->new.q, q->new.indices[j])) == 0)
+					n++;
 				break;
 			}
 	return n;
@@ -428,8 +476,10 @@ json_t *rpt_seq_query_json(const struct rpt_compare *c, const struct rpt_query *
 
 void rpt_seq_json(json_t *report, const struct rpt_compare *c)
 {
-	json_object_set_new(report, "pairing",
-			    json_pack("{s:b, s:s}", "paired", c->paired, "why", c->pairing_why));
+	json_t *pairing = json_pack("{s:b, s:s}", "paired", c->paired, "why", c->pairing_why);
+	if (pairing && c->sbs) /* only for the files of run --side-by-side */
+		json_object_set_new(pairing, "side_by_side", json_true());
+	json_object_set_new(report, "pairing", pairing);
 	if (!c->opts.sequential) {
 		json_object_set_new(report, "sequential", json_null());
 		return;
