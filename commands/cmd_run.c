@@ -9,6 +9,7 @@
 #include "result/res_dir.h"
 #include "runner/run.h"
 #include "runner/run_prior.h"
+#include "runner/run_sbs.h"
 #include "runner/run_stab.h"
 #include "runner/run_report.h"
 #include "server/srv.h"
@@ -51,6 +52,8 @@ enum {
 	OPT_REDO_DISTURBED,
 	OPT_INSTRUCTIONS,
 	OPT_PROFILE, /* taken out of argv by run_stab_profile_argv; the resume hint keeps it */
+	OPT_SIDE_BY_SIDE,
+	OPT_RESTART_PAIRED,
 };
 
 static const struct option own_options[] = {
@@ -80,6 +83,8 @@ static const struct option own_options[] = {
     {"costs-from", required_argument, NULL, OPT_COSTS_FROM},
     {"redo-disturbed", required_argument, NULL, OPT_REDO_DISTURBED},
     {"instructions", no_argument, NULL, OPT_INSTRUCTIONS},
+    {"side-by-side", no_argument, NULL, OPT_SIDE_BY_SIDE},
+    {"restart-paired", no_argument, NULL, OPT_RESTART_PAIRED},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -135,6 +140,12 @@ static void usage(FILE *f)
 	    "                           execution; the warm-up (at most --warmup) ends when two\n"
 	    "                           counts agree within 0.2%%; defaults --restarts 2\n"
 	    "                           --warmup 10 --runs 2 (docs/work.md; not with --budget)\n"
+	    "  --side-by-side           two variants: both servers up at once, each on its own\n"
+	    "                           clone of the data (reflink where the filesystem can),\n"
+	    "                           every query's executions alternated between them, both\n"
+	    "                           restarted together for the next pair (docs/run.md)\n"
+	    "  --restart-paired         two variants: one server at a time, pairs of restarts\n"
+	    "                           (%s)\n"
 	    "  --restarts N             server starts (default 5)\n"
 	    "  --warmup N               warm-up executions per query and restart (default 8)\n"
 	    "  --runs N                 measured executions per query and restart (default 10)\n"
@@ -158,7 +169,7 @@ static void usage(FILE *f)
 	    "  -q, --quiet              no progress or messages\n"
 	    "  -h, --help               this help\n"
 	    "\n%s\n",
-	    srv_options_usage);
+	    RUN_SBS_DEFAULT ? "--side-by-side is the default" : "the default", srv_options_usage);
 	pin_opts_usage(f); /* its own heading: "placement options (see ...)" */
 }
 
@@ -540,6 +551,7 @@ struct run_args {
 	int restarts_given, warmup_given, runs_given;
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants, quiet, no_table, scale_given, force, help;
+	int sbs_opt; /* --side-by-side 1, --restart-paired 0, neither -1 */
 	int argc; /* the command line as given (before --profile is expanded) */
 	char **argv;
 };
@@ -703,6 +715,11 @@ static int parse_other_option(struct run_args *a, int c, char **argv)
 	case OPT_FORCE:
 		a->force = 1;
 		return 0;
+	case OPT_SIDE_BY_SIDE:
+	case OPT_RESTART_PAIRED:
+		a->plan_opt = c == OPT_SIDE_BY_SIDE ? "--side-by-side" : "--restart-paired";
+		a->sbs_opt = c == OPT_SIDE_BY_SIDE;
+		return 0;
 	case OPT_NO_TABLE:
 		a->no_table = 1;
 		return 0;
@@ -740,6 +757,11 @@ static int check_args(struct run_args *a)
 		return cli_usage_error(cmd,
 				       "--budget decides on times, which Valgrind slows about 60 "
 				       "times: give --instructions --restarts, --warmup and --runs");
+	if (a->sbs_opt == 1 && a->n_variants != 2)
+		return cli_usage_error(cmd, "--side-by-side measures two variants: give two --variant");
+	if (a->sbs_opt == 1 && (plan->redo_disturbed || plan->instructions))
+		return cli_usage_error(cmd, "%s works restart by restart, not with --side-by-side",
+				       plan->redo_disturbed ? "--redo-disturbed" : "--instructions");
 	if (plan->budget_s > 0 && plan->redo_disturbed)
 		return cli_usage_error(cmd,
 				       "--redo-disturbed works with the fixed protocol, not with "
@@ -764,6 +786,9 @@ static int check_args(struct run_args *a)
 				       a->force ? "--force" : "-o");
 	if (pin_opts_check(&a->popts, &err) < 0)
 		return cli_usage_error(cmd, "%s", err.msg);
+	if (!a->resume) /* RUN_SBS_DEFAULT: the one place the default is set */
+		a->plan.side_by_side =
+		    a->sbs_opt >= 0 ? a->sbs_opt : a->n_variants == 2 && RUN_SBS_DEFAULT;
 	return 0;
 }
 
@@ -852,6 +877,24 @@ static int finish_server_opts(struct target_set *ts, struct run_args *a)
 }
 
 /* Pins, runs the protocol over the targets, prints the tables and notes. A CLI_* code. */
+/* Side by side, before anything is made: room for two clones of the data and RAM for two
+ * buffer pools (run_sbs_check), and says how the data will be cloned. */
+static int sbs_check(const struct target_set *ts, const struct run_args *a, struct errbuf *err)
+{
+	struct run_sbs_setup su;
+	if (ts->n != 2)
+		return errbuf_set(err, "side by side measures two variants, not %d", ts->n);
+	const struct srv_opts *const opts[2] = {ts->targets[0].opts, ts->targets[1].opts};
+	if (run_sbs_check(&su, opts, a->plan.scale, err) < 0)
+		return -1;
+	cli_info(a->quiet,
+		 "side by side: two %s clones of '%s/data' (%.0f MiB), buffer pools %.0f + %.0f "
+		 "MiB",
+		 run_sbs_clone_name(su.reflink), a->sopts.datadir, (double)su.tree_bytes / 1048576.0,
+		 (double)su.pools.pool[0] / 1048576.0, (double)su.pools.pool[1] / 1048576.0);
+	return 0;
+}
+
 static int measure(struct target_set *ts, struct run_args *a)
 {
 	struct errbuf err = {{0}};
@@ -865,6 +908,10 @@ static int measure(struct target_set *ts, struct run_args *a)
 	if (srv_instance_check(&a->sopts, &err) < 0) {
 		cli_error("%s", err.msg);
 		return CLI_SERVER;
+	}
+	if (a->plan.side_by_side && sbs_check(ts, a, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
 	}
 	if (pin_ctx_init(&pin, &a->popts, &err) < 0 ||
 	    create_outputs(ts, output, a->n_variants, a->force || a->resume, &err) < 0) {
@@ -906,7 +953,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 	pin_ctx_free(pin);
 	return r == 0		   ? CLI_OK
 	       : r == RUN_E_SERVER ? CLI_SERVER
-	       : r == RUN_E_NODATA ? CLI_USAGE
+	       : r == RUN_E_NODATA || r == RUN_E_REFUSED ? CLI_USAGE
 				   : CLI_FOUND;
 }
 
@@ -920,6 +967,7 @@ int cmd_run(int argc, char **argv)
 	memset(&ts, 0, sizeof(ts));
 	run_plan_init(&a.plan);
 	a.argc = argc;
+	a.sbs_opt = -1;
 	a.argv = argv;
 	if (run_stab_profile_argv(argc, argv, &argc, &pargv, &a.plan.profile, &err) < 0)
 		return cli_usage_error("run", "%s", err.msg);

@@ -41,6 +41,9 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 		json_object_set_new(o, "instructions", json_true());
 		json_object_set_new(o, "instructions_tol", json_real(p->instr_tol));
 	}
+	if (p->side_by_side) /* run_sbs_open adds the clones and pools */
+		json_object_set_new(o, "side_by_side",
+				    json_pack("{s:s}", "order", p->seed_given ? "coin" : "abba"));
 	if (p->budget_s > 0) {
 		json_object_set_new(o, "budget_s", json_real(p->budget_s));
 		json_object_set_new(o, "detect", json_real(p->detect));
@@ -123,6 +126,14 @@ static int redo_disturbed(struct run_state *c, struct errbuf *err)
  * opened, locked, and stopped when it was running. */
 static int open_targets(struct run_state *c, struct run_target *targets, struct errbuf *err)
 {
+	if (c->plan->side_by_side) { /* each on its clone of the instance the targets name */
+		for (int i = 0; i < c->n_targets; i++) {
+			c->ts[i].t = &targets[i];
+			if (prepare_result(c, &c->ts[i], targets[i].spec, err) < 0)
+				return -1;
+		}
+		return run_sbs_open(c, targets, err);
+	}
 	for (int i = 0; i < c->n_targets; i++) {
 		struct run_target_state *t = &c->ts[i];
 		t->t = &targets[i];
@@ -185,7 +196,11 @@ static int fixed_loop(struct run_state *c, int *vorder, struct errbuf *err)
 	int rc = 0;
 	for (int r = 0; r < c->plan->restarts && rc == 0; r++) {
 		run_variant_order(c->plan, r, c->n_targets, vorder);
-		for (int k = 0; k < c->n_targets && rc == 0; k++) {
+		if (c->sbs && (run_pending(c, &c->ts[0], r) || run_pending(c, &c->ts[1], r))) {
+			rc = run_sbs_restart(c, r, err);
+			continue;
+		}
+		for (int k = 0; k < c->n_targets && rc == 0 && !c->sbs; k++) {
 			struct run_target_state *t = &c->ts[vorder[k]];
 			if (run_pending(c, t, r) == 0)
 				continue;
@@ -204,7 +219,7 @@ static int measure_all(struct run_state *c, struct errbuf *err)
 		return errbuf_set(err, "out of memory");
 	int rc = plan->budget_s > 0 ? run_budget_loop(c, vorder, err) : fixed_loop(c, vorder, err);
 	free(vorder);
-	if (rc == 0 && plan->redo_disturbed > 0 && plan->budget_s <= 0)
+	if (rc == 0 && plan->redo_disturbed > 0 && plan->budget_s <= 0 && !c->sbs)
 		rc = redo_disturbed(c, err);
 	return rc;
 }
@@ -263,6 +278,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 		rc = finish_results(&c, err);
 out:
 	run_session_close(&c);
+	run_sbs_close(&c); /* side by side: both servers stopped, the clones removed */
 	run_memprobe_worker_stop(c.probe_worker);
 	run_memprobe_free(c.probe);
 	for (int i = 0; i < n_targets; i++)

@@ -79,6 +79,8 @@ struct run_plan {
 	 * are within instr_tol. Without it, the PMU's counts where the host has one. */
 	int instructions;
 	double instr_tol;
+	int side_by_side;     /* two variants' servers up at once, executions alternated
+			       * (runner/run_sbs.h) */
 };
 
 /* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries; the
@@ -126,6 +128,7 @@ struct run_target {
 enum run_error {
 	RUN_E_SERVER = -2, /* the server failed to start or crashed more than max_crashes */
 	RUN_E_NODATA = -3, /* no complete load of the plan's scale factor (or other data) */
+	RUN_E_REFUSED = -4, /* side by side cannot run here (disk space, RAM for two pools) */
 };
 
 /* Runs the plan on the targets (interleaved restart by restart), writing each target's result

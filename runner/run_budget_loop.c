@@ -159,10 +159,12 @@ int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err)
 		for (int t = 0; t < c->n_targets; t++)
 			json_object_set_new(c->ts[t].t->res->plan, "restarts",
 					    json_integer(pairs + 1));
-		for (int k = 0; k < c->n_targets && rc == 0; k++) {
+		for (int k = 0; k < c->n_targets && rc == 0 && !c->sbs; k++) {
 			c->pair_pos = k;
 			rc = run_restart(c, &c->ts[vorder[k]], pairs, err);
 		}
+		if (c->sbs) /* both servers at once, the executions alternated */
+			rc = run_sbs_restart(c, pairs, err);
 		c->pace_ns = 0;
 		if (rc < 0) {
 			budget_record(c, next, &log, "failed");

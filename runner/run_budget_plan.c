@@ -62,7 +62,9 @@ struct qfacts {
 	double cov2_within, cov2_between; /* relative variance components, NaN when unknown */
 };
 
-static void facts_of(struct qfacts *f, const struct res_query *q)
+/* geo: side by side, a restart's mean is the geometric mean of its measured executions, so
+ * that a pair's log ratio is its mean log ratio of alternated executions (as compare takes it). */
+static void facts_of(struct qfacts *f, const struct res_query *q, int geo)
 {
 	double sum = 0, *runs = NULL;
 	size_t n = 0, nall = 0, *nruns = NULL, k = 0;
@@ -84,15 +86,17 @@ static void facts_of(struct qfacts *f, const struct res_query *q)
 			f->warmup_max = (int)r->n_warmup;
 		for (size_t j = 0; j < r->n_warmup; j++, n++)
 			sum += r->warmup_ms[j];
-		double m = 0;
+		double m = 0, lm = 0;
 		for (size_t j = 0; j < r->n_measured; j++, n++) {
 			sum += r->measured_ms[j];
 			m += r->measured_ms[j];
+			lm += log(r->measured_ms[j] > 0 ? r->measured_ms[j] : 1e-9);
 		}
 		if (r->status != RES_STATUS_OK || r->n_measured == 0)
 			continue;
 		if (r->index >= 0 && r->index < MAX_PAIRS)
-			f->mean_ms[r->index] = m / (double)r->n_measured;
+			f->mean_ms[r->index] = geo ? exp(lm / (double)r->n_measured)
+						   : m / (double)r->n_measured;
 		size_t off = 0;
 		for (size_t t = 0; t < k; t++)
 			off += nruns[t];
@@ -278,7 +282,7 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 	for (int i = 0; i < p->n_queries; i++)
 		for (int t = 0; t < n_targets; t++)
 			facts_of(&f[(size_t)i * (size_t)n_targets + (size_t)t],
-				 res_file_find_query_num(res[t], p->queries[i]));
+				 res_file_find_query_num(res[t], p->queries[i]), p->side_by_side);
 	if (seq && n_targets == 2 && horizon_update(seq, next, p, f, pairs, startstop_s, err) < 0) {
 		free(f);
 		return -1;

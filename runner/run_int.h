@@ -34,6 +34,19 @@ struct run_target_state {
 	int described;	    /* server and dataset sections filled */
 	int start_seq;	    /* run_state.start_seq of the running server */
 	double startstop_s; /* --budget: longest server start + stop of a restart so far */
+	/* Side by side: this target's session while the other's is the context's, its options
+	 * on its clone of the data (sbs_dir, owned). */
+	struct {
+		MYSQL *conn;
+		struct run_cpu *cpu;
+		struct run_watch *watch;
+		struct run_interf *noise;
+		int execs_done;
+		struct run_work work;
+		int have_work;
+	} sess;
+	struct srv_opts sbs_opts;
+	char *sbs_dir;
 };
 
 /* Everything one call of run_execute shares. */
@@ -79,6 +92,8 @@ struct run_state {
 	int pace_i, pair_pos;
 	int paced_pair;	 /* the current pair is the paced last pair (run_budget_stop) */
 	int owed_warned; /* the restarts still owed were said not to fit (once) */
+	int sbs;		/* side by side (run_sbs_run.c) */
+	struct srv *sbs_src;	/* ... the instance whose data is cloned, locked for the run */
 };
 
 /* run_ctx.c */
@@ -100,8 +115,32 @@ void run_probe_open(struct run_state *c);
 
 /* run_measure.c */
 int run_restart(struct run_state *c, struct run_target_state *t, int r, struct errbuf *err);
+/* How many executions one query gets in one restart: fixed (--warmup, --runs), or with --budget
+ * an adaptive warm-up within [warmup_min, warmup_max] and the pair's runs. */
+struct query_execs {
+	int wmin, wmax, runs;
+	int rmin; /* runs an owed restart's pacing never cuts: --runs-min (the fixed protocol: runs)
+		   */
+	double tol; /* warm-up rule tolerance; 0 in the fixed protocol */
+};
+/* Shared with the side-by-side loop (run_sbs_run.c). */
+struct query_execs run_shape_of(const struct run_state *c, int num);
+enum run_exec_status run_exec_one(struct run_state *c, int num, unsigned flags, int total,
+				  struct res_restart *r, long long *rows, char *result_sha,
+				  struct run_exec_result *x, struct errbuf *err);
+int run_past_pace(const struct run_state *c, double last_ms, int runs);
+void run_work_record(struct run_state *c, int num, struct res_restart *r,
+		     const struct run_work_snap *snaps, size_t n);
+void run_pace_start(struct run_state *c, int r, const int *order);
+int run_record_status(struct run_state *c, struct run_target_state *t, struct res_restart *rr,
+		      enum run_exec_status st, int num, int r, const struct errbuf *xerr);
 int run_restarts_owed(const struct run_state *c, int r);
 void run_warn_owed_over(struct run_state *c, int left);
+
+/* run_sbs_run.c: side by side */
+int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf *err);
+int run_sbs_restart(struct run_state *c, int r, struct errbuf *err);
+void run_sbs_close(struct run_state *c);
 
 /* run_budget_loop.c */
 int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err);

@@ -23,16 +23,7 @@ static int exec_counted(struct run_state *c, int num, const char *sql, unsigned 
 	return (int)st;
 }
 
-/* How many executions one query gets in one restart: fixed (--warmup, --runs), or with --budget
- * an adaptive warm-up within [warmup_min, warmup_max] and the pair's runs. */
-struct query_execs {
-	int wmin, wmax, runs;
-	int rmin; /* runs an owed restart's pacing never cuts: --runs-min (the fixed protocol: runs)
-		   */
-	double tol; /* warm-up rule tolerance; 0 in the fixed protocol */
-};
-
-static struct query_execs shape_of(const struct run_state *c, int num)
+struct query_execs run_shape_of(const struct run_state *c, int num)
 {
 	const struct run_plan *p = c->plan;
 	struct query_execs q = {p->warmup, p->warmup, p->runs, p->runs, 0};
@@ -85,9 +76,9 @@ static void instr_around(struct run_state *c, int num, int after)
 }
 
 /* One execution of q for measure(): progress, run, fingerprint, rows. */
-static enum run_exec_status exec_one(struct run_state *c, int num, unsigned flags, int total,
-				     struct res_restart *r, long long *rows, char *result_sha,
-				     struct run_exec_result *x, struct errbuf *err)
+enum run_exec_status run_exec_one(struct run_state *c, int num, unsigned flags, int total,
+				  struct res_restart *r, long long *rows, char *result_sha,
+				  struct run_exec_result *x, struct errbuf *err)
 {
 	c->prog.run = c->execs_done + 1;
 	c->prog.runs = total;
@@ -108,7 +99,7 @@ static enum run_exec_status exec_one(struct run_state *c, int num, unsigned flag
 /* --min-restarts pacing: would another execution of the current query (as long as its last one,
  * last_ms) and `runs` more after it end after the query's deadline, pace_t0 +
  * pace_ns pace_cum[pace_i]? */
-static int past_pace(const struct run_state *c, double last_ms, int runs)
+int run_past_pace(const struct run_state *c, double last_ms, int runs)
 {
 	if (!c->pace_ns)
 		return 0;
@@ -121,7 +112,7 @@ static int past_pace(const struct run_state *c, double last_ms, int runs)
  * planned --warmup-min + runs; 0 before its first. */
 static double pace_cost(const struct run_state *c, int num)
 {
-	struct query_execs sh = shape_of(c, num);
+	struct query_execs sh = run_shape_of(c, num);
 	return run_mean_exec_ms(c, num) * (sh.wmin + sh.runs);
 }
 
@@ -131,6 +122,8 @@ int run_restarts_owed(const struct run_state *c, int r)
 {
 	int owed = (c->plan->min_restarts - r) * c->n_targets - c->pair_pos;
 	int pair = c->paced_pair ? c->n_targets - c->pair_pos : 0;
+	if (c->sbs) /* side by side: one restart of both servers a pair */
+		return (owed > pair ? owed : pair) / c->n_targets;
 	return owed > pair ? owed : pair;
 }
 
@@ -148,7 +141,7 @@ void run_warn_owed_over(struct run_state *c, int left)
 	for (int t = 0; t < c->n_targets; t++)
 		startstop = fmax(startstop, c->ts[t].startstop_s);
 	for (int i = 0; i < p->n_queries; i++) {
-		struct query_execs sh = shape_of(c, p->queries[i]);
+		struct query_execs sh = run_shape_of(c, p->queries[i]);
 		least[i] = (struct run_qcost){run_mean_exec_ms(c, p->queries[i]) / 1e3, sh.wmin,
 					      sh.rmin, c->next[i].active};
 	}
@@ -167,7 +160,7 @@ void run_warn_owed_over(struct run_state *c, int left)
 /* Starts the pacing of restart r when it is owed (docs/run.md, "--min-restarts", "The last
  * pair"): an equal share of the budget left among the restarts still owed, this one included,
  * split among its queries (order: the restart's query order) by their expected cost. */
-static void pace_start(struct run_state *c, int r, const int *order)
+void run_pace_start(struct run_state *c, int r, const int *order)
 {
 	const struct run_plan *p = c->plan;
 	int owed = run_restarts_owed(c, r), n = 0;
@@ -188,8 +181,8 @@ static void pace_start(struct run_state *c, int r, const int *order)
 }
 
 /* The work of the n measured executions between readings snaps[0..n] as r's "work". */
-static void work_record(struct run_state *c, int num, struct res_restart *r,
-			const struct run_work_snap *snaps, size_t n)
+void run_work_record(struct run_state *c, int num, struct res_restart *r,
+		     const struct run_work_snap *snaps, size_t n)
 {
 	struct res_counts rc;
 	struct errbuf werr;
@@ -215,11 +208,11 @@ static enum run_exec_status measured_runs(struct run_state *c, int num,
 	    c->have_work ? calloc((size_t)sh->runs + 1, sizeof(*snaps)) : NULL;
 	int work = snaps && run_work_read(&c->work, c->conn, &snaps[0], &werr) == 0;
 	for (int i = 0; i < sh->runs; i++) {
-		if (i >= sh->rmin && i > 0 && past_pace(c, s->meas[s->nm - 1], 0)) {
+		if (i >= sh->rmin && i > 0 && run_past_pace(c, s->meas[s->nm - 1], 0)) {
 			json_object_set_new(r->extra, "runs_capped", json_true());
 			break;
 		}
-		if ((st = exec_one(c, num, 0, total, r, rows, result_sha, &x, err)))
+		if ((st = run_exec_one(c, num, 0, total, r, rows, result_sha, &x, err)))
 			break;
 		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
 		if (c->cpu)
@@ -230,7 +223,7 @@ static enum run_exec_status measured_runs(struct run_state *c, int num,
 		}
 	}
 	if (work && s->nm > 0)
-		work_record(c, num, r, snaps, s->nm);
+		run_work_record(c, num, r, snaps, s->nm);
 	free(snaps);
 	return st;
 }
@@ -272,7 +265,7 @@ static enum run_exec_status measure(struct run_state *c, int num, struct res_res
 				    struct series *s, struct errbuf *err)
 {
 	const struct qry *q = &c->queries[num];
-	const struct query_execs sh = shape_of(c, num);
+	const struct query_execs sh = run_shape_of(c, num);
 	struct run_exec_result x;
 	enum run_exec_status st = RUN_EXEC_OK;
 	char result_sha[65] = "";
@@ -288,12 +281,12 @@ static enum run_exec_status measure(struct run_state *c, int num, struct res_res
 		if (instr_steady(c, s->nw))
 			break;
 		if ((int)s->nw >= sh.wmin && s->nw > 0 &&
-		    past_pace(c, s->warm[s->nw - 1], sh.rmin)) {
+		    run_past_pace(c, s->warm[s->nw - 1], sh.rmin)) {
 			capped = 1;
 			break;
 		}
 		unsigned flags = s->nw == 0 ? RUN_EXEC_HASH : 0;
-		if ((st = exec_one(c, num, flags, total, r, &rows, result_sha, &x, err)))
+		if ((st = run_exec_one(c, num, flags, total, r, &rows, result_sha, &x, err)))
 			goto post;
 		s->warm[s->nw++] = (double)x.wall_ns / 1e6;
 	}
@@ -308,7 +301,7 @@ static enum run_exec_status measure(struct run_state *c, int num, struct res_res
 		goto post;
 	if (s->nw == 0) {
 		/* No warm-up to hash the result in: one more, unrecorded execution. */
-		if ((st = exec_one(c, num, RUN_EXEC_HASH, total, r, &rows, result_sha, &x, err)))
+		if ((st = run_exec_one(c, num, RUN_EXEC_HASH, total, r, &rows, result_sha, &x, err)))
 			goto post;
 	}
 	char plan_sha[65];
@@ -393,7 +386,7 @@ static int record_lost(struct run_state *c, struct run_target_state *t, struct r
 }
 
 /* Status and error of restart r from how the measurement ended. Returns 1 for a crash. */
-static int record_status(struct run_state *c, struct run_target_state *t, struct res_restart *rr,
+int run_record_status(struct run_state *c, struct run_target_state *t, struct res_restart *rr,
 			 enum run_exec_status st, int num, int r, const struct errbuf *xerr)
 {
 	const struct run_plan *p = c->plan;
@@ -431,7 +424,7 @@ static int run_query(struct run_state *c, struct run_target_state *t, int r, int
 	memset(&rr, 0, sizeof(rr));
 	rr.index = r;
 	rr.rows = -1;
-	const struct query_execs sh = shape_of(c, num);
+	const struct query_execs sh = run_shape_of(c, num);
 	s.warm = calloc((size_t)sh.wmax + 1, sizeof(double));
 	s.meas = calloc((size_t)sh.runs + 1, sizeof(double));
 	s.cpu = calloc((size_t)sh.runs + 1, sizeof(double));
@@ -462,7 +455,7 @@ static int run_query(struct run_state *c, struct run_target_state *t, int r, int
 	int planned = sh.wmax + sh.runs + (sh.wmax == 0);
 	uint64_t skipped = planned > c->execs_done ? (uint64_t)(planned - c->execs_done) : 0;
 	c->rem_execs[num] -= skipped < c->rem_execs[num] ? skipped : c->rem_execs[num];
-	int crashed = record_status(c, t, &rr, st, num, r, &xerr);
+	int crashed = run_record_status(c, t, &rr, st, num, r, &xerr);
 	rr.warmup_ms = s.warm;
 	rr.n_warmup = s.nw;
 	rr.measured_ms = s.meas;
@@ -511,7 +504,7 @@ int run_restart(struct run_state *c, struct run_target_state *t, int r, struct e
 	uint64_t ss0 = c->start_ns;
 	if ((rc = run_server_start(c, t, err)) < 0)
 		return rc;
-	pace_start(c, r, order);
+	run_pace_start(c, r, order);
 	for (int i = 0; i < c->plan->n_queries; i++) {
 		int num = order[i];
 		if (run_has_restart(res_file_find_query_num(t->t->res, num), r))

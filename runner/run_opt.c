@@ -154,6 +154,7 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 	out->variant_order = json_is_string(vo) && strcmp(json_string_value(vo), "abba") == 0
 				 ? RUN_VORDER_ABBA
 				 : RUN_VORDER_FIXED;
+	out->side_by_side = json_is_object(json_object_get(p, "side_by_side"));
 	json_t *seed = json_object_get(p, "seed");
 	if (json_is_integer(seed)) {
 		out->seed = (uint64_t)json_integer_value(seed);

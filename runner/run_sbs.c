@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Side by side: the order within a pair, the two buffer pools (runner/run_sbs.h). */
 #include "runner/run_sbs.h"
+#include "base/util_clone.h"
 #include "server/srv.h"
+#include "server/srv_clone.h"
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* splitmix64 (Steele, Lea, Flood 2014), the generator of run_opt.c's shuffles. */
 static uint64_t splitmix64(uint64_t x)
@@ -81,4 +85,63 @@ int run_sbs_order_valid(const char *s, int first, int nw)
 		if (s[j] != s[i] || (s[j] != 'A' && s[j] != 'B'))
 			return s[j] == '+' && j == n - 1;
 	return 1;
+}
+
+const char *run_sbs_clone_name(int reflink)
+{
+	return reflink ? "reflink" : "copy";
+}
+
+/* A variant's own innodb_buffer_pool_size ('-' or '_'), 0 when it sets none. */
+static uint64_t own_pool(const struct srv_opts *o)
+{
+	for (size_t i = 0; i < o->n_server_options; i++) {
+		const struct srv_kv *kv = &o->server_options[i];
+		char name[64];
+		size_t n = 0;
+		for (; kv->name[n] && n < sizeof(name) - 1; n++)
+			name[n] = kv->name[n] == '-' ? '_' : kv->name[n];
+		name[n] = '\0';
+		uint64_t v;
+		if (strcmp(name, "innodb_buffer_pool_size") == 0 && kv->value &&
+		    srv_parse_size(kv->value, &v) == 0)
+			return v;
+	}
+	return 0;
+}
+
+static uint64_t phys_ram(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+int run_sbs_check(struct run_sbs_setup *out, const struct srv_opts *const opts[2], double scale,
+		  struct errbuf *err)
+{
+	char data[4200];
+	memset(out, 0, sizeof(*out));
+	const char *dir = opts[0]->datadir;
+	if (!dir || snprintf(data, sizeof(data), "%s/data", dir) >= (int)sizeof(data))
+		return errbuf_set(err, "side by side needs the instance directory (--datadir)");
+	if (util_tree_bytes(data, &out->tree_bytes, err) < 0)
+		return -1;
+	struct errbuf ignored;
+	if (srv_data_bytes(&out->data_bytes, data, &ignored) < 0)
+		out->data_bytes = 0;
+	out->reflink = util_reflink_works(dir);
+	out->need_bytes = srv_clone_need(out->tree_bytes, 2, out->reflink);
+	if (util_free_bytes(dir, &out->free_bytes, err) < 0)
+		return -1;
+	if (out->free_bytes < out->need_bytes)
+		return errbuf_set(
+		    err,
+		    "side by side needs %.3g GiB free in '%s' for two %s clones of its "
+		    "data (%.3g GiB) and has %.3g GiB: free some space, or measure "
+		    "restart-paired (drop --side-by-side)",
+		    GIB(out->need_bytes), dir, run_sbs_clone_name(out->reflink),
+		    GIB(out->tree_bytes), GIB(out->free_bytes));
+	const uint64_t own[2] = {own_pool(opts[0]), own_pool(opts[1])};
+	return run_sbs_pools_plan(&out->pools, out->data_bytes, scale, phys_ram(),
+				  opts[0]->buffer_pool, own, err);
 }

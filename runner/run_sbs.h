@@ -50,3 +50,27 @@ void run_sbs_order_add(char *s, size_t len, int variant);
 int run_sbs_order_valid(const char *s, int first, int nw);
 
 #endif
+
+/* ---- before anything is made (the command calls it) ---- */
+
+struct srv_opts;
+
+/* What side by side needs on this host: the source instance's data, whether its filesystem
+ * makes reflinks, the disk space two clones need and the space free, and the two pools. */
+struct run_sbs_setup {
+	uint64_t tree_bytes; /* every file of DIR/data (what a copy writes) */
+	uint64_t data_bytes; /* its tablespaces (what the pools are sized for), 0: not loaded */
+	int reflink;	     /* DIR's filesystem makes reflinks */
+	uint64_t need_bytes, free_bytes;
+	struct run_sbs_pools pools;
+};
+
+/* Checks that two clones of the instance opts[0] names fit on its disk and that both servers'
+ * buffer pools (opts[k]'s --buffer-pool or innodb_buffer_pool_size option, else the rule's need)
+ * fit in RAM: -1 with one line when not (the command exits 2), nothing made but a probe file
+ * removed again. scale: the plan's scale factor. */
+int run_sbs_check(struct run_sbs_setup *out, const struct srv_opts *const opts[2], double scale,
+		  struct errbuf *err);
+
+/* "reflink" or "copy": how the clones are made, for the messages and the result file. */
+const char *run_sbs_clone_name(int reflink);

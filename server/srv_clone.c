@@ -50,11 +50,18 @@ int srv_instance_clone(const char *src, const char *dst, struct util_clone_stats
 	char *slash = strrchr(parent, '/');
 	if (slash && slash != parent) {
 		*slash = '\0';
-		if (mkdir(parent, 0700) < 0 && errno != EEXIST)
+		/* traversable by the server's user, listed by nobody else (docs/server.md) */
+		if ((mkdir(parent, 0711) < 0 && errno != EEXIST) || chmod(parent, 0711) < 0)
 			return errbuf_errno(err, errno, "cannot create '%s'", parent);
 	}
+	struct stat st;
+	if (stat(src, &st) < 0)
+		return errbuf_errno(err, errno, "cannot stat '%s'", src);
 	if (mkdir(dst, 0700) < 0)
 		return errbuf_errno(err, errno, "cannot create '%s'", dst);
+	/* the instance's owner (the server's user: it holds the socket there), as src */
+	if (geteuid() == 0 && chown(dst, st.st_uid, st.st_gid) < 0)
+		return errbuf_errno(err, errno, "cannot give '%s' its owner", dst);
 	snprintf(to, sizeof(to), "%s/" SRV_CLONE_MARKER, dst);
 	if (util_write_atomic(to, src, strlen(src), err) < 0)
 		return -1;

@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: MIT */
+/* Side by side (docs/run.md, "Side by side"): both variants' servers up at once, each on its
+ * clone of the data, every query's executions alternated between them, both restarted together
+ * for the next pair. */
+#include "runner/run_int.h"
+#include "runner/run_sbs.h"
+#include "server/srv_clone.h"
+#include <sys/time.h>
+
+#define ORDER_LEN 4096
+
+/* The session of target t becomes the context's (run_exec_one and run_recover work on it). */
+static void sess_in(struct run_state *c, struct run_target_state *t)
+{
+	c->conn = t->sess.conn;
+	c->cpu = t->sess.cpu;
+	c->watch = t->sess.watch;
+	c->noise = t->sess.noise;
+	c->execs_done = t->sess.execs_done;
+	c->work = t->sess.work;
+	c->have_work = t->sess.have_work;
+}
+
+/* ... and goes back to t (whatever run_recover made of it). */
+static void sess_out(struct run_state *c, struct run_target_state *t)
+{
+	t->sess.conn = c->conn;
+	t->sess.cpu = c->cpu;
+	t->sess.watch = c->watch;
+	t->sess.noise = c->noise;
+	t->sess.execs_done = c->execs_done;
+	t->sess.work = c->work;
+	t->sess.have_work = c->have_work;
+	c->have_work = 0;
+	c->conn = NULL;
+	c->cpu = NULL;
+	c->watch = NULL;
+	c->noise = NULL;
+}
+
+static double unix_ms(void)
+{
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec / 1e3;
+}
+
+/* Each sampler counts the other server's CPU as the tool's (run_interf_set_partner). */
+static void set_partners(struct run_state *c)
+{
+	for (int k = 0; k < 2; k++)
+		if (c->ts[k].sess.noise &&
+		    run_interf_set_partner(c->ts[k].sess.noise, srv_pid(c->ts[1 - k].srv)) < 0)
+			run_event(c, "the other server's CPU time cannot be read: it counts as "
+				     "interference");
+}
+
+/* Stops both servers (after a failure: whatever runs), closing their sessions. */
+static int stop_both(struct run_state *c, struct errbuf *err)
+{
+	int rc = 0;
+	for (int k = 0; k < 2; k++) {
+		struct errbuf serr;
+		sess_in(c, &c->ts[k]);
+		if (run_server_stop(c, &c->ts[k], rc < 0 ? &serr : err) < 0)
+			rc = RUN_E_SERVER;
+		sess_out(c, &c->ts[k]);
+	}
+	return rc;
+}
+
+/* Starts both servers, one after the other, and keeps both up: their start times (Unix ms) in
+ * started[]. */
+static int start_both(struct run_state *c, double started[2], struct errbuf *err)
+{
+	for (int k = 0; k < 2; k++) {
+		int rc = run_server_start(c, &c->ts[k], err);
+		sess_out(c, &c->ts[k]);
+		if (rc < 0) {
+			struct errbuf serr;
+			stop_both(c, &serr);
+			return rc;
+		}
+		started[k] = unix_ms();
+	}
+	set_partners(c);
+	return 0;
+}
+
+/* One side of a query's pair: its entry and measurements as they grow. */
+struct sside {
+	struct run_target_state *t;
+	struct res_restart rr;
+	double *warm, *meas, *cpu;
+	size_t nw, nm, nc;
+	enum run_exec_status st;
+	struct errbuf xerr;
+	long long rows;
+	char sha[65];
+	int noise;
+	struct run_work_snap
+	    *snaps; /* work counters before the first measured run and after each */
+	int work;   /* ... being read on this side */
+};
+
+static int side_init(struct sside *s, struct run_target_state *t, int r, const struct query_execs *sh)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->rr.index = r;
+	s->rr.rows = -1;
+	s->rows = -1;
+	s->warm = calloc((size_t)sh->wmax + 1, sizeof(double));
+	s->meas = calloc((size_t)sh->runs + 1, sizeof(double));
+	s->cpu = calloc((size_t)sh->runs + 1, sizeof(double));
+	s->rr.extra = json_object();
+	return s->warm && s->meas && s->cpu && s->rr.extra ? 0 : -1;
+}
+
+static void side_release(struct sside *s)
+{
+	free(s->rr.plan);
+	free(s->rr.plan_sha256);
+	free(s->rr.result_sha256);
+	free(s->rr.error);
+	json_decref(s->rr.extra);
+	free(s->warm);
+	free(s->meas);
+	free(s->cpu);
+	free(s->snaps);
+}
+
+/* Where an execution's time goes. */
+enum slot_kind { SLOT_WARM, SLOT_MEAS, SLOT_UNRECORDED };
+
+static void work_read(struct run_state *c, struct sside *s, int num, size_t i);
+
+/* One execution of side v (0: A, 1: B) unless it has failed; the order string gets its letter. */
+static void side_exec(struct run_state *c, struct sside *sd, int v, int num, unsigned flags, int total,
+		      enum slot_kind kind, char *order)
+{
+	struct sside *s = &sd[v];
+	struct run_exec_result x;
+	if (s->st != RUN_EXEC_OK)
+		return;
+	sess_in(c, s->t);
+	c->prog.variant = s->t->t->name;
+	s->st = run_exec_one(c, num, flags, total, &s->rr, &s->rows, s->sha, &x, &s->xerr);
+	sess_out(c, s->t);
+	if (s->st != RUN_EXEC_OK)
+		return;
+	run_sbs_order_add(order, ORDER_LEN, v);
+	if (kind == SLOT_WARM)
+		s->warm[s->nw++] = (double)x.wall_ns / 1e6;
+	if (kind == SLOT_MEAS) {
+		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
+		if (s->t->sess.cpu)
+			s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
+		work_read(c, s, num, s->nm);
+	}
+}
+
+/* Side s's work counters into snaps[i], on its own session, outside the timed window (as
+ * run_measure.c's measured runs read them; docs/work.md). */
+static void work_read(struct run_state *c, struct sside *s, int num, size_t i)
+{
+	struct errbuf werr;
+	if (!s->work)
+		return;
+	sess_in(c, s->t);
+	if (run_work_read(&c->work, c->conn, &s->snaps[i], &werr) < 0) {
+		run_event(c, "Q%d: no work counters: %s", num, werr.msg);
+		s->work = 0;
+	}
+	sess_out(c, s->t);
+}
+
+/* Before the measured slots: each side with work counters reads them once. */
+static void work_begin(struct run_state *c, struct sside *sd, int num, int runs)
+{
+	for (int v = 0; v < 2; v++) {
+		struct sside *s = &sd[v];
+		if (s->st != RUN_EXEC_OK || !s->t->sess.have_work ||
+		    !(s->snaps = calloc((size_t)runs + 1, sizeof(*s->snaps))))
+			continue;
+		s->work = 1;
+		work_read(c, s, num, 0);
+	}
+}
+
+/* After them: each side's counters of its measured runs as its entry's "work". */
+static void work_end(struct run_state *c, struct sside *sd, int num)
+{
+	for (int v = 0; v < 2; v++) {
+		if (!sd[v].work || sd[v].nm == 0)
+			continue;
+		sess_in(c, sd[v].t);
+		run_work_record(c, num, &sd[v].rr, sd[v].snaps, sd[v].nm);
+		sess_out(c, sd[v].t);
+	}
+}
+
+/* Slot k of a phase: both sides once, the one run_sbs_slot_first names first. */
+static void slot(struct run_state *c, struct sside *sd, int first, int k, int num, unsigned flags,
+		 int total, enum slot_kind kind, char *order)
+{
+	int f = run_sbs_slot_first(first, k);
+	side_exec(c, sd, f, num, flags, total, kind, order);
+	side_exec(c, sd, 1 - f, num, flags, total, kind, order);
+}
+
+static int alive(const struct sside *sd)
+{
+	return sd[0].st == RUN_EXEC_OK || sd[1].st == RUN_EXEC_OK;
+}
+
+/* The last slot's time (ms): both sides' last execution of the phase. */
+static double last_slot_ms(const struct sside *sd, int warm)
+{
+	double ms = 0;
+	for (int v = 0; v < 2; v++) {
+		size_t n = warm ? sd[v].nw : sd[v].nm;
+		ms += n ? (warm ? sd[v].warm : sd[v].meas)[n - 1] : 0;
+	}
+	return ms;
+}
+
+/* The warm-up rule on both sides (a failed side counts as steady). */
+static int both_steady(const struct sside *sd, double tol)
+{
+	for (int v = 0; v < 2; v++)
+		if (sd[v].st == RUN_EXEC_OK && !run_warmup_steady(sd[v].warm, sd[v].nw, tol))
+			return 0;
+	return 1;
+}
+
+/* The warm-up slots, then the measured ones (each phase opening with `first`), as measure()
+ * does for one server: the warm-up ends when both sides are steady (--budget) or at its count;
+ * an owed restart's pacing cuts both sides alike. */
+static void alternate(struct run_state *c, struct sside *sd, int num, int first,
+		      const struct query_execs *sh, char *order)
+{
+	int total = sh->wmax + sh->runs + (sh->wmax == 0), steady = 0, capped = 0, k;
+	for (k = 0; k < sh->wmax && alive(sd); k++) {
+		if (k >= sh->wmin && sh->tol > 0 && (steady = both_steady(sd, sh->tol)))
+			break;
+		if (k >= sh->wmin && k > 0 && run_past_pace(c, last_slot_ms(sd, 1), sh->rmin)) {
+			capped = 1;
+			break;
+		}
+		slot(c, sd, first, k, num, k == 0 ? RUN_EXEC_HASH : 0, total, SLOT_WARM, order);
+	}
+	for (int v = 0; v < 2 && sh->tol > 0; v++) {
+		json_t *x = sd[v].rr.extra;
+		json_object_set_new(
+		    x, "warmup_steady",
+		    json_boolean(steady || run_warmup_steady(sd[v].warm, sd[v].nw, sh->tol)));
+		json_object_set_new(x, "warmup_tol", json_real(sh->tol));
+		if (capped)
+			json_object_set_new(x, "warmup_capped", json_true());
+	}
+	work_begin(c, sd, num, sh->runs);
+	for (k = 0; k < sh->runs && alive(sd); k++) {
+		if (k >= sh->rmin && k > 0 && run_past_pace(c, last_slot_ms(sd, 0), 0)) {
+			for (int v = 0; v < 2; v++)
+				json_object_set_new(sd[v].rr.extra, "runs_capped", json_true());
+			break;
+		}
+		slot(c, sd, first, k, num, 0, total, SLOT_MEAS, order);
+	}
+	work_end(c, sd, num);
+	if (sh->wmax == 0) /* no warm-up to hash the result in: one more, unrecorded slot */
+		slot(c, sd, first, k, num, RUN_EXEC_HASH, total, SLOT_UNRECORDED, order);
+}
+
+/* Side v's statement before the query (Q15's view), its plan after, its cleanup. */
+static void side_pre(struct run_state *c, struct sside *s, const struct qry *q)
+{
+	sess_in(c, s->t);
+	if (q->pre)
+		s->st = run_exec_simple(c->conn, q->pre, &s->xerr);
+	sess_out(c, s->t);
+}
+
+static void side_post(struct run_state *c, struct sside *s, const struct qry *q, int num)
+{
+	sess_in(c, s->t);
+	if (s->st == RUN_EXEC_OK) {
+		char plan_sha[65], *plan_text = NULL;
+		struct errbuf perr;
+		if (run_explain_fetch(c->conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
+			res_set_string(&s->rr.plan, plan_text);
+			res_set_string(&s->rr.plan_sha256, plan_sha);
+			free(plan_text);
+		} else {
+			run_event(c, "Q%d: %s", num, perr.msg);
+		}
+	}
+	s->rr.rows = s->rows;
+	if (*s->sha)
+		res_set_string(&s->rr.result_sha256, s->sha);
+	if (q->post && s->st != RUN_EXEC_LOST) {
+		struct errbuf perr2;
+		enum run_exec_status pst = run_exec_simple(c->conn, q->post, &perr2);
+		if (s->st == RUN_EXEC_OK && pst != RUN_EXEC_OK) {
+			s->xerr = perr2;
+			s->st = pst;
+		}
+	}
+	sess_out(c, s->t);
+}
+
+/* The pair's record in each side's entry: who opened it, the order the executions ran in ('A':
+ * the first variant of the run, 'B' the second), the two servers' start times and pids. */
+static json_t *pair_json(struct run_state *c, int first, const char *order, const double started[2])
+{
+	return json_pack("{s:s, s:s, s:[f,f], s:[i,i]}", "first", c->ts[first].t->name, "order",
+			 order, "started_unix_ms", started[0], started[1], "pids",
+			 (int)srv_pid(c->ts[0].srv), (int)srv_pid(c->ts[1].srv));
+}
+
+/* Side v's entry stored and checkpointed (an entry r a side kept from an interrupted pair is
+ * replaced); after a lost connection the side's server is recovered. */
+static int side_record(struct run_state *c, struct sside *s, int r, int num, int pos, json_t *pair,
+		       const struct query_execs *sh, struct errbuf *err)
+{
+	struct run_target_state *t = s->t;
+	int planned = sh->wmax + sh->runs + (sh->wmax == 0);
+	uint64_t skipped =
+	    planned > t->sess.execs_done ? (uint64_t)(planned - t->sess.execs_done) : 0;
+	c->rem_execs[num] -= skipped < c->rem_execs[num] ? skipped : c->rem_execs[num];
+	int crashed = run_record_status(c, t, &s->rr, s->st, num, r, &s->xerr);
+	s->rr.warmup_ms = s->warm;
+	s->rr.n_warmup = s->nw;
+	s->rr.measured_ms = s->meas;
+	s->rr.n_measured = s->nm;
+	s->rr.server_cpu_ms = s->cpu;
+	s->rr.n_server_cpu = s->nc;
+	json_object_set_new(s->rr.extra, "position", json_integer(pos));
+	json_object_set_new(s->rr.extra, "server_start", json_integer(t->start_seq));
+	json_object_set_new(s->rr.extra, "side_by_side", json_deep_copy(pair));
+	struct res_query *q = res_file_find_query_num(t->t->res, num);
+	for (size_t i = 0; i < q->n_restarts; i++)
+		if (q->restarts[i].index == r) {
+			res_query_remove_restart(q, i);
+			break;
+		}
+	if (!res_query_add_restart(q, &s->rr) ||
+	    run_steady_flags(t->t->res, c->plan->steady_alpha) < 0)
+		return errbuf_set(err, "out of memory");
+	if (run_checkpoint(t, err) < 0)
+		return -1;
+	if (s->st != RUN_EXEC_LOST)
+		return 0;
+	sess_in(c, t);
+	int rc = run_recover(c, t, crashed, err);
+	sess_out(c, t);
+	set_partners(c);
+	return rc;
+}
+
+/* Query num of pair r on both servers: the interference window and the memory probe around
+ * the alternated executions, then each side's entry. */
+static int sbs_query(struct run_state *c, int r, int num, int pos, int first, const double started[2],
+		     struct errbuf *err)
+{
+	const struct qry *q = &c->queries[num];
+	const struct query_execs sh = run_shape_of(c, num);
+	struct sside sd[2];
+	char *order = calloc(ORDER_LEN, 1);
+	int rc = 0;
+	if (side_init(&sd[0], &c->ts[0], r, &sh) < 0 || side_init(&sd[1], &c->ts[1], r, &sh) < 0 ||
+	    !order) {
+		rc = errbuf_set(err, "out of memory");
+		goto out;
+	}
+	struct errbuf nerr;
+	double probe_before = c->ts[0].sess.noise ? run_probe_last(c) : -1;
+	for (int v = 0; v < 2; v++) {
+		c->ts[v].sess.execs_done = 0;
+		sd[v].noise =
+		    c->ts[v].sess.noise && run_interf_begin(c->ts[v].sess.noise, &nerr) == 0;
+		side_pre(c, &sd[v], q);
+	}
+	alternate(c, sd, num, first, &sh, order);
+	json_t *probed = NULL; /* the first record: one probe after the window serves both */
+	for (int v = 0; v < 2; v++) {
+		struct run_interf_rec nrec;
+		side_post(c, &sd[v], q, num);
+		if (!sd[v].noise || run_interf_end(c->ts[v].sess.noise, &nrec, &nerr) < 0)
+			continue;
+		json_t *rec = run_interf_rec_json(&nrec);
+		if (rec && !probed) {
+			run_probe_record(c, rec, probe_before);
+			probed = rec;
+		} else if (rec) {
+			static const char *const keys[] = {"memory_probe_before_ns",
+							   "memory_probe_after_ns"};
+			for (int i = 0; i < 2; i++)
+				if (json_object_get(probed, keys[i]))
+					json_object_set(rec, keys[i],
+							json_object_get(probed, keys[i]));
+		}
+		json_object_set_new(sd[v].rr.extra, "interference", rec);
+	}
+	json_t *pair = pair_json(c, first, order, started);
+	for (int v = 0; v < 2 && rc == 0; v++)
+		rc = side_record(c, &sd[v], r, num, pos, pair, &sh, err);
+	json_decref(pair);
+out:
+	side_release(&sd[0]);
+	side_release(&sd[1]);
+	free(order);
+	return rc;
+}
+
+/* Pair r: both servers started, every query either side still lacks measured alternately,
+ * both stopped. Returns 0, -1 or RUN_E_SERVER. */
+int run_sbs_restart(struct run_state *c, int r, struct errbuf *err)
+{
+	int order[RUN_MAX_QUERIES], rc;
+	double started[2];
+	int first = run_sbs_first(c->plan->seed, c->plan->seed_given, r);
+	run_plan_order(c->plan, r, order);
+	c->prog.variant = NULL;
+	c->prog.restart = r;
+	c->prog.query = NULL;
+	run_progress_tell(c);
+	for (int k = 0; k < 2 && c->rem_starts; k++)
+		c->rem_starts--;
+	uint64_t ss0 = c->start_ns;
+	if ((rc = start_both(c, started, err)) < 0)
+		return rc;
+	c->pair_pos = 0;
+	run_pace_start(c, r, order);
+	for (int i = 0; i < c->plan->n_queries && rc == 0; i++) {
+		int num = order[i];
+		if (run_has_restart(res_file_find_query_num(c->ts[0].t->res, num), r) &&
+		    run_has_restart(res_file_find_query_num(c->ts[1].t->res, num), r))
+			continue;
+		if (c->next && !c->next[c->qpos[num]].active)
+			continue; /* --budget: decided, no longer measured */
+		char id[8];
+		snprintf(id, sizeof(id), "Q%d", num);
+		c->prog.query = id;
+		c->prog.qpos = i;
+		c->prog.nq = c->plan->n_queries;
+		rc = sbs_query(c, r, num, i, first, started, err);
+		c->pace_i++;
+		c->prog.query = NULL;
+	}
+	struct errbuf serr;
+	if (rc < 0) {
+		stop_both(c, &serr);
+		return rc;
+	}
+	if ((rc = stop_both(c, err)) < 0)
+		return rc;
+	double ss = (double)(c->start_ns - ss0) / 1e9 / 2; /* a side's share */
+	for (int k = 0; k < 2; k++)
+		if (ss > c->ts[k].startstop_s)
+			c->ts[k].startstop_s = ss;
+	char why[160];
+	int dist = run_interf_disturbed(c->ts[0].t->res, r, why, sizeof(why)) ||
+		   run_interf_disturbed(c->ts[1].t->res, r, why, sizeof(why));
+	if (c->next)
+		run_event(c, "pair %d side by side done (elapsed %.0f s of %.0f s%s)", r + 1,
+			  (double)(util_now_ns() - c->t0) / 1e9, c->plan->budget_s,
+			  dist ? ", disturbed" : "");
+	else
+		run_event(c, "pair %d of %d side by side done%s", r + 1, c->plan->restarts,
+			  dist ? " (disturbed)" : "");
+	if (c->pace_ns && !c->paced_pair)
+		run_warn_owed_over(c, run_restarts_owed(c, r) - 1);
+	return 0;
+}
+
+/* plan.side_by_side of both files: the variants, the order rule, how the data was cloned, the
+ * pools. */
+static void record_setup(struct run_state *c, const struct run_sbs_setup *su)
+{
+	for (int k = 0; k < 2; k++) {
+		json_t *o = json_pack(
+		    "{s:[s,s], s:s, s:s, s:I, s:[I,I]}", "variants", c->ts[0].t->name,
+		    c->ts[1].t->name, "order", c->plan->seed_given ? "coin" : "abba", "clone",
+		    run_sbs_clone_name(su->reflink), "data_bytes", (json_int_t)su->tree_bytes,
+		    "pool_bytes", (json_int_t)su->pools.pool[0], (json_int_t)su->pools.pool[1]);
+		json_object_set_new(c->ts[k].t->res->plan, "side_by_side", o);
+	}
+}
+
+/* Target k's server on clone k of the instance the targets name: its own options with the
+ * clone's directory, its pool and, with TCP, its own port. */
+static int open_clone(struct run_state *c, struct run_target *target, int k,
+		      const struct run_sbs_setup *su, const char *src, struct errbuf *err)
+{
+	struct run_target_state *t = &c->ts[k];
+	char dst[4200];
+	struct util_clone_stats st;
+	if (srv_clone_path(dst, sizeof(dst), src, k) < 0)
+		return errbuf_set(err, "instance path too long: '%s'", src);
+	run_event(c, "%s: cloning '%s/data' to '%s' (%s)", target->name, src, dst,
+		  run_sbs_clone_name(su->reflink));
+	if (srv_instance_clone(src, dst, &st, err) < 0)
+		return -1;
+	t->sbs_opts = *target->opts;
+	if (!(t->sbs_dir = strdup(dst)))
+		return errbuf_set(err, "out of memory");
+	t->sbs_opts.datadir = t->sbs_dir;
+	t->sbs_opts.buffer_pool = su->pools.pool[k];
+	if (t->sbs_opts.port > 0)
+		t->sbs_opts.port += k;
+	if (srv_open(&t->srv, &t->sbs_opts, err) < 0)
+		return -1;
+	return srv_lock(t->srv, err) < 0 ? RUN_E_SERVER : 0;
+}
+
+int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf *err)
+{
+	struct run_sbs_setup su;
+	const struct srv_opts *const opts[2] = {targets[0].opts, targets[1].opts};
+	if (c->n_targets != 2)
+		return errbuf_set(err, "side by side measures two variants, not %d", c->n_targets);
+	if (srv_open(&c->sbs_src, targets[0].opts, err) < 0)
+		return -1;
+	if (srv_lock(c->sbs_src, err) < 0)
+		return RUN_E_SERVER;
+	if (srv_is_alive(c->sbs_src)) { /* its data is cloned: it must be stopped */
+		run_event(c, "stopping the server already running in '%s'",
+			  srv_instdir(c->sbs_src));
+		if (srv_stop(c->sbs_src, err) < 0)
+			return RUN_E_SERVER;
+	}
+	if (run_sbs_check(&su, opts, c->plan->scale, err) < 0)
+		return RUN_E_REFUSED;
+	c->sbs = 1;
+	for (int k = 0; k < 2; k++) {
+		int rc = open_clone(c, &targets[k], k, &su, srv_instdir(c->sbs_src), err);
+		if (rc < 0)
+			return rc;
+	}
+	record_setup(c, &su);
+	return 0;
+}
+
+void run_sbs_close(struct run_state *c)
+{
+	for (int k = 0; k < c->n_targets && c->sbs; k++) {
+		struct errbuf err;
+		struct run_target_state *t = &c->ts[k];
+		sess_in(c, t);
+		run_session_close(c);
+		srv_free(t->srv); /* stops a server still up */
+		t->srv = NULL;
+		if (t->sbs_dir && srv_clone_remove(t->sbs_dir, &err) < 0)
+			run_event(c, "%s", err.msg);
+		free(t->sbs_dir);
+		t->sbs_dir = NULL;
+	}
+	srv_free(c->sbs_src);
+	c->sbs_src = NULL;
+}
