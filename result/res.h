@@ -28,6 +28,7 @@
 #define RES_MAX_BYTES (1LL << 60)	/* a size in bytes (server.buffer_pool) */
 #define RES_MAX_TIMEOUT_S 1e6		/* plan.query_timeout_s (RES_MAX_TIME_MS) */
 #define RES_MAX_CRASHES 100000		/* plan.max_crashes */
+#define RES_MAX_ORDER 8192		/* a side-by-side entry's order string */
 #define RES_MAX_NAME 64			/* a query id, a variant name */
 
 /* What happened to a query in one restart. */
