@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/* run --side-by-side against real private MariaDB servers at SF 0.01: both variants' servers up
+ * at once on their clones, pinned to the server's PUs, the executions alternated and balanced as
+ * the files record, files valid against the schema, compare pairing them; and the refusals
+ * (one variant, pools that do not fit) that make nothing. */
+#include "harness.h"
+#include "runner/run_sbs.h"
+#include "tests/th_db.h"
+#include "tests/th_schema.h"
+#include "tests/th_spawn.h"
+#include <jansson.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct th_db db; /* one loaded instance (made in main) */
+static int loaded;
+
+static pid_t spawn(const char *log, const char *const *args, int pin)
+{
+	const char *inst[] = {"--datadir", db.inst, "--port", db.portarg, pin ? NULL : "--no-pin",
+			      NULL};
+	return th_spawn(log, args, inst);
+}
+
+static uint64_t affinity_of(pid_t pid)
+{
+	cpu_set_t s;
+	uint64_t m = 0;
+	if (sched_getaffinity(pid, sizeof(s), &s) < 0)
+		return 0;
+	for (int c = 0; c < 64; c++)
+		if (CPU_ISSET(c, &s))
+			m |= UINT64_C(1) << c;
+	return m;
+}
+
+static uint64_t ids_mask(const json_t *a)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		json_int_t v = json_integer_value(json_array_get(a, i));
+		if (v >= 0 && v < 64)
+			m |= UINT64_C(1) << v;
+	}
+	return m;
+}
+
+/* What the poller saw of the two clones' servers while the run went on. */
+struct seen {
+	int both_up;	  /* samples with both servers alive at once */
+	long pids[2][16]; /* the distinct pids of each clone's server */
+	int n_pids[2];
+	uint64_t affinity[2]; /* the union of what each server's affinity was */
+};
+
+static void sample(struct seen *s)
+{
+	long pid[2];
+	for (int k = 0; k < 2; k++) {
+		char inst[4300];
+		snprintf(inst, sizeof(inst), "%s/sbs/%d", db.inst, k);
+		pid[k] = th_server_pid(inst);
+		if (pid[k] <= 0 || kill((pid_t)pid[k], 0) != 0) {
+			pid[k] = 0;
+			continue;
+		}
+		s->affinity[k] |= affinity_of((pid_t)pid[k]);
+		int known = 0;
+		for (int i = 0; i < s->n_pids[k]; i++)
+			known |= s->pids[k][i] == pid[k];
+		if (!known && s->n_pids[k] < 16)
+			s->pids[k][s->n_pids[k]++] = pid[k];
+	}
+	s->both_up += pid[0] > 0 && pid[1] > 0;
+}
+
+static int seen_pid(const struct seen *s, int k, long pid)
+{
+	for (int i = 0; i < s->n_pids[k]; i++)
+		if (s->pids[k][i] == pid)
+			return 1;
+	return 0;
+}
+
+/* One entry's pair record against the other side's and what was seen: the same record, the
+ * order alternated as run_sbs_slot_first says from the recorded opener (ABBA over pairs), as
+ * many executions of each side as their entries hold. */
+static void check_pair(const json_t *ea, const json_t *eb, const struct seen *s, int pair)
+{
+	const json_t *pa = json_object_get(ea, "side_by_side"),
+		     *pb = json_object_get(eb, "side_by_side");
+	CU_ASSERT_FATAL(json_is_object(pa) && json_is_object(pb));
+	CU_ASSERT(json_equal(pa, pb));
+	const char *first = json_string_value(json_object_get(pa, "first"));
+	const char *order = json_string_value(json_object_get(pa, "order"));
+	CU_ASSERT_FATAL(first && order);
+	CU_ASSERT_STRING_EQUAL(first, pair % 2 ? "b" : "a"); /* no seed: ABBA over pairs */
+	size_t nw = json_array_size(json_object_get(ea, "warmup_ms"));
+	size_t nm = json_array_size(json_object_get(ea, "measured_ms"));
+	CU_ASSERT_EQUAL(nw, json_array_size(json_object_get(eb, "warmup_ms")));
+	CU_ASSERT_EQUAL(nm, json_array_size(json_object_get(eb, "measured_ms")));
+	CU_ASSERT_EQUAL(strlen(order), 2 * (nw + nm));
+	CU_ASSERT(run_sbs_order_valid(order, pair % 2, (int)nw));
+	size_t a = 0, b = 0;
+	for (const char *p = order; *p; p++)
+		a += *p == 'A', b += *p == 'B';
+	CU_ASSERT_EQUAL(a, nw + nm);
+	CU_ASSERT_EQUAL(b, nw + nm);
+	/* both servers up: the pids recorded are the ones seen, each started once before */
+	const json_t *pids = json_object_get(pa, "pids"),
+		     *t = json_object_get(pa, "started_unix_ms");
+	for (int k = 0; k < 2; k++)
+		CU_ASSERT(seen_pid(s, k, (long)json_integer_value(json_array_get(pids, k))));
+	CU_ASSERT(json_number_value(json_array_get(t, 0)) > 0);
+	CU_ASSERT(json_number_value(json_array_get(t, 1)) > 0);
+	/* each sampler counted the other server as the tool's */
+	const json_t *ia = json_object_get(ea, "interference");
+	if (ia)
+		CU_ASSERT(json_is_number(json_object_get(ia, "partner_server_cpu_ms")));
+}
+
+static json_t *load_checked(const char *path, const char *schema)
+{
+	struct errbuf err = {{0}};
+	if (th_schema_validate_files(schema, path, &err) < 0)
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+	CU_ASSERT_EQUAL(th_schema_validate_files(schema, path, &err), 0);
+	json_error_t jerr;
+	return json_load_file(path, 0, &jerr);
+}
+
+/* Two variants side by side, pinned, 2 pairs of Q1, Q6, Q21 (2 warm-up + 3 runs). */
+static void test_run_sbs_db__both_up_alternated_pinned_and_compared(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char out[4300], log[4300], schema[4300], pa[4400], pb[4400], clone0[4300];
+	snprintf(out, sizeof(out), "%s/sbs", db.tmp);
+	snprintf(log, sizeof(log), "%s/sbs.log", db.tmp);
+	snprintf(schema, sizeof(schema), "%s/docs/result.schema.json", DBT3_SOURCE_DIR);
+	const char *args[] = {"run",	    "-s",
+			      "0.01",	    "-o",
+			      out,	    "--side-by-side",
+			      "--variant",  "a:mysqld=mariadbd",
+			      "--variant",  "b:mysqld=mariadbd,optimizer_switch=semijoin=off",
+			      "--restarts", "2",
+			      "--warmup",   "2",
+			      "--runs",	    "3",
+			      "--queries",  "1,6,21",
+			      "--quiet",    NULL};
+	pid_t child = spawn(log, args, 1);
+	CU_ASSERT_FATAL(child > 0);
+	struct seen s;
+	memset(&s, 0, sizeof(s));
+	int st = 0;
+	pid_t w;
+	while ((w = waitpid(child, &st, WNOHANG)) == 0) {
+		sample(&s);
+		th_sleep_ms(20);
+	}
+	CU_ASSERT_EQUAL_FATAL(w, child);
+	if (th_exit_code(st) != 0)
+		th_show_log(log);
+	CU_ASSERT_EQUAL_FATAL(th_exit_code(st), 0);
+	fprintf(stderr, "\nboth up in %d samples; pids seen %d + %d; affinity %#llx %#llx\n",
+		s.both_up, s.n_pids[0], s.n_pids[1], (unsigned long long)s.affinity[0],
+		(unsigned long long)s.affinity[1]);
+	CU_ASSERT(s.both_up > 0);
+	CU_ASSERT_EQUAL(s.n_pids[0], 2); /* restarted together: a new server each pair */
+	CU_ASSERT_EQUAL(s.n_pids[1], 2);
+	snprintf(clone0, sizeof(clone0), "%s/sbs/0", db.inst);
+	CU_ASSERT_EQUAL(access(clone0, F_OK), -1); /* the clones are removed */
+	snprintf(pa, sizeof(pa), "%s/a.json", out);
+	snprintf(pb, sizeof(pb), "%s/b.json", out);
+	json_t *ra = load_checked(pa, schema), *rb = load_checked(pb, schema);
+	CU_ASSERT_FATAL(ra && rb);
+	const json_t *sbs = json_object_get(json_object_get(ra, "plan"), "side_by_side");
+	CU_ASSERT(json_is_object(sbs));
+	const char *how = json_string_value(json_object_get(sbs, "clone"));
+	CU_ASSERT(how && (!strcmp(how, "reflink") || !strcmp(how, "copy")));
+	/* both pinned to the server's PUs, as each file records and /proc showed */
+	for (int k = 0; k < 2; k++) {
+		const json_t *pin = json_object_get(k ? rb : ra, "pinning");
+		const json_t *pl = json_object_get(pin, "placement");
+		CU_ASSERT_TRUE(json_is_true(json_object_get(pl, "pinned")));
+		CU_ASSERT_TRUE(json_is_true(json_object_get(pin, "verified")));
+		uint64_t want = ids_mask(json_object_get(pl, "server_cpus"));
+		CU_ASSERT(want != 0);
+		CU_ASSERT_EQUAL(s.affinity[k], want);
+		CU_ASSERT_EQUAL(ids_mask(json_object_get(pl, "client_cpus")) & want, 0);
+	}
+	const json_t *qa = json_object_get(ra, "queries"), *qb = json_object_get(rb, "queries");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(qa), 3);
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *ea = json_object_get(json_array_get(qa, i), "restarts");
+		const json_t *eb = json_object_get(json_array_get(qb, i), "restarts");
+		CU_ASSERT_EQUAL_FATAL(json_array_size(ea), 2);
+		CU_ASSERT_EQUAL_FATAL(json_array_size(eb), 2);
+		for (int r = 0; r < 2; r++)
+			check_pair(json_array_get(ea, r), json_array_get(eb, r), &s, r);
+	}
+	/* compare pairs them side by side */
+	char cmp[4400];
+	snprintf(cmp, sizeof(cmp), "%s/cmp.json", out);
+	int rc = th_system("'%s' compare '%s' '%s' --format json -o '%s' --quiet", DBT3_BINARY, pa,
+			   pb, cmp);
+	CU_ASSERT(rc == 0 || rc == 1);
+	json_error_t jerr;
+	json_t *c = json_load_file(cmp, 0, &jerr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	const json_t *pairing = json_object_get(c, "pairing");
+	CU_ASSERT_TRUE(json_is_true(json_object_get(pairing, "paired")));
+	CU_ASSERT_TRUE(json_is_true(json_object_get(pairing, "side_by_side")));
+	json_decref(c);
+	json_decref(ra);
+	json_decref(rb);
+}
+
+/* One variant, and two pools RAM cannot hold: one line naming the way, exit 2, nothing made. */
+static void test_run_sbs_db__refusals_make_nothing(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char out[4300], log[4300], text[8192], clones[4300];
+	snprintf(out, sizeof(out), "%s/refused", db.tmp);
+	snprintf(clones, sizeof(clones), "%s/sbs/0", db.inst);
+	const char *one[] = {
+	    "run", "-s", "0.01", "-o", out, "--side-by-side", "--variant", "a:mysqld=mariadbd",
+	    NULL};
+	snprintf(log, sizeof(log), "%s/refused1.log", db.tmp);
+	CU_ASSERT_EQUAL(th_wait_exit(spawn(log, one, 0)), 2);
+	const char *big[] = {"run",
+			     "-s",
+			     "0.01",
+			     "-o",
+			     out,
+			     "--side-by-side",
+			     "--buffer-pool",
+			     "64T",
+			     "--variant",
+			     "a:mysqld=mariadbd",
+			     "--variant",
+			     "b:mysqld=mariadbd",
+			     NULL};
+	snprintf(log, sizeof(log), "%s/refused2.log", db.tmp);
+	CU_ASSERT_EQUAL(th_wait_exit(spawn(log, big, 0)), 2);
+	CU_ASSERT_EQUAL(th_sh(text, sizeof(text), "cat '%s'", log), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "restart-paired"));
+	CU_ASSERT_EQUAL(access(out, F_OK), -1);
+	CU_ASSERT_EQUAL(access(clones, F_OK), -1);
+}
+
+int main(int argc, char **argv)
+{
+	if (th_db_begin(&db, "sbs") == 0)
+		loaded = th_db_init_and_load(&db);
+	static const struct th_case cases[] = {
+	    {"both_up_alternated_pinned_and_compared",
+	     test_run_sbs_db__both_up_alternated_pinned_and_compared},
+	    {"refusals_make_nothing", test_run_sbs_db__refusals_make_nothing},
+	    {NULL, NULL},
+	};
+	int rc = th_run("run_sbs_db", cases, argc, argv);
+	th_db_end(&db);
+	return rc;
+}
