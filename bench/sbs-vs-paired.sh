@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Side by side against restart-paired (issue 32), with dbt3stab itself, interleaved in one
+# session on a private MariaDB server:
+#   A/A: -n runs of each mode alternated (restart-paired: --restarts 2, side by side: 2 pairs;
+#        -w warm-up and -r runs a query), the same binary and settings on both sides. Prints per
+#        query the sd of the per-pair log ratio in each mode (side by side: the pair's mean log
+#        ratio of its alternated executions; restart-paired: the log ratio of the restart means,
+#        as compare pairs each), the median over queries of each, their ratio (issue 32's target:
+#        at most 0.6), and what compare flags on each mode's A/A (every flag a false alarm).
+#   A/B: the new variant sets -x (default optimizer_switch=semijoin=off: at SF 0.1 Q21 about 1.2x
+#        slower, Q18 about 0.5x), one --budget run (-t) of each mode, alternated: the time each
+#        took to decide Q21 (budget.pair_elapsed_s at its decided_after_pairs) and its decision.
+# With the load averages before and after each run. Run it on an idle machine: figures taken
+# while anything else runs are meaningless (the coordinator runs it).
+#
+# usage: bench/sbs-vs-paired.sh [-b BUILD_DIR] [-s SF] [-n RUNS] [-w WARMUP] [-r RUNS]
+#                               [-t DURATION] [-x OPTION] [-m MYSQLD] [-q QUERIES] [-o OUTDIR]
+#                               [-k] [-- server/pin options, e.g. --datadir DIR --port N]
+#   -s SF        scale factor (default 0.1)
+#   -n RUNS      A/A runs of each mode, alternated (default 3: 6 pairs a mode)
+#   -w, -r       warm-up and measured executions per query and restart (default 3, 5)
+#   -t DURATION  the A/B budget runs' budget (default 10m; 0 skips the A/B)
+#   -x OPTION    the A/B variant's server option (default optimizer_switch=semijoin=off)
+#   -m MYSQLD    the server binary of both variants (default /usr/sbin/mariadbd)
+#   -q QUERIES   query list (default 1-22)
+#   -o OUTDIR    where the result files go (default a temp dir, removed unless -k)
+#   -k           keep the temp dir
+# Without --datadir a private instance is made in the work dir (server init + load -s SF).
+# Smoke test on tiny inputs (not a measurement):
+#   bench/sbs-vs-paired.sh -s 0.01 -n 1 -w 1 -r 2 -q 1,6 -t 0
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$here/build sf=0.1 n=3 warm=3 runs=5 budget=10m option=optimizer_switch=semijoin=off
+queries=1-22 out= keep=0 mysqld=/usr/sbin/mariadbd
+while getopts "b:s:n:w:r:t:x:m:q:o:k" o; do
+  case $o in
+  b) build=$OPTARG ;; s) sf=$OPTARG ;; n) n=$OPTARG ;; w) warm=$OPTARG ;; r) runs=$OPTARG ;;
+  t) budget=$OPTARG ;; x) option=$OPTARG ;; m) mysqld=$OPTARG ;; q) queries=$OPTARG ;;
+  o) out=$OPTARG ;; k) keep=1 ;; *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+srv=("$@")
+bin=$build/commands/dbt3stab
+[ -x "$bin" ] || { echo "sbs-vs-paired: no $bin (build first, or -b BUILD_DIR)" >&2; exit 2; }
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "sbs-vs-paired: -n needs a count, not '$n'" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-sbs.XXXXXX")
+chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here
+out=${out:-$work/results}
+mkdir -p "$out"
+own=0
+if [[ " ${srv[*]-} " != *" --datadir "* ]]; then
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  srv=(--datadir "$work/inst" --port "$port" "${srv[@]}")
+  own=1
+fi
+cleanup() {
+  [ "$own" = 1 ] && "$bin" server stop "${srv[@]}" -q 2>/dev/null || true
+  if [ "$keep" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+if [ "$own" = 1 ]; then
+  echo "private instance: server init, load -s $sf" >&2
+  "$bin" server init "${srv[@]}" -q
+  "$bin" load -s "$sf" "${srv[@]}" -q
+fi
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# One run: mode (paired|sbs), scenario (aa|ab), index; the result directory gets a.json, b.json
+# and run.log; prints "mode scenario index wall_s load_before load_after".
+one_run() {
+  local mode=$1 scen=$2 i=$3 dir="$out/$1-$2-$3" t0 t1 l0 l1
+  local b="b:mysqld=$mysqld" flags
+  [ "$scen" = ab ] && b="b:mysqld=$mysqld,$option"
+  if [ "$scen" = aa ]; then
+    flags=(--restarts 2 --warmup "$warm" --runs "$runs")
+  else
+    flags=(--budget "$budget")
+  fi
+  [ "$mode" = sbs ] && flags+=(--side-by-side) || flags+=(--restart-paired)
+  l0=$(load) t0=$(date +%s.%N)
+  "$bin" run -s "$sf" -o "$dir" --queries "$queries" "${flags[@]}" \
+    --variant "a:mysqld=$mysqld" --variant "$b" --no-table -q "${srv[@]}" >"$out/$1-$2-$3.log" 2>&1 ||
+    { echo "sbs-vs-paired: $mode $scen $i failed (exit $?), see $out/$1-$2-$3.log" >&2; return 1; }
+  t1=$(date +%s.%N) l1=$(load)
+  printf '%-6s %s %d %8.1f s  load %s -> %s\n' "$mode" "$scen" "$i" "$(echo "$t1 - $t0" | bc)" "$l0" "$l1"
+}
+
+echo "# A/A, alternated: $n runs a mode of 2 pairs ($warm warm-up + $runs runs a query), SF $sf"
+for i in $(seq 1 "$n"); do
+  if [ $((i % 2)) = 1 ]; then one_run paired aa "$i"; one_run sbs aa "$i"
+  else one_run sbs aa "$i"; one_run paired aa "$i"; fi
+done
+if [ "$budget" != 0 ]; then
+  echo "# A/B ($option), --budget $budget, alternated"
+  one_run paired ab 1
+  one_run sbs ab 1
+fi
+
+python3 - "$out" "$n" "$budget" "$bin" <<'PY'
+import glob, json, math, os, statistics, subprocess, sys
+out, n, budget, binary = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+
+def pairs(a, b, sbs):
+    """Per query, the per-pair log ratios as compare takes them."""
+    d = {}
+    qb = {q["id"]: q for q in b["queries"]}
+    for qa in a["queries"]:
+        rb = {r["index"]: r for r in qb.get(qa["id"], {}).get("restarts", []) if r["status"] == "ok"}
+        for ra in qa["restarts"]:
+            r2 = rb.get(ra["index"])
+            if ra["status"] != "ok" or not r2:
+                continue
+            x, y = ra["measured_ms"], r2["measured_ms"]
+            if sbs:
+                m = min(len(x), len(y))
+                v = sum(math.log(y[k] / x[k]) for k in range(m)) / m
+            else:
+                v = math.log(statistics.mean(y) / statistics.mean(x))
+            d.setdefault(qa["id"], []).append(v)
+    return d
+
+def load(p):
+    with open(p) as f:
+        return json.load(f)
+
+sd = {}
+for mode in ("paired", "sbs"):
+    d = {}
+    for i in range(1, n + 1):
+        base = os.path.join(out, f"{mode}-aa-{i}")
+        for q, v in pairs(load(base + "/a.json"), load(base + "/b.json"), mode == "sbs").items():
+            d.setdefault(q, []).extend(v)
+    sd[mode] = {q: statistics.stdev(v) for q, v in d.items() if len(v) >= 2}
+qs = sorted(set(sd["paired"]) & set(sd["sbs"]), key=lambda q: int(q[1:]))
+print("\nquery   pairs  sd restart-paired  sd side-by-side   ratio")
+for q in qs:
+    print(f"{q:<6} {2 * n:>6} {sd['paired'][q]:>17.2%} {sd['sbs'][q]:>16.2%} {sd['sbs'][q] / sd['paired'][q]:>7.2f}")
+mp = statistics.median(sd["paired"][q] for q in qs)
+ms = statistics.median(sd["sbs"][q] for q in qs)
+print(f"median over {len(qs)} queries: restart-paired {mp:.2%}, side by side {ms:.2%}, ratio {ms / mp:.2f} (target <= 0.6)")
+
+for mode in ("paired", "sbs"):
+    flagged = []
+    for i in range(1, n + 1):
+        base = os.path.join(out, f"{mode}-aa-{i}")
+        r = subprocess.run([binary, "compare", base + "/a.json", base + "/b.json", "--format", "json", "--quiet"],
+                           capture_output=True, text=True)
+        rep = json.loads(r.stdout) if r.stdout.strip() else {}
+        flagged += [f"{i}:{q['id']}" for q in rep.get("queries", [])
+                    if q.get("verdict") in ("regression", "improvement")]
+    print(f"A/A {mode}: {len(flagged)} false alarm(s) over {n} runs {' '.join(flagged)}")
+
+if budget != "0":
+    for mode in ("paired", "sbs"):
+        b = load(os.path.join(out, f"{mode}-ab-1", "b.json"))
+        q21 = next((q for q in b["queries"] if q["id"] == "Q21"), None)
+        bud = b.get("budget", {})
+        ends = bud.get("pair_elapsed_s") or []
+        dec = (q21 or {}).get("budget", {})
+        k = dec.get("decided_after_pairs")
+        at = f"{ends[k - 1]:.0f} s" if k and k <= len(ends) else "undecided"
+        print(f"A/B {mode}: Q21 {dec.get('decision', '-')} (ratio {dec.get('ratio') or float('nan'):.3f}) after {k or '-'} pairs, at {at}; "
+              f"{bud.get('pairs', '-')} pairs in {bud.get('elapsed_s', float('nan')):.0f} s ({bud.get('stop_reason', '-')})")
+PY
