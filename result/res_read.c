@@ -186,8 +186,7 @@ static int times_member(struct rd *rd, json_t *obj, const char *path, const char
 			return fail(rd, p, "time %g ms below the writer's resolution of %g ms", t,
 				    RES_MIN_MEASURED_MS);
 		if (t > RES_MAX_TIME_MS)
-			return fail(rd, p, "time %g ms above the bound of %g ms", t,
-				    RES_MAX_TIME_MS);
+			return fail(rd, p, "time %g ms above the bound of %g ms", t, RES_MAX_TIME_MS);
 		(*out)[i] = t;
 	}
 	*n = json_array_size(a);
@@ -231,8 +230,8 @@ static int plan_counts(struct rd *rd, const char *path, const struct res_restart
 	return 0;
 }
 
-static int int_member(struct rd *rd, json_t *obj, const char *path, const char *key, long long min,
-		      long long max, unsigned w, long long *out);
+static int int_member(struct rd *rd, json_t *obj, const char *path, const char *key,
+		      long long min, long long max, unsigned w, long long *out);
 static int num_member(struct rd *rd, json_t *obj, const char *path, const char *key, double lo,
 		      double hi, unsigned w);
 
@@ -241,11 +240,11 @@ static int num_member(struct rd *rd, json_t *obj, const char *path, const char *
  * thread's, the I/O bytes and the memory probe's figures optional and may be null). */
 static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 {
-	static const char *const times[] = {
-	    "window_ms",     "other_cpu_ms",	    "steal_ms",
-	    "server_cpu_ms", "query_thread_cpu_ms", "server_rest_cpu_ms"};
-	static const char *const counts[] = {"voluntary_ctxt_switches", "involuntary_ctxt_switches",
-					     "major_faults"};
+	static const char *const times[] = {"window_ms",     "other_cpu_ms",
+					    "steal_ms",	     "server_cpu_ms",
+					    "query_thread_cpu_ms", "server_rest_cpu_ms"};
+	static const char *const counts[] = {"voluntary_ctxt_switches",
+					     "involuntary_ctxt_switches", "major_faults"};
 	/* optional (later additions) and null when unknown */
 	static const char *const qcounts[] = {"query_thread_voluntary_ctxt_switches",
 					      "query_thread_involuntary_ctxt_switches",
@@ -372,9 +371,9 @@ static int check_counts(struct rd *rd, json_t *o, const char *path, size_t n_mea
  * variant and 'B' its second, '+' when cut), "started_unix_ms" and "pids" (both servers). */
 static int check_side_by_side(struct rd *rd, json_t *o, const char *path)
 {
+	static const char *const pairs[] = {"started_unix_ms", "pids"};
 	char p[320];
-	json_t *rec, *v, *e;
-	size_t i;
+	json_t *rec, *v;
 	if (member(rd, o, path, "side_by_side", W_OBJECT | W_OPTIONAL, &rec) < 0)
 		return -1;
 	if (!rec)
@@ -387,20 +386,18 @@ static int check_side_by_side(struct rd *rd, json_t *o, const char *path)
 	size_t n = strlen(s), ok = strspn(s, "AB");
 	if (n > RES_MAX_ORDER || (ok != n && !(ok == n - 1 && s[ok] == '+')))
 		return fail(rd, p, "order is not a string of A and B (at most %d)", RES_MAX_ORDER);
-	static const char *const pairs[] = {"started_unix_ms", "pids"};
 	for (int k = 0; k < 2; k++) {
 		if (member(rd, rec, p, pairs[k], W_ARRAY, &v) < 0)
 			return -1;
 		if (json_array_size(v) != 2)
-			return fail(rd, p, "%s has %zu entries, not 2", pairs[k],
-				    json_array_size(v));
-		json_array_foreach(
-		    v, i,
-		    e) if (!json_is_number(e) || json_number_value(e) < 0 ||
-			   json_number_value(e) > 1e15 ||
-			   (k == 1 && !json_is_integer(e))) return fail(rd, p, "%s[%zu] is not %s",
-									pairs[k], i,
-									k ? "a pid" : "a time");
+			return fail(rd, p, "%s has %zu entries, not 2", pairs[k], json_array_size(v));
+		for (size_t i = 0; i < 2; i++) {
+			json_t *e = json_array_get(v, i);
+			if (!json_is_number(e) || json_number_value(e) < 0 ||
+			    json_number_value(e) > 1e15 || (k == 1 && !json_is_integer(e)))
+				return fail(rd, p, "%s[%zu] is not %s", pairs[k], i,
+					    k ? "a pid" : "a time");
+		}
 	}
 	return 0;
 }
@@ -433,7 +430,8 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 			    json_string_value(v));
 	if (times_member(rd, o, path, "warmup_ms", 0, &r->warmup_ms, &r->n_warmup) < 0 ||
 	    times_member(rd, o, path, "measured_ms", 1, &r->measured_ms, &r->n_measured) < 0 ||
-	    times_member(rd, o, path, "server_cpu_ms", 0, &r->server_cpu_ms, &r->n_server_cpu) < 0)
+	    times_member(rd, o, path, "server_cpu_ms", 0, &r->server_cpu_ms, &r->n_server_cpu) <
+		0)
 		return -1;
 	if (plan_counts(rd, path, r) < 0)
 		return -1;
@@ -464,7 +462,8 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	    copy_string(rd, path, v, &r->plan) < 0)
 		return -1;
 	if (check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0 ||
-	    check_side_by_side(rd, o, path) < 0 || check_counts(rd, o, path, r->n_measured) < 0)
+	    check_side_by_side(rd, o, path) < 0 ||
+	    check_counts(rd, o, path, r->n_measured) < 0)
 		return -1;
 	return keep_extra(rd, o, path, known, &r->extra);
 }
@@ -579,8 +578,8 @@ static int top_string(struct rd *rd, json_t *root, const char *key, unsigned w, 
 }
 
 /* obj.key: an integer in [min, max] into *out; -1 when absent (W_OPTIONAL) or null (W_NULL). */
-static int int_member(struct rd *rd, json_t *obj, const char *path, const char *key, long long min,
-		      long long max, unsigned w, long long *out)
+static int int_member(struct rd *rd, json_t *obj, const char *path, const char *key,
+		      long long min, long long max, unsigned w, long long *out)
 {
 	char p[256];
 	json_t *v;
@@ -639,10 +638,7 @@ static int str_member(struct rd *rd, json_t *obj, const char *path, const char *
 	char list[256] = "";
 	for (const char *const *o = oneof; *o; o++) /* "a, b or c" */
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-			 o == oneof ? ""
-			 : o[1]	    ? ", "
-				    : " or ",
-			 *o);
+			 o == oneof ? "" : o[1] ? ", " : " or ", *o);
 	return fail(rd, p, "\"%.40s\" is not one of %s", json_string_value(v), list);
 }
 
@@ -653,8 +649,8 @@ enum mkind { M_INT, M_NUM, M_STR, M_BOOL };
 struct mspec {
 	const char *key;
 	enum mkind kind;
-	double lo, hi;		  /* M_INT, M_NUM: the range; M_STR: hi is the longest */
-	unsigned w;		  /* W_NULL when null is allowed, W_LO_INCL */
+	double lo, hi;		    /* M_INT, M_NUM: the range; M_STR: hi is the longest */
+	unsigned w;		    /* W_NULL when null is allowed, W_LO_INCL */
 	const char *const *oneof; /* M_STR: the allowed values, or NULL */
 };
 
@@ -725,8 +721,10 @@ static const struct mspec budget_members[] = {
 
 /* Optional members of a restart entry. */
 static const struct mspec restart_more[] = {
-    {"trend_p", M_NUM, 0, 1, W_LO_INCL, NULL}, {"warmup_steady", M_BOOL, 0, 0, 0, NULL},
-    {"warmup_tol", M_NUM, 0, 1e6, 0, NULL},    {"warmup_capped", M_BOOL, 0, 0, 0, NULL},
+    {"trend_p", M_NUM, 0, 1, W_LO_INCL, NULL},
+    {"warmup_steady", M_BOOL, 0, 0, 0, NULL},
+    {"warmup_tol", M_NUM, 0, 1e6, 0, NULL},
+    {"warmup_capped", M_BOOL, 0, 0, 0, NULL},
     {"runs_capped", M_BOOL, 0, 0, 0, NULL},
     {"instructions_steady", M_BOOL, 0, 0, 0, NULL},
     {"instructions_tol", M_NUM, 0, 1, 0, NULL},
@@ -824,8 +822,8 @@ static int check_dataset(struct rd *rd, const struct res_file *res)
 {
 	json_t *v;
 	if (num_member(rd, res->dataset, "$.dataset", "scale_factor", 0, RES_MAX_SCALE, 0) < 0 ||
-	    str_member(rd, res->dataset, "$.dataset", "generator_version", 4096, NULL, OPT_NULL) <
-		0)
+	    str_member(rd, res->dataset, "$.dataset", "generator_version", 4096, NULL,
+		       OPT_NULL) < 0)
 		return -1;
 	return member(rd, res->dataset, "$.dataset", "fingerprint", W_STRING | OPT_NULL, &v);
 }
@@ -896,14 +894,14 @@ static int check_plan(struct rd *rd, json_t *plan)
 	    int_member(rd, plan, "$.plan", "seed", 0, INT64_MAX, OPT_NULL, &ignored) < 0 ||
 	    str_member(rd, plan, "$.plan", "variant", RES_MAX_NAME, NULL, OPT_NULL) < 0 ||
 	    str_member(rd, plan, "$.plan", "variant_spec", 65536, NULL, OPT_NULL) < 0 ||
-	    num_member(rd, plan, "$.plan", "query_timeout_s", 0, RES_MAX_TIMEOUT_S, OPT_NULL) < 0 ||
+	    num_member(rd, plan, "$.plan", "query_timeout_s", 0, RES_MAX_TIMEOUT_S, OPT_NULL) <
+		0 ||
 	    int_member(rd, plan, "$.plan", "max_crashes", 0, RES_MAX_CRASHES, W_OPTIONAL,
 		       &ignored) < 0 ||
 	    str_member(rd, plan, "$.plan", "steady_test", 64, NULL, OPT_NULL) < 0 ||
 	    num_member(rd, plan, "$.plan", "steady_alpha", 0, 0.5, OPT_NULL) < 0 ||
 	    str_member(rd, plan, "$.plan", "parameters", 64, NULL, OPT_NULL) < 0 ||
-	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) <
-		0 ||
+	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) < 0 ||
 	    check_plan_horizon(rd, plan) < 0)
 		return -1;
 	return 0;
