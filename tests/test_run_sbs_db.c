@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* run --side-by-side against real private MariaDB servers at SF 0.01: both variants' servers up
  * at once on their clones, pinned to the server's PUs, the executions alternated and balanced as
- * the files record, files valid against the schema, compare pairing them; and the refusals
- * (one variant, pools that do not fit) that make nothing. */
+ * the files record, both servers' work counters, files valid against the schema, compare pairing
+ * them; and the refusals (one variant, pools that do not fit) that make nothing. */
 #include "harness.h"
 #include "runner/run_sbs.h"
 #include "tests/th_db.h"
@@ -119,6 +119,9 @@ static void check_pair(const json_t *ea, const json_t *eb, const struct seen *s,
 		CU_ASSERT(seen_pid(s, k, (long)json_integer_value(json_array_get(pids, k))));
 	CU_ASSERT(json_number_value(json_array_get(t, 0)) > 0);
 	CU_ASSERT(json_number_value(json_array_get(t, 1)) > 0);
+	/* the work counters of both servers, one per measured execution or one for all */
+	CU_ASSERT(json_is_object(json_object_get(ea, "work")));
+	CU_ASSERT(json_is_object(json_object_get(eb, "work")));
 	/* each sampler counted the other server as the tool's */
 	const json_t *ia = json_object_get(ea, "interference");
 	if (ia)
