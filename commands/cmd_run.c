@@ -140,12 +140,9 @@ static void usage(FILE *f)
 	    "                           execution; the warm-up (at most --warmup) ends when two\n"
 	    "                           counts agree within 0.2%%; defaults --restarts 2\n"
 	    "                           --warmup 10 --runs 2 (docs/work.md; not with --budget)\n"
-	    "  --side-by-side           two variants: both servers up at once, each on its own\n"
-	    "                           clone of the data (reflink where the filesystem can),\n"
-	    "                           every query's executions alternated between them, both\n"
-	    "                           restarted together for the next pair (docs/run.md)\n"
-	    "  --restart-paired         two variants: one server at a time, pairs of restarts\n"
-	    "                           (%s)\n"
+	    "  --side-by-side           two variants' servers up at once, each on a clone of the\n"
+	    "                           data, every query's executions alternated (docs/run.md)\n"
+	    "  --restart-paired         two variants, one server at a time (%s)\n"
 	    "  --restarts N             server starts (default 5)\n"
 	    "  --warmup N               warm-up executions per query and restart (default 8)\n"
 	    "  --runs N                 measured executions per query and restart (default 10)\n"
@@ -717,8 +714,8 @@ static int parse_other_option(struct run_args *a, int c, char **argv)
 		return 0;
 	case OPT_SIDE_BY_SIDE:
 	case OPT_RESTART_PAIRED:
-		a->plan_opt = c == OPT_SIDE_BY_SIDE ? "--side-by-side" : "--restart-paired";
-		a->sbs_opt = c == OPT_SIDE_BY_SIDE;
+		a->sbs_opt = c == OPT_SIDE_BY_SIDE; /* --resume refuses either: plan_opt */
+		a->plan_opt = a->sbs_opt ? "--side-by-side" : "--restart-paired";
 		return 0;
 	case OPT_NO_TABLE:
 		a->no_table = 1;
@@ -877,21 +874,16 @@ static int finish_server_opts(struct target_set *ts, struct run_args *a)
 }
 
 /* Pins, runs the protocol over the targets, prints the tables and notes. A CLI_* code. */
-/* Side by side, before anything is made: room for two clones of the data and RAM for two
- * buffer pools (run_sbs_check), and says how the data will be cloned. */
+/* Side by side, before anything is made: room for two clones, RAM for two pools; says how. */
 static int sbs_check(const struct target_set *ts, const struct run_args *a, struct errbuf *err)
 {
 	struct run_sbs_setup su;
-	if (ts->n != 2)
-		return errbuf_set(err, "side by side measures two variants, not %d", ts->n);
+	char line[4400];
 	const struct srv_opts *const opts[2] = {ts->targets[0].opts, ts->targets[1].opts};
-	if (run_sbs_check(&su, opts, a->plan.scale, err) < 0)
-		return -1;
-	cli_info(a->quiet,
-		 "side by side: two %s clones of '%s/data' (%.0f MiB), buffer pools %.0f + %.0f "
-		 "MiB",
-		 run_sbs_clone_name(su.reflink), a->sopts.datadir, (double)su.tree_bytes / 1048576.0,
-		 (double)su.pools.pool[0] / 1048576.0, (double)su.pools.pool[1] / 1048576.0);
+	if (ts->n != 2 || run_sbs_check(&su, opts, a->plan.scale, err) < 0)
+		return ts->n != 2 ? errbuf_set(err, "side by side measures two variants") : -1;
+	run_sbs_describe(line, sizeof(line), &su, a->sopts.datadir);
+	cli_info(a->quiet, "%s", line);
 	return 0;
 }
 

@@ -41,6 +41,11 @@ json_t *res_counts_json(const struct res_counts *c);
 int res_counts_check(const json_t *o, size_t n_exec, char *key, size_t key_len, char *msg,
 		     size_t msg_len);
 
+/* Checks a side-by-side entry's "side_by_side" record of its pair (not counts; the reader checks
+ * it with them): "first" a string, "order" a string of 'A' and 'B' (at most RES_MAX_ORDER, '+'
+ * at the end when cut), "started_unix_ms" two times and "pids" two pids. As res_counts_check. */
+int res_sbs_check(const json_t *o, char *key, size_t key_len, char *msg, size_t msg_len);
+
 /* Reads member (e.g. "work") of a restart entry (r->extra) into out, expanded to r->n_measured
  * executions: 1 when present, 0 when absent or not a valid record (out empty), -1 on OOM. */
 int res_counts_get(struct res_counts *out, const struct res_restart *r, const char *member);

@@ -254,8 +254,7 @@ static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 					      "memory_probe_after_ns",
 					      "memory_probes",
 					      "memory_pressured",
-					      "memory_probe_max_ns",
-					      "partner_server_cpu_ms"};
+					      "memory_probe_max_ns", "partner_server_cpu_ms"};
 	char p[256];
 	json_t *v;
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
@@ -345,59 +344,23 @@ static int check_noise_top(struct rd *rd, json_t *root)
 static int check_restart_optional(struct rd *rd, json_t *o, const char *path);
 
 /* The optional records of named per-execution counts (result/res_counts.h), one count or one per
- * measured run each. */
+ * measured run each; and a side-by-side entry's record of its pair (res_sbs_check). */
 static int check_counts(struct rd *rd, json_t *o, const char *path, size_t n_measured)
 {
-	static const char *const members[] = {"work", "instructions"};
+	static const char *const members[] = {"work", "instructions", "side_by_side"};
 	char p[400], key[RES_MAX_NAME + 1], msg[160];
 	json_t *rec;
 	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
 		if (member(rd, o, path, members[i], W_OBJECT | W_OPTIONAL, &rec) < 0)
 			return -1;
-		if (!rec ||
-		    res_counts_check(rec, n_measured, key, sizeof(key), msg, sizeof(msg)) == 0)
+		if (!rec || (i < 2 ? res_counts_check(rec, n_measured, key, sizeof(key), msg, sizeof(msg))
+				   : res_sbs_check(rec, key, sizeof(key), msg, sizeof(msg))) == 0)
 			continue;
 		if (*key)
 			snprintf(p, sizeof(p), "%s.%s.%s", path, members[i], key);
 		else
 			snprintf(p, sizeof(p), "%s.%s", path, members[i]);
 		return fail(rd, p, "%s", msg);
-	}
-	return 0;
-}
-
-/* Side by side (run --side-by-side): the entry's optional "side_by_side" record of its pair:
- * "first" (the variant that opened it), "order" (one letter per execution, 'A' the run's first
- * variant and 'B' its second, '+' when cut), "started_unix_ms" and "pids" (both servers). */
-static int check_side_by_side(struct rd *rd, json_t *o, const char *path)
-{
-	static const char *const pairs[] = {"started_unix_ms", "pids"};
-	char p[320];
-	json_t *rec, *v;
-	if (member(rd, o, path, "side_by_side", W_OBJECT | W_OPTIONAL, &rec) < 0)
-		return -1;
-	if (!rec)
-		return 0;
-	snprintf(p, sizeof(p), "%s.side_by_side", path);
-	if (member(rd, rec, p, "first", W_STRING, &v) < 0 ||
-	    member(rd, rec, p, "order", W_STRING, &v) < 0)
-		return -1;
-	const char *s = json_string_value(v);
-	size_t n = strlen(s), ok = strspn(s, "AB");
-	if (n > RES_MAX_ORDER || (ok != n && !(ok == n - 1 && s[ok] == '+')))
-		return fail(rd, p, "order is not a string of A and B (at most %d)", RES_MAX_ORDER);
-	for (int k = 0; k < 2; k++) {
-		if (member(rd, rec, p, pairs[k], W_ARRAY, &v) < 0)
-			return -1;
-		if (json_array_size(v) != 2)
-			return fail(rd, p, "%s has %zu entries, not 2", pairs[k], json_array_size(v));
-		for (size_t i = 0; i < 2; i++) {
-			json_t *e = json_array_get(v, i);
-			if (!json_is_number(e) || json_number_value(e) < 0 ||
-			    json_number_value(e) > 1e15 || (k == 1 && !json_is_integer(e)))
-				return fail(rd, p, "%s[%zu] is not %s", pairs[k], i,
-					    k ? "a pid" : "a time");
-		}
 	}
 	return 0;
 }
@@ -462,7 +425,6 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	    copy_string(rd, path, v, &r->plan) < 0)
 		return -1;
 	if (check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0 ||
-	    check_side_by_side(rd, o, path) < 0 ||
 	    check_counts(rd, o, path, r->n_measured) < 0)
 		return -1;
 	return keep_extra(rd, o, path, known, &r->extra);

@@ -145,3 +145,12 @@ int run_sbs_check(struct run_sbs_setup *out, const struct srv_opts *const opts[2
 	return run_sbs_pools_plan(&out->pools, out->data_bytes, scale, phys_ram(),
 				  opts[0]->buffer_pool, own, err);
 }
+
+void run_sbs_describe(char *buf, size_t len, const struct run_sbs_setup *su, const char *dir)
+{
+	snprintf(
+	    buf, len,
+	    "side by side: two %s clones of '%s/data' (%.0f MiB), buffer pools %.0f + %.0f MiB",
+	    run_sbs_clone_name(su->reflink), dir, (double)su->tree_bytes / 1048576.0,
+	    (double)su->pools.pool[0] / 1048576.0, (double)su->pools.pool[1] / 1048576.0);
+}

@@ -72,5 +72,9 @@ struct run_sbs_setup {
 int run_sbs_check(struct run_sbs_setup *out, const struct srv_opts *const opts[2], double scale,
 		  struct errbuf *err);
 
+/* The line the command says before the run: "side by side: two copy clones of 'DIR/data'
+ * (401 MiB), buffer pools 512 + 512 MiB". */
+void run_sbs_describe(char *buf, size_t len, const struct run_sbs_setup *su, const char *dir);
+
 /* "reflink" or "copy": how the clones are made, for the messages and the result file. */
 const char *run_sbs_clone_name(int reflink);

@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "reports/rpt.h"
 #include "result/res.h"
+#include "result/res_counts.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,12 +108,43 @@ static void test_rpt_sbs__uneven_pair_uses_common_executions(void)
 	res_file_free(fb);
 }
 
+/* The reader's check of an entry's pair record: a good one, then each member broken. */
+static void test_rpt_sbs__pair_record_checked(void)
+{
+	static const char *const bad[] = {
+	    "{\"order\": \"AB\", \"started_unix_ms\": [1, 2], \"pids\": [3, 4]}",
+	    "{\"first\": \"a\", \"order\": \"AXB\", \"started_unix_ms\": [1, 2], \"pids\": [3, 4]}",
+	    "{\"first\": \"a\", \"order\": \"A+B\", \"started_unix_ms\": [1, 2], \"pids\": [3, 4]}",
+	    "{\"first\": \"a\", \"order\": \"AB\", \"started_unix_ms\": [1], \"pids\": [3, 4]}",
+	    "{\"first\": \"a\", \"order\": \"AB\", \"started_unix_ms\": [1, -2], \"pids\": [3, 4]}",
+	    "{\"first\": \"a\", \"order\": \"AB\", \"started_unix_ms\": [1, 2], \"pids\": [3, "
+	    "4.5]}",
+	};
+	static const char *const bad_key[] = {"first",		 "order",	    "order",
+					      "started_unix_ms", "started_unix_ms", "pids"};
+	char key[80], msg[160];
+	json_error_t jerr;
+	json_t *good = json_loads("{\"first\": \"b\", \"order\": \"BAAB+\", "
+				  "\"started_unix_ms\": [1.5, 2], \"pids\": [3, 4]}",
+				  0, &jerr);
+	CU_ASSERT_EQUAL(res_sbs_check(good, key, sizeof(key), msg, sizeof(msg)), 0);
+	json_decref(good);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *o = json_loads(bad[i], 0, &jerr);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+		CU_ASSERT_EQUAL(res_sbs_check(o, key, sizeof(key), msg, sizeof(msg)), -1);
+		CU_ASSERT_STRING_EQUAL(key, bad_key[i]);
+		json_decref(o);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    {"pairs_are_mean_log_ratios", test_rpt_sbs__pairs_are_mean_log_ratios},
 	    {"uneven_pair_uses_common_executions",
 	     test_rpt_sbs__uneven_pair_uses_common_executions},
+	    {"pair_record_checked", test_rpt_sbs__pair_record_checked},
 	    {NULL, NULL},
 	};
 	return th_run("rpt_sbs", cases, argc, argv);
