@@ -879,9 +879,8 @@ static int sbs_check(const struct target_set *ts, const struct run_args *a, stru
 {
 	struct run_sbs_setup su;
 	char line[4400];
-	const struct srv_opts *const opts[2] = {ts->targets[0].opts, ts->targets[1].opts};
-	if (ts->n != 2 || run_sbs_check(&su, opts, a->plan.scale, err) < 0)
-		return ts->n != 2 ? errbuf_set(err, "side by side measures two variants") : -1;
+	if (run_sbs_check(&su, ts->targets, ts->n, a->plan.scale, err) < 0)
+		return -1;
 	run_sbs_describe(line, sizeof(line), &su, a->sopts.datadir);
 	cli_info(a->quiet, "%s", line);
 	return 0;
@@ -901,11 +900,8 @@ static int measure(struct target_set *ts, struct run_args *a)
 		cli_error("%s", err.msg);
 		return CLI_SERVER;
 	}
-	if (a->plan.side_by_side && sbs_check(ts, a, &err) < 0) {
-		cli_error("%s", err.msg);
-		return CLI_USAGE;
-	}
-	if (pin_ctx_init(&pin, &a->popts, &err) < 0 ||
+	if ((a->plan.side_by_side && sbs_check(ts, a, &err) < 0) ||
+	    pin_ctx_init(&pin, &a->popts, &err) < 0 ||
 	    create_outputs(ts, output, a->n_variants, a->force || a->resume, &err) < 0) {
 		cli_error("%s", err.msg);
 		pin_ctx_free(pin);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Side by side: the order within a pair, the two buffer pools (runner/run_sbs.h). */
 #include "runner/run_sbs.h"
+#include "runner/run.h"
 #include "base/util_clone.h"
 #include "server/srv.h"
 #include "server/srv_clone.h"
@@ -116,11 +117,14 @@ static uint64_t phys_ram(void)
 	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
-int run_sbs_check(struct run_sbs_setup *out, const struct srv_opts *const opts[2], double scale,
-		  struct errbuf *err)
+int run_sbs_check(struct run_sbs_setup *out, const struct run_target *targets, int n,
+		  double scale, struct errbuf *err)
 {
 	char data[4200];
 	memset(out, 0, sizeof(*out));
+	if (n != 2)
+		return errbuf_set(err, "side by side measures two variants, not %d", n);
+	const struct srv_opts *const opts[2] = {targets[0].opts, targets[1].opts};
 	const char *dir = opts[0]->datadir;
 	if (!dir || snprintf(data, sizeof(data), "%s/data", dir) >= (int)sizeof(data))
 		return errbuf_set(err, "side by side needs the instance directory (--datadir)");

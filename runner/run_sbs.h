@@ -53,7 +53,7 @@ int run_sbs_order_valid(const char *s, int first, int nw);
 
 /* ---- before anything is made (the command calls it) ---- */
 
-struct srv_opts;
+struct run_target;
 
 /* What side by side needs on this host: the source instance's data, whether its filesystem
  * makes reflinks, the disk space two clones need and the space free, and the two pools. */
@@ -65,12 +65,12 @@ struct run_sbs_setup {
 	struct run_sbs_pools pools;
 };
 
-/* Checks that two clones of the instance opts[0] names fit on its disk and that both servers'
- * buffer pools (opts[k]'s --buffer-pool or innodb_buffer_pool_size option, else the rule's need)
- * fit in RAM: -1 with one line when not (the command exits 2), nothing made but a probe file
- * removed again. scale: the plan's scale factor. */
-int run_sbs_check(struct run_sbs_setup *out, const struct srv_opts *const opts[2], double scale,
-		  struct errbuf *err);
+/* Checks that two clones of the instance the n (two) targets name fit on its disk and that both
+ * servers' buffer pools (a target's --buffer-pool or innodb_buffer_pool_size option, else the
+ * rule's need) fit in RAM: -1 with one line when not (the command exits 2), nothing made but a
+ * probe file removed again. scale: the plan's scale factor. */
+int run_sbs_check(struct run_sbs_setup *out, const struct run_target *targets, int n,
+		  double scale, struct errbuf *err);
 
 /* The line the command says before the run: "side by side: two copy clones of 'DIR/data'
  * (401 MiB), buffer pools 512 + 512 MiB". */

@@ -518,9 +518,6 @@ static int open_clone(struct run_state *c, struct run_target *target, int k,
 int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf *err)
 {
 	struct run_sbs_setup su;
-	const struct srv_opts *const opts[2] = {targets[0].opts, targets[1].opts};
-	if (c->n_targets != 2)
-		return errbuf_set(err, "side by side measures two variants, not %d", c->n_targets);
 	if (srv_open(&c->sbs_src, targets[0].opts, err) < 0)
 		return -1;
 	if (srv_lock(c->sbs_src, err) < 0)
@@ -531,7 +528,9 @@ int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf 
 		if (srv_stop(c->sbs_src, err) < 0)
 			return RUN_E_SERVER;
 	}
-	if (run_sbs_check(&su, opts, c->plan->scale, err) < 0)
+	if (c->n_targets != 2)
+		return errbuf_set(err, "side by side measures two variants, not %d", c->n_targets);
+	if (run_sbs_check(&su, targets, c->n_targets, c->plan->scale, err) < 0)
 		return RUN_E_REFUSED;
 	c->sbs = 1;
 	for (int k = 0; k < 2; k++) {
