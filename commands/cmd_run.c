@@ -895,8 +895,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 		cli_error("%s", err.msg);
 		return CLI_USAGE;
 	}
-	/* an instance never initialised gets nothing made in it, nor outputs made for it */
-	if (srv_instance_check(&a->sopts, &err) < 0) {
+	if (srv_instance_check(&a->sopts, &err) < 0) { /* uninitialised: nothing made for it */
 		cli_error("%s", err.msg);
 		return CLI_SERVER;
 	}
