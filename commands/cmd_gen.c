@@ -19,13 +19,18 @@
 #include "base/util.h"
 #include "dbt3/gen.h"
 #include "dbt3/gen_files.h"
+#include "dbt3/gen_refresh.h"
 #include "commands/cmd.h"
 
 static const char usage_text[] =
     "usage: dbt3stab gen -s SF [-o DIR] [-T TABLES] [-j THREADS] [--stdout]\n"
     "                    [--no-trailing-delimiter] [--quiet]\n"
+    "       dbt3stab gen -s SF --refresh N [-o DIR] [--no-trailing-delimiter] [--quiet]\n"
     "\n"
-    "Writes TPC-H dbgen's tables, byte-identical to dbgen -s SF, as DIR/NAME.tbl.\n"
+    "Writes TPC-H dbgen's tables, byte-identical to dbgen -s SF, as DIR/NAME.tbl; with\n"
+    "--refresh N, dbgen -U N's update sets 1..N instead: DIR/orders.tbl.uK and\n"
+    "DIR/lineitem.tbl.uK (the refresh function RF1 inserts them) and DIR/delete.K (the\n"
+    "order keys RF2 deletes), byte-identical to dbgen -s SF -U N.\n"
     "\n"
     "  -s, --scale SF              scale factor, 0 < SF <= 100000 (dbgen's rules below 1)\n"
     "  -o, --output DIR            output directory (default: .; created if missing)\n"
@@ -33,6 +38,7 @@ static const char usage_text[] =
     "                              nation,orders,part,partsupp,region,supplier\n"
     "  -j, --threads N             generating threads (default: online CPUs, at most 64)\n"
     "      --stdout                write the tables to standard output, in the order above\n"
+    "      --refresh N             write the refresh sets 1..N (N at most 999), no table\n"
     "      --no-trailing-delimiter rows end without '|' (DBT-3's MySQL build of dbgen)\n"
     "  -q, --quiet                 no progress display\n"
     "  -h, --help                  show this help\n"
@@ -243,6 +249,77 @@ restore:
 	return rc;
 }
 
+/* Writes the tables of sel into dir (NULL: stdout). A CLI_* code. */
+static int write_tables(const int *sel, double sf, int threads, unsigned flags, const char *dir,
+			int quiet)
+{
+	/* Open every output first, so that a bad directory fails before the 1 s pool build. */
+	int rc = CLI_OK;
+	int opened[GEN_NTABLES];
+	struct util_out outs[GEN_NTABLES];
+	for (int i = 0; i < GEN_NTABLES; i++) {
+		opened[i] = -1;
+		outs[i].fd = outs[i].dirfd = -1;
+	}
+	if ((rc = open_outputs(outs, opened, sel, dir ? dir : ".", dir == NULL)) != 0)
+		goto cleanup;
+	rc = generate(outs, opened, sf, threads, flags, dir, quiet);
+cleanup:
+	for (int t = 0; dir && t < GEN_NTABLES; t++)
+		util_out_abort(&outs[t]);
+	return rc;
+}
+
+/* Writes the refresh sets 1..sets into dir (made when missing), one set's three files at a
+ * time; SIGINT and SIGTERM stop it between sets. A CLI_* code. */
+static int generate_refresh(double sf, int threads, long sets, unsigned flags, const char *dir,
+			    int quiet)
+{
+	struct errbuf err;
+	struct gen_ctx *ctx = NULL;
+	if (util_mkdir_p(dir) < 0) {
+		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
+		return CLI_USAGE;
+	}
+	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	gen_interrupted = 0;
+	struct progress line;
+	progress_init(&line, stderr, progress_mode(stderr, quiet) | PROGRESS_KEEP, 200000000ULL);
+	progress_draw(&line, util_now_ns(), "gen: building the text pool...");
+	int rc = CLI_OK;
+	if (gen_ctx_new_threads(&ctx, sf, threads, &err) < 0 ||
+	    gen_refresh_check(ctx, sets, &err) < 0) {
+		progress_end(&line);
+		cli_error("%s", err.msg);
+		rc = ctx ? CLI_USAGE : CLI_IO;
+		goto restore;
+	}
+	progress_clear(&line);
+	for (long k = 1; k <= sets && rc == CLI_OK; k++) {
+		progress_draw(&line, util_now_ns(), "gen: refresh set %ld/%ld", k, sets);
+		if (gen_interrupted) {
+			progress_end(&line);
+			cli_error("interrupted after %ld of %ld refresh sets", k - 1, sets);
+			rc = CLI_INTERRUPTED;
+		} else if (gen_refresh_write(ctx, dir, k, flags, &err) < 0) {
+			progress_end(&line);
+			cli_error("%s", err.msg);
+			rc = CLI_IO;
+		}
+	}
+	if (rc == CLI_OK)
+		progress_done(&line, "gen: %ld refresh sets of %lld orders each", sets,
+			      (long long)gen_refresh_rows(ctx));
+restore:
+	gen_ctx_free(ctx);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
+
 int cmd_gen(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -251,6 +328,7 @@ int cmd_gen(int argc, char **argv)
 	    {"tables", required_argument, NULL, 'T'},
 	    {"threads", required_argument, NULL, 'j'},
 	    {"stdout", no_argument, NULL, 'S'},
+	    {"refresh", required_argument, NULL, 'R'},
 	    {"no-trailing-delimiter", no_argument, NULL, 'N'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
@@ -258,7 +336,7 @@ int cmd_gen(int argc, char **argv)
 	};
 	const char *cmd = "gen";
 	const char *sf_arg = NULL, *dir = ".", *tables_arg = NULL;
-	long threads = 0;
+	long threads = 0, refresh = 0;
 	int to_stdout = 0, quiet = 0;
 	unsigned flags = 0;
 	int c;
@@ -283,6 +361,12 @@ int cmd_gen(int argc, char **argv)
 		case 'S':
 			to_stdout = 1;
 			break;
+		case 'R':
+			if (cli_parse_long(optarg, 1, GEN_REFRESH_SET_MAX, &refresh) < 0)
+				return cli_usage_error(
+				    cmd, "refresh sets must be an integer from 1 to %d, not '%s'",
+				    GEN_REFRESH_SET_MAX, optarg);
+			break;
 		case 'N':
 			flags |= GEN_NO_TRAILING_DELIMITER;
 			break;
@@ -306,6 +390,9 @@ int cmd_gen(int argc, char **argv)
 	if (cli_parse_double(sf_arg, 0.0, 100000.0, &sf) < 0 || !(sf > 0))
 		return cli_usage_error(
 		    cmd, "scale factor must be a number in (0, 100000], not '%s'", sf_arg);
+	if (refresh && (tables_arg || to_stdout))
+		return cli_usage_error(cmd,
+				       "--refresh writes no table: -T and --stdout do not apply");
 	int sel[GEN_NTABLES];
 	int trc = select_tables(sel, tables_arg);
 	if (trc)
@@ -314,21 +401,7 @@ int cmd_gen(int argc, char **argv)
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		threads = n < 1 ? 1 : n > GEN_THREADS_MAX ? GEN_THREADS_MAX : n;
 	}
-
-	/* Open every output first, so that a bad directory fails before the 1 s pool build. */
-	int rc = CLI_OK;
-	int opened[GEN_NTABLES];
-	struct util_out outs[GEN_NTABLES];
-	for (int i = 0; i < GEN_NTABLES; i++) {
-		opened[i] = -1;
-		outs[i].fd = outs[i].dirfd = -1;
-	}
-	if ((rc = open_outputs(outs, opened, sel, dir, to_stdout)) != 0)
-		goto cleanup;
-
-	rc = generate(outs, opened, sf, (int)threads, flags, to_stdout ? NULL : dir, quiet);
-cleanup:
-	for (int t = 0; !to_stdout && t < GEN_NTABLES; t++)
-		util_out_abort(&outs[t]);
-	return rc;
+	if (refresh)
+		return generate_refresh(sf, (int)threads, refresh, flags, dir, quiet);
+	return write_tables(sel, sf, (int)threads, flags, to_stdout ? NULL : dir, quiet);
 }

@@ -734,6 +734,7 @@ struct gen_stream {
 	int want_main, want_child;
 	int trail;
 	int64_t first, next, last;
+	int64_t key_delta, key_seq; /* orders: key of unit i is mk_sparse(i + 1 + delta, seq) */
 	union {
 		struct {
 			struct st_part part;
@@ -1079,10 +1080,16 @@ static void order_init(struct gen_stream *s, int64_t start)
 	g->ahead_pos = 0;
 }
 
-/* dbgen mk_sparse(): 2 zero bits inserted above the low 3 bits of the order index. */
-static inline int64_t order_key(int64_t i)
+/* dbgen mk_sparse(): seq added as 2 bits above the low 3 bits of the order index (0 in the
+ * tables, 1 in the update sets of dbgen -U, which fill the gaps this leaves). */
+static inline int64_t order_key(int64_t i, int64_t seq)
 {
-	return ((i >> 3) << 5) | (i & 7);
+	return ((((i >> 3) << 2) + seq) << 3) + (i & 7);
+}
+
+int64_t gen_order_key(int64_t index, int64_t seq)
+{
+	return order_key(index, seq);
 }
 
 struct line_vals {
@@ -1095,7 +1102,7 @@ static char *order_unit(struct gen_stream *s, int64_t idx, char **pmain, char **
 {
 	const struct gen_ctx *ctx = s->ctx;
 	struct st_order *g = &s->u.ord;
-	int64_t okey = order_key(idx);
+	int64_t okey = order_key(idx + s->key_delta, s->key_seq);
 	struct ord_ahead cur = g->ahead[g->ahead_pos];
 	order_prep(s, &g->ahead[g->ahead_pos]);
 	g->ahead_pos = (g->ahead_pos + 1) % ORDER_AHEAD;
@@ -1405,6 +1412,35 @@ void gen_stream_free(struct gen_stream *s)
 	free(s);
 }
 
+/* Replaces out's (and out_child's, when not NULL) contents with the rest of the stream's units,
+ * main rows to out and child rows to out_child. 0, or -1 with err filled. */
+static int chunk_fill(struct gen_stream *s, struct gen_buf *out, struct gen_buf *out_child,
+		      struct errbuf *err)
+{
+	int want_child = out_child != NULL;
+	out->len = 0;
+	if (want_child)
+		out_child->len = 0;
+	while (s->next < s->last) {
+		size_t need = out->len + 2 * GEN_ROW_MAX;
+		size_t need_child = want_child ? out_child->len + 2 * GEN_ROW_MAX : 0;
+		if (need > out->cap || (want_child && need_child > out_child->cap)) {
+			stream_flush(s); /* the reserved comment room may move */
+			if (gen_buf_reserve(out, need) < 0 ||
+			    (want_child && gen_buf_reserve(out_child, need_child) < 0))
+				return errbuf_set(err, "out of memory");
+		}
+		char *pm = out->data + out->len;
+		char *pc = want_child ? out_child->data + out_child->len : pm;
+		stream_unit(s, &pm, &pc);
+		out->len = (size_t)(pm - out->data);
+		if (want_child)
+			out_child->len = (size_t)(pc - out_child->data);
+	}
+	stream_flush(s);
+	return 0;
+}
+
 int gen_chunk(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_t last,
 	      unsigned flags, struct gen_buf *out, struct gen_buf *out_child, struct errbuf *err)
 {
@@ -1429,30 +1465,33 @@ int gen_chunk(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_
 	struct gen_stream *s;
 	if (stream_open(&s, ctx, t, want_main, want_child, first, last, flags, err) < 0)
 		return -1;
-	out->len = 0;
-	if (want_child)
-		out_child->len = 0;
-	while (s->next < s->last) {
-		size_t need = out->len + 2 * GEN_ROW_MAX;
-		size_t need_child = want_child ? out_child->len + 2 * GEN_ROW_MAX : 0;
-		if (need > out->cap || (want_child && need_child > out_child->cap)) {
-			stream_flush(s); /* the reserved comment room may move */
-			if (gen_buf_reserve(out, need) < 0 ||
-			    (want_child && gen_buf_reserve(out_child, need_child) < 0)) {
-				gen_stream_free(s);
-				return errbuf_set(err, "out of memory");
-			}
-		}
-		char *pm = out->data + out->len;
-		char *pc = want_child ? out_child->data + out_child->len : pm;
-		stream_unit(s, &pm, &pc);
-		out->len = (size_t)(pm - out->data);
-		if (want_child)
-			out_child->len = (size_t)(pc - out_child->data);
-	}
-	stream_flush(s);
+	int rc = chunk_fill(s, out, want_child ? out_child : NULL, err);
 	gen_stream_free(s);
-	return 0;
+	return rc;
+}
+
+int gen_orders_extra(const struct gen_ctx *ctx, int64_t first, int64_t count, int64_t key_first,
+		     int64_t seq, unsigned flags, struct gen_buf *orders, struct gen_buf *lineitem,
+		     struct errbuf *err)
+{
+	if (!orders || !lineitem)
+		return errbuf_set(err, "gen_orders_extra needs both buffers");
+	if (first < 0 || count < 0 || key_first < 1 || seq < 0 || count > INT64_MAX - first)
+		return errbuf_set(err,
+				  "invalid order range: %lld orders from unit %lld, key index %lld",
+				  (long long)count, (long long)first, (long long)key_first);
+	struct gen_stream *s;
+	if (stream_open(&s, ctx, GEN_ORDERS, 1, 1, 0, 0, flags, err) < 0)
+		return -1;
+	/* the same streams, started at unit `first` even past the table's end */
+	s->first = s->next = first;
+	s->last = first + count;
+	s->key_delta = key_first - (first + 1);
+	s->key_seq = seq;
+	order_init(s, first);
+	int rc = chunk_fill(s, orders, lineitem, err);
+	gen_stream_free(s);
+	return rc;
 }
 
 int gen_buf_reserve(struct gen_buf *b, size_t need)

@@ -104,4 +104,17 @@ void gen_buf_release(struct gen_buf *b);
 int gen_chunk(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_t last,
 	      unsigned flags, struct gen_buf *out, struct gen_buf *out_child, struct errbuf *err);
 
+/* dbgen mk_sparse(): the key of the order with 1-based index `index` and sequence number seq
+ * (0 in the table, 1 in dbgen -U's update sets): seq as 2 bits above the index's low 3 bits. */
+int64_t gen_order_key(int64_t index, int64_t seq);
+
+/* Replaces the contents of orders and lineitem with the rows of `count` orders drawn from the
+ * orders' random streams at unit `first` (0-based, may lie past gen_rows: dbgen -U continues
+ * the streams after the table), the orders keyed as dbgen's mk_sparse(index, seq) with index
+ * key_first, key_first + 1, ... (the tables' own units are index unit + 1, seq 0).
+ * 0 on success; -1 with err filled. */
+int gen_orders_extra(const struct gen_ctx *ctx, int64_t first, int64_t count, int64_t key_first,
+		     int64_t seq, unsigned flags, struct gen_buf *orders, struct gen_buf *lineitem,
+		     struct errbuf *err);
+
 #endif
