@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/* The refresh functions: the rows of gen_refresh.c sent as multi-row INSERTs and key-list
+ * DELETEs in batches of at most RF_BATCH_BYTES of SQL, each function in one transaction. */
+#include "dbt3/rf.h"
+
+#include <errmsg.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbt3/gen_refresh.h"
+
+#define RF_BATCH_BYTES (1 << 20) /* below every server's max_allowed_packet (default 16 MiB) */
+
+static int server_gone(unsigned e)
+{
+	return e == CR_SERVER_GONE_ERROR || e == CR_SERVER_LOST || e == CR_CONNECTION_ERROR ||
+	       e == CR_CONN_HOST_ERROR || e == 1053 /* ER_SERVER_SHUTDOWN */;
+}
+
+/* Runs sql (len bytes); *affected (may be NULL) gets the rows it changed. 0, -1 or RF_E_SERVER
+ * with err filled. */
+static int run_sql(MYSQL *m, const char *sql, size_t len, int64_t *affected, struct errbuf *err)
+{
+	if (mysql_real_query(m, sql, (unsigned long)len) != 0) {
+		unsigned e = mysql_errno(m);
+		errbuf_set(err, "'%.40s...' failed: %s (%u)", sql, mysql_error(m), e);
+		return server_gone(e) ? RF_E_SERVER : -1;
+	}
+	if (mysql_field_count(m) == 0) {
+		if (affected)
+			*affected += (int64_t)mysql_affected_rows(m);
+		return 0;
+	}
+	mysql_free_result(mysql_store_result(m));
+	return 0;
+}
+
+static int run_text(MYSQL *m, const char *sql, struct errbuf *err)
+{
+	return run_sql(m, sql, strlen(sql), NULL, err);
+}
+
+/* Appends n bytes to b; -1 when out of memory. */
+static int buf_add(struct gen_buf *b, const char *s, size_t n)
+{
+	if (gen_buf_reserve(b, b->len + n + 1) < 0)
+		return -1;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+/* Appends one '|'-separated row (ending "|\n") as "('f1','f2',...)", each field escaped. */
+static int row_add(MYSQL *m, struct gen_buf *b, const char *row, const char *end)
+{
+	if (buf_add(b, "(", 1) < 0)
+		return -1;
+	const char *p = row;
+	int first = 1;
+	while (p < end) {
+		const char *bar = memchr(p, '|', (size_t)(end - p));
+		if (!bar)
+			bar = end;
+		size_t n = (size_t)(bar - p);
+		if (gen_buf_reserve(b, b->len + 2 * n + 4) < 0)
+			return -1;
+		if (!first)
+			b->data[b->len++] = ',';
+		b->data[b->len++] = '\'';
+		b->len += mysql_real_escape_string(m, b->data + b->len, p, (unsigned long)n);
+		b->data[b->len++] = '\'';
+		first = 0;
+		p = bar + 1;
+	}
+	return buf_add(b, ")", 1);
+}
+
+/* INSERTs the rows of `rows` (gen format, each ending "|\n") into table, in batches; *n gets
+ * the rows the server took. 0, -1 or RF_E_SERVER. */
+static int insert_rows(MYSQL *m, const char *table, const struct gen_buf *rows, int64_t *n,
+		       struct errbuf *err)
+{
+	struct gen_buf sql = {0};
+	const char *p = rows->data, *end = rows->data + rows->len;
+	int rc = 0;
+	while (rc == 0 && p < end) {
+		sql.len = 0;
+		if (buf_add(&sql, "INSERT INTO ", 12) < 0 ||
+		    buf_add(&sql, table, strlen(table)) < 0 || buf_add(&sql, " VALUES ", 8) < 0) {
+			rc = errbuf_set(err, "out of memory");
+			break;
+		}
+		int nrows = 0;
+		while (p < end && sql.len < RF_BATCH_BYTES) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *stop = nl ? nl : end;
+			if ((nrows++ && buf_add(&sql, ",", 1) < 0) ||
+			    row_add(m, &sql, p, stop > p && stop[-1] == '|' ? stop - 1 : stop) <
+				0) {
+				rc = errbuf_set(err, "out of memory");
+				break;
+			}
+			p = nl ? nl + 1 : end;
+		}
+		if (rc == 0)
+			rc = run_sql(m, sql.data, sql.len, n, err);
+	}
+	gen_buf_release(&sql);
+	return rc;
+}
+
+/* DELETEs from table the rows whose `column` is one of the n keys, in batches; *deleted gets
+ * the rows deleted. 0, -1 or RF_E_SERVER. */
+static int delete_keys(MYSQL *m, const char *table, const char *column, const int64_t *keys,
+		       int64_t n, int64_t *deleted, struct errbuf *err)
+{
+	struct gen_buf sql = {0};
+	int rc = 0;
+	for (int64_t i = 0; rc == 0 && i < n;) {
+		char head[128], num[32];
+		sql.len = 0;
+		int hn =
+		    snprintf(head, sizeof(head), "DELETE FROM %s WHERE %s IN (", table, column);
+		if (buf_add(&sql, head, (size_t)hn) < 0) {
+			rc = errbuf_set(err, "out of memory");
+			break;
+		}
+		for (int64_t k = 0; i < n && sql.len < RF_BATCH_BYTES; i++, k++) {
+			int len =
+			    snprintf(num, sizeof(num), "%s%lld", k ? "," : "", (long long)keys[i]);
+			if (buf_add(&sql, num, (size_t)len) < 0) {
+				rc = errbuf_set(err, "out of memory");
+				break;
+			}
+		}
+		if (rc == 0 && buf_add(&sql, ")", 1) < 0)
+			rc = errbuf_set(err, "out of memory");
+		if (rc == 0)
+			rc = run_sql(m, sql.data, sql.len, deleted, err);
+	}
+	gen_buf_release(&sql);
+	return rc;
+}
+
+/* The keys of the orders set `set` inserts (deleted == 0) or deletes; caller frees. */
+static int64_t *set_keys(const struct gen_ctx *ctx, int64_t set, int deleted, int64_t *out_n)
+{
+	int64_t n = gen_refresh_rows(ctx);
+	int64_t *keys = malloc(sizeof(*keys) * (size_t)(n > 0 ? n : 1));
+	for (int64_t i = 0; keys && i < n; i++)
+		keys[i] = deleted ? gen_refresh_delete_key(ctx, set, i)
+				  : gen_refresh_insert_key(ctx, set, i);
+	*out_n = n;
+	return keys;
+}
+
+/* Ends the transaction: COMMIT when rc is 0, else ROLLBACK (its own failure ignored: the
+ * first error is the one reported). */
+static int finish(MYSQL *m, int rc, struct errbuf *err)
+{
+	if (rc == 0)
+		return run_text(m, "COMMIT", err);
+	struct errbuf ignored;
+	if (rc != RF_E_SERVER)
+		run_text(m, "ROLLBACK", &ignored);
+	return rc;
+}
+
+int rf_insert(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_stat *out,
+	      struct errbuf *err)
+{
+	struct gen_buf o = {0}, l = {0};
+	memset(out, 0, sizeof(*out));
+	int rc = gen_refresh_inserts(ctx, set, 0, &o, &l, err);
+	if (rc == 0) {
+		uint64_t t0 = util_now_ns();
+		rc = run_text(m, "START TRANSACTION", err);
+		if (rc == 0)
+			rc = insert_rows(m, "orders", &o, &out->orders, err);
+		if (rc == 0)
+			rc = insert_rows(m, "lineitem", &l, &out->lineitems, err);
+		rc = finish(m, rc, err);
+		out->seconds = (double)(util_now_ns() - t0) / 1e9;
+	}
+	gen_buf_release(&o);
+	gen_buf_release(&l);
+	return rc;
+}
+
+int rf_delete(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_stat *out,
+	      struct errbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (gen_refresh_check(ctx, set, err) < 0)
+		return -1;
+	int64_t n;
+	int64_t *keys = set_keys(ctx, set, 1, &n);
+	if (!keys)
+		return errbuf_set(err, "out of memory");
+	uint64_t t0 = util_now_ns();
+	int rc = run_text(m, "START TRANSACTION", err);
+	if (rc == 0)
+		rc = delete_keys(m, "lineitem", "l_orderkey", keys, n, &out->lineitems, err);
+	if (rc == 0)
+		rc = delete_keys(m, "orders", "o_orderkey", keys, n, &out->orders, err);
+	if (rc == 0 && out->orders != n)
+		rc = errbuf_set(err, "refresh set %lld: deleted %lld of its %lld orders",
+				(long long)set, (long long)out->orders, (long long)n);
+	rc = finish(m, rc, err);
+	out->seconds = (double)(util_now_ns() - t0) / 1e9;
+	free(keys);
+	return rc;
+}
+
+int rf_restore(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct errbuf *err)
+{
+	if (gen_refresh_check(ctx, set, err) < 0)
+		return -1;
+	int64_t n, done = 0;
+	int64_t *keys = set_keys(ctx, set, 0, &n);
+	struct gen_buf o = {0}, l = {0};
+	if (!keys)
+		return errbuf_set(err, "out of memory");
+	int64_t u0 = gen_refresh_delete_unit(ctx, set, 0);
+	int rc = gen_chunk(ctx, GEN_ORDERS, u0, u0 + n, 0, &o, &l, err);
+	if (rc == 0)
+		rc = run_text(m, "START TRANSACTION", err);
+	if (rc == 0)
+		rc = delete_keys(m, "lineitem", "l_orderkey", keys, n, &done, err);
+	if (rc == 0)
+		rc = delete_keys(m, "orders", "o_orderkey", keys, n, &done, err);
+	if (rc == 0)
+		rc = insert_rows(m, "orders", &o, &done, err);
+	if (rc == 0)
+		rc = insert_rows(m, "lineitem", &l, &done, err);
+	rc = finish(m, rc, err);
+	free(keys);
+	gen_buf_release(&o);
+	gen_buf_release(&l);
+	return rc;
+}
+
+/* The first two columns of the first row of sql as unsigned integers. */
+static int query_pair(MYSQL *m, const char *sql, uint64_t *a, uint64_t *b, struct errbuf *err)
+{
+	if (mysql_real_query(m, sql, strlen(sql)) != 0) {
+		unsigned e = mysql_errno(m);
+		errbuf_set(err, "'%s' failed: %s (%u)", sql, mysql_error(m), e);
+		return server_gone(e) ? RF_E_SERVER : -1;
+	}
+	MYSQL_RES *r = mysql_store_result(m);
+	MYSQL_ROW row = r && mysql_num_fields(r) >= 2 ? mysql_fetch_row(r) : NULL;
+	int rc = 0;
+	if (!row || !row[0] || !row[1])
+		rc = errbuf_set(err, "'%s' returned no value", sql);
+	else {
+		*a = strtoull(row[0], NULL, 10);
+		*b = strtoull(row[1], NULL, 10);
+	}
+	mysql_free_result(r);
+	return rc;
+}
+
+int rf_check_read(MYSQL *m, struct rf_check *out, struct errbuf *err)
+{
+	uint64_t o, l, name_unused;
+	memset(out, 0, sizeof(*out));
+	int rc =
+	    query_pair(m, "SELECT (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM lineitem)",
+		       &o, &l, err);
+	if (rc < 0)
+		return rc;
+	out->orders = (int64_t)o;
+	out->lineitems = (int64_t)l;
+	/* CHECKSUM TABLE's rows are (Table, Checksum): the name is read as 0, the sum kept */
+	if ((rc = query_pair(m, "CHECKSUM TABLE orders", &name_unused, &out->orders_sum, err)) < 0)
+		return rc;
+	return query_pair(m, "CHECKSUM TABLE lineitem", &name_unused, &out->lineitems_sum, err);
+}

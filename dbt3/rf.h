@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* DBT-3's refresh functions on a loaded database (TPC-H 2.5): RF1 inserts a refresh set's new
+ * orders with their lineitems, RF2 deletes the set's old orders with theirs, each as one
+ * timed transaction; rf_restore undoes both, so the next measurement finds the same data. */
+#ifndef DBT3_RF_H
+#define DBT3_RF_H
+#include <mysql.h>
+#include <stdint.h>
+
+#include "base/util.h"
+#include "dbt3/gen.h"
+
+/* Failures a caller handles (as load.h's LOAD_E_SERVER). */
+enum rf_error {
+	RF_E_SERVER = -3 /* the server failed or went away */
+};
+
+/* What one refresh function did: its transaction's wall time (statements and COMMIT, not the
+ * generation of the rows) and the rows it changed. */
+struct rf_stat {
+	double seconds;
+	int64_t orders, lineitems;
+};
+
+/* The database check: row counts and CHECKSUM TABLE of the two tables the refresh functions
+ * change (order-independent: the server sums a CRC of each row). */
+struct rf_check {
+	int64_t orders, lineitems;
+	uint64_t orders_sum, lineitems_sum;
+};
+
+/* RF1 of refresh set `set` (gen_refresh.h) on m, whose default database is a loaded one of
+ * ctx's scale factor: START TRANSACTION, multi-row INSERTs of the set's orders then its
+ * lineitems, COMMIT. 0 with out filled; -1 or RF_E_SERVER with err filled (rolled back). */
+int rf_insert(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_stat *out,
+	      struct errbuf *err);
+
+/* RF2 of refresh set `set`: START TRANSACTION, DELETE of the lineitems then of the orders
+ * whose keys are in delete.N, COMMIT. Fails (rolled back) when not every order was there. */
+int rf_delete(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_stat *out,
+	      struct errbuf *err);
+
+/* Undoes set `set`'s RF1 and RF2 in one transaction, untimed: deletes the orders and lineitems
+ * RF1 inserted and inserts again, from the generator, the rows RF2 deleted. 0, -1 or
+ * RF_E_SERVER with err filled. */
+int rf_restore(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct errbuf *err);
+
+/* Reads the check (COUNT(*) and CHECKSUM TABLE of orders and lineitem): 0, -1 or RF_E_SERVER. */
+int rf_check_read(MYSQL *m, struct rf_check *out, struct errbuf *err);
+
+#endif
