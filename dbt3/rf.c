@@ -280,3 +280,21 @@ int rf_check_read(MYSQL *m, struct rf_check *out, struct errbuf *err)
 		return rc;
 	return query_pair(m, "CHECKSUM TABLE lineitem", &name_unused, &out->lineitems_sum, err);
 }
+
+int rf_pair_run(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_pair *out,
+		struct errbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	int rc = rf_check_read(m, &out->before, err);
+	if (rc == 0)
+		rc = rf_insert(m, ctx, set, &out->rf1, err);
+	if (rc == 0)
+		rc = rf_delete(m, ctx, set, &out->rf2, err);
+	if (rc == 0)
+		rc = rf_restore(m, ctx, set, err);
+	if (rc == 0)
+		rc = rf_check_read(m, &out->after, err);
+	if (rc == 0)
+		out->same = memcmp(&out->before, &out->after, sizeof(out->before)) == 0;
+	return rc;
+}

@@ -48,4 +48,16 @@ int rf_restore(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct errbuf *
 /* Reads the check (COUNT(*) and CHECKSUM TABLE of orders and lineitem): 0, -1 or RF_E_SERVER. */
 int rf_check_read(MYSQL *m, struct rf_check *out, struct errbuf *err);
 
+/* One measured refresh pair, as a restart of the protocol would record it. */
+struct rf_pair {
+	struct rf_stat rf1, rf2;
+	struct rf_check before, after; /* around the pair and its restore */
+	int same;		       /* before and after are equal: the data is as found */
+};
+
+/* The check, RF1 then RF2 of set `set`, rf_restore, the check again: 0 with out filled (also
+ * when out->same is 0: the caller decides), -1 or RF_E_SERVER with err filled. */
+int rf_pair_run(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_pair *out,
+		struct errbuf *err);
+
 #endif

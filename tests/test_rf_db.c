@@ -82,7 +82,28 @@ static void check_functions(MYSQL *m, const struct gen_ctx *ctx)
 	CU_ASSERT_EQUAL(back.lineitems_sum, before.lineitems_sum);
 }
 
-static void test_rf_db__pair_then_restore_leaves_the_data_as_found(void)
+/* rf_pair_run: set 2's pair, restored, leaves counts and checksums as found; a second run of
+ * the same set finds the same again. */
+static void check_pair(MYSQL *m, const struct gen_ctx *ctx)
+{
+	struct errbuf err;
+	struct rf_pair p, q;
+	int rc = rf_pair_run(m, ctx, 2, &p, &err);
+	if (rc)
+		fprintf(stderr, "rf_pair_run: %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT(p.same);
+	CU_ASSERT_EQUAL(p.rf1.orders, 10);
+	CU_ASSERT_EQUAL(p.rf2.orders, 10);
+	CU_ASSERT(p.rf1.seconds > 0 && p.rf2.seconds > 0);
+	CU_ASSERT_EQUAL(p.before.orders, 15000);
+	CU_ASSERT_EQUAL_FATAL(rf_pair_run(m, ctx, 2, &q, &err), 0);
+	CU_ASSERT(q.same);
+	CU_ASSERT(memcmp(&q.after, &p.after, sizeof(q.after)) == 0);
+}
+
+/* Starts the loaded instance, runs fn on a connection to dbt3, stops it. */
+static void with_server(void (*fn)(MYSQL *m, const struct gen_ctx *ctx))
 {
 	CU_ASSERT_FATAL(loaded);
 	struct srv_opts o;
@@ -98,7 +119,7 @@ static void test_rf_db__pair_then_restore_leaves_the_data_as_found(void)
 		fprintf(stderr, "srv_start: %s\n", err.msg);
 	MYSQL *m = rc == 0 ? srv_connect(s, "dbt3", &err) : NULL;
 	if (m)
-		check_functions(m, ctx);
+		fn(m, ctx);
 	else
 		CU_FAIL("no connection to the loaded server");
 	if (m)
@@ -110,6 +131,16 @@ static void test_rf_db__pair_then_restore_leaves_the_data_as_found(void)
 	gen_ctx_free(ctx);
 }
 
+static void test_rf_db__pair_then_restore_leaves_the_data_as_found(void)
+{
+	with_server(check_functions);
+}
+
+static void test_rf_db__pair_run_reports_the_data_as_found(void)
+{
+	with_server(check_pair);
+}
+
 int main(int argc, char **argv)
 {
 	if (th_db_begin(&db, "rf") == 0)
@@ -117,6 +148,7 @@ int main(int argc, char **argv)
 	static const struct th_case cases[] = {
 	    {"pair_then_restore_leaves_the_data_as_found",
 	     test_rf_db__pair_then_restore_leaves_the_data_as_found},
+	    {"pair_run_reports_the_data_as_found", test_rf_db__pair_run_reports_the_data_as_found},
 	    {NULL, NULL},
 	};
 	int rc = th_run("rf_db", cases, argc, argv);
