@@ -29,6 +29,12 @@ int gen_refresh_check(const struct gen_ctx *ctx, int64_t set, struct errbuf *err
 {
 	if (gen_ctx_scale(ctx) >= 30000.0)
 		return errbuf_set(err, "refresh data is not made at scale factor 30000 or above");
+	if (gen_refresh_rows(ctx) == 0)
+		return errbuf_set(
+		    err,
+		    "scale factor %g has no refresh data (dbgen's update sets are empty "
+		    "below 0.01)",
+		    gen_ctx_scale(ctx));
 	if (set < 1 || set > GEN_REFRESH_SET_MAX)
 		return errbuf_set(err, "refresh set %lld is out of range [1, %d]", (long long)set,
 				  GEN_REFRESH_SET_MAX);

@@ -18,8 +18,9 @@
 int64_t gen_refresh_rows(const struct gen_ctx *ctx);
 
 /* 0 when the context's scale factor and set number `set` have refresh data: -1 with err filled
- * at SF 30000 and above (dbgen draws those keys from 64-bit streams that its update skip does
- * not advance as it generates them) or for a set outside 1..GEN_REFRESH_SET_MAX. */
+ * below SF 0.01 (no rows: dbgen writes empty delete files only), at SF 30000 and above (dbgen
+ * draws those keys from 64-bit streams that its update skip does not advance as it generates
+ * them) or for a set outside 1..GEN_REFRESH_SET_MAX. */
 int gen_refresh_check(const struct gen_ctx *ctx, int64_t set, struct errbuf *err);
 
 /* The key of the i-th order (0-based, i < gen_refresh_rows) set `set` inserts (RF1). */

@@ -271,6 +271,11 @@ static void test_gen_refresh__command_writes_dbgen_files(void)
 	CU_ASSERT_EQUAL(run_gen("-s 0.01 --refresh 1 --stdout"), CLI_USAGE);
 	CU_ASSERT_EQUAL(run_gen("-s 0.01 --refresh 0"), CLI_USAGE);
 	CU_ASSERT_EQUAL(run_gen("-s 0.01 --refresh 1000"), CLI_USAGE);
+	/* below SF 0.01 a set has no rows (dbgen writes only empty delete files): refused */
+	snprintf(args, sizeof(args), "-s 0.005 --refresh 1 -j 1 -o '%s/small'", dir);
+	CU_ASSERT_EQUAL(run_gen(args), CLI_USAGE);
+	snprintf(path, sizeof(path), "%s/small/delete.1", dir);
+	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
 	th_rmtree(dir);
 	free(dir);
 }
