@@ -170,9 +170,10 @@ int srv_access_check(const struct srv *s, struct errbuf *err)
 }
 
 /* server init takes a directory that does not exist (made here), an instance (one this tool
- * began: its lock file or init marker), or an empty directory of the invoking user or of the
- * server's; never another user's directory, nor a non-empty one with other things in it (F5),
- * which init would give to the server's user with mode 0700. */
+ * began: its lock file or init marker), or an empty directory already the server's user's (or
+ * the invoker's when the server runs as the invoker); never another user's directory, nor a
+ * non-empty one with other things in it (F5), nor an empty one it would have to chown: init
+ * chowns only what it made. */
 static int init_target_check(const struct srv *s, struct errbuf *err)
 {
 	struct stat st;
@@ -181,6 +182,7 @@ static int init_target_check(const struct srv *s, struct errbuf *err)
 		return errno == ENOENT ? 0 : errbuf_errno(err, errno, "cannot use '%s'", s->instdir);
 	if (!S_ISDIR(st.st_mode))
 		return errbuf_set(err, "'%s' is not a directory", s->instdir);
+	uid_t owner = st.st_uid;
 	if (st.st_uid != geteuid() && !(s->ident.drop && st.st_uid == s->ident.uid))
 		return errbuf_set(err,
 				  "'%s' belongs to uid %d: an instance directory is given to the "
@@ -205,6 +207,12 @@ static int init_target_check(const struct srv *s, struct errbuf *err)
 				  "'%s' is not empty and not a dbt3stab instance: give a new or empty "
 				  "directory as --datadir",
 				  s->instdir);
+	if (s->ident.drop && owner != s->ident.uid)
+		return errbuf_set(err,
+				  "'%s' is yours and dbt3stab gives an instance directory to user "
+				  "'%s' only when it made it: give a path that does not exist yet, "
+				  "or chown the directory to '%s' yourself",
+				  s->instdir, s->ident.name, s->ident.name);
 	return 0;
 }
 

@@ -197,6 +197,27 @@ static void test_srv_hostile_db__f5_foreign_directories_are_not_taken(void)
 	CU_ASSERT_STRING_EQUAL(out, "notes\n");
 }
 
+/* F5, the invoker's own empty directory: init would have to chown it to the server's user, and
+ * it chowns only what it made: refused (exit 2), owner and mode as they were, nothing made. */
+static void test_srv_hostile_db__f5_own_empty_directory_is_not_chowned(void)
+{
+	char rdir[4300];
+	struct stat st;
+	if (!setup_ok())
+		return;
+	snprintf(rdir, sizeof(rdir), "%s/f5-root", db.tmp);
+	CU_ASSERT_EQUAL_FATAL(mkdir(rdir, 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(rdir, 0755), 0);
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out), "'%s' server init -q --datadir '%s'", DBT3_BINARY,
+			      rdir),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "only when it made it"));
+	CU_ASSERT_TRUE(stat(rdir, &st) == 0 && st.st_uid == geteuid() &&
+		       (st.st_mode & 07777) == 0755);
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out), "ls -A '%s'", rdir), 0);
+	CU_ASSERT_STRING_EQUAL(out, "");
+}
+
 /* F13: the second user asks for the status of root's running instance and tries to stop it:
  * "permission denied", exit 2, the server still up. */
 static void test_srv_hostile_db__f13_other_user_is_told_permission_denied(void)
@@ -280,6 +301,8 @@ int main(int argc, char **argv)
 	     test_srv_hostile_db__f3_planted_links_at_output_temp_names},
 	    {"f5_foreign_directories_are_not_taken",
 	     test_srv_hostile_db__f5_foreign_directories_are_not_taken},
+	    {"f5_own_empty_directory_is_not_chowned",
+	     test_srv_hostile_db__f5_own_empty_directory_is_not_chowned},
 	    {"f13_other_user_is_told_permission_denied",
 	     test_srv_hostile_db__f13_other_user_is_told_permission_denied},
 	    {"f4_symlinked_datadir_is_the_instance",
