@@ -139,7 +139,9 @@ static void usage(FILE *f)
 	    "                           slower) and record the instructions of every measured\n"
 	    "                           execution; the warm-up (at most --warmup) ends when two\n"
 	    "                           counts agree within 0.2%%; defaults --restarts 2\n"
-	    "                           --warmup 10 --runs 2 (docs/work.md; not with --budget)\n"
+	    "                           --warmup 10 --runs 2; with --budget --warmup-min 2\n"
+	    "                           --warmup-max 10 --runs-min 2 --runs-max 2, and the\n"
+	    "                           counts decide a query first (docs/work.md)\n"
 	    "  --side-by-side           two variants' servers up at once, each on a clone of the\n"
 	    "                           data, every query's executions alternated (docs/run.md)\n"
 	    "  --restart-paired         two variants, one server at a time (%s)\n"
@@ -545,7 +547,7 @@ struct run_args {
 	const char *plan_opt;	/* an option --resume takes from the file, for its message */
 	const char *budget_opt; /* an option that needs --budget */
 	const char *fixed_opt;	/* --restarts, --warmup or --runs given */
-	int restarts_given, warmup_given, runs_given;
+	unsigned given;		/* RUN_GIVEN_*: what run_plan_instr_defaults keeps */
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants, quiet, no_table, scale_given, force, help;
 	int sbs_opt; /* --side-by-side 1, --restart-paired 0, neither -1 */
@@ -574,15 +576,15 @@ static int parse_plan_option(struct run_args *a, int c, const char *arg)
 	switch (c) {
 	case OPT_RESTARTS:
 		a->plan_opt = a->fixed_opt = "--restarts";
-		a->restarts_given = 1;
+		a->given |= RUN_GIVEN_RESTARTS;
 		return parse_int(cmd, "--restarts", arg, 1, RES_MAX_RESTARTS, &plan->restarts);
 	case OPT_WARMUP:
 		a->plan_opt = a->fixed_opt = "--warmup";
-		a->warmup_given = 1;
+		a->given |= RUN_GIVEN_WARMUP;
 		return parse_int(cmd, "--warmup", arg, 0, RES_MAX_RUNS, &plan->warmup);
 	case OPT_RUNS:
 		a->plan_opt = a->fixed_opt = "--runs";
-		a->runs_given = 1;
+		a->given |= RUN_GIVEN_RUNS;
 		return parse_int(cmd, "--runs", arg, 1, RES_MAX_RUNS, &plan->runs);
 	case OPT_MAX_CRASHES:
 		a->plan_opt = "--max-crashes";
@@ -642,15 +644,19 @@ static int parse_budget_option(struct run_args *a, int c, const char *arg)
 		return 0;
 	case OPT_WARMUP_MIN:
 		a->plan_opt = a->budget_opt = "--warmup-min";
+		a->given |= RUN_GIVEN_WARMUP_MIN;
 		return parse_int(cmd, "--warmup-min", arg, 0, 10000, &plan->warmup_min);
 	case OPT_WARMUP_MAX:
 		a->plan_opt = a->budget_opt = "--warmup-max";
+		a->given |= RUN_GIVEN_WARMUP_MAX;
 		return parse_int(cmd, "--warmup-max", arg, 1, 10000, &plan->warmup_max);
 	case OPT_RUNS_MIN:
 		a->plan_opt = a->budget_opt = "--runs-min";
+		a->given |= RUN_GIVEN_RUNS_MIN;
 		return parse_int(cmd, "--runs-min", arg, 1, 10000, &plan->runs_min);
 	case OPT_RUNS_MAX:
 		a->plan_opt = a->budget_opt = "--runs-max";
+		a->given |= RUN_GIVEN_RUNS_MAX;
 		return parse_int(cmd, "--runs-max", arg, 1, 10000, &plan->runs_max);
 	case OPT_INSTRUCTIONS:
 		a->plan_opt = "--instructions";
@@ -750,10 +756,6 @@ static int check_args(struct run_args *a)
 		return cli_usage_error(
 		    cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
 		    a->fixed_opt);
-	if (plan->budget_s > 0 && plan->instructions)
-		return cli_usage_error(cmd,
-				       "--budget decides on times, which Valgrind slows about 60 "
-				       "times: give --instructions --restarts, --warmup and --runs");
 	if (a->sbs_opt == 1 && a->n_variants != 2)
 		return cli_usage_error(cmd, "--side-by-side measures two variants: give two --variant");
 	if (a->sbs_opt == 1 && (plan->redo_disturbed || plan->instructions))
@@ -785,7 +787,8 @@ static int check_args(struct run_args *a)
 		return cli_usage_error(cmd, "%s", err.msg);
 	if (!a->resume) /* RUN_SBS_DEFAULT: the one place the default is set */
 		a->plan.side_by_side =
-		    a->sbs_opt >= 0 ? a->sbs_opt : a->n_variants == 2 && RUN_SBS_DEFAULT;
+		    a->sbs_opt >= 0 ? a->sbs_opt
+				    : a->n_variants == 2 && RUN_SBS_DEFAULT && !plan->instructions;
 	return 0;
 }
 
@@ -812,11 +815,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		return rc;
 	if (optind < argc)
 		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
-	if (a->plan.instructions) { /* Valgrind's slowdown: fewer executions (docs/work.md) */
-		a->plan.restarts = a->restarts_given ? a->plan.restarts : 2;
-		a->plan.warmup = a->warmup_given ? a->plan.warmup : 10;
-		a->plan.runs = a->runs_given ? a->plan.runs : 2;
-	}
+	run_plan_instr_defaults(&a->plan, a->given); /* Valgrind's slowdown (docs/work.md) */
 	return check_args(a);
 }
 
@@ -965,8 +964,8 @@ int cmd_run(int argc, char **argv)
 	int rc = parse_args(&a, argc, argv);
 	if (rc || a.help)
 		goto out;
-	if (a.plan.costs_from && run_prior_costs(a.plan.costs_from, a.plan.scale, a.plan.prior_ms,
-						 &a.plan.prior_fixed_s, &err) < 0) {
+	if (a.plan.costs_from && run_prior_costs(a.plan.costs_from, a.plan.scale, a.plan.instructions,
+						 a.plan.prior_ms, &a.plan.prior_fixed_s, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = CLI_USAGE;
 		goto out;

@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "result/res.h"
 #include "stats/st.h"
+#include "stats/st_instr.h"
 #include "stats/st_lend.h"
 #include "stats/st_seq.h"
 #include <stdio.h>
@@ -137,28 +138,20 @@ void rpt_work_write(FILE *f, const struct rpt_compare *c, const char *prefix, in
 
 /* ---- instruction counts (rpt_instr.c, docs/work.md "Instructions") ---- */
 
-/* Changed when the counts' ratio is more than RPT_INSTR_TOL + RPT_INSTR_K x (the two files'
- * restart spreads) away from 1 (docs/statistics.md, "Instructions"). */
-#define RPT_INSTR_TOL 0.005
-#define RPT_INSTR_K 2.0
-
-/* One file's counts of a query: each ok restart's mean over its measured executions. */
-struct rpt_instr_side {
-	size_t restarts; /* restarts with the count */
-	double mean;	 /* mean of the restart means */
-	double spread;	 /* (largest - smallest) / smallest restart mean; 0 with one restart */
-};
+/* The rule's constants (stats/st_instr.h; docs/statistics.md, "Instructions"). */
+#define RPT_INSTR_TOL ST_INSTR_TOL
+#define RPT_INSTR_K ST_INSTR_K
 
 struct rpt_instr {
 	int compared;	  /* both files have the count (name) */
 	const char *name; /* "callgrind_ir" or "pmu_instructions" (static) */
-	struct rpt_instr_side old, new;
+	struct st_instr_side old, new;
 	double ratio, bound; /* new / old mean; the rule's bound on |ratio - 1| */
 	int changed;
 };
 
-/* The rule: 1 when |ratio - 1| > RPT_INSTR_TOL + RPT_INSTR_K (spread_old + spread_new), whose
- * right side goes to *out_bound (may be NULL). */
+/* The rule, st_instr_changed: 1 when |ratio - 1| > RPT_INSTR_TOL + RPT_INSTR_K (spread_old +
+ * spread_new), whose right side goes to *out_bound (may be NULL). */
 int rpt_instr_changed(double ratio, double spread_old, double spread_new, double *out_bound);
 
 /* Builds out from the restarts of a and b (compared on the first count both have). -1 on out

@@ -2,7 +2,6 @@
 /* The instruction counts of a query in two result files (run --instructions, or the PMU's) and
  * the rule that calls them changed (reports/rpt.h; docs/statistics.md, "Instructions"). */
 #include "reports/rpt.h"
-#include "result/res_counts.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,53 +11,17 @@
  * have (never callgrind's count against the PMU's). */
 static const char *const instr_names[] = {"callgrind_ir", "pmu_instructions"};
 
-/* One side: the mean of each ok restart's measured counts of name; their mean and spread. */
-static int side_load(struct rpt_instr_side *out, const struct res_query *q, const char *name)
-{
-	memset(out, 0, sizeof(*out));
-	double lo = INFINITY, hi = -INFINITY, sum = 0;
-	for (size_t i = 0; q && i < q->n_restarts; i++) {
-		const struct res_restart *rr = &q->restarts[i];
-		struct res_counts c;
-		if (rr->status != RES_STATUS_OK)
-			continue;
-		int got = res_counts_get(&c, rr, "instructions");
-		if (got < 0)
-			return -1;
-		int k = got == 1 ? res_counts_find(&c, name) : -1;
-		if (k >= 0 && c.n_exec > 0) {
-			double m = 0;
-			for (size_t e = 0; e < c.n_exec; e++)
-				m += (double)c.v[(size_t)k * c.n_exec + e];
-			m /= (double)c.n_exec;
-			lo = fmin(lo, m);
-			hi = fmax(hi, m);
-			sum += m;
-			out->restarts++;
-		}
-		res_counts_release(&c);
-	}
-	if (out->restarts) {
-		out->mean = sum / (double)out->restarts;
-		out->spread = lo > 0 ? (hi - lo) / lo : 0;
-	}
-	return 0;
-}
-
 int rpt_instr_changed(double ratio, double spread_old, double spread_new, double *out_bound)
 {
-	double bound = RPT_INSTR_TOL + RPT_INSTR_K * (spread_old + spread_new);
-	if (out_bound)
-		*out_bound = bound;
-	return fabs(ratio - 1) > bound;
+	return st_instr_changed(ratio, spread_old, spread_new, out_bound);
 }
 
 int rpt_instr_build(struct rpt_instr *out, const struct res_query *a, const struct res_query *b)
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < sizeof(instr_names) / sizeof(instr_names[0]); i++) {
-		if (side_load(&out->old, a, instr_names[i]) < 0 ||
-		    side_load(&out->new, b, instr_names[i]) < 0)
+		if (st_instr_side_of(&out->old, a, instr_names[i], -1) < 0 ||
+		    st_instr_side_of(&out->new, b, instr_names[i], -1) < 0)
 			return -1;
 		if (out->old.restarts && out->new.restarts && out->old.mean > 0) {
 			out->name = instr_names[i];

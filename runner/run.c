@@ -56,7 +56,8 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 		json_object_set_new(o, "min_restarts", json_integer(p->min_restarts));
 		if (p->costs_from)
 			json_object_set_new(o, "costs_from", json_string(p->costs_from));
-		json_object_set_new(o, "warmup_rule", json_string("window-means"));
+		json_object_set_new(o, "warmup_rule", json_string(p->instructions ? "instructions-steady"
+									      : "window-means"));
 	}
 	return o;
 }

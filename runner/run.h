@@ -83,6 +83,24 @@ struct run_plan {
 			       * (runner/run_sbs.h) */
 };
 
+/* What the command line gave, for run_plan_instr_defaults. */
+enum run_given {
+	RUN_GIVEN_RESTARTS = 1 << 0,
+	RUN_GIVEN_WARMUP = 1 << 1,
+	RUN_GIVEN_RUNS = 1 << 2,
+	RUN_GIVEN_WARMUP_MIN = 1 << 3,
+	RUN_GIVEN_WARMUP_MAX = 1 << 4,
+	RUN_GIVEN_RUNS_MIN = 1 << 5,
+	RUN_GIVEN_RUNS_MAX = 1 << 6,
+};
+
+/* With p->instructions, the defaults Valgrind's slowdown calls for (docs/work.md) in place of
+ * what `given` (RUN_GIVEN_* bits) does not name: --restarts 2, --warmup 10, --runs 2; with
+ * --budget --warmup-min 2, --warmup-max 10, --runs-min 2, --runs-max 2 (a default minimum at
+ * most the maximum given, a default maximum at least the minimum given). Nothing without
+ * p->instructions. */
+void run_plan_instr_defaults(struct run_plan *p, unsigned given);
+
 /* Defaults of the stable protocol: 5 restarts x (8 warm-up + 10 measured), all 22 queries; the
  * budget's defaults (unused without budget_s): detect 3%, alpha 0.05, warm-up 4..20, runs
  * 3..10, at least 2 restarts. */

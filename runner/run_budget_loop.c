@@ -36,6 +36,9 @@ static void budget_record(struct run_state *c, const struct run_qnext *next,
 					    isfinite(x->ci_lo) ? json_real(x->ci_lo) : json_null());
 			json_object_set_new(o, "ci_hi",
 					    isfinite(x->ci_hi) ? json_real(x->ci_hi) : json_null());
+			if (p->instructions && x->decision != RUN_UNDECIDED)
+				json_object_set_new(
+				    o, "decided_on", json_string(x->on_instr ? "instructions" : "time"));
 			if (!q->extra)
 				q->extra = json_object();
 			json_object_set_new(q->extra, "budget", o);
@@ -139,8 +142,9 @@ int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err)
 			}
 			double elapsed = (double)(util_now_ns() - c->t0) / 1e9;
 			seq.elapsed_s = elapsed;
+			double extra = c->over_n ? (double)c->over_ns / 1e9 / (double)c->over_n : 0;
 			int undecided =
-			    run_budget_next(next, p, res, c->n_targets, pairs, ss,
+			    run_budget_next(next, p, res, c->n_targets, pairs, ss, extra,
 					    c->n_targets == 2 ? &seq : NULL, &cost, err);
 			if (undecided < 0) {
 				json_decref(log.pair_ends);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The budget's plan for the next pair (runner/run_budget_plan.h). */
 #include "runner/run_budget_plan.h"
+#include "runner/run_instr.h"
 #include "stats/st.h"
+#include "stats/st_instr.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,12 +150,52 @@ static void decide_seq(struct run_qnext *x, const struct st_seq_design *d, const
 		x->decided_after = at;
 }
 
-/* The decision of one query from the targets' facts after `pairs` pairs. */
+enum run_decision run_budget_instr(const struct run_plan *p, const struct res_query *const *q,
+				   int n, int pairs, double *out_ratio)
+{
+	struct st_instr_side s[64];
+	enum run_decision worst = RUN_DECIDED_UNCHANGED;
+	if (out_ratio)
+		*out_ratio = NAN;
+	if (pairs < 2 || n < 1 || n > 64)
+		return RUN_UNDECIDED;
+	for (int t = 0; t < n; t++)
+		if (st_instr_side_of(&s[t], q[t], RUN_INSTR_CALLGRIND_NAME, pairs) < 0 ||
+		    s[t].restarts < 2 || !(s[t].mean > 0))
+			return RUN_UNDECIDED;
+	if (n == 1)
+		return ST_INSTR_TOL + 2 * ST_INSTR_K * s[0].spread <= p->detect ? RUN_DECIDED_PRECISE
+										: RUN_UNDECIDED;
+	for (int v = 1; v < n; v++) {
+		double bound, ratio = s[v].mean / s[0].mean;
+		enum run_decision d = RUN_DECIDED_UNCHANGED;
+		if (out_ratio)
+			*out_ratio = ratio;
+		if (st_instr_changed(ratio, s[0].spread, s[v].spread, &bound))
+			d = ratio > 1 ? RUN_DECIDED_REGRESSION : RUN_DECIDED_IMPROVEMENT;
+		else if (bound > p->detect)
+			return RUN_UNDECIDED;
+		if (d == RUN_DECIDED_REGRESSION ||
+		    (d == RUN_DECIDED_IMPROVEMENT && worst == RUN_DECIDED_UNCHANGED))
+			worst = d;
+	}
+	return worst;
+}
+
+/* The decision of one query from the targets' facts (and with --instructions their restarts
+ * q[0..n-1]) after `pairs` pairs. */
 static void decide(struct run_qnext *x, const struct run_plan *p, const struct qfacts *f, int n,
-		   int pairs, const struct st_seq_design *design)
+		   int pairs, const struct st_seq_design *design, const struct res_query *const *q)
 {
 	if (x->decision != RUN_UNDECIDED)
 		return;
+	if (p->instructions &&
+	    (x->decision = run_budget_instr(p, q, n, pairs, &x->ratio)) != RUN_UNDECIDED) {
+		x->on_instr = 1;
+		x->ci_lo = x->ci_hi = NAN;
+		x->decided_after = pairs;
+		return;
+	}
 	if (n == 2 && design) {
 		decide_seq(x, design, f, pairs);
 		return;
@@ -268,8 +310,8 @@ static int horizon_update(struct run_budget_seq *seq, const struct run_qnext *ne
 }
 
 int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
-		    int n_targets, int pairs, const double *startstop_s, struct run_budget_seq *seq,
-		    struct run_pair_cost *out_cost, struct errbuf *err)
+		    int n_targets, int pairs, const double *startstop_s, double exec_extra_s,
+		    struct run_budget_seq *seq, struct run_pair_cost *out_cost, struct errbuf *err)
 {
 	struct qfacts *f = calloc((size_t)p->n_queries * (size_t)n_targets, sizeof(*f));
 	int undecided = 0, n_active = 0;
@@ -280,16 +322,22 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 	for (int t = 0; t < n_targets; t++)
 		ss += startstop_s[t] / n_targets;
 	for (int i = 0; i < p->n_queries; i++)
-		for (int t = 0; t < n_targets; t++)
-			facts_of(&f[(size_t)i * (size_t)n_targets + (size_t)t],
-				 res_file_find_query_num(res[t], p->queries[i]), p->side_by_side);
+		for (int t = 0; t < n_targets; t++) {
+			struct qfacts *x = &f[(size_t)i * (size_t)n_targets + (size_t)t];
+			facts_of(x, res_file_find_query_num(res[t], p->queries[i]), p->side_by_side);
+			if (isfinite(x->exec_s) && exec_extra_s > 0)
+				x->exec_s += exec_extra_s;
+		}
 	if (seq && n_targets == 2 && horizon_update(seq, next, p, f, pairs, startstop_s, err) < 0) {
 		free(f);
 		return -1;
 	}
 	const struct st_seq_design *design = seq && n_targets == 2 ? &seq->design : NULL;
 	for (int i = 0; i < p->n_queries; i++) {
-		decide(&next[i], p, &f[(size_t)i * (size_t)n_targets], n_targets, pairs, design);
+		const struct res_query *q[64];
+		for (int t = 0; t < n_targets && t < 64; t++)
+			q[t] = res_file_find_query_num(res[t], p->queries[i]);
+		decide(&next[i], p, &f[(size_t)i * (size_t)n_targets], n_targets, pairs, design, q);
 		undecided += next[i].decision == RUN_UNDECIDED;
 		next[i].active = next[i].decision == RUN_UNDECIDED || p->keep_all;
 		n_active += next[i].active;

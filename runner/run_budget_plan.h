@@ -19,6 +19,7 @@ struct run_qnext {
 	double warmup_tol;	   /* tolerance of the warm-up rule (run_warmup_tol) */
 	enum run_decision decision; /* kept once decided */
 	int decided_after;	   /* pairs measured when it was decided; 0: undecided */
+	int on_instr;		   /* --instructions: decided on the counts (run_budget_instr) */
 	double ratio, ci_lo, ci_hi; /* at the last look (variants), NaN otherwise */
 	struct st_seq_state seq;    /* two variants with a design: the sequential test's state */
 	int fed;		    /* pairs looked at so far */
@@ -70,10 +71,25 @@ struct run_pair_cost {
  * run_budget_decide_paired against res[0]; one build: run_budget_decide_single. *out_cost
  * gets the estimated wall time of the next pair, planned and least: per target the longest
  * server start + stop seen (startstop_s[t]) plus the active queries' expected executions at their
- * mean time (run_budget_restart_cost). Returns the number of queries still undecided, -1 when
- * the design cannot be made (err set). */
+ * mean time (run_budget_restart_cost), each execution's time counted exec_extra_s longer (what
+ * an execution costs outside its timed window: status readings, Valgrind's monitor commands).
+ * With p->instructions a query is decided on its counts first (run_budget_instr), by time when
+ * they do not decide. Returns the number of queries still undecided, -1 when the design cannot
+ * be made (err set). */
 int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res_file *const *res,
-		    int n_targets, int pairs, const double *startstop_s, struct run_budget_seq *seq,
-		    struct run_pair_cost *out_cost, struct errbuf *err);
+		    int n_targets, int pairs, const double *startstop_s, double exec_extra_s,
+		    struct run_budget_seq *seq, struct run_pair_cost *out_cost, struct errbuf *err);
+
+/* --instructions: the decision of one query on its instruction counts (callgrind_ir) in the
+ * restarts of the first `pairs` pairs of q[0..n-1] (q[0] the reference), or RUN_UNDECIDED.
+ * From 2 pairs on, each file with the count in at least 2 restarts, by compare's rule
+ * (st_instr_changed): each variant's counts against the first's, `regression` or `improvement`
+ * by the side of the ratio when changed, `unchanged` when not changed and the rule's bound is
+ * within p->detect; several variants as the time decision combines them (a regression over an
+ * improvement over unchanged; undecided when one is). One build: `precise` when the bound two
+ * such files would get, ST_INSTR_TOL + 2 ST_INSTR_K spread, is within p->detect. *out_ratio
+ * (may be NULL) gets the last ratio compared, NaN without one. */
+enum run_decision run_budget_instr(const struct run_plan *p, const struct res_query *const *q,
+				   int n, int pairs, double *out_ratio);
 
 #endif

@@ -71,6 +71,9 @@ struct run_state {
 	long long *icount, *icycles; /* the current query's counts, one per execution so far */
 	size_t n_icount, cap_icount;
 	int instr_broken; /* a count of the current query failed: no record for it */
+	/* What the executions cost outside their timed windows (status readings, Valgrind's
+	 * monitor commands, EXPLAIN), summed over the queries measured, and their executions. */
+	uint64_t over_ns, over_n;
 	/* Progress and ETA. */
 	struct run_progress prog;
 	uint64_t t0;

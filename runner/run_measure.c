@@ -30,8 +30,9 @@ struct query_execs run_shape_of(const struct run_state *c, int num)
 	if (c->next) {
 		const struct run_qnext *x = &c->next[c->qpos[num]];
 		int rmin = p->runs_min < x->runs ? p->runs_min : x->runs;
+		/* --instructions: the counts end the warm-up (instr_steady), not the times */
 		q = (struct query_execs){p->warmup_min, p->warmup_max, x->runs, rmin,
-					 x->warmup_tol};
+					 p->instructions ? 0 : x->warmup_tol};
 	}
 	return q;
 }
@@ -278,7 +279,7 @@ static enum run_exec_status measure(struct run_state *c, int num, struct res_res
 		if ((int)s->nw >= sh.wmin && sh.tol > 0 &&
 		    (steady = run_warmup_steady(s->warm, s->nw, sh.tol)))
 			break;
-		if (instr_steady(c, s->nw))
+		if ((!c->next || (int)s->nw >= sh.wmin) && instr_steady(c, s->nw))
 			break;
 		if ((int)s->nw >= sh.wmin && s->nw > 0 &&
 		    run_past_pace(c, s->warm[s->nw - 1], sh.rmin)) {
@@ -411,6 +412,21 @@ int run_record_status(struct run_state *c, struct run_target_state *t, struct re
 	return 0;
 }
 
+/* What measure() took beyond the executions it recorded, added to c->over_ns per execution. */
+static void over_add(struct run_state *c, uint64_t wall_ns, const struct series *s)
+{
+	double exec_ms = 0;
+	for (size_t i = 0; i < s->nw; i++)
+		exec_ms += s->warm[i];
+	for (size_t i = 0; i < s->nm; i++)
+		exec_ms += s->meas[i];
+	double over = (double)wall_ns - exec_ms * 1e6;
+	if (s->nw + s->nm == 0 || !(over > 0))
+		return;
+	c->over_ns += (uint64_t)over;
+	c->over_n += s->nw + s->nm;
+}
+
 /* One query in one restart of target t: measure, record, checkpoint; handles crashes.
  * Returns 0, -1 or RUN_E_SERVER. */
 static int run_query(struct run_state *c, struct run_target_state *t, int r, int num, int pos,
@@ -445,7 +461,9 @@ static int run_query(struct run_state *c, struct run_target_state *t, int r, int
 	struct run_interf_rec nrec;
 	double probe_before = c->noise ? run_probe_last(c) : -1;
 	int noise = c->noise && run_interf_begin(c->noise, &nerr) == 0;
+	uint64_t m0 = util_now_ns();
 	enum run_exec_status st = measure(c, num, &rr, &s, &xerr);
+	over_add(c, util_now_ns() - m0, &s);
 	if (noise && run_interf_end(c->noise, &nrec, &nerr) == 0) {
 		json_t *rec = run_interf_rec_json(&nrec);
 		run_probe_record(c, rec, probe_before);

@@ -30,6 +30,26 @@ void run_plan_init(struct run_plan *p)
 	p->min_restarts = 2;
 }
 
+void run_plan_instr_defaults(struct run_plan *p, unsigned given)
+{
+	if (!p->instructions)
+		return;
+	if (!(given & RUN_GIVEN_RESTARTS))
+		p->restarts = 2;
+	if (!(given & RUN_GIVEN_WARMUP))
+		p->warmup = 10;
+	if (!(given & RUN_GIVEN_RUNS))
+		p->runs = 2;
+	if (!(given & RUN_GIVEN_WARMUP_MIN))
+		p->warmup_min = (given & RUN_GIVEN_WARMUP_MAX) && p->warmup_max < 2 ? p->warmup_max : 2;
+	if (!(given & RUN_GIVEN_WARMUP_MAX))
+		p->warmup_max = p->warmup_min > 10 ? p->warmup_min : 10;
+	if (!(given & RUN_GIVEN_RUNS_MIN))
+		p->runs_min = (given & RUN_GIVEN_RUNS_MAX) && p->runs_max < 2 ? p->runs_max : 2;
+	if (!(given & RUN_GIVEN_RUNS_MAX))
+		p->runs_max = p->runs_min > 2 ? p->runs_min : 2;
+}
+
 static int parse_qnum(const char *s, const char *end, int *out)
 {
 	if (s < end && (*s == 'Q' || *s == 'q'))

@@ -54,8 +54,8 @@ static double fixed_part_s(const struct res_file *res)
 	return restarts && isfinite(wall) ? fmax(0, (wall - exec_ms / 1e3) / restarts) : 0;
 }
 
-int run_prior_costs(const char *path, double scale, double out_ms[RUN_MAX_QUERIES + 1],
-		    double *out_fixed_s, struct errbuf *err)
+int run_prior_costs(const char *path, double scale, int instructions,
+		    double out_ms[RUN_MAX_QUERIES + 1], double *out_fixed_s, struct errbuf *err)
 {
 	struct res_file *res = NULL;
 	int found = 0;
@@ -68,6 +68,14 @@ int run_prior_costs(const char *path, double scale, double out_ms[RUN_MAX_QUERIE
 		res_file_free(res);
 		return errbuf_set(err, "--costs-from '%s' was measured at SF %g, not at SF %g",
 				  path, sf, scale);
+	}
+	int vg = json_is_true(json_object_get(res->plan, "instructions"));
+	if (vg != !!instructions) {
+		res_file_free(res);
+		return errbuf_set(err,
+				  "--costs-from '%s' was measured %s --instructions: Valgrind's "
+				  "slowdown makes its times no estimate of this run's",
+				  path, vg ? "with" : "without");
 	}
 	for (int num = 1; num <= RUN_MAX_QUERIES; num++) {
 		const struct res_query *q = res_file_find_query_num(res, num);

@@ -13,8 +13,10 @@
  * the budget record's server_start_stop_s when the file has one, else the file's wall time
  * less its executions over its restarts; 0 (unknown) for a variant of a run without --budget,
  * whose wall time holds the other variants' restarts too. 0, or -1 with a message when the file
- * cannot be read, was measured at another scale factor than scale, or holds no ok execution. */
-int run_prior_costs(const char *path, double scale, double out_ms[RUN_MAX_QUERIES + 1],
-		    double *out_fixed_s, struct errbuf *err);
+ * cannot be read, was measured at another scale factor than scale, with --instructions when
+ * `instructions` is 0 or without it when it is 1 (Valgrind's slowdown), or holds no ok
+ * execution. */
+int run_prior_costs(const char *path, double scale, int instructions,
+		    double out_ms[RUN_MAX_QUERIES + 1], double *out_fixed_s, struct errbuf *err);
 
 #endif

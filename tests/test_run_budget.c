@@ -264,7 +264,7 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 	struct run_pair_cost cost = {0, 0};
 	/* All eight pairs at once (as after a resume of the loop): one look per pair, each with the
 	 * K estimated now (K_k for every k). */
-	int undecided = run_budget_next(next, &p, res, 2, 8, ss, &seq, &cost, &err);
+	int undecided = run_budget_next(next, &p, res, 2, 8, ss, 0, &seq, &cost, &err);
 	CU_ASSERT_EQUAL(undecided, 1);
 	CU_ASSERT_EQUAL_FATAL(seq.n_horizon, 8);
 	for (size_t k = 1; k < 8; k++)
@@ -290,12 +290,12 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 	int least_runs = next[2].runs < 3 ? next[2].runs : 3;
 	CU_ASSERT_DOUBLE_EQUAL(cost.least_s, 2 * (1.0 + (4 + least_runs) * per), 1e-9);
 	/* Decisions are final: another look changes nothing. */
-	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &seq, &cost, &err), 1);
+	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, 0, &seq, &cost, &err), 1);
 	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
 	/* --keep-all: decided queries stay in the next pair and its cost. */
 	p.keep_all = 1;
 	struct run_pair_cost all = {0, 0};
-	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, &seq, &all, &err), 1);
+	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, 0, &seq, &all, &err), 1);
 	CU_ASSERT(next[0].active && next[1].active && next[2].active);
 	CU_ASSERT(all.full_s > cost.full_s);
 	CU_ASSERT(all.least_s > cost.least_s);
@@ -459,7 +459,7 @@ static void test_run_budget__horizon_reestimated_each_pair(void)
 			}
 		}
 		seq.elapsed_s = 70.0 * k;
-		CU_ASSERT(run_budget_next(next, &p, res, 2, k, ss, &seq, &cost, &err) >= 0);
+		CU_ASSERT(run_budget_next(next, &p, res, 2, k, ss, 0, &seq, &cost, &err) >= 0);
 		CU_ASSERT_EQUAL_FATAL(seq.n_horizon, (size_t)k);
 		double left = 600 - 70.0 * k, full = floor(left / expect);
 		size_t K = (size_t)k + (size_t)full +
@@ -473,6 +473,124 @@ static void test_run_budget__horizon_reestimated_each_pair(void)
 	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
 	res_file_free(res[0]);
 	res_file_free(res[1]);
+}
+
+/* Adds restart `index` of query id to res: warm-up 20 and 10 ms, 2 measured runs of ms, each
+ * counting `count` instructions (callgrind_ir), or no "instructions" record when count is 0. */
+static void add_instr_restart(struct res_file *res, const char *id, int index, long long count,
+			      double ms)
+{
+	double warm[2] = {20, 10}, meas[2] = {ms, ms};
+	struct res_query *q = res_file_find_query(res, id);
+	if (!q)
+		q = res_file_add_query(res, id,
+				       "0000000000000000000000000000000000000000000000000000000000000000");
+	struct res_restart r = {.index = index, .status = RES_STATUS_OK, .warmup_ms = warm,
+				.n_warmup = 2, .measured_ms = meas, .n_measured = 2, .rows = 1};
+	r.extra = count ? json_pack("{s:{s:I}}", "instructions", "callgrind_ir", (json_int_t)count)
+			: json_object();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res_query_add_restart(q, &r));
+	json_decref(r.extra);
+}
+
+/* --instructions: the counts decide from 2 pairs on, by compare's rule (0.5 % + 2 x the two
+ * spreads; docs/statistics.md, "Instructions"). Expected by hand from the rule's text: Q4
+ * +4 % with spreads 1e-4 and 0 (bound 0.52 %): regression; Q20 -10 %: improvement; Q14 +0.01 %
+ * (bound 0.5 %): unchanged; Q9 +2 % with spreads 2 % a side (bound 8.5 % > --detect 3 %):
+ * undecided; Q3 without counts in one file: undecided. The times (10 and 13 ms, crossed
+ * between the files) leave the time test undecided after 2 pairs. */
+static void test_run_budget__instruction_counts_decide(void)
+{
+	static const struct {
+		const char *id;
+		long long a[2], b[2];
+		enum run_decision want;
+	} c[] = {
+	    {"Q4", {15000000, 15001500}, {15600000, 15600000}, RUN_DECIDED_REGRESSION},
+	    {"Q20", {7000000, 7000000}, {6300000, 6300000}, RUN_DECIDED_IMPROVEMENT},
+	    {"Q14", {8500000, 8500000}, {8500850, 8500850}, RUN_DECIDED_UNCHANGED},
+	    {"Q9", {100000000, 102000000}, {102000000, 104040000}, RUN_UNDECIDED},
+	    {"Q3", {86000000, 86000000}, {0, 0}, RUN_UNDECIDED},
+	};
+	struct run_plan p;
+	run_plan_init(&p);
+	p.instructions = 1;
+	run_plan_instr_defaults(&p, 0);
+	p.budget_s = 600;
+	p.n_queries = 5;
+	struct res_file *res[2] = {res_file_new(), res_file_new()};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res[1]);
+	for (int i = 0; i < 5; i++) {
+		p.queries[i] = atoi(c[i].id + 1);
+		for (int r = 0; r < 2; r++) {
+			add_instr_restart(res[0], c[i].id, r, c[i].a[r], r ? 13 : 10);
+			add_instr_restart(res[1], c[i].id, r, c[i].b[r], r ? 10 : 13);
+		}
+	}
+	for (int i = 0; i < 5; i++) {
+		const struct res_query *q[2] = {res_file_find_query(res[0], c[i].id),
+						res_file_find_query(res[1], c[i].id)};
+		double ratio;
+		CU_ASSERT_EQUAL(run_budget_instr(&p, q, 2, 2, &ratio), c[i].want);
+		CU_ASSERT_EQUAL(run_budget_instr(&p, q, 2, 1, NULL), RUN_UNDECIDED); /* 1 pair */
+		if (c[i].b[0])
+			CU_ASSERT_DOUBLE_EQUAL(ratio, (c[i].b[0] + c[i].b[1]) / (double)(c[i].a[0] + c[i].a[1]),
+					       1e-12);
+		/* one build: precise when 0.5 % + 4 x its spread is within --detect */
+		CU_ASSERT_EQUAL(run_budget_instr(&p, q, 1, 2, NULL),
+				strcmp(c[i].id, "Q9") == 0 ? RUN_UNDECIDED : RUN_DECIDED_PRECISE);
+	}
+	/* In the budget's look: decided on the counts, out of the next pair; Q9 and Q3 left to the
+	 * times (their two pairs are not enough for the sequential test's first decision). */
+	struct run_qnext next[5];
+	struct run_budget_seq seq;
+	struct run_pair_cost cost;
+	struct errbuf err;
+	double ss[2] = {5, 5};
+	memset(&seq, 0, sizeof(seq));
+	seq.budget_s = 600;
+	seq.elapsed_s = 60;
+	seq.min_pairs = 2;
+	run_budget_next_init(next, &p);
+	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 2, ss, 0.5, &seq, &cost, &err), 2);
+	for (int i = 0; i < 5; i++) {
+		int by_counts = c[i].want != RUN_UNDECIDED;
+		CU_ASSERT_EQUAL(next[i].on_instr, by_counts);
+		CU_ASSERT_EQUAL(next[i].active, !by_counts);
+		if (by_counts) {
+			CU_ASSERT_EQUAL(next[i].decision, c[i].want);
+			CU_ASSERT_EQUAL(next[i].decided_after, 2);
+		}
+	}
+	/* The next pair: Q9 and Q3, 2 warm-ups (the most seen) + 2 runs a side at their mean
+	 * execution ((20 + 10 + 10 + 10 + 20 + 10 + 13 + 13) / 8 = 13.25 ms) plus 0.5 s outside
+	 * the timed window each. */
+	CU_ASSERT_EQUAL(next[3].runs, 2);
+	CU_ASSERT_DOUBLE_EQUAL(cost.full_s, 2 * (5 + 2 * 4 * (0.01325 + 0.5)), 1e-9);
+	res_file_free(res[0]);
+	res_file_free(res[1]);
+}
+
+/* --instructions' defaults, and what the command line gave kept. */
+static void test_run_budget__instruction_defaults(void)
+{
+	struct run_plan p;
+	run_plan_init(&p);
+	run_plan_instr_defaults(&p, 0);
+	CU_ASSERT_EQUAL(p.restarts, 5); /* nothing without --instructions */
+	p.instructions = 1;
+	run_plan_instr_defaults(&p, 0);
+	CU_ASSERT(p.restarts == 2 && p.warmup == 10 && p.runs == 2);
+	CU_ASSERT(p.warmup_min == 2 && p.warmup_max == 10 && p.runs_min == 2 && p.runs_max == 2);
+	run_plan_init(&p);
+	p.instructions = 1;
+	p.runs_min = 4;
+	p.warmup_max = 1;
+	p.restarts = 3;
+	run_plan_instr_defaults(&p, RUN_GIVEN_RUNS_MIN | RUN_GIVEN_WARMUP_MAX | RUN_GIVEN_RESTARTS);
+	CU_ASSERT(p.restarts == 3 && p.runs_min == 4 && p.runs_max == 4);
+	CU_ASSERT(p.warmup_max == 1 && p.warmup_min == 1);
 }
 
 int main(int argc, char **argv)
@@ -496,6 +614,8 @@ int main(int argc, char **argv)
 	    {"pacing_caps_the_warmup", test_run_budget__pacing_caps_the_warmup},
 	    {"pace_shares_follow_the_cost", test_run_budget__pace_shares_follow_the_cost},
 	    {"horizon_reestimated_each_pair", test_run_budget__horizon_reestimated_each_pair},
+	    {"instruction_counts_decide", test_run_budget__instruction_counts_decide},
+	    {"instruction_defaults", test_run_budget__instruction_defaults},
 	    {NULL, NULL},
 	};
 	return th_run("run_budget", cases, argc, argv);

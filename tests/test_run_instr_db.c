@@ -4,6 +4,7 @@
  * restarts (within 0.5 %), the warm-up ended on the rule, the server record names Valgrind; and
  * a run without it records the PMU's counts or why there are none. */
 #include "harness.h"
+#include "base/util.h"
 #include "result/res.h"
 #include "result/res_counts.h"
 #include "tests/th_db.h"
@@ -95,6 +96,81 @@ static void test_run_instr_db__counts_recorded_positive_and_steady(void)
 	res_file_free(res);
 }
 
+/* A member's string, "" when it is not one. */
+static const char *str_of(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	return v ? v : "";
+}
+
+/* One variant's file of the budget run below: decided on the counts after the 2 pairs
+ * --min-restarts owes, each measured restart counted; the decision of Q20 into *out. */
+static void budget_file_check(const char *path, const char *side, const char **out)
+{
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, path, &err), 0);
+	CU_ASSERT_EQUAL(
+	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", path, &err), 0);
+	CU_ASSERT_STRING_EQUAL(str_of(res->plan, "warmup_rule"), "instructions-steady");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(res->plan, "runs_max")), 2);
+	json_t *b = json_object_get(res->extra, "budget");
+	CU_ASSERT_STRING_EQUAL(str_of(b, "stop_reason"), "all-decided");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "pairs")), 2);
+	CU_ASSERT_EQUAL_FATAL(res->n_queries, 2);
+	for (size_t i = 0; i < res->n_queries; i++) {
+		const struct res_query *q = &res->queries[i];
+		json_t *d = json_object_get(q->extra, "budget");
+		const char *dec = str_of(d, "decision");
+		fprintf(stderr, "%s %s: %s on %s, ratio %.4f\n", side, q->id, dec,
+			str_of(d, "decided_on"), json_number_value(json_object_get(d, "ratio")));
+		CU_ASSERT_STRING_EQUAL(str_of(d, "decided_on"), "instructions");
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(d, "decided_after_pairs")), 2);
+		CU_ASSERT_EQUAL_FATAL(q->n_restarts, 2);
+		for (size_t r = 0; r < 2; r++) {
+			struct res_counts c;
+			CU_ASSERT_EQUAL(res_counts_get(&c, &q->restarts[r], "instructions"), 1);
+			CU_ASSERT_EQUAL(c.n_exec, 2);
+			res_counts_release(&c);
+		}
+		if (strcmp(q->id, "Q14") == 0) {
+			CU_ASSERT_STRING_EQUAL(dec, "unchanged");
+		} else {
+			CU_ASSERT(strcmp(dec, "regression") == 0 || strcmp(dec, "improvement") == 0);
+			*out = dec[0] == 'r' ? "regression" : "improvement";
+		}
+	}
+	res_file_free(res);
+}
+
+/* --budget with --instructions, the semijoin A/B (docs/work.md): semijoin=off changes the plan
+ * of Q20 and not of Q14 (tests/test_run_work_db.c), so Q20's counts change and Q14's do not; the
+ * counts decide both after the 2 pairs --min-restarts owes, well inside the budget, and both
+ * files say the same. Two cheap queries: 4 server starts under Valgrind are most of its time. */
+static void test_run_instr_db__budget_decides_on_the_counts(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char dir[4300], log[4300], on[4400], off[4400];
+	const char *dec_on = "", *dec_off = "";
+	snprintf(dir, sizeof(dir), "%s/budget", db.tmp);
+	snprintf(log, sizeof(log), "%s/budget.log", db.tmp);
+	const char *head[] = {"run", "-s", "0.01", "-o", dir, "--datadir", db.inst,
+			      "--port", db.portarg, NULL};
+	const char *args[] = {"--instructions", "--budget", "10m", "--queries", "14,20",
+			      "--variant", "on:mysqld=/usr/sbin/mariadbd", "--variant",
+			      "off:mysqld=/usr/sbin/mariadbd,optimizer_switch=semijoin=off", NULL};
+	uint64_t t0 = util_now_ns();
+	CU_ASSERT_EQUAL_FATAL(th_run_logged(log, head, args), 0);
+	double wall = (double)(util_now_ns() - t0) / 1e9;
+	fprintf(stderr, "budget run with --instructions: %.0f s\n", wall);
+	CU_ASSERT(wall < 600);
+	snprintf(on, sizeof(on), "%s/on.json", dir);
+	snprintf(off, sizeof(off), "%s/off.json", dir);
+	budget_file_check(on, "on", &dec_on);
+	budget_file_check(off, "off", &dec_off);
+	CU_ASSERT_STRING_EQUAL(dec_on, dec_off);
+}
+
 /* Without --instructions: the PMU's counts of the query thread, or the reason there are none. */
 static void test_run_instr_db__pmu_counts_or_the_reason(void)
 {
@@ -130,6 +206,7 @@ int main(int argc, char **argv)
 	    {"counts_recorded_positive_and_steady",
 	     test_run_instr_db__counts_recorded_positive_and_steady},
 	    {"pmu_counts_or_the_reason", test_run_instr_db__pmu_counts_or_the_reason},
+	    {"budget_decides_on_the_counts", test_run_instr_db__budget_decides_on_the_counts},
 	    {NULL, NULL},
 	};
 	int rc = th_run("run_instr_db", cases, argc, argv);

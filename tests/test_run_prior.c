@@ -27,7 +27,8 @@ static void add_restart(struct res_query *q, int index, enum res_status st, doub
 /* SF 0.1, 10 s of wall time (10:00:00 to 10:00:10). Q1: restart 0 ok, warm-up 10 and 20 ms,
  * runs 30 and 40 ms; restart 1 crashed after a 1000 ms warm-up. Q6: restart 0 ok, one 5 ms run.
  * kind: 0 plain, 1 with a budget record (server_start_stop_s 3.5), 2 a variant ("old") of a
- * run without --budget, 3 Q1's ok restart crashed too and Q6 left out (nothing finished). */
+ * run without --budget, 3 Q1's ok restart crashed too and Q6 left out (nothing finished), 4 plain
+ * measured with --instructions. */
 static char *write_fixture(const char *dir, int kind)
 {
 	static double w1[] = {10, 20}, m1[] = {30, 40}, w1b[] = {1000}, m6[] = {5};
@@ -50,6 +51,8 @@ static char *write_fixture(const char *dir, int kind)
 				       3.5, "stop_reason", "budget");
 	if (kind == 2)
 		json_object_set_new(res->plan, "variant", json_string("old"));
+	if (kind == 4)
+		json_object_set_new(res->plan, "instructions", json_true());
 	snprintf(path, 4200, "%s/prior%d.json", dir, kind);
 	CU_ASSERT_EQUAL_FATAL(res_file_write(res, path, &err), 0);
 	res_file_free(res);
@@ -62,7 +65,7 @@ static void test_run_prior__costs_and_fixed_part(void)
 	double ms[RUN_MAX_QUERIES + 1], fixed = -1;
 	struct errbuf err = {""};
 	char *plain = write_fixture(dir, 0);
-	CU_ASSERT_EQUAL_FATAL(run_prior_costs(plain, 0.1, ms, &fixed, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_prior_costs(plain, 0.1, 0, ms, &fixed, &err), 0);
 	/* Q1: (10 + 20 + 30 + 40) / 4, the crashed restart left out; Q6: 5; the rest unknown */
 	CU_ASSERT_DOUBLE_EQUAL(ms[1], 25.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(ms[6], 5.0, 1e-12);
@@ -71,26 +74,37 @@ static void test_run_prior__costs_and_fixed_part(void)
 	/* (10 s - (10 + 20 + 30 + 40 + 1000 + 5) ms) over 2 restarts = 4.4475 s */
 	CU_ASSERT_DOUBLE_EQUAL(fixed, 4.4475, 1e-9);
 	char *budget = write_fixture(dir, 1);
-	CU_ASSERT_EQUAL_FATAL(run_prior_costs(budget, 0.1, ms, &fixed, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_prior_costs(budget, 0.1, 0, ms, &fixed, &err), 0);
 	CU_ASSERT_DOUBLE_EQUAL(fixed, 3.5, 1e-12);
 	char *variant = write_fixture(dir, 2);
-	CU_ASSERT_EQUAL_FATAL(run_prior_costs(variant, 0.1, ms, &fixed, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_prior_costs(variant, 0.1, 0, ms, &fixed, &err), 0);
 	CU_ASSERT_DOUBLE_EQUAL(fixed, 0.0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(ms[1], 25.0, 1e-12);
 	free(budget);
 	free(variant);
 	/* refused: another scale factor, nothing finished, no file */
 	char want[4400];
-	CU_ASSERT_EQUAL(run_prior_costs(plain, 1, ms, &fixed, &err), -1);
+	CU_ASSERT_EQUAL(run_prior_costs(plain, 1, 0, ms, &fixed, &err), -1);
 	snprintf(want, sizeof(want), "--costs-from '%s' was measured at SF 0.1, not at SF 1",
 		 plain);
 	CU_ASSERT_STRING_EQUAL(err.msg, want);
+	CU_ASSERT_EQUAL(run_prior_costs(plain, 0.1, 1, ms, &fixed, &err), -1);
+	snprintf(want, sizeof(want),
+		 "--costs-from '%s' was measured without --instructions: Valgrind's slowdown makes "
+		 "its times no estimate of this run's",
+		 plain);
+	CU_ASSERT_STRING_EQUAL(err.msg, want);
+	char *vg = write_fixture(dir, 4); /* ... and one measured with it, only with it */
+	CU_ASSERT_EQUAL(run_prior_costs(vg, 0.1, 1, ms, &fixed, &err), 0);
+	CU_ASSERT_DOUBLE_EQUAL(ms[1], 25.0, 1e-12);
+	CU_ASSERT_EQUAL(run_prior_costs(vg, 0.1, 0, ms, &fixed, &err), -1);
+	free(vg);
 	char *none = write_fixture(dir, 3);
-	CU_ASSERT_EQUAL(run_prior_costs(none, 0.1, ms, &fixed, &err), -1);
+	CU_ASSERT_EQUAL(run_prior_costs(none, 0.1, 0, ms, &fixed, &err), -1);
 	snprintf(want, sizeof(want), "--costs-from '%s' holds no finished execution", none);
 	CU_ASSERT_STRING_EQUAL(err.msg, want);
 	snprintf(want, sizeof(want), "%s/absent.json", dir);
-	CU_ASSERT_EQUAL(run_prior_costs(want, 0.1, ms, &fixed, &err), -1);
+	CU_ASSERT_EQUAL(run_prior_costs(want, 0.1, 0, ms, &fixed, &err), -1);
 	free(plain);
 	free(none);
 	th_rmtree(dir);

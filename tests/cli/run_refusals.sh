@@ -25,7 +25,7 @@ run -o vd --query-timeout 2e6
 run -o vd --variant 'b:mysqld=/usr/sbin/mariadbd,sql_mode=a,b'
 run -o vd --variant 'b:mysqld=no-such-mariadbd-x'
 run -o vd --mysqld no-such-mariadbd-x
-run -o vd --instructions --budget 10m
+run -o vd --instructions --budget 10m --runs-min 3 --runs-max 2
 # an instance directory never initialised, absent or empty: exit 4 (as 'server start'), and
 # nothing is made, neither in it nor the outputs
 run -o new.json --queries 6 --force
