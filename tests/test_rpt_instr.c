@@ -2,10 +2,12 @@
 /* compare's instruction counts (reports/rpt_instr.c): the rule, two fixtures cut from a real
  * run --instructions (tests/data/instr_*.json; expected figures from
  * tests/data/instr_fixture.py), and the Monte Carlo of docs/statistics.md ("Instructions"):
- * family-wise A/A false alarms over 22 queries drawn with the measured spread. */
+ * family-wise A/A false alarms over 22 queries drawn with the measured spread, checked against
+ * the exact rate at 1 restart a side (tests/data/instr_exact.inc). */
 #include "harness.h"
 #include "reports/rpt.h"
 #include "result/res.h"
+#include "tests/data/instr_exact.inc"
 #include "tests/data/instr_ref.inc"
 #include "tests/data/instr_sigma.inc"
 #include "tests/th_mc.h"
@@ -130,6 +132,10 @@ static void test_rpt_instr__monte_carlo_false_alarms(void)
 			CU_ASSERT(fa[n] <= 0.05);
 			CU_ASSERT(pw[n] >= 0.99);
 		}
+		/* one restart a side has an exact rate (tests/data/instr_fixture.py): the
+		 * simulation within 4 binomial standard errors of it */
+		double p = instr_exact_n1[i], se = sqrt(p * (1 - p) / (double)reps);
+		CU_ASSERT(fabs(fa[0] - p) <= 4 * se + 1e-12);
 	}
 }
 

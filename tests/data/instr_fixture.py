@@ -13,8 +13,14 @@ alone, Q6's counts raised by 2 %.
 instr_sigma.inc: per query of the source, the sd of the log restart means (n - 1 in the
 denominator): the measured spread the Monte Carlo of tests/test_rpt_instr.c draws from.
 
+instr_exact.inc: the exact family-wise A/A false-alarm rate of the rule at 1 restart a side for
+each row of that Monte Carlo (the measured sigmas, times 10, and a fixed 0.05 %, 0.1 %, 0.3 %):
+with one restart a side the spreads are 0 and the ratio is exp(sigma sqrt(2) Z), so a query is
+changed with p = P(Z > log(1.005) / (sigma sqrt 2)) + P(Z < log(0.995) / (sigma sqrt 2)), and
+the 22 independent queries give 1 - prod(1 - p).
+
 usage: instr_fixture.py SF001.json.gz OUTDIR
-       (writes instr_old.json, instr_new.json, instr_ref.inc, instr_sigma.inc)
+       (writes instr_old.json, instr_new.json, instr_ref.inc, instr_sigma.inc, instr_exact.inc)
 """
 import copy
 import math
@@ -36,8 +42,32 @@ def side(q):
     return sum(vals) / len(vals), (max(vals) - min(vals)) / min(vals)
 
 
+def phi(x):
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def familywise_n1(sigmas):
+    keep = 1.0
+    for s in sigmas:
+        p = phi(-math.log1p(TOL) / (s * math.sqrt(2))) + phi(math.log1p(-TOL) / (s * math.sqrt(2)))
+        keep *= 1 - p
+    return 1 - keep
+
+
+def write_exact(out, sigmas):
+    rows = [("measured", sigmas), ("measured x 10", [10 * s for s in sigmas]),
+            ("0.05 %", [0.0005] * 22), ("0.1 %", [0.001] * 22), ("0.3 %", [0.003] * 22)]
+    with open(os.path.join(out, "instr_exact.inc"), "w") as f:
+        f.write("/* made by tests/data/instr_fixture.py: exact A/A family-wise rate, n = 1 */\n")
+        f.write("static const double instr_exact_n1[] = {\n")
+        for name, sg in rows:
+            f.write(f"    {familywise_n1(sg)!r}, /* {name} */\n")
+        f.write("};\n")
+
+
 def main(src, out):
     d = json.load(gzip.open(src, "rt"))
+    sigmas = []
     with open(os.path.join(out, "instr_sigma.inc"), "w") as f:
         f.write("/* made by tests/data/instr_fixture.py */\n")
         f.write("static const double instr_sigma[] = {\n")
@@ -48,7 +78,9 @@ def main(src, out):
                 c = c if isinstance(c, list) else [c] * len(r["measured_ms"])
                 vals.append(math.log(sum(c) / len(c)))
             f.write(f"    {statistics.stdev(vals)!r}, /* {q['id']} */\n")
+            sigmas.append(statistics.stdev(vals))
         f.write("};\n")
+    write_exact(out, sigmas)
     d["queries"] = [q for q in d["queries"] if q["id"] in ("Q1", "Q6", "Q9")]
     d["plan"]["queries"] = ["Q1", "Q6", "Q9"]
     old, new = copy.deepcopy(d), copy.deepcopy(d)
