@@ -9,7 +9,7 @@
 #include "stats/st.h"
 #include <stddef.h>
 
-#define HIST_SCHEMA_VERSION 3
+#define HIST_SCHEMA_VERSION 4
 
 /* ---- store ---------------------------------------------------------------------------------- */
 

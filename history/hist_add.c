@@ -157,13 +157,14 @@ static int insert_result(struct hist_db *db, const struct add_meta *m, const str
 	    a, sizeof(a) / sizeof(a[0]), NULL, NULL, err);
 }
 
-/* The restart's work as stored: {counter: count of its warm executions} when they agree, else
- * their mean; NULL (malloc'd text, or NULL without a record). -1 on out of memory. */
-static int work_text(char **out, const struct res_restart *r)
+/* The restart's counts of member ("work", "instructions") as stored: {name: count of its warm
+ * executions} when they agree, else their mean; NULL (malloc'd text, or NULL without a
+ * record). -1 on out of memory. */
+static int counts_text(char **out, const struct res_restart *r, const char *member)
 {
 	struct res_counts c;
 	*out = NULL;
-	int got = res_counts_get(&c, r, "work");
+	int got = res_counts_get(&c, r, member);
 	if (got <= 0)
 		return got;
 	size_t first = res_counts_first_warm(&c, r);
@@ -189,9 +190,11 @@ static int work_text(char **out, const struct res_restart *r)
 static int insert_restart(struct hist_db *db, long long id, const char *qid,
 			  const struct res_restart *r, struct errbuf *err)
 {
-	char *work = NULL;
-	if (work_text(&work, r) < 0)
+	char *work = NULL, *instr = NULL;
+	if (counts_text(&work, r, "work") < 0 || counts_text(&instr, r, "instructions") < 0) {
+		free(work);
 		return errbuf_set(err, "out of memory");
+	}
 	json_t *arr = json_array();
 	double sum = 0;
 	for (size_t k = 0; k < r->n_measured; k++) {
@@ -202,6 +205,7 @@ static int insert_restart(struct hist_db *db, long long id, const char *qid,
 	json_decref(arr);
 	if (!runs) {
 		free(work);
+		free(instr);
 		return errbuf_set(err, "out of memory");
 	}
 	int ok = r->status == RES_STATUS_OK && r->n_measured > 0;
@@ -212,13 +216,16 @@ static int insert_restart(struct hist_db *db, long long id, const char *qid,
 			       ok ? HIST_REAL(sum / (double)r->n_measured) : HIST_TEXT(NULL),
 			       HIST_INT((long long)r->n_measured),
 			       HIST_TEXT(runs),
-			       HIST_TEXT(work)};
+			       HIST_TEXT(work),
+			       HIST_TEXT(instr)};
 	int rc = hist_db_exec(db,
 			      "INSERT INTO hist_restarts (result_id, query_id, restart_index, status, "
-			      "mean_ms, n_measured, measured_ms, work) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-			      a, 8, NULL, NULL, err);
+			      "mean_ms, n_measured, measured_ms, work, instructions) VALUES (?, ?, ?, "
+			      "?, ?, ?, ?, ?, ?)",
+			      a, 9, NULL, NULL, err);
 	free(runs);
 	free(work);
+	free(instr);
 	return rc;
 }
 

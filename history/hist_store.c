@@ -39,8 +39,11 @@ static const char *const migration_2[] = {
 /* the work counters of each restart (docs/work.md), NULL for files without them */
 static const char *const migration_3[] = {"ALTER TABLE hist_restarts ADD COLUMN work LONGTEXT",
 					  NULL};
+/* the instruction counts of each restart (run --instructions, docs/work.md), NULL without */
+static const char *const migration_4[] = {
+    "ALTER TABLE hist_restarts ADD COLUMN instructions LONGTEXT", NULL};
 static const char *const *const migrations[HIST_SCHEMA_VERSION] = {migration_1, migration_2,
-								    migration_3};
+								    migration_3, migration_4};
 
 struct hist_db *hist_store_db(struct hist_store *st)
 {

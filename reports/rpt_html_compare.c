@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The page's notes: compare's work lines (rpt_work_query_line) first, then its warnings. The
- * array and the work lines are owned (free_notes), the warnings borrowed. */
+/* The page's notes: compare's work lines (rpt_work_query_line), its instructions lines
+ * (rpt_instr_query_line, as text and Markdown give them), then its warnings. The array and the
+ * work and instructions lines are owned (free_notes), the warnings borrowed. */
 static char **work_notes(const struct rpt_compare *cmp, size_t *n_out, size_t *n_own)
 {
-	char **notes = calloc(cmp->n_queries + cmp->n_warnings + 2, sizeof(*notes));
+	char **notes = calloc(2 * cmp->n_queries + cmp->n_warnings + 3, sizeof(*notes));
 	char line[1024];
 	size_t n = 0;
 	if (!notes)
@@ -22,6 +23,18 @@ static char **work_notes(const struct rpt_compare *cmp, size_t *n_out, size_t *n
 		notes[--n] = NULL;
 	for (size_t i = 0; i < cmp->n_queries; i++) {
 		rpt_work_query_line(line, sizeof(line), &cmp->queries[i]);
+		if (*line && !(notes[n++] = strdup(line)))
+			n--;
+	}
+	if (cmp->n_instr_compared &&
+	    asprintf(&notes[n++],
+		     "instructions (per execution; changed beyond %.1f%% + %.0f x the restarts' "
+		     "spread; docs/work.md): %zu of %zu queries changed",
+		     100 * RPT_INSTR_TOL, RPT_INSTR_K, cmp->n_instr_changed,
+		     cmp->n_instr_compared) < 0)
+		notes[--n] = NULL;
+	for (size_t i = 0; i < cmp->n_queries; i++) {
+		rpt_instr_query_line(line, sizeof(line), &cmp->queries[i]);
 		if (*line && !(notes[n++] = strdup(line)))
 			n--;
 	}

@@ -64,5 +64,8 @@ int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q)
 	out->position_effect = g.position_effect;
 	out->position_runs = g.position_runs;
 	st_restart_summary_release(&g);
+	if (st_instr_side_of(&out->instr, q, "callgrind_ir", -1) < 0 ||
+	    (!out->instr.restarts && st_instr_side_of(&out->instr, q, "pmu_instructions", -1) < 0))
+		return -1;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #define DBT3_RPT_HTML_INT_H
 #include "result/res.h"
 #include "base/util.h"
+#include "stats/st_instr.h"
 #include <stdio.h>
 
 #define RPT_HTML_MAX_SIDES 16
@@ -32,6 +33,8 @@ struct rpt_html_fig {
 	const char *result_sha256;	  /* of the first restart with one */
 	const char *error_text;		  /* error text of the first restart that has one */
 	int plans_differ, results_differ; /* between this file's restarts */
+	struct st_instr_side instr;	  /* instructions per execution (callgrind's, else the
+					   * PMU's); restarts 0 without counts */
 };
 
 int rpt_html_fig_compute(struct rpt_html_fig *out, const struct res_query *q);

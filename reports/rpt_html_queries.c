@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The HTML page's table and per-query sections: figures, marks, plans. */
+#include "reports/rpt.h"
 #include "reports/rpt_html.h"
 #include "reports/rpt_html_int.h"
 #include <math.h>
@@ -109,14 +110,40 @@ void rpt_html_table_compare_write(FILE *out, const struct rpt_html_page *pg)
 	fputs("</tbody></table>\n", out);
 }
 
+/* Any query of any file with instruction counts: the report table gets their column. */
+static int have_instr(const struct rpt_html_page *pg)
+{
+	for (size_t i = 0; i < pg->n_ids * pg->n_sides; i++)
+		if (pg->figs[i].present && pg->figs[i].instr.restarts)
+			return 1;
+	return 0;
+}
+
+/* The instructions cell: the mean count per execution and the restarts' spread. */
+static void td_instr(FILE *out, const struct rpt_html_fig *f)
+{
+	char v[32], buf[64];
+	if (!f->instr.restarts) {
+		rpt_html_td_num(out, NAN, "");
+		return;
+	}
+	rpt_work_fmt_count(v, sizeof(v), f->instr.mean);
+	snprintf(buf, sizeof(buf), "%s (%.3f%%)", v, 100 * f->instr.spread);
+	rpt_html_td_num(out, f->instr.mean, buf);
+}
+
 void rpt_html_table_report_write(FILE *out, const struct rpt_html_page *pg)
 {
 	char buf[64];
+	int instr = have_instr(pg);
 	fputs("<table class=\"figures\" id=\"figures\">\n<thead><tr>"
 	      "<th class=\"text\">query</th><th class=\"text\">result</th><th>restarts</th>"
 	      "<th>geo. mean (ms)</th><th>within-restart CoV</th><th>noise sd [95% CI]</th>"
-	      "<th>rows</th><th class=\"text\">marks</th></tr></thead>\n<tbody>\n",
+	      "<th>rows</th>",
 	      out);
+	if (instr)
+		fputs("<th>instructions per execution (restarts' spread)</th>", out);
+	fputs("<th class=\"text\">marks</th></tr></thead>\n<tbody>\n", out);
 	for (size_t q = 0; q < pg->n_ids; q++) {
 		for (size_t s = 0; s < pg->n_sides; s++) {
 			const struct rpt_html_fig *f = &pg->figs[q * pg->n_sides + s];
@@ -140,6 +167,8 @@ void rpt_html_table_report_write(FILE *out, const struct rpt_html_page *pg)
 			rpt_html_fmt_g(buf, sizeof(buf), "%.0f",
 				       f->rows >= 0 ? (double)f->rows : NAN);
 			rpt_html_td_num(out, f->rows >= 0 ? (double)f->rows : NAN, buf);
+			if (instr)
+				td_instr(out, f);
 			fputs("<td class=\"text\">", out);
 			const struct rpt_html_fig *one = f;
 			if (one->not_steady)

@@ -101,12 +101,12 @@ static void hsc_migrates_from_an_empty_store(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	hist_store_version(st, &before, &now);
 	CU_ASSERT_EQUAL(before, 0);
-	CU_ASSERT_EQUAL(now, 3);
+	CU_ASSERT_EQUAL(now, 4);
 	hist_store_close(st);
 	st = hsc_open();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	hist_store_version(st, &before, &now);
-	CU_ASSERT_EQUAL(before, 3);
+	CU_ASSERT_EQUAL(before, 4);
 	CU_ASSERT_EQUAL(hsc_count_results(st), 0);
 	hist_store_close(st);
 }
@@ -147,6 +147,50 @@ static void hsc_stores_work_per_restart(void)
 			0);
 	CU_ASSERT_STRING_EQUAL(got, "{\"Handler_read_key\":2490}");
 	CU_ASSERT_EQUAL(hist_store_remove(st, id, &err), 0); /* the other cases start empty */
+	hist_store_close(st);
+}
+
+/* Each restart's instruction counts are stored per night (tests/data/instr_old.json, cut from a
+ * real run --instructions): Q6's two measured runs counted 136800053 each in restart 1, Q1's
+ * 894820429 and 894804039 in restart 0 (mean 894812234); a file without counts stores NULL. */
+static void hsc_stores_instructions_per_restart(void)
+{
+	struct hist_store *st = hsc_open();
+	struct errbuf err = {""};
+	long long id = 0, id2 = 0;
+	enum hist_add_status s;
+	char path[4096], got[512];
+	static const struct {
+		const char *sql, *want;
+	} rows[] = {
+	    {"SELECT instructions FROM hist_restarts WHERE result_id = ? AND query_id = 'Q6' AND "
+	     "restart_index = 1",
+	     "{\"callgrind_ir\":136800053}"},
+	    {"SELECT instructions FROM hist_restarts WHERE result_id = ? AND query_id = 'Q1' AND "
+	     "restart_index = 0",
+	     "{\"callgrind_ir\":894812234.0}"},
+	};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	snprintf(path, sizeof(path), "%s/tests/data/instr_old.json", DBT3_SOURCE_DIR);
+	CU_ASSERT_EQUAL_FATAL(hist_store_add(st, path, "b0", NULL, &id, &s, &err), 0);
+	struct hist_arg a = HIST_INT(id);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		CU_ASSERT_EQUAL(hist_db_exec(hist_store_db(st), rows[i].sql, &a, 1, hsc_row_text, got,
+					     &err),
+				0);
+		CU_ASSERT_STRING_EQUAL(got, rows[i].want);
+	}
+	snprintf(path, sizeof(path), "%s/tests/data/work_old.json", DBT3_SOURCE_DIR);
+	CU_ASSERT_EQUAL_FATAL(hist_store_add(st, path, "b1", NULL, &id2, &s, &err), 0);
+	struct hist_arg a2 = HIST_INT(id2);
+	CU_ASSERT_EQUAL(hist_db_exec(hist_store_db(st),
+				     "SELECT instructions FROM hist_restarts WHERE result_id = ? AND "
+				     "query_id = 'Q2' AND restart_index = 1",
+				     &a2, 1, hsc_row_text, got, &err),
+			0);
+	CU_ASSERT_STRING_EQUAL(got, "NULL");
+	CU_ASSERT_EQUAL(hist_store_remove(st, id, &err), 0); /* the other cases start empty */
+	CU_ASSERT_EQUAL(hist_store_remove(st, id2, &err), 0);
 	hist_store_close(st);
 }
 

@@ -39,6 +39,7 @@ int main(int argc, char **argv)
 	    {"server_started", test_hist_db__server_started},
 	    {"migrates_from_an_empty_store", hsc_migrates_from_an_empty_store},
 	    {"stores_work_per_restart", hsc_stores_work_per_restart},
+	    {"stores_instructions_per_restart", hsc_stores_instructions_per_restart},
 	    {"add_is_idempotent_and_refuses_invalid_files",
 	     hsc_add_is_idempotent_and_refuses_invalid_files},
 	    {"concurrent_adds_both_land", hsc_concurrent_adds_both_land},
