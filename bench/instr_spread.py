@@ -4,8 +4,9 @@
 between restarts at the same run position ((max - min) / min over the restarts), the spread of the
 restart means, and the largest change between the measured runs of one restart.
 
-usage: instr_spread.py RESULT.json [...]
+usage: instr_spread.py RESULT.json[.gz] [...]   (the last lines summarise all files together)
 """
+import gzip
 import json
 import statistics
 import sys
@@ -14,7 +15,8 @@ import sys
 def main(paths):
     worst_pos, worst_mean, rows = [], [], 0
     for path in paths:
-        d = json.load(open(path))
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+            d = json.load(f)
         print(f"{path}: {d['server'].get('valgrind', {}).get('version', '?')}, "
               f"SF {d['dataset']['scale_factor']}")
         print(f"{'query':6} {'restarts':>8} {'mean count':>14} {'pos spread %':>12} "
