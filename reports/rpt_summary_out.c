@@ -4,6 +4,7 @@
 #include "reports/rpt_format.h"
 #include "reports/rpt_table.h"
 #include "base/text.h"
+#include "stats/st_cost.h"
 #include <math.h>
 #include <string.h>
 
@@ -107,6 +108,9 @@ static void header_line(FILE *f, const struct rpt_summary *s, int md)
 		fprintf(f, "%s" RES_POOL_NOT_FIT "\n", md ? "**warning:** " : "warning: ");
 	if (res_noise_line(r, noise, sizeof(noise)))
 		fprintf(f, "%s%s\n", md ? "**warning:** " : "warning: ", noise);
+	struct errbuf err;
+	if (st_cost_host_line(noise, sizeof(noise), r, &err) > 0)
+		fprintf(f, "%s%s\n", md ? "**host:** " : "host: ", noise);
 }
 
 static const char *power_test(const struct rpt_summary *s)

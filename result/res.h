@@ -191,21 +191,37 @@ int res_file_pool_fits(const struct res_file *res);
 
 /* ---- interference (docs/result-format.md, "Interference") ---- */
 
-/* A restart is disturbed when, summed over its queries' windows, other processes' CPU time on
- * the benchmark PUs or the steal time is above RES_NOISE_SHARE of the window and at least
- * RES_NOISE_FLOOR_MS and RES_NOISE_TICKS_MS per query window: /proc/stat counts in 10 ms ticks,
- * so each window may be off by a tick at each end (seen: 30 ms of "others" in an idle restart of
- * three short queries). */
+/* The level of interference (an idle host stays below it): summed over a restart's query
+ * windows, other processes' CPU time on the benchmark PUs or the steal time above
+ * RES_NOISE_SHARE of the window and at least RES_NOISE_FLOOR_MS and RES_NOISE_TICKS_MS per query
+ * window (/proc/stat counts in 10 ms ticks, so each window may be off by a tick at each end:
+ * seen, 30 ms of "others" in an idle restart of three short queries). */
 #define RES_NOISE_SHARE 0.05
 #define RES_NOISE_FLOOR_MS 30.0
 #define RES_NOISE_TICKS_MS 20.0
 /* Memory contention (the probe of runner/run_memprobe.h): a probe is under pressure when its
  * timed pass is slower than RES_MEM_PRESSURE_FACTOR times the file's floor (the fastest probe
- * it holds, host.memory_probe.floor_ns included); a restart is disturbed when more than
+ * it holds, host.memory_probe.floor_ns included); a restart is at the level when more than
  * RES_MEM_SHARE of the probes after its queries were, and it has at least RES_MEM_MIN_PROBES. */
 #define RES_MEM_PRESSURE_FACTOR 2.0
 #define RES_MEM_SHARE 0.25
 #define RES_MEM_MIN_PROBES 3
+/* A restart is disturbed by a cause only when it is at the level and unusual for the run
+ * (docs/run.md, "Interference"): its share (of the window, or of its probes under pressure)
+ * exceeds the median m of the reference -- the run's other restarts, and for memory the
+ * calibration probes taken before the first start -- by more than RES_UNUSUAL_MADS scaled
+ * MADs (1.4826 MAD) and by RES_UNUSUAL_CPU_SHARE (CPU, steal) or RES_UNUSUAL_MEM_SHARE
+ * (memory), and by more than the counting noise: the excess over m times the window at least
+ * the level's tick allowance and 3 sd of the difference of two tick counts at m
+ * (sqrt(2 m window / 10 ms) ticks); for memory at least RES_UNUSUAL_MEM_PROBES probes more
+ * than m times its probes. With no reference (one restart) the level alone decides. */
+#define RES_UNUSUAL_MADS 3.0
+#define RES_UNUSUAL_CPU_SHARE 0.05
+#define RES_UNUSUAL_MEM_SHARE 0.25
+#define RES_UNUSUAL_MEM_PROBES 3.0
+/* Above this many restarts a restart stays in its own reference (it moves the median of a
+ * thousand by at most half a place), so the rule is O(n log n) on a hostile file. */
+#define RES_UNUSUAL_LOO_MAX 1000
 enum res_noise_cause {
 	RES_NOISE_OTHER_CPU = 1 << 0,
 	RES_NOISE_STEAL = 1 << 1,
@@ -224,8 +240,19 @@ struct res_noise_restart {
 	size_t n_mem, n_mem_pressured;	/* probes after its queries; of them under pressure */
 	double mem_max_ns;		/* the slowest of them */
 	double mem_floor_ns;		/* the file's floor (0: no probe in the file) */
-	unsigned causes; /* enum res_noise_cause bits; nonzero: disturbed */
+	unsigned level;			/* enum res_noise_cause bits: at the level (contended) */
+	unsigned causes; /* ... at the level and unusual for the run; nonzero: disturbed */
 };
+
+/* The calibration probes before the first server start (host.memory_probe.calibration_ns):
+ * how many, and how many of them were under pressure against the file's floor. */
+struct res_noise_calib {
+	size_t n, pressured;
+};
+
+/* Sets r[i].level and r[i].causes of the n restarts of one file by the rule above; cal (NULL:
+ * none recorded) joins the memory reference when it has at least RES_MEM_MIN_PROBES probes. */
+void res_noise_classify(struct res_noise_restart *r, size_t n, const struct res_noise_calib *cal);
 
 /* The restarts of res that have interference records, by index ascending (*out malloc'd, the
  * caller frees; *n_out 0 for files without records). -1 on out of memory. */
@@ -246,6 +273,30 @@ size_t res_noise_line(const struct res_file *res, char *out, size_t len);
 
 /* The top-level "interference" member: the rule and each restart's sums and verdict. */
 json_t *res_noise_json(const struct res_noise_restart *r, size_t n);
+
+/* Contention of the host rather than of one restart: a cause at its level in at least half of
+ * the restarts with records, and in at least 2, is the host's (docs/run.md, "Interference"). */
+struct res_noise_host {
+	size_t n;		/* restarts with records */
+	size_t at_level[3];	/* restarts at the level of other CPU, steal, memory */
+	double median_share[3]; /* the median over those restarts of their share of the window
+				 * (other CPU, steal) or of their probes under pressure (memory) */
+	double probe_median_ns; /* the median probe after a query in the file (0: none) */
+	double floor_ns;	/* the file's floor (0: no probe) */
+	unsigned causes;	/* enum res_noise_cause bits: the host's */
+};
+
+/* Fills out from the restarts of res (res_noise_restarts); -1 on out of memory. */
+int res_noise_host(struct res_noise_host *out, const struct res_file *res);
+
+/* "memory contention throughout (probe median 3.1x its floor)", "other processes 12% of a PU
+ * in 5 of 8 restarts", the host's causes joined by "; "; returns their number (0: out ""). */
+int res_noise_host_text(char *out, size_t len, const struct res_noise_host *h);
+
+/* {"memory": {"restarts", "of", "median_share", "probe_median_ns", "floor_ns"},
+ *  "other_cpu": {"restarts", "of", "median_share"}, "steal": ...}: the host's causes only
+ * (an empty object when none). */
+json_t *res_noise_host_json(const struct res_noise_host *h);
 
 /* The memory-contention covariate of every restart of res (compare --adjust-memory): the mean
  * of the natural logs of the probes after its queries (interference.memory_probe_after_ns of

@@ -63,17 +63,144 @@ static double probe_floor(const struct res_file *res)
 	return floor;
 }
 
+/* The calibration probes of res (host.memory_probe.calibration_ns) against floor. */
+static void calib_of(struct res_noise_calib *out, const struct res_file *res, double floor)
+{
+	json_t *a = json_object_get(json_object_get(res->host, "memory_probe"), "calibration_ns");
+	size_t i;
+	json_t *v;
+	out->n = out->pressured = 0;
+	if (!(floor > 0))
+		return;
+	json_array_foreach(a, i, v)
+	{
+		if (!json_is_number(v) || !(json_number_value(v) > 0))
+			continue;
+		out->n++;
+		out->pressured += json_number_value(v) > RES_MEM_PRESSURE_FACTOR * floor;
+	}
+}
+
 static int memory_pressed(const struct res_noise_restart *r)
 {
 	return r->n_mem >= RES_MEM_MIN_PROBES &&
 	       (double)r->n_mem_pressured > RES_MEM_SHARE * (double)r->n_mem;
 }
 
-static int above(double ms, const struct res_noise_restart *r)
+static double allowance_ms(const struct res_noise_restart *r)
 {
 	double floor = RES_NOISE_TICKS_MS * (double)r->n_queries;
-	return ms >= (floor > RES_NOISE_FLOOR_MS ? floor : RES_NOISE_FLOOR_MS) &&
-	       ms > RES_NOISE_SHARE * r->window_ms;
+	return floor > RES_NOISE_FLOOR_MS ? floor : RES_NOISE_FLOOR_MS;
+}
+
+static int above(double ms, const struct res_noise_restart *r)
+{
+	return ms >= allowance_ms(r) && ms > RES_NOISE_SHARE * r->window_ms;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of the n sorted values v. */
+static double median_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The reference of one restart: the median of the n values v (sorted in place) and 1.4826
+ * times their median absolute deviation, which estimates the sd of normal data (Rousseeuw &
+ * Croux 1993); scratch holds n doubles. */
+static void median_mad(double *out_med, double *out_sd, double *v, size_t n, double *scratch)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	double m = median_sorted(v, n);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = fabs(v[i] - m);
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	*out_med = m;
+	*out_sd = 1.4826 * median_sorted(scratch, n);
+}
+
+/* The three figures the rule compares: other processes' and steal time as shares of the
+ * window, the share of the probes under pressure (NaN when fewer than RES_MEM_MIN_PROBES). */
+static double share_of(const struct res_noise_restart *r, int cause)
+{
+	if (cause == RES_NOISE_MEMORY)
+		return r->n_mem >= RES_MEM_MIN_PROBES
+			   ? (double)r->n_mem_pressured / (double)r->n_mem
+			   : NAN;
+	if (!(r->window_ms > 0))
+		return 0;
+	return (cause == RES_NOISE_OTHER_CPU ? r->other_cpu_ms : r->steal_ms) / r->window_ms;
+}
+
+/* Whether restart r stands out from a reference of median m and scaled MAD sd by the rule in
+ * result/res.h (the Hampel identifier, median + 3 scaled MADs: Hampel 1974; Leys et al. 2013,
+ * J. Exp. Soc. Psychol. 49:764-766), with a margin and the counting noise. */
+static int unusual(const struct res_noise_restart *r, int cause, double m, double sd)
+{
+	double x = share_of(r, cause);
+	if (cause == RES_NOISE_MEMORY) {
+		double d = RES_UNUSUAL_MADS * sd > RES_UNUSUAL_MEM_SHARE ? RES_UNUSUAL_MADS * sd
+									 : RES_UNUSUAL_MEM_SHARE;
+		return x > m + d &&
+		       (double)r->n_mem_pressured - m * (double)r->n_mem >= RES_UNUSUAL_MEM_PROBES;
+	}
+	double d = RES_UNUSUAL_MADS * sd > RES_UNUSUAL_CPU_SHARE ? RES_UNUSUAL_MADS * sd
+								 : RES_UNUSUAL_CPU_SHARE;
+	double ms = cause == RES_NOISE_OTHER_CPU ? r->other_cpu_ms : r->steal_ms;
+	double excess = ms - m * r->window_ms, count = 3.0 * sqrt(20.0 * m * r->window_ms);
+	return x > m + d && excess >= allowance_ms(r) && excess >= count;
+}
+
+/* The restarts at cause's level that are unusual against the others (and cal for memory):
+ * their causes bit set. v and scratch hold n + 1 doubles. */
+static void classify_cause(struct res_noise_restart *r, size_t n, int cause,
+			   const struct res_noise_calib *cal, double *v, double *scratch)
+{
+	int with_cal = cause == RES_NOISE_MEMORY && cal && cal->n >= RES_MEM_MIN_PROBES;
+	int loo = n <= RES_UNUSUAL_LOO_MAX, have = 0;
+	double m = 0, sd = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(r[i].level & (unsigned)cause))
+			continue;
+		if (loo || !have) {
+			size_t k = 0;
+			for (size_t j = 0; j < n; j++)
+				if ((!loo || j != i) && !isnan(share_of(&r[j], cause)))
+					v[k++] = share_of(&r[j], cause);
+			if (with_cal)
+				v[k++] = (double)cal->pressured / (double)cal->n;
+			if (!k) {
+				r[i].causes |= (unsigned)cause; /* nothing to compare with */
+				continue;
+			}
+			median_mad(&m, &sd, v, k, scratch);
+			have = 1;
+		}
+		if (unusual(&r[i], cause, m, sd))
+			r[i].causes |= (unsigned)cause;
+	}
+}
+
+void res_noise_classify(struct res_noise_restart *r, size_t n, const struct res_noise_calib *cal)
+{
+	static const int causes[] = {RES_NOISE_OTHER_CPU, RES_NOISE_STEAL, RES_NOISE_MEMORY};
+	double *v = malloc((n + 1) * sizeof(double)), *scratch = malloc((n + 1) * sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		r[i].level = (above(r[i].other_cpu_ms, &r[i]) ? RES_NOISE_OTHER_CPU : 0) |
+			     (above(r[i].steal_ms, &r[i]) ? RES_NOISE_STEAL : 0) |
+			     (memory_pressed(&r[i]) ? RES_NOISE_MEMORY : 0);
+		/* out of memory: the level alone, as with no reference */
+		r[i].causes = v && scratch ? 0 : r[i].level;
+	}
+	for (size_t c = 0; v && scratch && c < sizeof(causes) / sizeof(causes[0]); c++)
+		classify_cause(r, n, causes[c], cal, v, scratch);
+	free(v);
+	free(scratch);
 }
 
 static int by_index(const void *a, const void *b)
@@ -123,12 +250,11 @@ int res_noise_restarts(const struct res_file *res, struct res_noise_restart **ou
 			add_record(r, rec);
 			add_probe(r, rec, floor);
 		}
-	for (size_t i = 0; i < n; i++)
-		v[i].causes = (above(v[i].other_cpu_ms, &v[i]) ? RES_NOISE_OTHER_CPU : 0) |
-			      (above(v[i].steal_ms, &v[i]) ? RES_NOISE_STEAL : 0) |
-			      (memory_pressed(&v[i]) ? RES_NOISE_MEMORY : 0);
 	if (n)
 		qsort(v, n, sizeof(*v), by_index);
+	struct res_noise_calib cal;
+	calib_of(&cal, res, floor);
+	res_noise_classify(v, n, cal.n ? &cal : NULL);
 	*out = v;
 	*n_out = n;
 	return 0;
@@ -174,17 +300,24 @@ size_t res_noise_disturbed_list(const struct res_noise_restart *r, size_t n, cha
 	return count;
 }
 
+/* ["other_cpu", "steal", "memory"]: the causes in bits. */
+static json_t *causes_json(unsigned bits)
+{
+	json_t *a = json_array();
+	if (bits & RES_NOISE_OTHER_CPU)
+		json_array_append_new(a, json_string("other_cpu"));
+	if (bits & RES_NOISE_STEAL)
+		json_array_append_new(a, json_string("steal"));
+	if (bits & RES_NOISE_MEMORY)
+		json_array_append_new(a, json_string("memory"));
+	return a;
+}
+
 json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 {
 	json_t *list = json_array();
 	for (size_t i = 0; i < n; i++) {
-		json_t *causes = json_array();
-		if (r[i].causes & RES_NOISE_OTHER_CPU)
-			json_array_append_new(causes, json_string("other_cpu"));
-		if (r[i].causes & RES_NOISE_STEAL)
-			json_array_append_new(causes, json_string("steal"));
-		if (r[i].causes & RES_NOISE_MEMORY)
-			json_array_append_new(causes, json_string("memory"));
+		json_t *causes = causes_json(r[i].causes);
 		json_t *e = json_pack(
 		    "{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o}", "index",
 		    r[i].index, "window_ms", r[i].window_ms, "other_cpu_ms", r[i].other_cpu_ms,
@@ -204,12 +337,16 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 					    json_integer((json_int_t)r[i].n_mem_pressured));
 			json_object_set_new(e, "memory_probe_max_ns", json_real(r[i].mem_max_ns));
 		}
+		if (e)
+			json_object_set_new(e, "contention", causes_json(r[i].level));
 		json_array_append_new(list, e);
 	}
-	json_t *top =
-	    json_pack("{s:f, s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
-		      "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "disturbed_ticks_ms_per_query",
-		      RES_NOISE_TICKS_MS, "restarts", list);
+	json_t *top = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "disturbed_share",
+				RES_NOISE_SHARE, "disturbed_floor_ms", RES_NOISE_FLOOR_MS,
+				"disturbed_ticks_ms_per_query", RES_NOISE_TICKS_MS, "unusual_mads",
+				RES_UNUSUAL_MADS, "unusual_cpu_share", RES_UNUSUAL_CPU_SHARE,
+				"unusual_memory_share", RES_UNUSUAL_MEM_SHARE,
+				"unusual_memory_probes", RES_UNUSUAL_MEM_PROBES, "restarts", list);
 	double floor = 0;
 	for (size_t i = 0; i < n; i++)
 		floor = r[i].n_mem ? r[i].mem_floor_ns : floor;
@@ -307,4 +444,114 @@ int res_noise_probe_covariate(const struct res_file *res, double **out, size_t *
 	*out = sum;
 	*out_n = n;
 	return (int)with;
+}
+
+/* The median of the probes after the queries of res, 0 when none (malloc fails: -1). */
+static double probe_median(const struct res_file *res)
+{
+	size_t n = 0, k = 0;
+	for (size_t i = 0; i < res->n_queries; i++)
+		n += res->queries[i].n_restarts;
+	double *v = malloc((n ? n : 1) * sizeof(double)), m = 0;
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < res->n_queries; i++)
+		for (size_t j = 0; j < res->queries[i].n_restarts; j++) {
+			double a =
+			    num(json_object_get(res->queries[i].restarts[j].extra, "interference"),
+				"memory_probe_after_ns");
+			if (a > 0)
+				v[k++] = a;
+		}
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_double);
+		m = median_sorted(v, k);
+	}
+	free(v);
+	return m;
+}
+
+static const int host_causes[3] = {RES_NOISE_OTHER_CPU, RES_NOISE_STEAL, RES_NOISE_MEMORY};
+
+int res_noise_host(struct res_noise_host *out, const struct res_file *res)
+{
+	struct res_noise_restart *r;
+	size_t n;
+	memset(out, 0, sizeof(*out));
+	if (res_noise_restarts(res, &r, &n) < 0)
+		return -1;
+	double *v = malloc((n ? n : 1) * sizeof(double));
+	out->probe_median_ns = probe_median(res);
+	if (!v || out->probe_median_ns < 0) {
+		free(v);
+		free(r);
+		return -1;
+	}
+	out->n = n;
+	for (int c = 0; c < 3; c++) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			out->at_level[c] += (r[i].level & (unsigned)host_causes[c]) != 0;
+			if (!isnan(share_of(&r[i], host_causes[c])))
+				v[k++] = share_of(&r[i], host_causes[c]);
+		}
+		if (k) {
+			qsort(v, k, sizeof(*v), cmp_double);
+			out->median_share[c] = median_sorted(v, k);
+		}
+		if (out->at_level[c] >= 2 && 2 * out->at_level[c] >= n)
+			out->causes |= (unsigned)host_causes[c];
+	}
+	for (size_t i = 0; i < n; i++)
+		out->floor_ns = r[i].n_mem ? r[i].mem_floor_ns : out->floor_ns;
+	free(v);
+	free(r);
+	return 0;
+}
+
+int res_noise_host_text(char *out, size_t len, const struct res_noise_host *h)
+{
+	static const char *const what[3] = {"other processes", "steal", "memory contention"};
+	size_t at = 0;
+	int count = 0;
+	if (len)
+		out[0] = '\0';
+	for (int c = 0; c < 3 && at < len; c++) {
+		if (!(h->causes & (unsigned)host_causes[c]))
+			continue;
+		char when[64], fig[96];
+		if (h->at_level[c] == h->n)
+			snprintf(when, sizeof(when), "throughout");
+		else
+			snprintf(when, sizeof(when), "in %zu of %zu restarts", h->at_level[c],
+				 h->n);
+		if (host_causes[c] == RES_NOISE_MEMORY)
+			snprintf(fig, sizeof(fig), " %s (probe median %.1f\u00d7 its floor)", when,
+				 h->floor_ns > 0 ? h->probe_median_ns / h->floor_ns : 0);
+		else
+			snprintf(fig, sizeof(fig), " %.0f%% of a PU %s", 100 * h->median_share[c],
+				 when);
+		int k = snprintf(out + at, len - at, "%s%s%s", count ? "; " : "", what[c], fig);
+		at += k > 0 && (size_t)k < len - at ? (size_t)k : len - at - 1;
+		count++;
+	}
+	return count;
+}
+
+json_t *res_noise_host_json(const struct res_noise_host *h)
+{
+	static const char *const keys[3] = {"other_cpu", "steal", "memory"};
+	json_t *o = json_object();
+	for (int c = 0; o && c < 3; c++) {
+		if (!(h->causes & (unsigned)host_causes[c]))
+			continue;
+		json_t *e = json_pack("{s:I, s:I, s:f}", "restarts", (json_int_t)h->at_level[c],
+				      "of", (json_int_t)h->n, "median_share", h->median_share[c]);
+		if (e && host_causes[c] == RES_NOISE_MEMORY) {
+			json_object_set_new(e, "probe_median_ns", json_real(h->probe_median_ns));
+			json_object_set_new(e, "floor_ns", json_real(h->floor_ns));
+		}
+		json_object_set_new(o, keys[c], e);
+	}
+	return o;
 }

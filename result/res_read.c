@@ -295,13 +295,70 @@ static int check_noise_entry(struct rd *rd, json_t *o, const char *path)
 	return rec ? check_noise_members(rd, rec, p) : 0;
 }
 
+/* The causes of the interference rule. */
+static const char *const noise_causes[] = {"other_cpu", "steal", "memory", NULL};
+
+static int noise_cause_known(const char *s)
+{
+	for (int m = 0; noise_causes[m]; m++)
+		if (strcmp(s, noise_causes[m]) == 0)
+			return 1;
+	return 0;
+}
+
+/* An array of cause names, e.g. $.interference.restarts[i].causes. */
+static int check_causes(struct rd *rd, json_t *e, const char *path, const char *key, unsigned w)
+{
+	json_t *v, *c;
+	size_t k;
+	char pc[160];
+	if (member(rd, e, path, key, W_ARRAY | w, &v) < 0)
+		return -1;
+	json_array_foreach(v, k, c)
+	{
+		snprintf(pc, sizeof(pc), "%s.%s[%zu]", path, key, k);
+		if (!json_is_string(c) || !noise_cause_known(json_string_value(c)))
+			return fail(rd, pc, "not one of other_cpu, steal or memory");
+	}
+	return 0;
+}
+
+/* $.host.contention (optional): per cause the restarts at its level, of how many, the median
+ * share and, for memory, the probes' median and floor. */
+static int check_host_contention(struct rd *rd, json_t *host)
+{
+	json_t *o, *e;
+	const char *key;
+	char p[96];
+	long long n;
+	if (member(rd, host, "$.host", "contention", W_OBJECT | W_OPTIONAL, &o) < 0)
+		return -1;
+	json_object_foreach(o, key, e)
+	{
+		if (!noise_cause_known(key))
+			return fail(rd, "$.host.contention",
+				    "'%.32s' is not one of other_cpu, steal "
+				    "or memory",
+				    key);
+		snprintf(p, sizeof(p), "$.host.contention.%s", key);
+		if (!json_is_object(e))
+			return fail(rd, p, "expected an object, found %s", type_name(e));
+		if (int_member(rd, e, p, "restarts", 0, RES_MAX_RESTARTS, 0, &n) < 0 ||
+		    int_member(rd, e, p, "of", 0, RES_MAX_RESTARTS, 0, &n) < 0 ||
+		    num_member(rd, e, p, "median_share", 0, 1e15, 0) < 0 ||
+		    num_member(rd, e, p, "probe_median_ns", 0, 1e15, W_OPTIONAL) < 0 ||
+		    num_member(rd, e, p, "floor_ns", 0, 1e15, W_OPTIONAL) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* $.interference (optional): the rule and each restart's sums and verdict. */
 static int check_noise_top(struct rd *rd, json_t *root)
 {
-	static const char *const causes[] = {"other_cpu", "steal", "memory", NULL};
-	json_t *top, *list, *e, *v, *c;
-	size_t i, k;
-	char p[96], pc[128];
+	json_t *top, *list, *e, *v;
+	size_t i;
+	char p[96];
 	if (member(rd, root, "$", "interference", W_OBJECT | W_OPTIONAL, &top) < 0)
 		return -1;
 	if (!top)
@@ -315,6 +372,11 @@ static int check_noise_top(struct rd *rd, json_t *root)
 	    num_member(rd, top, "$.interference", "memory_pressure_factor", 0, 1e15, W_OPTIONAL) <
 		0 ||
 	    num_member(rd, top, "$.interference", "memory_share", 0, 1, W_OPTIONAL) < 0 ||
+	    num_member(rd, top, "$.interference", "unusual_mads", 0, 1e15, W_OPTIONAL) < 0 ||
+	    num_member(rd, top, "$.interference", "unusual_cpu_share", 0, 1, W_OPTIONAL) < 0 ||
+	    num_member(rd, top, "$.interference", "unusual_memory_share", 0, 1, W_OPTIONAL) < 0 ||
+	    num_member(rd, top, "$.interference", "unusual_memory_probes", 0, 1e15, W_OPTIONAL) <
+		0 ||
 	    member(rd, top, "$.interference", "restarts", W_ARRAY, &list) < 0)
 		return -1;
 	json_array_foreach(list, i, e)
@@ -326,17 +388,9 @@ static int check_noise_top(struct rd *rd, json_t *root)
 		if (int_member(rd, e, p, "index", 0, RES_MAX_RESTARTS - 1, 0, &idx) < 0 ||
 		    check_noise_members(rd, e, p) < 0 ||
 		    member(rd, e, p, "disturbed", W_BOOL, &v) < 0 ||
-		    member(rd, e, p, "causes", W_ARRAY, &v) < 0)
+		    check_causes(rd, e, p, "causes", 0) < 0 ||
+		    check_causes(rd, e, p, "contention", W_OPTIONAL) < 0)
 			return -1;
-		json_array_foreach(v, k, c)
-		{
-			snprintf(pc, sizeof(pc), "%s.causes[%zu]", p, k);
-			int known = 0;
-			for (int m = 0; json_is_string(c) && causes[m]; m++)
-				known |= strcmp(json_string_value(c), causes[m]) == 0;
-			if (!known)
-				return fail(rd, pc, "not one of other_cpu, steal or memory");
-		}
 	}
 	return 0;
 }
@@ -767,6 +821,8 @@ static int check_host_server(struct rd *rd, const struct res_file *res)
 	for (size_t i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++)
 		if (str_member(rd, res->host, "$.host", host_keys[i], 4096, NULL, OPT_NULL) < 0)
 			return -1;
+	if (check_host_contention(rd, res->host) < 0)
+		return -1;
 	if (str_member(rd, res->server, "$.server", "version", 4096, NULL, OPT_NULL) < 0 ||
 	    str_member(rd, res->server, "$.server", "binary", 4096, NULL, OPT_NULL) < 0)
 		return -1;

@@ -499,6 +499,13 @@ int run_interf_update(struct res_file *res)
 		json_object_set_new(res->extra, "interference", res_noise_json(r, n));
 	}
 	free(r);
+	struct res_noise_host h;
+	if (res_noise_host(&h, res) < 0)
+		return -1;
+	if (h.causes && json_is_object(res->host))
+		json_object_set_new(res->host, "contention", res_noise_host_json(&h));
+	else if (json_is_object(res->host))
+		json_object_del(res->host, "contention");
 	return 0;
 }
 

@@ -91,14 +91,16 @@ struct res_file;
 int run_interf_open(struct run_interf **out, struct srv *s, MYSQL *conn, const struct pin_ctx *pin,
 		    struct errbuf *err);
 
-/* Rewrites the top-level "interference" member of res from its query entries' records. */
+/* Rewrites the top-level "interference" member of res from its query entries' records, and
+ * host.contention (present only when the host was contended: result/res.h). */
 int run_interf_update(struct res_file *res);
 
 /* Moves the entries of restart r out of every query into the top-level "redone" list
  * ([{"query", "entry"}], the entries as written), so that r can be measured again. */
 int run_interf_set_aside(struct res_file *res, int r);
 
-/* Whether restart r of res is disturbed; then why, in why. */
+/* Whether restart r of res is disturbed (unusual against the file's other restarts as they
+ * stand); then why, in why. */
 int run_interf_disturbed(const struct res_file *res, int r, char *why, size_t len);
 
 #endif

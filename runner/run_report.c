@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner/run_report.h"
 #include "result/res_counts.h"
+#include "stats/st_cost.h"
 #include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdlib.h>
@@ -121,6 +122,9 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 		fprintf(f, "%-5s %4zu/%-3zu %12s %10s %10s %10s %10s %14s  %s\n", q->id, k,
 			q->n_restarts, mean, cw, cb, ub, rows, work, notes);
 	}
+	struct errbuf err;
+	if (st_cost_host_line(noise, sizeof(noise), res, &err) > 0)
+		fprintf(f, "host: %s\n", noise);
 	fprintf(f, "\n");
 	return ferror(f) ? -1 : 0;
 }

@@ -431,13 +431,13 @@ static void test_run_interf__memory_probe_ring_is_one_cycle(void)
 
 /* A file of four restarts of four queries, each entry with the probes before and after it
  * (ns per step), host.memory_probe.floor_ns 10. After-probes above 2 x 10: restart 0 none,
- * restart 1 two of four (50% > 25%: disturbed), restart 2 one of four (25%, not above),
- * restart 3 both of its two, but probes after only two of its queries are under the 3 a verdict
- * needs. */
+ * restart 1 all four (100% > 25%, and against the others' median of 0.125 unusual:
+ * disturbed), restart 2 one of four (25%, not above), restart 3 both of its two, but probes
+ * after only two of its queries are under the 3 a verdict needs. */
 static struct res_file *probed_file(double floor_ns)
 {
 	static const double after[4][4] = {
-	    {12, 15, 19, 18}, {25, 30, 12, 11}, {21, 12, 12, 12}, {40, 50, 0, 0}};
+	    {12, 15, 19, 18}, {25, 30, 40, 21}, {21, 12, 12, 12}, {40, 50, 0, 0}};
 	struct res_file *res = res_file_new();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
 	json_object_set_new(res->host, "memory_probe",
@@ -473,7 +473,7 @@ static void test_run_interf__memory_contention_rule(void)
 	char line[512];
 	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 4);
-	static const size_t probes[4] = {4, 4, 4, 2}, pressed[4] = {0, 2, 1, 2};
+	static const size_t probes[4] = {4, 4, 4, 2}, pressed[4] = {0, 4, 1, 2};
 	static const unsigned causes[4] = {0, RES_NOISE_MEMORY, 0, 0};
 	for (int i = 0; i < 4; i++) {
 		CU_ASSERT_EQUAL(r[i].n_mem, probes[i]);
@@ -481,10 +481,10 @@ static void test_run_interf__memory_contention_rule(void)
 		CU_ASSERT_EQUAL(r[i].causes, causes[i]);
 		CU_ASSERT_DOUBLE_EQUAL(r[i].mem_floor_ns, 10.0, 1e-12);
 	}
-	CU_ASSERT_DOUBLE_EQUAL(r[1].mem_max_ns, 30.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r[1].mem_max_ns, 40.0, 1e-12);
 	json_t *j = res_noise_json(r, n), *e1 = json_array_get(json_object_get(j, "restarts"), 1);
 	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(j, "memory_floor_ns")), 10, 1e-12);
-	CU_ASSERT_EQUAL(json_integer_value(json_object_get(e1, "memory_pressured")), 2);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(e1, "memory_pressured")), 4);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(e1, "causes"), 0)),
 			       "memory");
 	/* what the runner writes reads back, the memory cause included */
@@ -498,7 +498,7 @@ static void test_run_interf__memory_contention_rule(void)
 	CU_ASSERT_EQUAL(res_file_parse(&back, text, strlen(text), "m.json", &err), 0);
 	CU_ASSERT_EQUAL(res_noise_line(back, line, sizeof(line)), 1);
 	CU_ASSERT_STRING_EQUAL(line, "1 of 4 restarts disturbed (restart 2: memory contention "
-				     "after 2 of 4 queries)");
+				     "after 4 of 4 queries)");
 	res_file_free(back);
 	free(text);
 	free(r);
@@ -508,7 +508,7 @@ static void test_run_interf__memory_contention_rule(void)
 	res = probed_file(20.0);
 	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
 	CU_ASSERT_DOUBLE_EQUAL(r[0].mem_floor_ns, 11.0, 1e-12);
-	CU_ASSERT_EQUAL(r[1].n_mem_pressured, 2); /* 25 and 30 > 22 */
+	CU_ASSERT_EQUAL(r[1].n_mem_pressured, 3); /* 25, 30 and 40 > 22 */
 	CU_ASSERT_EQUAL(r[2].n_mem_pressured, 0); /* 21 < 22 */
 	free(r);
 	res_file_free(res);
@@ -552,6 +552,78 @@ static void test_run_interf__partner_cpu_is_the_tools(void)
 	run_interf_free(n);
 }
 
+/* Contention in 3 of 4 restarts (every probe after their queries at 30-63 ns against a floor
+ * of 10) is the host's: no restart is disturbed, host.contention says it once, and the file
+ * with it reads back and passes the schema. */
+static void test_run_interf__host_contention_is_one_finding(void)
+{
+	static const double after[4] = {30, 41, 60, 12};
+	struct res_file *res = res_file_new();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	json_object_set_new(res->host, "memory_probe",
+			    json_pack("{s:i, s:f, s:i, s:[f, f, f]}", "ring_bytes", 4 << 20,
+				      "floor_ns", 10.0, "calibration_probes", 3, "calibration_ns",
+				      10.0, 11.0, 35.0));
+	for (int q = 0; q < 4; q++) {
+		char id[8];
+		snprintf(id, sizeof(id), "Q%d", q + 1);
+		struct res_query *rq = res_file_add_query(res, id, SHA_A);
+		for (int r = 0; r < 4; r++)
+			add_entry(
+			    rq, r,
+			    json_pack("{s:f, s:f, s:f, s:f, s:n, s:n, s:i, s:i, s:i, s:f, s:f}",
+				      "window_ms", 500.0, "other_cpu_ms", 0.0, "steal_ms", 0.0,
+				      "server_cpu_ms", 400.0, "query_thread_cpu_ms",
+				      "server_rest_cpu_ms", "voluntary_ctxt_switches", 10,
+				      "involuntary_ctxt_switches", 2, "major_faults", 0,
+				      "memory_probe_before_ns", after[r], "memory_probe_after_ns",
+				      after[r] + q));
+	}
+	struct res_noise_restart *r;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 4);
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(r[i].level, i < 3 ? (unsigned)RES_NOISE_MEMORY : 0u);
+		CU_ASSERT_EQUAL(r[i].causes, 0);
+	}
+	free(r);
+	struct res_noise_host h;
+	char text[256];
+	CU_ASSERT_EQUAL_FATAL(res_noise_host(&h, res), 0);
+	CU_ASSERT_EQUAL(h.causes, RES_NOISE_MEMORY);
+	CU_ASSERT_EQUAL(h.at_level[2], 3);
+	/* the 16 probes after: 30-33, 41-44, 60-63, 12-15; median (33 + 41) / 2 */
+	CU_ASSERT_DOUBLE_EQUAL(h.probe_median_ns, 37.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(h.median_share[2], 1.0, 1e-12);
+	CU_ASSERT_EQUAL(res_noise_host_text(text, sizeof(text), &h), 1);
+	CU_ASSERT_STRING_EQUAL(text, "memory contention in 3 of 4 restarts (probe median "
+				     "3.7\u00d7 its floor)");
+	/* written by the runner's update, read back, valid */
+	json_object_set_new(res->plan, "restarts", json_integer(4));
+	json_object_set_new(res->dataset, "scale_factor", json_real(0.01));
+	CU_ASSERT_EQUAL_FATAL(run_interf_update(res), 0);
+	json_t *mem = json_object_get(json_object_get(res->host, "contention"), "memory");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(mem, "restarts")), 3);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(mem, "of")), 4);
+	char *dump = res_file_dumps(res);
+	struct res_file *back = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL(res_file_parse(&back, dump, strlen(dump), "h.json", &err), 0);
+	CU_ASSERT_EQUAL(res_noise_line(back, text, sizeof(text)), 0);
+	res_file_free(back);
+	/* a contention entry the reader does not know is refused */
+	json_object_set_new(
+	    json_object_get(res->host, "contention"), "disk",
+	    json_pack("{s:i, s:i, s:f}", "restarts", 1, "of", 4, "median_share", 0.5));
+	free(dump);
+	dump = res_file_dumps(res);
+	CU_ASSERT_EQUAL(res_file_parse(&back, dump, strlen(dump), "h.json", &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$.host.contention"));
+	free(dump);
+	res_file_free(res);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -568,6 +640,7 @@ int main(int argc, char **argv)
 	    {"io_sums_per_restart", test_run_interf__io_sums_per_restart},
 	    {"memory_probe_ring_is_one_cycle", test_run_interf__memory_probe_ring_is_one_cycle},
 	    {"memory_contention_rule", test_run_interf__memory_contention_rule},
+	    {"host_contention_is_one_finding", test_run_interf__host_contention_is_one_finding},
 	    {"records_read_back_and_bad_ones_refused",
 	     test_run_interf__records_read_back_and_bad_ones_refused},
 	    {"partner_cpu_is_the_tools", test_run_interf__partner_cpu_is_the_tools},
