@@ -237,8 +237,8 @@ static void test_run_interf_db__hogged_restart_is_disturbed_and_excluded(void)
 		int steal = r[i].steal_ms >= floor && r[i].steal_ms > 0.05 * r[i].window_ms;
 		int memory = memory_disturbed(pressed[r[i].index], probes[r[i].index]);
 		CU_ASSERT_EQUAL(probes[r[i].index], 4); /* a probe after each of the 4 queries */
-		CU_ASSERT_EQUAL(r[i].causes != 0, other || steal || memory);
-		CU_ASSERT_EQUAL((r[i].causes & RES_NOISE_MEMORY) != 0, memory);
+		CU_ASSERT_EQUAL(r[i].level != 0, other || steal || memory);
+		CU_ASSERT_EQUAL((r[i].level & RES_NOISE_MEMORY) != 0, memory);
 		disturbed += r[i].causes != 0;
 		cpu_disturbed += other || steal;
 	}
@@ -319,7 +319,7 @@ static void test_run_interf_db__memory_streamer_is_memory_contention(void)
 	CU_ASSERT(pressed[1] >= 3); /* the streamer ran through the whole restart */
 	CU_ASSERT(r[1].causes & RES_NOISE_MEMORY);
 	for (size_t i = 0; i < n; i++)
-		CU_ASSERT_EQUAL((r[i].causes & RES_NOISE_MEMORY) != 0,
+		CU_ASSERT_EQUAL((r[i].level & RES_NOISE_MEMORY) != 0,
 				memory_disturbed(pressed[i], probes[i]));
 	char why[160];
 	res_noise_cause_text(why, sizeof(why), &r[1]);
