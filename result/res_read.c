@@ -3,6 +3,7 @@
  * type, range and agreement with the plan; the first failure is one line with its JSON path. */
 #include "result/res.h"
 #include "result/res_counts.h"
+#include "result/res_read_int.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,123 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* out = "path.key", cut short when it does not fit (paths are for messages only). */
-static void path_join(char *out, size_t n, const char *path, const char *key)
-{
-	if (snprintf(out, n, "%s.%s", path, key) >= (int)n)
-		out[n - 1] = '\0';
-}
-
-struct rd {
-	const char *name;
-	struct errbuf *err;
-	/* The plan the data must agree with; -1 or NULL when the file does not say. */
-	long long restarts, warmup, runs;
-	json_t *queries;
-	size_t next_query; /* index in queries after the last query read */
-};
-
-static int fail(struct rd *rd, const char *path, const char *fmt, ...) UTIL_PRINTF(3, 4);
-
-static int fail(struct rd *rd, const char *path, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return errbuf_set(rd->err, "'%s': %s: %s", rd->name, path, msg);
-}
-
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-		return "an integer";
-	case JSON_REAL:
-		return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	case JSON_NULL:
-		return "null";
-	}
-	return "unknown";
-}
-
-enum want {
-	W_STRING = 1 << 0,
-	W_NULL = 1 << 1,
-	W_OBJECT = 1 << 2,
-	W_ARRAY = 1 << 3,
-	W_INTEGER = 1 << 4,
-	W_NUMBER = 1 << 5,
-	W_BOOL = 1 << 6,
-	W_OPTIONAL = 1 << 7,
-};
-
-static const char *want_name(unsigned w)
-{
-	if (w & W_OBJECT)
-		return "an object";
-	if (w & W_ARRAY)
-		return "an array";
-	if ((w & W_STRING) && (w & W_NULL))
-		return "a string or null";
-	if (w & W_STRING)
-		return "a string";
-	if ((w & W_INTEGER) && (w & W_NULL))
-		return "an integer or null";
-	if (w & W_INTEGER)
-		return "an integer";
-	if ((w & W_NUMBER) && (w & W_NULL))
-		return "a number or null";
-	if (w & W_NUMBER)
-		return "a number";
-	if (w & W_BOOL)
-		return "a boolean";
-	return "a value";
-}
-
-static int matches(const json_t *v, unsigned w)
-{
-	return ((w & W_STRING) && json_is_string(v)) || ((w & W_NULL) && json_is_null(v)) ||
-	       ((w & W_OBJECT) && json_is_object(v)) || ((w & W_ARRAY) && json_is_array(v)) ||
-	       ((w & W_INTEGER) && json_is_integer(v)) || ((w & W_NUMBER) && json_is_number(v)) ||
-	       ((w & W_BOOL) && json_is_boolean(v));
-}
-
-/* Fetches obj.key of the wanted type into out (NULL when optional and absent). */
-static int member(struct rd *rd, json_t *obj, const char *path, const char *key, unsigned w,
-		  json_t **out)
-{
-	char p[256];
-	json_t *v = json_object_get(obj, key);
-	path_join(p, sizeof(p), path, key);
-	*out = v;
-	if (!v) {
-		if (w & W_OPTIONAL)
-			return 0;
-		return fail(rd, p, "missing");
-	}
-	if (!matches(v, w))
-		return fail(rd, p, "expected %s, found %s", want_name(w), type_name(v));
-	return 0;
-}
-
 static int copy_string(struct rd *rd, const char *path, const json_t *v, char **out)
 {
 	*out = NULL;
 	if (!v || json_is_null(v))
 		return 0;
 	if (!(*out = strdup(json_string_value(v))))
-		return fail(rd, path, "out of memory");
+		return rd_fail(rd, path, "out of memory");
 	return 0;
 }
 
@@ -146,12 +37,12 @@ static int sha_member(struct rd *rd, json_t *obj, const char *path, const char *
 	char p[256];
 	json_t *v;
 	*out = NULL;
-	if (member(rd, obj, path, key, W_STRING | (nullable ? W_NULL : 0), &v) < 0)
+	if (rd_member(rd, obj, path, key, W_STRING | (nullable ? W_NULL : 0), &v) < 0)
 		return -1;
-	path_join(p, sizeof(p), path, key);
+	rd_path_join(p, sizeof(p), path, key);
 	if (json_is_string(v) && !is_sha256(json_string_value(v)))
-		return fail(rd, p, "not a SHA-256 (64 lowercase hex digits): \"%.80s\"",
-			    json_string_value(v));
+		return rd_fail(rd, p, "not a SHA-256 (64 lowercase hex digits): \"%.80s\"",
+			       json_string_value(v));
 	return copy_string(rd, p, v, out);
 }
 
@@ -164,29 +55,30 @@ static int times_member(struct rd *rd, json_t *obj, const char *path, const char
 	size_t i;
 	*out = NULL;
 	*n = 0;
-	if (member(rd, obj, path, key, W_ARRAY, &a) < 0)
+	if (rd_member(rd, obj, path, key, W_ARRAY, &a) < 0)
 		return -1;
 	if (json_array_size(a) == 0)
 		return 0;
 	if (!(*out = malloc(json_array_size(a) * sizeof(double))))
-		return fail(rd, path, "out of memory");
+		return rd_fail(rd, path, "out of memory");
 	json_array_foreach(a, i, v)
 	{
 		snprintf(p, sizeof(p), "%s.%s[%zu]", path, key, i);
 		if (!json_is_number(v))
-			return fail(rd, p, "expected a number, found %s", type_name(v));
+			return rd_fail(rd, p, "expected a number, found %s", rd_type_name(v));
 		double t = json_number_value(v);
 		if (!isfinite(t))
-			return fail(rd, p, "non-finite time %g", t);
+			return rd_fail(rd, p, "non-finite time %g", t);
 		if (t < 0)
-			return fail(rd, p, "negative time %g", t);
+			return rd_fail(rd, p, "negative time %g", t);
 		if (positive && t == 0)
-			return fail(rd, p, "zero time (a measured time must be > 0)");
+			return rd_fail(rd, p, "zero time (a measured time must be > 0)");
 		if (positive && t < RES_MIN_MEASURED_MS)
-			return fail(rd, p, "time %g ms below the writer's resolution of %g ms", t,
-				    RES_MIN_MEASURED_MS);
+			return rd_fail(rd, p, "time %g ms below the writer's resolution of %g ms",
+				       t, RES_MIN_MEASURED_MS);
 		if (t > RES_MAX_TIME_MS)
-			return fail(rd, p, "time %g ms above the bound of %g ms", t, RES_MAX_TIME_MS);
+			return rd_fail(rd, p, "time %g ms above the bound of %g ms", t,
+				       RES_MAX_TIME_MS);
 		(*out)[i] = t;
 	}
 	*n = json_array_size(a);
@@ -208,7 +100,7 @@ static int keep_extra(struct rd *rd, json_t *obj, const char *path, const char *
 		if (found)
 			continue;
 		if (!*out && !(*out = json_object()))
-			return fail(rd, path, "out of memory");
+			return rd_fail(rd, path, "out of memory");
 		json_object_set(*out, key, value);
 	}
 	return 0;
@@ -219,179 +111,14 @@ static int keep_extra(struct rd *rd, json_t *obj, const char *path, const char *
 static int plan_counts(struct rd *rd, const char *path, const struct res_restart *r)
 {
 	char p[256];
-	path_join(p, sizeof(p), path, "warmup_ms");
+	rd_path_join(p, sizeof(p), path, "warmup_ms");
 	if (rd->warmup >= 0 && r->n_warmup > (size_t)rd->warmup)
-		return fail(rd, p, "%zu entries, more than $.plan.warmup (%lld)", r->n_warmup,
-			    rd->warmup);
-	path_join(p, sizeof(p), path, "measured_ms");
+		return rd_fail(rd, p, "%zu entries, more than $.plan.warmup (%lld)", r->n_warmup,
+			       rd->warmup);
+	rd_path_join(p, sizeof(p), path, "measured_ms");
 	if (rd->runs >= 0 && r->n_measured > (size_t)rd->runs)
-		return fail(rd, p, "%zu entries, more than $.plan.runs (%lld)", r->n_measured,
-			    rd->runs);
-	return 0;
-}
-
-static int int_member(struct rd *rd, json_t *obj, const char *path, const char *key,
-		      long long min, long long max, unsigned w, long long *out);
-static int num_member(struct rd *rd, json_t *obj, const char *path, const char *key, double lo,
-		      double hi, unsigned w);
-
-/* An "interference" record (a query entry's, or a restart's in $.interference.restarts):
- * times in [0, RES_MAX_TIME_MS] (the query thread's split may be null), counts >= 0 (the query
- * thread's, the I/O bytes and the memory probe's figures optional and may be null). */
-static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
-{
-	static const char *const times[] = {"window_ms",     "other_cpu_ms",
-					    "steal_ms",	     "server_cpu_ms",
-					    "query_thread_cpu_ms", "server_rest_cpu_ms"};
-	static const char *const counts[] = {"voluntary_ctxt_switches",
-					     "involuntary_ctxt_switches", "major_faults"};
-	/* optional (later additions) and null when unknown */
-	static const char *const qcounts[] = {"query_thread_voluntary_ctxt_switches",
-					      "query_thread_involuntary_ctxt_switches",
-					      "read_bytes",
-					      "write_bytes",
-					      "memory_probe_before_ns",
-					      "memory_probe_after_ns",
-					      "memory_probes",
-					      "memory_pressured",
-					      "memory_probe_max_ns", "partner_server_cpu_ms"};
-	char p[256];
-	json_t *v;
-	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
-		if (member(rd, rec, path, times[i], W_NUMBER | W_NULL, &v) < 0)
-			return -1;
-		path_join(p, sizeof(p), path, times[i]);
-		if (json_is_number(v) &&
-		    !(json_number_value(v) >= 0 && json_number_value(v) <= RES_MAX_TIME_MS))
-			return fail(rd, p, "%g out of range (0 to %g)", json_number_value(v),
-				    RES_MAX_TIME_MS);
-	}
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		if (member(rd, rec, path, counts[i], W_NUMBER, &v) < 0)
-			return -1;
-		path_join(p, sizeof(p), path, counts[i]);
-		if (!(json_number_value(v) >= 0 && json_number_value(v) <= 1e15))
-			return fail(rd, p, "%g out of range (0 to 1e15)", json_number_value(v));
-	}
-	for (size_t i = 0; i < sizeof(qcounts) / sizeof(qcounts[0]); i++) {
-		if (member(rd, rec, path, qcounts[i], W_NUMBER | W_NULL | W_OPTIONAL, &v) < 0)
-			return -1;
-		path_join(p, sizeof(p), path, qcounts[i]);
-		if (json_is_number(v) &&
-		    !(json_number_value(v) >= 0 && json_number_value(v) <= 1e15))
-			return fail(rd, p, "%g out of range (0 to 1e15)", json_number_value(v));
-	}
-	return 0;
-}
-
-/* A query entry's optional "interference" record. */
-static int check_noise_entry(struct rd *rd, json_t *o, const char *path)
-{
-	char p[256];
-	json_t *rec;
-	if (member(rd, o, path, "interference", W_OBJECT | W_OPTIONAL, &rec) < 0)
-		return -1;
-	path_join(p, sizeof(p), path, "interference");
-	return rec ? check_noise_members(rd, rec, p) : 0;
-}
-
-/* The causes of the interference rule. */
-static const char *const noise_causes[] = {"other_cpu", "steal", "memory", NULL};
-
-static int noise_cause_known(const char *s)
-{
-	for (int m = 0; noise_causes[m]; m++)
-		if (strcmp(s, noise_causes[m]) == 0)
-			return 1;
-	return 0;
-}
-
-/* An array of cause names, e.g. $.interference.restarts[i].causes. */
-static int check_causes(struct rd *rd, json_t *e, const char *path, const char *key, unsigned w)
-{
-	json_t *v, *c;
-	size_t k;
-	char pc[160];
-	if (member(rd, e, path, key, W_ARRAY | w, &v) < 0)
-		return -1;
-	json_array_foreach(v, k, c)
-	{
-		snprintf(pc, sizeof(pc), "%s.%s[%zu]", path, key, k);
-		if (!json_is_string(c) || !noise_cause_known(json_string_value(c)))
-			return fail(rd, pc, "not one of other_cpu, steal or memory");
-	}
-	return 0;
-}
-
-/* $.host.contention (optional): per cause the restarts at its level, of how many, the median
- * share and, for memory, the probes' median and floor. */
-static int check_host_contention(struct rd *rd, json_t *host)
-{
-	json_t *o, *e;
-	const char *key;
-	char p[96];
-	long long n;
-	if (member(rd, host, "$.host", "contention", W_OBJECT | W_OPTIONAL, &o) < 0)
-		return -1;
-	json_object_foreach(o, key, e)
-	{
-		if (!noise_cause_known(key))
-			return fail(rd, "$.host.contention",
-				    "'%.32s' is not one of other_cpu, steal "
-				    "or memory",
-				    key);
-		snprintf(p, sizeof(p), "$.host.contention.%s", key);
-		if (!json_is_object(e))
-			return fail(rd, p, "expected an object, found %s", type_name(e));
-		if (int_member(rd, e, p, "restarts", 0, RES_MAX_RESTARTS, 0, &n) < 0 ||
-		    int_member(rd, e, p, "of", 0, RES_MAX_RESTARTS, 0, &n) < 0 ||
-		    num_member(rd, e, p, "median_share", 0, 1e15, 0) < 0 ||
-		    num_member(rd, e, p, "probe_median_ns", 0, 1e15, W_OPTIONAL) < 0 ||
-		    num_member(rd, e, p, "floor_ns", 0, 1e15, W_OPTIONAL) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* $.interference (optional): the rule and each restart's sums and verdict. */
-static int check_noise_top(struct rd *rd, json_t *root)
-{
-	json_t *top, *list, *e, *v;
-	size_t i;
-	char p[96];
-	if (member(rd, root, "$", "interference", W_OBJECT | W_OPTIONAL, &top) < 0)
-		return -1;
-	if (!top)
-		return 0;
-	if (num_member(rd, top, "$.interference", "disturbed_share", 0, 1, 0) < 0 ||
-	    num_member(rd, top, "$.interference", "disturbed_floor_ms", 0, RES_MAX_TIME_MS, 0) <
-		0 ||
-	    num_member(rd, top, "$.interference", "disturbed_ticks_ms_per_query", 0,
-		       RES_MAX_TIME_MS, W_OPTIONAL) < 0 ||
-	    num_member(rd, top, "$.interference", "memory_floor_ns", 0, 1e15, W_OPTIONAL) < 0 ||
-	    num_member(rd, top, "$.interference", "memory_pressure_factor", 0, 1e15, W_OPTIONAL) <
-		0 ||
-	    num_member(rd, top, "$.interference", "memory_share", 0, 1, W_OPTIONAL) < 0 ||
-	    num_member(rd, top, "$.interference", "unusual_mads", 0, 1e15, W_OPTIONAL) < 0 ||
-	    num_member(rd, top, "$.interference", "unusual_cpu_share", 0, 1, W_OPTIONAL) < 0 ||
-	    num_member(rd, top, "$.interference", "unusual_memory_share", 0, 1, W_OPTIONAL) < 0 ||
-	    num_member(rd, top, "$.interference", "unusual_memory_probes", 0, 1e15, W_OPTIONAL) <
-		0 ||
-	    member(rd, top, "$.interference", "restarts", W_ARRAY, &list) < 0)
-		return -1;
-	json_array_foreach(list, i, e)
-	{
-		long long idx;
-		snprintf(p, sizeof(p), "$.interference.restarts[%zu]", i);
-		if (!json_is_object(e))
-			return fail(rd, p, "expected an object, found %s", type_name(e));
-		if (int_member(rd, e, p, "index", 0, RES_MAX_RESTARTS - 1, 0, &idx) < 0 ||
-		    check_noise_members(rd, e, p) < 0 ||
-		    member(rd, e, p, "disturbed", W_BOOL, &v) < 0 ||
-		    check_causes(rd, e, p, "causes", 0) < 0 ||
-		    check_causes(rd, e, p, "contention", W_OPTIONAL) < 0)
-			return -1;
-	}
+		return rd_fail(rd, p, "%zu entries, more than $.plan.runs (%lld)", r->n_measured,
+			       rd->runs);
 	return 0;
 }
 
@@ -405,7 +132,7 @@ static int check_counts(struct rd *rd, json_t *o, const char *path, size_t n_mea
 	char p[400], key[RES_MAX_NAME + 1], msg[160];
 	json_t *rec;
 	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
-		if (member(rd, o, path, members[i], W_OBJECT | W_OPTIONAL, &rec) < 0)
+		if (rd_member(rd, o, path, members[i], W_OBJECT | W_OPTIONAL, &rec) < 0)
 			return -1;
 		if (!rec || (i < 2 ? res_counts_check(rec, n_measured, key, sizeof(key), msg, sizeof(msg))
 				   : res_sbs_check(rec, key, sizeof(key), msg, sizeof(msg))) == 0)
@@ -414,7 +141,7 @@ static int check_counts(struct rd *rd, json_t *o, const char *path, size_t n_mea
 			snprintf(p, sizeof(p), "%s.%s.%s", path, members[i], key);
 		else
 			snprintf(p, sizeof(p), "%s.%s", path, members[i]);
-		return fail(rd, p, "%s", msg);
+		return rd_fail(rd, p, "%s", msg);
 	}
 	return 0;
 }
@@ -429,22 +156,22 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	memset(r, 0, sizeof(*r));
 	r->rows = -1;
 	if (!json_is_object(o))
-		return fail(rd, path, "expected an object, found %s", type_name(o));
-	if (member(rd, o, path, "index", W_INTEGER, &v) < 0)
+		return rd_fail(rd, path, "expected an object, found %s", rd_type_name(o));
+	if (rd_member(rd, o, path, "index", W_INTEGER, &v) < 0)
 		return -1;
-	path_join(p, sizeof(p), path, "index");
+	rd_path_join(p, sizeof(p), path, "index");
 	if (json_integer_value(v) < 0 || json_integer_value(v) >= RES_MAX_RESTARTS)
-		return fail(rd, p, "out of range %lld", (long long)json_integer_value(v));
+		return rd_fail(rd, p, "out of range %lld", (long long)json_integer_value(v));
 	if (rd->restarts >= 0 && json_integer_value(v) >= rd->restarts)
-		return fail(rd, p, "%lld is not below $.plan.restarts (%lld)",
-			    (long long)json_integer_value(v), rd->restarts);
+		return rd_fail(rd, p, "%lld is not below $.plan.restarts (%lld)",
+			       (long long)json_integer_value(v), rd->restarts);
 	r->index = (int)json_integer_value(v);
-	if (member(rd, o, path, "status", W_STRING, &v) < 0)
+	if (rd_member(rd, o, path, "status", W_STRING, &v) < 0)
 		return -1;
-	path_join(p, sizeof(p), path, "status");
+	rd_path_join(p, sizeof(p), path, "status");
 	if (res_status_parse(json_string_value(v), &r->status) < 0)
-		return fail(rd, p, "unknown status \"%.40s\" (ok, timeout, crash or error)",
-			    json_string_value(v));
+		return rd_fail(rd, p, "unknown status \"%.40s\" (ok, timeout, crash or error)",
+			       json_string_value(v));
 	if (times_member(rd, o, path, "warmup_ms", 0, &r->warmup_ms, &r->n_warmup) < 0 ||
 	    times_member(rd, o, path, "measured_ms", 1, &r->measured_ms, &r->n_measured) < 0 ||
 	    times_member(rd, o, path, "server_cpu_ms", 0, &r->server_cpu_ms, &r->n_server_cpu) <
@@ -452,33 +179,34 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 		return -1;
 	if (plan_counts(rd, path, r) < 0)
 		return -1;
-	path_join(p, sizeof(p), path, "measured_ms");
+	rd_path_join(p, sizeof(p), path, "measured_ms");
 	if (r->status == RES_STATUS_OK && r->n_measured == 0)
-		return fail(rd, p, "empty measured runs in a restart with status ok");
-	path_join(p, sizeof(p), path, "server_cpu_ms");
+		return rd_fail(rd, p, "empty measured runs in a restart with status ok");
+	rd_path_join(p, sizeof(p), path, "server_cpu_ms");
 	if (r->n_server_cpu != 0 && r->n_server_cpu != r->n_measured)
-		return fail(rd, p, "%zu entries for %zu measured runs (expected as many, or none)",
-			    r->n_server_cpu, r->n_measured);
-	if (member(rd, o, path, "rows", W_INTEGER | W_NULL, &v) < 0)
+		return rd_fail(rd, p,
+			       "%zu entries for %zu measured runs (expected as many, or none)",
+			       r->n_server_cpu, r->n_measured);
+	if (rd_member(rd, o, path, "rows", W_INTEGER | W_NULL, &v) < 0)
 		return -1;
-	path_join(p, sizeof(p), path, "rows");
+	rd_path_join(p, sizeof(p), path, "rows");
 	if (json_is_integer(v) && json_integer_value(v) < 0)
-		return fail(rd, p, "negative row count %lld", (long long)json_integer_value(v));
+		return rd_fail(rd, p, "negative row count %lld", (long long)json_integer_value(v));
 	if (json_is_integer(v))
 		r->rows = (long long)json_integer_value(v);
 	if (sha_member(rd, o, path, "result_sha256", 1, &r->result_sha256) < 0 ||
 	    sha_member(rd, o, path, "plan_sha256", 1, &r->plan_sha256) < 0)
 		return -1;
-	if (member(rd, o, path, "not_steady", W_BOOL, &v) < 0)
+	if (rd_member(rd, o, path, "not_steady", W_BOOL, &v) < 0)
 		return -1;
 	r->not_steady = json_is_true(v);
-	if (member(rd, o, path, "error", W_STRING | W_NULL, &v) < 0 ||
+	if (rd_member(rd, o, path, "error", W_STRING | W_NULL, &v) < 0 ||
 	    copy_string(rd, path, v, &r->error) < 0)
 		return -1;
-	if (member(rd, o, path, "plan", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
+	if (rd_member(rd, o, path, "plan", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
 	    copy_string(rd, path, v, &r->plan) < 0)
 		return -1;
-	if (check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0 ||
+	if (rd_check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0 ||
 	    check_counts(rd, o, path, r->n_measured) < 0)
 		return -1;
 	return keep_extra(rd, o, path, known, &r->extra);
@@ -498,9 +226,9 @@ static int plan_position(struct rd *rd, const char *path, const char *id)
 		if (strcmp(json_string_value(json_array_get(rd->queries, i)), id) == 0)
 			break;
 	if (i == n)
-		return fail(rd, path, "\"%s\" is not in $.plan.queries", id);
+		return rd_fail(rd, path, "\"%s\" is not in $.plan.queries", id);
 	if (rd->next_query > i)
-		return fail(rd, path, "\"%s\" out of the order of $.plan.queries", id);
+		return rd_fail(rd, path, "\"%s\" out of the order of $.plan.queries", id);
 	rd->next_query = i + 1;
 	return 0;
 }
@@ -513,24 +241,24 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 	struct res_query *q;
 	size_t i;
 	if (!json_is_object(o))
-		return fail(rd, path, "expected an object, found %s", type_name(o));
-	if (member(rd, o, path, "id", W_STRING, &id) < 0)
+		return rd_fail(rd, path, "expected an object, found %s", rd_type_name(o));
+	if (rd_member(rd, o, path, "id", W_STRING, &id) < 0)
 		return -1;
-	path_join(p, sizeof(p), path, "id");
+	rd_path_join(p, sizeof(p), path, "id");
 	if (json_string_length(id) == 0 || json_string_length(id) > 64)
-		return fail(rd, p, "empty or longer than 64 characters");
+		return rd_fail(rd, p, "empty or longer than 64 characters");
 	/* an id is printed in every table and heading: no control or Markdown character */
 	if (strspn(json_string_value(id), QUERY_ID_CHARS) != json_string_length(id))
-		return fail(rd, p, "not letters, digits, '_', '.', ':' or '-'");
+		return rd_fail(rd, p, "not letters, digits, '_', '.', ':' or '-'");
 	if (res_file_find_query(res, json_string_value(id)))
-		return fail(rd, p, "duplicate query \"%s\"", json_string_value(id));
+		return rd_fail(rd, p, "duplicate query \"%s\"", json_string_value(id));
 	if (plan_position(rd, p, json_string_value(id)) < 0)
 		return -1;
 	if (!(q = res_file_add_query(res, json_string_value(id), NULL)))
-		return fail(rd, path, "out of memory");
+		return rd_fail(rd, path, "out of memory");
 	if (sha_member(rd, o, path, "sql_sha256", 0, &q->sql_sha256) < 0)
 		return -1;
-	if (member(rd, o, path, "restarts", W_ARRAY, &restarts) < 0)
+	if (rd_member(rd, o, path, "restarts", W_ARRAY, &restarts) < 0)
 		return -1;
 	json_array_foreach(restarts, i, v)
 	{
@@ -544,13 +272,13 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 			if (q->restarts[j].index == r.index) {
 				snprintf(p, sizeof(p), "%s.restarts[%zu].index", path, i);
 				res_restart_release(&r);
-				return fail(rd, p, "duplicate restart index %d",
-					    q->restarts[j].index);
+				return rd_fail(rd, p, "duplicate restart index %d",
+					       q->restarts[j].index);
 			}
 		struct res_restart *stored = res_query_add_restart(q, &r);
 		res_restart_release(&r);
 		if (!stored)
-			return fail(rd, p, "out of memory");
+			return rd_fail(rd, p, "out of memory");
 	}
 	return keep_extra(rd, o, path, known, &q->extra);
 }
@@ -579,57 +307,17 @@ static int top_string(struct rd *rd, json_t *root, const char *key, unsigned w, 
 {
 	char p[64];
 	json_t *v;
-	if (member(rd, root, "$", key, W_STRING | w, &v) < 0)
+	if (rd_member(rd, root, "$", key, W_STRING | w, &v) < 0)
 		return -1;
-	path_join(p, sizeof(p), "$", key);
+	rd_path_join(p, sizeof(p), "$", key);
 	const char *text = json_is_string(v) ? json_string_value(v) : NULL;
 	if (text && timestamp && !is_timestamp(text))
-		return fail(rd, p, "not a UTC timestamp like 2026-11-30T02:48:56Z: \"%.40s\"",
-			    text);
+		return rd_fail(rd, p, "not a UTC timestamp like 2026-11-30T02:48:56Z: \"%.40s\"",
+			       text);
 	if (text && !timestamp && json_string_length(v) > 256)
-		return fail(rd, p, "longer than 256 characters");
+		return rd_fail(rd, p, "longer than 256 characters");
 	if (res_set_string(out, text) < 0)
-		return fail(rd, p, "out of memory");
-	return 0;
-}
-
-/* obj.key: an integer in [min, max] into *out; -1 when absent (W_OPTIONAL) or null (W_NULL). */
-static int int_member(struct rd *rd, json_t *obj, const char *path, const char *key,
-		      long long min, long long max, unsigned w, long long *out)
-{
-	char p[256];
-	json_t *v;
-	*out = -1;
-	if (member(rd, obj, path, key, W_INTEGER | w, &v) < 0)
-		return -1;
-	if (!json_is_integer(v))
-		return 0;
-	path_join(p, sizeof(p), path, key);
-	long long x = (long long)json_integer_value(v);
-	if (x < min || x > max)
-		return fail(rd, p, "%lld out of range (%lld to %lld)", x, min, max);
-	*out = x;
-	return 0;
-}
-
-/* obj.key: a number above lo (at least lo with W_LO_INCL) and at most hi (absent or null as w
- * allows). */
-#define W_LO_INCL (1u << 8)
-static int num_member(struct rd *rd, json_t *obj, const char *path, const char *key, double lo,
-		      double hi, unsigned w)
-{
-	char p[256];
-	json_t *v;
-	if (member(rd, obj, path, key, W_NUMBER | (w & ~W_LO_INCL), &v) < 0)
-		return -1;
-	if (!json_is_number(v))
-		return 0;
-	path_join(p, sizeof(p), path, key);
-	double x = json_number_value(v);
-	int low = (w & W_LO_INCL) ? !(x >= lo) : !(x > lo);
-	if (low || !(x <= hi))
-		return fail(rd, p, "%g out of range (%s %g, at most %g)", x,
-			    (w & W_LO_INCL) ? "at least" : "above", lo, hi);
+		return rd_fail(rd, p, "out of memory");
 	return 0;
 }
 
@@ -639,13 +327,13 @@ static int str_member(struct rd *rd, json_t *obj, const char *path, const char *
 {
 	char p[256];
 	json_t *v;
-	if (member(rd, obj, path, key, W_STRING | w, &v) < 0)
+	if (rd_member(rd, obj, path, key, W_STRING | w, &v) < 0)
 		return -1;
 	if (!json_is_string(v))
 		return 0;
-	path_join(p, sizeof(p), path, key);
+	rd_path_join(p, sizeof(p), path, key);
 	if (json_string_length(v) > max)
-		return fail(rd, p, "longer than %zu characters", max);
+		return rd_fail(rd, p, "longer than %zu characters", max);
 	if (!oneof)
 		return 0;
 	for (const char *const *o = oneof; *o; o++)
@@ -655,7 +343,7 @@ static int str_member(struct rd *rd, json_t *obj, const char *path, const char *
 	for (const char *const *o = oneof; *o; o++) /* "a, b or c" */
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 			 o == oneof ? "" : o[1] ? ", " : " or ", *o);
-	return fail(rd, p, "\"%.40s\" is not one of %s", json_string_value(v), list);
+	return rd_fail(rd, p, "\"%.40s\" is not one of %s", json_string_value(v), list);
 }
 
 #define OPT_NULL (W_OPTIONAL | W_NULL)
@@ -680,17 +368,17 @@ static int check_specs(struct rd *rd, json_t *obj, const char *path, const struc
 		int rc = 0;
 		switch (m[i].kind) {
 		case M_INT:
-			rc = int_member(rd, obj, path, m[i].key, (long long)m[i].lo,
-					(long long)m[i].hi, w & ~W_LO_INCL, &ignored);
+			rc = rd_int_member(rd, obj, path, m[i].key, (long long)m[i].lo,
+					   (long long)m[i].hi, w & ~W_LO_INCL, &ignored);
 			break;
 		case M_NUM:
-			rc = num_member(rd, obj, path, m[i].key, m[i].lo, m[i].hi, w);
+			rc = rd_num_member(rd, obj, path, m[i].key, m[i].lo, m[i].hi, w);
 			break;
 		case M_STR:
 			rc = str_member(rd, obj, path, m[i].key, (size_t)m[i].hi, m[i].oneof, w);
 			break;
 		case M_BOOL:
-			rc = member(rd, obj, path, m[i].key, W_BOOL | w, &v);
+			rc = rd_member(rd, obj, path, m[i].key, W_BOOL | w, &v);
 			break;
 		}
 		if (rc < 0)
@@ -753,17 +441,17 @@ static int check_restart_optional(struct rd *rd, json_t *o, const char *path)
 	size_t i;
 	if (check_specs(rd, o, path, restart_more, sizeof(restart_more) / sizeof(restart_more[0])) <
 		0 ||
-	    member(rd, o, path, "row_count_changes", W_ARRAY | W_OPTIONAL, &a) < 0)
+	    rd_member(rd, o, path, "row_count_changes", W_ARRAY | W_OPTIONAL, &a) < 0)
 		return -1;
 	json_array_foreach(a, i, e)
 	{
 		long long x;
 		snprintf(p, sizeof(p), "%s.row_count_changes[%zu]", path, i);
 		if (!json_is_object(e))
-			return fail(rd, p, "expected an object, found %s", type_name(e));
-		if (int_member(rd, e, p, "execution", 2, 2 * (long long)RES_MAX_RUNS + 1, 0, &x) <
-			0 ||
-		    int_member(rd, e, p, "rows", 0, INT64_MAX, 0, &x) < 0)
+			return rd_fail(rd, p, "expected an object, found %s", rd_type_name(e));
+		if (rd_int_member(rd, e, p, "execution", 2, 2 * (long long)RES_MAX_RUNS + 1, 0,
+				  &x) < 0 ||
+		    rd_int_member(rd, e, p, "rows", 0, INT64_MAX, 0, &x) < 0)
 			return -1;
 	}
 	return 0;
@@ -775,14 +463,14 @@ static int check_budget(struct rd *rd, json_t *root)
 	static const char *const required[] = {"pairs", "elapsed_s", "budget_s", "stop_reason"};
 	char p[64];
 	json_t *b;
-	if (member(rd, root, "$", "budget", W_OBJECT | W_OPTIONAL, &b) < 0)
+	if (rd_member(rd, root, "$", "budget", W_OBJECT | W_OPTIONAL, &b) < 0)
 		return -1;
 	if (!b)
 		return 0;
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (!json_object_get(b, required[i])) {
-			path_join(p, sizeof(p), "$.budget", required[i]);
-			return fail(rd, p, "missing");
+			rd_path_join(p, sizeof(p), "$.budget", required[i]);
+			return rd_fail(rd, p, "missing");
 		}
 	return check_specs(rd, b, "$.budget", budget_members,
 			   sizeof(budget_members) / sizeof(budget_members[0]));
@@ -798,18 +486,18 @@ static int check_buffer_pool(struct rd *rd, json_t *server)
 	const char *path = "$.server.buffer_pool";
 	json_t *bp, *v;
 	long long x;
-	if (member(rd, server, "$.server", "buffer_pool", W_OBJECT | OPT_NULL, &bp) < 0)
+	if (rd_member(rd, server, "$.server", "buffer_pool", W_OBJECT | OPT_NULL, &bp) < 0)
 		return -1;
 	if (!json_is_object(bp))
 		return 0;
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (int_member(rd, bp, path, sizes[i], 0, RES_MAX_BYTES, 0, &x) < 0)
+		if (rd_int_member(rd, bp, path, sizes[i], 0, RES_MAX_BYTES, 0, &x) < 0)
 			return -1;
 	if (str_member(rd, bp, path, "rule", 4096, NULL, 0) < 0 ||
 	    str_member(rd, bp, path, "data_source", 64, data_src, 0) < 0 ||
 	    str_member(rd, bp, path, "pool_source", 64, pool_src, 0) < 0)
 		return -1;
-	return member(rd, bp, path, "fits", W_BOOL, &v);
+	return rd_member(rd, bp, path, "fits", W_BOOL, &v);
 }
 
 /* $.host and $.server: the members the schema names; the rest is free-form. */
@@ -821,7 +509,7 @@ static int check_host_server(struct rd *rd, const struct res_file *res)
 	for (size_t i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++)
 		if (str_member(rd, res->host, "$.host", host_keys[i], 4096, NULL, OPT_NULL) < 0)
 			return -1;
-	if (check_host_contention(rd, res->host) < 0)
+	if (rd_check_host_contention(rd, res->host) < 0)
 		return -1;
 	if (str_member(rd, res->server, "$.server", "version", 4096, NULL, OPT_NULL) < 0 ||
 	    str_member(rd, res->server, "$.server", "binary", 4096, NULL, OPT_NULL) < 0)
@@ -830,7 +518,8 @@ static int check_host_server(struct rd *rd, const struct res_file *res)
 	    sha_member(rd, res->server, "$.server", "binary_sha256", 1, &sha) < 0)
 		return -1;
 	free(sha);
-	if (member(rd, res->server, "$.server", "options", W_OBJECT | W_ARRAY | OPT_NULL, &v) < 0)
+	if (rd_member(rd, res->server, "$.server", "options", W_OBJECT | W_ARRAY | OPT_NULL, &v) <
+	    0)
 		return -1;
 	return check_buffer_pool(rd, res->server);
 }
@@ -839,11 +528,11 @@ static int check_host_server(struct rd *rd, const struct res_file *res)
 static int check_dataset(struct rd *rd, const struct res_file *res)
 {
 	json_t *v;
-	if (num_member(rd, res->dataset, "$.dataset", "scale_factor", 0, RES_MAX_SCALE, 0) < 0 ||
-	    str_member(rd, res->dataset, "$.dataset", "generator_version", 4096, NULL,
-		       OPT_NULL) < 0)
+	if (rd_num_member(rd, res->dataset, "$.dataset", "scale_factor", 0, RES_MAX_SCALE, 0) < 0 ||
+	    str_member(rd, res->dataset, "$.dataset", "generator_version", 4096, NULL, OPT_NULL) <
+		0)
 		return -1;
-	return member(rd, res->dataset, "$.dataset", "fingerprint", W_STRING | OPT_NULL, &v);
+	return rd_member(rd, res->dataset, "$.dataset", "fingerprint", W_STRING | OPT_NULL, &v);
 }
 
 /* $.plan.queries: distinct query ids, kept for the check of the data's order. */
@@ -852,7 +541,7 @@ static int check_plan_queries(struct rd *rd, json_t *plan)
 	char p[64];
 	json_t *qs, *q;
 	size_t i;
-	if (member(rd, plan, "$.plan", "queries", W_ARRAY | W_OPTIONAL, &qs) < 0)
+	if (rd_member(rd, plan, "$.plan", "queries", W_ARRAY | W_OPTIONAL, &qs) < 0)
 		return -1;
 	if (!qs)
 		return 0;
@@ -860,13 +549,14 @@ static int check_plan_queries(struct rd *rd, json_t *plan)
 	{
 		snprintf(p, sizeof(p), "$.plan.queries[%zu]", i);
 		if (!json_is_string(q))
-			return fail(rd, p, "expected a string, found %s", type_name(q));
+			return rd_fail(rd, p, "expected a string, found %s", rd_type_name(q));
 		if (json_string_length(q) == 0 || json_string_length(q) > RES_MAX_NAME)
-			return fail(rd, p, "empty or longer than %d characters", RES_MAX_NAME);
+			return rd_fail(rd, p, "empty or longer than %d characters", RES_MAX_NAME);
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(json_string_value(json_array_get(qs, k)),
 				   json_string_value(q)) == 0)
-				return fail(rd, p, "duplicate query \"%s\"", json_string_value(q));
+				return rd_fail(rd, p, "duplicate query \"%s\"",
+					       json_string_value(q));
 	}
 	rd->queries = qs;
 	return 0;
@@ -879,18 +569,18 @@ static int check_plan_horizon(struct rd *rd, json_t *plan)
 	char p[64];
 	json_t *h, *k;
 	size_t i;
-	if (member(rd, plan, "$.plan", "horizon", W_ARRAY | W_OPTIONAL, &h) < 0)
+	if (rd_member(rd, plan, "$.plan", "horizon", W_ARRAY | W_OPTIONAL, &h) < 0)
 		return -1;
 	if (h && json_array_size(h) > 128)
-		return fail(rd, "$.plan.horizon", "more than 128 entries");
+		return rd_fail(rd, "$.plan.horizon", "more than 128 entries");
 	json_array_foreach(h, i, k)
 	{
 		snprintf(p, sizeof(p), "$.plan.horizon[%zu]", i);
 		if (!json_is_integer(k))
-			return fail(rd, p, "expected an integer, found %s", type_name(k));
+			return rd_fail(rd, p, "expected an integer, found %s", rd_type_name(k));
 		if (json_integer_value(k) < 2 || json_integer_value(k) > 128)
-			return fail(rd, p, "%lld out of range (2 to 128)",
-				    (long long)json_integer_value(k));
+			return rd_fail(rd, p, "%lld out of range (2 to 128)",
+				       (long long)json_integer_value(k));
 	}
 	return 0;
 }
@@ -901,25 +591,26 @@ static int check_plan(struct rd *rd, json_t *plan)
 {
 	static const char *const orders[] = {"fixed", "shuffled", NULL};
 	long long ignored;
-	if (int_member(rd, plan, "$.plan", "restarts", 1, RES_MAX_RESTARTS, W_OPTIONAL,
-		       &rd->restarts) < 0 ||
-	    int_member(rd, plan, "$.plan", "warmup", 0, RES_MAX_RUNS, W_OPTIONAL, &rd->warmup) <
+	if (rd_int_member(rd, plan, "$.plan", "restarts", 1, RES_MAX_RESTARTS, W_OPTIONAL,
+			  &rd->restarts) < 0 ||
+	    rd_int_member(rd, plan, "$.plan", "warmup", 0, RES_MAX_RUNS, W_OPTIONAL, &rd->warmup) <
 		0 ||
-	    int_member(rd, plan, "$.plan", "runs", 1, RES_MAX_RUNS, W_OPTIONAL, &rd->runs) < 0 ||
+	    rd_int_member(rd, plan, "$.plan", "runs", 1, RES_MAX_RUNS, W_OPTIONAL, &rd->runs) < 0 ||
 	    check_plan_queries(rd, plan) < 0 ||
 	    str_member(rd, plan, "$.plan", "query_order", 16, orders, W_OPTIONAL) < 0 ||
 	    str_member(rd, plan, "$.plan", "order", 16, orders, W_OPTIONAL) < 0 ||
-	    int_member(rd, plan, "$.plan", "seed", 0, INT64_MAX, OPT_NULL, &ignored) < 0 ||
+	    rd_int_member(rd, plan, "$.plan", "seed", 0, INT64_MAX, OPT_NULL, &ignored) < 0 ||
 	    str_member(rd, plan, "$.plan", "variant", RES_MAX_NAME, NULL, OPT_NULL) < 0 ||
 	    str_member(rd, plan, "$.plan", "variant_spec", 65536, NULL, OPT_NULL) < 0 ||
-	    num_member(rd, plan, "$.plan", "query_timeout_s", 0, RES_MAX_TIMEOUT_S, OPT_NULL) <
+	    rd_num_member(rd, plan, "$.plan", "query_timeout_s", 0, RES_MAX_TIMEOUT_S, OPT_NULL) <
 		0 ||
-	    int_member(rd, plan, "$.plan", "max_crashes", 0, RES_MAX_CRASHES, W_OPTIONAL,
-		       &ignored) < 0 ||
+	    rd_int_member(rd, plan, "$.plan", "max_crashes", 0, RES_MAX_CRASHES, W_OPTIONAL,
+			  &ignored) < 0 ||
 	    str_member(rd, plan, "$.plan", "steady_test", 64, NULL, OPT_NULL) < 0 ||
-	    num_member(rd, plan, "$.plan", "steady_alpha", 0, 0.5, OPT_NULL) < 0 ||
+	    rd_num_member(rd, plan, "$.plan", "steady_alpha", 0, 0.5, OPT_NULL) < 0 ||
 	    str_member(rd, plan, "$.plan", "parameters", 64, NULL, OPT_NULL) < 0 ||
-	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) < 0 ||
+	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) <
+		0 ||
 	    check_plan_horizon(rd, plan) < 0)
 		return -1;
 	return 0;
@@ -929,22 +620,22 @@ static int parse_header(struct rd *rd, struct res_file *res, json_t *root)
 {
 	json_t *v;
 	if (!json_is_object(root))
-		return fail(rd, "$", "expected an object, found %s", type_name(root));
-	if (member(rd, root, "$", "format", W_STRING, &v) < 0)
+		return rd_fail(rd, "$", "expected an object, found %s", rd_type_name(root));
+	if (rd_member(rd, root, "$", "format", W_STRING, &v) < 0)
 		return -1;
 	if (strcmp(json_string_value(v), RES_FORMAT) != 0)
-		return fail(rd, "$.format",
-			    "not a dbt3stab result file (\"%.40s\", expected \"%s\")",
-			    json_string_value(v), RES_FORMAT);
-	if (member(rd, root, "$", "format_version", W_INTEGER, &v) < 0)
+		return rd_fail(rd, "$.format",
+			       "not a dbt3stab result file (\"%.40s\", expected \"%s\")",
+			       json_string_value(v), RES_FORMAT);
+	if (rd_member(rd, root, "$", "format_version", W_INTEGER, &v) < 0)
 		return -1;
 	if (json_integer_value(v) != RES_FORMAT_VERSION)
-		return fail(rd, "$.format_version",
-			    "unsupported format version %lld (this dbt3stab reads %d)",
-			    (long long)json_integer_value(v), RES_FORMAT_VERSION);
+		return rd_fail(rd, "$.format_version",
+			       "unsupported format version %lld (this dbt3stab reads %d)",
+			       (long long)json_integer_value(v), RES_FORMAT_VERSION);
 	res->format_version = RES_FORMAT_VERSION;
 	if (top_string(rd, root, "tool_version", 0, 0, &res->tool_version) < 0 ||
-	    member(rd, root, "$", "label", W_STRING | OPT_NULL, &v) < 0 ||
+	    rd_member(rd, root, "$", "label", W_STRING | OPT_NULL, &v) < 0 ||
 	    res_set_string(&res->label, json_is_string(v) ? json_string_value(v) : NULL) < 0 ||
 	    top_string(rd, root, "started_at", 0, 1, &res->started_at) < 0 ||
 	    top_string(rd, root, "finished_at", W_NULL, 1, &res->finished_at) < 0)
@@ -966,7 +657,7 @@ static int parse_sections(struct rd *rd, struct res_file *res, json_t *root)
 	};
 	json_t *v;
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		if (member(rd, root, "$", sections[i].key, W_OBJECT, &v) < 0)
+		if (rd_member(rd, root, "$", sections[i].key, W_OBJECT, &v) < 0)
 			return -1;
 		res_set_section((json_t **)((char *)res + sections[i].off), json_incref(v));
 	}
@@ -986,7 +677,7 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 	size_t i;
 	if (parse_header(rd, res, root) < 0 || parse_sections(rd, res, root) < 0)
 		return -1;
-	if (member(rd, root, "$", "queries", W_ARRAY, &queries) < 0)
+	if (rd_member(rd, root, "$", "queries", W_ARRAY, &queries) < 0)
 		return -1;
 	json_array_foreach(queries, i, v)
 	{
@@ -995,7 +686,7 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 		if (parse_query(rd, res, v, p) < 0)
 			return -1;
 	}
-	if (check_noise_top(rd, root) < 0)
+	if (rd_check_noise_top(rd, root) < 0)
 		return -1;
 	return keep_extra(rd, root, "$", known, &res->extra);
 }
