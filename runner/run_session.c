@@ -286,9 +286,12 @@ void run_probe_open(struct run_state *c)
 		c->probe = NULL;
 		return;
 	}
-	double floor = -1;
+	double floor = -1, cal[RUN_MEMPROBE_CALIBRATION];
+	int n_cal = 0;
 	for (int i = 0; i < RUN_MEMPROBE_CALIBRATION; i++) {
 		double ns = probe_take(c);
+		if (ns >= 0)
+			cal[n_cal++] = ns;
 		if (ns >= 0 && (floor < 0 || ns < floor))
 			floor = ns;
 	}
@@ -305,5 +308,11 @@ void run_probe_open(struct run_state *c)
 					      (json_int_t)run_memprobe_bytes(c->probe), "floor_ns",
 					      was > 0 && was < floor ? was : floor,
 					      "calibration_probes", RUN_MEMPROBE_CALIBRATION));
+		/* the probes themselves: the memory rule's reference at start (result/res.h) */
+		json_t *a = json_array();
+		for (int k = 0; a && k < n_cal; k++)
+			json_array_append_new(a, json_real(cal[k]));
+		json_object_set_new(json_object_get(res->host, "memory_probe"), "calibration_ns",
+				    a);
 	}
 }
