@@ -395,6 +395,42 @@ static void test_run_interf_db__redo_disturbed_measures_again_and_keeps_the_firs
 		CU_ASSERT_EQUAL(idx, 1); /* on an idle host: the hogged one */
 }
 
+/* An idle run of 2 restarts: no restart is disturbed (the rule marks one of an undisturbed run
+ * in at most about 2 %, docs/run.md); contention the host had throughout is the host's line,
+ * not a restart's. */
+static void test_run_interf_db__idle_run_marks_no_restart(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char out[4300], log[4300];
+	snprintf(out, sizeof(out), "%s/idle.json", db.tmp);
+	snprintf(log, sizeof(log), "%s/idle.log", db.tmp);
+	const char *args[] = {"run",	  "-s",	       "0.01",	"-o",	  out,	      "--restarts",
+			      "2",	  "--warmup",  "2",	"--runs", "4",	      "--queries",
+			      "1,3,9,18", "--datadir", db.inst, "--port", db.portarg, NULL};
+	int rc = th_wait_exit(th_spawn(log, args, NULL));
+	if (rc != 0)
+		th_show_log(log);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
+	struct res_noise_restart *r = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		char why[160];
+		res_noise_cause_text(why, sizeof(why), &r[i]);
+		if (r[i].causes)
+			fprintf(stderr, "restart %d disturbed: %s\n", r[i].index + 1, why);
+		CU_ASSERT_EQUAL(r[i].causes, 0);
+	}
+	json_t *mp = json_object_get(res->host, "memory_probe");
+	CU_ASSERT(json_array_size(json_object_get(mp, "calibration_ns")) > 0);
+	free(r);
+	res_file_free(res);
+}
+
 int main(int argc, char **argv)
 {
 	if (th_db_begin(&db, "noise") == 0)
@@ -406,6 +442,7 @@ int main(int argc, char **argv)
 	     test_run_interf_db__redo_disturbed_measures_again_and_keeps_the_first},
 	    {"memory_streamer_is_memory_contention",
 	     test_run_interf_db__memory_streamer_is_memory_contention},
+	    {"idle_run_marks_no_restart", test_run_interf_db__idle_run_marks_no_restart},
 	    {NULL, NULL},
 	};
 	int rc = th_run("run_interf_db", cases, argc, argv);
