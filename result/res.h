@@ -206,8 +206,12 @@ int res_file_pool_fits(const struct res_file *res);
 #define RES_MEM_PRESSURE_FACTOR 2.0
 #define RES_MEM_SHARE 0.25
 #define RES_MEM_MIN_PROBES 3
-/* A restart is disturbed by a cause only when it is at the level and unusual for the run
- * (docs/run.md, "Interference"): its share (of the window, or of its probes under pressure)
+/* A restart is disturbed by a cause when it is at the level and unusual for the run, or, for
+ * CPU time taken from the server (other processes on the server's own PUs, steal), when it is
+ * at the level alone: the level is an absolute floor there, since a task sharing the server's
+ * PU takes time from the measured query however many restarts it is in. Others' time on the
+ * client's PU, and memory contention, count only when unusual (docs/run.md, "Interference").
+ * Unusual: its share (of the window, or of its probes under pressure)
  * exceeds the median m of the reference -- the run's other restarts, and for memory the
  * calibration probes taken before the first start -- by more than RES_UNUSUAL_MADS scaled
  * MADs (1.4826 MAD) and by RES_UNUSUAL_CPU_SHARE (CPU, steal) or RES_UNUSUAL_MEM_SHARE
@@ -240,6 +244,8 @@ struct res_noise_restart {
 	size_t n_mem, n_mem_pressured;	/* probes after its queries; of them under pressure */
 	double mem_max_ns;		/* the slowest of them */
 	double mem_floor_ns;		/* the file's floor (0: no probe in the file) */
+	double server_pu_other_ms;	/* others' busy time on the server's own PUs, over n_spu */
+	size_t n_spu;			/* records with it (a pinned server; files before it: 0) */
 	unsigned level;			/* enum res_noise_cause bits: at the level (contended) */
 	unsigned causes; /* ... at the level and unusual for the run; nonzero: disturbed */
 };

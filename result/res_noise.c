@@ -24,6 +24,10 @@ static void add_record(struct res_noise_restart *r, json_t *rec)
 	r->vcsw += num(rec, "voluntary_ctxt_switches");
 	r->ivcsw += num(rec, "involuntary_ctxt_switches");
 	r->majflt += num(rec, "major_faults");
+	if (json_is_number(json_object_get(rec, "server_pu_other_cpu_ms"))) {
+		r->n_spu++;
+		r->server_pu_other_ms += num(rec, "server_pu_other_cpu_ms");
+	}
 	if (json_is_number(json_object_get(rec, "read_bytes"))) {
 		r->n_io++;
 		r->read_bytes += num(rec, "read_bytes");
@@ -96,6 +100,21 @@ static double allowance_ms(const struct res_noise_restart *r)
 static int above(double ms, const struct res_noise_restart *r)
 {
 	return ms >= allowance_ms(r) && ms > RES_NOISE_SHARE * r->window_ms;
+}
+
+/* Others' CPU time taken from the server: on its own PUs when every record of the restart says
+ * (a pinned server), else (files before it, an unpinned server) on all the benchmark PUs. */
+static double server_pu_ms(const struct res_noise_restart *r)
+{
+	return r->n_spu && r->n_spu == r->n_queries ? r->server_pu_other_ms : r->other_cpu_ms;
+}
+
+/* The causes at the level that are disturbances whatever the other restarts had: CPU time
+ * taken from the server, by others on its PUs or by the hypervisor (result/res.h). */
+static unsigned absolute_causes(const struct res_noise_restart *r)
+{
+	return (above(server_pu_ms(r), r) ? RES_NOISE_OTHER_CPU : 0u) |
+	       (above(r->steal_ms, r) ? RES_NOISE_STEAL : 0u);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -192,10 +211,9 @@ void res_noise_classify(struct res_noise_restart *r, size_t n, const struct res_
 	double *v = malloc((n + 1) * sizeof(double)), *scratch = malloc((n + 1) * sizeof(double));
 	for (size_t i = 0; i < n; i++) {
 		r[i].level = (above(r[i].other_cpu_ms, &r[i]) ? RES_NOISE_OTHER_CPU : 0) |
-			     (above(r[i].steal_ms, &r[i]) ? RES_NOISE_STEAL : 0) |
-			     (memory_pressed(&r[i]) ? RES_NOISE_MEMORY : 0);
+			     (memory_pressed(&r[i]) ? RES_NOISE_MEMORY : 0) | absolute_causes(&r[i]);
 		/* out of memory: the level alone, as with no reference */
-		r[i].causes = v && scratch ? 0 : r[i].level;
+		r[i].causes = v && scratch ? absolute_causes(&r[i]) : r[i].level;
 	}
 	for (size_t c = 0; v && scratch && c < sizeof(causes) / sizeof(causes[0]); c++)
 		classify_cause(r, n, causes[c], cal, v, scratch);
@@ -270,7 +288,11 @@ void res_noise_cause_text(char *out, size_t len, const struct res_noise_restart 
 	size_t at = 0;
 	int k = 0;
 	out[0] = '\0';
-	if (r->causes & RES_NOISE_OTHER_CPU)
+	if ((r->causes & RES_NOISE_OTHER_CPU) && r->n_spu == r->n_queries && r->n_spu &&
+	    above(r->server_pu_other_ms, r))
+		k = snprintf(out, len, "other processes %.0f%% of the server's PU",
+			     share(r->server_pu_other_ms, r->window_ms));
+	else if (r->causes & RES_NOISE_OTHER_CPU)
 		k = snprintf(out, len, "other processes %.0f%% of a PU",
 			     share(r->other_cpu_ms, r->window_ms));
 	at = k > 0 && (size_t)k < len ? (size_t)k : 0;
@@ -326,6 +348,9 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 		    r[i].server_rest_cpu_ms, "voluntary_ctxt_switches", r[i].vcsw,
 		    "involuntary_ctxt_switches", r[i].ivcsw, "major_faults", r[i].majflt,
 		    "disturbed", r[i].causes != 0, "causes", causes);
+		if (e && r[i].n_spu)
+			json_object_set_new(e, "server_pu_other_cpu_ms",
+					    json_real(r[i].server_pu_other_ms));
 		if (e && r[i].n_io) {
 			json_object_set_new(e, "read_bytes", json_real(r[i].read_bytes));
 			json_object_set_new(e, "write_bytes", json_real(r[i].write_bytes));

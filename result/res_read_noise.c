@@ -24,7 +24,8 @@ static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 					      "memory_probe_after_ns",
 					      "memory_probes",
 					      "memory_pressured",
-					      "memory_probe_max_ns", "partner_server_cpu_ms"};
+					      "memory_probe_max_ns", "partner_server_cpu_ms",
+					      "server_pu_other_cpu_ms"};
 	char p[256];
 	json_t *v;
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {

@@ -170,7 +170,7 @@ const char *run_interf_tid_sql(int mysql)
 /* ---- the sampler ---- */
 
 struct snap {
-	uint64_t wall_ns, busy, steal, server, client, qthread, vcsw, ivcsw, majflt, qvcsw, qivcsw;
+	uint64_t wall_ns, busy, steal, sbusy, server, client, qthread, vcsw, ivcsw, majflt, qvcsw, qivcsw;
 	uint64_t partner; /* the other server's ticks (side by side) */
 	uint64_t rbytes, wbytes;
 	int have_qthread, have_io;
@@ -180,6 +180,7 @@ struct run_interf {
 	pid_t pid, tid;
 	unsigned cpus[NOISE_MAX_CPUS];
 	int n_cpus;
+	int n_server; /* the first n_server of cpus are the server's (0: not known) */
 	double ms_per_tick;
 	struct snap s0;
 	int fd_stat, fd_server, fd_self, fd_qstat, fd_qstatus, fd_io; /* -1: not open */
@@ -361,6 +362,10 @@ static int take(struct run_interf *n, struct snap *s, struct errbuf *err)
 	if (reread(n->fd_stat, n->statbuf, sizeof(n->statbuf)) < 0 ||
 	    run_interf_parse_stat(n->statbuf, n->cpus, n->n_cpus, &s->busy, &s->steal) < 0)
 		return errbuf_set(err, "cannot read the CPU counters in /proc/stat");
+	uint64_t ssteal;
+	if (n->n_server > 0 &&
+	    run_interf_parse_stat(n->statbuf, n->cpus, n->n_server, &s->sbusy, &ssteal) < 0)
+		return errbuf_set(err, "cannot read the CPU counters in /proc/stat");
 	if (reread(n->fd_server, buf, sizeof(buf)) < 0 ||
 	    parse_server_stat(buf, &s->server, &s->majflt, &threads) < 0)
 		return errbuf_set(err, "cannot read '/proc/%d/stat'", (int)n->pid);
@@ -402,6 +407,10 @@ int run_interf_end(struct run_interf *n, struct run_interf_rec *out, struct errb
 	client += partner; /* side by side: the other server is the tool's too */
 	out->other_cpu_ms = busy > server + client ? (double)(busy - server - client) * t : 0;
 	out->partner_cpu_ms = n->fd_partner >= 0 ? (double)partner * t : -1;
+	uint64_t sbusy = delta(s0->sbusy, s1.sbusy);
+	out->server_pu_other_cpu_ms = n->n_server <= 0		     ? -1
+				      : sbusy > server + partner ? (double)(sbusy - server - partner) * t
+								 : 0;
 	out->steal_ms = (double)delta(s0->steal, s1.steal) * t;
 	out->server_cpu_ms = (double)server * t;
 	out->query_thread_cpu_ms = out->server_rest_cpu_ms = -1;
@@ -446,9 +455,16 @@ json_t *run_interf_rec_json(const struct run_interf_rec *r)
 	    ms_or_null(r->query_thread_vcsw), "query_thread_involuntary_ctxt_switches",
 	    ms_or_null(r->query_thread_ivcsw), "read_bytes", count_or_null(r->read_bytes),
 	    "write_bytes", count_or_null(r->write_bytes));
+	if (o && r->server_pu_other_cpu_ms >= 0)
+		json_object_set_new(o, "server_pu_other_cpu_ms", json_real(r->server_pu_other_cpu_ms));
 	if (o && r->partner_cpu_ms >= 0)
 		json_object_set_new(o, "partner_server_cpu_ms", json_real(r->partner_cpu_ms));
 	return o;
+}
+
+void run_interf_set_server_pus(struct run_interf *n, int count)
+{
+	n->n_server = count < 0 ? 0 : count > n->n_cpus ? n->n_cpus : count;
 }
 
 int run_interf_set_partner(struct run_interf *n, pid_t partner)
@@ -482,7 +498,10 @@ int run_interf_open(struct run_interf **out, struct srv *s, MYSQL *conn, const s
 		}
 	}
 	pid_t tid = run_interf_query_tid(conn, srv_flavour(s) == SRV_FLAVOUR_MYSQL);
-	return run_interf_new(out, srv_pid(s), tid, cpus, n, err);
+	if (run_interf_new(out, srv_pid(s), tid, cpus, n, err) < 0)
+		return -1;
+	run_interf_set_server_pus(*out, p && p->pinned ? p->n_server : 0);
+	return 0;
 }
 
 int run_interf_update(struct res_file *res)

@@ -51,6 +51,8 @@ struct run_interf_rec {
 	double read_bytes, write_bytes; /* the server's storage I/O; < 0 when unreadable */
 	double query_thread_vcsw, query_thread_ivcsw; /* the query's thread alone; < 0 unknown */
 	double partner_cpu_ms; /* side by side: the other server's CPU time; < 0 without one */
+	double server_pu_other_cpu_ms; /* busy time on the server's own PUs minus the server's
+					* (and its partner's): < 0 when not pinned */
 };
 
 struct run_interf;
@@ -66,6 +68,10 @@ void run_interf_free(struct run_interf *n);
 
 /* Looks up the connection's OS thread id (0 when the server does not say). */
 pid_t run_interf_query_tid(MYSQL *m, int mysql);
+
+/* The first n of the sampler's PUs are the server's (run_interf_open: the placement's server
+ * PUs): the record then has server_pu_other_cpu_ms. */
+void run_interf_set_server_pus(struct run_interf *n, int count);
 
 /* Side by side: the CPU time of the other server (pid partner; 0: none) is the tool's, not
  * another process's, in other_cpu_ms, and is recorded as partner_server_cpu_ms. 0, or -1 when

@@ -31,19 +31,27 @@ struct replay_row {
 
 static int replay_parse(struct replay_row *out, const char *line)
 {
-	char lv[64], dc[64];
+	char lv[64], dc[64], spu[64];
 	memset(out, 0, sizeof(*out));
-	if (sscanf(line, "%63s %d %zu %lf %lf %lf %zu %zu %63s %63s", out->file, &out->r.index,
-		   &out->r.n_queries, &out->r.window_ms, &out->r.other_cpu_ms, &out->r.steal_ms,
-		   &out->r.n_mem, &out->r.n_mem_pressured, lv, dc) != 10)
+	if (sscanf(line, "%63s %d %zu %lf %lf %lf %zu %zu %63s %63s %63s", out->file,
+		   &out->r.index, &out->r.n_queries, &out->r.window_ms, &out->r.other_cpu_ms,
+		   &out->r.steal_ms, &out->r.n_mem, &out->r.n_mem_pressured, spu, lv, dc) != 11)
 		return -1;
+	if (strcmp(spu, "-") != 0) { /* every record had the server's PUs apart */
+		char *end;
+		out->r.server_pu_other_ms = strtod(spu, &end);
+		if (*end)
+			return -1;
+		out->r.n_spu = out->r.n_queries;
+	}
 	out->level = causes_parse(lv);
 	out->causes = causes_parse(dc);
 	return 0;
 }
 
 /* Every restart of the seven real files with records (of the quick start's 7 restarts at the
- * level, 1 is unusual; of the A/A of 2026-12-02, none of 8): the same level and causes as the
+ * level, 2 are marked: others' CPU time at the absolute floor, the files having no figure of
+ * the server's own PUs; of the A/A of 2026-12-02, none of 8): the same level and causes as the
  * script's. */
 static void test_res_noise__real_files_replayed(void)
 {
@@ -77,7 +85,7 @@ static void test_res_noise__real_files_replayed(void)
 	CU_ASSERT_EQUAL(files, 7);
 	CU_ASSERT_EQUAL(n, 56);
 	CU_ASSERT_EQUAL(at_level, 18); /* what the level alone marked: the rule before */
-	CU_ASSERT_EQUAL(marked, 4);
+	CU_ASSERT_EQUAL(marked, 5);
 }
 
 /* splitmix64 (Steele, Lea & Flood 2014), as the script spells it. */
@@ -140,13 +148,14 @@ static void test_res_noise__undisturbed_runs_rarely_marked(void)
 	size_t scenarios = 0, worst_m = 0, worst_t = 1;
 	while (fgets(line, sizeof(line), f)) {
 		size_t n, q, runs, want, want_total, total;
-		double wq, p;
+		double wq, p, exact;
 		unsigned long long seed;
 		if (line[0] == '#')
 			continue;
-		CU_ASSERT_EQUAL_FATAL(sscanf(line, "%15s %zu %zu %lf %lf %zu %llu %zu %zu", kind,
-					     &n, &q, &wq, &p, &runs, &seed, &want, &want_total),
-				      9);
+		CU_ASSERT_EQUAL_FATAL(sscanf(line, "%15s %zu %zu %lf %lf %zu %llu %zu %zu %lf", kind,
+					     &n, &q, &wq, &p, &runs, &seed, &want, &want_total,
+					     &exact),
+				      10);
 		CU_ASSERT_FATAL(n <= 8);
 		size_t got = simulate(strcmp(kind, "memory") == 0, n, q, wq, p, runs,
 				      (uint64_t)seed, &total);
@@ -156,6 +165,13 @@ static void test_res_noise__undisturbed_runs_rarely_marked(void)
 		CU_ASSERT_EQUAL(got, want);
 		CU_ASSERT_EQUAL(total, want_total);
 		CU_ASSERT(got * 40 <= total);
+		/* CPU: each restart alone against the level, a binomial tail the script computed
+		 * exactly; the simulated share within 4 sd of it */
+		if (exact >= 0) {
+			double sd = sqrt(exact * (1 - exact) / (double)total);
+			CU_ASSERT(fabs((double)got / (double)total - exact) <=
+				  4 * sd + 1.0 / (double)total);
+		}
 		if (got * worst_t > worst_m * total) {
 			worst_m = got;
 			worst_t = total;
@@ -185,15 +201,45 @@ static void test_res_noise__unusual_against_the_others_and_the_calibration(void)
 	res_noise_classify(r, 2, NULL);
 	CU_ASSERT_EQUAL(r[0].causes, 0);
 	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU);
-	/* the same in both: the host's, not a restart's */
+	/* a hog on the server's PU in both: each restart lost the PU's time, both are marked (a
+	 * file without the server's PUs apart counts all the benchmark PUs so) */
 	r[0].other_cpu_ms = 380;
+	res_noise_classify(r, 2, NULL);
+	CU_ASSERT_EQUAL(r[0].causes, RES_NOISE_OTHER_CPU);
+	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU);
+	for (int i = 0; i < 2; i++) {
+		r[i].n_spu = 4;
+		r[i].server_pu_other_ms = 380;
+	}
+	res_noise_classify(r, 2, NULL);
+	CU_ASSERT_EQUAL(r[0].causes & r[1].causes, RES_NOISE_OTHER_CPU);
+	/* the same others on the client's PU only, the server's PU idle: at the level in both,
+	 * unusual in neither, so the host's and not a restart's */
+	r[0].server_pu_other_ms = 10;
+	r[1].server_pu_other_ms = 20;
 	res_noise_classify(r, 2, NULL);
 	CU_ASSERT_EQUAL(r[0].level, RES_NOISE_OTHER_CPU);
 	CU_ASSERT_EQUAL(r[0].causes | r[1].causes, 0);
+	/* 40 ms on the server's PU of 1000: below the level (80 ms for 4 query windows) */
+	r[1].server_pu_other_ms = 40;
+	res_noise_classify(r, 2, NULL);
+	CU_ASSERT_EQUAL(r[1].causes, 0);
+	/* steal at the level in both: the hypervisor took the time in each, both marked */
+	r[0].other_cpu_ms = r[1].other_cpu_ms = 0;
+	r[0].steal_ms = r[1].steal_ms = 200;
+	res_noise_classify(r, 2, NULL);
+	CU_ASSERT_EQUAL(r[0].causes & r[1].causes, RES_NOISE_STEAL);
+	r[0].steal_ms = r[1].steal_ms = 0;
 	/* alone, the level decides (nothing to compare with) */
+	r[1].other_cpu_ms = 400;
+	r[1].server_pu_other_ms = 0;
 	res_noise_classify(&r[1], 1, NULL);
 	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU);
 	/* memory: 4 of 4 probes in restart 2 of 3, the others none */
+	for (int i = 0; i < 3; i++) {
+		r[i].n_spu = 0;
+		r[i].server_pu_other_ms = 0;
+	}
 	r[0].other_cpu_ms = r[1].other_cpu_ms = 0;
 	r[1].n_mem_pressured = 4;
 	res_noise_classify(r, 3, NULL);

@@ -9,6 +9,7 @@
 #include <linux/magic.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
@@ -552,6 +553,56 @@ static void test_run_interf__partner_cpu_is_the_tools(void)
 	run_interf_free(n);
 }
 
+/* Others on the server's own PU: a process pinned to the PU the sampler was told is the
+ * server's spins while the window is open (the "server", this process, sleeps); its time is
+ * in server_pu_other_cpu_ms, which a sampler without the server's PUs does not record. */
+static void test_run_interf__others_on_the_servers_pu(void)
+{
+	struct run_interf *n = NULL;
+	struct run_interf_rec rec;
+	struct errbuf err = {""};
+	cpu_set_t set;
+	unsigned pu = 0;
+	CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(set), &set), 0);
+	while (pu < CPU_SETSIZE && !CPU_ISSET(pu, &set))
+		pu++;
+	CU_ASSERT_FATAL(pu < CPU_SETSIZE);
+	CU_ASSERT_EQUAL_FATAL(run_interf_new(&n, getpid(), 0, &pu, 1, &err), 0);
+	run_interf_set_server_pus(n, 1);
+	pid_t child = fork();
+	CU_ASSERT_FATAL(child >= 0);
+	if (child == 0) {
+		CPU_ZERO(&set);
+		CPU_SET(pu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		volatile unsigned long x = 0;
+		for (;;)
+			x++;
+	}
+	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
+	struct timespec ts = {0, 400000000L};
+	nanosleep(&ts, NULL);
+	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	/* the spinner had the PU but for what others took of it: well above the 5 % level */
+	fprintf(stderr, "window %.0f ms, others on the server's PU %.0f ms\n", rec.window_ms,
+		rec.server_pu_other_cpu_ms);
+	CU_ASSERT(rec.server_pu_other_cpu_ms > 0.25 * rec.window_ms);
+	CU_ASSERT(rec.server_pu_other_cpu_ms <= rec.window_ms + 20);
+	json_t *j = run_interf_rec_json(&rec);
+	CU_ASSERT(json_is_number(json_object_get(j, "server_pu_other_cpu_ms")));
+	json_decref(j);
+	run_interf_set_server_pus(n, 0); /* not known: no member */
+	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
+	CU_ASSERT(rec.server_pu_other_cpu_ms < 0);
+	j = run_interf_rec_json(&rec);
+	CU_ASSERT_PTR_NULL(json_object_get(j, "server_pu_other_cpu_ms"));
+	json_decref(j);
+	run_interf_free(n);
+}
+
 /* Contention in 3 of 4 restarts (every probe after their queries at 30-63 ns against a floor
  * of 10) is the host's: no restart is disturbed, host.contention says it once, and the file
  * with it reads back and passes the schema. */
@@ -644,6 +695,7 @@ int main(int argc, char **argv)
 	    {"records_read_back_and_bad_ones_refused",
 	     test_run_interf__records_read_back_and_bad_ones_refused},
 	    {"partner_cpu_is_the_tools", test_run_interf__partner_cpu_is_the_tools},
+	    {"others_on_the_servers_pu", test_run_interf__others_on_the_servers_pu},
 	    {NULL, NULL},
 	};
 	return th_run("run_interf", cases, argc, argv);

@@ -132,6 +132,40 @@ static int memory_disturbed(int pressed, int probes)
 	return probes >= 3 && pressed > 0.25 * probes;
 }
 
+/* Others' CPU time on the server's own PUs summed per restart index from the records
+ * (server_pu_other_cpu_ms, a pinned server), and whether every record of the restart had it;
+ * up to 8 restarts. */
+static void server_pu_sums(const struct res_file *res, double out_ms[8], int out_all[8])
+{
+	int recs[8] = {0}, with[8] = {0};
+	memset(out_ms, 0, 8 * sizeof(double));
+	for (size_t q = 0; q < res->n_queries; q++)
+		for (size_t j = 0; j < res->queries[q].n_restarts; j++) {
+			const struct res_restart *rr = &res->queries[q].restarts[j];
+			json_t *v = json_object_get(json_object_get(rr->extra, "interference"),
+						    "server_pu_other_cpu_ms");
+			if (rr->index < 0 || rr->index >= 8)
+				continue;
+			recs[rr->index]++;
+			if (json_is_number(v)) {
+				with[rr->index]++;
+				out_ms[rr->index] += json_number_value(v);
+			}
+		}
+	for (int i = 0; i < 8; i++)
+		out_all[i] = recs[i] > 0 && with[i] == recs[i];
+}
+
+/* The level of docs/run.md: at least 30 ms and 20 ms per query window, and above 5 % of the
+ * window. */
+static int cpu_at_level(double ms, const struct res_noise_restart *r)
+{
+	double floor = 20.0 * (double)r->n_queries;
+	if (floor < 30.0)
+		floor = 30.0;
+	return ms >= floor && ms > 0.05 * r->window_ms;
+}
+
 /* `run` of three restarts of Q1, Q3, Q9 and Q18 at SF 0.01 into DIR/NAME.json (its output in
  * NAME.log) with a hog of kind in the second restart; the result read and checked against the
  * schema (NULL after a failed assertion). */
@@ -223,24 +257,31 @@ static void test_run_interf_db__hogged_restart_is_disturbed_and_excluded(void)
 		}
 	}
 	CU_ASSERT(json_is_integer(json_object_get(rec, "read_bytes")));
-	/* every restart is disturbed exactly when its sums pass the documented rule (at least 30 ms
-	 * and 20 ms per query window, and above 5% of the window), whatever else ran on the
-	 * host */
+	/* every restart is at the level exactly when its sums pass the documented rule (at least
+	 * 30 ms and 20 ms per query window, and above 5% of the window), whatever else ran on the
+	 * host; the CPU time others took on the server's own PUs, and steal, at that level mark it
+	 * disturbed however many restarts had them (an absolute floor) */
 	size_t disturbed = 0, cpu_disturbed = 0;
-	int pressed[8], probes[8];
+	int pressed[8], probes[8], spu_all[8];
+	double spu[8];
 	memory_rule(res, pressed, probes);
+	server_pu_sums(res, spu, spu_all);
+	CU_ASSERT(spu_all[1]); /* pinned: every record has the server's PUs apart */
+	CU_ASSERT(spu[1] > 0.25 * r[1].window_ms); /* the hog shared the server's PU */
 	for (size_t i = 0; i < n; i++) {
-		double floor = 20.0 * (double)r[i].n_queries;
-		if (floor < 30.0)
-			floor = 30.0;
-		int other = r[i].other_cpu_ms >= floor && r[i].other_cpu_ms > 0.05 * r[i].window_ms;
-		int steal = r[i].steal_ms >= floor && r[i].steal_ms > 0.05 * r[i].window_ms;
-		int memory = memory_disturbed(pressed[r[i].index], probes[r[i].index]);
-		CU_ASSERT_EQUAL(probes[r[i].index], 4); /* a probe after each of the 4 queries */
-		CU_ASSERT_EQUAL(r[i].level != 0, other || steal || memory);
+		int k = r[i].index;
+		int other = cpu_at_level(r[i].other_cpu_ms, &r[i]);
+		int taken = cpu_at_level(spu_all[k] ? spu[k] : r[i].other_cpu_ms, &r[i]);
+		int steal = cpu_at_level(r[i].steal_ms, &r[i]);
+		int memory = memory_disturbed(pressed[k], probes[k]);
+		fprintf(stderr, "restart %d: others on the server's PU %.0f ms\n", k + 1, spu[k]);
+		CU_ASSERT_EQUAL(probes[k], 4); /* a probe after each of the 4 queries */
+		CU_ASSERT_EQUAL(r[i].level != 0, other || taken || steal || memory);
 		CU_ASSERT_EQUAL((r[i].level & RES_NOISE_MEMORY) != 0, memory);
+		CU_ASSERT(!taken || (r[i].causes & RES_NOISE_OTHER_CPU));
+		CU_ASSERT_EQUAL((r[i].causes & RES_NOISE_STEAL) != 0, steal);
 		disturbed += r[i].causes != 0;
-		cpu_disturbed += other || steal;
+		cpu_disturbed += taken || steal;
 	}
 	/* the run's output (stdout and stderr in one log, as on a terminal) gives each disturbed
 	 * restart's cause once: in the end-of-run table, not again in the progress lines */
@@ -321,6 +362,9 @@ static void test_run_interf_db__memory_streamer_is_memory_contention(void)
 	for (size_t i = 0; i < n; i++)
 		CU_ASSERT_EQUAL((r[i].level & RES_NOISE_MEMORY) != 0,
 				memory_disturbed(pressed[i], probes[i]));
+	/* and only that one: the restarts before and after it are the run's baseline */
+	CU_ASSERT_EQUAL(r[0].causes & RES_NOISE_MEMORY, 0);
+	CU_ASSERT_EQUAL(r[2].causes & RES_NOISE_MEMORY, 0);
 	char why[160];
 	res_noise_cause_text(why, sizeof(why), &r[1]);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "memory contention after"));
@@ -401,6 +445,7 @@ static void test_run_interf_db__redo_disturbed_measures_again_and_keeps_the_firs
 static void test_run_interf_db__idle_run_marks_no_restart(void)
 {
 	CU_ASSERT_FATAL(loaded);
+	double idle_before = 1 - host_busy_share();
 	char out[4300], log[4300];
 	snprintf(out, sizeof(out), "%s/idle.json", db.tmp);
 	snprintf(log, sizeof(log), "%s/idle.log", db.tmp);
@@ -418,12 +463,18 @@ static void test_run_interf_db__idle_run_marks_no_restart(void)
 	size_t n = 0;
 	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL(n, 2);
+	/* Neighbours' memory traffic common to the run is the host's, never a restart's here; CPU
+	 * time others took from the server is a disturbance whenever it happens (on this shared
+	 * machine another build may land on the server's PU), so "none" is asserted for it only
+	 * when the host was idle before the run, as in the cases above. */
 	for (size_t i = 0; i < n; i++) {
 		char why[160];
 		res_noise_cause_text(why, sizeof(why), &r[i]);
 		if (r[i].causes)
 			fprintf(stderr, "restart %d disturbed: %s\n", r[i].index + 1, why);
-		CU_ASSERT_EQUAL(r[i].causes, 0);
+		CU_ASSERT_EQUAL(r[i].causes & RES_NOISE_MEMORY, 0);
+		if (idle_before >= 0.9)
+			CU_ASSERT_EQUAL(r[i].causes, 0);
 	}
 	json_t *mp = json_object_get(res->host, "memory_probe");
 	CU_ASSERT(json_array_size(json_object_get(mp, "calibration_ns")) > 0);
