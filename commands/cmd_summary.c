@@ -23,6 +23,9 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		"\n"
 		"  --detect D           slowdown to detect, e.g. 3%% (default) or 0.03\n"
 		"  --power P            target power, default 80%%\n"
+		"  --cost               only the last lines: what a 5%% and a 10%% verdict cost on\n"
+		"                       this host (restarts a side, wall time), what is decided,\n"
+		"                       which other signal would decide (text or markdown)\n"
 		"compare's options, for the power:\n");
 	cmd_stat_usage(f, so);
 	fprintf(f, "  -o, --output FILE    write to FILE instead of standard output (checked\n"
@@ -33,7 +36,7 @@ static void usage(FILE *f, const struct cmd_stat_opts *so)
 		   "exit: 0 ok, 2 usage or input error, or the report cannot be written\n");
 }
 
-enum { OPT_DETECT = 256, OPT_POWER };
+enum { OPT_DETECT = 256, OPT_POWER, OPT_COST };
 
 /* What the command line says. */
 struct summary_args {
@@ -42,6 +45,7 @@ struct summary_args {
 	const char *output; /* -o FILE, or NULL for standard output */
 	const char *path;   /* the result file */
 	int help;
+	int cost; /* --cost: the verdict cost lines alone */
 };
 
 /* The options, then the one result file and the -o checks. CLI_OK (a->help: usage printed), or
@@ -52,6 +56,7 @@ static int parse_args(struct summary_args *a, int argc, char **argv)
 	    CMD_STAT_LONGOPTS,
 	    {"detect", required_argument, NULL, OPT_DETECT},
 	    {"power", required_argument, NULL, OPT_POWER},
+	    {"cost", no_argument, NULL, OPT_COST},
 	    {"output", required_argument, NULL, 'o'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
@@ -82,6 +87,9 @@ static int parse_args(struct summary_args *a, int argc, char **argv)
 				return cli_usage_error("summary", "bad --power '%s' (e.g. 80%%)",
 						       optarg);
 			break;
+		case OPT_COST:
+			a->cost = 1;
+			break;
 		case 'o':
 			a->output = optarg;
 			break;
@@ -97,6 +105,8 @@ static int parse_args(struct summary_args *a, int argc, char **argv)
 	}
 	rpt_summary_opts_take(opts, &so.cmp);
 	a->fmt = so.format;
+	if (a->cost && a->fmt != RPT_TEXT && a->fmt != RPT_MARKDOWN)
+		return cli_usage_error("summary", "--cost is written as text or markdown");
 	if (argc - optind != 1)
 		return cli_usage_error("summary", "expected one result file");
 	a->path = argv[optind];
@@ -113,6 +123,8 @@ struct summary_out {
 static int summary_write(FILE *f, void *ctx, struct errbuf *err)
 {
 	const struct summary_out *o = ctx;
+	if (o->a->cost)
+		return rpt_summary_cost_write(f, o->sum, o->a->fmt == RPT_MARKDOWN);
 	return rpt_summary_write(f, o->sum, o->a->fmt,
 				 !o->a->output && o->a->fmt == RPT_TEXT && cli_use_color(f), err);
 }

@@ -456,6 +456,9 @@ int rpt_summary_build(struct rpt_summary **out, const struct rpt_file_info *file
 		      const struct rpt_summary_opts *opts, struct errbuf *err);
 void rpt_summary_free(struct rpt_summary *s);
 json_t *rpt_summary_to_json(const struct rpt_summary *s);
+/* The lines of what a verdict costs on this host (stats/st_cost.h) under the summary's test,
+ * Markdown when md; the last lines of summary's text and Markdown. -1 when out of memory. */
+int rpt_summary_cost_write(FILE *f, const struct rpt_summary *s, int md);
 /* As rpt_compare_write, for the summary. */
 int rpt_summary_write(FILE *f, const struct rpt_summary *s, enum rpt_format fmt, int color,
 		      struct errbuf *err);

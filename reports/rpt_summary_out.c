@@ -247,6 +247,32 @@ static json_t *warnings_json(const struct rpt_summary_query *q)
 	return a;
 }
 
+/* The verdict cost of the file under the summary's test (stats/st_cost.h); -1 when out of
+ * memory. */
+static int cost_of(struct st_cost *out, const struct rpt_summary *s)
+{
+	struct st_cost_opts o;
+	struct errbuf err;
+	st_cost_opts_init(&o);
+	o.alpha = s->opts.alpha;
+	o.power = s->opts.power;
+	o.min_effect = s->opts.min_effect;
+	o.corr = s->opts.correction;
+	o.method = s->opts.method;
+	o.alt = s->opts.alt;
+	o.min_effect_test = s->opts.min_effect_test;
+	o.max_restarts = s->opts.max_restarts ? s->opts.max_restarts : o.max_restarts;
+	return st_cost_compute(out, s->file.res, &o, &err);
+}
+
+int rpt_summary_cost_write(FILE *f, const struct rpt_summary *s, int md)
+{
+	struct st_cost c;
+	if (cost_of(&c, s) < 0)
+		return -1;
+	return st_cost_write(f, &c, md);
+}
+
 int rpt_summary_write_text(FILE *f, const struct rpt_summary *s, int color, struct errbuf *err)
 {
 	(void)err;
@@ -275,7 +301,8 @@ int rpt_summary_write_text(FILE *f, const struct rpt_summary *s, int color, stru
 		fprintf(f, "\nwarnings:\n");
 		warnings(f, s, "  ");
 	}
-	return 0;
+	fputc('\n', f);
+	return rpt_summary_cost_write(f, s, 0);
 }
 
 int rpt_summary_write_markdown(FILE *f, const struct rpt_summary *s, int color,
@@ -308,7 +335,8 @@ int rpt_summary_write_markdown(FILE *f, const struct rpt_summary *s, int color,
 		fprintf(f, "\n**Warnings**\n\n");
 		warnings(f, s, "- ");
 	}
-	return 0;
+	fputc('\n', f);
+	return rpt_summary_cost_write(f, s, 1);
 }
 
 /* The noise figures and the run-position test of q; null without 2 restarts. */
@@ -403,6 +431,8 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 		json_array_append_new(qs, jq);
 	}
 	json_object_set_new(o, "queries", qs);
+	struct st_cost c;
+	json_object_set_new(o, "verdict_cost", cost_of(&c, s) < 0 ? json_null() : st_cost_json(&c));
 	return o;
 }
 

@@ -189,6 +189,18 @@ const char *res_file_dataset_fingerprint(const struct res_file *res);
 /* $.server.buffer_pool.fits: 1 the data fits, 0 it does not, -1 not recorded (older files). */
 int res_file_pool_fits(const struct res_file *res);
 
+/* The sum of every execution of a restart entry (ms), warm-up and measured. */
+double res_entry_exec_ms(const struct res_restart *e);
+
+/* A restart's cost besides its executions (s): run --budget's measured server start and stop,
+ * else, for a file of one server (no variant), the wall time the executions leave divided
+ * over the restarts; 0 when unknown (a variant's file shares its wall time with the others). */
+double res_restart_fixed_s(const struct res_file *res);
+
+/* One restart of res (s): the mean over its restarts of the executions plus the fixed part;
+ * NaN when nothing was executed. */
+double res_restart_cost_s(const struct res_file *res);
+
 /* ---- interference (docs/result-format.md, "Interference") ---- */
 
 /* The level of interference (an idle host stays below it): summed over a restart's query

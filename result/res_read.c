@@ -686,7 +686,9 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 		if (parse_query(rd, res, v, p) < 0)
 			return -1;
 	}
-	if (rd_check_noise_top(rd, root) < 0)
+	json_t *cost;
+	if (rd_check_noise_top(rd, root) < 0 ||
+	    rd_member(rd, root, "$", "verdict_cost", W_OBJECT | W_OPTIONAL, &cost) < 0)
 		return -1;
 	return keep_extra(rd, root, "$", known, &res->extra);
 }

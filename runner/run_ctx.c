@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What one run_execute call shares: events, progress, checkpoints. */
 #include "runner/run_int.h"
+#include "runner/run_report.h"
 
 void run_event(struct run_state *c, const char *fmt, ...)
 {
@@ -72,6 +73,8 @@ int run_checkpoint(struct run_target_state *t, struct errbuf *err)
 	if (!t->t->written)
 		t->t->written = 1; /* the signal handler's hint: the rename may have happened */
 	if (run_interf_update(t->t->res) < 0)
+		return errbuf_set(err, "out of memory");
+	if (t->t->res->finished_at && run_report_cost_update(t->t->res) < 0)
 		return errbuf_set(err, "out of memory");
 	if (res_file_write(t->t->res, t->t->out_path, err) < 0)
 		return -1;

@@ -125,6 +125,11 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 	struct errbuf err;
 	if (st_cost_host_line(noise, sizeof(noise), res, &err) > 0)
 		fprintf(f, "host: %s\n", noise);
+	struct st_cost cost;
+	if (st_cost_compute(&cost, res, NULL, &err) == 0) {
+		fprintf(f, "\n");
+		st_cost_write(f, &cost, 0);
+	}
 	fprintf(f, "\n");
 	return ferror(f) ? -1 : 0;
 }
@@ -215,4 +220,19 @@ int run_report_notes(FILE *f, const struct run_target *targets, int n)
 		}
 	}
 	return notes;
+}
+
+int run_report_cost_update(struct res_file *res)
+{
+	struct st_cost c;
+	struct errbuf err;
+	if (st_cost_compute(&c, res, NULL, &err) < 0)
+		return -1;
+	json_t *j = st_cost_json(&c);
+	if (!j || (!res->extra && !(res->extra = json_object()))) {
+		json_decref(j);
+		return -1;
+	}
+	json_object_set_new(res->extra, "verdict_cost", j);
+	return 0;
 }

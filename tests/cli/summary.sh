@@ -15,3 +15,8 @@ tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 zcat measurements/quickstart-2warmup.json.gz > "$tmp/quickstart.json"
 (cd "$tmp" && run summary quickstart.json)
 run summary cmp_old.json --alternative two-sided --method welch
+# --cost: the verdict-cost lines alone (the quick start's last lines), in text or markdown only
+run summary cmp_old.json --cost
+run summary cmp_old.json --cost --format markdown --detect 10%
+run summary cmp_old.json --cost --format json
+(cd "$tmp" && run summary quickstart.json --cost)
