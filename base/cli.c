@@ -83,21 +83,6 @@ void cli_getopt_reset(void)
 	optopt = 0;
 }
 
-struct option *cli_options_merge(const struct option *const *tables)
-{
-	size_t n = 0, k = 0;
-	for (size_t t = 0; tables[t]; t++)
-		for (const struct option *o = tables[t]; o->name; o++)
-			n++;
-	struct option *all = calloc(n + 1, sizeof(*all));
-	if (!all)
-		return NULL;
-	for (size_t t = 0; tables[t]; t++)
-		for (const struct option *o = tables[t]; o->name; o++)
-			all[k++] = *o;
-	return all;
-}
-
 int cli_parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;

@@ -31,16 +31,12 @@ void cli_info(int quiet, const char *fmt, ...) CLI_PRINTF(2, 3);
 /* One-line usage error plus a hint to "dbt3stab <cmd> --help"; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 
-/* Reports getopt_long's '?' or ':' result for cmd (call with opterr = 0); returns CLI_USAGE. */
+/* Reports getopt_long's '?' or ':' result for cmd (call with opterr = 0); returns CLI_USAGE.
+ * cli_opts_parse (base/cli_opt.h) calls it; commands parse with an option table. */
 int cli_bad_option(const char *cmd, int c, char **argv);
 
 /* Resets getopt_long for a fresh parse of a subcommand's argv. */
 void cli_getopt_reset(void);
-
-/* Joins NULL-name-terminated getopt_long tables (the list itself ends with NULL) into one
- * malloc'd table ending in a zero entry; the caller frees it. NULL when out of memory. */
-struct option;
-struct option *cli_options_merge(const struct option *const *tables);
 
 /* Strict number parsing: the whole string, within [min, max]; 0 on success, -1 otherwise. */
 int cli_parse_long(const char *s, long min, long max, long *out);

@@ -5,32 +5,61 @@
 #include "pinning/pin.h"
 #include "commands/cmd.h"
 #include "commands/cmd_pin_opts.h"
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_TUNE = 500, OPT_RESET };
+/* What the command line says. */
+struct doctor_args {
+	struct pin_opts pin;
+	int as_json, tune, reset, quiet, help;
+};
+
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_FLAG,
+     .name = "json",
+     .off = offsetof(struct doctor_args, as_json),
+     .help = "the checks as JSON"},
+    {.kind = CLI_OPT_FLAG,
+     .name = "tune",
+     .off = offsetof(struct doctor_args, tune),
+     .help = "as root, apply what has a file in /proc or /sys and save the previous values "
+	     "(under $DBT3STAB_HOME or ~/.dbt3stab)"},
+    {.kind = CLI_OPT_FLAG,
+     .name = "reset",
+     .off = offsetof(struct doctor_args, reset),
+     .help = "restore the values --tune saved"},
+    CLI_ROW_QUIET(struct doctor_args, quiet, "no log of --tune/--reset changes"),
+    CLI_ROW_HELP(struct doctor_args, help),
+    {.kind = CLI_OPT_CALL,
+     .name = "server-cpus",
+     .arg = "LIST",
+     .code = PIN_OPT_SERVER_CPUS,
+     .fn = cmd_pin_take,
+     .off = offsetof(struct doctor_args, pin),
+     .help = "the server's benchmark PUs (default: the placement of 'dbt3stab pin')"},
+    {.kind = CLI_OPT_CALL,
+     .name = "client-cpus",
+     .arg = "LIST",
+     .code = PIN_OPT_CLIENT_CPUS,
+     .fn = cmd_pin_take,
+     .off = offsetof(struct doctor_args, pin),
+     .help = "the client's benchmark PUs (the same default)"},
+    {.kind = CLI_OPT_END},
+};
 
 static void usage(FILE *f)
 {
-	fputs(
-	    "usage: dbt3stab doctor [--json] [--tune | --reset] [placement options]\n\n"
-	    "Checks what makes single-threaded benchmarks unstable: CPU governor, turbo, SMT,\n"
-	    "isolated CPUs, ASLR, transparent huge pages, NUMA balancing, swap, load, busy\n"
-	    "processes on the benchmark PUs, irqbalance, hypervisor, performance counters.\n"
-	    "Each check is ok, warn or unknown, with the value seen and the fix.\n"
-	    "Exit status: 0 when nothing is warn, 1 otherwise.\n\n"
-	    "  --json                   the checks as JSON\n"
-	    "  --tune                   as root, apply what has a file in /proc or /sys and save\n"
-	    "                           the previous values (under $DBT3STAB_HOME or ~/.dbt3stab)\n"
-	    "  --reset                  restore the values --tune saved\n"
-	    "  -q, --quiet              no log of --tune/--reset changes\n"
-	    "  -h, --help               this help\n\n"
-	    "The benchmark PUs are the default placement (see 'dbt3stab pin'), or:\n"
-	    "  --server-cpus LIST, --client-cpus LIST\n"
-	    "DBT3STAB_SYSROOT=DIR reads (and tunes) DIR/proc and DIR/sys instead, for tests.\n",
-	    f);
+	fputs("usage: dbt3stab doctor [--json] [--tune | --reset] [placement options]\n\n"
+	      "Checks what makes single-threaded benchmarks unstable: CPU governor, turbo, SMT,\n"
+	      "isolated CPUs, ASLR, transparent huge pages, NUMA balancing, swap, load, busy\n"
+	      "processes on the benchmark PUs, irqbalance, hypervisor, performance counters.\n"
+	      "Each check is ok, warn or unknown, with the value seen and the fix.\n"
+	      "Exit status: 0 when nothing is warn, 1 otherwise.\n\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs("\nDBT3STAB_SYSROOT=DIR reads (and tunes) DIR/proc and DIR/sys instead, for tests.\n",
+	      f);
 }
 
 static char *state_file(void)
@@ -104,48 +133,24 @@ static int report(const struct doctor_check *checks, int as_json, const unsigned
 	return warns ? CLI_FOUND : CLI_OK;
 }
 
-/* --tune and --reset, the options only doctor has. */
-struct doctor_own {
-	int tune, reset;
-};
-
-static int doctor_own_opt(void *ctx, int c, const char *arg)
-{
-	struct doctor_own *d = ctx;
-	(void)arg;
-	if (c == OPT_TUNE)
-		d->tune = 1;
-	else if (c == OPT_RESET)
-		d->reset = 1;
-	else
-		return -1;
-	return 0;
-}
-
 int cmd_doctor(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    CMD_PIN_LONGOPTS,
-	    {"tune", no_argument, NULL, OPT_TUNE},
-	    {"reset", no_argument, NULL, OPT_RESET},
-	    {"server-cpus", required_argument, NULL, PIN_OPT_SERVER_CPUS},
-	    {"client-cpus", required_argument, NULL, PIN_OPT_CLIENT_CPUS},
-	    {NULL, 0, NULL, 0},
-	};
-	struct cmd_pin_args a;
-	struct doctor_own own = {0, 0};
+	struct doctor_args a = {.as_json = 0};
+	struct cli_parse p = {.cmd = "doctor", .base = &a};
 	struct errbuf err = {{0}};
-	int rc = cmd_pin_args_parse(&a, argc, argv, longopts, doctor_own_opt, &own);
+	int rc = cli_opts_parse(&p, options, argc, argv);
 	if (rc != CLI_OK)
 		return rc;
-	if (a.help) {
+	if (p.help) {
 		usage(stdout);
 		return CLI_OK;
 	}
+	if (p.next < argc)
+		return cli_usage_error("doctor", "unexpected argument '%s'", argv[p.next]);
 	const struct pin_opts o = a.pin;
-	const int as_json = a.as_json, quiet = a.quiet, tune = own.tune, reset = own.reset;
+	const int as_json = a.as_json, quiet = a.quiet, tune = a.tune, reset = a.reset;
 	if (tune && reset)
-		return cli_usage_error(argv[0], "--tune and --reset exclude each other");
+		return cli_usage_error("doctor", "--tune and --reset exclude each other");
 
 	const char *root = getenv("DBT3STAB_SYSROOT");
 	if (root && !*root)

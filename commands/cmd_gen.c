@@ -3,9 +3,9 @@
  * dbgen's row order, each to a private temp file renamed to NAME.tbl once complete. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/cli.h"
+#include "base/cli_opt.h"
 #include "base/progress.h"
 #include "base/safe_write.h"
 #include "base/util.h"
@@ -22,30 +23,67 @@
 #include "dbt3/gen_refresh.h"
 #include "commands/cmd.h"
 
-static const char usage_text[] =
-    "usage: dbt3stab gen -s SF [-o DIR] [-T TABLES] [-j THREADS] [--stdout]\n"
-    "                    [--no-trailing-delimiter] [--quiet]\n"
-    "       dbt3stab gen -s SF --refresh N [-o DIR] [--no-trailing-delimiter] [--quiet]\n"
-    "\n"
-    "Writes TPC-H dbgen's tables, byte-identical to dbgen -s SF, as DIR/NAME.tbl; with\n"
-    "--refresh N, dbgen -U N's update sets 1..N instead: DIR/orders.tbl.uK and\n"
-    "DIR/lineitem.tbl.uK (the refresh function RF1 inserts them) and DIR/delete.K (the\n"
-    "order keys RF2 deletes), byte-identical to dbgen -s SF -U N.\n"
-    "\n"
-    "  -s, --scale SF              scale factor, 0 < SF <= 100000 (dbgen's rules below 1)\n"
-    "  -o, --output DIR            output directory (default: .; created if missing)\n"
-    "  -T, --tables LIST           comma-separated tables (default: all): customer,lineitem,\n"
-    "                              nation,orders,part,partsupp,region,supplier\n"
-    "  -j, --threads N             generating threads (default: online CPUs, at most 64)\n"
-    "      --stdout                write the tables to standard output, in the order above\n"
-    "      --refresh N             write the refresh sets 1..N (N at most 999), no table\n"
-    "      --no-trailing-delimiter rows end without '|' (DBT-3's MySQL build of dbgen)\n"
-    "  -q, --quiet                 no progress display\n"
-    "  -h, --help                  show this help\n"
-    "\n"
-    "Files are written as NAME.tbl.RANDOM.tmp and renamed when complete; an existing\n"
-    "NAME.tbl that is not a regular file is refused. Memory stays below\n"
-    "about 400 MiB at any scale factor (the 300 MiB text pool plus 16 chunks in flight).\n";
+/* What the command line says. */
+struct gen_args {
+	const char *sf, *dir, *tables;
+	long threads, refresh;
+	int to_stdout, no_trailing, quiet, help;
+};
+
+static const struct cli_opt options[] = {
+    CLI_ROW_STRING("scale", 's', "SF", struct gen_args, sf,
+		   "scale factor, 0 < SF <= 100000 (dbgen's rules below 1)"),
+    CLI_ROW_STRING("output", 'o', "DIR", struct gen_args, dir,
+		   "output directory (default: .; created if missing)"),
+    CLI_ROW_STRING("tables", 'T', "LIST", struct gen_args, tables,
+		   "comma-separated tables (default: all): customer, lineitem, nation, orders, "
+		   "part, partsupp, region, supplier"),
+    {.kind = CLI_OPT_LONG,
+     .name = "threads",
+     .letter = 'j',
+     .arg = "N",
+     .off = offsetof(struct gen_args, threads),
+     .min = 1,
+     .max = GEN_THREADS_MAX,
+     .bad = "threads must be an integer from 1 to 64, not '%s'",
+     .help = "generating threads (default: online CPUs, at most 64)"},
+    CLI_ROW_FLAG("stdout", 0, struct gen_args, to_stdout,
+		 "write the tables to standard output, in the order above"),
+    {.kind = CLI_OPT_LONG,
+     .name = "refresh",
+     .arg = "N",
+     .off = offsetof(struct gen_args, refresh),
+     .min = 1,
+     .max = GEN_REFRESH_SET_MAX,
+     .bad = "refresh sets must be an integer from 1 to 999, not '%s'",
+     .help = "write the refresh sets 1..N (N at most 999), no table"},
+    CLI_ROW_FLAG("no-trailing-delimiter", 0, struct gen_args, no_trailing,
+		 "rows end without '|' (DBT-3's MySQL build of dbgen)"),
+    CLI_ROW_QUIET(struct gen_args, quiet, "no progress display"),
+    CLI_ROW_HELP(struct gen_args, help),
+    {.kind = CLI_OPT_END},
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: dbt3stab gen -s SF [-o DIR] [-T TABLES] [-j THREADS] [--stdout]\n"
+	      "                    [--no-trailing-delimiter] [--quiet]\n"
+	      "       dbt3stab gen -s SF --refresh N [-o DIR] [--no-trailing-delimiter] [--quiet]\n"
+	      "\n"
+	      "Writes TPC-H dbgen's tables, byte-identical to dbgen -s SF, as DIR/NAME.tbl; with\n"
+	      "--refresh N, dbgen -U N's update sets 1..N instead: DIR/orders.tbl.uK and\n"
+	      "DIR/lineitem.tbl.uK (the refresh function RF1 inserts them) and DIR/delete.K (the\n"
+	      "order keys RF2 deletes), byte-identical to dbgen -s SF -U N.\n"
+	      "\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs(
+	    "\n"
+	    "Files are written as NAME.tbl.RANDOM.tmp and renamed when complete; an existing\n"
+	    "NAME.tbl that is not a regular file is refused. Memory stays below\n"
+	    "about 400 MiB at any scale factor (the 300 MiB text pool plus 16 chunks in flight).\n",
+	    f);
+}
 
 static volatile sig_atomic_t gen_interrupted;
 
@@ -322,66 +360,22 @@ restore:
 
 int cmd_gen(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"scale", required_argument, NULL, 's'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"tables", required_argument, NULL, 'T'},
-	    {"threads", required_argument, NULL, 'j'},
-	    {"stdout", no_argument, NULL, 'S'},
-	    {"refresh", required_argument, NULL, 'R'},
-	    {"no-trailing-delimiter", no_argument, NULL, 'N'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	const char *cmd = "gen";
-	const char *sf_arg = NULL, *dir = ".", *tables_arg = NULL;
-	long threads = 0, refresh = 0;
-	int to_stdout = 0, quiet = 0;
-	unsigned flags = 0;
-	int c;
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":s:o:T:j:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			sf_arg = optarg;
-			break;
-		case 'o':
-			dir = optarg;
-			break;
-		case 'T':
-			tables_arg = optarg;
-			break;
-		case 'j':
-			if (cli_parse_long(optarg, 1, GEN_THREADS_MAX, &threads) < 0)
-				return cli_usage_error(
-				    cmd, "threads must be an integer from 1 to %d, not '%s'",
-				    GEN_THREADS_MAX, optarg);
-			break;
-		case 'S':
-			to_stdout = 1;
-			break;
-		case 'R':
-			if (cli_parse_long(optarg, 1, GEN_REFRESH_SET_MAX, &refresh) < 0)
-				return cli_usage_error(
-				    cmd, "refresh sets must be an integer from 1 to %d, not '%s'",
-				    GEN_REFRESH_SET_MAX, optarg);
-			break;
-		case 'N':
-			flags |= GEN_NO_TRAILING_DELIMITER;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option(cmd, c, argv);
-		}
+	struct gen_args a = {.dir = "."};
+	struct cli_parse p = {.cmd = cmd, .base = &a};
+	int prc = cli_opts_parse(&p, options, argc, argv);
+	if (prc != CLI_OK)
+		return prc;
+	if (p.help) {
+		usage(stdout);
+		return CLI_OK;
 	}
-	if (optind < argc)
-		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (p.next < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[p.next]);
+	const char *sf_arg = a.sf, *dir = a.dir, *tables_arg = a.tables;
+	long threads = a.threads, refresh = a.refresh;
+	const int to_stdout = a.to_stdout, quiet = a.quiet;
+	const unsigned flags = a.no_trailing ? GEN_NO_TRAILING_DELIMITER : 0;
 	if (!sf_arg)
 		return cli_usage_error(cmd, "the scale factor is required (-s SF)");
 	if (!*dir)

@@ -10,98 +10,104 @@
 #include "commands/cmd_stat_opts.h"
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: dbt3stab history <command> [options]\n"
-		"\n"
-		"Stores result files and looks for change points across builds (docs/history.md).\n"
-		"\n"
-		"commands:\n"
-		"  add RESULT.json|DIR...  store results (a file already stored is skipped)\n"
-		"  import DIR...           store every *.json under DIR, recursively\n"
-		"  list                    the series; with --series, the results of one\n"
-		"  show ID                 one stored result\n"
-		"  export                  one row per restart mean (--format csv or json)\n"
-		"  remove ID               delete one stored result\n"
-		"  check                   change points and the newest result's verdict per query\n"
-		"  report                  the HTML trend page (-o FILE)\n"
-		"\n"
-		"  --db LOCATION        the store: a SQLite file (default\n"
-		"                       $DBT3STAB_HOME/history.sqlite) or\n"
-		"                       mysql://[USER@]HOST[:PORT]/DATABASE[?socket=PATH&option-file=PATH]\n"
-		"                       (password from MYSQL_PWD or an option file)\n"
-		"  --build-id TEXT      add, import: the build measured (default: server version\n"
-		"                       and binary SHA-256)\n"
-		"  --label TEXT         add, import: a label stored with the result\n"
-		"  --series ID          list, export, check, report: one series (a prefix of its id)\n"
-		"  --since DATE         check, report: results started on or after DATE\n"
-		"  --min-effect E       check, report: smallest shift that is a change point and\n"
-		"                       that the newest verdict flags, e.g. 2%% (default) or 0.02\n"
-		"  --max-p P            check, report: p below which a split is a change point\n"
-		"                       (default 0.001)\n"
-		"  --min-size N         check, report: results on each side of a change point\n"
-		"                       (default 3)\n"
-		"  --alpha A            check, report: CI level 1-A and level of the newest verdict,\n"
-		"                       Bonferroni over the queries (default 0.05)\n"
-		"  --format F           export: csv (default) or json; check: text (default),\n"
-		"                       markdown, json, junit or html\n"
-		"  -o, --output FILE    write to FILE instead of standard output\n"
-		"  -q, --quiet          no progress lines on standard error\n"
-		"  -h, --help           this help\n"
-		"\n"
-		"exit: 0 ok (check: no query's newest result starts a regression), 1 check: the\n"
-		"      newest result starts a regression in a query, 2 usage or input error (a file\n"
-		"      that fails validation, an unknown id or series, a store that cannot be\n"
-		"      reached or is not a database)\n");
-}
-
-enum {
-	OPT_DB = 256,
-	OPT_BUILD_ID,
-	OPT_LABEL,
-	OPT_SERIES,
-	OPT_SINCE,
-	OPT_MIN_EFFECT,
-	OPT_MAX_P,
-	OPT_MIN_SIZE,
-	OPT_ALPHA,
-	OPT_FORMAT
-};
-
 struct hargs {
 	const char *db, *build_id, *label, *series, *since, *format, *output;
 	struct hist_detect_opts det;
-	int quiet;
+	int quiet, help;
 	char **rest;
 	int n_rest;
 };
 
-static int parse_number_opt(struct hargs *a, int c, const char *v)
+#define OFF(m) offsetof(struct hargs, m)
+
+static const struct cli_opt options[] = {
+    CLI_ROW_STRING("db", 0, "LOCATION", struct hargs, db,
+		   "the store: a SQLite file (default $DBT3STAB_HOME/history.sqlite) or "
+		   "mysql://[USER@]HOST[:PORT]/DATABASE[?socket=PATH&option-file=PATH] (password "
+		   "from MYSQL_PWD or an option file)"),
+    CLI_ROW_STRING("build-id", 0, "TEXT", struct hargs, build_id,
+		   "add, import: the build measured (default: server version and binary SHA-256)"),
+    CLI_ROW_STRING("label", 0, "TEXT", struct hargs, label,
+		   "add, import: a label stored with the result"),
+    CLI_ROW_STRING("series", 0, "ID", struct hargs, series,
+		   "list, export, check, report: one series (a prefix of its id)"),
+    CLI_ROW_STRING("since", 0, "DATE", struct hargs, since,
+		   "check, report: results started on or after DATE"),
+    {.kind = CLI_OPT_FRACTION,
+     .name = "min-effect",
+     .arg = "E",
+     .off = OFF(det.min_effect),
+     .min = -1,
+     .max = CMD_MIN_EFFECT_MAX,
+     .bad = CMD_MIN_EFFECT_BAD,
+     .help = "check, report: smallest shift that is a change point and that the newest "
+	     "verdict flags, e.g. 2% (default) or 0.02"},
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "max-p",
+     .arg = "P",
+     .off = OFF(det.max_p),
+     .min = 1e-300,
+     .max = 0.5,
+     .bad = "bad --max-p '%s' (0 < P <= 0.5)",
+     .help = "check, report: p below which a split is a change point (default 0.001)"},
+    {.kind = CLI_OPT_SIZE,
+     .name = "min-size",
+     .arg = "N",
+     .off = OFF(det.min_size),
+     .min = 2,
+     .max = 1000,
+     .bad = "bad --min-size '%s' (2 to 1000)",
+     .help = "check, report: results on each side of a change point (default 3)"},
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "alpha",
+     .arg = "A",
+     .off = OFF(det.alpha),
+     .min = 1e-12,
+     .max = 0.5,
+     .bad = CMD_ALPHA_BAD,
+     .help = "check, report: CI level 1-A and level of the newest verdict, Bonferroni over "
+	     "the queries (default 0.05)"},
+    CLI_ROW_STRING("format", 0, "F", struct hargs, format,
+		   "export: csv (default) or json; check: text (default), markdown, json, junit "
+		   "or html"),
+    CLI_ROW_STRING("output", 'o', "FILE", struct hargs, output,
+		   "write to FILE instead of standard output"),
+    CLI_ROW_QUIET(struct hargs, quiet, "no progress lines on standard error"),
+    CLI_ROW_HELP(struct hargs, help),
+    {.kind = CLI_OPT_END},
+};
+
+static void usage(FILE *f)
 {
-	long n;
-	switch (c) {
-	case OPT_MIN_EFFECT:
-		return cmd_parse_min_effect("history", v, &a->det.min_effect);
-	case OPT_MAX_P:
-		if (cli_parse_double(v, 1e-300, 0.5, &a->det.max_p) < 0)
-			return cli_usage_error("history", "bad --max-p '%s' (0 < P <= 0.5)", v);
-		return 0;
-	case OPT_MIN_SIZE:
-		if (cli_parse_long(v, 2, 1000, &n) < 0)
-			return cli_usage_error("history", "bad --min-size '%s' (2 to 1000)", v);
-		a->det.min_size = (size_t)n;
-		return 0;
-	default:
-		return cmd_parse_alpha("history", v, &a->det.alpha);
-	}
+	fputs("usage: dbt3stab history <command> [options]\n"
+	      "\n"
+	      "Stores result files and looks for change points across builds (docs/history.md).\n"
+	      "\n"
+	      "commands:\n"
+	      "  add RESULT.json|DIR...  store results (a file already stored is skipped)\n"
+	      "  import DIR...           store every *.json under DIR, recursively\n"
+	      "  list                    the series; with --series, the results of one\n"
+	      "  show ID                 one stored result\n"
+	      "  export                  one row per restart mean (--format csv or json)\n"
+	      "  remove ID               delete one stored result\n"
+	      "  check                   change points and the newest result's verdict per query\n"
+	      "  report                  the HTML trend page (-o FILE)\n"
+	      "\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs("\n"
+	      "exit: 0 ok (check: no query's newest result starts a regression), 1 check: the\n"
+	      "      newest result starts a regression in a query, 2 usage or input error (a file\n"
+	      "      that fails validation, an unknown id or series, a store that cannot be\n"
+	      "      reached or is not a database)\n",
+	      f);
 }
 
 /* --series: hex digits of a series id; --since: a date or time as started_at is written
@@ -132,69 +138,15 @@ static int check_filters(const struct hargs *a)
 
 static int parse_args(struct hargs *a, int argc, char **argv, int *help)
 {
-	static const struct option longopts[] = {
-	    {"db", required_argument, NULL, OPT_DB},
-	    {"build-id", required_argument, NULL, OPT_BUILD_ID},
-	    {"label", required_argument, NULL, OPT_LABEL},
-	    {"series", required_argument, NULL, OPT_SERIES},
-	    {"since", required_argument, NULL, OPT_SINCE},
-	    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
-	    {"max-p", required_argument, NULL, OPT_MAX_P},
-	    {"min-size", required_argument, NULL, OPT_MIN_SIZE},
-	    {"alpha", required_argument, NULL, OPT_ALPHA},
-	    {"format", required_argument, NULL, OPT_FORMAT},
-	    {"output", required_argument, NULL, 'o'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
+	struct cli_parse p = {.cmd = "history", .base = a};
 	memset(a, 0, sizeof(*a));
 	hist_detect_opts_init(&a->det);
-	*help = 0;
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_DB:
-			a->db = optarg;
-			break;
-		case OPT_BUILD_ID:
-			a->build_id = optarg;
-			break;
-		case OPT_LABEL:
-			a->label = optarg;
-			break;
-		case OPT_SERIES:
-			a->series = optarg;
-			break;
-		case OPT_SINCE:
-			a->since = optarg;
-			break;
-		case OPT_FORMAT:
-			a->format = optarg;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'q':
-			a->quiet = 1;
-			break;
-		case 'h':
-			*help = 1;
-			return 0;
-		case OPT_MIN_EFFECT:
-		case OPT_MAX_P:
-		case OPT_MIN_SIZE:
-		case OPT_ALPHA:
-			if (parse_number_opt(a, c, optarg) != 0)
-				return CLI_USAGE;
-			break;
-		default:
-			return cli_bad_option("history", c, argv);
-		}
-	}
-	a->rest = argv + optind;
-	a->n_rest = argc - optind;
+	int rc = cli_opts_parse(&p, options, argc, argv);
+	*help = p.help;
+	if (rc != CLI_OK || p.help)
+		return rc;
+	a->rest = argv + p.next;
+	a->n_rest = argc - p.next;
 	return check_filters(a);
 }
 

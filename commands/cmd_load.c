@@ -8,53 +8,86 @@
 #include "commands/cmd_srv_args.h"
 #include "runner/run_load.h"
 #include "server/srv.h"
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_DATABASE = 1,
-	OPT_INDEXES,
-	OPT_FROM,
-	OPT_FORCE,
-	OPT_NO_BULK,
-	OPT_PRINT_SCHEMA,
-	OPT_SCALE = 's',
-	OPT_JOBS = 'j'
+/* What the command line says. */
+struct load_args {
+	struct load_opts o;
+	struct srv_opts srv;
+	int print_schema, quiet, help;
+};
+
+static int take_indexes(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
+{
+	(void)row;
+	(void)err;
+	return schema_indexes_parse(arg, dst);
+}
+
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "scale",
+     .letter = 's',
+     .arg = "SF",
+     .off = offsetof(struct load_args, o.sf),
+     .min = 1e-6,
+     .max = 100000,
+     .bad = "invalid scale factor '%s'",
+     .help = "scale factor (default 1)"},
+    CLI_ROW_STRING("database", 0, "NAME", struct load_args, o.database,
+		   "database to load (default dbt3)"),
+    {.kind = CLI_OPT_CALL,
+     .name = "indexes",
+     .arg = "dbt3|keys-only",
+     .fn = take_indexes,
+     .off = offsetof(struct load_args, o.indexes),
+     .bad = "--indexes takes dbt3 or keys-only, not '%s'",
+     .help = "the DBT-3 secondary indexes, or primary keys alone (default dbt3)"},
+    CLI_ROW_STRING("from", 0, "DIR", struct load_args, o.from_dir,
+		   "load DIR/<table>.tbl (dbgen files, with or without the trailing '|') instead "
+		   "of generating"),
+    {.kind = CLI_OPT_INT,
+     .name = "jobs",
+     .letter = 'j',
+     .arg = "N",
+     .off = offsetof(struct load_args, o.jobs),
+     .min = 1,
+     .max = 16,
+     .bad = "--jobs takes 1 to 16, not '%s'",
+     .help = "parallel connections (default 2)"},
+    CLI_ROW_FLAG("force", 0, struct load_args, o.force, "reload even when the fingerprint matches"),
+    {.kind = CLI_OPT_UNSET,
+     .name = "no-bulk-profile",
+     .off = offsetof(struct load_args, o.bulk_profile),
+     .help = "do not restart a managed server with the bulk profile"},
+    CLI_ROW_FLAG("print-schema", 0, struct load_args, print_schema,
+		 "print the schema's SQL (with --indexes) and exit"),
+    CLI_ROW_QUIET(struct load_args, quiet, "no progress display"),
+    CLI_ROW_HELP(struct load_args, help),
+    CMD_SRV_GROUP(struct load_args, srv),
+    {.kind = CLI_OPT_END},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "usage: dbt3stab load -s SF [options]\n"
-	    "\n"
-	    "Creates the DBT-3 schema and loads scale factor SF: each table's rows stream from "
-	    "the\n"
-	    "built-in generator into one LOAD DATA LOCAL INFILE (no files), then its secondary\n"
-	    "indexes are built, tables on parallel connections; then persistent statistics,\n"
-	    "row-count checks, and last a fingerprint.\n"
-	    "A second load of the same data is a no-op. A managed server runs with a bulk-load\n"
-	    "profile during the load and is restarted without it before the fingerprint.\n"
-	    "\n"
-	    "options:\n"
-	    "  -s, --scale SF           scale factor (default 1)\n"
-	    "  --database NAME          database to load (default dbt3)\n"
-	    "  --indexes dbt3|keys-only the DBT-3 secondary indexes, or primary keys alone\n"
-	    "                           (default dbt3)\n"
-	    "  --from DIR               load DIR/<table>.tbl (dbgen files, with or without the\n"
-	    "                           trailing '|') instead of generating\n"
-	    "  -j, --jobs N             parallel connections (default 2)\n"
-	    "  --force                  reload even when the fingerprint matches\n"
-	    "  --no-bulk-profile        do not restart a managed server with the bulk profile\n"
-	    "  --print-schema           print the schema's SQL (with --indexes) and exit\n"
-	    "  -q, --quiet              no progress display\n"
-	    "  -h, --help               this help\n"
-	    "\n%s"
-	    "\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
-	    srv_options_usage);
+	fputs("usage: dbt3stab load -s SF [options]\n"
+	      "\n"
+	      "Creates the DBT-3 schema and loads scale factor SF: each table's rows stream from "
+	      "the\n"
+	      "built-in generator into one LOAD DATA LOCAL INFILE (no files), then its secondary\n"
+	      "indexes are built, tables on parallel connections; then persistent statistics,\n"
+	      "row-count checks, and last a fingerprint.\n"
+	      "A second load of the same data is a no-op. A managed server runs with a bulk-load\n"
+	      "profile during the load and is restarted without it before the fingerprint.\n"
+	      "\n"
+	      "options:\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs("\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n", f);
 }
 
 struct display {
@@ -156,76 +189,19 @@ static void report_pool(struct srv *s, int quiet)
 			(double)p.pool_bytes / 1048576.0, (double)p.data_bytes / 1048576.0);
 }
 
-/* What the command line says. */
-struct load_args {
-	struct load_opts o;
-	struct cmd_srv_args sa; /* the server options, --help, --quiet */
-	int print_schema;
-};
-
-/* One of load's own options: 0 taken, -1 not one of them, or CLI_USAGE after one line. */
-static int own_option(void *ctx, int c, const char *arg)
-{
-	struct load_args *a = ctx;
-	long jobs;
-	switch (c) {
-	case OPT_SCALE:
-		if (cli_parse_double(arg, 1e-6, 100000, &a->o.sf) < 0)
-			return cli_usage_error("load", "invalid scale factor '%s'", arg);
-		return 0;
-	case OPT_DATABASE:
-		a->o.database = arg;
-		return 0;
-	case OPT_INDEXES:
-		if (schema_indexes_parse(arg, &a->o.indexes) < 0)
-			return cli_usage_error("load",
-					       "--indexes takes dbt3 or keys-only, not '%s'", arg);
-		return 0;
-	case OPT_FROM:
-		a->o.from_dir = arg;
-		return 0;
-	case OPT_JOBS:
-		if (cli_parse_long(arg, 1, 16, &jobs) < 0)
-			return cli_usage_error("load", "--jobs takes 1 to 16, not '%s'", arg);
-		a->o.jobs = (int)jobs;
-		return 0;
-	case OPT_FORCE:
-		a->o.force = 1;
-		return 0;
-	case OPT_NO_BULK:
-		a->o.bulk_profile = 0;
-		return 0;
-	case OPT_PRINT_SCHEMA:
-		a->print_schema = 1;
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-/* 0 with the arguments in a (a->sa.help: usage printed), or a CLI_* code. */
+/* 0 with the arguments in a (a->help: usage printed), or a CLI_* code. */
 static int parse_args(struct load_args *a, int argc, char **argv)
 {
-	static const struct option own[] = {
-	    {"scale", required_argument, NULL, OPT_SCALE},
-	    {"database", required_argument, NULL, OPT_DATABASE},
-	    {"indexes", required_argument, NULL, OPT_INDEXES},
-	    {"from", required_argument, NULL, OPT_FROM},
-	    {"jobs", required_argument, NULL, OPT_JOBS},
-	    {"force", no_argument, NULL, OPT_FORCE},
-	    {"no-bulk-profile", no_argument, NULL, OPT_NO_BULK},
-	    {"print-schema", no_argument, NULL, OPT_PRINT_SCHEMA},
-	    {NULL, 0, NULL, 0},
-	};
-	int rc = cmd_srv_args_parse(&a->sa, argc, argv, ":s:j:qh", own, own_option, a);
+	struct cli_parse p = {.cmd = "load", .base = a};
+	int rc = cli_opts_parse(&p, options, argc, argv);
 	if (rc != CLI_OK)
 		return rc;
-	if (a->sa.help) {
+	if ((a->help = p.help)) {
 		usage(stdout);
 		return 0;
 	}
-	if (optind < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (p.next < argc)
+		return cli_usage_error("load", "unexpected argument '%s'", argv[p.next]);
 	return 0;
 }
 
@@ -233,14 +209,15 @@ int cmd_load(int argc, char **argv)
 {
 	struct load_args a = {0};
 	struct load_opts *o = &a.o;
-	struct srv_opts *so = &a.sa.srv;
+	struct srv_opts *so = &a.srv;
 	struct errbuf err;
 	struct srv *s = NULL;
 	int quiet, rc = CLI_OK;
 	load_opts_init(o);
-	if ((rc = parse_args(&a, argc, argv)) || a.sa.help)
+	srv_opts_init(so);
+	if ((rc = parse_args(&a, argc, argv)) || a.help)
 		goto out;
-	quiet = a.sa.quiet;
+	quiet = a.quiet;
 	if (a.print_schema) {
 		char *sql = schema_script(o->indexes);
 		if (!sql) {

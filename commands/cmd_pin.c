@@ -4,28 +4,57 @@
 #include "pinning/pin.h"
 #include "commands/cmd.h"
 #include "commands/cmd_pin_opts.h"
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_EXPLAIN = 500, OPT_ALLOWED };
+/* What the command line says. */
+struct pin_args {
+	struct pin_opts pin;
+	const char *allowed;
+	int explain, as_json, quiet, help;
+};
+
+/* The topology is read by pin_opts_parse; only pin takes it. */
+static int take_topology(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
+{
+	(void)row;
+	return pin_opts_parse(dst, PIN_OPT_TOPOLOGY, arg, err) < 0 ? -1 : 0;
+}
+
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_FLAG,
+     .name = "explain",
+     .off = offsetof(struct pin_args, explain),
+     .help = "print the placement (the default action)"},
+    {.kind = CLI_OPT_FLAG,
+     .name = "json",
+     .off = offsetof(struct pin_args, as_json),
+     .help = "as JSON: server_cpus, client_cpus, membind_nodes, reason"},
+    {.kind = CLI_OPT_CALL,
+     .name = "topology",
+     .arg = "FILE",
+     .fn = take_topology,
+     .off = offsetof(struct pin_args, pin),
+     .help = "an XML topology (lstopo FILE.xml) instead of this machine; 'synthetic:DESC' "
+	     "for an hwloc synthetic description"},
+    {.kind = CLI_OPT_STRING,
+     .name = "allowed",
+     .arg = "LIST",
+     .off = offsetof(struct pin_args, allowed),
+     .help = "restrict the allowed PUs, as taskset or a cgroup would"},
+    CLI_ROW_QUIET(struct pin_args, quiet, "no warning on stderr"),
+    CLI_ROW_HELP(struct pin_args, help),
+    CMD_PIN_GROUPS(struct pin_args, pin),
+    {.kind = CLI_OPT_END},
+};
 
 static void usage(FILE *f)
 {
-	fputs(
-	    "usage: dbt3stab pin [--explain] [--json] [--topology FILE|synthetic:DESC]\n"
-	    "                    [--allowed LIST] [placement options]\n\n"
-	    "Prints the CPU and memory placement of the server and the client, and why.\n\n"
-	    "  --explain                print the placement (the default action)\n"
-	    "  --json                   as JSON: server_cpus, client_cpus, membind_nodes, reason\n"
-	    "  --topology FILE          an XML topology (lstopo FILE.xml) instead of this "
-	    "machine;\n"
-	    "                           'synthetic:DESC' for an hwloc synthetic description\n"
-	    "  --allowed LIST           restrict the allowed PUs, as taskset or a cgroup would\n"
-	    "  -q, --quiet              no warning on stderr\n"
-	    "  -h, --help               this help\n\n",
-	    f);
-	pin_opts_usage(f);
+	fputs("usage: dbt3stab pin [--explain] [--json] [--topology FILE|synthetic:DESC]\n"
+	      "                    [--allowed LIST] [placement options]\n\n"
+	      "Prints the CPU and memory placement of the server and the client, and why.\n\n",
+	      f);
+	cli_opts_usage(f, options);
 }
 
 static void print_ids(const char *label, const char *unit, const unsigned *ids, int n, int pinned)
@@ -85,48 +114,18 @@ out:
 	return rc;
 }
 
-/* --explain (the default) and --allowed, the options only pin has. */
-static int pin_own_opt(void *ctx, int c, const char *arg)
+int cmd_pin(int argc, char **argv)
 {
-	const char **allowed = ctx;
-	if (c == OPT_ALLOWED)
-		*allowed = arg;
-	else if (c != OPT_EXPLAIN)
-		return -1;
-	return 0;
-}
-
-/* cmd_pin with its option table. */
-static int pin_command(int argc, char **argv, const struct option *longopts)
-{
-	struct cmd_pin_args a;
-	const char *allowed = NULL;
-	int rc = cmd_pin_args_parse(&a, argc, argv, longopts, pin_own_opt, &allowed);
+	struct pin_args a = {.allowed = NULL};
+	struct cli_parse p = {.cmd = "pin", .base = &a};
+	int rc = cli_opts_parse(&p, options, argc, argv);
 	if (rc != CLI_OK)
 		return rc;
-	if (a.help) {
+	if (p.help) {
 		usage(stdout);
 		return CLI_OK;
 	}
-	return explain(&a.pin, allowed, a.as_json, a.quiet);
-}
-
-int cmd_pin(int argc, char **argv)
-{
-	static const struct option own[] = {
-	    CMD_PIN_LONGOPTS,
-	    {"explain", no_argument, NULL, OPT_EXPLAIN},
-	    {"allowed", required_argument, NULL, OPT_ALLOWED},
-	    {"topology", required_argument, NULL, PIN_OPT_TOPOLOGY},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct option *const tables[] = {own, pin_long_options, NULL};
-	struct option *longopts = cli_options_merge(tables);
-	if (!longopts) {
-		cli_error("out of memory");
-		return CLI_IO;
-	}
-	int rc = pin_command(argc, argv, longopts);
-	free(longopts);
-	return rc;
+	if (p.next < argc)
+		return cli_usage_error("pin", "unexpected argument '%s'", argv[p.next]);
+	return explain(&a.pin, a.allowed, a.as_json, a.quiet);
 }

@@ -1,39 +1,37 @@
 /* SPDX-License-Identifier: MIT */
-/* The getopt loop pin and doctor share. */
+/* The placement and stabilizer options' rows. */
 #include "commands/cmd_pin_opts.h"
 #include "base/cli.h"
-#include "base/util.h"
-#include <string.h>
 
-int cmd_pin_args_parse(struct cmd_pin_args *out, int argc, char **argv,
-		       const struct option *longopts, cmd_pin_own_fn own, void *ctx)
+int cmd_pin_take(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
 {
-	struct errbuf err = {{0}};
-	int c;
-	memset(out, 0, sizeof(*out));
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
-		int r = pin_opts_parse(&out->pin, c, optarg, &err);
-		if (r < 0)
-			return cli_usage_error(argv[0], "%s", err.msg);
-		if (r > 0)
-			continue;
-		switch (c) {
-		case CMD_PIN_OPT_HELP:
-			out->help = 1;
-			return CLI_OK;
-		case CMD_PIN_OPT_QUIET:
-			out->quiet = 1;
-			break;
-		case CMD_PIN_OPT_JSON:
-			out->as_json = 1;
-			break;
-		default:
-			if (own(ctx, c, optarg) < 0)
-				return cli_bad_option(argv[0], c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return CLI_OK;
+	return pin_opts_parse(dst, row->code, arg, err) < 0 ? -1 : 0;
 }
+
+#define PIN_ROW(n, a, c, h)                                                                        \
+	{                                                                                          \
+		.kind = CLI_OPT_CALL, .name = n, .arg = a, .code = c, .fn = cmd_pin_take,          \
+		.help = h                                                                          \
+	}
+
+const struct cli_opt cmd_pin_options[] = {
+    PIN_ROW("server-cpus", "LIST", PIN_OPT_SERVER_CPUS,
+	    "bind the server to these PUs (OS indexes, e.g. 2 or 2-3)"),
+    PIN_ROW("client-cpus", "LIST", PIN_OPT_CLIENT_CPUS, "bind the client thread to these PUs"),
+    PIN_ROW("membind", "NODES", PIN_OPT_MEMBIND, "bind the server's memory to these NUMA nodes"),
+    PIN_ROW("no-pin", NULL, PIN_OPT_NO_PIN, "no CPU or memory binding at all"),
+    {.kind = CLI_OPT_END},
+};
+
+const struct cli_opt cmd_stab_options[] = {
+    PIN_ROW("no-aslr", NULL, PIN_OPT_NO_ASLR,
+	    "start the server with address-space randomisation off"),
+    PIN_ROW("nice", "N", PIN_OPT_NICE, "run the server at nice N (-20..19; below 0 needs root)"),
+    PIN_ROW("sched-fifo", "PRIO", PIN_OPT_SCHED_FIFO,
+	    "run the server SCHED_FIFO at PRIO (1..99, root)"),
+    PIN_ROW("drop-caches", NULL, PIN_OPT_DROP_CACHES,
+	    "drop the page cache before each start (root)"),
+    PIN_ROW("large-pages", NULL, PIN_OPT_LARGE_PAGES,
+	    "InnoDB large pages, when the host has huge pages"),
+    {.kind = CLI_OPT_END},
+};

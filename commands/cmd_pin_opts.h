@@ -1,33 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* The options pin and doctor share (--help, --quiet, --json and the placement options of
- * pin_opts_parse): one getopt loop; each command hands it the options only it knows. */
+/* The placement and stabilizer options pin, doctor and run take (--server-cpus, --no-aslr, ...):
+ * fragments of an option table (base/cli_opt.h) that parse into a struct pin_opts through
+ * pin_opts_parse. */
 #ifndef DBT3_CMD_PIN_OPTS_H
 #define DBT3_CMD_PIN_OPTS_H
+#include "base/cli_opt.h"
 #include "pinning/pin.h"
-#include <getopt.h>
+#include <stddef.h>
 
-enum { CMD_PIN_OPT_HELP = 'h', CMD_PIN_OPT_QUIET = 'q', CMD_PIN_OPT_JSON = 400 };
+/* The rows, their offsets into a struct pin_opts: the placement, and the stabilizers. */
+extern const struct cli_opt cmd_pin_options[];
+extern const struct cli_opt cmd_stab_options[];
 
-/* The getopt_long entries of the shared options, to copy into a command's table. */
-#define CMD_PIN_LONGOPTS                                                                           \
-	{"help", no_argument, NULL, CMD_PIN_OPT_HELP},                                             \
-	    {"quiet", no_argument, NULL, CMD_PIN_OPT_QUIET},                                       \
+/* A row's action: the option row->code of pin_opts_parse into the struct pin_opts at dst. */
+int cmd_pin_take(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err);
+
+/* The rows of a command's table holding both groups for its member m (a struct pin_opts) of
+ * type t, each under its heading. */
+#define CMD_PIN_GROUPS(t, m)                                                                       \
+	{.kind = CLI_OPT_GROUP,                                                                    \
+	 .help = "placement options (see 'dbt3stab pin --explain')",                               \
+	 .table = cmd_pin_options,                                                                 \
+	 .off = offsetof(t, m)},                                                                   \
 	{                                                                                          \
-		"json", no_argument, NULL, CMD_PIN_OPT_JSON                                        \
+		.kind = CLI_OPT_GROUP,                                                             \
+		.help = "stabilizers (each optional, each recorded in the result)",                \
+		.table = cmd_stab_options, .off = offsetof(t, m)                                   \
 	}
-
-struct cmd_pin_args {
-	struct pin_opts pin;
-	int help, quiet, as_json;
-};
-
-/* Takes one option of the command's own: 0 taken, -1 not one of its options. */
-typedef int (*cmd_pin_own_fn)(void *ctx, int c, const char *arg);
-
-/* Parses argv with longopts into *out (zeroed first), the command's own options through own(ctx).
- * Stops at --help (out->help set). CLI_OK, or the exit code of the one line it printed
- * (bad option or value, an argument left over). */
-int cmd_pin_args_parse(struct cmd_pin_args *out, int argc, char **argv,
-		       const struct option *longopts, cmd_pin_own_fn own, void *ctx);
 
 #endif

@@ -4,30 +4,50 @@
 #include "base/safe_write.h"
 #include "dbt3/qry.h"
 #include "commands/cmd.h"
+#include "commands/cmd_qry_opts.h"
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SEED = 1, OPT_SCALE = 's', OPT_OUT = 'o', OPT_QUIET = 'q', OPT_HELP = 'h' };
+/* What the command line says. */
+struct queries_args {
+	struct qry_opts qo;
+	const char *dir;
+	int quiet, help;
+};
+
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "scale",
+     .letter = 's',
+     .arg = "SF",
+     .off = offsetof(struct queries_args, qo.sf),
+     .min = 1e-6,
+     .max = 100000,
+     .bad = "invalid scale factor '%s'",
+     .help = "scale factor (changes Q11's fraction only; default 1)"},
+    CMD_QRY_SEED_GROUP(struct queries_args, qo),
+    CLI_ROW_STRING("output", 'o', "DIR", struct queries_args, dir,
+		   "write one file per query instead of printing"),
+    CLI_ROW_QUIET(struct queries_args, quiet, "no messages"),
+    CLI_ROW_HELP(struct queries_args, help),
+    {.kind = CLI_OPT_END},
+};
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dbt3stab queries [-s SF] [--seed N] [-o DIR]\n"
-		   "\n"
-		   "Prints the 22 DBT-3 queries (MySQL/MariaDB dialect) with their substitution\n"
-		   "parameters, or writes them to DIR/1.sql ... DIR/22.sql. Q15's view statements\n"
-		   "are included around its timed SELECT.\n"
-		   "\n"
-		   "options:\n"
-		   "  -s, --scale SF   scale factor (changes Q11's fraction only; default 1)\n"
-		   "  --seed N         parameters as TPC-H qgen -r N draws them (default: the\n"
-		   "                   validation parameters, qgen -d)\n"
-		   "  -o, --output DIR write one file per query instead of printing\n"
-		   "  -q, --quiet      no messages\n"
-		   "  -h, --help       this help\n"
-		   "\nexit: 0 ok, 1 failure, 2 usage, or the statements cannot be written\n");
+	fputs("usage: dbt3stab queries [-s SF] [--seed N] [-o DIR]\n"
+	      "\n"
+	      "Prints the 22 DBT-3 queries (MySQL/MariaDB dialect) with their substitution\n"
+	      "parameters, or writes them to DIR/1.sql ... DIR/22.sql. Q15's view statements\n"
+	      "are included around its timed SELECT.\n"
+	      "\n"
+	      "options:\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs("\nexit: 0 ok, 1 failure, 2 usage, or the statements cannot be written\n", f);
 }
 
 /* DIR/N.sql must each be absent or a regular file: checked before any is written. CLI_OK or
@@ -48,46 +68,20 @@ static int check_targets(const char *dir)
 
 int cmd_queries(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"scale", required_argument, NULL, OPT_SCALE},
-	    {"seed", required_argument, NULL, OPT_SEED},
-	    {"output", required_argument, NULL, OPT_OUT},
-	    {"quiet", no_argument, NULL, OPT_QUIET},
-	    {"help", no_argument, NULL, OPT_HELP},
-	    {NULL, 0, NULL, 0},
-	};
-	struct qry_opts qo = {.sf = 1};
-	const char *dir = NULL;
-	int quiet = 0, c;
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":s:o:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SCALE:
-			if (cli_parse_double(optarg, 1e-6, 100000, &qo.sf) < 0)
-				return cli_usage_error(argv[0], "invalid scale factor '%s'",
-						       optarg);
-			break;
-		case OPT_SEED:
-			if (cli_parse_long(optarg, 1, 2147483646, &qo.seed) < 0)
-				return cli_usage_error(
-				    argv[0], "--seed takes 1 to 2147483646, not '%s'", optarg);
-			qo.seeded = 1;
-			break;
-		case OPT_OUT:
-			dir = optarg;
-			break;
-		case OPT_QUIET:
-			quiet = 1;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option(argv[0], c, argv);
-		}
+	struct queries_args a = {.qo = {.sf = 1}};
+	struct cli_parse p = {.cmd = "queries", .base = &a};
+	int rc = cli_opts_parse(&p, options, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	if (p.help) {
+		usage(stdout);
+		return CLI_OK;
 	}
-	if (optind < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (p.next < argc)
+		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[p.next]);
+	const struct qry_opts qo = a.qo;
+	const char *dir = a.dir;
+	const int quiet = a.quiet;
 	if (dir && !*dir)
 		return cli_usage_error(argv[0], "an empty output directory (-o)");
 	if (dir && util_mkdir_p(dir) < 0) {

@@ -4,111 +4,98 @@
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
 #include "commands/cmd.h"
+#include "commands/cmd_qry_opts.h"
 #include "commands/cmd_srv_args.h"
 #include "runner/run_once.h"
 #include "server/srv.h"
 #include <math.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SEED = 1, OPT_FORMAT, OPT_DATABASE, OPT_EXPLAIN, OPT_SCALE = 's' };
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "usage: dbt3stab query N [-s SF] [--seed N] [--format table|tbl|json] [options]\n"
-	    "\n"
-	    "Runs query N (1-22) once on the loaded database and prints its result; the time\n"
-	    "of the timed statement (send, execute, fetch every row) goes to stderr.\n"
-	    "--format tbl prints the layout of the TPC-H answer files (header of column names,\n"
-	    "'|'-separated rows, fractions at 2 decimals) for a diff against the official "
-	    "answers.\n"
-	    "\n"
-	    "options:\n"
-	    "  -s, --scale SF           the loaded scale factor (default; another is refused)\n"
-	    "  --seed N                 parameters as TPC-H qgen -r N (default: validation ones)\n"
-	    "  --format F               table (default), tbl or json\n"
-	    "  --database NAME          database (default dbt3)\n"
-	    "  --explain                print the plan (EXPLAIN) instead of running it\n"
-	    "  -q, --quiet              no time line\n"
-	    "  -h, --help               this help\n"
-	    "\n%s"
-	    "\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n",
-	    srv_options_usage);
-}
-
 /* What the command line says. */
 struct query_args {
 	struct qry_opts qo;
-	struct cmd_srv_args sa; /* the server options, --help, --quiet */
+	struct srv_opts srv;
 	enum qry_format fmt;
 	const char *db;
-	int explain;
+	int explain, quiet, help;
 	long id;
 };
 
-/* One of query's own options: 0 taken, -1 not one of them, or CLI_USAGE after one line. */
-static int own_option(void *ctx, int c, const char *arg)
+static int take_format(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
 {
-	struct query_args *a = ctx;
-	switch (c) {
-	case OPT_SCALE:
-		if (cli_parse_double(arg, 1e-6, 100000, &a->qo.sf) < 0)
-			return cli_usage_error("query", "invalid scale factor '%s'", arg);
-		return 0;
-	case OPT_SEED:
-		if (cli_parse_long(arg, 1, 2147483646, &a->qo.seed) < 0)
-			return cli_usage_error("query", "--seed takes 1 to 2147483646, not '%s'",
-					       arg);
-		a->qo.seeded = 1;
-		return 0;
-	case OPT_FORMAT:
-		if (qry_format_parse(arg, &a->fmt) < 0)
-			return cli_usage_error("query",
-					       "--format takes table, tbl or json, not '%s'", arg);
-		return 0;
-	case OPT_DATABASE:
-		a->db = arg;
-		return 0;
-	case OPT_EXPLAIN:
-		a->explain = 1;
-		return 0;
-	default:
-		return -1;
-	}
+	(void)row;
+	(void)err;
+	return qry_format_parse(arg, dst);
 }
 
-/* The options, then the query number. 0 (a->sa.help: usage printed), or a CLI_* code. */
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "scale",
+     .letter = 's',
+     .arg = "SF",
+     .off = offsetof(struct query_args, qo.sf),
+     .min = 1e-6,
+     .max = 100000,
+     .bad = "invalid scale factor '%s'",
+     .help = "the loaded scale factor (default; another is refused)"},
+    CMD_QRY_SEED_GROUP(struct query_args, qo),
+    {.kind = CLI_OPT_CALL,
+     .name = "format",
+     .arg = "F",
+     .fn = take_format,
+     .off = offsetof(struct query_args, fmt),
+     .bad = "--format takes table, tbl or json, not '%s'",
+     .help = "table (default), tbl or json"},
+    CLI_ROW_STRING("database", 0, "NAME", struct query_args, db, "database (default dbt3)"),
+    CLI_ROW_FLAG("explain", 0, struct query_args, explain,
+		 "print the plan (EXPLAIN) instead of running it"),
+    CLI_ROW_QUIET(struct query_args, quiet, "no time line"),
+    CLI_ROW_HELP(struct query_args, help),
+    CMD_SRV_GROUP(struct query_args, srv),
+    {.kind = CLI_OPT_END},
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: dbt3stab query N [-s SF] [--seed N] [--format table|tbl|json] [options]\n"
+	      "\n"
+	      "Runs query N (1-22) once on the loaded database and prints its result; the time\n"
+	      "of the timed statement (send, execute, fetch every row) goes to stderr.\n"
+	      "--format tbl prints the layout of the TPC-H answer files (header of column names,\n"
+	      "'|'-separated rows, fractions at 2 decimals) for a diff against the official "
+	      "answers.\n"
+	      "\n"
+	      "options:\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs("\nexit: 0 ok, 1 failure, 2 usage, 4 the server failed\n", f);
+}
+
+/* The options, then the query number. 0 (a->help: usage printed), or a CLI_* code. */
 static int parse_args(struct query_args *a, int argc, char **argv)
 {
-	static const struct option own[] = {
-	    {"scale", required_argument, NULL, OPT_SCALE},
-	    {"seed", required_argument, NULL, OPT_SEED},
-	    {"format", required_argument, NULL, OPT_FORMAT},
-	    {"database", required_argument, NULL, OPT_DATABASE},
-	    {"explain", no_argument, NULL, OPT_EXPLAIN},
-	    {NULL, 0, NULL, 0},
-	};
+	struct cli_parse p = {.cmd = "query", .base = a};
 	struct errbuf err;
-	int rc = cmd_srv_args_parse(&a->sa, argc, argv, ":s:qh", own, own_option, a);
+	int rc = cli_opts_parse(&p, options, argc, argv);
 	if (rc != CLI_OK)
 		return rc;
-	if (a->sa.help) {
+	if ((a->help = p.help)) {
 		usage(stdout);
 		return 0;
 	}
-	if (optind >= argc)
+	int next = p.next;
+	if (next >= argc)
 		return cli_usage_error(argv[0], "which query? (1 to %d)", QRY_COUNT);
-	if (cli_parse_long(argv[optind], 1, QRY_COUNT, &a->id) < 0)
+	if (cli_parse_long(argv[next], 1, QRY_COUNT, &a->id) < 0)
 		return cli_usage_error(argv[0], "no query '%s': queries are numbered 1 to %d",
-				       argv[optind], QRY_COUNT);
-	if (optind + 1 < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind + 1]);
-	if (srv_opts_finish(&a->sa.srv, &err) < 0)
+				       argv[next], QRY_COUNT);
+	if (next + 1 < argc)
+		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[next + 1]);
+	if (srv_opts_finish(&a->srv, &err) < 0)
 		return cli_usage_error(argv[0], "%s", err.msg);
 	return 0;
 }
@@ -122,13 +109,14 @@ int cmd_query(int argc, char **argv)
 	struct qry q = {0};
 	struct qry_result res = {0};
 	int rc = CLI_OK;
-	if ((rc = parse_args(&a, argc, argv)) || a.sa.help)
+	srv_opts_init(&a.srv);
+	if ((rc = parse_args(&a, argc, argv)) || a.help)
 		goto out;
 	const char *db = a.db;
 	long id = a.id;
 	int started = 0;
 	/* a directory never initialised holds no load: nothing is made there */
-	if (srv_instance_check(&a.sa.srv, &err) < 0 || srv_open(&s, &a.sa.srv, &err) < 0 ||
+	if (srv_instance_check(&a.srv, &err) < 0 || srv_open(&s, &a.srv, &err) < 0 ||
 	    srv_ensure_started(s, NULL, &started, &err) < 0 || !(m = srv_connect(s, NULL, &err))) {
 		cli_error("%s", err.msg);
 		rc = CLI_SERVER;
@@ -168,7 +156,7 @@ int cmd_query(int argc, char **argv)
 		rc = CLI_IO; /* main says standard output failed */
 		goto out;
 	}
-	if (!a.sa.quiet && !a.explain && a.fmt != QRY_FORMAT_JSON)
+	if (!a.quiet && !a.explain && a.fmt != QRY_FORMAT_JSON)
 		fprintf(stderr, "Q%ld: %" PRIu64 " rows in %.3f s (scale factor %g)\n", id,
 			res.nrows, res.seconds, fp.sf);
 out:
@@ -177,6 +165,6 @@ out:
 	if (m)
 		mysql_close(m);
 	srv_free(s);
-	srv_opts_release(&a.sa.srv);
+	srv_opts_release(&a.srv);
 	return rc;
 }

@@ -1,35 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab report: one self-contained HTML page for one or more results, no comparison. */
 #include "base/cli.h"
+#include "base/cli_opt.h"
 #include "reports/rpt.h"
 #include "reports/rpt_html.h"
 #include "result/res.h"
 #include "result/res_dir.h"
 #include "commands/cmd.h"
 #include "commands/cmd_output.h"
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define REPORT_MAX_FILES 16
 
-static const char usage[] =
-    "usage: dbt3stab report RESULT.json|DIR [MORE.json|DIR ...] [-o FILE] [--quiet]\n"
-    "\n"
-    "Writes one self-contained HTML page (opens offline, fetches nothing) showing each result's\n"
-    "restart-to-restart spread, per query the restart means and the warm-up curves (every\n"
-    "execution of every restart), and a sortable table: restarts, geometric mean of the restart\n"
-    "means, within- and between-restart CoV. Plans are shown side by side where the files'\n"
-    "plans differ; for files of run --budget, per query the warm-up and runs of each restart,\n"
-    "the restarts measured and the decision the run recorded.\n"
-    "A DIR is the directory a run with --variant wrote (DIR/NAME.json): every result in it is\n"
-    "reported, in the order the run started the variants; other *.json files are left out\n"
-    "with a warning. At most 16 results in all. To compare two results, use\n"
-    "'dbt3stab compare OLD NEW --format html' (e.g. DIR/old.json DIR/new.json).\n"
-    "\n"
-    "  -o, --output FILE   write the page to FILE (atomically) instead of standard output\n"
-    "  -q, --quiet         no informational message or warning\n"
-    "  -h, --help          this help\n";
+/* What the command line says. */
+struct report_args {
+	const char *output;
+	int quiet, help;
+};
+
+static const struct cli_opt options[] = {
+    CLI_ROW_STRING("output", 'o', "FILE", struct report_args, output,
+		   "write the page to FILE (atomically) instead of standard output"),
+    CLI_ROW_QUIET(struct report_args, quiet, "no informational message or warning"),
+    CLI_ROW_HELP(struct report_args, help),
+    {.kind = CLI_OPT_END},
+};
+
+static void usage(FILE *f)
+{
+	fputs(
+	    "usage: dbt3stab report RESULT.json|DIR [MORE.json|DIR ...] [-o FILE] [--quiet]\n"
+	    "\n"
+	    "Writes one self-contained HTML page (opens offline, fetches nothing) showing each "
+	    "result's\n"
+	    "restart-to-restart spread, per query the restart means and the warm-up curves (every\n"
+	    "execution of every restart), and a sortable table: restarts, geometric mean of the "
+	    "restart\n"
+	    "means, within- and between-restart CoV. Plans are shown side by side where the "
+	    "files'\n"
+	    "plans differ; for files of run --budget, per query the warm-up and runs of each "
+	    "restart,\n"
+	    "the restarts measured and the decision the run recorded.\n"
+	    "A DIR is the directory a run with --variant wrote (DIR/NAME.json): every result in it "
+	    "is\n"
+	    "reported, in the order the run started the variants; other *.json files are left out\n"
+	    "with a warning. At most 16 results in all. To compare two results, use\n"
+	    "'dbt3stab compare OLD NEW --format html' (e.g. DIR/old.json DIR/new.json).\n"
+	    "\n",
+	    f);
+	cli_opts_usage(f, options);
+}
 
 /* The results to report, from the arguments in order (a directory's in run order). */
 struct report_in {
@@ -142,35 +164,24 @@ static int write_page(const struct report_in *in, const char *output, int quiet)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	const char *output = NULL;
-	int quiet = 0, c, rc;
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option("report", c, argv);
-		}
+	struct report_args a = {.output = NULL};
+	struct cli_parse p = {.cmd = "report", .base = &a};
+	int rc = cli_opts_parse(&p, options, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	if (p.help) {
+		usage(stdout);
+		return CLI_OK;
 	}
-	size_t n = (size_t)(argc - optind);
+	const char *output = a.output;
+	const int quiet = a.quiet, first = p.next;
+	size_t n = (size_t)(argc - first);
 	if (n == 0)
 		return cli_usage_error("report", "no result file given");
-	if (cmd_output_check(output, (const char *const *)&argv[optind], n) != CLI_OK)
+	if (cmd_output_check(output, (const char *const *)&argv[first], n) != CLI_OK)
 		return CLI_USAGE;
 	struct report_in in;
-	rc = read_inputs(&in, &argv[optind], n, quiet);
+	rc = read_inputs(&in, &argv[first], n, quiet);
 	if (rc == CLI_OK)
 		rc = write_page(&in, output, quiet);
 	report_in_release(&in);

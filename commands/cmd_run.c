@@ -5,6 +5,8 @@
 #include "base/safe_write.h"
 #include "base/progress.h"
 #include "commands/cmd.h"
+#include "commands/cmd_pin_opts.h"
+#include "commands/cmd_srv_args.h"
 #include "result/res.h"
 #include "result/res_dir.h"
 #include "runner/run.h"
@@ -16,8 +18,8 @@
 #include "stats/st_seq.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,150 +28,266 @@
 
 #define MAX_VARIANTS 16
 
-enum {
-	OPT_RESTARTS = 256,
-	OPT_WARMUP,
-	OPT_RUNS,
-	OPT_QUERIES,
-	OPT_ORDER,
-	OPT_SEED,
-	OPT_LABEL,
-	OPT_QUERY_TIMEOUT,
-	OPT_MAX_CRASHES,
-	OPT_VARIANT,
-	OPT_RESUME,
-	OPT_FORCE,
-	OPT_NO_TABLE,
-	OPT_BUDGET,
-	OPT_DETECT,
-	OPT_WARMUP_MIN,
-	OPT_WARMUP_MAX,
-	OPT_RUNS_MIN,
-	OPT_RUNS_MAX,
-	OPT_KEEP_ALL,
-	OPT_MIN_RESTARTS,
-	OPT_COSTS_FROM,
-	OPT_REDO_DISTURBED,
-	OPT_INSTRUCTIONS,
-	OPT_PROFILE, /* taken out of argv by run_stab_profile_argv; the resume hint keeps it */
-	OPT_SIDE_BY_SIDE,
-	OPT_RESTART_PAIRED,
+/* What the command line says. */
+struct run_args {
+	struct run_plan plan;
+	struct srv_opts sopts;
+	struct pin_opts popts;
+	const char *output, *resume;
+	const char *variant_specs[MAX_VARIANTS];
+	int n_variants, quiet, no_table, force, help;
+	int sbs_opt; /* --side-by-side 1, --restart-paired 0, neither -1 */
+	int argc; /* the command line as given (before --profile is expanded) */
+	char **argv;
 };
 
-static const struct option own_options[] = {
-    {"scale", required_argument, NULL, 's'},
-    {"output", required_argument, NULL, 'o'},
-    {"restarts", required_argument, NULL, OPT_RESTARTS},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"runs", required_argument, NULL, OPT_RUNS},
-    {"queries", required_argument, NULL, OPT_QUERIES},
-    {"order", required_argument, NULL, OPT_ORDER},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"label", required_argument, NULL, OPT_LABEL},
-    {"query-timeout", required_argument, NULL, OPT_QUERY_TIMEOUT},
-    {"max-crashes", required_argument, NULL, OPT_MAX_CRASHES},
-    {"variant", required_argument, NULL, OPT_VARIANT},
-    {"resume", required_argument, NULL, OPT_RESUME},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"no-table", no_argument, NULL, OPT_NO_TABLE},
-    {"budget", required_argument, NULL, OPT_BUDGET},
-    {"detect", required_argument, NULL, OPT_DETECT},
-    {"warmup-min", required_argument, NULL, OPT_WARMUP_MIN},
-    {"warmup-max", required_argument, NULL, OPT_WARMUP_MAX},
-    {"runs-min", required_argument, NULL, OPT_RUNS_MIN},
-    {"runs-max", required_argument, NULL, OPT_RUNS_MAX},
-    {"keep-all", no_argument, NULL, OPT_KEEP_ALL},
-    {"min-restarts", required_argument, NULL, OPT_MIN_RESTARTS},
-    {"costs-from", required_argument, NULL, OPT_COSTS_FROM},
-    {"redo-disturbed", required_argument, NULL, OPT_REDO_DISTURBED},
-    {"instructions", no_argument, NULL, OPT_INSTRUCTIONS},
-    {"side-by-side", no_argument, NULL, OPT_SIDE_BY_SIDE},
-    {"restart-paired", no_argument, NULL, OPT_RESTART_PAIRED},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+/* Tags of the rows: what --resume takes from the file, what --budget plans itself, what needs
+ * --budget, the scale, and what a resume needs again (--profile). */
+enum {
+	TAG_PLAN,
+	TAG_FIXED,
+	TAG_BUDGET,
+	TAG_SCALE,
+	TAG_RESUME,
+	TAG_RESTARTS, /* these: what run_plan_instr_defaults keeps (RUN_GIVEN_*) */
+	TAG_WARMUP,
+	TAG_RUNS,
+	TAG_WARMUP_MIN,
+	TAG_WARMUP_MAX,
+	TAG_RUNS_MIN,
+	TAG_RUNS_MAX,
+};
+#define T(x) (1u << TAG_##x)
+#define OFF(m) offsetof(struct run_args, m)
+
+static int take_queries(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
+{
+	struct run_plan *plan = dst;
+	(void)row;
+	int r = run_queries_parse(plan->queries, arg, err);
+	if (r < 0)
+		return -1;
+	plan->n_queries = r;
+	return 0;
+}
+
+static int take_order(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
+{
+	(void)row;
+	(void)err;
+	if (strcmp(arg, "fixed") != 0 && strcmp(arg, "shuffled") != 0)
+		return -1;
+	((struct run_plan *)dst)->shuffled = strcmp(arg, "shuffled") == 0;
+	return 0;
+}
+
+static int take_seed(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
+{
+	struct run_plan *plan = dst;
+	long v;
+	(void)row;
+	(void)err;
+	if (cli_parse_long(arg, 0, 0x7fffffffffffffffL, &v) < 0)
+		return -1;
+	plan->seed = (uint64_t)v;
+	plan->seed_given = 1;
+	return 0;
+}
+
+#if RUN_SBS_DEFAULT
+#define RESTART_PAIRED_DEFAULT "--side-by-side is the default"
+#else
+#define RESTART_PAIRED_DEFAULT "the default"
+#endif
+
+/* run_stab_profile_argv applied the first --profile, spelled out, before the parse: one the
+ * parse sees is another, or an abbreviation, and is not applied. */
+static int take_profile(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
+{
+	(void)dst;
+	(void)row;
+	(void)arg;
+	return errbuf_set(err, "--profile is applied once, spelled out: --profile FILE");
+}
+
+/* An integer row of the plan. */
+#define PLAN_INT(n, m, lo, hi, tg, text)                                                           \
+	{                                                                                          \
+		.kind = CLI_OPT_INT, .name = n, .arg = "N", .off = OFF(plan.m), .min = lo,         \
+		.max = hi, .tags = tg, .help = text                                                \
+	}
+
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "scale",
+     .letter = 's',
+     .arg = "SF",
+     .off = OFF(plan.scale),
+     .min = 1e-6,
+     .max = RES_MAX_SCALE,
+     .tags = T(SCALE),
+     .bad = "bad scale factor '%s'",
+     .help = "scale factor of the loaded data (required)"},
+    CLI_ROW_STRING("output", 'o', "PATH", struct run_args, output,
+		   "result file (with --variant: a directory, one NAME.json per variant)"),
+    {.kind = CLI_OPT_DURATION,
+     .name = "budget",
+     .arg = "DURATION",
+     .off = OFF(plan.budget_s),
+     .tags = T(PLAN),
+     .bad = "bad --budget '%s' (a duration such as 90s, 45m, 1h30m)",
+     .help = "finish within DURATION (e.g. 45m, 90s, 1h30m): adaptive warm-up, runs per "
+	     "restart from the variance so far, pairs of restarts until every query is decided "
+	     "or the next pair would not fit, the last one paced to fit if need be (replaces "
+	     "--restarts, --warmup, --runs; see docs/run.md)"},
+    {.kind = CLI_OPT_FRACTION,
+     .name = "detect",
+     .arg = "PCT",
+     .off = OFF(plan.detect),
+     .min = 0,
+     .max = 1,
+     .tags = T(PLAN) | T(BUDGET),
+     .bad = "bad --detect '%s' (e.g. 3% or 0.03, at most 100%)",
+     .help = "with --budget: the change to detect (default 3%)"},
+    PLAN_INT("warmup-min", warmup_min, 0, 10000, T(PLAN) | T(BUDGET) | T(WARMUP_MIN),
+	     "with --budget: the least warm-up (default 4); the steadiness rule needs 4 "
+	     "executions, so a minimum below 4 matters only when the pacing stops a warm-up"),
+    PLAN_INT("warmup-max", warmup_max, 1, 10000, T(PLAN) | T(BUDGET) | T(WARMUP_MAX),
+	     "with --budget: the most warm-up (default 20)"),
+    PLAN_INT("runs-min", runs_min, 1, 10000, T(PLAN) | T(BUDGET) | T(RUNS_MIN),
+	     "with --budget: the fewest runs per restart (default 3)"),
+    PLAN_INT("runs-max", runs_max, 1, 10000, T(PLAN) | T(BUDGET) | T(RUNS_MAX),
+	     "with --budget: the most runs per restart (default 10)"),
+    {.kind = CLI_OPT_FLAG,
+     .name = "measure-decided",
+     .old = "keep-all",
+     .off = OFF(plan.keep_all),
+     .tags = T(PLAN) | T(BUDGET),
+     .help = "with --budget: keep measuring the queries already decided"},
+    PLAN_INT("min-restarts", min_restarts, 1, ST_SEQ_MAX_PAIRS, T(PLAN) | T(BUDGET),
+	     "with --budget: make at least N restarts (pairs with variants) whatever the "
+	     "estimate, so that the restart noise is known (default 2); each owed restart gets "
+	     "an equal share of the budget left, and its warm-ups stop early (at --warmup-min) "
+	     "to keep to it"),
+    {.kind = CLI_OPT_STRING,
+     .name = "costs-from",
+     .arg = "FILE",
+     .off = OFF(plan.costs_from),
+     .tags = T(PLAN) | T(BUDGET),
+     .help = "with --budget: an earlier result at the same scale factor (e.g. last night's) "
+	     "gives each query's cost before its first execution: the first restart is paced "
+	     "by cost, and a budget that cannot hold the owed restarts is said before anything "
+	     "runs"},
+    /* taken out of argv by run_stab_profile_argv before the parse; the resume hint keeps it */
+    {.kind = CLI_OPT_CALL,
+     .name = "profile",
+     .arg = "FILE",
+     .fn = take_profile,
+     .tags = T(RESUME),
+     .help = "apply the settings 'dbt3stab stabilize' recommended (its profile.json); "
+	     "recorded as plan.profile"},
+    PLAN_INT("redo-disturbed", redo_disturbed, 0, RES_MAX_RESTARTS, 0,
+	     "measure up to N disturbed restarts again at the end (the disturbed entries are "
+	     "kept under \"redone\"; not with --budget)"),
+    {.kind = CLI_OPT_FLAG,
+     .name = "instructions",
+     .off = OFF(plan.instructions),
+     .tags = T(PLAN),
+     .help = "run the server under Valgrind callgrind (about 60 times slower) and record the "
+	     "instructions of every measured execution; the warm-up (at most --warmup) ends "
+	     "when two counts agree within 0.2%; defaults --restarts 2 --warmup 10 --runs 2; "
+	     "with --budget --warmup-min 2 --warmup-max 10 --runs-min 2 --runs-max 2, and the "
+	     "counts decide a query first (docs/work.md)"},
+    {.kind = CLI_OPT_FLAG,
+     .name = "side-by-side",
+     .off = OFF(sbs_opt),
+     .tags = T(PLAN), /* --resume refuses it */
+     .help = "two variants' servers up at once, each on a clone of the data, every query's "
+	     "executions alternated (docs/run.md)"},
+    {.kind = CLI_OPT_UNSET,
+     .name = "restart-paired",
+     .off = OFF(sbs_opt),
+     .tags = T(PLAN),
+     .help = "two variants, one server at a time (" RESTART_PAIRED_DEFAULT ")"},
+    PLAN_INT("restarts", restarts, 1, RES_MAX_RESTARTS, T(PLAN) | T(FIXED) | T(RESTARTS),
+	     "server starts (default 5)"),
+    PLAN_INT("warmup", warmup, 0, RES_MAX_RUNS, T(PLAN) | T(FIXED) | T(WARMUP),
+	     "warm-up executions per query and restart (default 8)"),
+    PLAN_INT("runs", runs, 1, RES_MAX_RUNS, T(PLAN) | T(FIXED) | T(RUNS),
+	     "measured executions per query and restart (default 10)"),
+    {.kind = CLI_OPT_CALL,
+     .name = "queries",
+     .arg = "LIST",
+     .off = OFF(plan),
+     .fn = take_queries,
+     .tags = T(PLAN),
+     .help = "e.g. 1-22, 1,3,5-7, Q6,Q14 (default 1-22)"},
+    {.kind = CLI_OPT_CALL,
+     .name = "order",
+     .arg = "fixed|shuffled",
+     .off = OFF(plan),
+     .fn = take_order,
+     .tags = T(PLAN),
+     .bad = "--order is fixed or shuffled, not '%s'",
+     .help = "query order; shuffled draws a new order per restart"},
+    {.kind = CLI_OPT_CALL,
+     .name = "seed",
+     .arg = "N",
+     .off = OFF(plan),
+     .fn = take_seed,
+     .tags = T(PLAN),
+     .bad = "bad --seed '%s'",
+     .help = "seed of the shuffles (query order, variant order)"},
+    CLI_ROW_STRING("label", 0, "TEXT", struct run_args, plan.label,
+		   "free text stored in the result file"),
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "query-timeout",
+     .arg = "S",
+     .off = OFF(plan.query_timeout),
+     .min = 1e-6,
+     .max = RES_MAX_TIMEOUT_S,
+     .bad = "bad --query-timeout '%s' (seconds)",
+     .help = "kill an execution after S seconds (KILL QUERY from a second connection), "
+	     "record 'timeout', go on"},
+    PLAN_INT("max-crashes", max_crashes, 0, RES_MAX_CRASHES, T(PLAN),
+	     "give up after N server crashes (default 3; exit 4)"),
+    {.kind = CLI_OPT_LIST,
+     .name = "variant",
+     .arg = "NAME:mysqld=PATH[,option=value...]",
+     .off = OFF(variant_specs),
+     .off2 = OFF(n_variants),
+     .max = MAX_VARIANTS,
+     .bad = "at most 16 variants",
+     .help = "a server build or setting to measure (repeatable); restarts interleave A B, B "
+	     "A, A B ... (shuffled with --seed); NAME: letters, digits, '-', '_', '.' (up to "
+	     "64); a value with commas in double quotes: sql_mode=\"A,B\""},
+    CLI_ROW_STRING("resume", 0, "PATH", struct run_args, resume,
+		   "complete an interrupted run (its file or directory)"),
+    CLI_ROW_FLAG("force", 0, struct run_args, force,
+		 "replace an existing result file (without it, an existing -o file is refused: "
+		 "nothing measured is lost)"),
+    CLI_ROW_FLAG("no-table", 0, struct run_args, no_table, "do not print the table at the end"),
+    CLI_ROW_QUIET(struct run_args, quiet, "no progress or messages"),
+    CLI_ROW_HELP(struct run_args, help),
+    CMD_SRV_GROUP(struct run_args, sopts),
+    CMD_PIN_GROUPS(struct run_args, popts),
+    {.kind = CLI_OPT_END},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "usage: dbt3stab run -s SF -o result.json [options] [server options] [placement options]\n"
-	    "       dbt3stab run -s SF -o DIR --variant NAME:mysqld=PATH[,option=value...] ...\n"
-	    "       dbt3stab run --resume result.json|DIR [server options] [placement options]\n"
-	    "\n"
-	    "Per restart: start the (pinned) server, run each query's warm-up then measured\n"
-	    "executions in one connection, fingerprint its result and plan, stop the server,\n"
-	    "write the checkpoint. Prints a per-query table at the end.\n"
-	    "\n"
-	    "options:\n"
-	    "  -s, --scale SF           scale factor of the loaded data (required)\n"
-	    "  -o, --output PATH        result file (with --variant: a directory, one NAME.json\n"
-	    "                           per variant)\n"
-	    "  --budget DURATION        finish within DURATION (e.g. 45m, 90s, 1h30m): adaptive\n"
-	    "                           warm-up, runs per restart from the variance so far,\n"
-	    "                           pairs of restarts until every query is decided or the\n"
-	    "                           next pair would not fit, the last one paced to fit if\n"
-	    "                           need be (replaces --restarts, --warmup, --runs; see\n"
-	    "                           docs/run.md)\n"
-	    "  --detect PCT             with --budget: the change to detect (default 3%%)\n"
-	    "  --warmup-min N, --warmup-max N\n"
-	    "                           with --budget: bounds of the warm-up (default 4, 20);\n"
-	    "                           the steadiness rule needs 4 executions, so a minimum\n"
-	    "                           below 4 matters only when the pacing stops a warm-up\n"
-	    "  --runs-min N, --runs-max N\n"
-	    "                           with --budget: bounds of the runs per restart (3, 10)\n"
-	    "  --keep-all               with --budget: measure decided queries too\n"
-	    "  --min-restarts N         with --budget: make at least N restarts (pairs with\n"
-	    "                           variants) whatever the estimate, so that the restart\n"
-	    "                           noise is known (default 2); each owed restart gets an\n"
-	    "                           equal share of the budget left, and its warm-ups stop\n"
-	    "                           early (at --warmup-min) to keep to it\n"
-	    "  --costs-from FILE        with --budget: an earlier result at the same scale\n"
-	    "                           factor (e.g. last night's) gives each query's cost\n"
-	    "                           before its first execution: the first restart is\n"
-	    "                           paced by cost, and a budget that cannot hold the\n"
-	    "                           owed restarts is said before anything runs\n"
-	    "  --profile FILE           apply the settings 'dbt3stab stabilize' recommended\n"
-	    "                           (its profile.json); recorded as plan.profile\n"
-	    "  --redo-disturbed N       measure up to N disturbed restarts again at the end (the\n"
-	    "                           disturbed entries are kept under \"redone\"; not with\n"
-	    "                           --budget)\n"
-	    "  --instructions           run the server under Valgrind callgrind (about 60 times\n"
-	    "                           slower) and record the instructions of every measured\n"
-	    "                           execution; the warm-up (at most --warmup) ends when two\n"
-	    "                           counts agree within 0.2%%; defaults --restarts 2\n"
-	    "                           --warmup 10 --runs 2; with --budget --warmup-min 2\n"
-	    "                           --warmup-max 10 --runs-min 2 --runs-max 2, and the\n"
-	    "                           counts decide a query first (docs/work.md)\n"
-	    "  --side-by-side           two variants' servers up at once, each on a clone of the\n"
-	    "                           data, every query's executions alternated (docs/run.md)\n"
-	    "  --restart-paired         two variants, one server at a time (%s)\n"
-	    "  --restarts N             server starts (default 5)\n"
-	    "  --warmup N               warm-up executions per query and restart (default 8)\n"
-	    "  --runs N                 measured executions per query and restart (default 10)\n"
-	    "  --queries LIST           e.g. 1-22, 1,3,5-7, Q6,Q14 (default 1-22)\n"
-	    "  --order fixed|shuffled   query order; shuffled draws a new order per restart\n"
-	    "  --seed N                 seed of the shuffles (query order, variant order)\n"
-	    "  --label TEXT             free text stored in the result file\n"
-	    "  --query-timeout S        kill an execution after S seconds (KILL QUERY from a\n"
-	    "                           second connection), record 'timeout', go on\n"
-	    "  --max-crashes N          give up after N server crashes (default 3; exit 4)\n"
-	    "  --variant NAME:mysqld=PATH[,option=value...]\n"
-	    "                           a server build or setting to measure (repeatable);\n"
-	    "                           restarts interleave A B, B A, A B ... (shuffled with\n"
-	    "                           --seed); NAME: letters, digits, '-', '_', '.' (up to\n"
-	    "                           64); a value with commas in double quotes:\n"
-	    "                           sql_mode=\"A,B\"\n"
-	    "  --resume PATH            complete an interrupted run (its file or directory)\n"
-	    "  --force                  replace an existing result file (without it, an\n"
-	    "                           existing -o file is refused: nothing measured is lost)\n"
-	    "  --no-table               do not print the table at the end\n"
-	    "  -q, --quiet              no progress or messages\n"
-	    "  -h, --help               this help\n"
-	    "\n%s\n",
-	    RUN_SBS_DEFAULT ? "--side-by-side is the default" : "the default", srv_options_usage);
-	pin_opts_usage(f); /* its own heading: "placement options (see ...)" */
+	fputs("usage: dbt3stab run -s SF -o result.json [options] [server options] [placement "
+	      "options]\n"
+	      "       dbt3stab run -s SF -o DIR --variant NAME:mysqld=PATH[,option=value...] ...\n"
+	      "       dbt3stab run --resume result.json|DIR [server options] [placement options]\n"
+	      "\n"
+	      "Per restart: start the (pinned) server, run each query's warm-up then measured\n"
+	      "executions in one connection, fingerprint its result and plan, stop the server,\n"
+	      "write the checkpoint. Prints a per-query table at the end.\n"
+	      "\n"
+	      "options:\n",
+	      f);
+	cli_opts_usage(f, options);
 }
 
 /* ---- progress display ---- */
@@ -454,13 +572,21 @@ static size_t shell_word(char *out, size_t len, size_t at, const char *s)
 	return at;
 }
 
-/* Nonzero when c is the code of an entry of table. */
-static int in_table(const struct option *table, int c)
+/* What resume_command keeps of the command line. */
+struct resume_words {
+	char *out;
+	size_t len, at;
+};
+
+/* The options a result file does not keep: the server's, the placement's and --profile. */
+static void keep_for_resume(void *ctx, const struct cli_opt *row, char *const *words, int n)
 {
-	for (; table->name; table++)
-		if (table->val == c)
-			return 1;
-	return 0;
+	struct resume_words *w = ctx;
+	if (!(row->tags & T(RESUME)) && !cli_opts_has(cmd_srv_options, row) &&
+	    !cli_opts_has(cmd_pin_options, row) && !cli_opts_has(cmd_stab_options, row))
+		return;
+	for (int i = 0; i < n && w->at < w->len; i++)
+		w->at = shell_word(w->out, w->len, w->at, words[i]);
 }
 
 /* The command that continues an interrupted run: --resume PATH and the options of the command
@@ -469,31 +595,11 @@ static int in_table(const struct option *table, int c)
  * --profile, in their order. "" when it does not fit in len. */
 static void resume_command(char *out, size_t len, const char *path, int argc, char **argv)
 {
-	static const struct option profile[] = {{"profile", required_argument, NULL, OPT_PROFILE},
-						{NULL, 0, NULL, 0}};
-	const struct option *const tables[] = {own_options, srv_long_options, pin_long_options,
-					       profile, NULL};
-	struct option *longopts = cli_options_merge(tables);
-	char **args = calloc((size_t)argc + 1, sizeof(char *)); /* getopt permutes its argv */
-	size_t at = (size_t)snprintf(out, len, "dbt3stab run --resume");
-	at = shell_word(out, len, at, path);
-	if (!longopts || !args) {
-		at = len;
-	} else {
-		memcpy(args, argv, (size_t)argc * sizeof(char *));
-		cli_getopt_reset();
-		int c, start = 1;
-		while (at < len && (c = getopt_long(argc, args, ":s:o:qh", longopts, NULL)) != -1) {
-			int keep = c == OPT_PROFILE || in_table(srv_long_options, c) ||
-				   in_table(pin_long_options, c);
-			for (int i = start; keep && i < optind && at < len; i++)
-				at = shell_word(out, len, at, args[i]);
-			start = optind;
-		}
-	}
-	free(longopts);
-	free(args);
-	if (at >= len)
+	struct resume_words w = {out, len, (size_t)snprintf(out, len, "dbt3stab run --resume")};
+	w.at = shell_word(out, len, w.at, path);
+	if (cli_opts_scan(options, argc, argv, keep_for_resume, &w) < 0)
+		w.at = len;
+	if (w.at >= len)
 		out[0] = '\0';
 }
 
@@ -538,224 +644,26 @@ static void install_signals(void)
 
 /* ---- the command ---- */
 
-/* What the command line says. */
-struct run_args {
-	struct run_plan plan;
-	struct srv_opts sopts;
-	struct pin_opts popts;
-	const char *output, *resume;
-	const char *plan_opt;	/* an option --resume takes from the file, for its message */
-	const char *budget_opt; /* an option that needs --budget */
-	const char *fixed_opt;	/* --restarts, --warmup or --runs given */
-	unsigned given;		/* RUN_GIVEN_*: what run_plan_instr_defaults keeps */
-	const char *variant_specs[MAX_VARIANTS];
-	int n_variants, quiet, no_table, scale_given, force, help;
-	int sbs_opt; /* --side-by-side 1, --restart-paired 0, neither -1 */
-	int argc; /* the command line as given (before --profile is expanded) */
-	char **argv;
-};
-
-static int parse_int(const char *cmd, const char *flag, const char *arg, long min, long max,
-		     int *out)
-{
-	long v;
-	if (cli_parse_long(arg, min, max, &v) < 0)
-		return cli_usage_error(cmd, "%s needs an integer in %ld..%ld, not '%s'", flag, min,
-				       max, arg);
-	*out = (int)v;
-	return 0;
-}
-
-/* The options of the fixed plan. 0, a CLI_* code, or -1 when c is not one of them. */
-static int parse_plan_option(struct run_args *a, int c, const char *arg)
-{
-	const char *cmd = "run";
-	struct run_plan *plan = &a->plan;
-	struct errbuf err = {{0}};
-	int r;
-	switch (c) {
-	case OPT_RESTARTS:
-		a->plan_opt = a->fixed_opt = "--restarts";
-		a->given |= RUN_GIVEN_RESTARTS;
-		return parse_int(cmd, "--restarts", arg, 1, RES_MAX_RESTARTS, &plan->restarts);
-	case OPT_WARMUP:
-		a->plan_opt = a->fixed_opt = "--warmup";
-		a->given |= RUN_GIVEN_WARMUP;
-		return parse_int(cmd, "--warmup", arg, 0, RES_MAX_RUNS, &plan->warmup);
-	case OPT_RUNS:
-		a->plan_opt = a->fixed_opt = "--runs";
-		a->given |= RUN_GIVEN_RUNS;
-		return parse_int(cmd, "--runs", arg, 1, RES_MAX_RUNS, &plan->runs);
-	case OPT_MAX_CRASHES:
-		a->plan_opt = "--max-crashes";
-		return parse_int(cmd, "--max-crashes", arg, 0, RES_MAX_CRASHES, &plan->max_crashes);
-	case OPT_QUERIES:
-		a->plan_opt = "--queries";
-		if ((r = run_queries_parse(plan->queries, arg, &err)) < 0)
-			return cli_usage_error(cmd, "%s", err.msg);
-		plan->n_queries = r;
-		return 0;
-	case OPT_ORDER:
-		a->plan_opt = "--order";
-		if (strcmp(arg, "fixed") != 0 && strcmp(arg, "shuffled") != 0)
-			return cli_usage_error(cmd, "--order is fixed or shuffled, not '%s'", arg);
-		plan->shuffled = strcmp(arg, "shuffled") == 0;
-		return 0;
-	case OPT_SEED: {
-		a->plan_opt = "--seed";
-		long v;
-		if (cli_parse_long(arg, 0, 0x7fffffffffffffffL, &v) < 0)
-			return cli_usage_error(cmd, "bad --seed '%s'", arg);
-		plan->seed = (uint64_t)v;
-		plan->seed_given = 1;
-		return 0;
-	}
-	case OPT_QUERY_TIMEOUT:
-		if (cli_parse_double(arg, 1e-6, RES_MAX_TIMEOUT_S, &plan->query_timeout) < 0)
-			return cli_usage_error(cmd, "bad --query-timeout '%s' (seconds)", arg);
-		return 0;
-	}
-	return -1;
-}
-
-/* --budget and the options that go (or do not go) with it. 0, a CLI_* code, or -1 when c is not one
- * of them. */
-static int parse_budget_option(struct run_args *a, int c, const char *arg)
-{
-	const char *cmd = "run";
-	struct run_plan *plan = &a->plan;
-	switch (c) {
-	case OPT_BUDGET:
-		a->plan_opt = "--budget";
-		if (cli_parse_duration(arg, &plan->budget_s) < 0)
-			return cli_usage_error(cmd,
-					       "bad --budget '%s' (a duration such as 90s, 45m, "
-					       "1h30m)",
-					       arg);
-		return 0;
-	case OPT_DETECT:
-		a->plan_opt = a->budget_opt = "--detect";
-		if (cli_parse_fraction(arg, &plan->detect) < 0 || !(plan->detect > 0) ||
-		    plan->detect > 1)
-			return cli_usage_error(cmd,
-					       "bad --detect '%s' (e.g. 3%% or 0.03, at most "
-					       "100%%)",
-					       arg);
-		return 0;
-	case OPT_WARMUP_MIN:
-		a->plan_opt = a->budget_opt = "--warmup-min";
-		a->given |= RUN_GIVEN_WARMUP_MIN;
-		return parse_int(cmd, "--warmup-min", arg, 0, 10000, &plan->warmup_min);
-	case OPT_WARMUP_MAX:
-		a->plan_opt = a->budget_opt = "--warmup-max";
-		a->given |= RUN_GIVEN_WARMUP_MAX;
-		return parse_int(cmd, "--warmup-max", arg, 1, 10000, &plan->warmup_max);
-	case OPT_RUNS_MIN:
-		a->plan_opt = a->budget_opt = "--runs-min";
-		a->given |= RUN_GIVEN_RUNS_MIN;
-		return parse_int(cmd, "--runs-min", arg, 1, 10000, &plan->runs_min);
-	case OPT_RUNS_MAX:
-		a->plan_opt = a->budget_opt = "--runs-max";
-		a->given |= RUN_GIVEN_RUNS_MAX;
-		return parse_int(cmd, "--runs-max", arg, 1, 10000, &plan->runs_max);
-	case OPT_INSTRUCTIONS:
-		a->plan_opt = "--instructions";
-		plan->instructions = 1;
-		a->sopts.valgrind = 1;
-		return 0;
-	case OPT_REDO_DISTURBED:
-		return parse_int(cmd, "--redo-disturbed", arg, 0, RES_MAX_RESTARTS,
-				 &plan->redo_disturbed);
-	case OPT_KEEP_ALL:
-		a->plan_opt = a->budget_opt = "--keep-all";
-		plan->keep_all = 1;
-		return 0;
-	case OPT_MIN_RESTARTS:
-		a->plan_opt = a->budget_opt = "--min-restarts";
-		return parse_int(cmd, "--min-restarts", arg, 1, ST_SEQ_MAX_PAIRS,
-				 &plan->min_restarts);
-	case OPT_COSTS_FROM:
-		a->plan_opt = a->budget_opt = "--costs-from";
-		plan->costs_from = arg;
-		return 0;
-	}
-	return -1;
-}
-
-/* Every other option: the command's own, then the server's and the placement's. */
-static int parse_other_option(struct run_args *a, int c, char **argv)
-{
-	const char *cmd = "run";
-	struct errbuf err = {{0}};
-	int r;
-	switch (c) {
-	case 'h':
-		usage(stdout);
-		a->help = 1;
-		return 0;
-	case 'q':
-		a->quiet = 1;
-		return 0;
-	case 's':
-		if (cli_parse_double(optarg, 1e-6, RES_MAX_SCALE, &a->plan.scale) < 0)
-			return cli_usage_error(cmd, "bad scale factor '%s'", optarg);
-		a->scale_given = 1;
-		return 0;
-	case 'o':
-		a->output = optarg;
-		return 0;
-	case OPT_LABEL:
-		a->plan.label = optarg;
-		return 0;
-	case OPT_VARIANT:
-		if (a->n_variants == MAX_VARIANTS)
-			return cli_usage_error(cmd, "at most %d variants", MAX_VARIANTS);
-		a->variant_specs[a->n_variants++] = optarg;
-		return 0;
-	case OPT_RESUME:
-		a->resume = optarg;
-		return 0;
-	case OPT_FORCE:
-		a->force = 1;
-		return 0;
-	case OPT_SIDE_BY_SIDE:
-	case OPT_RESTART_PAIRED:
-		a->sbs_opt = c == OPT_SIDE_BY_SIDE; /* --resume refuses either: plan_opt */
-		a->plan_opt = a->sbs_opt ? "--side-by-side" : "--restart-paired";
-		return 0;
-	case OPT_NO_TABLE:
-		a->no_table = 1;
-		return 0;
-	case '?':
-	case ':':
-		return cli_bad_option(cmd, c, argv);
-	}
-	if ((r = srv_opts_parse(&a->sopts, c, optarg, &err)) == 0)
-		r = pin_opts_parse(&a->popts, c, optarg, &err);
-	if (r < 0)
-		return cli_usage_error(cmd, "%s", err.msg);
-	if (r == 0)
-		return cli_bad_option(cmd, c, argv);
-	return 0;
-}
-
 /* The options that do not go together, and what is required. 0 or a CLI_* code. */
-static int check_args(struct run_args *a)
+static int check_args(struct run_args *a, const struct cli_parse *p)
 {
 	const char *cmd = "run";
 	const struct run_plan *plan = &a->plan;
+	const char *plan_opt = cli_opts_given(p, TAG_PLAN), *fixed_opt = cli_opts_given(p, TAG_FIXED);
+	const char *budget_opt = cli_opts_given(p, TAG_BUDGET);
+	int scale_given = cli_opts_given(p, TAG_SCALE) != NULL;
 	struct errbuf err = {{0}};
-	if (a->resume && (a->n_variants || a->scale_given || a->plan_opt))
+	if (a->resume && (a->n_variants || scale_given || plan_opt))
 		return cli_usage_error(cmd,
 				       "--resume takes the plan, scale and variants from the file: "
 				       "drop %s",
-				       a->plan_opt     ? a->plan_opt
+				       plan_opt	       ? plan_opt
 				       : a->n_variants ? "--variant"
 						       : "-s");
-	if (plan->budget_s > 0 && a->fixed_opt)
+	if (plan->budget_s > 0 && fixed_opt)
 		return cli_usage_error(
 		    cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
-		    a->fixed_opt);
+		    fixed_opt);
 	if (a->sbs_opt == 1 && a->n_variants != 2)
 		return cli_usage_error(cmd, "--side-by-side measures two variants: give two --variant");
 	if (a->sbs_opt == 1 && (plan->redo_disturbed || plan->instructions))
@@ -765,8 +673,8 @@ static int check_args(struct run_args *a)
 		return cli_usage_error(cmd,
 				       "--redo-disturbed works with the fixed protocol, not with "
 				       "--budget");
-	if (plan->budget_s <= 0 && a->budget_opt)
-		return cli_usage_error(cmd, "%s needs --budget", a->budget_opt);
+	if (plan->budget_s <= 0 && budget_opt)
+		return cli_usage_error(cmd, "%s needs --budget", budget_opt);
 	if (plan->warmup_min > plan->warmup_max || plan->runs_min > plan->runs_max) {
 		int w = plan->warmup_min > plan->warmup_max;
 		return cli_usage_error(cmd, "--%s-min %d is above --%s-max %d",
@@ -774,7 +682,7 @@ static int check_args(struct run_args *a)
 				       w ? "warmup" : "runs",
 				       w ? plan->warmup_max : plan->runs_max);
 	}
-	if (!a->resume && !a->scale_given)
+	if (!a->resume && !scale_given)
 		return cli_usage_error(cmd, "the scale factor (-s SF) is required");
 	if (!a->resume && !a->output)
 		return cli_usage_error(cmd, "the output (-o PATH) is required");
@@ -795,28 +703,29 @@ static int check_args(struct run_args *a)
 /* 0 with the arguments in a (a->help: usage printed, nothing to do), or a CLI_* code. */
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
-	const struct option *const tables[] = {own_options, srv_long_options, pin_long_options,
-					       NULL};
-	struct option *longopts = cli_options_merge(tables);
-	if (!longopts) {
-		cli_error("out of memory");
-		return CLI_IO;
-	}
-	int rc = 0, c;
-	cli_getopt_reset();
-	while (rc == 0 && !a->help &&
-	       (c = getopt_long(argc, argv, "s:o:qh", longopts, NULL)) != -1) {
-		if ((rc = parse_plan_option(a, c, optarg)) < 0 &&
-		    (rc = parse_budget_option(a, c, optarg)) < 0)
-			rc = parse_other_option(a, c, argv);
-	}
-	free(longopts);
-	if (rc || a->help)
+	struct cli_parse p = {.cmd = "run", .base = a};
+	int rc = cli_opts_parse(&p, options, argc, argv);
+	if (rc)
 		return rc;
-	if (optind < argc)
-		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
-	run_plan_instr_defaults(&a->plan, a->given); /* Valgrind's slowdown (docs/work.md) */
-	return check_args(a);
+	if ((a->help = p.help)) {
+		usage(stdout);
+		return 0;
+	}
+	if (p.next < argc)
+		return cli_usage_error("run", "unexpected argument '%s'", argv[p.next]);
+	static const struct {
+		int tag;
+		unsigned bit;
+	} given[] = {{TAG_RESTARTS, RUN_GIVEN_RESTARTS},	 {TAG_WARMUP, RUN_GIVEN_WARMUP},
+		     {TAG_RUNS, RUN_GIVEN_RUNS},		 {TAG_WARMUP_MIN, RUN_GIVEN_WARMUP_MIN},
+		     {TAG_WARMUP_MAX, RUN_GIVEN_WARMUP_MAX}, {TAG_RUNS_MIN, RUN_GIVEN_RUNS_MIN},
+		     {TAG_RUNS_MAX, RUN_GIVEN_RUNS_MAX}};
+	unsigned bits = 0;
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
+		bits |= cli_opts_given(&p, given[i].tag) ? given[i].bit : 0;
+	a->sopts.valgrind = a->plan.instructions;
+	run_plan_instr_defaults(&a->plan, bits); /* Valgrind's slowdown (docs/work.md) */
+	return check_args(a, &p);
 }
 
 /* The variants of the command line, each a target writing DIR/NAME.json (or the one target

@@ -4,66 +4,55 @@
 #include "commands/cmd.h"
 #include "commands/cmd_srv_args.h"
 #include "server/srv.h"
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SCALE = 1, OPT_JSON };
+/* What the command line says. */
+struct server_args {
+	struct srv_opts srv;
+	int json, quiet, help;
+};
+
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "scale",
+     .arg = "SF",
+     .off = offsetof(struct server_args, srv.scale),
+     .min = 0.0001,
+     .max = 100000,
+     .bad = "bad value '%s' for --scale (a scale factor like 1 or 0.1)",
+     .help = "size the default buffer pool for scale factor SF (default 1)"},
+    CLI_ROW_FLAG("json", 0, struct server_args, json, "status: print the server record as JSON"),
+    CLI_ROW_QUIET(struct server_args, quiet, "no progress messages"),
+    CLI_ROW_HELP(struct server_args, help),
+    CMD_SRV_GROUP(struct server_args, srv),
+    {.kind = CLI_OPT_END},
+};
 
 static void usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "usage: dbt3stab server <init|start|stop|status> [options]\n"
-	    "\n"
-	    "  init     create the instance and its datadir with the server's own initializer\n"
-	    "           (mariadb-install-db, or mysqld --initialize-insecure), set random\n"
-	    "           passwords (kept in DIR/client.cnf, mode 0600); a no-op when done\n"
-	    "  start    write DIR/my.cnf from the template, start the server, wait until it\n"
-	    "           answers; it keeps running after dbt3stab exits. An instance made by an\n"
-	    "           older dbt3stab gets its passwords and file modes first. A server\n"
-	    "           already running is left as it is (exit 0, with a note)\n"
-	    "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout\n"
-	    "  status   print whether it runs (exit 0) or not (exit 1); --json: version,\n"
-	    "           binary, SHA-256 and option record of a running server\n"
-	    "\n"
-	    "options:\n"
-	    "  --scale SF               size the default buffer pool for scale factor SF (default "
-	    "1)\n"
-	    "  --json                   status: print the server record as JSON\n"
-	    "  -q, --quiet              no progress messages\n"
-	    "  -h, --help               this help\n"
-	    "\n%s"
-	    "\nexit: 0 ok (start: also when it was already running), 1 not running (status),\n"
-	    "      2 usage, 4 the server failed (cannot start, runs but does not answer, or the\n"
-	    "      instance is in use by another dbt3stab)\n",
-	    srv_options_usage);
-}
-
-/* What the command line says. */
-struct server_args {
-	struct cmd_srv_args sa; /* the server options, --help, --quiet */
-	int json;
-};
-
-/* One of server's own options: 0 taken, -1 not one of them, or CLI_USAGE after one line. */
-static int own_option(void *ctx, int c, const char *arg)
-{
-	struct server_args *a = ctx;
-	switch (c) {
-	case OPT_SCALE:
-		if (cli_parse_double(arg, 0.0001, 100000, &a->sa.srv.scale) < 0)
-			return cli_usage_error(
-			    "server", "bad value '%s' for --scale (a scale factor like 1 or 0.1)",
-			    arg);
-		return 0;
-	case OPT_JSON:
-		a->json = 1;
-		return 0;
-	default:
-		return -1;
-	}
+	fputs("usage: dbt3stab server <init|start|stop|status> [options]\n"
+	      "\n"
+	      "  init     create the instance and its datadir with the server's own initializer\n"
+	      "           (mariadb-install-db, or mysqld --initialize-insecure), set random\n"
+	      "           passwords (kept in DIR/client.cnf, mode 0600); a no-op when done\n"
+	      "  start    write DIR/my.cnf from the template, start the server, wait until it\n"
+	      "           answers; it keeps running after dbt3stab exits. An instance made by an\n"
+	      "           older dbt3stab gets its passwords and file modes first. A server\n"
+	      "           already running is left as it is (exit 0, with a note)\n"
+	      "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout\n"
+	      "  status   print whether it runs (exit 0) or not (exit 1); --json: version,\n"
+	      "           binary, SHA-256 and option record of a running server\n"
+	      "\n"
+	      "options:\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs("\nexit: 0 ok (start: also when it was already running), 1 not running (status),\n"
+	      "      2 usage, 4 the server failed (cannot start, runs but does not answer, or the\n"
+	      "      instance is in use by another dbt3stab)\n",
+	      f);
 }
 
 static int do_init(struct srv *s, int quiet, int json)
@@ -212,32 +201,30 @@ static const struct {
 
 int cmd_server(int argc, char **argv)
 {
-	static const struct option own[] = {
-	    {"scale", required_argument, NULL, OPT_SCALE},
-	    {"json", no_argument, NULL, OPT_JSON},
-	    {NULL, 0, NULL, 0},
-	};
 	struct server_args args = {.json = 0};
-	struct srv_opts *o = &args.sa.srv;
+	struct srv_opts *o = &args.srv;
+	struct cli_parse p = {.cmd = "server", .base = &args};
 	struct errbuf err;
 	struct srv *s = NULL;
 	int quiet, json, rc;
-	rc = cmd_srv_args_parse(&args.sa, argc, argv, ":hq", own, own_option, &args);
+	srv_opts_init(o);
+	rc = cli_opts_parse(&p, options, argc, argv);
 	if (rc != CLI_OK)
 		goto out;
-	if (args.sa.help) {
+	if (p.help) {
 		usage(stdout);
 		goto out;
 	}
-	quiet = args.sa.quiet;
+	quiet = args.quiet;
 	json = args.json;
-	if (optind >= argc) {
+	int next = p.next;
+	if (next >= argc) {
 		rc = cli_usage_error("server", "missing action: init, start, stop or status");
 		goto out;
 	}
-	const char *action = argv[optind];
-	if (optind + 1 < argc) {
-		rc = cli_usage_error("server", "unexpected argument '%s'", argv[optind + 1]);
+	const char *action = argv[next];
+	if (next + 1 < argc) {
+		rc = cli_usage_error("server", "unexpected argument '%s'", argv[next + 1]);
 		goto out;
 	}
 	size_t a = 0;

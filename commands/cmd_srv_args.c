@@ -1,56 +1,47 @@
 /* SPDX-License-Identifier: MIT */
-/* The getopt loop server, load and query share. */
+/* The server options' rows. */
 #include "commands/cmd_srv_args.h"
 #include "base/cli.h"
-#include "base/util.h"
-#include <stdlib.h>
-#include <string.h>
 
-static const struct option common_opts[] = {
-    {"quiet", no_argument, NULL, CMD_SRV_OPT_QUIET},
-    {"help", no_argument, NULL, CMD_SRV_OPT_HELP},
-    {NULL, 0, NULL, 0},
+/* One server option into the struct srv_opts at dst, by srv_opts_parse's code. */
+static int take(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
+{
+	return srv_opts_parse(dst, row->code, arg, err) < 0 ? -1 : 0;
+}
+
+#define SRV_ROW(n, a, c, h)                                                                        \
+	{                                                                                          \
+		.kind = CLI_OPT_CALL, .name = n, .arg = a, .code = c, .fn = take, .help = h        \
+	}
+
+const struct cli_opt cmd_srv_options[] = {
+    SRV_ROW("datadir", "DIR", SRV_OPT_DATADIR,
+	    "private instance directory (default ~/.dbt3stab/server; as root " SRV_ROOT_DATADIR
+	    ")"),
+    SRV_ROW("mysqld", "PATH", SRV_OPT_MYSQLD,
+	    "server binary (default: mariadbd or mysqld on PATH)"),
+    SRV_ROW("basedir", "DIR", SRV_OPT_BASEDIR, "server installation directory (bin/, share/)"),
+    SRV_ROW("port", "N", SRV_OPT_PORT, "also listen on 127.0.0.1:N (default: the socket only)"),
+    SRV_ROW("server-option", "NAME=VALUE", SRV_OPT_SERVER_OPTION,
+	    "add or override a server option (repeatable)"),
+    SRV_ROW("defaults-extra-file", "F", SRV_OPT_DEFAULTS_EXTRA_FILE,
+	    "option file included after the generated template"),
+    SRV_ROW("buffer-pool", "SIZE", SRV_OPT_BUFFER_POOL,
+	    "InnoDB buffer pool, e.g. 4G (default from the loaded data, at most 3/4 of RAM "
+	    "leaving 4G)"),
+    {.kind = CLI_OPT_CALL,
+     .name = "performance-schema",
+     .code = SRV_OPT_PERFORMANCE_SCHEMA,
+     .fn = take,
+     .help = "turn the performance schema on (off by default)"},
+    SRV_ROW("start-timeout", "S", SRV_OPT_START_TIMEOUT,
+	    "seconds to wait for the server to answer (default 120)"),
+    SRV_ROW("stop-timeout", "S", SRV_OPT_STOP_TIMEOUT,
+	    "seconds to wait for a clean shutdown (default 120)"),
+    SRV_ROW("host", "H", SRV_OPT_HOST,
+	    "use a server the tool does not manage, on host H (no restarts); password from "
+	    "MYSQL_PWD or an option file"),
+    SRV_ROW("socket", "PATH", SRV_OPT_SOCKET, "the same, through its socket PATH"),
+    SRV_ROW("user", "U", SRV_OPT_USER, "the same, as user U"),
+    {.kind = CLI_OPT_END},
 };
-
-/* One getopt_long result: 0 taken (or help: out->help set), else the exit code. */
-static int take(struct cmd_srv_args *out, int c, char **argv, cmd_srv_own_fn own, void *ctx)
-{
-	struct errbuf err = {{0}};
-	int r;
-	switch (c) {
-	case CMD_SRV_OPT_HELP:
-		out->help = 1;
-		return 0;
-	case CMD_SRV_OPT_QUIET:
-		out->quiet = 1;
-		return 0;
-	case '?':
-	case ':':
-		return cli_bad_option(argv[0], c, argv);
-	}
-	if ((r = own(ctx, c, optarg)) >= 0)
-		return r;
-	if ((r = srv_opts_parse(&out->srv, c, optarg, &err)) < 0)
-		return cli_usage_error(argv[0], "%s", err.msg);
-	return r ? 0 : cli_bad_option(argv[0], c, argv);
-}
-
-int cmd_srv_args_parse(struct cmd_srv_args *out, int argc, char **argv, const char *shortopts,
-		       const struct option *own_opts, cmd_srv_own_fn own, void *ctx)
-{
-	const struct option *const tables[] = {own_opts, common_opts, srv_long_options, NULL};
-	int c, rc = CLI_OK;
-	memset(out, 0, sizeof(*out));
-	srv_opts_init(&out->srv);
-	struct option *longopts = cli_options_merge(tables);
-	if (!longopts) {
-		cli_error("out of memory");
-		return CLI_IO;
-	}
-	cli_getopt_reset();
-	while (rc == CLI_OK && !out->help &&
-	       (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
-		rc = take(out, c, argv, own, ctx);
-	free(longopts);
-	return rc;
-}

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab stabilize: measure which stabilizers shrink the between-restart variance here. */
 #include "base/cli.h"
+#include "base/cli_opt.h"
 #include "commands/cmd.h"
 #include "runner/run_stab.h"
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,42 +21,94 @@ static void on_signal(int sig)
 	stop_flag = 1; /* the running restart's own dbt3stab stops its server */
 }
 
+/* What the command line says. */
+struct stabilize_args {
+	struct run_stab_opts o;
+	const char *cands;
+	int json, quiet, analyze, help;
+};
+
+#define OFF(m) offsetof(struct stabilize_args, m)
+
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_DOUBLE,
+     .name = "scale",
+     .letter = 's',
+     .arg = "SF",
+     .off = OFF(o.scale),
+     .min = 1e-6,
+     .max = 1e5,
+     .bad = "bad scale factor '%s'",
+     .help = "scale factor of the loaded data (required)"},
+    {.kind = CLI_OPT_DURATION,
+     .name = "budget",
+     .arg = "DURATION",
+     .off = OFF(o.budget_s),
+     .bad = "bad --budget '%s' (e.g. 30m)",
+     .help = "stop starting rounds when the next would not fit (at least 3 rounds)"},
+    {.kind = CLI_OPT_INT,
+     .name = "rounds",
+     .arg = "N",
+     .off = OFF(o.rounds),
+     .min = 2,
+     .max = RUN_STAB_MAX_ROUNDS,
+     .bad = "bad value '%s' for --rounds (2 or more)",
+     .help = "exactly N rounds (default 6 without --budget)"},
+    CLI_ROW_STRING("queries", 0, "LIST", struct stabilize_args, o.queries, "as run (default 1-22)"),
+    {.kind = CLI_OPT_INT,
+     .name = "warmup",
+     .arg = "N",
+     .off = OFF(o.warmup),
+     .min = 0,
+     .max = 10000,
+     .bad = "bad value '%s' for --warmup",
+     .help = "warm-up executions per query and restart (default 8)"},
+    {.kind = CLI_OPT_INT,
+     .name = "runs",
+     .arg = "N",
+     .off = OFF(o.runs),
+     .min = 1,
+     .max = 10000,
+     .bad = "bad value '%s' for --runs",
+     .help = "measured executions per query and restart (default 10)"},
+    CLI_ROW_STRING("candidates", 0, "LIST", struct stabilize_args, cands,
+		   "e.g. no-aslr,nice-20 (default: every available one): server-2pu unpinned "
+		   "no-aslr nice-20 sched-fifo large-pages thp-never flush-fsync perf-schema-on "
+		   "jemalloc drop-caches ahi-off pool-load"),
+    CLI_ROW_FLAG("analyze", 0, struct stabilize_args, analyze,
+		 "no measuring: analyse the results already in DIR"),
+    CLI_ROW_FLAG("keep-disturbed", 0, struct stabilize_args, o.keep_disturbed,
+		 "analyse disturbed restarts too (default: left out and counted in the notes)"),
+    CLI_ROW_STRING("output", 'o', "DIR", struct stabilize_args, o.dir,
+		   "where results go (default stabilize-results)"),
+    CLI_ROW_STRING("datadir", 0, "DIR", struct stabilize_args, o.datadir, "the instance (as run)"),
+    CLI_ROW_STRING("port", 0, "N", struct stabilize_args, o.port, "its TCP port (as run)"),
+    CLI_ROW_FLAG("json", 0, struct stabilize_args, json, "the analysis as JSON on stdout"),
+    CLI_ROW_QUIET(struct stabilize_args, quiet, "no progress"),
+    CLI_ROW_HELP(struct stabilize_args, help),
+    {.kind = CLI_OPT_END},
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dbt3stab stabilize -s SF [options]\n"
-		"\n"
-		"An interleaved A/A experiment per candidate stabilizer: each candidate gets one\n"
-		"server restart per round ('dbt3stab run --restarts 1'), in an order rotated\n"
-		"every round; the between-restart variance of the log restart means is compared\n"
-		"with the default's (variance ratio with its CI, a permutation test that keeps\n"
-		"each restart whole, median and worst CoV over the queries, time). Recommended:\n"
-		"a lower variance by the test at 0.05 over the candidates, a lower median CoV and\n"
-		"at most 5%% slower. Prints a table, writes DIR/stabilize.json and the profile\n"
-		"DIR/profile.json that 'dbt3stab run --profile' applies. Host changes\n"
-		"(transparent huge pages) are undone after each restart, also when interrupted.\n"
-		"See docs/stability.md.\n"
-		"\n"
-		"  -s, --scale SF           scale factor of the loaded data (required)\n"
-		"  --budget DURATION        stop starting rounds when the next would not fit\n"
-		"                           (at least 3 rounds)\n"
-		"  --rounds N               exactly N rounds (default 6 without --budget)\n"
-		"  --queries LIST           as run (default 1-22)\n"
-		"  --warmup N, --runs N     per query and restart (default 8, 10)\n"
-		"  --candidates LIST        e.g. no-aslr,nice-20 (default: every available one):\n"
-		"                           server-2pu unpinned no-aslr nice-20 sched-fifo\n"
-		"                           large-pages thp-never flush-fsync perf-schema-on\n"
-		"                           jemalloc drop-caches ahi-off pool-load\n"
-		"  --analyze                no measuring: analyse the results already in DIR\n"
-		"  --keep-disturbed         analyse disturbed restarts too (default: left out\n"
-		"                           and counted in the notes)\n"
-		"  -o, --output DIR         where results go (default stabilize-results)\n"
-		"  --datadir DIR, --port N  the instance (as run)\n"
-		"  --json                   the analysis as JSON on stdout\n"
-		"  -q, --quiet              no progress\n"
-		"  -h, --help               this help\n"
-		"exit: 0 done, 2 usage, 4 a restart failed or the instance is in use (the\n"
-		"experiment holds its lock from the first restart to the last), 130 interrupted\n");
+	fputs("usage: dbt3stab stabilize -s SF [options]\n"
+	      "\n"
+	      "An interleaved A/A experiment per candidate stabilizer: each candidate gets one\n"
+	      "server restart per round ('dbt3stab run --restarts 1'), in an order rotated\n"
+	      "every round; the between-restart variance of the log restart means is compared\n"
+	      "with the default's (variance ratio with its CI, a permutation test that keeps\n"
+	      "each restart whole, median and worst CoV over the queries, time). Recommended:\n"
+	      "a lower variance by the test at 0.05 over the candidates, a lower median CoV and\n"
+	      "at most 5% slower. Prints a table, writes DIR/stabilize.json and the profile\n"
+	      "DIR/profile.json that 'dbt3stab run --profile' applies. Host changes\n"
+	      "(transparent huge pages) are undone after each restart, also when interrupted.\n"
+	      "See docs/stability.md.\n"
+	      "\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs("exit: 0 done, 2 usage, 4 a restart failed or the instance is in use (the\n"
+	      "experiment holds its lock from the first restart to the last), 130 interrupted\n",
+	      f);
 }
 
 static void progress(void *arg, const char *msg)
@@ -232,116 +285,27 @@ static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int
 	return rc;
 }
 
-enum {
-	OPT_BUDGET = 256,
-	OPT_ROUNDS,
-	OPT_QUERIES,
-	OPT_WARMUP,
-	OPT_RUNS,
-	OPT_CANDIDATES,
-	OPT_ANALYZE,
-	OPT_KEEP_DISTURBED,
-	OPT_DATADIR,
-	OPT_PORT,
-	OPT_JSON
-};
-
 int cmd_stabilize(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"scale", required_argument, NULL, 's'},
-	    {"budget", required_argument, NULL, OPT_BUDGET},
-	    {"rounds", required_argument, NULL, OPT_ROUNDS},
-	    {"queries", required_argument, NULL, OPT_QUERIES},
-	    {"warmup", required_argument, NULL, OPT_WARMUP},
-	    {"runs", required_argument, NULL, OPT_RUNS},
-	    {"candidates", required_argument, NULL, OPT_CANDIDATES},
-	    {"analyze", no_argument, NULL, OPT_ANALYZE},
-	    {"keep-disturbed", no_argument, NULL, OPT_KEEP_DISTURBED},
-	    {"output", required_argument, NULL, 'o'},
-	    {"datadir", required_argument, NULL, OPT_DATADIR},
-	    {"port", required_argument, NULL, OPT_PORT},
-	    {"json", no_argument, NULL, OPT_JSON},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct run_stab_opts o = {
-	    .dir = "stabilize-results", .warmup = 8, .runs = 10, .alpha = 0.05, .stop = &stop_flag};
-	const char *cands = NULL;
-	int c, json = 0, quiet = 0, analyze = 0;
-	long v;
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":s:o:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (cli_parse_double(optarg, 1e-6, 1e5, &o.scale) < 0)
-				return cli_usage_error("stabilize", "bad scale factor '%s'",
-						       optarg);
-			break;
-		case OPT_BUDGET:
-			if (cli_parse_duration(optarg, &o.budget_s) < 0)
-				return cli_usage_error("stabilize", "bad --budget '%s' (e.g. 30m)",
-						       optarg);
-			break;
-		case OPT_ROUNDS:
-		case OPT_WARMUP:
-		case OPT_RUNS:
-			if (cli_parse_long(optarg,
-					   c == OPT_WARMUP   ? 0
-					   : c == OPT_ROUNDS ? 2
-							     : 1,
-					   c == OPT_ROUNDS ? RUN_STAB_MAX_ROUNDS : 10000, &v) < 0)
-				return cli_usage_error("stabilize", "bad value '%s' for --%s",
-						       optarg,
-						       c == OPT_ROUNDS	 ? "rounds (2 or more)"
-						       : c == OPT_WARMUP ? "warmup"
-									 : "runs");
-			*(c == OPT_ROUNDS   ? &o.rounds
-			  : c == OPT_WARMUP ? &o.warmup
-					    : &o.runs) = (int)v;
-			break;
-		case OPT_QUERIES:
-			o.queries = optarg;
-			break;
-		case OPT_CANDIDATES:
-			cands = optarg;
-			break;
-		case OPT_KEEP_DISTURBED:
-			o.keep_disturbed = 1;
-			break;
-		case OPT_ANALYZE:
-			analyze = 1;
-			break;
-		case 'o':
-			o.dir = optarg;
-			break;
-		case OPT_DATADIR:
-			o.datadir = optarg;
-			break;
-		case OPT_PORT:
-			o.port = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option("stabilize", c, argv);
-		}
+	struct stabilize_args a = {
+	    .o = {.dir = "stabilize-results", .warmup = 8, .runs = 10, .alpha = 0.05}};
+	struct cli_parse p = {.cmd = "stabilize", .base = &a};
+	struct run_stab_opts *o = &a.o;
+	int rc = cli_opts_parse(&p, options, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	if (p.help) {
+		usage(stdout);
+		return CLI_OK;
 	}
-	if (optind < argc)
-		return cli_usage_error("stabilize", "unexpected argument '%s'", argv[optind]);
-	if (!(o.scale > 0))
+	o->stop = &stop_flag;
+	if (p.next < argc)
+		return cli_usage_error("stabilize", "unexpected argument '%s'", argv[p.next]);
+	if (!(o->scale > 0))
 		return cli_usage_error("stabilize", "the scale factor (-s SF) is required");
-	if (o.rounds && o.budget_s > 0)
+	if (o->rounds && o->budget_s > 0)
 		return cli_usage_error("stabilize", "--rounds and --budget: give one");
-	if (!*o.dir)
+	if (!*o->dir)
 		return cli_usage_error("stabilize", "an empty output directory");
-	return stabilize(&o, cands, analyze, json, quiet);
+	return stabilize(o, a.cands, a.analyze, a.json, a.quiet);
 }

@@ -6,110 +6,98 @@
 #include "commands/cmd.h"
 #include "commands/cmd_output.h"
 #include "commands/cmd_stat_opts.h"
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static void usage(FILE *f, const struct cmd_stat_opts *so)
-{
-	fprintf(f,
-		"usage: dbt3stab summary RESULT.json [options]\n"
-		"\n"
-		"Per query: restarts, runs, mean, geometric mean of the restart means, the sd of\n"
-		"the log restart means (the noise compare sees) with its 95%% CI, split into its\n"
-		"between- and within-restart parts, the variance components (one-way random-\n"
-		"effects ANOVA), a run-position (warm-up) effect, and how many restarts a side\n"
-		"compare needs to flag a given slowdown on this host (with a 95%% interval).\n"
-		"\n"
-		"  --detect D           slowdown to detect, e.g. 3%% (default) or 0.03\n"
-		"  --power P            target power, default 80%%\n"
-		"  --cost               only the last lines: what a 5%% and a 10%% verdict cost on\n"
-		"                       this host (restarts a side, wall time), what is decided,\n"
-		"                       which other signal would decide (text or markdown)\n"
-		"compare's options, for the power:\n");
-	cmd_stat_usage(f, so);
-	fprintf(f, "  -o, --output FILE    write to FILE instead of standard output (checked\n"
-		   "                       first: exit 2 when FILE cannot be created)\n"
-		   "  -q, --quiet          no warnings on standard error\n"
-		   "  -h, --help           this help\n"
-		   "\n"
-		   "exit: 0 ok, 2 usage or input error, or the report cannot be written\n");
-}
-
-enum { OPT_DETECT = 256, OPT_POWER, OPT_COST };
 
 /* What the command line says. */
 struct summary_args {
 	struct rpt_summary_opts opts;
+	struct rpt_compare_opts cmp; /* compare's options, for the power */
 	enum rpt_format fmt;
 	const char *output; /* -o FILE, or NULL for standard output */
 	const char *path;   /* the result file */
-	int help;
+	int quiet, help;
 	int cost; /* --cost: the verdict cost lines alone */
 };
+
+static const struct cli_opt options[] = {
+    {.kind = CLI_OPT_FRACTION,
+     .name = "detect",
+     .arg = "D",
+     .off = offsetof(struct summary_args, opts.detect),
+     .min = 0,
+     .max = 9.999999999,
+     .bad = "bad --detect '%s' (e.g. 3% or 0.03)",
+     .help = "slowdown to detect, e.g. 3% (default) or 0.03"},
+    {.kind = CLI_OPT_FRACTION,
+     .name = "power",
+     .arg = "P",
+     .off = offsetof(struct summary_args, opts.power),
+     .min = 0,
+     .max = 0.999999999,
+     .bad = "bad --power '%s' (e.g. 80%)",
+     .help = "target power, default 80%"},
+    CLI_ROW_FLAG("cost", 0, struct summary_args, cost,
+		 "only the last lines: what a 5% and a 10% verdict cost on this host (restarts a "
+		 "side, wall time), what is decided, which other signal would decide (text or "
+		 "markdown)"),
+    {.kind = CLI_OPT_CALL,
+     .name = "format",
+     .arg = "F",
+     .off = offsetof(struct summary_args, fmt),
+     .fn = cmd_take_format,
+     .code = RPT_REPORT_SUMMARY,
+     .help = "text, markdown or json"},
+    CLI_ROW_STRING("output", 'o', "FILE", struct summary_args, output,
+		   "write to FILE instead of standard output (checked first: exit 2 when FILE "
+		   "cannot be created)"),
+    /* summary prints no warnings on stderr: they are in the report */
+    CLI_ROW_QUIET(struct summary_args, quiet, "no warnings on standard error"),
+    CLI_ROW_HELP(struct summary_args, help),
+    {.kind = CLI_OPT_GROUP,
+     .help = "compare's options, for the power",
+     .table = cmd_stat_options,
+     .off = offsetof(struct summary_args, cmp)},
+    {.kind = CLI_OPT_END},
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: dbt3stab summary RESULT.json [options]\n"
+	      "\n"
+	      "Per query: restarts, runs, mean, geometric mean of the restart means, the sd of\n"
+	      "the log restart means (the noise compare sees) with its 95% CI, split into its\n"
+	      "between- and within-restart parts, the variance components (one-way random-\n"
+	      "effects ANOVA), a run-position (warm-up) effect, and how many restarts a side\n"
+	      "compare needs to flag a given slowdown on this host (with a 95% interval).\n"
+	      "\n",
+	      f);
+	cli_opts_usage(f, options);
+	fputs("\nexit: 0 ok, 2 usage or input error, or the report cannot be written\n", f);
+}
 
 /* The options, then the one result file and the -o checks. CLI_OK (a->help: usage printed), or
  * the exit code of the one line printed. */
 static int parse_args(struct summary_args *a, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    CMD_STAT_LONGOPTS,
-	    {"detect", required_argument, NULL, OPT_DETECT},
-	    {"power", required_argument, NULL, OPT_POWER},
-	    {"cost", no_argument, NULL, OPT_COST},
-	    {"output", required_argument, NULL, 'o'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct rpt_summary_opts *opts = &a->opts;
-	struct cmd_stat_opts so;
-	int c, orc;
-	rpt_summary_opts_init(opts);
-	cmd_stat_opts_init(&so, rpt_formats_of(RPT_REPORT_SUMMARY));
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-		int h = cmd_stat_opt(&so, c, optarg, "summary", &orc);
-		if (h < 0)
-			return orc;
-		if (h > 0)
-			continue;
-		switch (c) {
-		case OPT_DETECT:
-			if (cli_parse_fraction(optarg, &opts->detect) < 0 || !(opts->detect > 0) ||
-			    opts->detect >= 10)
-				return cli_usage_error(
-				    "summary", "bad --detect '%s' (e.g. 3%% or 0.03)", optarg);
-			break;
-		case OPT_POWER:
-			if (cli_parse_fraction(optarg, &opts->power) < 0 || !(opts->power > 0) ||
-			    !(opts->power < 1))
-				return cli_usage_error("summary", "bad --power '%s' (e.g. 80%%)",
-						       optarg);
-			break;
-		case OPT_COST:
-			a->cost = 1;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'q':
-			break; /* summary prints no warnings on stderr: they are in the report */
-		case 'h':
-			usage(stdout, &so);
-			a->help = 1;
-			return CLI_OK;
-		default:
-			return cli_bad_option("summary", c, argv);
-		}
+	struct cli_parse p = {.cmd = "summary", .base = a};
+	rpt_summary_opts_init(&a->opts);
+	rpt_compare_opts_init(&a->cmp);
+	a->fmt = RPT_TEXT;
+	int rc = cli_opts_parse(&p, options, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	if ((a->help = p.help)) {
+		usage(stdout);
+		return CLI_OK;
 	}
-	rpt_summary_opts_take(opts, &so.cmp);
-	a->fmt = so.format;
+	rpt_summary_opts_take(&a->opts, &a->cmp);
 	if (a->cost && a->fmt != RPT_TEXT && a->fmt != RPT_MARKDOWN)
 		return cli_usage_error("summary", "--cost is written as text or markdown");
-	if (argc - optind != 1)
+	if (argc - p.next != 1)
 		return cli_usage_error("summary", "expected one result file");
-	a->path = argv[optind];
+	a->path = argv[p.next];
 	return cmd_output_check(a->output, &a->path, 1);
 }
 

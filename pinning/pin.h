@@ -5,7 +5,6 @@
 #define DBT3_PIN_H
 #include "base/util.h"
 #include "pinning/stab.h"
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -63,11 +62,9 @@ void pin_ids_format(char *out, size_t len, const unsigned *ids, int n);
  * the caller owns the reference. */
 json_t *pin_placement_to_json(const struct pin_placement *p);
 
-/* getopt_long entries for --server-cpus, --client-cpus, --membind, --no-pin and the
- * stabilizer flags (--no-aslr, --nice, --sched-fifo, --drop-caches, --large-pages),
- * terminated by a zero entry, to copy into a command's own table. Their val codes are
- * PIN_OPT_BASE and up (srv.h uses 1000..): keep the command's own codes below 1000.
- * PIN_OPT_TOPOLOGY is handled by pin_opts_parse but only `pin` lists it. */
+/* The codes pin_opts_parse takes: --server-cpus, --client-cpus, --membind, --no-pin and the
+ * stabilizer flags (--no-aslr, --nice, --sched-fifo, --drop-caches, --large-pages); the
+ * command layer's table of them is commands/cmd_pin_opts.c. PIN_OPT_TOPOLOGY: only `pin`. */
 #define PIN_OPT_BASE 0x7000
 enum pin_opt_code {
 	PIN_OPT_SERVER_CPUS = PIN_OPT_BASE,
@@ -81,8 +78,6 @@ enum pin_opt_code {
 	PIN_OPT_LARGE_PAGES,
 	PIN_OPT_TOPOLOGY
 };
-extern const struct option pin_long_options[];
-#define PIN_LONG_OPTIONS_COUNT 9 /* entries before the zero one */
 
 /* Handles one getopt_long result c with its optarg: 1 when c is a pin or stabilizer option
  * (stored into opts), 0 when it is not one of ours, -1 on a bad value (err filled). */
@@ -90,9 +85,6 @@ int pin_opts_parse(struct pin_opts *opts, int c, const char *arg, struct errbuf 
 
 /* Checks combinations once parsing is done (--no-pin with a CPU list, root-only flags). */
 int pin_opts_check(const struct pin_opts *opts, struct errbuf *err);
-
-/* The usage lines of these options, for a command's --help. */
-void pin_opts_usage(FILE *f);
 
 /* Everything a run needs: topology, placement, stabilizers, the cpusets prepared for the
  * child. Made once before the first start; free with pin_ctx_free(). */

@@ -4,19 +4,6 @@
 #include "pinning/pin_int.h"
 #include <string.h>
 
-const struct option pin_long_options[] = {
-    {"server-cpus", required_argument, NULL, PIN_OPT_SERVER_CPUS},
-    {"client-cpus", required_argument, NULL, PIN_OPT_CLIENT_CPUS},
-    {"membind", required_argument, NULL, PIN_OPT_MEMBIND},
-    {"no-pin", no_argument, NULL, PIN_OPT_NO_PIN},
-    {"no-aslr", no_argument, NULL, PIN_OPT_NO_ASLR},
-    {"nice", required_argument, NULL, PIN_OPT_NICE},
-    {"sched-fifo", required_argument, NULL, PIN_OPT_SCHED_FIFO},
-    {"drop-caches", no_argument, NULL, PIN_OPT_DROP_CACHES},
-    {"large-pages", no_argument, NULL, PIN_OPT_LARGE_PAGES},
-    {NULL, 0, NULL, 0},
-};
-
 static int set_list(const char **dst, const char *arg, const char *flag, struct errbuf *err)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
@@ -83,21 +70,4 @@ int pin_opts_check(const struct pin_opts *o, struct errbuf *err)
 				  "--no-pin cannot be combined with --server-cpus, --client-cpus "
 				  "or --membind");
 	return stab_opts_check(&o->stab, err);
-}
-
-void pin_opts_usage(FILE *f)
-{
-	fputs(
-	    "placement options (see 'dbt3stab pin --explain'):\n"
-	    "  --server-cpus LIST       bind the server to these PUs (OS indexes, e.g. 2 or 2-3)\n"
-	    "  --client-cpus LIST       bind the client thread to these PUs\n"
-	    "  --membind NODES          bind the server's memory to these NUMA nodes\n"
-	    "  --no-pin                 no CPU or memory binding at all\n"
-	    "stabilizers (each optional, each recorded in the result):\n"
-	    "  --no-aslr                start the server with address-space randomisation off\n"
-	    "  --nice N                 run the server at nice N (-20..19; below 0 needs root)\n"
-	    "  --sched-fifo PRIO        run the server SCHED_FIFO at PRIO (1..99, root)\n"
-	    "  --drop-caches            drop the page cache before each start (root)\n"
-	    "  --large-pages            InnoDB large pages, when the host has huge pages\n",
-	    f);
 }

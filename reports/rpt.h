@@ -373,7 +373,7 @@ json_t *rpt_seq_query_json(const struct rpt_compare *c, const struct rpt_query *
 /* 1 when old and new are the two variants of one run (plan.variant set and different, the same
  * started_at) whose plans record run --budget's group-sequential rule (plan.decision_rule
  * "group-sequential-*", or in files before it plan.budget_s with plan.max_pairs): their restarts
- * were stopped by that rule, so compare replays it unless --fixed. */
+ * were stopped by that rule, so compare replays it unless --fixed-sample. */
 int rpt_seq_recorded(const struct rpt_compare *c);
 
 /* Text (md 0) or Markdown (md 1) lines saying how restarts were paired and, with --sequential,

@@ -195,7 +195,7 @@ static void seq_rule_source(FILE *out, const struct rpt_compare *c)
 	if (c->opts.seq_auto)
 		fputs(" Replayed by default: the files are the variants of one run --budget, whose "
 		      "restarts this rule stopped (a fixed-sample test on them would not keep "
-		      "&alpha;; <code>--fixed</code> gives it).",
+		      "&alpha;; <code>--fixed-sample</code> gives it).",
 		      out);
 	fputs("</p>\n", out);
 }
@@ -470,7 +470,7 @@ static void budget_run_line(FILE *out, const struct rpt_html_side *side)
 	if (isfinite(rmin) && isfinite(rmax))
 		fprintf(out, "; %.0f to %.0f measured runs", rmin, rmax);
 	json_t *keep = json_object_get(r->plan, "keep_all");
-	fputs(json_is_true(keep) ? "; every query measured to the end (--keep-all)"
+	fputs(json_is_true(keep) ? "; every query measured to the end (--measure-decided)"
 				 : "; decided queries stop being measured",
 	      out);
 	fputs("</li>\n", out);

@@ -576,7 +576,7 @@ void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
 		fprintf(f,
 			"%sverdicts: the sequential rule's, by default: the files are the variants of "
 			"one run --budget, which stopped by that rule (a fixed-sample test on them "
-			"would not keep alpha; --fixed forces it)\n",
+			"would not keep alpha; --fixed-sample forces it)\n",
 			bullet);
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];

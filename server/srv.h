@@ -3,7 +3,6 @@
 #ifndef DBT3_SRV_H
 #define DBT3_SRV_H
 #include "base/util.h"
-#include <getopt.h>
 #include <jansson.h>
 #include <mysql.h>
 #include <stdint.h>
@@ -36,7 +35,8 @@ struct srv_kv {
 	char *value;
 };
 
-/* getopt_long codes of the shared server options; commands' own long-only codes stay below 1000. */
+/* The shared server options, by code for srv_opts_parse (the command layer's table of them:
+ * commands/cmd_srv_args.c). */
 #define SRV_OPT_BASE 1000
 enum srv_opt_code {
 	SRV_OPT_DATADIR = SRV_OPT_BASE,
@@ -88,16 +88,11 @@ struct srv_opts {
 	size_t n_server_options;
 };
 
-/* Long options to append to a command's getopt_long table (terminated by a zero entry). */
-extern const struct option srv_long_options[];
-/* Usage lines describing srv_long_options, for a command's --help. */
-extern const char srv_options_usage[];
-
 /* Defaults; no allocation. */
 void srv_opts_init(struct srv_opts *o);
 
-/* Handles one getopt_long result: 1 consumed, 0 not a server option, -1 bad value (message in err).
- */
+/* Takes option opt with its value arg: 1 consumed, 0 not a server option, -1 bad value
+ * (message in err). */
 int srv_opts_parse(struct srv_opts *o, int opt, const char *arg, struct errbuf *err);
 
 /* After parsing: fills the default datadir and decides managed vs external; -1 on conflicts. */

@@ -9,42 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const struct option srv_long_options[] = {
-    {"datadir", required_argument, NULL, SRV_OPT_DATADIR},
-    {"mysqld", required_argument, NULL, SRV_OPT_MYSQLD},
-    {"basedir", required_argument, NULL, SRV_OPT_BASEDIR},
-    {"port", required_argument, NULL, SRV_OPT_PORT},
-    {"socket", required_argument, NULL, SRV_OPT_SOCKET},
-    {"host", required_argument, NULL, SRV_OPT_HOST},
-    {"user", required_argument, NULL, SRV_OPT_USER},
-    {"server-option", required_argument, NULL, SRV_OPT_SERVER_OPTION},
-    {"defaults-extra-file", required_argument, NULL, SRV_OPT_DEFAULTS_EXTRA_FILE},
-    {"start-timeout", required_argument, NULL, SRV_OPT_START_TIMEOUT},
-    {"stop-timeout", required_argument, NULL, SRV_OPT_STOP_TIMEOUT},
-    {"buffer-pool", required_argument, NULL, SRV_OPT_BUFFER_POOL},
-    {"performance-schema", no_argument, NULL, SRV_OPT_PERFORMANCE_SCHEMA},
-    {NULL, 0, NULL, 0},
-};
-
-const char srv_options_usage[] =
-    "server options:\n"
-    "  --datadir DIR            private instance directory (default ~/.dbt3stab/server;\n"
-    "                           as root " SRV_ROOT_DATADIR ")\n"
-    "  --mysqld PATH            server binary (default: mariadbd or mysqld on PATH)\n"
-    "  --basedir DIR            server installation directory (bin/, share/)\n"
-    "  --port N                 also listen on 127.0.0.1:N (default: the socket only)\n"
-    "  --server-option NAME=VALUE\n"
-    "                           add or override a server option (repeatable)\n"
-    "  --defaults-extra-file F  option file included after the generated template\n"
-    "  --buffer-pool SIZE       InnoDB buffer pool, e.g. 4G (default from the loaded\n"
-    "                           data, at most 3/4 of RAM leaving 4G)\n"
-    "  --performance-schema     turn the performance schema on (off by default)\n"
-    "  --start-timeout S        seconds to wait for the server to answer (default 120)\n"
-    "  --stop-timeout S         seconds to wait for a clean shutdown (default 120)\n"
-    "  --host H, --socket PATH, --user U\n"
-    "                           use a server the tool does not manage (no restarts);\n"
-    "                           password from MYSQL_PWD or an option file\n";
-
 void srv_opts_init(struct srv_opts *o)
 {
 	memset(o, 0, sizeof(*o));

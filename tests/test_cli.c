@@ -2,7 +2,6 @@
 #include "base/cli.h"
 #include "commands/cmd.h"
 #include "tests/harness.h"
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,24 +48,6 @@ static void test_cli__table_has_every_command_once(void)
 	CU_ASSERT_PTR_NULL(cmd_find("nosuch"));
 }
 
-static void test_cli__options_merge_keeps_order_and_ends_with_zero(void)
-{
-	static const struct option a[] = {{"alpha", no_argument, NULL, 'a'}, {NULL, 0, NULL, 0}};
-	static const struct option b[] = {{"beta", required_argument, NULL, 1000},
-					  {"gamma", no_argument, NULL, 1001},
-					  {NULL, 0, NULL, 0}};
-	const struct option *const tables[] = {a, b, NULL};
-	struct option *all = cli_options_merge(tables);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(all);
-	CU_ASSERT_STRING_EQUAL(all[0].name, "alpha");
-	CU_ASSERT_STRING_EQUAL(all[1].name, "beta");
-	CU_ASSERT_EQUAL(all[1].val, 1000);
-	CU_ASSERT_EQUAL(all[1].has_arg, required_argument);
-	CU_ASSERT_STRING_EQUAL(all[2].name, "gamma");
-	CU_ASSERT_PTR_NULL(all[3].name);
-	free(all);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -74,8 +55,6 @@ int main(int argc, char **argv)
 		{"parse_double_rejects_non_finite", test_cli__parse_double_rejects_non_finite},
 		{"fraction_accepts_percent", test_cli__fraction_accepts_percent},
 		{"table_has_every_command_once", test_cli__table_has_every_command_once},
-		{"options_merge_keeps_order_and_ends_with_zero",
-		 test_cli__options_merge_keeps_order_and_ends_with_zero},
 		{NULL, NULL},
 	};
 	return th_run("cli", cases, argc, argv);

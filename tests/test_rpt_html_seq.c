@@ -294,7 +294,7 @@ static void test_rpt_html_seq__default_for_a_budget_run(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "Replayed by default: the files are the variants of "
 					    "one run --budget"));
 	free(html);
-	html = seq_page(dir, "f.html", "--fixed", 1);
+	html = seq_page(dir, "f.html", "--fixed-sample", 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"sequential\""));
 	CU_ASSERT_PTR_NULL(strstr(html, "Replayed by default"));

@@ -292,7 +292,7 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 	/* Decisions are final: another look changes nothing. */
 	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, 0, &seq, &cost, &err), 1);
 	CU_ASSERT_EQUAL(next[0].decision, RUN_DECIDED_REGRESSION);
-	/* --keep-all: decided queries stay in the next pair and its cost. */
+	/* --measure-decided: decided queries stay in the next pair and its cost. */
 	p.keep_all = 1;
 	struct run_pair_cost all = {0, 0};
 	CU_ASSERT_EQUAL(run_budget_next(next, &p, res, 2, 8, ss, 0, &seq, &all, &err), 1);

@@ -14,9 +14,11 @@ run compare seq_old.json seq_new.json --sequential --max-pairs 20 --format json 
 # max_pairs 10): the run's rule is replayed (two-sided, margin 3%, K 10)
 run compare seq_budget_old.json seq_budget_new.json --sequential --quiet
 # ... and without --sequential too: the two variants of one budget run are replayed by default and
-# the report says so; --fixed forces the fixed-sample test; both at once are refused
+# the report says so; --fixed-sample forces the fixed-sample test; both at once are refused (the
+# old name --fixed still works, and the refusal names the option as it was spelled)
 run compare seq_budget_old.json seq_budget_new.json --quiet
-run compare seq_budget_old.json seq_budget_new.json --fixed --quiet | grep -E '^(\$|exit=|pairing|sequential|verdicts|Q[0-9]+ )'
+run compare seq_budget_old.json seq_budget_new.json --fixed-sample --quiet | grep -E '^(\$|exit=|pairing|sequential|verdicts|Q[0-9]+ )'
+run compare seq_budget_old.json seq_budget_new.json --fixed-sample --sequential
 run compare seq_budget_old.json seq_budget_new.json --fixed --sequential
 # a run whose horizon grew from 8 to 12 (plan.horizon, K after each pair): replayed look by look
 hz=$(mktemp -d) || exit 1
