@@ -71,6 +71,9 @@ int cli_bad_option(const char *cmd, int c, char **argv)
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
 	if (c == ':')
 		return cli_usage_error(cmd, "option '%s' needs a value", arg);
+	if (optopt > 255) /* a long option's code (cli_opt.h's tables): "--flag=VALUE" */
+		return cli_usage_error(cmd, "option '%.*s' takes no value", (int)strcspn(arg, "="),
+				       arg);
 	if (optopt && optopt != '?')
 		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
 	return cli_usage_error(cmd, "unknown option '%s'", arg);

@@ -212,8 +212,13 @@ static void test_cli_opt__unknown_option_is_one_line_exit_2(void)
 			       "dbt3stab t: unknown option '--nosuch' (see 'dbt3stab t --help')");
 	CU_ASSERT_EQUAL(parse_line("-x", &a, &p, msg, sizeof(msg)), CLI_USAGE);
 	CU_ASSERT_STRING_EQUAL(msg, "dbt3stab t: unknown option '-x' (see 'dbt3stab t --help')");
-	/* a flag takes no value */
+	/* a flag takes no value: named without it, never by its code as a letter */
 	CU_ASSERT_EQUAL(parse_line("--verbose=1", &a, &p, msg, sizeof(msg)), CLI_USAGE);
+	CU_ASSERT_STRING_EQUAL(
+	    msg, "dbt3stab t: option '--verbose' takes no value (see 'dbt3stab t --help')");
+	CU_ASSERT_EQUAL(parse_line("--keep-all=yes", &a, &p, msg, sizeof(msg)), CLI_USAGE);
+	CU_ASSERT_STRING_EQUAL(
+	    msg, "dbt3stab t: option '--keep-all' takes no value (see 'dbt3stab t --help')");
 }
 
 static void test_cli_opt__missing_value_is_named(void)
