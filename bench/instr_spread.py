@@ -4,7 +4,8 @@
 between restarts at the same run position ((max - min) / min over the restarts), the spread of the
 restart means, and the largest change between the measured runs of one restart.
 
-usage: instr_spread.py RESULT.json[.gz] [...]   (the last lines summarise all files together)
+usage: instr_spread.py RESULT.json[.gz] [...]   (the last lines summarise all files together,
+over the queries with at least 2 restarts)
 """
 import gzip
 import json
@@ -43,12 +44,14 @@ def main(paths):
             print(f"{q['id']:6} {len(counts):>8} {statistics.mean(means):>14.0f} {100 * pos:>12.4f} "
                   f"{100 * mean_spread:>13.4f} {100 * within:>9.4f} "
                   f"{','.join(map(str, warm)):>8} {''.join('y' if s else 'n' for s in steady)}")
+            rows += 1
+            if len(counts) < 2:  # one restart has no spread between restarts
+                continue
             if same_warm:
                 worst_pos.append(pos)
             worst_mean.append(mean_spread)
-            rows += 1
-    if rows:
-        print(f"queries: {rows}; restart means within 0.5%: "
+    if worst_mean:
+        print(f"queries: {rows}, with at least 2 restarts {len(worst_mean)}; restart means within 0.5%: "
               f"{sum(1 for x in worst_mean if x <= 0.005)} of {len(worst_mean)}; "
               f"median spread of the restart means {100 * statistics.median(worst_mean):.4f}%, "
               f"max {100 * max(worst_mean):.4f}%")
