@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "base/cli_opt.h"
 #include "base/progress.h"
 #include "base/safe_write.h"
+#include "base/sigchain.h"
 #include "base/util.h"
 #include "dbt3/gen.h"
 #include "dbt3/gen_files.h"
@@ -83,14 +83,6 @@ static void usage(FILE *f)
 	    "NAME.tbl that is not a regular file is refused. Memory stays below\n"
 	    "about 400 MiB at any scale factor (the 300 MiB text pool plus 16 chunks in flight).\n",
 	    f);
-}
-
-static volatile sig_atomic_t gen_interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	gen_interrupted = 1;
 }
 
 /* The display: one live line per pass, its rate and ETA measured from start_ns. */
@@ -239,11 +231,8 @@ static int generate(struct util_out *outs, int *opened, double sf, int threads, 
 	int rc = CLI_OK;
 	struct errbuf err;
 	struct gen_ctx *ctx = NULL;
-	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	gen_interrupted = 0;
+	sigchain_push_stop(SIGCHAIN_STOP);
+	const volatile sig_atomic_t *stop = sigchain_stop_flag();
 	struct gen_display d = {.start_ns = 0};
 	progress_init(&d.line, stderr, progress_mode(stderr, quiet) | PROGRESS_KEEP,
 		      200000000ULL);
@@ -261,12 +250,12 @@ static int generate(struct util_out *outs, int *opened, double sf, int threads, 
 				    .flags = flags,
 				    .threads = threads,
 				    .dir = dir,
-				    .stop = &gen_interrupted,
+				    .stop = stop,
 				    .progress = show_pass,
 				    .progress_arg = &d};
 	memcpy(go.fd, opened, sizeof(go.fd));
 	int wrc = gen_files_write(ctx, &go, &err);
-	if (gen_interrupted) {
+	if (*stop) {
 		progress_end(&d.line);
 		cli_error("interrupted; incomplete temporary files removed");
 		rc = CLI_INTERRUPTED;
@@ -282,8 +271,7 @@ static int generate(struct util_out *outs, int *opened, double sf, int threads, 
 		rc = publish_outputs(outs, opened);
 restore:
 	gen_ctx_free(ctx);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	sigchain_pop_set(SIGCHAIN_STOP);
 	return rc;
 }
 
@@ -319,11 +307,8 @@ static int generate_refresh(double sf, int threads, long sets, unsigned flags, c
 		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
 		return CLI_USAGE;
 	}
-	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	gen_interrupted = 0;
+	sigchain_push_stop(SIGCHAIN_STOP);
+	const volatile sig_atomic_t *stop = sigchain_stop_flag();
 	struct progress line;
 	progress_init(&line, stderr, progress_mode(stderr, quiet) | PROGRESS_KEEP, 200000000ULL);
 	progress_draw(&line, util_now_ns(), "gen: building the text pool...");
@@ -338,7 +323,7 @@ static int generate_refresh(double sf, int threads, long sets, unsigned flags, c
 	progress_clear(&line);
 	for (long k = 1; k <= sets && rc == CLI_OK; k++) {
 		progress_draw(&line, util_now_ns(), "gen: refresh set %ld/%ld", k, sets);
-		if (gen_interrupted) {
+		if (*stop) {
 			progress_end(&line);
 			cli_error("interrupted after %ld of %ld refresh sets", k - 1, sets);
 			rc = CLI_INTERRUPTED;
@@ -353,8 +338,7 @@ static int generate_refresh(double sf, int threads, long sets, unsigned flags, c
 			      (long long)gen_refresh_rows(ctx));
 restore:
 	gen_ctx_free(ctx);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	sigchain_pop_set(SIGCHAIN_STOP);
 	return rc;
 }
 

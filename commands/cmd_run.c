@@ -4,6 +4,7 @@
 #include "base/cli.h"
 #include "base/safe_write.h"
 #include "base/progress.h"
+#include "base/sigchain.h"
 #include "commands/cmd.h"
 #include "commands/cmd_pin_opts.h"
 #include "commands/cmd_srv_args.h"
@@ -18,7 +19,6 @@
 #include "stats/st_seq.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -523,26 +523,24 @@ static int measured(const struct res_file *res)
 
 /* ---- signals ---- */
 
-/* SIGINT, SIGTERM and SIGHUP (a closed terminal): stop the servers this process started and exit;
- * the last checkpoint is on disk (written atomically after every query). */
+/* SIGINT, SIGTERM and SIGHUP (a closed terminal) end the run through base/sigchain.h's exit
+ * handler: it stops the servers this process started and writes this note; the last checkpoint
+ * is on disk (written atomically after every query). */
 static char intr_kept[9000], intr_none[] = "dbt3stab: interrupted before the first checkpoint; "
 					   "nothing written\n";
 static const struct target_set *intr_ts; /* result paths, read by the handler */
 static int intr_resume;			 /* the file existed before: it keeps its restarts */
 
-static void on_signal(int sig)
+/* The note (sigchain_note_set), in the handler: were restarts kept, or is the interrupt inside
+ * a first write? */
+static const char *interrupt_note(void)
 {
-	(void)sig;
-	srv_stop_registered();
 	int kept = intr_resume;
-	for (int i = 0; intr_ts && i < intr_ts->n; i++) { /* interrupted inside a first write? */
+	for (int i = 0; intr_ts && i < intr_ts->n; i++) {
 		const struct run_target *t = &intr_ts->targets[i];
 		kept |= t->written == 2 || (t->written && access(t->out_path, F_OK) == 0);
 	}
-	const char *msg = kept && intr_kept[0] ? intr_kept : intr_none;
-	ssize_t w = write(STDERR_FILENO, msg, strlen(msg));
-	(void)w;
-	_exit(CLI_INTERRUPTED);
+	return kept && intr_kept[0] ? intr_kept : intr_none;
 }
 
 /* Appends " WORD" to out (of len, holding at): s as it is when no shell treats any of its
@@ -626,20 +624,7 @@ static void prepare_interrupt_note(const struct target_set *ts, const char *path
 			       cli_is_tty(stderr) ? PROGRESS_ERASE : "", path);
 	if (n < 0 || (size_t)n >= sizeof(intr_kept))
 		intr_kept[0] = '\0';
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigchain_note_set(interrupt_note);
 }
 
 /* ---- the command ---- */
@@ -824,7 +809,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 	char resume_cmd[4096];
 	resume_command(resume_cmd, sizeof(resume_cmd), path, a->argc, a->argv);
 	prepare_interrupt_note(ts, path, a->resume != NULL, a->plan.budget_s > 0, resume_cmd);
-	install_signals();
+	sigchain_push_exit(SIGCHAIN_STOP | SIGCHAIN_HUP);
 	struct progress d;
 	progress_init(&d, stderr, progress_mode(stderr, a->quiet), 100000000u);
 	struct run_hooks hooks = {on_progress, on_event, &d};

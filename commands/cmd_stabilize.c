@@ -2,24 +2,16 @@
 /* dbt3stab stabilize: measure which stabilizers shrink the between-restart variance here. */
 #include "base/cli.h"
 #include "base/cli_opt.h"
+#include "base/sigchain.h"
 #include "commands/cmd.h"
 #include "runner/run_stab.h"
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static volatile int stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1; /* the running restart's own dbt3stab stops its server */
-}
 
 /* What the command line says. */
 struct stabilize_args {
@@ -252,15 +244,14 @@ static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int
 		cli_error("%s", err.msg);
 		return CLI_USAGE;
 	}
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* a signal ends the experiment after the restart: its own dbt3stab stops its server */
+	sigchain_push_stop(SIGCHAIN_STOP);
+	o->stop = sigchain_stop_flag();
 	json_t *a =
 	    analyze ? run_stab_analyze(cands, n, o, &err) : run_stab_experiment(cands, n, o, &err);
 	if (!a) {
 		cli_error("%s", err.msg);
-		return stop_flag ? CLI_INTERRUPTED : analyze ? CLI_USAGE : CLI_SERVER;
+		return *o->stop ? CLI_INTERRUPTED : analyze ? CLI_USAGE : CLI_SERVER;
 	}
 	json_t *profile = run_stab_profile(cands, n, a);
 	int rc = CLI_OK;
@@ -298,7 +289,6 @@ int cmd_stabilize(int argc, char **argv)
 		usage(stdout);
 		return CLI_OK;
 	}
-	o->stop = &stop_flag;
 	if (p.next < argc)
 		return cli_usage_error("stabilize", "unexpected argument '%s'", argv[p.next]);
 	if (!(o->scale > 0))

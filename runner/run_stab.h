@@ -6,6 +6,7 @@
 #define DBT3_RUN_STAB_H
 #include "base/util.h"
 #include <jansson.h>
+#include <signal.h>
 
 #define RUN_STAB_MAX_CANDS 16
 #define RUN_STAB_MAX_ROUNDS 200
@@ -37,7 +38,7 @@ struct run_stab_opts {
 	double budget_s;    /* 0: no budget (rounds, default RUN_STAB_DEFAULT_ROUNDS) */
 	double alpha;	    /* of the variance-ratio CIs (0.05) */
 	int keep_disturbed; /* analyse disturbed restarts too (default: left out, counted) */
-	volatile int *stop; /* set by a signal handler: finish the restart and stop */
+	const volatile sig_atomic_t *stop; /* set by a signal handler: finish the restart, stop */
 	void (*event)(void *arg, const char *msg);
 	void *arg;
 };

@@ -330,10 +330,10 @@ int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
 json_t *srv_vg_json(struct srv *s, struct errbuf *err);
 
 /*
- * No stray servers: srv_start records each child pid in one small process-wide registry and
- * installs SIGINT/SIGTERM handlers (and an atexit hook) that SIGTERM every registered server,
- * wait up to 30 s, SIGKILL the rest, then exit 130. A command that installs its own handler
- * calls srv_stop_registered() from it (async-signal-safe).
+ * No stray servers: srv_start records each child pid in one small process-wide registry, adds
+ * srv_stop_registered (SIGTERM every registered server, wait up to 30 s, SIGKILL the rest) to
+ * the cleanups of base/sigchain.h's exit handler and at exit, and pushes that handler (exit
+ * 130) on SIGINT and SIGTERM where nobody handles them yet. Async-signal-safe.
  */
 void srv_stop_registered(void);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Launching the server as its user and stopping it: option file, log, fork/exec. */
 #include "server/srv_int.h"
+#include "base/sigchain.h"
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <pthread.h>
@@ -82,9 +83,7 @@ static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launc
 	int vg = s->o->valgrind;
 	sigset_t none;
 	sigemptyset(&none);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	sigchain_default(SIGCHAIN_STOP | SIGCHAIN_PIPE);
 	setsid(); /* a Ctrl-C on the terminal reaches the tool, which stops the server */
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The process-wide registry of started servers: stopped on a signal or at exit. */
 #include "server/srv_int.h"
+#include "base/sigchain.h"
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -61,28 +62,16 @@ void srv_stop_registered(void)
 	errno = saved;
 }
 
-static void reg_on_signal(int sig)
-{
-	(void)sig;
-	srv_stop_registered();
-	_exit(130);
-}
-
+/* On the first server: SIGINT and SIGTERM stop the registered servers and exit 130, unless the
+ * command pushed a handler of its own (a stop flag lets it finish its step; run's exit handler
+ * runs this cleanup too). */
 static void reg_install(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = reg_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	for (int sig = SIGINT; sig; sig = sig == SIGINT ? SIGTERM : 0) {
-		struct sigaction old;
-		/* leave a handler a command installed itself alone (it calls srv_stop_registered)
-		 */
-		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-			sigaction(sig, &sa, NULL);
-	}
+	sigchain_cleanup_add(srv_stop_registered);
+	if (sigchain_is_default(SIGINT))
+		sigchain_push(SIGINT, sigchain_exit_handler);
+	if (sigchain_is_default(SIGTERM))
+		sigchain_push(SIGTERM, sigchain_exit_handler);
 	atexit(srv_stop_registered);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Fails when product code includes a header of a layer above its own, or when a CMake library
-does not link exactly the layers its sources include. The table below is the one in HACKING.md.
+"""Fails when product code includes a header of a layer above its own, when a CMake library
+does not link exactly the layers its sources include, or when a file outside base/ makes a call
+only base/ makes (signal handlers: base/sigchain.c). The table below is the one in HACKING.md.
 
 usage: check_layers.py ROOT    (exit 0 clean, 1 violations, 2 usage or unreadable tree)
 """
@@ -31,6 +32,10 @@ LIBRARY = {name: lib for name, _, lib, _ in LAYERS}
 # Product code is what the top-level CMakeLists.txt adds with add_subdirectory, except these.
 NOT_PRODUCT = {"tests"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# Calls only base/ makes, outside comments and strings: the signal handlers are one module,
+# base/sigchain.c (git's sigchain.c), so nobody else calls sigaction() or signal().
+BASE_ONLY = re.compile(r"\b(sigaction|signal)\b\s*\(|\bstruct\s+(sigaction)\b")
+COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 LINK = re.compile(r"target_link_libraries\(\s*(\w+)\s+(?:PUBLIC|PRIVATE|INTERFACE)?([^)]*)\)", re.S)
 
 
@@ -87,6 +92,20 @@ def check_includes(root, problems):
     return uses
 
 
+def check_base_only(root, problems):
+    """No file outside base/ calls what only base/ may call (BASE_ONLY)."""
+    for rel in product_sources(root):
+        if layer_of(rel) == "base":
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+            # comments and strings blanked, their newlines kept for the line numbers
+            code = COMMENT_OR_STRING.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), f.read())
+        for lineno, line in enumerate(code.split("\n"), 1):
+            for m in BASE_ONLY.finditer(line):
+                name = m.group(1) or m.group(2)
+                problems.append(f"{rel}:{lineno}: {name} outside base/ (push handlers with base/sigchain.h)")
+
+
 def check_links(root, uses, problems):
     """Each layer's library links exactly the libraries of the layers its sources include."""
     libs = {lib: name for name, lib in LIBRARY.items()}
@@ -123,6 +142,7 @@ def main(argv):
         return 2
     uses = check_includes(argv[1], problems)
     check_links(argv[1], uses, problems)
+    check_base_only(argv[1], problems)
     for p in problems:
         print(p)
     if problems:

@@ -13,6 +13,7 @@ CLEAN = {
     "base/CMakeLists.txt": "add_library(dbt3_base STATIC util.c)\n",
     "base/util.h": "int util(void);\n",
     "base/util.c": '#include "base/util.h"\n',
+    "base/sigchain.c": "int sigchain_push(int sig) { struct sigaction sa; return sigaction(sig, &sa, 0); }\n",
     "server/CMakeLists.txt": "target_link_libraries(dbt3_server PUBLIC dbt3_base m)\n",
     "server/srv.h": '#include "base/util.h"\n',
     "stats/CMakeLists.txt": "target_link_libraries(dbt3_stats PUBLIC dbt3_base)\n",
@@ -22,7 +23,9 @@ CLEAN = {
     "runner/CMakeLists.txt": "target_link_libraries(dbt3_protocol PUBLIC dbt3_data)\n",
     "commands/CMakeLists.txt": "target_link_libraries(dbt3_commands PUBLIC dbt3_protocol dbt3_server)\n",
     "runner/run.h": '#include "dbt3/load.h"\n',
-    "commands/cmd_run.c": '#include "runner/run.h"\n#include "server/srv.h"\n',
+    "commands/cmd_run.c": '#include "runner/run.h"\n#include "server/srv.h"\n'
+                          '/* not sigaction(2) but base/sigchain.h */\nconst char *s = "signal(";\n'
+                          "void f(void) { pthread_cond_signal(0); strsignal(2); }\n",
     "commands/main.c": '#include "commands/cmd.h"\n',
     "commands/cmd.h": "int cmd_run(int argc, char **argv);\n",
     "tests/test_x.c": '#include "commands/cmd.h"\n#include "x.h"\n',  # tests may include anything
@@ -45,6 +48,13 @@ CASES = [
     ("library with an extra link fails",
      {"stats/CMakeLists.txt": "target_link_libraries(dbt3_stats PUBLIC dbt3_base dbt3_server)\n"}, 1,
      "dbt3_stats links dbt3_server but no file of layer stats includes server/"),
+    ("sigaction outside base fails",
+     {"server/srv.c": "#include <signal.h>\nvoid f(void) {\n\tsigaction(SIGINT, 0, 0);\n}\n"}, 1,
+     "server/srv.c:3: sigaction outside base/"),
+    ("struct sigaction outside base fails", {"dbt3/gen.c": "static struct sigaction sa;\n"}, 1,
+     "dbt3/gen.c:1: sigaction outside base/"),
+    ("signal() outside base fails", {"commands/main.c": "int main(void) { signal (SIGPIPE, SIG_IGN); }\n"}, 1,
+     "commands/main.c:1: signal outside base/"),
     ("tree without sources is a usage error", {k: None for k in CLEAN if k.endswith((".c", ".h"))}, 2,
      "no C sources"),
 ]

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* base/sigchain.c: handlers pushed, raised with raise() and popped; the stop flag; the exit
+ * handler's cleanups, note and exit code, seen from a forked child. */
+#include "base/sigchain.h"
+#include "tests/harness.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t got_a, got_b;
+
+static void on_a(int sig)
+{
+	got_a = sig;
+}
+
+static void on_b(int sig)
+{
+	got_b = sig;
+}
+
+static void test_sigchain__pushed_handler_runs_and_pop_restores_the_default(void)
+{
+	CU_ASSERT_TRUE_FATAL(sigchain_is_default(SIGUSR1));
+	got_a = 0;
+	CU_ASSERT_EQUAL(sigchain_push(SIGUSR1, on_a), 0);
+	CU_ASSERT_FALSE(sigchain_is_default(SIGUSR1));
+	CU_ASSERT_EQUAL(raise(SIGUSR1), 0);
+	CU_ASSERT_EQUAL(got_a, SIGUSR1);
+	CU_ASSERT_EQUAL(sigchain_pop(SIGUSR1), 0);
+	CU_ASSERT_TRUE(sigchain_is_default(SIGUSR1));
+}
+
+static void test_sigchain__pops_restore_in_reverse_order(void)
+{
+	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGUSR2, on_a), 0);
+	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGUSR2, on_b), 0);
+	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGUSR2, SIG_IGN), 0);
+	got_a = got_b = 0;
+	raise(SIGUSR2); /* ignored: the process lives on */
+	CU_ASSERT_EQUAL(got_a + got_b, 0);
+	CU_ASSERT_EQUAL(sigchain_pop(SIGUSR2), 0);
+	raise(SIGUSR2);
+	CU_ASSERT_EQUAL(got_b, SIGUSR2);
+	CU_ASSERT_EQUAL(got_a, 0);
+	CU_ASSERT_EQUAL(sigchain_pop(SIGUSR2), 0);
+	got_b = 0;
+	raise(SIGUSR2);
+	CU_ASSERT_EQUAL(got_a, SIGUSR2);
+	CU_ASSERT_EQUAL(got_b, 0);
+	CU_ASSERT_EQUAL(sigchain_pop(SIGUSR2), 0);
+	CU_ASSERT_TRUE(sigchain_is_default(SIGUSR2));
+}
+
+static void test_sigchain__stop_flag_holds_the_last_signal(void)
+{
+	CU_ASSERT_EQUAL_FATAL(sigchain_push_stop(SIGCHAIN_STOP), 0);
+	const volatile sig_atomic_t *stop = sigchain_stop_flag();
+	CU_ASSERT_EQUAL(*stop, 0);
+	raise(SIGTERM);
+	CU_ASSERT_EQUAL(*stop, SIGTERM);
+	raise(SIGINT);
+	CU_ASSERT_EQUAL(*stop, SIGINT);
+	CU_ASSERT_TRUE(sigchain_is_default(SIGHUP)); /* not in the set */
+	sigchain_pop_set(SIGCHAIN_STOP);
+	CU_ASSERT_TRUE(sigchain_is_default(SIGINT));
+	CU_ASSERT_TRUE(sigchain_is_default(SIGTERM));
+	CU_ASSERT_EQUAL_FATAL(sigchain_push_stop(SIGCHAIN_INT), 0);
+	CU_ASSERT_EQUAL(*stop, 0); /* a new push clears it */
+	sigchain_pop_set(SIGCHAIN_INT);
+}
+
+static void test_sigchain__refuses_bad_signals_and_a_full_stack(void)
+{
+	errno = 0;
+	CU_ASSERT_EQUAL(sigchain_push(0, on_a), -1);
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	CU_ASSERT_EQUAL(sigchain_push(64, on_a), -1);
+	CU_ASSERT_EQUAL(sigchain_pop(SIGUSR1), -1); /* nothing pushed */
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(sigchain_push(SIGTERM, on_a), 0);
+	errno = 0;
+	CU_ASSERT_EQUAL(sigchain_push(SIGTERM, on_b), -1);
+	CU_ASSERT_EQUAL(errno, ENOMEM);
+	/* a set that fails halfway pops what it pushed: SIGINT is back to the default */
+	CU_ASSERT_EQUAL(sigchain_push_set(SIGCHAIN_STOP, on_b), -1);
+	CU_ASSERT_TRUE(sigchain_is_default(SIGINT));
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(sigchain_pop(SIGTERM), 0);
+	CU_ASSERT_TRUE(sigchain_is_default(SIGTERM));
+}
+
+static void test_sigchain__default_resets_without_forgetting(void)
+{
+	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGTERM, on_a), 0);
+	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGPIPE, SIG_IGN), 0);
+	sigchain_default(SIGCHAIN_TERM | SIGCHAIN_PIPE);
+	CU_ASSERT_TRUE(sigchain_is_default(SIGTERM));
+	CU_ASSERT_TRUE(sigchain_is_default(SIGPIPE));
+	CU_ASSERT_EQUAL(sigchain_pop(SIGTERM), 0);
+	CU_ASSERT_EQUAL(sigchain_pop(SIGPIPE), 0);
+}
+
+static void cleanup_first(void)
+{
+	ssize_t w = write(STDERR_FILENO, "first cleanup\n", 14);
+	(void)w;
+}
+
+static void cleanup_second(void)
+{
+	ssize_t w = write(STDERR_FILENO, "second cleanup\n", 15);
+	(void)w;
+}
+
+static const char *note(void)
+{
+	return "the note\n";
+}
+
+/* Runs the exit handler in a child on sig: its exit status and standard error in out. */
+static int exit_child(int sig, int with_note, char *out, size_t len)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		return -1;
+	pid_t child = fork();
+	if (child == 0) {
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[0]);
+		sigchain_cleanup_add(cleanup_first);
+		sigchain_cleanup_add(cleanup_second);
+		sigchain_note_set(with_note ? note : NULL);
+		if (sigchain_push_exit(SIGCHAIN_STOP | SIGCHAIN_HUP) < 0)
+			_exit(3);
+		raise(sig);
+		_exit(0); /* not reached: the handler exits */
+	}
+	close(fds[1]);
+	size_t n = 0;
+	ssize_t got;
+	while (n + 1 < len && (got = read(fds[0], out + n, len - 1 - n)) > 0)
+		n += (size_t)got;
+	out[n] = '\0';
+	close(fds[0]);
+	int st = 0;
+	if (child < 0 || waitpid(child, &st, 0) != child)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1000 + WTERMSIG(st);
+}
+
+static void test_sigchain__exit_handler_runs_cleanups_newest_first_then_the_note(void)
+{
+	char out[256];
+	CU_ASSERT_EQUAL(exit_child(SIGHUP, 1, out, sizeof(out)), 130);
+	CU_ASSERT_STRING_EQUAL(out, "second cleanup\nfirst cleanup\nthe note\n");
+	CU_ASSERT_EQUAL(exit_child(SIGTERM, 0, out, sizeof(out)), 130);
+	CU_ASSERT_STRING_EQUAL(out, "second cleanup\nfirst cleanup\n");
+	CU_ASSERT_TRUE(sigchain_is_default(SIGHUP)); /* the parent's handlers are untouched */
+}
+
+int main(int argc, char **argv)
+{
+	static const struct th_case cases[] = {
+	    {"pushed_handler_runs_and_pop_restores_the_default",
+	     test_sigchain__pushed_handler_runs_and_pop_restores_the_default},
+	    {"pops_restore_in_reverse_order", test_sigchain__pops_restore_in_reverse_order},
+	    {"stop_flag_holds_the_last_signal", test_sigchain__stop_flag_holds_the_last_signal},
+	    {"refuses_bad_signals_and_a_full_stack",
+	     test_sigchain__refuses_bad_signals_and_a_full_stack},
+	    {"default_resets_without_forgetting", test_sigchain__default_resets_without_forgetting},
+	    {"exit_handler_runs_cleanups_newest_first_then_the_note",
+	     test_sigchain__exit_handler_runs_cleanups_newest_first_then_the_note},
+	    {NULL, NULL},
+	};
+	return th_run("sigchain", cases, argc, argv);
+}
