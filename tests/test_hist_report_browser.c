@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The history trend page (`history report`) in headless Chromium (tests/cdp.h), made through the
+/* The history trend page (`history report`) in headless Chromium (tests/th_cdp.c), made through the
  * command line from a store and opened from disk: no console error or warning, exception or
  * fetch; every chart of the picked series drawn. Two stores:
  * - 16 nights of one series (tests/data/gen_history.py: Q3 20% slower from night 13): Q3 first
@@ -9,13 +9,21 @@
  *   the page is under 2 MB, the overview's first rows are Q17, Q5, Q9 in that order, picking a
  *   series by a cell draws its charts; the page's size and load time are printed, and the
  *   overview's screenshot is kept at DBT3_SCREENSHOT when set (docs/history-overview.png). */
-#include "tests/cdp.h"
+#include "base/util.h"
+#include "tests/harness.h"
+#include "tests/th_cdp.h"
 #include "tests/th_spawn.h"
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static long long eval_int(struct cdp *c, const char *expr)
 {
-	json_t *v = cdp_eval(c, expr);
+	json_t *v = th_cdp_eval(c, expr);
 	long long n = json_is_integer(v) ? (long long)json_integer_value(v) : -1;
 	json_decref(v);
 	return n;
@@ -23,7 +31,7 @@ static long long eval_int(struct cdp *c, const char *expr)
 
 static char *eval_str(struct cdp *c, const char *expr)
 {
-	json_t *v = cdp_eval(c, expr);
+	json_t *v = th_cdp_eval(c, expr);
 	char *s = strdup(json_is_string(v) ? json_string_value(v) : "");
 	json_decref(v);
 	return s;
@@ -49,7 +57,7 @@ static char *make_page(const char *tag, const char *make_store)
 static void test_hist_report_browser__trend_page_renders_without_errors(void)
 {
 	char cmd[8192], path[4096];
-	if (!have_chromium()) {
+	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
 		return;
 	}
@@ -62,8 +70,8 @@ static void test_hist_report_browser__trend_page_renders_without_errors(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	snprintf(path, sizeof(path), "%s/trends.html", dir);
 	struct cdp c;
-	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
-	CU_ASSERT_EQUAL(cdp_open(&c, path, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(th_cdp_start(&c), 0);
+	CU_ASSERT_EQUAL(th_cdp_open(&c, path, 1), 0);
 	CU_ASSERT_EQUAL(eval_int(&c, "document.querySelectorAll('div.chart').length"), 4);
 	CU_ASSERT_EQUAL(
 	    eval_int(&c, "Number(document.documentElement.getAttribute('data-rendered'))"), 4);
@@ -91,9 +99,9 @@ static void test_hist_report_browser__trend_page_renders_without_errors(void)
 				     "g.mark-rule.role-mark line[stroke-dasharray]').length"),
 			1);
 	if (json_array_size(c.problems))
-		print_problems(&c);
+		th_cdp_print_problems(&c);
 	CU_ASSERT_EQUAL(json_array_size(c.problems), 0);
-	cdp_stop(&c);
+	th_cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);
 }
@@ -155,15 +163,15 @@ static void check_four_hosts(struct cdp *c)
 	free(a);
 	free(b);
 	/* back to the top for the screenshot, everything shown */
-	json_decref(cdp_eval(c, "(cb => { cb.click(); window.scrollTo(0, 0); return 1; })"
-				"(document.getElementById('only-changed'))"));
+	json_decref(th_cdp_eval(c, "(cb => { cb.click(); window.scrollTo(0, 0); return 1; })"
+				   "(document.getElementById('only-changed'))"));
 }
 
 static void test_hist_report_browser__four_hosts_page_opens_on_what_changed(void)
 {
 	char cmd[8192], path[4096], png[4096];
 	struct stat sb;
-	if (!have_chromium()) {
+	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
 		return;
 	}
@@ -181,20 +189,20 @@ static void test_hist_report_browser__four_hosts_page_opens_on_what_changed(void
 	if (!png[0])
 		snprintf(png, sizeof(png), "%s/overview.png", dir);
 	struct cdp c;
-	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
-	long long t0 = now_ms();
-	CU_ASSERT_EQUAL(cdp_open(&c, path, 1), 0);
-	long long t1 = now_ms();
+	CU_ASSERT_EQUAL_FATAL(th_cdp_start(&c), 0);
+	uint64_t t0 = util_now_ns();
+	CU_ASSERT_EQUAL(th_cdp_open(&c, path, 1), 0);
+	uint64_t t1 = util_now_ns();
 	char *ms = eval_str(&c, "document.documentElement.getAttribute('data-render-ms')");
 	fprintf(stderr, "(page %lld bytes, open to charts drawn %lld ms, charts %s ms) ",
-		(long long)sb.st_size, t1 - t0, ms);
+		(long long)sb.st_size, (long long)((t1 - t0) / 1000000u), ms);
 	free(ms);
 	check_four_hosts(&c);
 	if (json_array_size(c.problems))
-		print_problems(&c);
+		th_cdp_print_problems(&c);
 	CU_ASSERT_EQUAL(json_array_size(c.problems), 0);
-	CU_ASSERT_TRUE(cdp_screenshot(&c, png, 900) > 20000);
-	cdp_stop(&c);
+	CU_ASSERT_TRUE(th_cdp_screenshot(&c, png, 900) > 20000);
+	th_cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);
 }

@@ -6,19 +6,13 @@
  * that is not file:/data:, and takes a screenshot (kept at DBT3_SCREENSHOT when set). */
 #include "tests/harness.h"
 #include "tests/rpt_html_fixture.h"
-#include <errno.h>
-#include <fcntl.h>
+#include "tests/th_cdp.h"
 #include <jansson.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-#include "tests/cdp.h"
 
 /* Generates a report into dir/name with the given dbt3stab arguments. */
 static int make_page(const char *dir, const char *name, const char *args)
@@ -29,15 +23,17 @@ static int make_page(const char *dir, const char *name, const char *args)
 /* Every chart drawn as SVG, no failure marker, no page problem. */
 static void check_rendered(struct cdp *c, const char *what)
 {
-	json_t *n = cdp_eval(c, "document.querySelectorAll('div.chart').length");
-	json_t *drawn = cdp_eval(
+	json_t *n = th_cdp_eval(c, "document.querySelectorAll('div.chart').length");
+	json_t *drawn = th_cdp_eval(
 	    c,
 	    "Array.from(document.querySelectorAll('div.chart'))"
 	    ".filter(e => e.querySelector('svg g.mark-symbol path, svg g.mark-rule line')).length");
-	json_t *attr = cdp_eval(c, "document.documentElement.getAttribute('data-rendered')");
-	json_t *failed = cdp_eval(c, "document.documentElement.hasAttribute('data-render-failed')");
-	json_t *ms = cdp_eval(c, "performance.now() + ' ms since navigation, charts drawn in ' + "
-				 "document.documentElement.getAttribute('data-render-ms') + ' ms'");
+	json_t *attr = th_cdp_eval(c, "document.documentElement.getAttribute('data-rendered')");
+	json_t *failed =
+	    th_cdp_eval(c, "document.documentElement.hasAttribute('data-render-failed')");
+	json_t *ms =
+	    th_cdp_eval(c, "performance.now() + ' ms since navigation, charts drawn in ' + "
+			   "document.documentElement.getAttribute('data-render-ms') + ' ms'");
 	fprintf(stderr, "(%s: %s) ", what, json_string_value(ms));
 	json_decref(ms);
 	CU_ASSERT_TRUE(json_is_integer(n) && json_integer_value(n) >= 23);
@@ -48,7 +44,7 @@ static void check_rendered(struct cdp *c, const char *what)
 	CU_ASSERT_TRUE(json_is_false(failed));
 	if (json_array_size(c->problems)) {
 		fprintf(stderr, "%s:\n", what);
-		print_problems(c);
+		th_cdp_print_problems(c);
 	}
 	CU_ASSERT_EQUAL(json_array_size(c->problems), 0);
 	json_decref(n);
@@ -59,7 +55,7 @@ static void check_rendered(struct cdp *c, const char *what)
 
 static void test_rpt_html_browser__compare_page_renders_without_errors(void)
 {
-	if (!have_chromium()) {
+	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
 		return;
 	}
@@ -72,12 +68,12 @@ static void test_rpt_html_browser__compare_page_renders_without_errors(void)
 	snprintf(path, sizeof(path), "%s/compare.html", dir);
 	snprintf(png, sizeof(png), "%s/compare.png", dir);
 	struct cdp c;
-	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
-	CU_ASSERT_EQUAL(cdp_open(&c, path, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(th_cdp_start(&c), 0);
+	CU_ASSERT_EQUAL(th_cdp_open(&c, path, 1), 0);
 	check_rendered(&c, "compare page");
 	/* the forest plot names every query and the overall row */
-	json_t *labels = cdp_eval(&c, "Array.from(document.querySelectorAll('#forest svg text'))"
-				      ".map(t => t.textContent).join('|')");
+	json_t *labels = th_cdp_eval(&c, "Array.from(document.querySelectorAll('#forest svg text'))"
+					 ".map(t => t.textContent).join('|')");
 	const char *l = json_string_value(labels);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
 	for (int i = 1; i <= 22; i++) {
@@ -88,15 +84,15 @@ static void test_rpt_html_browser__compare_page_renders_without_errors(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(l, "all (geo. mean)"));
 	json_decref(labels);
 	/* the escaped label shows as text and did not run */
-	json_t *pwned = cdp_eval(&c, "typeof window.__pwned");
+	json_t *pwned = th_cdp_eval(&c, "typeof window.__pwned");
 	CU_ASSERT_STRING_EQUAL(json_string_value(pwned), "undefined");
 	json_decref(pwned);
-	json_t *shown = cdp_eval(&c, "document.querySelector('table.meta').textContent"
-				     ".includes('<script>window.__pwned=1</script>')");
+	json_t *shown = th_cdp_eval(&c, "document.querySelector('table.meta').textContent"
+					".includes('<script>window.__pwned=1</script>')");
 	CU_ASSERT_TRUE(json_is_true(shown));
 	json_decref(shown);
 	/* sorting by ratio, then again (descending) */
-	json_t *sorted = cdp_eval(
+	json_t *sorted = th_cdp_eval(
 	    &c, "(() => { const th = Array.from(document.querySelectorAll('table.figures th'))"
 		".find(h => h.textContent === 'ratio'); const col = th.cellIndex; th.click();"
 		"const v = () => Array.from(document.querySelectorAll('table.figures tbody tr'))"
@@ -108,19 +104,19 @@ static void test_rpt_html_browser__compare_page_renders_without_errors(void)
 		"})()");
 	CU_ASSERT_TRUE(json_is_true(sorted));
 	json_decref(sorted);
-	long size = cdp_screenshot(&c, png, 2200);
+	long size = th_cdp_screenshot(&c, png, 2200);
 	CU_ASSERT_TRUE(size > 50000);
 	const char *keep = getenv("DBT3_SCREENSHOT");
 	if (keep && *keep && size > 0)
 		CU_ASSERT_EQUAL(th_system("cp '%s' '%s'", png, keep), 0);
-	cdp_stop(&c);
+	th_cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);
 }
 
 static void test_rpt_html_browser__report_page_renders_without_errors(void)
 {
-	if (!have_chromium()) {
+	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
 		return;
 	}
@@ -131,19 +127,19 @@ static void test_rpt_html_browser__report_page_renders_without_errors(void)
 	snprintf(path, sizeof(path), "%s/report.html", dir);
 	snprintf(png, sizeof(png), "%s/report.png", dir);
 	struct cdp c;
-	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
-	CU_ASSERT_EQUAL(cdp_open(&c, path, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(th_cdp_start(&c), 0);
+	CU_ASSERT_EQUAL(th_cdp_open(&c, path, 1), 0);
 	check_rendered(&c, "report page");
 	/* the spread chart: a dot per ok restart of each file and query, less 2 for Q20 (1 restart
 	 * in new.json), 1 for the crash of Q21 and 1 for the timeout of Q22 */
-	json_t *dots = cdp_eval(
+	json_t *dots = th_cdp_eval(
 	    &c, "document.querySelectorAll('#spread svg g.mark-symbol.role-mark path').length");
 	if (!json_is_integer(dots) || json_integer_value(dots) != 22 * 3 * 2 - 2 - 1 - 1)
 		fprintf(stderr, "spread dots: %lld\n", (long long)json_integer_value(dots));
 	CU_ASSERT_TRUE(json_is_integer(dots) && json_integer_value(dots) == 22 * 3 * 2 - 2 - 1 - 1);
 	json_decref(dots);
-	CU_ASSERT_TRUE(cdp_screenshot(&c, png, 1500) > 20000);
-	cdp_stop(&c);
+	CU_ASSERT_TRUE(th_cdp_screenshot(&c, png, 1500) > 20000);
+	th_cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);
 }
@@ -153,7 +149,7 @@ static void test_rpt_html_browser__report_page_renders_without_errors(void)
  * the deciding look is drawn in red exactly in the decided queries' charts. */
 static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
 {
-	if (!have_chromium()) {
+	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
 		return;
 	}
@@ -176,10 +172,10 @@ static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
 		2; /* the table row and the chart caption each have one */
 	free(html);
 	struct cdp c;
-	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
-	CU_ASSERT_EQUAL(cdp_open(&c, path, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(th_cdp_start(&c), 0);
+	CU_ASSERT_EQUAL(th_cdp_open(&c, path, 1), 0);
 	check_rendered(&c, "sequential page");
-	json_t *seq = cdp_eval(
+	json_t *seq = th_cdp_eval(
 	    &c,
 	    "(() => { const cs = Array.from(document.querySelectorAll("
 	    "'div.chart[data-chart=\"seq\"]'));"
@@ -199,11 +195,11 @@ static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
 	CU_ASSERT_EQUAL(red, decided);
 	CU_ASSERT_TRUE(decided > 0);
 	json_decref(seq);
-	CU_ASSERT_TRUE(cdp_screenshot(&c, png, 2200) > 50000);
+	CU_ASSERT_TRUE(th_cdp_screenshot(&c, png, 2200) > 50000);
 	const char *keep = getenv("DBT3_SCREENSHOT_SEQ");
 	if (keep && *keep)
 		CU_ASSERT_EQUAL(th_system("cp '%s' '%s'", png, keep), 0);
-	cdp_stop(&c);
+	th_cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);
 }
@@ -211,7 +207,7 @@ static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
 /* The checks can fail: a page with a console error, an uncaught exception and a fetch. */
 static void test_rpt_html_browser__detects_errors_and_fetches(void)
 {
-	if (!have_chromium()) {
+	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
 		return;
 	}
@@ -226,15 +222,15 @@ static void test_rpt_html_browser__detects_errors_and_fetches(void)
 	      f);
 	fclose(f);
 	struct cdp c;
-	CU_ASSERT_EQUAL_FATAL(cdp_start(&c), 0);
-	CU_ASSERT_EQUAL(cdp_open(&c, path, 0), 0);
-	json_decref(cdp_eval(&c, "new Promise(r => setTimeout(r, 300))"));
+	CU_ASSERT_EQUAL_FATAL(th_cdp_start(&c), 0);
+	CU_ASSERT_EQUAL(th_cdp_open(&c, path, 0), 0);
+	json_decref(th_cdp_eval(&c, "new Promise(r => setTimeout(r, 300))"));
 	char *all = json_dumps(c.problems, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(all, "error: boom"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(all, "network request: http://example.invalid/x.js"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(all, "exception: TypeError"));
 	free(all);
-	cdp_stop(&c);
+	th_cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);
 }

@@ -1,38 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* A headless Chromium driven over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON
- * messages ended by NUL on fds 3 and 4), for the browser tests of the HTML pages: open a page from
- * disk with name resolution off, collect console errors and warnings, exceptions, error log
- * entries and requests that are not file:/data:, evaluate expressions, take screenshots. */
-#ifndef DBT3_TESTS_CDP_H
-#define DBT3_TESTS_CDP_H
+/* Headless Chromium over the DevTools protocol on a pipe, for the browser tests (th_cdp.h). */
+#include "tests/th_cdp.h"
+#include "base/util.h"
 #include "tests/harness.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-
-struct cdp {
-	pid_t pid;
-	int wfd, rfd;
-	char *buf;
-	size_t len, cap;
-	int next_id;
-	char *session;
-	char *profile;
-	json_t *problems; /* strings: what the page did wrong */
-	int loaded;	  /* Page.loadEventFired seen */
-};
 
 static const char *chromium_path(void)
 {
@@ -40,7 +19,7 @@ static const char *chromium_path(void)
 	return p && *p ? p : "/usr/bin/chromium";
 }
 
-static int cdp_start(struct cdp *c)
+int th_cdp_start(struct cdp *c)
 {
 	int to[2], from[2];
 	memset(c, 0, sizeof(*c));
@@ -88,9 +67,7 @@ static int cdp_start(struct cdp *c)
 
 static long long now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (long long)(util_now_ns() / 1000000u);
 }
 
 static void problem(struct cdp *c, const char *what, const char *text)
@@ -225,7 +202,7 @@ static json_t *cdp_call(struct cdp *c, const char *method, json_t *params, int t
 }
 
 /* Evaluates a JS expression in the page; the value (a new reference) or NULL. */
-static json_t *cdp_eval(struct cdp *c, const char *expr)
+json_t *th_cdp_eval(struct cdp *c, const char *expr)
 {
 	json_t *r = cdp_call(
 	    c, "Runtime.evaluate",
@@ -236,7 +213,7 @@ static json_t *cdp_eval(struct cdp *c, const char *expr)
 	return v;
 }
 
-static void cdp_stop(struct cdp *c)
+void th_cdp_stop(struct cdp *c)
 {
 	free(c->session);
 	c->session = NULL; /* Browser.close goes to the browser, not the page */
@@ -301,7 +278,7 @@ static unsigned char *b64_decode(const char *s, size_t *out_len)
 
 /* Opens file:// path in a fresh page of browser c and waits for the load event and, when
  * wait_rendered, for <html data-rendered>. 0 when the page loaded. */
-static int cdp_open(struct cdp *c, const char *path, int wait_rendered)
+int th_cdp_open(struct cdp *c, const char *path, int wait_rendered)
 {
 	json_t *t =
 	    cdp_call(c, "Target.createTarget", json_pack("{s:s}", "url", "about:blank"), 30000);
@@ -341,7 +318,8 @@ static int cdp_open(struct cdp *c, const char *path, int wait_rendered)
 		json_decref(m);
 	}
 	while (wait_rendered) {
-		json_t *v = cdp_eval(c, "document.documentElement.getAttribute('data-rendered')");
+		json_t *v =
+		    th_cdp_eval(c, "document.documentElement.getAttribute('data-rendered')");
 		int done = json_is_string(v);
 		json_decref(v);
 		if (done)
@@ -356,9 +334,9 @@ static int cdp_open(struct cdp *c, const char *path, int wait_rendered)
 }
 
 /* A PNG of the page's top (up to max_height px) into png_path; its size in bytes, or -1. */
-static long cdp_screenshot(struct cdp *c, const char *png_path, int max_height)
+long th_cdp_screenshot(struct cdp *c, const char *png_path, int max_height)
 {
-	json_t *h = cdp_eval(c, "document.documentElement.scrollHeight");
+	json_t *h = th_cdp_eval(c, "document.documentElement.scrollHeight");
 	int height = json_is_integer(h) ? (int)json_integer_value(h) : 1000;
 	json_decref(h);
 	if (height > max_height)
@@ -387,7 +365,7 @@ static long cdp_screenshot(struct cdp *c, const char *png_path, int max_height)
 	return size;
 }
 
-static void print_problems(const struct cdp *c)
+void th_cdp_print_problems(const struct cdp *c)
 {
 	size_t i;
 	json_t *p;
@@ -395,7 +373,7 @@ static void print_problems(const struct cdp *c)
 	    fprintf(stderr, "page problem: %s\n", json_string_value(p));
 }
 
-static int have_chromium(void)
+int th_cdp_have_chromium(void)
 {
 	if (access(chromium_path(), X_OK) == 0)
 		return 1;
@@ -405,6 +383,3 @@ static int have_chromium(void)
 		chromium_path());
 	return 0;
 }
-
-#pragma GCC diagnostic pop
-#endif
