@@ -21,9 +21,9 @@
 static struct th_db db; /* the instance (initialised in main) in this test file's temp dir */
 static int init_rc;
 
-static void opts_for_test(struct srv_opts *o)
+static void srv_for_test(struct th_srv *t)
 {
-	th_db_opts(&db, o, 128u << 20);
+	th_srv_init(t, &db, 128u << 20);
 }
 
 /* Processes whose command line mentions our temp dir (a server started by these tests). */
@@ -89,42 +89,37 @@ static void test_srv_db__init_creates_datadir_once(void)
 	if (init_rc != 0)
 		fprintf(stderr, "init: %s\n", db.err.msg);
 	CU_ASSERT_EQUAL_FATAL(init_rc, 0);
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
-	opts_for_test(&o);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_TRUE(srv_is_initialised(s));
-	CU_ASSERT_EQUAL(srv_init_datadir(s, &err), SRV_E_EXISTS);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "already initialised"));
-	CU_ASSERT_EQUAL(srv_flavour(s), SRV_FLAVOUR_MARIADB);
-	CU_ASSERT_PTR_NOT_NULL(strstr(srv_version(s), "MariaDB"));
-	srv_free(s);
-	srv_opts_release(&o);
+	struct th_srv t;
+	srv_for_test(&t);
+	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
+	CU_ASSERT_TRUE(srv_is_initialised(t.s));
+	CU_ASSERT_EQUAL(srv_init_datadir(t.s, &t.err), SRV_E_EXISTS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "already initialised"));
+	CU_ASSERT_EQUAL(srv_flavour(t.s), SRV_FLAVOUR_MARIADB);
+	CU_ASSERT_PTR_NOT_NULL(strstr(srv_version(t.s), "MariaDB"));
+	th_srv_release(&t);
 }
 
 static void test_srv_db__start_applies_template_and_overlay(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
+	struct th_srv t;
 	char v[256];
-	opts_for_test(&o);
+	srv_for_test(&t);
 	struct srv_kv profile[] = {{"innodb_flush_log_at_trx_commit", "0"}};
 	struct srv_launch launch = {.overlay = profile, .n_overlay = 1};
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	int rc = srv_start(s, &launch, &err);
+	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
+	int rc = srv_start(t.s, &launch, &t.err);
 	if (rc)
-		fprintf(stderr, "start: %s\n", err.msg);
+		fprintf(stderr, "start: %s\n", t.err.msg);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_TRUE(srv_is_alive(s));
-	CU_ASSERT_TRUE(pid_exists(srv_pid(s)));
-	MYSQL *m = srv_connect(s, NULL, &err);
+	CU_ASSERT_TRUE(srv_is_alive(t.s));
+	CU_ASSERT_TRUE(pid_exists(srv_pid(t.s)));
+	MYSQL *m = srv_connect(t.s, NULL, &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(query_one(m, "SELECT VERSION()", v, sizeof(v)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "MariaDB"));
 	/* the version the binary reported is the version the server runs */
-	CU_ASSERT_EQUAL(strncmp(v, srv_version(s), strcspn(srv_version(s), "-")), 0);
+	CU_ASSERT_EQUAL(strncmp(v, srv_version(t.s), strcspn(srv_version(t.s), "-")), 0);
 	static const struct {
 		const char *sql, *want;
 	} vars[] = {
@@ -149,14 +144,14 @@ static void test_srv_db__start_applies_template_and_overlay(void)
 	CU_ASSERT_EQUAL(strtol(v, NULL, 10), db.port);
 	mysql_close(m);
 
-	json_t *info = srv_info_json(s, &err);
+	json_t *info = srv_info_json(t.s, &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "flavour")), "mariadb");
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "binary")), srv_binary(s));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "binary")), srv_binary(t.s));
 	const char *sha = json_string_value(json_object_get(info, "binary_sha256"));
 	CU_ASSERT_TRUE(sha && strlen(sha) == 64);
 	char want_sha[65];
-	CU_ASSERT_EQUAL(util_sha256_file(want_sha, srv_binary(s), &err), 0);
+	CU_ASSERT_EQUAL(util_sha256_file(want_sha, srv_binary(t.s), &t.err), 0);
 	CU_ASSERT_STRING_EQUAL(sha, want_sha);
 	json_t *opts = json_object_get(info, "options");
 	CU_ASSERT_STRING_EQUAL(
@@ -168,39 +163,35 @@ static void test_srv_db__start_applies_template_and_overlay(void)
 	    strstr(json_string_value(json_object_get(info, "version")), "MariaDB"));
 	json_decref(info);
 
-	pid_t pid = srv_pid(s);
-	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	pid_t pid = srv_pid(t.s);
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
 	CU_ASSERT_FALSE(pid_exists(pid));
-	CU_ASSERT_FALSE(srv_is_alive(s));
-	CU_ASSERT_EQUAL(srv_pid(s), 0);
-	srv_free(s);
-	srv_opts_release(&o);
+	CU_ASSERT_FALSE(srv_is_alive(t.s));
+	CU_ASSERT_EQUAL(srv_pid(t.s), 0);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
 static void test_srv_db__restart_gives_a_fresh_process(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
+	struct th_srv t;
 	char v[64];
-	opts_for_test(&o);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
-	pid_t first = srv_pid(s);
-	MYSQL *m = srv_connect(s, NULL, &err);
+	srv_for_test(&t);
+	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
+	pid_t first = srv_pid(t.s);
+	MYSQL *m = srv_connect(t.s, NULL, &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(mysql_query(m, "CREATE DATABASE IF NOT EXISTS t"), 0);
 	CU_ASSERT_EQUAL(
 	    mysql_query(m, "CREATE TABLE IF NOT EXISTS t.k (a INT PRIMARY KEY) ENGINE=InnoDB"), 0);
 	CU_ASSERT_EQUAL(mysql_query(m, "REPLACE INTO t.k VALUES (42)"), 0);
 	mysql_close(m);
-	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
 	CU_ASSERT_FALSE(pid_exists(first));
-	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
-	pid_t second = srv_pid(s);
+	CU_ASSERT_EQUAL_FATAL(srv_start(t.s, NULL, &t.err), 0);
+	pid_t second = srv_pid(t.s);
 	CU_ASSERT_NOT_EQUAL(first, second);
-	m = srv_connect(s, "t", &err);
+	m = srv_connect(t.s, "t", &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(query_one(m, "SELECT a FROM k", v, sizeof(v)), 0);
 	CU_ASSERT_STRING_EQUAL(v, "42");
@@ -208,45 +199,40 @@ static void test_srv_db__restart_gives_a_fresh_process(void)
 	mysql_close(m);
 	/* a second start of a running instance is refused */
 	struct srv *other = NULL;
-	CU_ASSERT_EQUAL(srv_open(&other, &o, &err), 0);
-	CU_ASSERT_EQUAL(srv_start(other, NULL, &err), SRV_E_RUNNING);
+	CU_ASSERT_EQUAL(srv_open(&other, &t.o, &t.err), 0);
+	CU_ASSERT_EQUAL(srv_start(other, NULL, &t.err), SRV_E_RUNNING);
 	CU_ASSERT_EQUAL(srv_pid(other), second);
 	int started = -1;
-	CU_ASSERT_EQUAL(srv_ensure_started(other, NULL, &started, &err), 0);
+	CU_ASSERT_EQUAL(srv_ensure_started(other, NULL, &started, &t.err), 0);
 	CU_ASSERT_EQUAL(started, 0);
 	srv_free(other); /* did not start it: leaves it running */
 	CU_ASSERT_TRUE(pid_exists(second));
-	srv_free(s); /* started it: stops it */
+	srv_free(t.s); /* started it: stops it */
 	CU_ASSERT_FALSE(pid_exists(second));
-	srv_opts_release(&o);
+	srv_opts_release(&t.o);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
 static void test_srv_db__bad_option_fails_with_server_reason(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
-	opts_for_test(&o);
-	CU_ASSERT_EQUAL(srv_opts_parse(&o, SRV_OPT_SERVER_OPTION, "no_such_option_dbt3=1", &err),
-			1);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	int rc = srv_start(s, NULL, &err);
+	struct th_srv t;
+	srv_for_test(&t);
+	CU_ASSERT_EQUAL(
+	    srv_opts_parse(&t.o, SRV_OPT_SERVER_OPTION, "no_such_option_dbt3=1", &t.err), 1);
+	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
+	int rc = srv_start(t.s, NULL, &t.err);
 	CU_ASSERT_EQUAL(rc, SRV_E_EXITED);
 	/* MariaDB says: [ERROR] /usr/sbin/mariadbd: unknown variable 'no_such_option_dbt3=1' */
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "unknown variable 'no_such_option_dbt3=1'"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "exited with status"));
-	CU_ASSERT_EQUAL(srv_pid(s), 0);
-	srv_free(s);
-	srv_opts_release(&o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "unknown variable 'no_such_option_dbt3=1'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "exited with status"));
+	CU_ASSERT_EQUAL(srv_pid(t.s), 0);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
 static void test_srv_db__busy_port_fails_with_server_reason(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
+	struct th_srv t;
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t len = sizeof(a);
@@ -254,23 +240,20 @@ static void test_srv_db__busy_port_fails_with_server_reason(void)
 	CU_ASSERT_EQUAL_FATAL(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
 	CU_ASSERT_EQUAL_FATAL(listen(fd, 1), 0);
 	CU_ASSERT_EQUAL_FATAL(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	opts_for_test(&o);
-	o.port = ntohs(a.sin_port);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), SRV_E_EXITED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Address already in use"));
+	srv_for_test(&t);
+	t.o.port = ntohs(a.sin_port);
+	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
+	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), SRV_E_EXITED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "Address already in use"));
 	close(fd);
-	srv_free(s);
-	srv_opts_release(&o);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
 /* A binary that claims to be MariaDB and never answers: the start timeout kills it. */
 static void test_srv_db__silent_server_times_out(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
+	struct th_srv t;
 	char fake[4300];
 	snprintf(fake, sizeof(fake), "%s/fake-mariadbd", db.tmp);
 	FILE *f = fopen(fake, "w");
@@ -283,25 +266,22 @@ static void test_srv_db__silent_server_times_out(void)
 	      f);
 	fclose(f);
 	chmod(fake, 0755);
-	opts_for_test(&o);
-	srv_opts_parse(&o, SRV_OPT_MYSQLD, fake, &err);
-	o.start_timeout = 1.5;
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "did not answer within 1.5 s (killed)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "fake server: listening nowhere"));
-	CU_ASSERT_EQUAL(srv_pid(s), 0);
+	srv_for_test(&t);
+	srv_opts_parse(&t.o, SRV_OPT_MYSQLD, fake, &t.err);
+	t.o.start_timeout = 1.5;
+	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
+	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "did not answer within 1.5 s (killed)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "fake server: listening nowhere"));
+	CU_ASSERT_EQUAL(srv_pid(t.s), 0);
 	CU_ASSERT_EQUAL(servers_left(), 0);
-	srv_free(s);
-	srv_opts_release(&o);
+	th_srv_release(&t);
 }
 
 /* A server that exits at once without a word: the message says the error log is empty. */
 static void test_srv_db__silent_exit_says_error_log_empty(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
+	struct th_srv t;
 	char fake[4300];
 	snprintf(fake, sizeof(fake), "%s/mute-mariadbd", db.tmp);
 	FILE *f = fopen(fake, "w");
@@ -313,48 +293,42 @@ static void test_srv_db__silent_exit_says_error_log_empty(void)
 	      f);
 	fclose(f);
 	chmod(fake, 0755);
-	opts_for_test(&o);
-	srv_opts_parse(&o, SRV_OPT_MYSQLD, fake, &err);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), SRV_E_EXITED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "exited with status 1"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, ":\n(error log empty)"));
-	srv_free(s);
-	srv_opts_release(&o);
+	srv_for_test(&t);
+	srv_opts_parse(&t.o, SRV_OPT_MYSQLD, fake, &t.err);
+	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
+	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), SRV_E_EXITED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "exited with status 1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, ":\n(error log empty)"));
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
 static void test_srv_db__crash_is_detected(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
-	opts_for_test(&o);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
-	CU_ASSERT_EQUAL(srv_check(s, &err), 0);
-	pid_t pid = srv_pid(s);
+	struct th_srv t;
+	srv_for_test(&t);
+	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
+	CU_ASSERT_EQUAL(srv_check(t.s, &t.err), 0);
+	pid_t pid = srv_pid(t.s);
 	CU_ASSERT_EQUAL(kill(pid, SIGKILL), 0);
 	int rc = 0;
 	for (int i = 0; i < 100 && rc == 0; i++) {
-		rc = srv_check(s, &err);
+		rc = srv_check(t.s, &t.err);
 		if (rc == 0)
 			th_sleep_ms(50);
 	}
 	CU_ASSERT_EQUAL(rc, SRV_E_EXITED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "killed by signal 9"));
-	CU_ASSERT_FALSE(srv_is_alive(s));
-	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
-	srv_free(s);
-	/* InnoDB recovers: the next start works */
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	rc = srv_start(s, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "killed by signal 9"));
+	CU_ASSERT_FALSE(srv_is_alive(t.s));
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
+	/* InnoDB recovers: the next start (on a fresh handle) works */
+	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
+	rc = srv_start(t.s, NULL, &t.err);
 	if (rc)
-		fprintf(stderr, "restart after crash: %s\n", err.msg);
+		fprintf(stderr, "restart after crash: %s\n", t.err.msg);
 	CU_ASSERT_EQUAL(rc, 0);
-	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
-	srv_free(s);
-	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
@@ -390,44 +364,37 @@ static long proc_nice(pid_t pid)
 
 static void test_srv_db__child_hook_runs_before_exec(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
+	struct th_srv t;
 	int nice_value = 7;
-	opts_for_test(&o);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
+	srv_for_test(&t);
+	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
 	struct srv_launch refuse = {.child_hook = refusing_hook};
-	CU_ASSERT_EQUAL(srv_start(s, &refuse, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "hook refused to bind"));
+	CU_ASSERT_EQUAL(srv_start(t.s, &refuse, &t.err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "hook refused to bind"));
 	CU_ASSERT_EQUAL(servers_left(), 0);
 
 	struct srv_launch niced = {.child_hook = nice_hook, .arg = &nice_value};
-	CU_ASSERT_EQUAL_FATAL(srv_start(s, &niced, &err), 0);
-	CU_ASSERT_EQUAL(proc_nice(srv_pid(s)), 7);
-	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
-	srv_free(s);
-	srv_opts_release(&o);
+	CU_ASSERT_EQUAL_FATAL(srv_start(t.s, &niced, &t.err), 0);
+	CU_ASSERT_EQUAL(proc_nice(srv_pid(t.s)), 7);
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
 static void test_srv_db__forked_child_exit_leaves_server_alone(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
-	opts_for_test(&o);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
+	struct th_srv t;
+	srv_for_test(&t);
+	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
 	pid_t child = fork();
 	if (child == 0)
 		exit(0); /* runs the atexit hook with the inherited registry */
 	int st;
 	CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
-	CU_ASSERT_TRUE(srv_is_alive(s));
-	CU_ASSERT_TRUE(srv_ping(s));
-	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
-	srv_free(s);
-	srv_opts_release(&o);
+	CU_ASSERT_TRUE(srv_is_alive(t.s));
+	CU_ASSERT_TRUE(srv_ping(t.s));
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
@@ -438,14 +405,12 @@ static void test_srv_db__sigterm_stops_started_servers(void)
 	pid_t child = fork();
 	CU_ASSERT_FATAL(child >= 0);
 	if (child == 0) {
-		struct srv_opts o;
-		struct srv *s = NULL;
-		struct errbuf err;
+		struct th_srv t;
 		close(fds[0]);
-		opts_for_test(&o);
+		srv_for_test(&t);
 		int pid = 0;
-		if (srv_open(&s, &o, &err) == 0 && srv_start(s, NULL, &err) == 0)
-			pid = (int)srv_pid(s);
+		if (th_srv_start(&t, NULL) == 0)
+			pid = (int)srv_pid(t.s);
 		if (write(fds[1], &pid, sizeof(pid)) != sizeof(pid))
 			_exit(3);
 		for (;;)
@@ -467,81 +432,75 @@ static void test_srv_db__sigterm_stops_started_servers(void)
 
 static void test_srv_db__external_server_is_used_not_managed(void)
 {
-	struct srv_opts o, ext;
-	struct srv *s = NULL, *x = NULL;
-	struct errbuf err;
+	struct th_srv t;
+	struct srv_opts ext;
+	struct srv *x = NULL;
 	char v[256], sock[4300];
-	opts_for_test(&o);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
+	srv_for_test(&t);
+	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
 	snprintf(sock, sizeof(sock), "%s/mysqld.sock", db.inst);
 	srv_opts_init(&ext);
-	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_SOCKET, sock, &err), 1);
+	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_SOCKET, sock, &t.err), 1);
 	/* the account and password from the instance's client option file, as documented */
 	char cnf[4300];
 	snprintf(cnf, sizeof(cnf), "%s/client.cnf", db.inst);
-	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_DEFAULTS_EXTRA_FILE, cnf, &err), 1);
-	CU_ASSERT_EQUAL(srv_opts_finish(&ext, &err), 0);
+	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_DEFAULTS_EXTRA_FILE, cnf, &t.err), 1);
+	CU_ASSERT_EQUAL(srv_opts_finish(&ext, &t.err), 0);
 	CU_ASSERT_TRUE(ext.external);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&x, &ext, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&x, &ext, &t.err), 0);
 	CU_ASSERT_TRUE(srv_ping(x));
-	CU_ASSERT_EQUAL(srv_check(x, &err), 0);
-	MYSQL *m = srv_connect(x, NULL, &err);
+	CU_ASSERT_EQUAL(srv_check(x, &t.err), 0);
+	MYSQL *m = srv_connect(x, NULL, &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(query_one(m, "SELECT VERSION()", v, sizeof(v)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "MariaDB"));
 	mysql_close(m);
-	json_t *info = srv_info_json(x, &err);
+	json_t *info = srv_info_json(x, &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
 	CU_ASSERT_TRUE(json_is_true(json_object_get(info, "external")));
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "version")), v);
 	json_decref(info);
 	/* no lifecycle on a server the tool does not manage */
-	CU_ASSERT_EQUAL(srv_start(x, NULL, &err), SRV_E_EXTERNAL);
-	CU_ASSERT_EQUAL(srv_stop(x, &err), SRV_E_EXTERNAL);
-	CU_ASSERT_EQUAL(srv_init_datadir(x, &err), SRV_E_EXTERNAL);
+	CU_ASSERT_EQUAL(srv_start(x, NULL, &t.err), SRV_E_EXTERNAL);
+	CU_ASSERT_EQUAL(srv_stop(x, &t.err), SRV_E_EXTERNAL);
+	CU_ASSERT_EQUAL(srv_init_datadir(x, &t.err), SRV_E_EXTERNAL);
 	CU_ASSERT_EQUAL(srv_pid(x), 0);
 	srv_free(x);
-	CU_ASSERT_TRUE(srv_is_alive(s));
+	CU_ASSERT_TRUE(srv_is_alive(t.s));
 	srv_opts_release(&ext);
 	/* and a wrong password is the server's refusal */
 	setenv("MYSQL_PWD", "wrong", 1);
 	srv_opts_init(&ext);
-	srv_opts_parse(&ext, SRV_OPT_HOST, "127.0.0.1", &err);
+	srv_opts_parse(&ext, SRV_OPT_HOST, "127.0.0.1", &t.err);
 	ext.port = db.port;
-	srv_opts_finish(&ext, &err);
-	CU_ASSERT_EQUAL_FATAL(srv_open(&x, &ext, &err), 0);
-	CU_ASSERT_PTR_NULL(srv_connect(x, NULL, &err));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cannot connect"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Access denied"));
+	srv_opts_finish(&ext, &t.err);
+	CU_ASSERT_EQUAL_FATAL(srv_open(&x, &ext, &t.err), 0);
+	CU_ASSERT_PTR_NULL(srv_connect(x, NULL, &t.err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "cannot connect"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "Access denied"));
 	srv_free(x);
 	srv_opts_release(&ext);
 	unsetenv("MYSQL_PWD");
-	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
-	srv_free(s);
-	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
 static void test_srv_db__stuck_server_is_killed_after_timeout(void)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
-	opts_for_test(&o);
-	o.stop_timeout = 1;
-	CU_ASSERT_EQUAL_FATAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(srv_start(s, NULL, &err), 0);
-	pid_t pid = srv_pid(s);
+	struct th_srv t;
+	srv_for_test(&t);
+	t.o.stop_timeout = 1;
+	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
+	pid_t pid = srv_pid(t.s);
 	CU_ASSERT_EQUAL(kill(pid, SIGSTOP), 0);
 	double t0 = (double)util_now_ns() / 1e9;
-	CU_ASSERT_EQUAL(srv_stop(s, &err), -1);
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), -1);
 	double took = (double)util_now_ns() / 1e9 - t0;
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "was killed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "was killed"));
 	CU_ASSERT_TRUE(took < 30);
 	CU_ASSERT_FALSE(pid_exists(pid));
-	srv_free(s);
-	srv_opts_release(&o);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
@@ -656,17 +615,15 @@ static void test_srv_db__second_process_finds_instance_in_use(void)
 	int server = (int)holder.server;
 	CU_ASSERT(server > 0);
 
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
+	struct th_srv t;
 	char want[64], out[1 << 14];
 	snprintf(want, sizeof(want), "is in use by pid %d (", (int)child);
-	opts_for_test(&o);
-	CU_ASSERT_EQUAL(srv_open(&s, &o, &err), 0);
-	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
-	CU_ASSERT_EQUAL(srv_stop(s, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+	srv_for_test(&t);
+	CU_ASSERT_EQUAL(th_srv_open(&t), 0);
+	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, want));
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, want));
 	CU_ASSERT_TRUE(server > 0 && pid_exists(server));
 	/* the command line: exit 4, one line naming the holder */
 	CU_ASSERT_EQUAL(run("stop", out, sizeof(out)), 4);
@@ -675,10 +632,9 @@ static void test_srv_db__second_process_finds_instance_in_use(void)
 
 	CU_ASSERT_EQUAL(th_db_release(&holder), 0);
 	/* the holder exited: the lock is free again */
-	CU_ASSERT_EQUAL(srv_start(s, NULL, &err), 0);
-	CU_ASSERT_EQUAL(srv_stop(s, &err), 0);
-	srv_free(s);
-	srv_opts_release(&o);
+	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), 0);
+	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
+	th_srv_release(&t);
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 

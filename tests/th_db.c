@@ -41,18 +41,43 @@ void th_db_opts(const struct th_db *db, struct srv_opts *o, uint64_t buffer_pool
 	srv_opts_finish(o, &err);
 }
 
+void th_srv_init(struct th_srv *t, const struct th_db *db, uint64_t buffer_pool)
+{
+	memset(t, 0, sizeof(*t));
+	th_db_opts(db, &t->o, buffer_pool);
+}
+
+int th_srv_open(struct th_srv *t)
+{
+	srv_free(t->s);
+	t->s = NULL;
+	return srv_open(&t->s, &t->o, &t->err) == 0 ? 0 : -1;
+}
+
+int th_srv_start(struct th_srv *t, const struct srv_launch *launch)
+{
+	return th_srv_open(t) < 0 ? -1 : srv_start(t->s, launch, &t->err);
+}
+
+void th_srv_release(struct th_srv *t)
+{
+	srv_free(t->s);
+	t->s = NULL;
+	srv_opts_release(&t->o);
+}
+
 int th_db_init(struct th_db *db, uint64_t buffer_pool)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	th_db_opts(db, &o, buffer_pool);
-	int rc = srv_open(&s, &o, &db->err);
+	struct th_srv t;
+	th_srv_init(&t, db, buffer_pool);
+	int rc = th_srv_open(&t);
 	if (rc == 0)
-		rc = srv_init_datadir(s, &db->err);
-	srv_free(s);
-	srv_opts_release(&o);
-	if (rc != 0)
+		rc = srv_init_datadir(t.s, &t.err);
+	th_srv_release(&t);
+	if (rc != 0) {
+		db->err = t.err;
 		fprintf(stderr, "init: %s\n", db->err.msg);
+	}
 	return rc == 0 ? 0 : -1;
 }
 
@@ -70,20 +95,18 @@ int th_db_init_and_load(struct th_db *db)
 /* The holder's side: start, tell the server's pid (0: failed), wait for go, stop. */
 static void hold(const struct th_db *db, uint64_t buffer_pool, int up, int go)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
+	struct th_srv t;
 	char c;
-	th_db_opts(db, &o, buffer_pool);
+	th_srv_init(&t, db, buffer_pool);
 	int pid = 0;
-	if (srv_open(&s, &o, &err) == 0 && srv_start(s, NULL, &err) == 0)
-		pid = (int)srv_pid(s);
+	if (th_srv_start(&t, NULL) == 0)
+		pid = (int)srv_pid(t.s);
 	else
-		fprintf(stderr, "holder: %s\n", err.msg);
+		fprintf(stderr, "holder: %s\n", t.err.msg);
 	if (write(up, &pid, sizeof(pid)) != sizeof(pid) || read(go, &c, 1) < 0)
 		_exit(3);
-	int rc = srv_stop(s, &err);
-	srv_free(s);
+	int rc = srv_stop(t.s, &t.err);
+	srv_free(t.s);
 	_exit(rc == 0 && pid > 0 ? 0 : 1);
 }
 
@@ -128,15 +151,12 @@ int th_db_release(struct th_db_holder *holder)
 
 int th_db_stop(const struct th_db *db)
 {
-	struct srv_opts o;
-	struct srv *s = NULL;
-	struct errbuf err;
-	th_db_opts(db, &o, 0);
-	int rc = srv_open(&s, &o, &err) == 0 && srv_stop(s, &err) == 0 ? 0 : -1;
+	struct th_srv t;
+	th_srv_init(&t, db, 0);
+	int rc = th_srv_open(&t) == 0 && srv_stop(t.s, &t.err) == 0 ? 0 : -1;
 	if (rc != 0)
-		fprintf(stderr, "cannot stop the test server in '%s': %s\n", db->inst, err.msg);
-	srv_free(s);
-	srv_opts_release(&o);
+		fprintf(stderr, "cannot stop the test server in '%s': %s\n", db->inst, t.err.msg);
+	th_srv_release(&t);
 	return rc;
 }
 

@@ -23,6 +23,27 @@ int th_db_begin(struct th_db *db, const char *tag);
  * to start, 60 s to stop. Release them with srv_opts_release. */
 void th_db_opts(const struct th_db *db, struct srv_opts *o, uint64_t buffer_pool);
 
+/* A case's handle on the instance's server: its options, the handle and the last error. */
+struct th_srv {
+	struct srv_opts o; /* th_db_opts; a case may change them before th_srv_open */
+	struct srv *s;	   /* NULL until opened */
+	struct errbuf err;
+};
+
+/* Fills t->o with th_db_opts(db, buffer_pool); nothing is opened yet. */
+void th_srv_init(struct th_srv *t, const struct th_db *db, uint64_t buffer_pool);
+
+/* Opens a fresh handle with t->o, after srv_free of the one before (which stops a server it
+ * started): 0, or -1 with t->err. */
+int th_srv_open(struct th_srv *t);
+
+/* th_srv_open, then srv_start(launch): srv_start's result, or -1 (t->err) when the open
+ * failed. */
+int th_srv_start(struct th_srv *t, const struct srv_launch *launch);
+
+/* srv_free (a server the handle started is stopped) and srv_opts_release. */
+void th_srv_release(struct th_srv *t);
+
 /* Initialises the instance's datadir through srv_init_datadir (once per test file; the cases
  * reuse it): 0, or -1 with the reason in db->err, printed. */
 int th_db_init(struct th_db *db, uint64_t buffer_pool);
