@@ -10,6 +10,10 @@ struct th_case {
 	CU_TestFunc fn;
 };
 
+/* A row of a suite's table, the name written once: TH_CASE(srv_db, crash_is_detected) is
+ * {"crash_is_detected", test_srv_db__crash_is_detected}. */
+#define TH_CASE(suite, name) {#name, test_##suite##__##name}
+
 /* The exit code of a test executable that ran no failing case but skipped at least one
  * (ctest's SKIP_RETURN_CODE, set in tests/CMakeLists.txt). */
 #define TH_EXIT_SKIPPED 77

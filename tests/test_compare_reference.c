@@ -168,7 +168,7 @@ static void test_compare_reference__json_report_matches_r(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"json_report_matches_r", test_compare_reference__json_report_matches_r},
+	    TH_CASE(compare_reference, json_report_matches_r),
 	    {NULL, NULL},
 	};
 	return th_run("compare_reference", cases, argc, argv);

@@ -629,14 +629,12 @@ static void test_doctor__command_tunes_and_resets_a_sysroot(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"json_on_this_machine_has_every_check",
-	     test_doctor__json_on_this_machine_has_every_check},
-	    {"busy_cpus_warns_on_a_hogged_pu", test_doctor__busy_cpus_warns_on_a_hogged_pu},
-	    {"noisy_root_warns_each_knob", test_doctor__noisy_root_warns_each_knob},
-	    {"empty_root_is_unknown_not_an_error", test_doctor__empty_root_is_unknown_not_an_error},
-	    {"tune_then_reset_restores_every_value",
-	     test_doctor__tune_then_reset_restores_every_value},
-	    {"command_tunes_and_resets_a_sysroot", test_doctor__command_tunes_and_resets_a_sysroot},
+	    TH_CASE(doctor, json_on_this_machine_has_every_check),
+	    TH_CASE(doctor, busy_cpus_warns_on_a_hogged_pu),
+	    TH_CASE(doctor, noisy_root_warns_each_knob),
+	    TH_CASE(doctor, empty_root_is_unknown_not_an_error),
+	    TH_CASE(doctor, tune_then_reset_restores_every_value),
+	    TH_CASE(doctor, command_tunes_and_resets_a_sysroot),
 	    {NULL, NULL},
 	};
 	return th_run("doctor", cases, argc, argv);

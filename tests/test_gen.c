@@ -390,19 +390,16 @@ static void test_gen__command_draws_progress_only_on_a_terminal(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"sf001_matches_dbgen_md5", test_gen__sf001_matches_dbgen_md5},
-	    {"no_trailing_delimiter_drops_last_bar",
-	     test_gen__no_trailing_delimiter_drops_last_bar},
-	    {"chunk_from_middle_equals_full_stream",
-	     test_gen__chunk_from_middle_equals_full_stream},
-	    {"paired_pass_equals_single_tables", test_gen__paired_pass_equals_single_tables},
-	    {"names_parse_and_bad_arguments_fail", test_gen__names_parse_and_bad_arguments_fail},
-	    {"pool_same_for_any_thread_count", test_gen__pool_same_for_any_thread_count},
-	    {"sf01_matches_dbgen_md5", test_gen__sf01_matches_dbgen_md5},
-	    {"command_writes_dbgen_files", test_gen__command_writes_dbgen_files},
-	    {"command_rejects_bad_input", test_gen__command_rejects_bad_input},
-	    {"command_draws_progress_only_on_a_terminal",
-	     test_gen__command_draws_progress_only_on_a_terminal},
+	    TH_CASE(gen, sf001_matches_dbgen_md5),
+	    TH_CASE(gen, no_trailing_delimiter_drops_last_bar),
+	    TH_CASE(gen, chunk_from_middle_equals_full_stream),
+	    TH_CASE(gen, paired_pass_equals_single_tables),
+	    TH_CASE(gen, names_parse_and_bad_arguments_fail),
+	    TH_CASE(gen, pool_same_for_any_thread_count),
+	    TH_CASE(gen, sf01_matches_dbgen_md5),
+	    TH_CASE(gen, command_writes_dbgen_files),
+	    TH_CASE(gen, command_rejects_bad_input),
+	    TH_CASE(gen, command_draws_progress_only_on_a_terminal),
 	    {NULL, NULL},
 	};
 	int rc = th_run("gen", cases, argc, argv);

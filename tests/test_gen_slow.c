@@ -96,9 +96,8 @@ static void test_gen_slow__sf1_no_trailing_delimiter_matches_dbt3_md5(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"sf1_matches_dbgen_md5", test_gen_slow__sf1_matches_dbgen_md5},
-	    {"sf1_no_trailing_delimiter_matches_dbt3_md5",
-	     test_gen_slow__sf1_no_trailing_delimiter_matches_dbt3_md5},
+	    TH_CASE(gen_slow, sf1_matches_dbgen_md5),
+	    TH_CASE(gen_slow, sf1_no_trailing_delimiter_matches_dbt3_md5),
 	    {NULL, NULL},
 	};
 	return th_run("gen_slow", cases, argc, argv);

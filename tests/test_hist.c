@@ -246,13 +246,13 @@ static void test_hist__levels_match_reference(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case tcases[] = {
-	    {"q_hat_matches_reference", test_hist__q_hat_matches_reference},
-	    {"change_points_match_reference", test_hist__change_points_match_reference},
-	    {"newest_verdict_matches_reference", test_hist__newest_verdict_matches_reference},
-	    {"regression_starts_once", test_hist__regression_starts_once},
-	    {"change_point_needs_min_size_results", test_hist__change_point_needs_min_size_results},
-	    {"hunter_published_examples", test_hist__hunter_published_examples},
-	    {"levels_match_reference", test_hist__levels_match_reference},
+	    TH_CASE(hist, q_hat_matches_reference),
+	    TH_CASE(hist, change_points_match_reference),
+	    TH_CASE(hist, newest_verdict_matches_reference),
+	    TH_CASE(hist, regression_starts_once),
+	    TH_CASE(hist, change_point_needs_min_size_results),
+	    TH_CASE(hist, hunter_published_examples),
+	    TH_CASE(hist, levels_match_reference),
 	    {NULL, NULL},
 	};
 	return th_run("hist", tcases, argc, argv);

@@ -333,14 +333,11 @@ static void test_hist_overview__page_opens_on_both_steps(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"both_steps_come_first", test_hist_overview__both_steps_come_first},
-	    {"change_points_where_the_steps_are",
-	     test_hist_overview__change_points_where_the_steps_are},
-	    {"build_ranges_name_the_nights_around_each_step",
-	     test_hist_overview__build_ranges_name_the_nights_around_each_step},
-	    {"markdown_lists_the_steps_then_one_line",
-	     test_hist_overview__markdown_lists_the_steps_then_one_line},
-	    {"page_opens_on_both_steps", test_hist_overview__page_opens_on_both_steps},
+	    TH_CASE(hist_overview, both_steps_come_first),
+	    TH_CASE(hist_overview, change_points_where_the_steps_are),
+	    TH_CASE(hist_overview, build_ranges_name_the_nights_around_each_step),
+	    TH_CASE(hist_overview, markdown_lists_the_steps_then_one_line),
+	    TH_CASE(hist_overview, page_opens_on_both_steps),
 	    {NULL, NULL},
 	};
 	tmp = th_tempdir("hist_overview");

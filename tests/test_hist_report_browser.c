@@ -210,10 +210,8 @@ static void test_hist_report_browser__four_hosts_page_opens_on_what_changed(void
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"trend_page_renders_without_errors",
-	     test_hist_report_browser__trend_page_renders_without_errors},
-	    {"four_hosts_page_opens_on_what_changed",
-	     test_hist_report_browser__four_hosts_page_opens_on_what_changed},
+	    TH_CASE(hist_report_browser, trend_page_renders_without_errors),
+	    TH_CASE(hist_report_browser, four_hosts_page_opens_on_what_changed),
 	    {NULL, NULL},
 	};
 	signal(SIGPIPE, SIG_IGN);

@@ -417,15 +417,13 @@ int main(int argc, char **argv)
 	th_db_opts(&instance, &sopts, 128u << 20);
 	sopts.scale = 0.01;
 	static const struct th_case cases[] = {
-	    {"generated_rows_and_noop_reload", test_load__generated_rows_and_noop_reload},
-	    {"fingerprint_schema_and_normal_profile",
-	     test_load__fingerprint_schema_and_normal_profile},
-	    {"every_query_runs_with_the_verified_row_count",
-	     test_load__every_query_runs_with_the_verified_row_count},
-	    {"plans_identical_across_restarts", test_load__plans_identical_across_restarts},
-	    {"files_equal_generated", test_load__files_equal_generated},
-	    {"failed_load_leaves_no_fingerprint", test_load__failed_load_leaves_no_fingerprint},
-	    {"query_refuses_another_scale_factor", test_load__query_refuses_another_scale_factor},
+	    TH_CASE(load, generated_rows_and_noop_reload),
+	    TH_CASE(load, fingerprint_schema_and_normal_profile),
+	    TH_CASE(load, every_query_runs_with_the_verified_row_count),
+	    TH_CASE(load, plans_identical_across_restarts),
+	    TH_CASE(load, files_equal_generated),
+	    TH_CASE(load, failed_load_leaves_no_fingerprint),
+	    TH_CASE(load, query_refuses_another_scale_factor),
 	    {NULL, NULL},
 	};
 	int rc = th_run("load_db", cases, argc, argv);

@@ -197,9 +197,9 @@ static void test_pin_db__verify_rejects_an_unpinned_server(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"server_threads_run_bound", test_pin_db__server_threads_run_bound},
-	    {"overrides_reach_the_server", test_pin_db__overrides_reach_the_server},
-	    {"verify_rejects_an_unpinned_server", test_pin_db__verify_rejects_an_unpinned_server},
+	    TH_CASE(pin_db, server_threads_run_bound),
+	    TH_CASE(pin_db, overrides_reach_the_server),
+	    TH_CASE(pin_db, verify_rejects_an_unpinned_server),
 	    {NULL, NULL},
 	};
 	if (th_db_begin(&db, "pindb") < 0)

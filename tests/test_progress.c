@@ -186,20 +186,15 @@ static void test_progress__duration_reads_minutes_then_hours(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"draw_redraws_in_place_at_most_once_per_interval",
-	     test_progress__draw_redraws_in_place_at_most_once_per_interval},
-	    {"note_erases_the_live_line_and_stays", test_progress__note_erases_the_live_line_and_stays},
-	    {"keep_ends_the_live_line_with_a_newline",
-	     test_progress__keep_ends_the_live_line_with_a_newline},
-	    {"done_replaces_the_live_line_with_a_final_one",
-	     test_progress__done_replaces_the_live_line_with_a_final_one},
-	    {"not_a_terminal_gets_the_permanent_lines_only",
-	     test_progress__not_a_terminal_gets_the_permanent_lines_only},
-	    {"quiet_prints_nothing", test_progress__quiet_prints_nothing},
-	    {"mode_is_live_on_a_terminal_only", test_progress__mode_is_live_on_a_terminal_only},
-	    {"rate_eta_and_percent_match_hand_computed_values",
-	     test_progress__rate_eta_and_percent_match_hand_computed_values},
-	    {"duration_reads_minutes_then_hours", test_progress__duration_reads_minutes_then_hours},
+	    TH_CASE(progress, draw_redraws_in_place_at_most_once_per_interval),
+	    TH_CASE(progress, note_erases_the_live_line_and_stays),
+	    TH_CASE(progress, keep_ends_the_live_line_with_a_newline),
+	    TH_CASE(progress, done_replaces_the_live_line_with_a_final_one),
+	    TH_CASE(progress, not_a_terminal_gets_the_permanent_lines_only),
+	    TH_CASE(progress, quiet_prints_nothing),
+	    TH_CASE(progress, mode_is_live_on_a_terminal_only),
+	    TH_CASE(progress, rate_eta_and_percent_match_hand_computed_values),
+	    TH_CASE(progress, duration_reads_minutes_then_hours),
 	    {NULL, NULL},
 	};
 	return th_run("progress", cases, argc, argv);

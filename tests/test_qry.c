@@ -181,15 +181,14 @@ static void test_qry__bad_ids_are_rejected(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"seeded_parameters_match_qgen", test_qry__seeded_parameters_match_qgen},
-	    {"seed_zero_is_refused", test_qry__seed_zero_is_refused},
-	    {"defaults_are_validation_parameters", test_qry__defaults_are_validation_parameters},
-	    {"every_parameter_is_substituted", test_qry__every_parameter_is_substituted},
-	    {"q15_view_and_q18_single_statement", test_qry__q15_view_and_q18_single_statement},
-	    {"sha_is_stable_and_parameter_sensitive",
-	     test_qry__sha_is_stable_and_parameter_sensitive},
-	    {"round2_rounds_half_away_from_zero", test_qry__round2_rounds_half_away_from_zero},
-	    {"bad_ids_are_rejected", test_qry__bad_ids_are_rejected},
+	    TH_CASE(qry, seeded_parameters_match_qgen),
+	    TH_CASE(qry, seed_zero_is_refused),
+	    TH_CASE(qry, defaults_are_validation_parameters),
+	    TH_CASE(qry, every_parameter_is_substituted),
+	    TH_CASE(qry, q15_view_and_q18_single_statement),
+	    TH_CASE(qry, sha_is_stable_and_parameter_sensitive),
+	    TH_CASE(qry, round2_rounds_half_away_from_zero),
+	    TH_CASE(qry, bad_ids_are_rejected),
 	    {NULL, NULL},
 	};
 	return th_run("qry", cases, argc, argv);

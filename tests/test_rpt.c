@@ -179,10 +179,9 @@ static void test_rpt__outputs_escape_and_color_only_when_asked(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"table_aligns_columns_and_utf8", test_rpt__table_aligns_columns_and_utf8},
-	    {"format_names", test_rpt__format_names},
-	    {"outputs_escape_and_color_only_when_asked",
-	     test_rpt__outputs_escape_and_color_only_when_asked},
+	    TH_CASE(rpt, table_aligns_columns_and_utf8),
+	    TH_CASE(rpt, format_names),
+	    TH_CASE(rpt, outputs_escape_and_color_only_when_asked),
 	    {NULL, NULL},
 	};
 	return th_run("rpt", cases, argc, argv);

@@ -79,8 +79,8 @@ static void test_rpt_adjust__file_without_probes_is_refused(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"figures_match_the_reference", test_rpt_adjust__figures_match_the_reference},
-	    {"file_without_probes_is_refused", test_rpt_adjust__file_without_probes_is_refused},
+	    TH_CASE(rpt_adjust, figures_match_the_reference),
+	    TH_CASE(rpt_adjust, file_without_probes_is_refused),
 	    {NULL, NULL},
 	};
 	return th_run("rpt_adjust", cases, argc, argv);

@@ -361,17 +361,15 @@ static void test_rpt_html__report_command_errors(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"compare_verdict_classes_match_model",
-	     test_rpt_html__compare_verdict_classes_match_model},
-	    {"designed_queries_get_their_verdicts",
-	     test_rpt_html__designed_queries_get_their_verdicts},
-	    {"escapes_a_script_label", test_rpt_html__escapes_a_script_label},
-	    {"escape_function", test_rpt_html__escape_function},
-	    {"report_command_is_self_contained", test_rpt_html__report_command_is_self_contained},
-	    {"compare_format_html", test_rpt_html__compare_format_html},
-	    {"timeout_ratio_is_shown_as_a_bound", test_rpt_html__timeout_ratio_is_shown_as_a_bound},
-	    {"budget_protocol_says_upper_bounds", test_rpt_html__budget_protocol_says_upper_bounds},
-	    {"report_command_errors", test_rpt_html__report_command_errors},
+	    TH_CASE(rpt_html, compare_verdict_classes_match_model),
+	    TH_CASE(rpt_html, designed_queries_get_their_verdicts),
+	    TH_CASE(rpt_html, escapes_a_script_label),
+	    TH_CASE(rpt_html, escape_function),
+	    TH_CASE(rpt_html, report_command_is_self_contained),
+	    TH_CASE(rpt_html, compare_format_html),
+	    TH_CASE(rpt_html, timeout_ratio_is_shown_as_a_bound),
+	    TH_CASE(rpt_html, budget_protocol_says_upper_bounds),
+	    TH_CASE(rpt_html, report_command_errors),
 	    {NULL, NULL},
 	};
 	return th_run("rpt_html", cases, argc, argv);

@@ -238,13 +238,10 @@ static void test_rpt_html_browser__detects_errors_and_fetches(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"compare_page_renders_without_errors",
-	     test_rpt_html_browser__compare_page_renders_without_errors},
-	    {"report_page_renders_without_errors",
-	     test_rpt_html_browser__report_page_renders_without_errors},
-	    {"sequential_page_renders_without_errors",
-	     test_rpt_html_browser__sequential_page_renders_without_errors},
-	    {"detects_errors_and_fetches", test_rpt_html_browser__detects_errors_and_fetches},
+	    TH_CASE(rpt_html_browser, compare_page_renders_without_errors),
+	    TH_CASE(rpt_html_browser, report_page_renders_without_errors),
+	    TH_CASE(rpt_html_browser, sequential_page_renders_without_errors),
+	    TH_CASE(rpt_html_browser, detects_errors_and_fetches),
 	    {NULL, NULL},
 	};
 	signal(SIGPIPE, SIG_IGN);

@@ -141,10 +141,9 @@ static void test_rpt_sbs__pair_record_checked(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"pairs_are_mean_log_ratios", test_rpt_sbs__pairs_are_mean_log_ratios},
-	    {"uneven_pair_uses_common_executions",
-	     test_rpt_sbs__uneven_pair_uses_common_executions},
-	    {"pair_record_checked", test_rpt_sbs__pair_record_checked},
+	    TH_CASE(rpt_sbs, pairs_are_mean_log_ratios),
+	    TH_CASE(rpt_sbs, uneven_pair_uses_common_executions),
+	    TH_CASE(rpt_sbs, pair_record_checked),
 	    {NULL, NULL},
 	};
 	return th_run("rpt_sbs", cases, argc, argv);

@@ -239,11 +239,11 @@ static void test_rpt_seq_baseline__the_unpaired_check(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"the_look_pools_the_baseline", test_rpt_seq_baseline__the_look_pools_the_baseline},
-	    {"the_report_says_so", test_rpt_seq_baseline__the_report_says_so},
-	    {"the_lend_check_figures", test_rpt_seq_baseline__the_lend_check_figures},
-	    {"a_quieter_baseline_is_refused", test_rpt_seq_baseline__a_quieter_baseline_is_refused},
-	    {"the_unpaired_check", test_rpt_seq_baseline__the_unpaired_check},
+	    TH_CASE(rpt_seq_baseline, the_look_pools_the_baseline),
+	    TH_CASE(rpt_seq_baseline, the_report_says_so),
+	    TH_CASE(rpt_seq_baseline, the_lend_check_figures),
+	    TH_CASE(rpt_seq_baseline, a_quieter_baseline_is_refused),
+	    TH_CASE(rpt_seq_baseline, the_unpaired_check),
 	    {NULL, NULL},
 	};
 	return th_run("rpt_seq_baseline", cases, argc, argv);

@@ -212,10 +212,10 @@ static void test_rpt_work__monte_carlo_false_alarms(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"verdicts_match_the_reference", test_rpt_work__verdicts_match_the_reference},
-	    {"same_file_nothing_changed", test_rpt_work__same_file_nothing_changed},
-	    {"summary_constant_or_varying", test_rpt_work__summary_constant_or_varying},
-	    {"monte_carlo_false_alarms", test_rpt_work__monte_carlo_false_alarms},
+	    TH_CASE(rpt_work, verdicts_match_the_reference),
+	    TH_CASE(rpt_work, same_file_nothing_changed),
+	    TH_CASE(rpt_work, summary_constant_or_varying),
+	    TH_CASE(rpt_work, monte_carlo_false_alarms),
 	    {NULL, NULL}};
 	return th_run("rpt_work", cases, argc, argv);
 }

@@ -137,12 +137,11 @@ static void test_run_instr__pmu_counts_or_says_why(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"real_status_answers_sum_the_threads",
-	     test_run_instr__real_status_answers_sum_the_threads},
-	    {"frames_are_not_totals", test_run_instr__frames_are_not_totals},
-	    {"malformed_answers_refused", test_run_instr__malformed_answers_refused},
-	    {"warmup_rule", test_run_instr__warmup_rule},
-	    {"pmu_counts_or_says_why", test_run_instr__pmu_counts_or_says_why},
+	    TH_CASE(run_instr, real_status_answers_sum_the_threads),
+	    TH_CASE(run_instr, frames_are_not_totals),
+	    TH_CASE(run_instr, malformed_answers_refused),
+	    TH_CASE(run_instr, warmup_rule),
+	    TH_CASE(run_instr, pmu_counts_or_says_why),
 	    {NULL, NULL}};
 	return th_run("run_instr", cases, argc, argv);
 }

@@ -123,11 +123,11 @@ static void test_run_sbs__order_string_checked(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"pools_fit_or_refuse_as_derived", test_run_sbs__pools_fit_or_refuse_as_derived},
-	    {"pools_from_options", test_run_sbs__pools_from_options},
-	    {"order_alternates_and_balances", test_run_sbs__order_alternates_and_balances},
-	    {"coin_is_seeded_and_fair", test_run_sbs__coin_is_seeded_and_fair},
-	    {"order_string_checked", test_run_sbs__order_string_checked},
+	    TH_CASE(run_sbs, pools_fit_or_refuse_as_derived),
+	    TH_CASE(run_sbs, pools_from_options),
+	    TH_CASE(run_sbs, order_alternates_and_balances),
+	    TH_CASE(run_sbs, coin_is_seeded_and_fair),
+	    TH_CASE(run_sbs, order_string_checked),
 	    {NULL, NULL},
 	};
 	return th_run("run_sbs", cases, argc, argv);

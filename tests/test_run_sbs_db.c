@@ -262,9 +262,8 @@ int main(int argc, char **argv)
 	if (th_db_begin(&db, "sbs") == 0)
 		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
-	    {"both_up_alternated_pinned_and_compared",
-	     test_run_sbs_db__both_up_alternated_pinned_and_compared},
-	    {"refusals_make_nothing", test_run_sbs_db__refusals_make_nothing},
+	    TH_CASE(run_sbs_db, both_up_alternated_pinned_and_compared),
+	    TH_CASE(run_sbs_db, refusals_make_nothing),
 	    {NULL, NULL},
 	};
 	int rc = th_run("run_sbs_db", cases, argc, argv);

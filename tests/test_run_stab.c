@@ -209,8 +209,8 @@ static void test_run_stab__recommends_by_permutation(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"analysis_matches_r", test_run_stab__analysis_matches_r},
-	    {"recommends_by_permutation", test_run_stab__recommends_by_permutation},
+	    TH_CASE(run_stab, analysis_matches_r),
+	    TH_CASE(run_stab, recommends_by_permutation),
 	    {NULL, NULL},
 	};
 	return th_run("run_stab", cases, argc, argv);

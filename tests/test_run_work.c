@@ -164,12 +164,10 @@ static void test_run_work__unsteady_reading_or_missing_counter(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"names_per_server", test_run_work__names_per_server},
-	    {"rows_taken_by_name", test_run_work__rows_taken_by_name},
-	    {"offset_and_deltas_of_real_readings",
-	     test_run_work__offset_and_deltas_of_real_readings},
-	    {"unsteady_reading_or_missing_counter",
-	     test_run_work__unsteady_reading_or_missing_counter},
+	    TH_CASE(run_work, names_per_server),
+	    TH_CASE(run_work, rows_taken_by_name),
+	    TH_CASE(run_work, offset_and_deltas_of_real_readings),
+	    TH_CASE(run_work, unsteady_reading_or_missing_counter),
 	    {NULL, NULL}};
 	return th_run("run_work", cases, argc, argv);
 }

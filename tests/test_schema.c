@@ -97,12 +97,11 @@ static void test_schema__indexes_option_parses(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"has_the_fifteen_dbt3_indexes", test_schema__has_the_fifteen_dbt3_indexes},
-	    {"one_alter_per_table", test_schema__one_alter_per_table},
-	    {"keys_only_has_no_secondary_index", test_schema__keys_only_has_no_secondary_index},
-	    {"dbt3_types_and_persistent_statistics",
-	     test_schema__dbt3_types_and_persistent_statistics},
-	    {"indexes_option_parses", test_schema__indexes_option_parses},
+	    TH_CASE(schema, has_the_fifteen_dbt3_indexes),
+	    TH_CASE(schema, one_alter_per_table),
+	    TH_CASE(schema, keys_only_has_no_secondary_index),
+	    TH_CASE(schema, dbt3_types_and_persistent_statistics),
+	    TH_CASE(schema, indexes_option_parses),
 	    {NULL, NULL},
 	};
 	return th_run("schema", cases, argc, argv);

@@ -165,15 +165,12 @@ static void test_sigchain__exit_handler_runs_cleanups_newest_first_then_the_note
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"pushed_handler_runs_and_pop_restores_the_default",
-	     test_sigchain__pushed_handler_runs_and_pop_restores_the_default},
-	    {"pops_restore_in_reverse_order", test_sigchain__pops_restore_in_reverse_order},
-	    {"stop_flag_holds_the_last_signal", test_sigchain__stop_flag_holds_the_last_signal},
-	    {"refuses_bad_signals_and_a_full_stack",
-	     test_sigchain__refuses_bad_signals_and_a_full_stack},
-	    {"default_resets_without_forgetting", test_sigchain__default_resets_without_forgetting},
-	    {"exit_handler_runs_cleanups_newest_first_then_the_note",
-	     test_sigchain__exit_handler_runs_cleanups_newest_first_then_the_note},
+	    TH_CASE(sigchain, pushed_handler_runs_and_pop_restores_the_default),
+	    TH_CASE(sigchain, pops_restore_in_reverse_order),
+	    TH_CASE(sigchain, stop_flag_holds_the_last_signal),
+	    TH_CASE(sigchain, refuses_bad_signals_and_a_full_stack),
+	    TH_CASE(sigchain, default_resets_without_forgetting),
+	    TH_CASE(sigchain, exit_handler_runs_cleanups_newest_first_then_the_note),
 	    {NULL, NULL},
 	};
 	return th_run("sigchain", cases, argc, argv);

@@ -156,9 +156,9 @@ static void test_srv_clone__space_needed(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"instance_clone_is_equal", test_srv_clone__instance_clone_is_equal},
-	    {"refuses_what_it_did_not_make", test_srv_clone__refuses_what_it_did_not_make},
-	    {"space_needed", test_srv_clone__space_needed},
+	    TH_CASE(srv_clone, instance_clone_is_equal),
+	    TH_CASE(srv_clone, refuses_what_it_did_not_make),
+	    TH_CASE(srv_clone, space_needed),
 	    {NULL, NULL},
 	};
 	return th_run("srv_clone", cases, argc, argv);

@@ -295,20 +295,13 @@ static void test_srv_hostile_db__f8_other_user_reads_a_read_only_store(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"f2_planted_links_in_the_instance",
-	     test_srv_hostile_db__f2_planted_links_in_the_instance},
-	    {"f3_planted_links_at_output_temp_names",
-	     test_srv_hostile_db__f3_planted_links_at_output_temp_names},
-	    {"f5_foreign_directories_are_not_taken",
-	     test_srv_hostile_db__f5_foreign_directories_are_not_taken},
-	    {"f5_own_empty_directory_is_not_chowned",
-	     test_srv_hostile_db__f5_own_empty_directory_is_not_chowned},
-	    {"f13_other_user_is_told_permission_denied",
-	     test_srv_hostile_db__f13_other_user_is_told_permission_denied},
-	    {"f4_symlinked_datadir_is_the_instance",
-	     test_srv_hostile_db__f4_symlinked_datadir_is_the_instance},
-	    {"f8_other_user_reads_a_read_only_store",
-	     test_srv_hostile_db__f8_other_user_reads_a_read_only_store},
+	    TH_CASE(srv_hostile_db, f2_planted_links_in_the_instance),
+	    TH_CASE(srv_hostile_db, f3_planted_links_at_output_temp_names),
+	    TH_CASE(srv_hostile_db, f5_foreign_directories_are_not_taken),
+	    TH_CASE(srv_hostile_db, f5_own_empty_directory_is_not_chowned),
+	    TH_CASE(srv_hostile_db, f13_other_user_is_told_permission_denied),
+	    TH_CASE(srv_hostile_db, f4_symlinked_datadir_is_the_instance),
+	    TH_CASE(srv_hostile_db, f8_other_user_reads_a_read_only_store),
 	    {NULL, NULL},
 	};
 	if (th_db_begin(&db, "hostile") < 0)

@@ -183,15 +183,12 @@ static void test_srv_secure__datadir_paths_the_installer_takes(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"passwords_are_random_alphanumerics",
-	     test_srv_secure__passwords_are_random_alphanumerics},
-	    {"client_cnf_round_trip_and_refusals",
-	     test_srv_secure__client_cnf_round_trip_and_refusals},
-	    {"accounts_kept", test_srv_secure__accounts_kept},
-	    {"flavour_paths", test_srv_secure__flavour_paths},
-	    {"server_user", test_srv_secure__server_user},
-	    {"datadir_paths_the_installer_takes",
-	     test_srv_secure__datadir_paths_the_installer_takes},
+	    TH_CASE(srv_secure, passwords_are_random_alphanumerics),
+	    TH_CASE(srv_secure, client_cnf_round_trip_and_refusals),
+	    TH_CASE(srv_secure, accounts_kept),
+	    TH_CASE(srv_secure, flavour_paths),
+	    TH_CASE(srv_secure, server_user),
+	    TH_CASE(srv_secure, datadir_paths_the_installer_takes),
 	    {NULL, NULL},
 	};
 	return th_run("srv_secure", cases, argc, argv);

@@ -239,9 +239,8 @@ int main(int argc, char **argv)
 	if (th_db_begin(&db, "stab") == 0)
 		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
-	    {"tiny_experiment_end_to_end", test_stabilize_db__tiny_experiment_end_to_end},
-	    {"instance_locked_for_the_whole_experiment",
-	     test_stabilize_db__instance_locked_for_the_whole_experiment},
+	    TH_CASE(stabilize_db, tiny_experiment_end_to_end),
+	    TH_CASE(stabilize_db, instance_locked_for_the_whole_experiment),
 	    {NULL, NULL},
 	};
 	int rc = th_run("stabilize_db", cases, argc, argv);

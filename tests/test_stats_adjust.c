@@ -85,10 +85,9 @@ static void test_stats_adjust__refuses_what_it_cannot_fit(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"two_sample_matches_least_squares",
-	     test_stats_adjust__two_sample_matches_least_squares},
-	    {"paired_matches_least_squares", test_stats_adjust__paired_matches_least_squares},
-	    {"refuses_what_it_cannot_fit", test_stats_adjust__refuses_what_it_cannot_fit},
+	    TH_CASE(stats_adjust, two_sample_matches_least_squares),
+	    TH_CASE(stats_adjust, paired_matches_least_squares),
+	    TH_CASE(stats_adjust, refuses_what_it_cannot_fit),
 	    {NULL, NULL},
 	};
 	return th_run("stats_adjust", cases, argc, argv);

@@ -66,10 +66,10 @@ static void test_stats_lend__unusable_queries_are_left_out(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"one_query_is_students_table", test_stats_lend__one_query_is_students_table},
-	    {"two_queries_closed_form", test_stats_lend__two_queries_closed_form},
-	    {"quieter_tonight_passes", test_stats_lend__quieter_tonight_passes},
-	    {"unusable_queries_are_left_out", test_stats_lend__unusable_queries_are_left_out},
+	    TH_CASE(stats_lend, one_query_is_students_table),
+	    TH_CASE(stats_lend, two_queries_closed_form),
+	    TH_CASE(stats_lend, quieter_tonight_passes),
+	    TH_CASE(stats_lend, unusable_queries_are_left_out),
 	    {NULL, NULL},
 	};
 	return th_run("stats_lend", cases, argc, argv);

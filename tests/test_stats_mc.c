@@ -543,12 +543,12 @@ static void test_stats_mc__restarts_needed_interval(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"aa_false_alarms_bounded", test_stats_mc__aa_false_alarms_bounded},
-	    {"aa_false_alarms_by_query_noise", test_stats_mc__aa_false_alarms_by_query_noise},
-	    {"power_20pct_at_6pct", test_stats_mc__power_20pct_at_6pct},
-	    {"power_3pct_at_1pct", test_stats_mc__power_3pct_at_1pct},
-	    {"issue14_before_after", test_stats_mc__issue14_before_after},
-	    {"restarts_needed_interval", test_stats_mc__restarts_needed_interval},
+	    TH_CASE(stats_mc, aa_false_alarms_bounded),
+	    TH_CASE(stats_mc, aa_false_alarms_by_query_noise),
+	    TH_CASE(stats_mc, power_20pct_at_6pct),
+	    TH_CASE(stats_mc, power_3pct_at_1pct),
+	    TH_CASE(stats_mc, issue14_before_after),
+	    TH_CASE(stats_mc, restarts_needed_interval),
 	    {NULL, NULL},
 	};
 	return th_run("stats_mc", cases, argc, argv);

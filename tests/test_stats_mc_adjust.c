@@ -159,7 +159,7 @@ static void test_stats_mc_adjust__false_alarms_and_power(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"false_alarms_and_power", test_stats_mc_adjust__false_alarms_and_power},
+	    TH_CASE(stats_mc_adjust, false_alarms_and_power),
 	    {NULL, NULL},
 	};
 	return th_run("stats_mc_adjust", cases, argc, argv);

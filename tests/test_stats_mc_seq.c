@@ -380,10 +380,10 @@ static void test_stats_mc_seq__pairing_gains_under_drift(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"aa_false_alarms", test_stats_mc_seq__aa_false_alarms},
-	    {"aa_changing_horizon", test_stats_mc_seq__aa_changing_horizon},
-	    {"power_same_wall_time", test_stats_mc_seq__power_same_wall_time},
-	    {"pairing_gains_under_drift", test_stats_mc_seq__pairing_gains_under_drift},
+	    TH_CASE(stats_mc_seq, aa_false_alarms),
+	    TH_CASE(stats_mc_seq, aa_changing_horizon),
+	    TH_CASE(stats_mc_seq, power_same_wall_time),
+	    TH_CASE(stats_mc_seq, pairing_gains_under_drift),
 	    {NULL, NULL},
 	};
 	return th_run("stats_mc_seq", cases, argc, argv);

@@ -138,8 +138,8 @@ static void test_stats_mc_stab__power(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"aa_levels", test_stats_mc_stab__aa_levels},
-	    {"power", test_stats_mc_stab__power},
+	    TH_CASE(stats_mc_stab, aa_levels),
+	    TH_CASE(stats_mc_stab, power),
 	    {NULL, NULL},
 	};
 	return th_run("stats_mc_stab", cases, argc, argv);

@@ -257,16 +257,16 @@ static void test_stats_ref__power_shifted(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"auto_pools_equal_n", test_stats_ref__auto_pools_equal_n},
-	    {"auto_falls_back_to_welch", test_stats_ref__auto_falls_back_to_welch},
-	    {"shifted_tests", test_stats_ref__shifted_tests},
-	    {"tost", test_stats_ref__tost},
-	    {"history_pooled", test_stats_ref__history_pooled},
-	    {"simultaneous_ci", test_stats_ref__simultaneous_ci},
-	    {"decide_families_and_min_effect", test_stats_ref__decide_families_and_min_effect},
-	    {"sd_ci", test_stats_ref__sd_ci},
-	    {"position_effect_and_noise", test_stats_ref__position_effect_and_noise},
-	    {"power_shifted", test_stats_ref__power_shifted},
+	    TH_CASE(stats_ref, auto_pools_equal_n),
+	    TH_CASE(stats_ref, auto_falls_back_to_welch),
+	    TH_CASE(stats_ref, shifted_tests),
+	    TH_CASE(stats_ref, tost),
+	    TH_CASE(stats_ref, history_pooled),
+	    TH_CASE(stats_ref, simultaneous_ci),
+	    TH_CASE(stats_ref, decide_families_and_min_effect),
+	    TH_CASE(stats_ref, sd_ci),
+	    TH_CASE(stats_ref, position_effect_and_noise),
+	    TH_CASE(stats_ref, power_shifted),
 	    {NULL, NULL},
 	};
 	return th_run("stats_ref", cases, argc, argv);

@@ -215,11 +215,11 @@ static void test_stats_seq_prior__a_prior_lowers_every_bound(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"one_look_is_students_quantile", test_stats_seq_prior__one_look_is_students_quantile},
-	    {"bad_priors_are_refused", test_stats_seq_prior__bad_priors_are_refused},
-	    {"bounds_match_a_simulation", test_stats_seq_prior__bounds_match_a_simulation},
-	    {"a_look_pools_the_prior", test_stats_seq_prior__a_look_pools_the_prior},
-	    {"a_prior_lowers_every_bound", test_stats_seq_prior__a_prior_lowers_every_bound},
+	    TH_CASE(stats_seq_prior, one_look_is_students_quantile),
+	    TH_CASE(stats_seq_prior, bad_priors_are_refused),
+	    TH_CASE(stats_seq_prior, bounds_match_a_simulation),
+	    TH_CASE(stats_seq_prior, a_look_pools_the_prior),
+	    TH_CASE(stats_seq_prior, a_prior_lowers_every_bound),
 	    {NULL, NULL},
 	};
 	return th_run("stats_seq_prior", cases, argc, argv);

@@ -93,11 +93,11 @@ static void test_stats_stab__perm_refuses_bad_input(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"var_ratio_ci_matches_r", test_stats_stab__var_ratio_ci_matches_r},
-	    {"log_sd_matches_r", test_stats_stab__log_sd_matches_r},
-	    {"perm_exact_matches_python", test_stats_stab__perm_exact_matches_python},
-	    {"perm_random_near_exact", test_stats_stab__perm_random_near_exact},
-	    {"perm_refuses_bad_input", test_stats_stab__perm_refuses_bad_input},
+	    TH_CASE(stats_stab, var_ratio_ci_matches_r),
+	    TH_CASE(stats_stab, log_sd_matches_r),
+	    TH_CASE(stats_stab, perm_exact_matches_python),
+	    TH_CASE(stats_stab, perm_random_near_exact),
+	    TH_CASE(stats_stab, perm_refuses_bad_input),
 	    {NULL, NULL},
 	};
 	return th_run("stats_stab", cases, argc, argv);

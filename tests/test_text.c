@@ -92,12 +92,10 @@ static void test_text__redact_hides_url_passwords_only(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"term_escapes_every_control_character",
-	     test_text__term_escapes_every_control_character},
-	    {"term_keeps_newlines_when_asked_and_cuts_whole_escapes",
-	     test_text__term_keeps_newlines_when_asked_and_cuts_whole_escapes},
-	    {"markdown_shows_tags_and_pipes_as_text", test_text__markdown_shows_tags_and_pipes_as_text},
-	    {"redact_hides_url_passwords_only", test_text__redact_hides_url_passwords_only},
+	    TH_CASE(text, term_escapes_every_control_character),
+	    TH_CASE(text, term_keeps_newlines_when_asked_and_cuts_whole_escapes),
+	    TH_CASE(text, markdown_shows_tags_and_pipes_as_text),
+	    TH_CASE(text, redact_hides_url_passwords_only),
 	    {NULL, NULL},
 	};
 	return th_run("text", cases, argc, argv);
