@@ -142,6 +142,11 @@ int util_sha256_file(char out[65], const char *path, struct errbuf *err)
 	return 0;
 }
 
+const char *util_enum_name(const char *const *names, size_t n, int v, const char *fallback)
+{
+	return v >= 0 && (size_t)v < n && names[v] ? names[v] : fallback;
+}
+
 uint64_t util_now_ns(void)
 {
 	struct timespec ts;

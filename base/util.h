@@ -46,6 +46,11 @@ void util_utc_iso8601(char out[32]);
  * what follows them is ignored); NAN for NULL or text that is not such a time. */
 double util_iso8601_seconds(const char *t);
 
+/* An enum's name from its table: names[v] when v indexes one of the n names, else fallback. */
+const char *util_enum_name(const char *const *names, size_t n, int v, const char *fallback);
+#define UTIL_ENUM_NAME(names, v, fallback)                                                         \
+	util_enum_name(names, sizeof(names) / sizeof((names)[0]), (int)(v), fallback)
+
 /* Default state directory: $DBT3STAB_HOME, else $HOME/.dbt3stab; caller frees. */
 char *util_state_dir(void);
 

@@ -20,16 +20,10 @@ void hist_detect_opts_init(struct hist_detect_opts *o)
 
 const char *hist_verdict_name(enum hist_verdict v)
 {
-	switch (v) {
-	case HIST_UNCHANGED:
-		return "unchanged";
-	case HIST_IMPROVEMENT:
-		return "improvement";
-	case HIST_REGRESSION:
-		return "regression";
-	default:
-		return "inconclusive";
-	}
+	static const char *const names[] = {[HIST_UNCHANGED] = "unchanged",
+					    [HIST_IMPROVEMENT] = "improvement",
+					    [HIST_REGRESSION] = "regression"};
+	return UTIL_ENUM_NAME(names, v, "inconclusive");
 }
 
 /* Q-hat(tau) = m n / (m + n) * E-hat, with (alpha = 1)

@@ -17,24 +17,14 @@ const char *rpt_verdict_name(enum rpt_verdict v)
 
 const char *rpt_test_name(enum st_test_kind k)
 {
-	switch (k) {
-	case ST_TEST_WELCH:
-		return "welch";
-	case ST_TEST_POOLED:
-		return "pooled";
-	case ST_TEST_BASELINE:
-		return "pooled+baseline";
-	case ST_TEST_MODERATED:
-		return "moderated";
-	case ST_TEST_PAIRED:
-		return "paired";
-	case ST_TEST_ADJUSTED:
-		return "adjusted";
-	case ST_TEST_PAIRED_ADJUSTED:
-		return "paired+adjusted";
-	default:
-		return "none";
-	}
+	static const char *const names[] = {[ST_TEST_WELCH] = "welch",
+					    [ST_TEST_POOLED] = "pooled",
+					    [ST_TEST_BASELINE] = "pooled+baseline",
+					    [ST_TEST_MODERATED] = "moderated",
+					    [ST_TEST_PAIRED] = "paired",
+					    [ST_TEST_ADJUSTED] = "adjusted",
+					    [ST_TEST_PAIRED_ADJUSTED] = "paired+adjusted"};
+	return UTIL_ENUM_NAME(names, k, "none");
 }
 
 void rpt_compare_opts_init(struct rpt_compare_opts *o)

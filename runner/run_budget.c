@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Planning a run inside a time budget: the rules of runner/run_budget.h. */
 #include "runner/run_budget.h"
+#include "base/util.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 
@@ -122,19 +123,11 @@ const char *run_budget_stop(const struct run_budget_state *s, int *paced)
 
 const char *run_decision_name(enum run_decision d)
 {
-	switch (d) {
-	case RUN_DECIDED_UNCHANGED:
-		return "unchanged";
-	case RUN_DECIDED_REGRESSION:
-		return "regression";
-	case RUN_DECIDED_IMPROVEMENT:
-		return "improvement";
-	case RUN_DECIDED_PRECISE:
-		return "precise";
-	case RUN_UNDECIDED:
-		break;
-	}
-	return "undecided";
+	static const char *const names[] = {[RUN_DECIDED_UNCHANGED] = "unchanged",
+					    [RUN_DECIDED_REGRESSION] = "regression",
+					    [RUN_DECIDED_IMPROVEMENT] = "improvement",
+					    [RUN_DECIDED_PRECISE] = "precise"};
+	return UTIL_ENUM_NAME(names, d, "undecided");
 }
 
 double run_budget_look_alpha(double alpha, size_t k, size_t m)

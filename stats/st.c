@@ -615,17 +615,11 @@ int st_compare_all(struct st_test *out, struct st_prior *out_prior, const struct
 
 const char *st_verdict_name(enum st_verdict v)
 {
-	switch (v) {
-	case ST_VERDICT_UNCHANGED:
-		return "unchanged";
-	case ST_VERDICT_IMPROVEMENT:
-		return "improvement";
-	case ST_VERDICT_REGRESSION:
-		return "regression";
-	case ST_VERDICT_INCONCLUSIVE:
-		return "inconclusive";
-	}
-	return "?";
+	static const char *const names[] = {[ST_VERDICT_UNCHANGED] = "unchanged",
+					    [ST_VERDICT_IMPROVEMENT] = "improvement",
+					    [ST_VERDICT_REGRESSION] = "regression",
+					    [ST_VERDICT_INCONCLUSIVE] = "inconclusive"};
+	return UTIL_ENUM_NAME(names, v, "?");
 }
 
 const char *st_method_name(enum st_method m)

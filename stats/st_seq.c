@@ -468,16 +468,10 @@ int st_compare_paired(struct st_test *out, const double *a, const double *b, siz
 
 const char *st_seq_decision_name(enum st_seq_decision v)
 {
-	switch (v) {
-	case ST_SEQ_UNCHANGED:
-		return "unchanged";
-	case ST_SEQ_IMPROVEMENT:
-		return "improvement";
-	case ST_SEQ_REGRESSION:
-		return "regression";
-	default:
-		return "undecided";
-	}
+	static const char *const names[] = {[ST_SEQ_UNCHANGED] = "unchanged",
+					    [ST_SEQ_IMPROVEMENT] = "improvement",
+					    [ST_SEQ_REGRESSION] = "regression"};
+	return UTIL_ENUM_NAME(names, v, "undecided");
 }
 
 const char *st_seq_spending_name(enum st_seq_spending s)
