@@ -26,6 +26,28 @@ static void srv_for_test(struct th_srv *t)
 	th_srv_init(t, &db, 128u << 20);
 }
 
+/* srv_for_test with --mysqld a shell script in the temp dir (name) that says it is MariaDB
+ * 10.11 to --version and otherwise runs body: 0, or -1 when it cannot be written. */
+static int fake_server_for_test(struct th_srv *t, const char *name, const char *body)
+{
+	char fake[4300];
+	snprintf(fake, sizeof(fake), "%s/%s", db.tmp, name);
+	FILE *f = fopen(fake, "w");
+	if (!f)
+		return -1;
+	fprintf(f,
+		"#!/bin/sh\n"
+		"case \"$*\" in *--version*) echo \"fake  Ver 10.11.0-MariaDB for test\"; exit 0;; "
+		"esac\n"
+		"%s",
+		body);
+	if (fclose(f) != 0 || chmod(fake, 0755) < 0)
+		return -1;
+	srv_for_test(t);
+	srv_opts_parse(&t->o, SRV_OPT_MYSQLD, fake, &t->err);
+	return 0;
+}
+
 /* Processes whose command line mentions our temp dir (a server started by these tests). */
 static int servers_left(void)
 {
@@ -254,20 +276,10 @@ static void test_srv_db__busy_port_fails_with_server_reason(void)
 static void test_srv_db__silent_server_times_out(void)
 {
 	struct th_srv t;
-	char fake[4300];
-	snprintf(fake, sizeof(fake), "%s/fake-mariadbd", db.tmp);
-	FILE *f = fopen(fake, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("#!/bin/sh\n"
-	      "case \"$*\" in *--version*) echo \"fake  Ver 10.11.0-MariaDB for test\"; exit 0;; "
-	      "esac\n"
-	      "echo 'fake server: listening nowhere' >&2\n"
-	      "exec sleep 600\n",
-	      f);
-	fclose(f);
-	chmod(fake, 0755);
-	srv_for_test(&t);
-	srv_opts_parse(&t.o, SRV_OPT_MYSQLD, fake, &t.err);
+	CU_ASSERT_EQUAL_FATAL(fake_server_for_test(&t, "fake-mariadbd",
+						   "echo 'fake server: listening nowhere' >&2\n"
+						   "exec sleep 600\n"),
+			      0);
 	t.o.start_timeout = 1.5;
 	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
 	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), -1);
@@ -282,19 +294,7 @@ static void test_srv_db__silent_server_times_out(void)
 static void test_srv_db__silent_exit_says_error_log_empty(void)
 {
 	struct th_srv t;
-	char fake[4300];
-	snprintf(fake, sizeof(fake), "%s/mute-mariadbd", db.tmp);
-	FILE *f = fopen(fake, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("#!/bin/sh\n"
-	      "case \"$*\" in *--version*) echo \"fake  Ver 10.11.0-MariaDB for test\"; exit 0;; "
-	      "esac\n"
-	      "exit 1\n",
-	      f);
-	fclose(f);
-	chmod(fake, 0755);
-	srv_for_test(&t);
-	srv_opts_parse(&t.o, SRV_OPT_MYSQLD, fake, &t.err);
+	CU_ASSERT_EQUAL_FATAL(fake_server_for_test(&t, "mute-mariadbd", "exit 1\n"), 0);
 	CU_ASSERT_EQUAL_FATAL(th_srv_open(&t), 0);
 	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), SRV_E_EXITED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "exited with status 1"));
