@@ -98,9 +98,7 @@ static void test_hist_report_browser__trend_page_renders_without_errors(void)
 	CU_ASSERT_EQUAL(eval_int(&c, "document.querySelectorAll('svg "
 				     "g.mark-rule.role-mark line[stroke-dasharray]').length"),
 			1);
-	if (json_array_size(c.problems))
-		th_cdp_print_problems(&c);
-	CU_ASSERT_EQUAL(json_array_size(c.problems), 0);
+	CU_ASSERT_EQUAL(th_cdp_problems(&c, NULL), 0);
 	th_cdp_stop(&c);
 	th_rmtree(dir);
 	free(dir);
@@ -198,9 +196,7 @@ static void test_hist_report_browser__four_hosts_page_opens_on_what_changed(void
 		(long long)sb.st_size, (long long)((t1 - t0) / 1000000u), ms);
 	free(ms);
 	check_four_hosts(&c);
-	if (json_array_size(c.problems))
-		th_cdp_print_problems(&c);
-	CU_ASSERT_EQUAL(json_array_size(c.problems), 0);
+	CU_ASSERT_EQUAL(th_cdp_problems(&c, NULL), 0);
 	CU_ASSERT_TRUE(th_cdp_screenshot(&c, png, 900) > 20000);
 	th_cdp_stop(&c);
 	th_rmtree(dir);

@@ -42,11 +42,7 @@ static void check_rendered(struct cdp *c, const char *what)
 	CU_ASSERT_TRUE(json_is_string(attr) &&
 		       atoll(json_string_value(attr)) == (long long)json_integer_value(n));
 	CU_ASSERT_TRUE(json_is_false(failed));
-	if (json_array_size(c->problems)) {
-		fprintf(stderr, "%s:\n", what);
-		th_cdp_print_problems(c);
-	}
-	CU_ASSERT_EQUAL(json_array_size(c->problems), 0);
+	CU_ASSERT_EQUAL(th_cdp_problems(c, what), 0);
 	json_decref(n);
 	json_decref(drawn);
 	json_decref(attr);

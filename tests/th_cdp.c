@@ -365,12 +365,15 @@ long th_cdp_screenshot(struct cdp *c, const char *png_path, int max_height)
 	return size;
 }
 
-void th_cdp_print_problems(const struct cdp *c)
+size_t th_cdp_problems(const struct cdp *c, const char *what)
 {
-	size_t i;
+	size_t i, n = json_array_size(c->problems);
 	json_t *p;
+	if (n && what)
+		fprintf(stderr, "%s:\n", what);
 	json_array_foreach(c->problems, i, p)
 	    fprintf(stderr, "page problem: %s\n", json_string_value(p));
+	return n;
 }
 
 int th_cdp_have_chromium(void)

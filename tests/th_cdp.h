@@ -39,8 +39,9 @@ json_t *th_cdp_eval(struct cdp *c, const char *expr);
 /* A PNG of the page's top (up to max_height px) into png_path; its size in bytes, or -1. */
 long th_cdp_screenshot(struct cdp *c, const char *png_path, int max_height);
 
-/* The page's problems on stderr, one a line. */
-void th_cdp_print_problems(const struct cdp *c);
+/* How many problems the page had: they go to stderr, one a line, after "what:" when what is
+ * not NULL. */
+size_t th_cdp_problems(const struct cdp *c, const char *what);
 
 /* Closes the browser (killed after 10 s), removes its profile and clears c. */
 void th_cdp_stop(struct cdp *c);
