@@ -32,31 +32,17 @@
 static struct th_db db; /* one loaded instance shared by the cases (made in main) */
 static int loaded;
 
-/* Starts dbt3stab with args (NULL-terminated) plus the instance options and, when no_pin,
- * --no-pin; output to log. */
-static pid_t spawn_pinned_or_not(const char *log, const char *const *args, int no_pin)
-{
-	const char *inst_args[] = {
-	    "--datadir", db.inst, "--port", db.portarg, no_pin ? "--no-pin" : NULL, NULL};
-	return th_spawn(log, args, inst_args);
-}
-
-/* spawn_pinned_or_not with --no-pin: placement is checked by one case alone
+/* th_db_spawn with --no-pin: placement is checked by one case alone
  * (pinned_run_records_the_placement_it_had), the others run on any machine. */
 static pid_t spawn(const char *log, const char *const *args)
 {
-	return spawn_pinned_or_not(log, args, 1);
+	return th_db_spawn(&db, log, args, 0);
 }
 
 /* Runs dbt3stab to the end; the exit code. */
 static int run_cli(const char *tag, const char *const *args)
 {
-	char log[4300];
-	snprintf(log, sizeof(log), "%s/%s.log", db.tmp, tag);
-	int rc = th_wait_exit(spawn(log, args));
-	if (rc != 0)
-		th_show_log(log);
-	return rc;
+	return th_db_run(&db, tag, args);
 }
 
 static char *tmp_path(const char *name)
@@ -439,7 +425,7 @@ static void test_run_db__pinned_run_records_the_placement_it_had(void)
 	const char *args[] = {"run",	    "-s",	 "0.01",     "-o",	out,
 			      "--restarts", "1",	 "--warmup", "1",	"--runs",
 			      "30",	    "--queries", "1,6",	     "--quiet", NULL};
-	pid_t child = spawn_pinned_or_not(log, args, 0);
+	pid_t child = th_db_spawn(&db, log, args, 1);
 	CU_ASSERT_FATAL(child > 0);
 	struct seen_affinity srv = {UINT64_MAX, 0, 0}, cli = {UINT64_MAX, 0, 0},
 			     probe = {UINT64_MAX, 0, 0};

@@ -23,9 +23,7 @@ static int loaded;
 
 static pid_t spawn(const char *log, const char *const *args, int pin)
 {
-	const char *inst[] = {"--datadir", db.inst, "--port", db.portarg, pin ? NULL : "--no-pin",
-			      NULL};
-	return th_spawn(log, args, inst);
+	return th_db_spawn(&db, log, args, pin);
 }
 
 static uint64_t affinity_of(pid_t pid)

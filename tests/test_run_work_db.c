@@ -20,13 +20,7 @@ static int loaded;
 
 static int run_cli(const char *tag, const char *const *args)
 {
-	char log[4300];
-	const char *inst_args[] = {"--datadir", db.inst, "--port", db.portarg, "--no-pin", NULL};
-	snprintf(log, sizeof(log), "%s/%s.log", db.tmp, tag);
-	int rc = th_wait_exit(th_spawn(log, args, inst_args));
-	if (rc != 0)
-		th_show_log(log);
-	return rc;
+	return th_db_run(&db, tag, args);
 }
 
 static struct res_file *read_result(const char *path)

@@ -92,6 +92,23 @@ int th_db_init_and_load(struct th_db *db)
 	return th_run_logged(init_log, init, inst) == 0 && th_run_logged(load_log, load, inst) == 0;
 }
 
+pid_t th_db_spawn(const struct th_db *db, const char *log, const char *const *args, int pin)
+{
+	const char *inst[] = {"--datadir", db->inst, "--port", db->portarg, pin ? NULL : "--no-pin",
+			      NULL};
+	return th_spawn(log, args, inst);
+}
+
+int th_db_run(const struct th_db *db, const char *tag, const char *const *args)
+{
+	char log[4300];
+	snprintf(log, sizeof(log), "%s/%s.log", db->tmp, tag);
+	int rc = th_wait_exit(th_db_spawn(db, log, args, 0));
+	if (rc != 0)
+		th_show_log(log);
+	return rc;
+}
+
 /* The holder's side: start, tell the server's pid (0: failed), wait for go, stop. */
 static void hold(const struct th_db *db, uint64_t buffer_pool, int up, int go)
 {

@@ -53,6 +53,14 @@ int th_db_init(struct th_db *db, uint64_t buffer_pool);
  * loaded, 0 not. */
 int th_db_init_and_load(struct th_db *db);
 
+/* dbt3stab with args (NULL-terminated), then the instance's --datadir and --port and, unless
+ * pin, --no-pin; its output in log. The child's pid (th_spawn). */
+pid_t th_db_spawn(const struct th_db *db, const char *log, const char *const *args, int pin);
+
+/* th_db_spawn unpinned, to the end, its output in tmp/TAG.log and shown when it failed: the
+ * exit code. */
+int th_db_run(const struct th_db *db, const char *tag, const char *const *args);
+
 /* A process other than the test that holds the instance: it started the server (so it holds
  * the instance lock) and stops it when released. */
 struct th_db_holder {
