@@ -8,6 +8,7 @@
 #include "result/res.h"
 #include "runner/run.h"
 #include "tests/th_db.h"
+#include "tests/th_pin.h"
 #include "tests/th_schema.h"
 #include "tests/th_spawn.h"
 #include <arpa/inet.h>
@@ -307,18 +308,6 @@ static uint64_t id_list_mask(const char *list)
 	return m;
 }
 
-/* The JSON array of ids (e.g. "server_cpus": [1]) as a bit set. */
-static uint64_t json_ids_mask(const json_t *a)
-{
-	uint64_t m = 0;
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		json_int_t v = json_integer_value(json_array_get(a, i));
-		if (v >= 0 && v < 64)
-			m |= UINT64_C(1) << v;
-	}
-	return m;
-}
-
 /* The value of "key:\t..." in /proc/<pid>/task/<tid>/status as a bit set; 0 when unreadable. */
 static uint64_t task_status_mask(pid_t pid, const char *tid, const char *key)
 {
@@ -459,9 +448,9 @@ static void test_run_db__pinned_run_records_the_placement_it_had(void)
 		free(out);
 		return;
 	}
-	uint64_t want_srv = json_ids_mask(json_object_get(pl, "server_cpus")),
-		 want_cli = json_ids_mask(json_object_get(pl, "client_cpus")),
-		 want_nodes = json_ids_mask(json_object_get(pl, "membind_nodes"));
+	uint64_t want_srv = th_pin_ids_mask(json_object_get(pl, "server_cpus")),
+		 want_cli = th_pin_ids_mask(json_object_get(pl, "client_cpus")),
+		 want_nodes = th_pin_ids_mask(json_object_get(pl, "membind_nodes"));
 	/* what the result claims is a real placement on this machine */
 	cpu_set_t mine;
 	uint64_t allowed = 0;
@@ -1059,8 +1048,6 @@ static void test_run_db__row_count_change_is_recorded_and_flagged(void)
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "run") == 0)
-		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    TH_CASE(run_db, result_is_complete_and_schema_valid),
 	    TH_CASE(run_db, killed_server_is_recorded_and_the_run_goes_on),
@@ -1075,7 +1062,5 @@ int main(int argc, char **argv)
 	    TH_CASE(run_db, pinned_run_records_the_placement_it_had),
 	    {NULL, NULL},
 	};
-	int rc = th_run("run_db", cases, argc, argv);
-	th_db_end(&db); /* whatever happened, no server is left running */
-	return rc;
+	return th_db_main_loaded(&db, &loaded, "run", "run_db", cases, argc, argv);
 }

@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "runner/run_sbs.h"
 #include "tests/th_db.h"
+#include "tests/th_pin.h"
 #include "tests/th_schema.h"
 #include "tests/th_spawn.h"
 #include <jansson.h>
@@ -35,17 +36,6 @@ static uint64_t affinity_of(pid_t pid)
 	for (int c = 0; c < 64; c++)
 		if (CPU_ISSET(c, &s))
 			m |= UINT64_C(1) << c;
-	return m;
-}
-
-static uint64_t ids_mask(const json_t *a)
-{
-	uint64_t m = 0;
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		json_int_t v = json_integer_value(json_array_get(a, i));
-		if (v >= 0 && v < 64)
-			m |= UINT64_C(1) << v;
-	}
 	return m;
 }
 
@@ -190,10 +180,10 @@ static void test_run_sbs_db__both_up_alternated_pinned_and_compared(void)
 		const json_t *pl = json_object_get(pin, "placement");
 		CU_ASSERT_TRUE(json_is_true(json_object_get(pl, "pinned")));
 		CU_ASSERT_TRUE(json_is_true(json_object_get(pin, "verified")));
-		uint64_t want = ids_mask(json_object_get(pl, "server_cpus"));
+		uint64_t want = th_pin_ids_mask(json_object_get(pl, "server_cpus"));
 		CU_ASSERT(want != 0);
 		CU_ASSERT_EQUAL(s.affinity[k], want);
-		CU_ASSERT_EQUAL(ids_mask(json_object_get(pl, "client_cpus")) & want, 0);
+		CU_ASSERT_EQUAL(th_pin_ids_mask(json_object_get(pl, "client_cpus")) & want, 0);
 	}
 	const json_t *qa = json_object_get(ra, "queries"), *qb = json_object_get(rb, "queries");
 	CU_ASSERT_EQUAL_FATAL(json_array_size(qa), 3);
@@ -257,14 +247,10 @@ static void test_run_sbs_db__refusals_make_nothing(void)
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "sbs") == 0)
-		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    TH_CASE(run_sbs_db, both_up_alternated_pinned_and_compared),
 	    TH_CASE(run_sbs_db, refusals_make_nothing),
 	    {NULL, NULL},
 	};
-	int rc = th_run("run_sbs_db", cases, argc, argv);
-	th_db_end(&db);
-	return rc;
+	return th_db_main_loaded(&db, &loaded, "sbs", "run_sbs_db", cases, argc, argv);
 }

@@ -164,14 +164,10 @@ static void test_run_work_db__semijoin_ab_changes_the_plan_changing_queries(void
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "work") == 0)
-		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    TH_CASE(run_work_db, two_restarts_record_identical_work),
 	    TH_CASE(run_work_db, semijoin_ab_changes_the_plan_changing_queries),
 	    {NULL, NULL},
 	};
-	int rc = th_run("run_work_db", cases, argc, argv);
-	th_db_end(&db);
-	return rc;
+	return th_db_main_loaded(&db, &loaded, "work", "run_work_db", cases, argc, argv);
 }

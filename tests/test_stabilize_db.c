@@ -236,14 +236,10 @@ static void test_stabilize_db__instance_locked_for_the_whole_experiment(void)
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "stab") == 0)
-		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
 	    TH_CASE(stabilize_db, tiny_experiment_end_to_end),
 	    TH_CASE(stabilize_db, instance_locked_for_the_whole_experiment),
 	    {NULL, NULL},
 	};
-	int rc = th_run("stabilize_db", cases, argc, argv);
-	th_db_end(&db);
-	return rc;
+	return th_db_main_loaded(&db, &loaded, "stab", "stabilize_db", cases, argc, argv);
 }

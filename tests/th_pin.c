@@ -25,3 +25,14 @@ struct pin_ctx *th_pin_ctx_pinned(const struct pin_opts *o)
 	}
 	return ctx;
 }
+
+uint64_t th_pin_ids_mask(const json_t *a)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		json_int_t v = json_integer_value(json_array_get(a, i));
+		if (v >= 0 && v < 64)
+			m |= UINT64_C(1) << v;
+	}
+	return m;
+}
