@@ -283,12 +283,12 @@ static void test_gen_refresh__command_writes_dbgen_files(void)
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
-	    {"sf001_matches_dbgen_md5", test_gen_refresh__sf001_matches_dbgen_md5},
-	    {"keys_and_stream_continuation", test_gen_refresh__keys_and_stream_continuation},
-	    {"no_trailing_delimiter", test_gen_refresh__no_trailing_delimiter},
-	    {"set_range_checked", test_gen_refresh__set_range_checked},
-	    {"sf01_matches_dbgen_md5", test_gen_refresh__sf01_matches_dbgen_md5},
-	    {"command_writes_dbgen_files", test_gen_refresh__command_writes_dbgen_files},
+	    TH_CASE(gen_refresh, sf001_matches_dbgen_md5),
+	    TH_CASE(gen_refresh, keys_and_stream_continuation),
+	    TH_CASE(gen_refresh, no_trailing_delimiter),
+	    TH_CASE(gen_refresh, set_range_checked),
+	    TH_CASE(gen_refresh, sf01_matches_dbgen_md5),
+	    TH_CASE(gen_refresh, command_writes_dbgen_files),
 	    {NULL, NULL},
 	};
 	int rc = th_run("gen_refresh", cases, argc, argv);

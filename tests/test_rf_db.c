@@ -146,9 +146,8 @@ int main(int argc, char **argv)
 	if (th_db_begin(&db, "rf") == 0)
 		loaded = th_db_init_and_load(&db);
 	static const struct th_case cases[] = {
-	    {"pair_then_restore_leaves_the_data_as_found",
-	     test_rf_db__pair_then_restore_leaves_the_data_as_found},
-	    {"pair_run_reports_the_data_as_found", test_rf_db__pair_run_reports_the_data_as_found},
+	    TH_CASE(rf_db, pair_then_restore_leaves_the_data_as_found),
+	    TH_CASE(rf_db, pair_run_reports_the_data_as_found),
 	    {NULL, NULL},
 	};
 	int rc = th_run("rf_db", cases, argc, argv);
