@@ -193,7 +193,7 @@ static const struct cli_opt options[] = {
      .name = "instructions",
      .off = OFF(plan.instructions),
      .tags = T(PLAN),
-     .help = "run the server under Valgrind callgrind (about 60 times slower) and record the "
+     .help = "run the server under Valgrind callgrind (about 45 times slower) and record the "
 	     "instructions of every measured execution; the warm-up (at most --warmup) ends "
 	     "when two counts agree within 0.2%; defaults --restarts 2 --warmup 10 --runs 2; "
 	     "with --budget --warmup-min 2 --warmup-max 10 --runs-min 2 --runs-max 2, and the "

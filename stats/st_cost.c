@@ -301,7 +301,7 @@ static void signals_line(FILE *f, const struct st_cost *c, const char *b)
 		sep = "; ";
 	} else {
 		fprintf(f, "%srun --instructions counts instructions (a 0.5%% change, but "
-			   "callgrind runs about 60 times slower)",
+			   "callgrind runs about 45 times slower)",
 			sep);
 		sep = "; ";
 	}
