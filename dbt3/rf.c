@@ -146,14 +146,12 @@ static int delete_keys(MYSQL *m, const char *table, const char *column, const in
 }
 
 /* The keys of the orders set `set` inserts (deleted == 0) or deletes; caller frees. */
-static int64_t *set_keys(const struct gen_ctx *ctx, int64_t set, int deleted, int64_t *out_n)
+static int64_t *set_keys(const struct gen_ctx *ctx, int64_t set, int deleted, int64_t n)
 {
-	int64_t n = gen_refresh_rows(ctx);
 	int64_t *keys = malloc(sizeof(*keys) * (size_t)(n > 0 ? n : 1));
 	for (int64_t i = 0; keys && i < n; i++)
 		keys[i] = deleted ? gen_refresh_delete_key(ctx, set, i)
 				  : gen_refresh_insert_key(ctx, set, i);
-	*out_n = n;
 	return keys;
 }
 
@@ -169,78 +167,157 @@ static int finish(MYSQL *m, int rc, struct errbuf *err)
 	return rc;
 }
 
+void rf_set_release(struct rf_set *s)
+{
+	if (!s)
+		return;
+	gen_buf_release(&s->orders);
+	gen_buf_release(&s->lineitem);
+	gen_buf_release(&s->old_orders);
+	gen_buf_release(&s->old_lineitem);
+	free(s->ins_keys);
+	free(s->del_keys);
+	memset(s, 0, sizeof(*s));
+}
+
+/* SHA-256 of the n keys written "KEY\n" each. */
+static int keys_sha256(char out[65], const int64_t *keys, int64_t n)
+{
+	struct gen_buf b = {0};
+	char num[32];
+	for (int64_t i = 0; i < n; i++) {
+		int len = snprintf(num, sizeof(num), "%lld\n", (long long)keys[i]);
+		if (buf_add(&b, num, (size_t)len) < 0) {
+			gen_buf_release(&b);
+			return -1;
+		}
+	}
+	util_sha256_hex(out, b.data ? b.data : "", b.len);
+	gen_buf_release(&b);
+	return 0;
+}
+
+int rf_set_stage(struct rf_set *out, const struct gen_ctx *ctx, int64_t set, struct errbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (gen_refresh_check(ctx, set, err) < 0)
+		return -1;
+	out->set = set;
+	out->n = gen_refresh_rows(ctx);
+	int64_t u0 = gen_refresh_delete_unit(ctx, set, 0);
+	if (gen_refresh_inserts(ctx, set, 0, &out->orders, &out->lineitem, err) < 0 ||
+	    gen_chunk(ctx, GEN_ORDERS, u0, u0 + out->n, 0, &out->old_orders, &out->old_lineitem,
+		      err) < 0) {
+		rf_set_release(out);
+		return -1;
+	}
+	out->ins_keys = set_keys(ctx, set, 0, out->n);
+	out->del_keys = set_keys(ctx, set, 1, out->n);
+	struct gen_buf both = {0};
+	if (!out->ins_keys || !out->del_keys ||
+	    buf_add(&both, out->orders.data ? out->orders.data : "", out->orders.len) < 0 ||
+	    buf_add(&both, out->lineitem.data ? out->lineitem.data : "", out->lineitem.len) < 0 ||
+	    keys_sha256(out->rf2_sha256, out->del_keys, out->n) < 0) {
+		gen_buf_release(&both);
+		rf_set_release(out);
+		return errbuf_set(err, "out of memory");
+	}
+	util_sha256_hex(out->rf1_sha256, both.data, both.len);
+	gen_buf_release(&both);
+	return 0;
+}
+
+int rf_set_insert(MYSQL *m, const struct rf_set *s, struct rf_stat *out, struct errbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	uint64_t t0 = util_now_ns();
+	int rc = run_text(m, "START TRANSACTION", err);
+	if (rc == 0)
+		rc = insert_rows(m, "orders", &s->orders, &out->orders, err);
+	if (rc == 0)
+		rc = insert_rows(m, "lineitem", &s->lineitem, &out->lineitems, err);
+	rc = finish(m, rc, err);
+	out->seconds = (double)(util_now_ns() - t0) / 1e9;
+	return rc;
+}
+
+int rf_set_delete(MYSQL *m, const struct rf_set *s, struct rf_stat *out, struct errbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	uint64_t t0 = util_now_ns();
+	int rc = run_text(m, "START TRANSACTION", err);
+	if (rc == 0)
+		rc = delete_keys(m, "lineitem", "l_orderkey", s->del_keys, s->n, &out->lineitems,
+				 err);
+	if (rc == 0)
+		rc = delete_keys(m, "orders", "o_orderkey", s->del_keys, s->n, &out->orders, err);
+	if (rc == 0 && out->orders != s->n)
+		rc = errbuf_set(err, "refresh set %lld: deleted %lld of its %lld orders",
+				(long long)s->set, (long long)out->orders, (long long)s->n);
+	rc = finish(m, rc, err);
+	out->seconds = (double)(util_now_ns() - t0) / 1e9;
+	return rc;
+}
+
+int rf_set_restore(MYSQL *m, const struct rf_set *s, struct errbuf *err)
+{
+	int64_t done = 0;
+	int rc = run_text(m, "START TRANSACTION", err);
+	if (rc == 0)
+		rc = delete_keys(m, "lineitem", "l_orderkey", s->ins_keys, s->n, &done, err);
+	if (rc == 0)
+		rc = delete_keys(m, "orders", "o_orderkey", s->ins_keys, s->n, &done, err);
+	/* what RF2 left (nothing after a complete RF2; all of it after a failed one) */
+	if (rc == 0)
+		rc = delete_keys(m, "lineitem", "l_orderkey", s->del_keys, s->n, &done, err);
+	if (rc == 0)
+		rc = delete_keys(m, "orders", "o_orderkey", s->del_keys, s->n, &done, err);
+	if (rc == 0)
+		rc = insert_rows(m, "orders", &s->old_orders, &done, err);
+	if (rc == 0)
+		rc = insert_rows(m, "lineitem", &s->old_lineitem, &done, err);
+	return finish(m, rc, err);
+}
+
 int rf_insert(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_stat *out,
 	      struct errbuf *err)
 {
-	struct gen_buf o = {0}, l = {0};
+	struct rf_set s;
 	memset(out, 0, sizeof(*out));
-	int rc = gen_refresh_inserts(ctx, set, 0, &o, &l, err);
-	if (rc == 0) {
-		uint64_t t0 = util_now_ns();
-		rc = run_text(m, "START TRANSACTION", err);
-		if (rc == 0)
-			rc = insert_rows(m, "orders", &o, &out->orders, err);
-		if (rc == 0)
-			rc = insert_rows(m, "lineitem", &l, &out->lineitems, err);
-		rc = finish(m, rc, err);
-		out->seconds = (double)(util_now_ns() - t0) / 1e9;
-	}
-	gen_buf_release(&o);
-	gen_buf_release(&l);
+	if (rf_set_stage(&s, ctx, set, err) < 0)
+		return -1;
+	int rc = rf_set_insert(m, &s, out, err);
+	rf_set_release(&s);
 	return rc;
 }
 
 int rf_delete(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_stat *out,
 	      struct errbuf *err)
 {
+	struct rf_set s;
 	memset(out, 0, sizeof(*out));
-	if (gen_refresh_check(ctx, set, err) < 0)
+	if (rf_set_stage(&s, ctx, set, err) < 0)
 		return -1;
-	int64_t n;
-	int64_t *keys = set_keys(ctx, set, 1, &n);
-	if (!keys)
-		return errbuf_set(err, "out of memory");
-	uint64_t t0 = util_now_ns();
-	int rc = run_text(m, "START TRANSACTION", err);
-	if (rc == 0)
-		rc = delete_keys(m, "lineitem", "l_orderkey", keys, n, &out->lineitems, err);
-	if (rc == 0)
-		rc = delete_keys(m, "orders", "o_orderkey", keys, n, &out->orders, err);
-	if (rc == 0 && out->orders != n)
-		rc = errbuf_set(err, "refresh set %lld: deleted %lld of its %lld orders",
-				(long long)set, (long long)out->orders, (long long)n);
-	rc = finish(m, rc, err);
-	out->seconds = (double)(util_now_ns() - t0) / 1e9;
-	free(keys);
+	int rc = rf_set_delete(m, &s, out, err);
+	rf_set_release(&s);
 	return rc;
 }
 
 int rf_restore(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct errbuf *err)
 {
-	if (gen_refresh_check(ctx, set, err) < 0)
+	struct rf_set s;
+	if (rf_set_stage(&s, ctx, set, err) < 0)
 		return -1;
-	int64_t n, done = 0;
-	int64_t *keys = set_keys(ctx, set, 0, &n);
-	struct gen_buf o = {0}, l = {0};
-	if (!keys)
-		return errbuf_set(err, "out of memory");
-	int64_t u0 = gen_refresh_delete_unit(ctx, set, 0);
-	int rc = gen_chunk(ctx, GEN_ORDERS, u0, u0 + n, 0, &o, &l, err);
-	if (rc == 0)
-		rc = run_text(m, "START TRANSACTION", err);
-	if (rc == 0)
-		rc = delete_keys(m, "lineitem", "l_orderkey", keys, n, &done, err);
-	if (rc == 0)
-		rc = delete_keys(m, "orders", "o_orderkey", keys, n, &done, err);
-	if (rc == 0)
-		rc = insert_rows(m, "orders", &o, &done, err);
-	if (rc == 0)
-		rc = insert_rows(m, "lineitem", &l, &done, err);
-	rc = finish(m, rc, err);
-	free(keys);
-	gen_buf_release(&o);
-	gen_buf_release(&l);
+	int rc = rf_set_restore(m, &s, err);
+	rf_set_release(&s);
 	return rc;
+}
+
+int rf_purge_wait(MYSQL *m, struct errbuf *err)
+{
+	if (run_text(m, "SET GLOBAL innodb_max_purge_lag_wait=0", err) == 0)
+		return 1;
+	return server_gone(mysql_errno(m)) ? RF_E_SERVER : 0;
 }
 
 /* The first two columns of the first row of sql as unsigned integers. */

@@ -41,12 +41,40 @@ int rf_delete(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct rf_stat *
 	      struct errbuf *err);
 
 /* Undoes set `set`'s RF1 and RF2 in one transaction, untimed: deletes the orders and lineitems
- * RF1 inserted and inserts again, from the generator, the rows RF2 deleted. 0, -1 or
- * RF_E_SERVER with err filled. */
+ * RF1 inserted and those of RF2's keys still there, and inserts again, from the generator, the
+ * rows RF2 deletes. 0, -1 or RF_E_SERVER with err filled. */
 int rf_restore(MYSQL *m, const struct gen_ctx *ctx, int64_t set, struct errbuf *err);
 
 /* Reads the check (COUNT(*) and CHECKSUM TABLE of orders and lineitem): 0, -1 or RF_E_SERVER. */
 int rf_check_read(MYSQL *m, struct rf_check *out, struct errbuf *err);
+
+/* A refresh set staged in memory (generated once, before anything is timed): RF1's rows, RF2's
+ * keys and, for the restore, the rows RF2 deletes. Release with rf_set_release. */
+struct rf_set {
+	int64_t set;
+	int64_t n;			  /* orders inserted, and orders deleted */
+	struct gen_buf orders, lineitem;  /* RF1's rows (dbgen's orders.tbl.uN, lineitem.tbl.uN) */
+	int64_t *ins_keys, *del_keys;	  /* the n keys RF1 inserts, the n RF2 deletes */
+	struct gen_buf old_orders, old_lineitem; /* the rows of the n orders RF2 deletes */
+	char rf1_sha256[65], rf2_sha256[65]; /* of RF1's rows, of RF2's keys ("KEY\n" each) */
+};
+
+/* Generates set `set` of ctx's scale factor into out: 0, or -1 with err filled (no refresh
+ * data at this scale factor, out of memory). */
+int rf_set_stage(struct rf_set *out, const struct gen_ctx *ctx, int64_t set, struct errbuf *err);
+void rf_set_release(struct rf_set *s);
+
+/* rf_insert, rf_delete and rf_restore of a staged set (the same statements, no generation).
+ * rf_set_restore brings the set's orders back from any state RF1 and RF2 left, complete or
+ * not: it deletes the keys of both functions and inserts RF2's rows again. */
+int rf_set_insert(MYSQL *m, const struct rf_set *s, struct rf_stat *out, struct errbuf *err);
+int rf_set_delete(MYSQL *m, const struct rf_set *s, struct rf_stat *out, struct errbuf *err);
+int rf_set_restore(MYSQL *m, const struct rf_set *s, struct errbuf *err);
+
+/* Waits until InnoDB's purge has caught up (MariaDB 10.6+: SET GLOBAL
+ * innodb_max_purge_lag_wait=0), so the next server start finds no purge work left: 1 done, 0
+ * the server has no such variable, RF_E_SERVER the server went away. */
+int rf_purge_wait(MYSQL *m, struct errbuf *err);
 
 /* One measured refresh pair, as a restart of the protocol would record it. */
 struct rf_pair {
