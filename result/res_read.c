@@ -207,6 +207,7 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	    copy_string(rd, path, v, &r->plan) < 0)
 		return -1;
 	if (rd_check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0 ||
+	    rd_check_refresh_entry(rd, o, path) < 0 ||
 	    check_counts(rd, o, path, r->n_measured) < 0)
 		return -1;
 	return keep_extra(rd, o, path, known, &r->extra);
@@ -611,7 +612,7 @@ static int check_plan(struct rd *rd, json_t *plan)
 	    str_member(rd, plan, "$.plan", "parameters", 64, NULL, OPT_NULL) < 0 ||
 	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) <
 		0 ||
-	    check_plan_horizon(rd, plan) < 0)
+	    check_plan_horizon(rd, plan) < 0 || rd_check_refresh_plan(rd, plan) < 0)
 		return -1;
 	return 0;
 }

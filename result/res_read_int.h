@@ -57,6 +57,11 @@ int rd_check_noise_entry(struct rd *rd, json_t *o, const char *path);
 /* $.interference (optional): the rule and each restart's sums and verdict. */
 int rd_check_noise_top(struct rd *rd, json_t *root);
 
+/* run --refresh (result/res_read_rf.c): a restart entry's optional "refresh" and "data_check",
+ * and the optional $.plan.refresh. */
+int rd_check_refresh_entry(struct rd *rd, json_t *o, const char *path);
+int rd_check_refresh_plan(struct rd *rd, json_t *plan);
+
 /* $.host.contention (optional). */
 int rd_check_host_contention(struct rd *rd, json_t *host);
 

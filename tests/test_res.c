@@ -128,6 +128,27 @@ static const struct {
      "\"not_steady\":false,\"error\":null,\"warmup_steady\":\"yes\"},",
      "'bad.json': $.queries[0].restarts[0].warmup_steady: expected a boolean, found a string"},
     {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"refresh\":{\"set\":0,\"orders\":1,\"lineitems\":4}},",
+     "'bad.json': $.queries[0].restarts[0].refresh.set: 0 out of range (1 to 999)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"refresh\":{\"set\":1,\"orders\":-1,\"lineitems\":4}},",
+     "'bad.json': $.queries[0].restarts[0].refresh.orders: -1 out of range (0 to "
+     "1125899906842624)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"data_check\":{\"same\":true}},",
+     "'bad.json': $.queries[0].restarts[0].data_check.before: missing"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"data_check\":{\"before\":{\"orders\":1,"
+     "\"lineitems\":2,\"orders_checksum\":\"12x\",\"lineitem_checksum\":\"3\"}}},",
+     "'bad.json': $.queries[0].restarts[0].data_check.before.orders_checksum: not a checksum (1 "
+     "to 20 decimal digits): \"12x\""},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"data_check\":{\"before\":{\"orders\":1,"
+     "\"lineitems\":2,\"orders_checksum\":\"1\",\"lineitem_checksum\":\"3\"},\"same\":1}},",
+     "'bad.json': $.queries[0].restarts[0].data_check.same: expected a boolean, found an integer"},
+    {"\"plan\":{}", "\"plan\":{\"refresh\":{\"set\":1000,\"orders_per_set\":10}}",
+     "'bad.json': $.plan.refresh.set: 1000 out of range (1 to 999)"},
+    {"\"not_steady\":false,\"error\":null},",
      "\"not_steady\":false,\"error\":null,\"work\":[1]},",
      "'bad.json': $.queries[0].restarts[0].work: expected an object, found an array"},
     {"\"not_steady\":false,\"error\":null},",
