@@ -209,6 +209,13 @@ static const struct cli_opt options[] = {
      .off = OFF(sbs_opt),
      .tags = T(PLAN),
      .help = "two variants, one server at a time (" RESTART_PAIRED_DEFAULT ")"},
+    {.kind = CLI_OPT_FLAG,
+     .name = "refresh",
+     .off = OFF(plan.refresh),
+     .tags = T(PLAN),
+     .help = "after the queries of every restart, measure the refresh functions RF1 and RF2 "
+	     "(refresh set 1, generated in process as dbgen -U makes it; SF 0.01 and above), "
+	     "then restore and check the data (rows, CHECKSUM TABLE); entries RF1 and RF2"},
     PLAN_INT("restarts", restarts, 1, RES_MAX_RESTARTS, T(PLAN) | T(FIXED) | T(RESTARTS),
 	     "server starts (default 5)"),
     PLAN_INT("warmup", warmup, 0, RES_MAX_RUNS, T(PLAN) | T(FIXED) | T(WARMUP),
@@ -658,6 +665,12 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 		return cli_usage_error(cmd,
 				       "--redo-disturbed works with the fixed protocol, not with "
 				       "--budget");
+	if (plan->refresh && (plan->budget_s > 0 || a->sbs_opt == 1))
+		return cli_usage_error(cmd, "--refresh works with the fixed protocol, not with %s",
+				       plan->budget_s > 0 ? "--budget" : "--side-by-side");
+	if (plan->refresh && scale_given && plan->scale < 0.01)
+		return cli_usage_error(cmd, "--refresh needs scale factor 0.01 or above: dbgen's "
+					    "update sets are empty below it");
 	if (plan->budget_s <= 0 && budget_opt)
 		return cli_usage_error(cmd, "%s needs --budget", budget_opt);
 	if (plan->warmup_min > plan->warmup_max || plan->runs_min > plan->runs_max) {
@@ -681,7 +694,8 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 	if (!a->resume) /* RUN_SBS_DEFAULT: the one place the default is set */
 		a->plan.side_by_side =
 		    a->sbs_opt >= 0 ? a->sbs_opt
-				    : a->n_variants == 2 && RUN_SBS_DEFAULT && !plan->instructions;
+				    : a->n_variants == 2 && RUN_SBS_DEFAULT && !plan->instructions &&
+					  !plan->refresh;
 	return 0;
 }
 

@@ -98,7 +98,7 @@ static int prepare_result(struct run_state *c, struct run_target_state *t, const
 		if (!q && !res_file_add_query(res, id, sha))
 			return errbuf_set(err, "out of memory");
 	}
-	return 0;
+	return run_rf_prepare(c, t, err);
 }
 
 /* --redo-disturbed N: up to N disturbed restarts (target by target, in order) measured again;
@@ -268,7 +268,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 	for (int i = 0; i < plan->n_queries; i++)
 		if (qry_build(&c.queries[plan->queries[i]], plan->queries[i], &qo, err) < 0)
 			goto out;
-	if ((rc = open_targets(&c, targets, err)) < 0)
+	if ((rc = run_rf_stage(&c, err)) < 0 || (rc = open_targets(&c, targets, err)) < 0)
 		goto out;
 	continue_start_seq(&c);
 	run_probe_open(&c);
@@ -282,6 +282,7 @@ out:
 	run_sbs_close(&c); /* side by side: both servers stopped, the clones removed */
 	run_memprobe_worker_stop(c.probe_worker);
 	run_memprobe_free(c.probe);
+	run_rf_release(&c);
 	for (int i = 0; i < n_targets; i++)
 		srv_free(c.ts[i].srv);
 	for (int q = 1; q <= RUN_MAX_QUERIES; q++)

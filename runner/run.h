@@ -12,6 +12,9 @@
 #include <stdint.h>
 
 #define RUN_MAX_QUERIES 22
+/* The ids of the refresh functions' entries in a result file (run --refresh). */
+#define RUN_RF1 "RF1"
+#define RUN_RF2 "RF2"
 
 /* A server build or setting to measure: --variant NAME:mysqld=PATH[,option=value...]. */
 struct run_variant {
@@ -81,6 +84,7 @@ struct run_plan {
 	double instr_tol;
 	int side_by_side;     /* two variants' servers up at once, executions alternated
 			       * (runner/run_sbs.h) */
+	int refresh; /* --refresh: RF1 and RF2 after the queries of every restart (docs/run.md) */
 };
 
 /* What the command line gave, for run_plan_instr_defaults. */

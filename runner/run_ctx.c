@@ -65,7 +65,8 @@ int run_pending(const struct run_state *c, const struct run_target_state *t, int
 	for (int i = 0; i < c->plan->n_queries; i++)
 		if (!run_has_restart(res_file_find_query_num(t->t->res, c->plan->queries[i]), r))
 			n++;
-	return n;
+	const struct res_query *rf2 = c->rf ? res_file_find_query(t->t->res, RUN_RF2) : NULL;
+	return n + (rf2 && !run_has_restart(rf2, r));
 }
 
 int run_checkpoint(struct run_target_state *t, struct errbuf *err)
@@ -80,4 +81,18 @@ int run_checkpoint(struct run_target_state *t, struct errbuf *err)
 		return -1;
 	t->t->written = 2;
 	return 0;
+}
+
+int run_plan_query_add(json_t *plan, const char *id)
+{
+	json_t *qs = json_object_get(plan, "queries"), *q;
+	size_t i;
+	if (!json_is_array(qs))
+		return -1;
+	json_array_foreach(qs, i, q)
+	{
+		if (json_is_string(q) && strcmp(json_string_value(q), id) == 0)
+			return 0;
+	}
+	return json_array_append_new(qs, json_string(id));
 }

@@ -5,6 +5,7 @@
 #define DBT3_RUN_INT_H
 #include "dbt3/load.h"
 #include "dbt3/qry.h"
+#include "dbt3/rf.h"
 #include "runner/run.h"
 #include "runner/run_budget_plan.h"
 #include "runner/run_exec.h"
@@ -96,6 +97,8 @@ struct run_state {
 	int paced_pair;	 /* the current pair is the paced last pair (run_budget_stop) */
 	int owed_warned; /* the restarts still owed were said not to fit (once) */
 	int sbs;		/* side by side (run_sbs_run.c) */
+	struct rf_set *rf;	/* --refresh: the staged refresh sets, NULL without */
+	int n_rf;
 	struct srv *sbs_src;	/* ... the instance whose data is cloned, locked for the run */
 };
 
@@ -106,6 +109,8 @@ double run_mean_exec_ms(const struct run_state *c, int num);
 int run_has_restart(const struct res_query *q, int r);
 int run_pending(const struct run_state *c, const struct run_target_state *t, int r);
 int run_checkpoint(struct run_target_state *t, struct errbuf *err);
+/* Appends id to the plan section's "queries" when it is not there; -1 on out of memory. */
+int run_plan_query_add(json_t *plan, const char *id);
 
 /* run_session.c */
 void run_session_close(struct run_state *c);
@@ -144,6 +149,21 @@ void run_warn_owed_over(struct run_state *c, int left);
 int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf *err);
 int run_sbs_restart(struct run_state *c, int r, struct errbuf *err);
 void run_sbs_close(struct run_state *c);
+
+/* run_rf.c: --refresh (docs/run.md, "Refresh functions") */
+/* Stages the refresh set (generated, outside every timing): 0, or RUN_E_NODATA when the scale
+ * factor has no refresh data, -1; nothing without plan->refresh. */
+int run_rf_stage(struct run_state *c, struct errbuf *err);
+void run_rf_release(struct run_state *c);
+/* RF1 and RF2 entries (and plan.refresh) in t's result. */
+int run_rf_prepare(struct run_state *c, struct run_target_state *t, struct errbuf *err);
+/* Restart r's refresh pair on the running server, after its queries: RF1, RF2, the restore,
+ * the check; recorded and checkpointed. 0, -1 or RUN_E_SERVER (err). */
+int run_rf_restart(struct run_state *c, struct run_target_state *t, int r, struct errbuf *err);
+
+/* The check as {"orders", "lineitems", "orders_checksum", "lineitem_checksum"} (a new
+ * reference). */
+json_t *run_rf_check_json(const struct rf_check *k);
 
 /* run_budget_loop.c */
 int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err);

@@ -544,6 +544,12 @@ int run_restart(struct run_state *c, struct run_target_state *t, int r, struct e
 			return rc;
 		}
 	}
+	if (c->rf && (rc = run_rf_restart(c, t, r, err)) < 0) {
+		struct errbuf serr;
+		run_session_close(c);
+		srv_stop(t->srv, &serr);
+		return rc;
+	}
 	rc = run_server_stop(c, t, err);
 	if (rc < 0)
 		return RUN_E_SERVER;

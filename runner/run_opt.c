@@ -181,7 +181,9 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 		out->seed_given = 1;
 	}
 	json_t *qs = json_object_get(p, "queries");
-	if (!json_is_array(qs) || json_array_size(qs) == 0 || json_array_size(qs) > RUN_MAX_QUERIES)
+	out->refresh = json_is_object(json_object_get(p, "refresh"));
+	if (!json_is_array(qs) || json_array_size(qs) == 0 ||
+	    json_array_size(qs) > 2 * RUN_MAX_QUERIES + 8)
 		return errbuf_set(err, "plan.queries missing or malformed");
 	out->n_queries = 0;
 	size_t i;
@@ -190,10 +192,14 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 	{
 		int num;
 		const char *s = json_string_value(q);
-		if (!s || parse_qnum(s, s + strlen(s), &num) < 0)
+		if (out->refresh && s && (strcmp(s, RUN_RF1) == 0 || strcmp(s, RUN_RF2) == 0))
+			continue; /* the refresh functions' entries (run --refresh) */
+		if (!s || parse_qnum(s, s + strlen(s), &num) < 0 || out->n_queries >= RUN_MAX_QUERIES)
 			return errbuf_set(err, "plan.queries[%zu] is not a query id", i);
 		out->queries[out->n_queries++] = num;
 	}
+	if (out->n_queries == 0)
+		return errbuf_set(err, "plan.queries missing or malformed");
 	json_t *t = json_object_get(p, "query_timeout_s");
 	out->query_timeout = json_is_number(t) ? json_number_value(t) : 0;
 	json_t *mc = json_object_get(p, "max_crashes");
