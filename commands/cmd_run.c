@@ -203,7 +203,8 @@ static const struct cli_opt options[] = {
      .off = OFF(sbs_opt),
      .tags = T(PLAN), /* --resume refuses it */
      .help = "two variants' servers up at once, each on a clone of the data, every query's "
-	     "executions alternated (docs/run.md)"},
+	     "executions alternated; with --budget even runs a pair and the sequential rule "
+	     "looks from the third pair, Pocock-type (docs/run.md)"},
     {.kind = CLI_OPT_UNSET,
      .name = "restart-paired",
      .off = OFF(sbs_opt),

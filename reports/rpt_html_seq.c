@@ -218,6 +218,8 @@ static void seq_rule(FILE *out, const struct rpt_compare *c)
 	    o->alpha, o->m, o->m == 1 ? "y" : "ies", c->seq.alpha_query,
 	    o->alt == ST_GREATER ? "for regressions and again for improvements" : "two-sided");
 	seq_rule_horizon(out, &c->seq);
+	if (o->first_look != 2) /* run --side-by-side --budget: from pair 3 */
+		fprintf(out, "First look after pair %zu. ", o->first_look);
 	fprintf(
 	    out,
 	    "Margin %g%%: <i>regression</i> when the repeated confidence interval lies above 1 "

@@ -202,6 +202,9 @@ static size_t replay_horizon(size_t *out, const struct rpt_compare *c, size_t fi
 	}
 	for (; n < pairs && n < ST_SEQ_MAX_PAIRS; n++)
 		out[n] = out[n - 1];
+	for (size_t i = 0; i < n; i++) /* as run_budget_design: no look before the first */
+		if (out[i] < first_look)
+			out[i] = first_look;
 	return n;
 }
 
@@ -342,23 +345,31 @@ static double plan_number(const struct res_file *r, const char *key)
 }
 
 /* The replay's options: compare's, except for files of run --budget (plan.budget_s), whose rule
- * is replayed as the run applied it: plan.alpha, plan.detect as the margin, two-sided. */
+ * is replayed as the run applied it: plan.alpha, plan.detect as the margin, two-sided, and the
+ * spending and first look of plan.decision_rule and plan.first_look (run --side-by-side:
+ * "group-sequential-pocock" from pair 3; before first_look existed, 2). */
 static void replay_opts(struct st_seq_opts *o, const struct rpt_compare *c,
 			enum st_alternative alt)
 {
 	const struct res_file *r = c->old.res;
 	double a = plan_number(r, "alpha"), d = plan_number(r, "detect");
+	double f = plan_number(r, "first_look");
+	const char *rule = plan_string(r, "decision_rule");
 	st_seq_opts_init(o);
 	o->alpha = c->opts.alpha;
 	o->min_effect = c->opts.min_effect;
 	o->alt = alt;
+	o->spending = c->opts.spending;
 	if (plan_number(r, "budget_s") > 0 && a > 0 && a < 1 && d >= 0 && isfinite(d)) {
 		o->alpha = a;
 		o->min_effect = d;
 		o->alt = ST_TWO_SIDED;
+		if (rule && strncmp(rule, "group-sequential-", 17) == 0)
+			st_seq_spending_parse(rule + 17, &o->spending);
+		if (f >= 1 && f <= ST_SEQ_MAX_PAIRS)
+			o->first_look = (size_t)f;
 	}
 	o->m = c->n_queries ? c->n_queries : 1;
-	o->spending = c->opts.spending;
 	o->pairing = c->paired ? ST_SEQ_PAIRED : ST_SEQ_UNPAIRED;
 }
 
@@ -490,8 +501,9 @@ void rpt_seq_json(json_t *report, const struct rpt_compare *c)
 		json_array_append_new(h, json_integer((json_int_t)c->seq.horizon[k]));
 	json_object_set_new(
 	    report, "sequential",
-	    json_pack("{s:s, s:I, s:o, s:I, s:f, s:f, s:s, s:s, s:s, s:o, s:o}", "spending",
-		      st_seq_spending_name(o->spending), "max_pairs", (json_int_t)o->max_pairs,
+	    json_pack("{s:s, s:I, s:I, s:o, s:I, s:f, s:f, s:s, s:s, s:s, s:o, s:o}", "spending",
+		      st_seq_spending_name(o->spending), "first_look", (json_int_t)o->first_look,
+		      "max_pairs", (json_int_t)o->max_pairs,
 		      "horizon", h, "queries", (json_int_t)o->m, "alpha_per_query",
 		      c->seq.alpha_query, "margin", o->min_effect, "alternative",
 		      o->alt == ST_GREATER ? "greater" : "two-sided", "pairing",
@@ -561,8 +573,11 @@ void rpt_seq_write(FILE *f, const struct rpt_compare *c, int md)
 	if (!c->opts.sequential)
 		return;
 	const struct st_seq_opts *o = &c->seq.opts;
-	char over[96];
+	char over[128];
 	horizon_text(over, sizeof(over), &c->seq);
+	if (o->first_look != 2) /* side by side: the first look after pair 3 */
+		snprintf(over + strlen(over), sizeof(over) - strlen(over),
+			 ", first look after pair %zu", o->first_look);
 	fprintf(f,
 		"%ssequential: group-sequential t, %s spending %s, alpha %g / %zu "
 		"per query %s, margin %g%%, repeated CIs; pairs replayed in file order\n",

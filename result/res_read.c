@@ -390,8 +390,8 @@ static int check_specs(struct rd *rd, json_t *obj, const char *path, const struc
 
 static const char *const variant_orders[] = {"abba", "shuffled", "fixed", NULL};
 static const char *const corrections[] = {"holm", NULL};
-static const char *const decision_rules[] = {"group-sequential-obf", "repeated-ci-bonferroni",
-					     "precision", NULL};
+static const char *const decision_rules[] = {"group-sequential-obf", "group-sequential-pocock",
+					     "repeated-ci-bonferroni", "precision", NULL};
 static const char *const stop_reasons[] = {"all-decided", "budget", "max-pairs", "failed", NULL};
 
 /* The members run --budget and later writers add to plan (docs/result.schema.json). */
@@ -409,6 +409,7 @@ static const struct mspec plan_more[] = {
     {"warmup_rule", M_STR, 0, 64, 0, NULL},
     {"decision_rule", M_STR, 0, 64, 0, decision_rules},
     {"max_pairs", M_INT, 2, 128, 0, NULL},
+    {"first_look", M_INT, 1, 128, 0, NULL},
     {"min_restarts", M_INT, 1, RES_MAX_RESTARTS, 0, NULL},
     {"costs_from", M_STR, 1, 4096, 0, NULL},
 };

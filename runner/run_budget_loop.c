@@ -118,9 +118,7 @@ int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err)
 	double ss[64];
 	const char *reason = NULL;
 	int pairs = 0, rc = 0;
-	const char *rule = c->n_targets == 1   ? "precision"
-			   : c->n_targets == 2 ? "group-sequential-obf"
-					       : "repeated-ci-bonferroni";
+	const char *rule = run_budget_rule_name(p, c->n_targets);
 	if (c->n_targets > 64)
 		return errbuf_set(err, "at most 64 variants with --budget");
 	memset(&seq, 0, sizeof(seq));
@@ -128,8 +126,13 @@ int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err)
 	seq.min_pairs = p->min_restarts;
 	for (int i = 0; i < p->n_queries; i++)
 		c->qpos[p->queries[i]] = i;
-	for (int t = 0; t < c->n_targets; t++)
-		json_object_set_new(c->ts[t].t->res->plan, "decision_rule", json_string(rule));
+	for (int t = 0; t < c->n_targets; t++) {
+		json_t *plan = c->ts[t].t->res->plan;
+		json_object_set_new(plan, "decision_rule", json_string(rule));
+		if (c->n_targets == 2) /* the pair after which the design first looks */
+			json_object_set_new(plan, "first_look",
+					    json_integer(p->side_by_side ? RUN_SBS_FIRST_LOOK : 2));
+	}
 	run_budget_next_init(next, p);
 	c->next = next;
 	if (p->costs_from)

@@ -11,10 +11,20 @@
 
 #define MAX_PAIRS 1024
 
+int run_budget_runs_even(int runs, const struct run_plan *p)
+{
+	if (!p->side_by_side || runs % 2 == 0)
+		return runs;
+	if (runs - 1 >= p->runs_min && runs > 1)
+		return runs - 1;
+	return runs + 1 <= p->runs_max ? runs + 1 : runs;
+}
+
 void run_budget_next_init(struct run_qnext *next, const struct run_plan *p)
 {
 	int runs = RUN_BUDGET_RUNS_FIRST;
 	runs = runs < p->runs_min ? p->runs_min : runs > p->runs_max ? p->runs_max : runs;
+	runs = run_budget_runs_even(runs, p);
 	for (int i = 0; i < p->n_queries; i++) {
 		memset(&next[i], 0, sizeof(next[i]));
 		next[i].active = 1;
@@ -29,15 +39,29 @@ int run_budget_design(struct st_seq_design *out, const struct run_plan *p, const
 		      size_t n, struct errbuf *err)
 {
 	struct st_seq_opts o;
+	size_t k[ST_SEQ_MAX_PAIRS];
 	st_seq_opts_init(&o);
 	o.alpha = p->alpha;
 	o.m = (size_t)p->n_queries;
-	o.first_look = 2;
+	o.first_look = p->side_by_side ? RUN_SBS_FIRST_LOOK : 2;
 	o.min_effect = p->detect;
 	o.alt = ST_TWO_SIDED;
-	o.spending = ST_SPEND_OBF;
+	o.spending = p->side_by_side ? RUN_SBS_SPENDING : ST_SPEND_OBF;
 	o.pairing = ST_SEQ_PAIRED;
-	return st_seq_design_init_horizon(out, &o, h, n, err);
+	if (n > ST_SEQ_MAX_PAIRS)
+		n = ST_SEQ_MAX_PAIRS;
+	for (size_t i = 0; i < n; i++) /* a budget that holds fewer pairs: no look before it */
+		k[i] = h[i] < o.first_look ? o.first_look : h[i];
+	return st_seq_design_init_horizon(out, &o, k, n, err);
+}
+
+const char *run_budget_rule_name(const struct run_plan *p, int n_targets)
+{
+	if (n_targets == 1)
+		return "precision";
+	if (n_targets > 2)
+		return "repeated-ci-bonferroni";
+	return p->side_by_side ? "group-sequential-pocock" : "group-sequential-obf";
 }
 
 size_t run_budget_horizon(int pairs, int min_pairs, double budget_s, double elapsed_s,
@@ -280,6 +304,7 @@ static struct run_pair_cost pair_cost(const struct run_qnext *next, const struct
 			const struct qfacts *x = &f[(size_t)i * (size_t)n_targets + (size_t)t];
 			int w = x->warmup_max > p->warmup_min ? x->warmup_max : p->warmup_min;
 			int r = next[i].runs, rmin = p->runs_min < r ? p->runs_min : r;
+			rmin = run_budget_runs_even(rmin, p); /* side by side: a pacing cut is even */
 			full[i] = (struct run_qcost){x->exec_s, w, r, next[i].active};
 			least[i] =
 			    (struct run_qcost){x->exec_s, p->warmup_min, rmin, next[i].active};
@@ -304,6 +329,8 @@ static int horizon_update(struct run_budget_seq *seq, const struct run_qnext *ne
 	struct run_pair_cost c = pair_cost(next, p, f, 2, startstop_s);
 	size_t K = run_budget_horizon(pairs, seq->min_pairs, seq->budget_s, seq->elapsed_s,
 				      c.full_s, c.least_s);
+	if (p->side_by_side && K < RUN_SBS_FIRST_LOOK) /* as the design counts it */
+		K = RUN_SBS_FIRST_LOOK;
 	while (seq->n_horizon < n)
 		seq->horizon[seq->n_horizon++] = K;
 	return run_budget_design(&seq->design, p, seq->horizon, seq->n_horizon, err);
@@ -352,7 +379,7 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 				ncw++;
 			}
 		next[i].warmup_tol = run_warmup_tol(ncw ? cw / ncw : NAN);
-		next[i].runs = runs_of(p, fi, n_targets, ss, n_active);
+		next[i].runs = run_budget_runs_even(runs_of(p, fi, n_targets, ss, n_active), p);
 	}
 	*out_cost = pair_cost(next, p, f, n_targets, startstop_s);
 	free(f);

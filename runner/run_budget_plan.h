@@ -25,8 +25,16 @@ struct run_qnext {
 	int fed;		    /* pairs looked at so far */
 };
 
+/* Side by side (p->side_by_side), the measured runs of a query are an even number of slots, so
+ * that the ABBA order within the pair has each server execute first in half of them: the one that
+ * executes second in a slot was measured up to 10% slower (docs/run.md), and with an odd count
+ * that order effect stays in the pair's log ratio. An odd count goes down by one, or up by one
+ * where that would go below --runs-min (3 becomes 4, 5 becomes 4); restart-paired, unchanged. */
+int run_budget_runs_even(int runs, const struct run_plan *p);
+
 /* Initial state before the first pair: every query active, RUN_BUDGET_RUNS_FIRST runs (within
- * the plan's bounds), the minimum warm-up tolerance, undecided. */
+ * the plan's bounds; side by side even: 4 by default), the minimum warm-up tolerance,
+ * undecided. */
 void run_budget_next_init(struct run_qnext *next, const struct run_plan *p);
 
 /* The sequential test of a two-variant budget run and the horizon it follows: after pair k the
@@ -41,11 +49,25 @@ struct run_budget_seq {
 	struct st_seq_design design;	     /* out: over looks 1..n_horizon */
 };
 
-/* The design of a two-variant budget run over the horizon h[0..n-1]: O'Brien-Fleming spending of
- * p->alpha / m (m = the plan's queries), paired, two-sided, first look after 2 pairs,
- * min_effect = p->detect. */
+/* The sequential design of run --side-by-side --budget (docs/statistics.md, "Side by side: an
+ * earlier look"): Pocock-type spending, first look after pair 3. A pair's log ratio is a few
+ * times less noisy side by side than restart-paired, so a large change is clear after 3 pairs,
+ * where O'Brien-Fleming spending has spent almost nothing; and the t of a look has pairs - 1 df:
+ * a look after pair 2 (1 df) would spend alpha where nothing is ever decided. */
+#define RUN_SBS_SPENDING ST_SPEND_POCOCK
+#define RUN_SBS_FIRST_LOOK 3
+
+/* The design of a two-variant budget run over the horizon h[0..n-1]: spending of p->alpha / m
+ * (m = the plan's queries), paired, two-sided, min_effect = p->detect; restart-paired
+ * O'Brien-Fleming type from pair 2, side by side (p->side_by_side) RUN_SBS_SPENDING from pair
+ * RUN_SBS_FIRST_LOOK. A K_k below the first look counts as the first look. */
 int run_budget_design(struct st_seq_design *out, const struct run_plan *p, const size_t *h,
 		      size_t n, struct errbuf *err);
+
+/* The name plan.decision_rule records for a run with n_targets targets: "precision" (one),
+ * "group-sequential-obf" (two, restart-paired), "group-sequential-pocock" (two, side by side),
+ * "repeated-ci-bonferroni" (more). */
+const char *run_budget_rule_name(const struct run_plan *p, int n_targets);
 
 /* K after `pairs` pairs: pairs + floor((budget_s - elapsed_s) / pair_s) (the pairs done and those
  * the budget still holds at pair_s each), plus one when the time left after those holds a paced

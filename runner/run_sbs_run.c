@@ -261,7 +261,9 @@ static void alternate(struct run_state *c, struct sside *sd, int num, int first,
 	}
 	work_begin(c, sd, num, sh->runs);
 	for (k = 0; k < sh->runs && alive(sd); k++) {
-		if (k >= sh->rmin && k > 0 && run_past_pace(c, last_slot_ms(sd, 0), 0)) {
+		/* a pacing cut only after an even number of slots: each side first in half */
+		if (k >= sh->rmin && k > 0 && k % 2 == 0 &&
+		    run_past_pace(c, last_slot_ms(sd, 0), 0)) {
 			for (int v = 0; v < 2; v++)
 				json_object_set_new(sd[v].rr.extra, "runs_capped", json_true());
 			break;

@@ -743,6 +743,7 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
 		CU_ASSERT_STRING_EQUAL(
 		    json_string_value(json_object_get(res[v]->plan, "decision_rule")),
 		    "group-sequential-obf");
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(res[v]->plan, "first_look")), 2);
 		/* K re-estimated after every pair from the pairs' cost: one per pair, each at
 		 * least the pairs done and the first look; plan.max_pairs is the last */
 		json_t *horizon = json_object_get(res[v]->plan, "horizon");

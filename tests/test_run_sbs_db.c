@@ -212,6 +212,65 @@ static void test_run_sbs_db__both_up_alternated_pinned_and_compared(void)
 	json_decref(rb);
 }
 
+/* The measured runs of a side-by-side entry are even unless pacing cut them (runs_capped). */
+static int runs_even(const json_t *entry)
+{
+	size_t n = json_array_size(json_object_get(entry, "measured_ms"));
+	return n % 2 == 0 || json_is_true(json_object_get(entry, "runs_capped"));
+}
+
+/* Side by side within a budget: the plan records its own design (Pocock-type spending, first look
+ * after pair 3), every pair's measured runs are even (each server first in half the slots), and
+ * compare replays that design on the two files. */
+static void test_run_sbs_db__budget_pocock_from_pair_3_even_runs(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char out[4300], log[4300], schema[4300], pa[4400], pb[4400], cmp[4400];
+	snprintf(out, sizeof(out), "%s/sbs-budget", db.tmp);
+	snprintf(log, sizeof(log), "%s/sbs-budget.log", db.tmp);
+	snprintf(schema, sizeof(schema), "%s/docs/result.schema.json", DBT3_SOURCE_DIR);
+	const char *args[] = {"run",	   "-s",	  "0.01",	   "-o",
+			      out,	   "--side-by-side", "--budget",   "40s",
+			      "--min-restarts", "3",	  "--variant",	   "a:mysqld=mariadbd",
+			      "--variant", "b:mysqld=mariadbd,optimizer_switch=semijoin=off",
+			      "--queries", "1,6,21",	  "--quiet",	   NULL};
+	int rc = th_wait_exit(spawn(log, args, 1));
+	if (rc != 0)
+		th_show_log(log);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	snprintf(pa, sizeof(pa), "%s/a.json", out);
+	snprintf(pb, sizeof(pb), "%s/b.json", out);
+	json_t *ra = load_checked(pa, schema), *rb = load_checked(pb, schema);
+	CU_ASSERT_FATAL(ra && rb);
+	for (int k = 0; k < 2; k++) {
+		const json_t *plan = json_object_get(k ? rb : ra, "plan");
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(plan, "decision_rule")),
+				       "group-sequential-pocock");
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(plan, "first_look")), 3);
+		CU_ASSERT(json_integer_value(json_object_get(plan, "restarts")) >= 3);
+		const json_t *qs = json_object_get(k ? rb : ra, "queries"), *q, *e;
+		size_t i, j;
+		json_array_foreach(qs, i, q) json_array_foreach(json_object_get(q, "restarts"), j, e)
+		{
+			CU_ASSERT(runs_even(e));
+		}
+	}
+	snprintf(cmp, sizeof(cmp), "%s/cmp.json", out);
+	rc = th_system("'%s' compare '%s' '%s' --format json -o '%s' --quiet", DBT3_BINARY, pa, pb,
+		       cmp);
+	CU_ASSERT(rc == 0 || rc == 1);
+	json_error_t jerr;
+	json_t *c = json_load_file(cmp, 0, &jerr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	const json_t *seq = json_object_get(c, "sequential");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(seq, "why")), "recorded");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(seq, "spending")), "pocock");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(seq, "first_look")), 3);
+	json_decref(c);
+	json_decref(ra);
+	json_decref(rb);
+}
+
 /* One variant, and two pools RAM cannot hold: one line naming the way, exit 2, nothing made. */
 static void test_run_sbs_db__refusals_make_nothing(void)
 {
@@ -249,6 +308,7 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    TH_CASE(run_sbs_db, both_up_alternated_pinned_and_compared),
+	    TH_CASE(run_sbs_db, budget_pocock_from_pair_3_even_runs),
 	    TH_CASE(run_sbs_db, refusals_make_nothing),
 	    {NULL, NULL},
 	};
