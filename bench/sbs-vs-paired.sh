@@ -9,13 +9,16 @@
 #        at most 0.6), and what compare flags on each mode's A/A (every flag a false alarm).
 #   A/B: the new variant sets -x (default optimizer_switch=semijoin=off: at SF 0.1 Q21 about 1.2x
 #        slower, Q18 about 0.5x), one --budget run (-t) of each mode, alternated: the time each
-#        took to decide Q21 (budget.pair_elapsed_s at its decided_after_pairs) and its decision.
+#        took to decide Q21 (budget.pair_elapsed_s at its decided_after_pairs) and its decision,
+#        with the design each run recorded (side by side: Pocock-type spending from pair 3).
+#   -A N: then N A/As side by side with --budget (-t), alternated with nothing: the queries the
+#        run's own sequential rule flagged (every one a false alarm of the design it uses).
 # With the load averages before and after each run. Run it on an idle machine: figures taken
 # while anything else runs are meaningless (the coordinator runs it).
 #
 # usage: bench/sbs-vs-paired.sh [-b BUILD_DIR] [-s SF] [-n RUNS] [-w WARMUP] [-r RUNS]
 #                               [-t DURATION] [-x OPTION] [-m MYSQLD] [-q QUERIES] [-o OUTDIR]
-#                               [-k] [-- server/pin options, e.g. --datadir DIR --port N]
+#                               [-A N] [-k] [-- server/pin options, e.g. --datadir DIR --port N]
 #   -s SF        scale factor (default 0.1)
 #   -n RUNS      A/A runs of each mode, alternated (default 3: 6 pairs a mode)
 #   -w, -r       warm-up and measured executions per query and restart (default 3, 5)
@@ -24,6 +27,7 @@
 #   -m MYSQLD    the server binary of both variants (default /usr/sbin/mariadbd)
 #   -q QUERIES   query list (default 1-22)
 #   -o OUTDIR    where the result files go (default a temp dir, removed unless -k)
+#   -A N         side-by-side A/As with --budget DURATION after the A/B (default 0)
 #   -k           keep the temp dir
 # Without --datadir a private instance is made in the work dir (server init + load -s SF).
 # Smoke test on tiny inputs (not a measurement):
@@ -31,12 +35,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$here/build sf=0.1 n=3 warm=3 runs=5 budget=10m option=optimizer_switch=semijoin=off
-queries=1-22 out= keep=0 mysqld=/usr/sbin/mariadbd
-while getopts "b:s:n:w:r:t:x:m:q:o:k" o; do
+queries=1-22 out= keep=0 mysqld=/usr/sbin/mariadbd baa=0
+while getopts "b:s:n:w:r:t:x:m:q:o:A:k" o; do
   case $o in
   b) build=$OPTARG ;; s) sf=$OPTARG ;; n) n=$OPTARG ;; w) warm=$OPTARG ;; r) runs=$OPTARG ;;
   t) budget=$OPTARG ;; x) option=$OPTARG ;; m) mysqld=$OPTARG ;; q) queries=$OPTARG ;;
-  o) out=$OPTARG ;; k) keep=1 ;; *) exit 2 ;;
+  o) out=$OPTARG ;; A) baa=$OPTARG ;; k) keep=1 ;; *) exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -44,6 +48,7 @@ srv=("$@")
 bin=$build/commands/dbt3stab
 [ -x "$bin" ] || { echo "sbs-vs-paired: no $bin (build first, or -b BUILD_DIR)" >&2; exit 2; }
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "sbs-vs-paired: -n needs a count, not '$n'" >&2; exit 2; }
+[[ $baa =~ ^[0-9]+$ ]] || { echo "sbs-vs-paired: -A needs a count, not '$baa'" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-sbs.XXXXXX")
 chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here
 out=${out:-$work/results}
@@ -74,6 +79,8 @@ one_run() {
   [ "$scen" = ab ] && b="b:mysqld=$mysqld,$option"
   if [ "$scen" = aa ]; then
     flags=(--restarts 2 --warmup "$warm" --runs "$runs")
+  elif [ "$scen" = baa ]; then
+    flags=(--budget "$budget")
   else
     flags=(--budget "$budget")
   fi
@@ -95,11 +102,13 @@ if [ "$budget" != 0 ]; then
   echo "# A/B ($option), --budget $budget, alternated"
   one_run paired ab 1
   one_run sbs ab 1
+  [ "$baa" -gt 0 ] && echo "# A/A side by side, --budget $budget, $baa runs"
+  for i in $(seq 1 "$baa"); do one_run sbs baa "$i"; done
 fi
 
-python3 - "$out" "$n" "$budget" "$bin" <<'PY'
+python3 - "$out" "$n" "$budget" "$bin" "$baa" <<'PY'
 import glob, json, math, os, statistics, subprocess, sys
-out, n, budget, binary = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+out, n, budget, binary, baa = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 
 def pairs(a, b, sbs):
     """Per query, the per-pair log ratios as compare takes them."""
@@ -152,14 +161,35 @@ for mode in ("paired", "sbs"):
     print(f"A/A {mode}: {len(flagged)} false alarm(s) over {n} runs {' '.join(flagged)}")
 
 if budget != "0":
+    when = {}
     for mode in ("paired", "sbs"):
         b = load(os.path.join(out, f"{mode}-ab-1", "b.json"))
         q21 = next((q for q in b["queries"] if q["id"] == "Q21"), None)
         bud = b.get("budget", {})
+        plan = b.get("plan", {})
         ends = bud.get("pair_elapsed_s") or []
         dec = (q21 or {}).get("budget", {})
         k = dec.get("decided_after_pairs")
         at = f"{ends[k - 1]:.0f} s" if k and k <= len(ends) else "undecided"
+        if k and k <= len(ends):
+            when[mode] = ends[k - 1]
+        runs = [len(r["measured_ms"]) for r in (q21 or {}).get("restarts", [])]
         print(f"A/B {mode}: Q21 {dec.get('decision', '-')} (ratio {dec.get('ratio') or float('nan'):.3f}) after {k or '-'} pairs, at {at}; "
               f"{bud.get('pairs', '-')} pairs in {bud.get('elapsed_s', float('nan')):.0f} s ({bud.get('stop_reason', '-')})")
+        print(f"  rule {plan.get('decision_rule', '-')}, first look after pair {plan.get('first_look', 2)}, "
+              f"horizon {plan.get('horizon', '-')}; pairs ended at {' '.join(f'{e:.0f}' for e in ends)} s; "
+              f"Q21's measured runs a pair {runs}")
+    if "sbs" in when:
+        print(f"Q21 decided side by side at {when['sbs']:.0f} s: {when['sbs'] / 240:.2f} of 4.0 min, "
+              f"{when['sbs'] / 408:.2f} of 6.8 min (issue 32's target: at most 0.5)"
+              + (f", {when['sbs'] / when['paired']:.2f} of restart-paired's {when['paired']:.0f} s" if "paired" in when else ""))
+    flagged, pairs = [], []
+    for i in range(1, baa + 1):
+        b = load(os.path.join(out, f"sbs-baa-{i}", "b.json"))
+        pairs.append(b.get("budget", {}).get("pairs", 0))
+        flagged += [f"{i}:{q['id']}" for q in b["queries"]
+                    if q.get("budget", {}).get("decision") in ("regression", "improvement")]
+    if baa:
+        print(f"A/A sbs --budget {budget}: {len(flagged)} false alarm(s) of the run's own rule over {baa} runs "
+              f"({' '.join(str(p) for p in pairs)} pairs) {' '.join(flagged)}")
 PY
