@@ -324,6 +324,28 @@ static void test_run_budget__horizon_follows_the_budget(void)
  * SF 1 in 45 minutes (docs/run.md, stop 22's run): after pair 1 at 938 s, pairs of ~900 s and a
  * least pair of ~450 s: 1 + 1 full + 1 paced; after pair 2 at 1795 s with 919 s a pair, 905 s
  * left: 2 + 0 + 1. */
+/* Side by side the measured runs are even (each server first in half the slots), within
+ * --runs-min and --runs-max: an odd count goes down by one unless that is below --runs-min, then
+ * up unless that is above --runs-max; restart-paired they are what the allocation gave. */
+static void test_run_budget__sbs_runs_even(void)
+{
+	static const struct {
+		int sbs, rmin, rmax, in, want;
+	} t[] = {
+	    {1, 3, 10, 5, 4}, {1, 3, 10, 3, 4},	 {1, 3, 10, 4, 4},  {1, 3, 10, 10, 10},
+	    {1, 3, 10, 7, 6}, {1, 2, 10, 3, 2},	 {1, 3, 3, 3, 3},   {1, 1, 1, 1, 1},
+	    {0, 3, 10, 5, 5}, {0, 3, 10, 3, 3},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct run_plan p;
+		memset(&p, 0, sizeof(p));
+		p.side_by_side = t[i].sbs;
+		p.runs_min = t[i].rmin;
+		p.runs_max = t[i].rmax;
+		CU_ASSERT_EQUAL(run_budget_runs_even(t[i].in, &p), t[i].want);
+	}
+}
+
 static void test_run_budget__horizon_counts_the_paced_pair(void)
 {
 	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 2700, 938, 900, 450), 3);
@@ -609,6 +631,7 @@ int main(int argc, char **argv)
 	    {"next_pair_decides_and_drops_queries",
 	     test_run_budget__next_pair_decides_and_drops_queries},
 	    {"horizon_follows_the_budget", test_run_budget__horizon_follows_the_budget},
+	    {"sbs_runs_even", test_run_budget__sbs_runs_even},
 	    {"horizon_counts_the_paced_pair", test_run_budget__horizon_counts_the_paced_pair},
 	    {"stop_rules_and_the_paced_pair", test_run_budget__stop_rules_and_the_paced_pair},
 	    {"pacing_caps_the_warmup", test_run_budget__pacing_caps_the_warmup},
