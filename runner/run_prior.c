@@ -6,17 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The sum of every execution of a restart entry (ms), warm-up and measured. */
-static double restart_exec_ms(const struct res_restart *e)
-{
-	double sum = 0;
-	for (size_t i = 0; i < e->n_warmup; i++)
-		sum += e->warmup_ms[i];
-	for (size_t i = 0; i < e->n_measured; i++)
-		sum += e->measured_ms[i];
-	return sum;
-}
-
 /* The mean of every execution of q's ok restarts (ms), 0 when there is none. */
 static double query_mean_ms(const struct res_query *q)
 {
@@ -26,32 +15,10 @@ static double query_mean_ms(const struct res_query *q)
 		const struct res_restart *e = &q->restarts[r];
 		if (e->status != RES_STATUS_OK)
 			continue;
-		sum += restart_exec_ms(e);
+		sum += res_entry_exec_ms(e);
 		n += e->n_warmup + e->n_measured;
 	}
 	return n ? sum / (double)n : 0;
-}
-
-/* A restart's cost besides its executions (s), as run_prior_costs says; 0 when unknown. */
-static double fixed_part_s(const struct res_file *res)
-{
-	json_t *b = res->extra ? json_object_get(res->extra, "budget") : NULL;
-	json_t *ss = b ? json_object_get(b, "server_start_stop_s") : NULL;
-	double exec_ms = 0;
-	int restarts = 0;
-	if (json_is_number(ss))
-		return json_number_value(ss);
-	if (json_is_string(json_object_get(res->plan, "variant")))
-		return 0;
-	for (size_t i = 0; i < res->n_queries; i++)
-		for (size_t r = 0; r < res->queries[i].n_restarts; r++) {
-			const struct res_restart *e = &res->queries[i].restarts[r];
-			exec_ms += restart_exec_ms(e);
-			restarts = e->index + 1 > restarts ? e->index + 1 : restarts;
-		}
-	double wall =
-	    util_iso8601_seconds(res->finished_at) - util_iso8601_seconds(res->started_at);
-	return restarts && isfinite(wall) ? fmax(0, (wall - exec_ms / 1e3) / restarts) : 0;
 }
 
 int run_prior_costs(const char *path, double scale, int instructions,
@@ -82,7 +49,7 @@ int run_prior_costs(const char *path, double scale, int instructions,
 		out_ms[num] = q ? query_mean_ms(q) : 0;
 		found |= out_ms[num] > 0;
 	}
-	*out_fixed_s = fixed_part_s(res);
+	*out_fixed_s = res_restart_fixed_s(res);
 	res_file_free(res);
 	if (!found)
 		return errbuf_set(err, "--costs-from '%s' holds no finished execution", path);
