@@ -21,7 +21,8 @@ static struct {
 static volatile sig_atomic_t stop_sig;
 static void (*volatile cleanups[SIGCHAIN_CLEANUPS])(void);
 static volatile sig_atomic_t n_cleanups;
-static const char *(*volatile note_fn)(void);
+static volatile sigchain_note_fn note_fn;
+static void *volatile note_ctx;
 
 /* enum sigchain_set's bits and their signals, in the order they are pushed. */
 static const struct {
@@ -130,10 +131,10 @@ void sigchain_exit_handler(int sig)
 	(void)sig;
 	for (sig_atomic_t i = n_cleanups; i-- > 0;)
 		cleanups[i]();
-	const char *(*note)(void) = note_fn;
-	const char *msg = note ? note() : NULL;
-	if (msg && *msg) {
-		ssize_t w = write(STDERR_FILENO, msg, strlen(msg));
+	sigchain_note_fn note = note_fn;
+	const char *const *piece = note ? note(note_ctx) : NULL;
+	for (; piece && *piece; piece++) {
+		ssize_t w = write(STDERR_FILENO, *piece, strlen(*piece));
 		(void)w;
 	}
 	_exit(CLI_INTERRUPTED);
@@ -153,7 +154,9 @@ int sigchain_cleanup_add(void (*fn)(void))
 	return 0;
 }
 
-void sigchain_note_set(const char *(*note)(void))
+void sigchain_note_set(sigchain_note_fn note, void *ctx)
 {
+	note_fn = NULL; /* a handler never sees the new function with the old context */
+	note_ctx = ctx;
 	note_fn = note;
 }

@@ -53,9 +53,11 @@ int sigchain_push_exit(unsigned set);
  * srv_stop_registered). At most 8; 0, or -1 when full. */
 int sigchain_cleanup_add(void (*fn)(void));
 
-/* The command's note: note() returns the text the exit handler writes to standard error (NULL
- * or "": nothing); it runs in the handler, so it only reads what was prepared beforehand. NULL
- * removes it. */
-void sigchain_note_set(const char *(*note)(void));
+/* The command's note, which the exit handler writes to standard error: note(ctx) returns its
+ * pieces, written one after the other up to a NULL (NULL: nothing), so that a note made of a
+ * path and a command line needs no buffer of their joined size. It runs in the handler, so it
+ * only reads what was prepared beforehand. note NULL removes it. */
+typedef const char *const *(*sigchain_note_fn)(void *ctx);
+void sigchain_note_set(sigchain_note_fn note, void *ctx);
 
 #endif

@@ -28,6 +28,15 @@
 
 #define MAX_VARIANTS 16
 
+/* What an interrupt says, prepared before the run (prepare_interrupt_note). */
+struct target_set;
+struct intr_note {
+	const struct target_set *ts; /* result paths, read by the handler */
+	int resume;		     /* the file existed before: it keeps its restarts */
+	const char *kept[8];	     /* the note when restarts were kept, up to a NULL */
+	char resume_cmd[4096];	     /* the command that continues the run ("": too long) */
+};
+
 /* What the command line says. */
 struct run_args {
 	struct run_plan plan;
@@ -39,6 +48,7 @@ struct run_args {
 	int sbs_opt; /* --side-by-side 1, --restart-paired 0, neither -1 */
 	int argc; /* the command line as given (before --profile is expanded) */
 	char **argv;
+	struct intr_note note; /* what an interrupt says (base/sigchain.h) */
 };
 
 /* Tags of the rows: what --resume takes from the file, what --budget plans itself, what needs
@@ -532,23 +542,22 @@ static int measured(const struct res_file *res)
 /* ---- signals ---- */
 
 /* SIGINT, SIGTERM and SIGHUP (a closed terminal) end the run through base/sigchain.h's exit
- * handler: it stops the servers this process started and writes this note; the last checkpoint
- * is on disk (written atomically after every query). */
-static char intr_kept[9000], intr_none[] = "dbt3stab: interrupted before the first checkpoint; "
-					   "nothing written\n";
-static const struct target_set *intr_ts; /* result paths, read by the handler */
-static int intr_resume;			 /* the file existed before: it keeps its restarts */
+ * handler: it stops the servers this process started and writes struct intr_note's pieces; the
+ * last checkpoint is on disk (written atomically after every query). Before one is: */
+static const char *const intr_none[] = {
+    "dbt3stab: interrupted before the first checkpoint; nothing written\n", NULL};
 
 /* The note (sigchain_note_set), in the handler: were restarts kept, or is the interrupt inside
  * a first write? */
-static const char *interrupt_note(void)
+static const char *const *interrupt_note(void *ctx)
 {
-	int kept = intr_resume;
-	for (int i = 0; intr_ts && i < intr_ts->n; i++) {
-		const struct run_target *t = &intr_ts->targets[i];
+	const struct intr_note *in = ctx;
+	int kept = in->resume;
+	for (int i = 0; in->ts && i < in->ts->n; i++) {
+		const struct run_target *t = &in->ts->targets[i];
 		kept |= t->written == 2 || (t->written && access(t->out_path, F_OK) == 0);
 	}
-	return kept && intr_kept[0] ? intr_kept : intr_none;
+	return kept ? in->kept : intr_none;
 }
 
 /* Appends " WORD" to out (of len, holding at): s as it is when no shell treats any of its
@@ -610,29 +619,28 @@ static void resume_command(char *out, size_t len, const char *path, int argc, ch
 }
 
 /* The line the handler prints: where the finished restarts are and how to go on (resume: the
- * command line that continues the run). */
-static void prepare_interrupt_note(const struct target_set *ts, const char *path, int resume,
-				   int budget, const char *resume_cmd)
+ * command line that continues the run, in->resume_cmd), then sets it. */
+static void prepare_interrupt_note(struct intr_note *in, const struct target_set *ts,
+				   const char *path, int resume, int budget)
 {
-	intr_ts = ts;
-	intr_resume = resume;
-	int n = budget ? snprintf(intr_kept, sizeof(intr_kept),
-				  "%sdbt3stab: interrupted; finished restarts kept in '%s' (a "
-				  "--budget run cannot be resumed)\n",
-				  cli_is_tty(stderr) ? PROGRESS_ERASE : "", path)
-		: *resume_cmd
-		    ? snprintf(intr_kept, sizeof(intr_kept),
-			       "%sdbt3stab: interrupted; finished restarts kept in '%s'; continue "
-			       "with:\n    %s\n",
-			       cli_is_tty(stderr) ? PROGRESS_ERASE : "", path, resume_cmd)
-		    : snprintf(intr_kept, sizeof(intr_kept),
-			       "%sdbt3stab: interrupted; finished restarts kept in '%s' (continue "
-			       "with: dbt3stab run --resume and the server and placement options "
-			       "of this run)\n",
-			       cli_is_tty(stderr) ? PROGRESS_ERASE : "", path);
-	if (n < 0 || (size_t)n >= sizeof(intr_kept))
-		intr_kept[0] = '\0';
-	sigchain_note_set(interrupt_note);
+	const char **k = in->kept;
+	in->ts = ts;
+	in->resume = resume;
+	*k++ = cli_is_tty(stderr) ? PROGRESS_ERASE : "";
+	*k++ = "dbt3stab: interrupted; finished restarts kept in '";
+	*k++ = path;
+	if (budget) {
+		*k++ = "' (a --budget run cannot be resumed)\n";
+	} else if (in->resume_cmd[0]) {
+		*k++ = "'; continue with:\n    ";
+		*k++ = in->resume_cmd;
+		*k++ = "\n";
+	} else {
+		*k++ = "' (continue with: dbt3stab run --resume and the server and placement "
+		       "options of this run)\n";
+	}
+	*k = NULL;
+	sigchain_note_set(interrupt_note, in);
 }
 
 /* ---- the command ---- */
@@ -821,9 +829,8 @@ static int measure(struct target_set *ts, struct run_args *a)
 		cli_warn("cannot bind the client: %s", err.msg);
 
 	const char *path = a->resume ? a->resume : a->output;
-	char resume_cmd[4096];
-	resume_command(resume_cmd, sizeof(resume_cmd), path, a->argc, a->argv);
-	prepare_interrupt_note(ts, path, a->resume != NULL, a->plan.budget_s > 0, resume_cmd);
+	resume_command(a->note.resume_cmd, sizeof(a->note.resume_cmd), path, a->argc, a->argv);
+	prepare_interrupt_note(&a->note, ts, path, a->resume != NULL, a->plan.budget_s > 0);
 	sigchain_push_exit(SIGCHAIN_STOP | SIGCHAIN_HUP);
 	struct progress d;
 	progress_init(&d, stderr, progress_mode(stderr, a->quiet), 100000000u);
@@ -900,6 +907,7 @@ int cmd_run(int argc, char **argv)
 	if ((rc = finish_server_opts(&ts, &a)) == 0)
 		rc = measure(&ts, &a);
 out:
+	sigchain_note_set(NULL, NULL); /* before what the note reads is released */
 	free(pargv);
 	json_decref(a.plan.profile);
 	targets_release(&ts);

@@ -116,9 +116,11 @@ static void cleanup_second(void)
 	(void)w;
 }
 
-static const char *note(void)
+static const char *const *note(void *ctx)
 {
-	return "the note\n";
+	static const char *const pieces[] = {"the ", "note", "\n", NULL};
+	(void)ctx;
+	return pieces;
 }
 
 /* Runs the exit handler in a child on sig: its exit status and standard error in out. */
@@ -133,7 +135,7 @@ static int exit_child(int sig, int with_note, char *out, size_t len)
 		close(fds[0]);
 		sigchain_cleanup_add(cleanup_first);
 		sigchain_cleanup_add(cleanup_second);
-		sigchain_note_set(with_note ? note : NULL);
+		sigchain_note_set(with_note ? note : NULL, NULL);
 		if (sigchain_push_exit(SIGCHAIN_STOP | SIGCHAIN_HUP) < 0)
 			_exit(3);
 		raise(sig);
