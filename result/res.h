@@ -205,12 +205,13 @@ double res_restart_cost_s(const struct res_file *res);
 
 /* The level of interference (an idle host stays below it): summed over a restart's query
  * windows, other processes' CPU time on the benchmark PUs or the steal time above
- * RES_NOISE_SHARE of the window and at least RES_NOISE_FLOOR_MS and RES_NOISE_TICKS_MS per query
- * window (/proc/stat counts in 10 ms ticks, so each window may be off by a tick at each end:
- * seen, 30 ms of "others" in an idle restart of three short queries). */
+ * RES_NOISE_SHARE of the window and at least RES_NOISE_FLOOR_MS and RES_NOISE_FLOOR_MS_PER_QUERY
+ * per query window (/proc/stat counts in 10 ms ticks, so each window may be off by a tick at
+ * each end: seen, 30 ms of "others" in an idle restart of three short queries). In the file:
+ * interference.disturbed_share, disturbed_floor_ms, disturbed_floor_ms_per_query. */
 #define RES_NOISE_SHARE 0.05
 #define RES_NOISE_FLOOR_MS 30.0
-#define RES_NOISE_TICKS_MS 20.0
+#define RES_NOISE_FLOOR_MS_PER_QUERY 20.0
 /* Memory contention (the probe of runner/run_memprobe.h): a probe is under pressure when its
  * timed pass is slower than RES_MEM_PRESSURE_FACTOR times the file's floor (the fastest probe
  * it holds, host.memory_probe.floor_ns included); a restart is at the level when more than

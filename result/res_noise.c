@@ -93,7 +93,7 @@ static int memory_pressed(const struct res_noise_restart *r)
 
 static double allowance_ms(const struct res_noise_restart *r)
 {
-	double floor = RES_NOISE_TICKS_MS * (double)r->n_queries;
+	double floor = RES_NOISE_FLOOR_MS_PER_QUERY * (double)r->n_queries;
 	return floor > RES_NOISE_FLOOR_MS ? floor : RES_NOISE_FLOOR_MS;
 }
 
@@ -368,7 +368,7 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 	}
 	json_t *top = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "disturbed_share",
 				RES_NOISE_SHARE, "disturbed_floor_ms", RES_NOISE_FLOOR_MS,
-				"disturbed_ticks_ms_per_query", RES_NOISE_TICKS_MS, "unusual_mads",
+				"disturbed_floor_ms_per_query", RES_NOISE_FLOOR_MS_PER_QUERY, "unusual_mads",
 				RES_UNUSUAL_MADS, "unusual_cpu_share", RES_UNUSUAL_CPU_SHARE,
 				"unusual_memory_share", RES_UNUSUAL_MEM_SHARE,
 				"unusual_memory_probes", RES_UNUSUAL_MEM_PROBES, "restarts", list);

@@ -138,8 +138,11 @@ int rd_check_noise_top(struct rd *rd, json_t *root)
 	if (rd_num_member(rd, top, "$.interference", "disturbed_share", 0, 1, 0) < 0 ||
 	    rd_num_member(rd, top, "$.interference", "disturbed_floor_ms", 0, RES_MAX_TIME_MS, 0) <
 		0 ||
+	    rd_num_member(rd, top, "$.interference", "disturbed_floor_ms_per_query", 0,
+			  RES_MAX_TIME_MS, W_OPTIONAL | W_LO_INCL) < 0 ||
+	    /* its name in files written before 2026-12-03 */
 	    rd_num_member(rd, top, "$.interference", "disturbed_ticks_ms_per_query", 0,
-			  RES_MAX_TIME_MS, W_OPTIONAL) < 0 ||
+			  RES_MAX_TIME_MS, W_OPTIONAL | W_LO_INCL) < 0 ||
 	    rd_num_member(rd, top, "$.interference", "memory_floor_ns", 0, 1e15, W_OPTIONAL) < 0 ||
 	    rd_num_member(rd, top, "$.interference", "memory_pressure_factor", 0, 1e15,
 			  W_OPTIONAL) < 0 ||

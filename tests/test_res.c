@@ -32,6 +32,11 @@ static const char base[] =
 	"\"need_bytes\":536870912,\"cap_bytes\":1073741824,\"ram_bytes\":2147483648,"           \
 	"\"pool_bytes\":536870912,\"pool_source\":\"rule\",\"fits\":" fits "}"
 
+/* An $.interference record with no restart, the rule's member name at value v. */
+#define INTERFERENCE(name, v)                                                                      \
+	"\"interference\":{\"disturbed_share\":0.05,\"disturbed_floor_ms\":30,\"" name "\":" v  \
+	",\"restarts\":[]},"
+
 static char *replaced(const char *find, const char *repl)
 {
 	const char *at = strstr(base, find);
@@ -62,6 +67,26 @@ static void test_res__base_file_parses(void)
 	CU_ASSERT_PTR_NULL(res_file_dataset_fingerprint(res));
 	CU_ASSERT_PTR_NOT_NULL(res->finished_at);
 	res_file_free(res);
+}
+
+/* The rule's floor per query is read under its name, and under its name before 2026-12-03 in the
+ * files written then. */
+static void test_res__interference_floor_per_query_under_both_names(void)
+{
+	static const char *const members[] = {
+	    "\"pinning\":{}," INTERFERENCE("disturbed_floor_ms_per_query", "20"),
+	    "\"pinning\":{}," INTERFERENCE("disturbed_ticks_ms_per_query", "20"),
+	    "\"pinning\":{}," INTERFERENCE("disturbed_floor_ms_per_query", "0"),
+	};
+	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
+		char *text = replaced("\"pinning\":{},", members[i]);
+		struct res_file *res = NULL;
+		struct errbuf err = {""};
+		CU_ASSERT_EQUAL(res_file_parse(&res, text, strlen(text), "i.json", &err), 0);
+		CU_ASSERT_PTR_NOT_NULL(res);
+		res_file_free(res);
+		free(text);
+	}
 }
 
 static const struct {
@@ -184,6 +209,13 @@ static const struct {
     {"\"not_steady\":false,\"error\":null},",
      "\"not_steady\":false,\"error\":null,\"instructions_tol\":2},",
      "'bad.json': $.queries[0].restarts[0].instructions_tol: 2 out of range (above 0, at most 1)"},
+    /* the level's floor per query window, under its name and its name before 2026-12-03 */
+    {"\"pinning\":{},", "\"pinning\":{}," INTERFERENCE("disturbed_floor_ms_per_query", "-1"),
+     "'bad.json': $.interference.disturbed_floor_ms_per_query: -1 out of range (at least 0, at "
+     "most 1e+09)"},
+    {"\"pinning\":{},", "\"pinning\":{}," INTERFERENCE("disturbed_ticks_ms_per_query", "\"20\""),
+     "'bad.json': $.interference.disturbed_ticks_ms_per_query: expected a number, found a "
+     "string"},
     {"\"host\":{}", "\"host\":[]", "'bad.json': $.host: expected an object, found an array"},
     {"\"id\":\"Q1\",", "", "'bad.json': $.queries[0].id: missing"},
     /* F9: an id is printed in every table and heading: no control, HTML or Markdown character */
@@ -727,6 +759,7 @@ int main(int argc, char **argv)
 	    TH_CASE(res, base_file_parses),
 	    TH_CASE(res, work_counts_round_trip),
 	    TH_CASE(res, instructions_counts_round_trip),
+	    TH_CASE(res, interference_floor_per_query_under_both_names),
 	    TH_CASE(res, malformed_inputs_name_file_and_path),
 	    TH_CASE(res, non_ok_restart_may_have_no_runs),
 	    TH_CASE(res, plan_members_checked_against_data),
