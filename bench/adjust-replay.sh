@@ -6,19 +6,18 @@
 # way with the queries flagged (regressions and improvements) and the exit code.
 # usage: bench/adjust-replay.sh [-b BUILD] OLD.json NEW.json   (docs/statistics.md)
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-build=$here/build
+. "$(dirname "$0")/lib.sh"
+build=$bench_root/build
 while getopts "b:h" opt; do
 	case $opt in
 	b) build=$OPTARG ;;
-	*) sed -n '3,7p' "$0" | sed 's/^# //'; exit 2 ;;
+	*) bench_getopt_usage "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { sed -n '3,7p' "$0" | sed 's/^# //'; exit 2; }
+[ $# -eq 2 ] || { bench_usage >&2; exit 2; }
 bin=$build/commands/dbt3stab
-work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3replay.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bench_work dbt3replay
 n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(len(q["restarts"]) for q in d["queries"]))' "$1")
 for ((k = 3; k <= n; k++)); do
 	for side in old new; do

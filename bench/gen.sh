@@ -3,6 +3,7 @@
 # Times 'dbt3stab gen' at 1 and 2 threads with /usr/bin/time -v and prints a table.
 # usage: bench/gen.sh [-b DBT3STAB] [-s SF] [-j "1 2"] [-o DIR]
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 bin=""
 sf=1
@@ -14,22 +15,17 @@ while getopts "b:s:j:o:h" opt; do
 	s) sf=$OPTARG ;;
 	j) threads=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) sed -n '3,4p' "$0" | sed 's/^# //'; exit 2 ;;
+	*) bench_getopt_usage "$opt" ;;
 	esac
 done
-here=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "$bin" ]; then
-	for c in "$here/build/commands/dbt3stab" "$here"/build-*/commands/dbt3stab; do
-		if [ -x "$c" ]; then bin=$c; break; fi
-	done
-fi
-[ -x "$bin" ] || { echo "gen.sh: no dbt3stab binary (give -b PATH)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "gen.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
+[ -n "$bin" ] || bench_build commands/dbt3stab
+[ -x "$bin" ] || bench_die "no dbt3stab binary (give -b PATH)"
+[ -x /usr/bin/time ] || bench_die "/usr/bin/time is missing (apt-get install time)"
 
 work=$(mktemp -d "${out:-${TMPDIR:-/tmp}}/dbt3gen.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-load=$(cut -d' ' -f1-3 /proc/loadavg)
+load=$(bench_loadavg)
 rows=()
 for j in $threads; do
 	rm -rf "$work/data"

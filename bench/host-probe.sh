@@ -4,7 +4,8 @@
 # pinned to one PU, then per 30 s the median and the 10th/90th percentiles of each.
 # usage: bench/host-probe.sh [-c PU] [-t SECONDS] [-b RING_BYTES] [-o FILE]   (docs/stability.md)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
+here=$bench_root/bench
 pu=1 secs=600 bytes=8388608 out=""
 while getopts "c:t:b:o:h" opt; do
 	case $opt in
@@ -12,16 +13,15 @@ while getopts "c:t:b:o:h" opt; do
 	t) secs=$OPTARG ;;
 	b) bytes=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) sed -n '3,5p' "$0" | sed 's/^# //'; exit 2 ;;
+	*) bench_getopt_usage "$opt" ;;
 	esac
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3probe.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bench_work dbt3probe
 cc -O2 -o "$work/host_probe" "$here/host_probe.c"
 [ -n "$out" ] || out=$work/series.txt
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average before: $(bench_loadavg)"
 taskset -c "$pu" "$work/host_probe" "$secs" "$bytes" > "$out"
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average after:  $(bench_loadavg)"
 python3 - "$out" <<'PY'
 import statistics as st, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if not l.startswith('#')]

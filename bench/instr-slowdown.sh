@@ -9,35 +9,31 @@
 #   defaults: -s 0.01 -q 1-22 -w 3 -n 3; without --datadir a private instance is made in a temp
 #   dir (server init + load -s SF) and removed at the end.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-build=$here/../build sf=0.01 queries=1-22 warmup=3 runs=3 out=
-while getopts b:s:q:w:n:o: o; do
+. "$(dirname "$0")/lib.sh"
+build= sf=0.01 queries=1-22 warmup=3 runs=3 out=
+while getopts b:s:q:w:n:o:h o; do
 	case $o in
 	b) build=$OPTARG ;; s) sf=$OPTARG ;; q) queries=$OPTARG ;; w) warmup=$OPTARG ;;
-	n) runs=$OPTARG ;; o) out=$OPTARG ;; *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+	n) runs=$OPTARG ;; o) out=$OPTARG ;; *) bench_getopt_usage "$o" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ -n "$out" ] || { echo "instr-slowdown.sh: -o OUTDIR is required" >&2; exit 2; }
+[ -n "$out" ] || bench_die "-o OUTDIR is required"
 mkdir -p "$out"
-bin=$build/commands/dbt3stab
+bench_build commands/dbt3stab
 srv=("$@")
-if [ ${#srv[@]} -eq 0 ]; then
-	tmp=$(mktemp -d); chmod 711 "$tmp"; trap 'rm -rf "$tmp"' EXIT
-	srv=(--datadir "$tmp/inst")
-	"$bin" server init "${srv[@]}" --quiet
-	"$bin" load -s "$sf" "${srv[@]}" --quiet
-fi
+bench_work dbt3-slowdown
+bench_instance "$sf"
 common=(-s "$sf" --restarts 1 --warmup "$warmup" --runs "$runs" --queries "$queries" --force
 	--no-table --quiet)
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load before: $(bench_loadavg)"
 t0=$(date +%s)
 "$bin" run "${common[@]}" -o "$out/plain.json" "${srv[@]}"
 t1=$(date +%s)
 # --warmup is a maximum with --instructions (it ends once the count is steady)
 "$bin" run "${common[@]}" --instructions -o "$out/callgrind.json" "${srv[@]}"
 t2=$(date +%s)
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); plain $((t1 - t0)) s, callgrind $((t2 - t1)) s"
+echo "load after: $(bench_loadavg); plain $((t1 - t0)) s, callgrind $((t2 - t1)) s"
 python3 - "$out/plain.json" "$out/callgrind.json" <<'PY'
 import json, statistics, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])

@@ -10,28 +10,24 @@
 #   defaults: -s 0.01 -r 3 -w 10 -n 2 -q 1-22; without --datadir a private instance is made in a
 #   temp dir (server init + load -s SF) and removed at the end.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-build=$here/../build sf=0.01 restarts=3 warmup=10 runs=2 queries=1-22 out=
-while getopts b:s:r:w:n:q:o: o; do
+. "$(dirname "$0")/lib.sh"
+build= sf=0.01 restarts=3 warmup=10 runs=2 queries=1-22 out=
+while getopts b:s:r:w:n:q:o:h o; do
 	case $o in
 	b) build=$OPTARG ;; s) sf=$OPTARG ;; r) restarts=$OPTARG ;; w) warmup=$OPTARG ;;
 	n) runs=$OPTARG ;; q) queries=$OPTARG ;; o) out=$OPTARG ;;
-	*) sed -n '2,13p' "$0" >&2; exit 2 ;;
+	*) bench_getopt_usage "$o" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ -n "$out" ] || { echo "instructions.sh: -o OUT.json is required" >&2; exit 2; }
-bin=$build/commands/dbt3stab
+[ -n "$out" ] || bench_die "-o OUT.json is required"
+bench_build commands/dbt3stab
 srv=("$@")
-if [ ${#srv[@]} -eq 0 ]; then
-	tmp=$(mktemp -d); chmod 711 "$tmp"; trap 'rm -rf "$tmp"' EXIT
-	srv=(--datadir "$tmp/inst")
-	"$bin" server init "${srv[@]}" --quiet
-	"$bin" load -s "$sf" "${srv[@]}" --quiet
-fi
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  valgrind: $(valgrind --version)"
+bench_work dbt3-instructions
+bench_instance "$sf"
+echo "load before: $(bench_loadavg)  valgrind: $(valgrind --version)"
 start=$(date +%s)
 "$bin" run -s "$sf" --instructions --restarts "$restarts" --warmup "$warmup" --runs "$runs" \
 	--queries "$queries" -o "$out" --force --no-table --quiet "${srv[@]}"
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)  wall: $(( $(date +%s) - start )) s"
-python3 "$here/instr_spread.py" "$out"
+echo "load after: $(bench_loadavg)  wall: $(( $(date +%s) - start )) s"
+python3 "$bench_root/bench/instr_spread.py" "$out"

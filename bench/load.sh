@@ -7,42 +7,39 @@
 # Prints each phase, the totals and the ratio (a)/(b). The machine should be otherwise idle.
 # usage: bench/load.sh [-s SF] [-k] [DBT3STAB]      -k keeps the work directory
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 sf=1 keep=0
-while getopts "s:k" o; do case $o in s) sf=$OPTARG ;; k) keep=1 ;; *) exit 2 ;; esac; done
+while getopts "s:kh" o; do case $o in s) sf=$OPTARG ;; k) keep=1 ;; *) bench_getopt_usage "$o" ;; esac; done
 shift $((OPTIND - 1))
-here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$here/build/commands/dbt3stab}
-work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-loadbench.XXXXXX")
-chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instances in here
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-pa=$(free_port) pb=$(free_port)
+bin=${1:-$bench_root/build/commands/dbt3stab}
+bench_work dbt3-loadbench # the two instances are in here
+pa=$(bench_free_port) pb=$(bench_free_port)
 A=(--datadir "$work/a" --port "$pa" --scale "$sf")
 B=(--datadir "$work/b" --port "$pb" --scale "$sf")
 cleanup() {
   "$bin" server stop "${A[@]}" -q 2>/dev/null || true
   "$bin" server stop "${B[@]}" -q 2>/dev/null || true
-  [ "$keep" = 1 ] && echo "kept $work" || rm -rf "$work"
+  bench_cleanup
 }
 trap cleanup EXIT
-now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-echo "scale factor $sf, $(nproc) CPUs, load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "scale factor $sf, $(nproc) CPUs, load average: $(bench_loadavg)"
 "$bin" server init "${A[@]}" -q
 "$bin" server init "${B[@]}" -q
 
 # (a) the kit's way
 sql() { mariadb --defaults-file="$work/a/client.cnf" --local-infile=1 "$@"; } # the instance's account
-t0=$(now)
+t0=$(bench_now)
 "$bin" gen -s "$sf" -o "$work/tbl" -q
-t1=$(now)
+t1=$(bench_now)
 "$bin" server start "${A[@]}" -q
 sql -e "CREATE DATABASE dbt3"
 "$bin" load --print-schema --indexes keys-only | sql dbt3
 for t in customer lineitem nation orders part partsupp region supplier; do
   sql dbt3 -e "LOAD DATA LOCAL INFILE '$work/tbl/$t.tbl' INTO TABLE $t FIELDS TERMINATED BY '|' LINES TERMINATED BY '|\n'"
 done
-t2=$(now)
+t2=$(bench_now)
 # one CREATE INDEX per index, as the kit's scripts do
 "$bin" load --print-schema --indexes dbt3 | grep '^ALTER' |
   sed -E 's/^ALTER TABLE ([a-z]+) (.*);$/\1 \2/' |
@@ -50,9 +47,9 @@ t2=$(now)
          for (i = 1; i <= n; i++) { sub(/^ADD INDEX /, "", ix[i]); split(ix[i], p, " ");
            printf "CREATE INDEX %s ON %s %s;\n", p[1], t, substr(ix[i], length(p[1]) + 2) } }' > "$work/indexes.sql"
 sql dbt3 < "$work/indexes.sql"
-t3=$(now)
+t3=$(bench_now)
 sql dbt3 -e "ANALYZE TABLE customer, lineitem, nation, orders, part, partsupp, region, supplier" > /dev/null
-t4=$(now)
+t4=$(bench_now)
 "$bin" server stop "${A[@]}" -q
 du_tbl=$(du -sh "$work/tbl" | cut -f1)
 du_a=$(du -sh "$work/a/data" | cut -f1)
@@ -66,9 +63,9 @@ echo "    analyze          $(secs "$t3" "$t4") s"
 echo "    total            $total_a s  (datadir $du_a)"
 
 # (b) dbt3stab load
-t0=$(now)
+t0=$(bench_now)
 "$bin" load -s "$sf" "${B[@]}" 2> "$work/b.log" || { cat "$work/b.log"; exit 1; }
-t1=$(now)
+t1=$(bench_now)
 total_b=$(secs "$t0" "$t1")
 echo "(b) dbt3stab load"
 sed -n '/^loaded/,$p' "$work/b.log" | sed 's/^/    /'

@@ -29,45 +29,26 @@
 # Smoke test on tiny inputs (not a measurement):
 #   bench/protocol-server.sh -s 0.01 -q 6,14 -f "--restarts 2 --warmup 1 --runs 2"
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-build=$here/build sf=0.1 reps=1 budget= option=optimizer_switch=semijoin=off queries=1-22
+. "$(dirname "$0")/lib.sh"
+build= sf=0.1 reps=1 budget= option=optimizer_switch=semijoin=off queries=1-22
 fixed="--restarts 5 --warmup 8 --runs 10" out= keep=0 mysqld=/usr/sbin/mariadbd
-while getopts "b:s:n:t:x:q:f:o:m:k" o; do
+while getopts "b:s:n:t:x:q:f:o:m:kh" o; do
   case $o in
   m) mysqld=$OPTARG ;;
   b) build=$OPTARG ;; s) sf=$OPTARG ;; n) reps=$OPTARG ;; t) budget=$OPTARG ;;
   x) option=$OPTARG ;; q) queries=$OPTARG ;; f) fixed=$OPTARG ;; o) out=$OPTARG ;; k) keep=1 ;;
-  *) exit 2 ;;
+  *) bench_getopt_usage "$o" ;;
   esac
 done
 shift $((OPTIND - 1))
 srv=("$@")
-bin=$build/commands/dbt3stab
-[ -x "$bin" ] || { echo "protocol-server: no $bin (build first, or -b BUILD_DIR)" >&2; exit 2; }
-[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "protocol-server: -n needs a count, not '$reps'" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-protocol.XXXXXX")
-chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here
+bench_build commands/dbt3stab
+bench_count -n "$reps"
+bench_work dbt3-protocol
 out=${out:-$work/results}
 mkdir -p "$out"
-own=0
-if [[ " ${srv[*]-} " != *" --datadir "* ]]; then
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  srv=(--datadir "$work/inst" --port "$port" "${srv[@]}")
-  own=1
-fi
-cleanup() {
-  [ "$own" = 1 ] && "$bin" server stop "${srv[@]}" -q 2>/dev/null || true
-  if [ "$keep" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-if [ "$own" = 1 ]; then
-  echo "private instance: server init, load -s $sf" >&2
-  "$bin" server init "${srv[@]}" -q
-  "$bin" load -s "$sf" "${srv[@]}" -q
-fi
+bench_instance "$sf"
 
-now() { date +%s.%N; }
-load() { cut -d' ' -f1 /proc/loadavg; }
 declare -A variant=([aa]="new:mysqld=$mysqld" [ab]="new:mysqld=$mysqld,$option")
 
 # One run: protocol (fixed|budget), scenario (aa|ab), rep; prints
@@ -79,13 +60,13 @@ one_run() {
   local proto=$1 scen=$2 rep=$3 dir="$out/$1-$2-$3" t0 t1 l0 l1 rc=0
   local plan=($fixed)
   [ "$proto" = budget ] && plan=(--budget "$4")
-  l0=$(load)
-  t0=$(now)
+  l0=$(bench_load1)
+  t0=$(bench_now)
   "$bin" run -s "$sf" -o "$dir" --queries "$queries" "${plan[@]}" \
     --variant "old:mysqld=$mysqld" --variant "${variant[$scen]}" --no-table -q "${srv[@]}" \
     >"$dir.log" 2>&1 || rc=$?
-  t1=$(now)
-  l1=$(load)
+  t1=$(bench_now)
+  l1=$(bench_load1)
   if [ "$rc" != 0 ]; then
     echo "protocol-server: $proto $scen $rep: run exited $rc (log: $dir.log)" >&2
     cat "$dir.log" >&2
@@ -130,7 +111,7 @@ PY
 }
 
 echo "dbt3stab protocol bench: SF $sf, queries $queries, fixed: $fixed, A/B option: $option"
-echo "$(nproc) CPUs, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$(nproc) CPUs, load average before: $(bench_loadavg)"
 echo "proto  sc rep    wall_s decided regr impr unch load_before load_after regr_at_s"
 results=$work/lines
 : >"$results"
@@ -158,5 +139,5 @@ awk '{ k = $1 " " $2; n[k]++; w[k] += $4; d[k] += $5; r[k] += $6; i[k] += $7; u[
                   d[k] / n[k], r[k] / n[k], i[k] / n[k], u[k] / n[k],
                   d[k] ? sprintf("%.1f", w[k] / d[k]) : "-",
                   substr(k, length(k) - 1) == "aa" ? sprintf("%d/%d", fa[k], n[k]) : "-" }' "$results" | sort
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average after: $(bench_loadavg)"
 echo "result files: $out"

@@ -33,43 +33,25 @@
 # Smoke test on tiny inputs (not a measurement):
 #   bench/sbs-vs-paired.sh -s 0.01 -n 1 -w 1 -r 2 -q 1,6 -t 0
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-build=$here/build sf=0.1 n=3 warm=3 runs=5 budget=10m option=optimizer_switch=semijoin=off
+. "$(dirname "$0")/lib.sh"
+build= sf=0.1 n=3 warm=3 runs=5 budget=10m option=optimizer_switch=semijoin=off
 queries=1-22 out= keep=0 mysqld=/usr/sbin/mariadbd baa=0
-while getopts "b:s:n:w:r:t:x:m:q:o:A:k" o; do
+while getopts "b:s:n:w:r:t:x:m:q:o:A:kh" o; do
   case $o in
   b) build=$OPTARG ;; s) sf=$OPTARG ;; n) n=$OPTARG ;; w) warm=$OPTARG ;; r) runs=$OPTARG ;;
   t) budget=$OPTARG ;; x) option=$OPTARG ;; m) mysqld=$OPTARG ;; q) queries=$OPTARG ;;
-  o) out=$OPTARG ;; A) baa=$OPTARG ;; k) keep=1 ;; *) exit 2 ;;
+  o) out=$OPTARG ;; A) baa=$OPTARG ;; k) keep=1 ;; *) bench_getopt_usage "$o" ;;
   esac
 done
 shift $((OPTIND - 1))
 srv=("$@")
-bin=$build/commands/dbt3stab
-[ -x "$bin" ] || { echo "sbs-vs-paired: no $bin (build first, or -b BUILD_DIR)" >&2; exit 2; }
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "sbs-vs-paired: -n needs a count, not '$n'" >&2; exit 2; }
-[[ $baa =~ ^[0-9]+$ ]] || { echo "sbs-vs-paired: -A needs a count, not '$baa'" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-sbs.XXXXXX")
-chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here
+bench_build commands/dbt3stab
+bench_count -n "$n"
+[[ $baa =~ ^[0-9]+$ ]] || bench_die "-A needs a count, not '$baa'"
+bench_work dbt3-sbs
 out=${out:-$work/results}
 mkdir -p "$out"
-own=0
-if [[ " ${srv[*]-} " != *" --datadir "* ]]; then
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  srv=(--datadir "$work/inst" --port "$port" "${srv[@]}")
-  own=1
-fi
-cleanup() {
-  [ "$own" = 1 ] && "$bin" server stop "${srv[@]}" -q 2>/dev/null || true
-  if [ "$keep" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-if [ "$own" = 1 ]; then
-  echo "private instance: server init, load -s $sf" >&2
-  "$bin" server init "${srv[@]}" -q
-  "$bin" load -s "$sf" "${srv[@]}" -q
-fi
-load() { cut -d' ' -f1 /proc/loadavg; }
+bench_instance "$sf"
 
 # One run: mode (paired|sbs), scenario (aa|ab), index; the result directory gets a.json, b.json
 # and run.log; prints "mode scenario index wall_s load_before load_after".
@@ -85,11 +67,11 @@ one_run() {
     flags=(--budget "$budget")
   fi
   [ "$mode" = sbs ] && flags+=(--side-by-side) || flags+=(--restart-paired)
-  l0=$(load) t0=$(date +%s.%N)
+  l0=$(bench_load1) t0=$(bench_now)
   "$bin" run -s "$sf" -o "$dir" --queries "$queries" "${flags[@]}" \
     --variant "a:mysqld=$mysqld" --variant "$b" --no-table -q "${srv[@]}" >"$out/$1-$2-$3.log" 2>&1 ||
     { echo "sbs-vs-paired: $mode $scen $i failed (exit $?), see $out/$1-$2-$3.log" >&2; return 1; }
-  t1=$(date +%s.%N) l1=$(load)
+  t1=$(bench_now) l1=$(bench_load1)
   printf '%-6s %s %d %8.1f s  load %s -> %s\n' "$mode" "$scen" "$i" "$(echo "$t1 - $t0" | bc)" "$l0" "$l1"
 }
 

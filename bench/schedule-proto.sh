@@ -5,7 +5,8 @@
 # analysis (bench/schedule_an.py). Nothing else should run meanwhile.
 # usage: bench/schedule-proto.sh -d DATADIR [-n ROUNDS] [-m "b r s"] [-o OUT] [-b BUILD]
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
+here=$bench_root
 datadir="" rounds=8 modes="b r s" out="" build="$here/build"
 while getopts "d:n:m:o:b:h" opt; do
 	case $opt in
@@ -14,13 +15,14 @@ while getopts "d:n:m:o:b:h" opt; do
 	m) modes=$OPTARG ;;
 	o) out=$OPTARG ;;
 	b) build=$OPTARG ;;
-	*) sed -n '3,6p' "$0" | sed 's/^# //'; exit 2 ;;
+	*) bench_getopt_usage "$opt" ;;
 	esac
 done
-[ -n "$datadir" ] || { echo "schedule-proto.sh: -d DATADIR (a loaded SF instance) is required" >&2; exit 2; }
+[ -n "$datadir" ] || bench_die "-d DATADIR (a loaded SF instance) is required"
 bin=$build/commands/dbt3stab
-work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3sched.XXXXXX")
-trap '"$bin" server stop --datadir "$datadir" -q >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+bench_work dbt3sched
+srv=(--datadir "$datadir")
+bench_own=1 # stopped on exit
 # shellcheck disable=SC2046
 cc -O2 -o "$work/schedule_proto" "$here/bench/schedule_proto.c" $(mariadb_config --cflags --libs)
 "$bin" queries -o "$work/q" >/dev/null
@@ -33,10 +35,10 @@ for ((i = 0; i < rounds; i++)); do
 		m=${rot[$(( (i + j) % k ))]}
 		"$bin" server start --datadir "$datadir" -q >/dev/null
 		taskset -a -p -c 1 "$(cat "$datadir/mysqld.pid")" >/dev/null
-		echo "# restart $i $m $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
+		echo "# restart $i $m $(date +%T) load $(bench_loadavg)" >> "$out"
 		taskset -c 0 "$work/schedule_proto" "$datadir/client.cnf" "$work/q" "$m" 8 10 "$i" >> "$out"
 		"$bin" server stop --datadir "$datadir" -q >/dev/null
 	done
 done
-echo "# end $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
+echo "# end $(date +%T) load $(bench_loadavg)" >> "$out"
 python3 "$here/bench/schedule_an.py" "$out"

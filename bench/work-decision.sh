@@ -31,44 +31,24 @@
 # Smoke test on tiny inputs (not a measurement):
 #   bench/work-decision.sh -s 0.01 -q 4,21 -t 2m
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-build=$here/build sf=0.1 queries=1-22 budget=10m restarts=1 option=optimizer_switch=semijoin=off
+. "$(dirname "$0")/lib.sh"
+build= sf=0.1 queries=1-22 budget=10m restarts=1 option=optimizer_switch=semijoin=off
 mysqld=/usr/sbin/mariadbd out= keep=0
-usage() { sed -n '/^# usage:/,/^#   bench/s/^# \{0,1\}//p' "$0"; }
 while getopts "b:s:q:t:r:x:m:o:kh" o; do
   case $o in
   b) build=$OPTARG ;; s) sf=$OPTARG ;; q) queries=$OPTARG ;; t) budget=$OPTARG ;;
   r) restarts=$OPTARG ;; x) option=$OPTARG ;; m) mysqld=$OPTARG ;; o) out=$OPTARG ;;
-  k) keep=1 ;; h) usage; exit 0 ;; *) usage >&2; exit 2 ;;
+  k) keep=1 ;; *) bench_getopt_usage "$o" ;;
   esac
 done
 shift $((OPTIND - 1))
 srv=("$@")
-bin=$build/commands/dbt3stab
-[ -x "$bin" ] || { echo "work-decision: no $bin (build first, or -b BUILD_DIR)" >&2; exit 2; }
-[[ $restarts =~ ^[0-9]+$ ]] || { echo "work-decision: -r needs a count, not '$restarts'" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-decision.XXXXXX")
-chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here
+bench_build commands/dbt3stab
+[[ $restarts =~ ^[0-9]+$ ]] || bench_die "-r needs a count, not '$restarts'"
+bench_work dbt3-decision
 out=${out:-$work/results}
 mkdir -p "$out"
-own=0
-if [[ " ${srv[*]-} " != *" --datadir "* ]]; then
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  srv=(--datadir "$work/inst" --port "$port" "${srv[@]}")
-  own=1
-fi
-cleanup() {
-  [ "$own" = 1 ] && "$bin" server stop "${srv[@]}" -q 2>/dev/null || true
-  if [ "$keep" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-if [ "$own" = 1 ]; then
-  echo "private instance: server init, load -s $sf" >&2
-  "$bin" server init "${srv[@]}" -q
-  "$bin" load -s "$sf" "${srv[@]}" -q
-fi
-load() { cut -d' ' -f1 /proc/loadavg; }
-now() { date +%s.%N; }
+bench_instance "$sf"
 variants=(--variant "on:mysqld=$mysqld" --variant "off:mysqld=$mysqld,$option")
 
 # One way: name, then run's own options. Runs the A/B into $out/NAME (on.json, off.json), then
@@ -77,7 +57,7 @@ variants=(--variant "on:mysqld=$mysqld" --variant "off:mysqld=$mysqld,$option")
 one_way() {
   local name=$1 dir="$out/$1" t0 t1 l0 l1 rc=0
   shift
-  l0=$(load) t0=$(now)
+  l0=$(bench_load1) t0=$(bench_now)
   "$bin" run -s "$sf" -o "$dir" --queries "$queries" --restart-paired "$@" "${variants[@]}" \
     --no-table -q "${srv[@]}" >"$out/$name.log" 2>&1 ||
     { echo "work-decision: $name: run failed (exit $?), see $out/$name.log" >&2; return 1; }
@@ -87,7 +67,7 @@ one_way() {
       >"$out/$name.compare.json" 2>>"$out/$name.log" || rc=$?
     [ "$rc" -le 1 ] || { echo "work-decision: $name: compare failed (exit $rc)" >&2; return 1; }
   fi
-  t1=$(now) l1=$(load)
+  t1=$(bench_now) l1=$(bench_load1)
   printf '%s %s %s\n' "$(echo "$t1 - $t0" | bc)" "$l0" "$l1" >"$out/$name.time"
   printf '%-13s %8.1f s  load %s -> %s\n' "$name" "$(echo "$t1 - $t0" | bc)" "$l0" "$l1"
 }
