@@ -35,13 +35,8 @@ static int take_spending(void *dst, const struct cli_opt *row, const char *arg, 
 /* compare's options: the shared statistics ones and its own. */
 static const struct cli_opt options[] = {
     CMD_STAT_GROUP(struct compare_args, cmp),
-    {.kind = CLI_OPT_CALL,
-     .name = "format",
-     .arg = "F",
-     .off = OFF(format),
-     .fn = cmd_take_format,
-     .code = RPT_REPORT_COMPARE,
-     .help = "text, markdown, json, junit or html"},
+    CMD_ROW_FORMAT(struct compare_args, format, RPT_REPORT_COMPARE,
+		   "text, markdown, json, junit or html"),
     CLI_ROW_STRING("baseline", 0, "FILE", struct compare_args, baseline_path,
 		   "a result of the same host with several restarts: its restart variance is "
 		   "pooled in (its df added) whenever the test is pooled and the noise agrees (F "
@@ -144,13 +139,9 @@ static int parse_args(struct compare_args *a, int argc, char **argv)
 	struct cli_parse p = {.cmd = "compare", .base = a};
 	rpt_compare_opts_init(opts);
 	a->format = RPT_TEXT;
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	int rc = cmd_parse(&p, options, usage, -1, argc, argv);
+	if (rc != CLI_OK || (a->help = p.help))
 		return rc;
-	if ((a->help = p.help)) {
-		usage(stdout);
-		return CLI_OK;
-	}
 	const char *seq_opt = cli_opts_given(&p, TAG_SEQ);
 	if (opts->adjust_memory && opts->sequential)
 		return cli_usage_error("compare", "--adjust-memory is a fixed-sample test: not "

@@ -4,6 +4,7 @@
 #include "pinning/doctor.h"
 #include "pinning/pin.h"
 #include "commands/cmd.h"
+#include "commands/cmd_output.h"
 #include "commands/cmd_pin_opts.h"
 #include <stdlib.h>
 #include <string.h>
@@ -112,14 +113,8 @@ static int report(const struct doctor_check *checks, int as_json, const unsigned
 		json_t *j = json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
 				      doctor_to_json(checks, DOCTOR_N_CHECKS), "warn", warns,
 				      "unknown", unknown);
-		char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-		json_decref(j);
-		if (!s) {
-			cli_error("out of memory");
+		if (cmd_json_print(j) != CLI_OK)
 			return CLI_IO;
-		}
-		printf("%s\n", s);
-		free(s);
 	} else {
 		for (int i = 0; i < DOCTOR_N_CHECKS; i++) {
 			printf("%-22s %-8s %s\n", checks[i].name,
@@ -138,15 +133,9 @@ int cmd_doctor(int argc, char **argv)
 	struct doctor_args a = {.as_json = 0};
 	struct cli_parse p = {.cmd = "doctor", .base = &a};
 	struct errbuf err = {{0}};
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
+	if (rc != CLI_OK || p.help)
 		return rc;
-	if (p.help) {
-		usage(stdout);
-		return CLI_OK;
-	}
-	if (p.next < argc)
-		return cli_usage_error("doctor", "unexpected argument '%s'", argv[p.next]);
 	const struct pin_opts o = a.pin;
 	const int as_json = a.as_json, quiet = a.quiet, tune = a.tune, reset = a.reset;
 	if (tune && reset)

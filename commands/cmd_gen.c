@@ -347,15 +347,9 @@ int cmd_gen(int argc, char **argv)
 	const char *cmd = "gen";
 	struct gen_args a = {.dir = "."};
 	struct cli_parse p = {.cmd = cmd, .base = &a};
-	int prc = cli_opts_parse(&p, options, argc, argv);
-	if (prc != CLI_OK)
+	int prc = cmd_parse(&p, options, usage, 0, argc, argv);
+	if (prc != CLI_OK || p.help)
 		return prc;
-	if (p.help) {
-		usage(stdout);
-		return CLI_OK;
-	}
-	if (p.next < argc)
-		return cli_usage_error(cmd, "unexpected argument '%s'", argv[p.next]);
 	const char *sf_arg = a.sf, *dir = a.dir, *tables_arg = a.tables;
 	long threads = a.threads, refresh = a.refresh;
 	const int to_stdout = a.to_stdout, quiet = a.quiet;

@@ -141,7 +141,7 @@ static int parse_args(struct hargs *a, int argc, char **argv, int *help)
 	struct cli_parse p = {.cmd = "history", .base = a};
 	memset(a, 0, sizeof(*a));
 	hist_detect_opts_init(&a->det);
-	int rc = cli_opts_parse(&p, options, argc, argv);
+	int rc = cmd_parse(&p, options, usage, -1, argc, argv);
 	*help = p.help;
 	if (rc != CLI_OK || p.help)
 		return rc;
@@ -561,11 +561,8 @@ int cmd_history(int argc, char **argv)
 						  "export, remove, check or report)",
 				       argv[1]);
 	int rc = parse_args(&a, argc - 1, argv + 1, &help);
-	if (rc != 0 || help) {
-		if (help)
-			usage(stdout);
+	if (rc != 0 || help)
 		return rc;
-	}
 	if (k != 0 && k != 1 && (a.build_id || a.label))
 		return cli_usage_error("history", "--build-id and --label go with add and import");
 	struct hist_store *st = NULL;

@@ -29,15 +29,7 @@ static int take_indexes(void *dst, const struct cli_opt *row, const char *arg, s
 }
 
 static const struct cli_opt options[] = {
-    {.kind = CLI_OPT_DOUBLE,
-     .name = "scale",
-     .letter = 's',
-     .arg = "SF",
-     .off = offsetof(struct load_args, o.sf),
-     .min = 1e-6,
-     .max = 100000,
-     .bad = "invalid scale factor '%s'",
-     .help = "scale factor (default 1)"},
+    CMD_ROW_SCALE(struct load_args, o.sf, 0, "scale factor (default 1)"),
     CLI_ROW_STRING("database", 0, "NAME", struct load_args, o.database,
 		   "database to load (default dbt3)"),
     {.kind = CLI_OPT_CALL,
@@ -193,16 +185,9 @@ static void report_pool(struct srv *s, int quiet)
 static int parse_args(struct load_args *a, int argc, char **argv)
 {
 	struct cli_parse p = {.cmd = "load", .base = a};
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
-		return rc;
-	if ((a->help = p.help)) {
-		usage(stdout);
-		return 0;
-	}
-	if (p.next < argc)
-		return cli_usage_error("load", "unexpected argument '%s'", argv[p.next]);
-	return 0;
+	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
+	a->help = p.help;
+	return rc;
 }
 
 int cmd_load(int argc, char **argv)

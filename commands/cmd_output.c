@@ -31,6 +31,19 @@ int cmd_output_check(const char *output, const char *const *inputs, size_t n)
 	return CLI_OK;
 }
 
+int cmd_json_print(json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(j);
+	if (!s) {
+		cli_error("out of memory");
+		return CLI_IO;
+	}
+	printf("%s\n", s);
+	free(s);
+	return CLI_OK;
+}
+
 int cmd_output_write(const char *output, cmd_write_fn write, void *ctx)
 {
 	struct errbuf err = {""};

@@ -3,6 +3,7 @@
 #ifndef DBT3_CMD_OUTPUT_H
 #define DBT3_CMD_OUTPUT_H
 #include "base/util.h"
+#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,5 +21,9 @@ typedef int (*cmd_write_fn)(FILE *f, void *ctx, struct errbuf *err);
  * failed): the report cannot be written, which must not look like a finding (exit 1). On
  * standard output the line is main's. */
 int cmd_output_write(const char *output, cmd_write_fn write, void *ctx);
+
+/* Prints j on standard output, indented, its members in their order, and frees it (j NULL: out
+ * of memory). CLI_OK, or CLI_IO after one line. */
+int cmd_json_print(json_t *j);
 
 #endif

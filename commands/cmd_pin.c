@@ -3,6 +3,7 @@
 #include "base/cli.h"
 #include "pinning/pin.h"
 #include "commands/cmd.h"
+#include "commands/cmd_output.h"
 #include "commands/cmd_pin_opts.h"
 #include <stdlib.h>
 #include <string.h>
@@ -91,15 +92,8 @@ static int explain(const struct pin_opts *o, const char *allowed, int as_json, i
 		json_t *j = pin_placement_to_json(p);
 		json_object_set_new(j, "topology", json_string(desc));
 		json_object_set_new(j, "stabilizers", stab_opts_to_json(&o->stab));
-		char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-		json_decref(j);
-		if (!s) {
-			cli_error("out of memory");
-			rc = CLI_IO;
+		if ((rc = cmd_json_print(j)) != CLI_OK)
 			goto out;
-		}
-		printf("%s\n", s);
-		free(s);
 	} else {
 		printf("%-9s %s\n", "topology", desc);
 		print_ids("server", "PU", p->server_cpus, p->n_server, p->pinned);
@@ -118,14 +112,8 @@ int cmd_pin(int argc, char **argv)
 {
 	struct pin_args a = {.allowed = NULL};
 	struct cli_parse p = {.cmd = "pin", .base = &a};
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
+	if (rc != CLI_OK || p.help)
 		return rc;
-	if (p.help) {
-		usage(stdout);
-		return CLI_OK;
-	}
-	if (p.next < argc)
-		return cli_usage_error("pin", "unexpected argument '%s'", argv[p.next]);
 	return explain(&a.pin, a.allowed, a.as_json, a.quiet);
 }

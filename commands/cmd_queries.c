@@ -19,15 +19,8 @@ struct queries_args {
 };
 
 static const struct cli_opt options[] = {
-    {.kind = CLI_OPT_DOUBLE,
-     .name = "scale",
-     .letter = 's',
-     .arg = "SF",
-     .off = offsetof(struct queries_args, qo.sf),
-     .min = 1e-6,
-     .max = 100000,
-     .bad = "invalid scale factor '%s'",
-     .help = "scale factor (changes Q11's fraction only; default 1)"},
+    CMD_ROW_SCALE(struct queries_args, qo.sf, 0,
+		  "scale factor (changes Q11's fraction only; default 1)"),
     CMD_QRY_SEED_GROUP(struct queries_args, qo),
     CLI_ROW_STRING("output", 'o', "DIR", struct queries_args, dir,
 		   "write one file per query instead of printing"),
@@ -70,15 +63,9 @@ int cmd_queries(int argc, char **argv)
 {
 	struct queries_args a = {.qo = {.sf = 1}};
 	struct cli_parse p = {.cmd = "queries", .base = &a};
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
+	if (rc != CLI_OK || p.help)
 		return rc;
-	if (p.help) {
-		usage(stdout);
-		return CLI_OK;
-	}
-	if (p.next < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[p.next]);
 	const struct qry_opts qo = a.qo;
 	const char *dir = a.dir;
 	const int quiet = a.quiet;

@@ -33,15 +33,8 @@ static int take_format(void *dst, const struct cli_opt *row, const char *arg, st
 }
 
 static const struct cli_opt options[] = {
-    {.kind = CLI_OPT_DOUBLE,
-     .name = "scale",
-     .letter = 's',
-     .arg = "SF",
-     .off = offsetof(struct query_args, qo.sf),
-     .min = 1e-6,
-     .max = 100000,
-     .bad = "invalid scale factor '%s'",
-     .help = "the loaded scale factor (default; another is refused)"},
+    CMD_ROW_SCALE(struct query_args, qo.sf, 0,
+		  "the loaded scale factor (default; another is refused)"),
     CMD_QRY_SEED_GROUP(struct query_args, qo),
     {.kind = CLI_OPT_CALL,
      .name = "format",
@@ -80,21 +73,15 @@ static int parse_args(struct query_args *a, int argc, char **argv)
 {
 	struct cli_parse p = {.cmd = "query", .base = a};
 	struct errbuf err;
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	int rc = cmd_parse(&p, options, usage, 1, argc, argv);
+	if (rc != CLI_OK || (a->help = p.help))
 		return rc;
-	if ((a->help = p.help)) {
-		usage(stdout);
-		return 0;
-	}
 	int next = p.next;
 	if (next >= argc)
 		return cli_usage_error(argv[0], "which query? (1 to %d)", QRY_COUNT);
 	if (cli_parse_long(argv[next], 1, QRY_COUNT, &a->id) < 0)
 		return cli_usage_error(argv[0], "no query '%s': queries are numbered 1 to %d",
 				       argv[next], QRY_COUNT);
-	if (next + 1 < argc)
-		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[next + 1]);
 	if (srv_opts_finish(&a->srv, &err) < 0)
 		return cli_usage_error(argv[0], "%s", err.msg);
 	return 0;

@@ -166,13 +166,9 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {.output = NULL};
 	struct cli_parse p = {.cmd = "report", .base = &a};
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	int rc = cmd_parse(&p, options, usage, -1, argc, argv);
+	if (rc != CLI_OK || p.help)
 		return rc;
-	if (p.help) {
-		usage(stdout);
-		return CLI_OK;
-	}
 	const char *output = a.output;
 	const int quiet = a.quiet, first = p.next;
 	size_t n = (size_t)(argc - first);

@@ -128,16 +128,7 @@ static int take_profile(void *dst, const struct cli_opt *row, const char *arg, s
 	}
 
 static const struct cli_opt options[] = {
-    {.kind = CLI_OPT_DOUBLE,
-     .name = "scale",
-     .letter = 's',
-     .arg = "SF",
-     .off = OFF(plan.scale),
-     .min = 1e-6,
-     .max = RES_MAX_SCALE,
-     .tags = T(SCALE),
-     .bad = "bad scale factor '%s'",
-     .help = "scale factor of the loaded data (required)"},
+    CMD_ROW_SCALE(struct run_args, plan.scale, T(SCALE), "scale factor of the loaded data (required)"),
     CLI_ROW_STRING("output", 'o', "PATH", struct run_args, output,
 		   "result file (with --variant: a directory, one NAME.json per variant)"),
     {.kind = CLI_OPT_DURATION,
@@ -712,15 +703,9 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
 	struct cli_parse p = {.cmd = "run", .base = a};
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc)
+	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
+	if (rc != CLI_OK || (a->help = p.help))
 		return rc;
-	if ((a->help = p.help)) {
-		usage(stdout);
-		return 0;
-	}
-	if (p.next < argc)
-		return cli_usage_error("run", "unexpected argument '%s'", argv[p.next]);
 	static const struct {
 		int tag;
 		unsigned bit;

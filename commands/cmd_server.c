@@ -208,25 +208,16 @@ int cmd_server(int argc, char **argv)
 	struct srv *s = NULL;
 	int quiet, json, rc;
 	srv_opts_init(o);
-	rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	rc = cmd_parse(&p, options, usage, 1, argc, argv);
+	if (rc != CLI_OK || p.help)
 		goto out;
-	if (p.help) {
-		usage(stdout);
-		goto out;
-	}
 	quiet = args.quiet;
 	json = args.json;
-	int next = p.next;
-	if (next >= argc) {
+	if (p.next >= argc) {
 		rc = cli_usage_error("server", "missing action: init, start, stop or status");
 		goto out;
 	}
-	const char *action = argv[next];
-	if (next + 1 < argc) {
-		rc = cli_usage_error("server", "unexpected argument '%s'", argv[next + 1]);
-		goto out;
-	}
+	const char *action = argv[p.next];
 	size_t a = 0;
 	while (a < sizeof(actions) / sizeof(actions[0]) && strcmp(actions[a].name, action))
 		a++;

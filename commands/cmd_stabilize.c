@@ -23,15 +23,7 @@ struct stabilize_args {
 #define OFF(m) offsetof(struct stabilize_args, m)
 
 static const struct cli_opt options[] = {
-    {.kind = CLI_OPT_DOUBLE,
-     .name = "scale",
-     .letter = 's',
-     .arg = "SF",
-     .off = OFF(o.scale),
-     .min = 1e-6,
-     .max = 1e5,
-     .bad = "bad scale factor '%s'",
-     .help = "scale factor of the loaded data (required)"},
+    CMD_ROW_SCALE(struct stabilize_args, o.scale, 0, "scale factor of the loaded data (required)"),
     {.kind = CLI_OPT_DURATION,
      .name = "budget",
      .arg = "DURATION",
@@ -282,15 +274,9 @@ int cmd_stabilize(int argc, char **argv)
 	    .o = {.dir = "stabilize-results", .warmup = 8, .runs = 10, .alpha = 0.05}};
 	struct cli_parse p = {.cmd = "stabilize", .base = &a};
 	struct run_stab_opts *o = &a.o;
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
+	if (rc != CLI_OK || p.help)
 		return rc;
-	if (p.help) {
-		usage(stdout);
-		return CLI_OK;
-	}
-	if (p.next < argc)
-		return cli_usage_error("stabilize", "unexpected argument '%s'", argv[p.next]);
 	if (!(o->scale > 0))
 		return cli_usage_error("stabilize", "the scale factor (-s SF) is required");
 	if (o->rounds && o->budget_s > 0)

@@ -28,4 +28,12 @@ extern const struct cli_opt cmd_stat_options[];
  * formats of the report row->code (an enum rpt_report); a bad one is named with that list. */
 int cmd_take_format(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err);
 
+/* The --format row of a report (an enum rpt_report) into the enum rpt_format member m of type
+ * t: cmd_take_format. */
+#define CMD_ROW_FORMAT(t, m, report, text)                                                         \
+	{                                                                                          \
+		.kind = CLI_OPT_CALL, .name = "format", .arg = "F", .off = offsetof(t, m),         \
+		.fn = cmd_take_format, .code = report, .help = text                                \
+	}
+
 #endif

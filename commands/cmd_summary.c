@@ -42,13 +42,7 @@ static const struct cli_opt options[] = {
 		 "only the last lines: what a 5% and a 10% verdict cost on this host (restarts a "
 		 "side, wall time), what is decided, which other signal would decide (text or "
 		 "markdown)"),
-    {.kind = CLI_OPT_CALL,
-     .name = "format",
-     .arg = "F",
-     .off = offsetof(struct summary_args, fmt),
-     .fn = cmd_take_format,
-     .code = RPT_REPORT_SUMMARY,
-     .help = "text, markdown or json"},
+    CMD_ROW_FORMAT(struct summary_args, fmt, RPT_REPORT_SUMMARY, "text, markdown or json"),
     CLI_ROW_STRING("output", 'o', "FILE", struct summary_args, output,
 		   "write to FILE instead of standard output (checked first: exit 2 when FILE "
 		   "cannot be created)"),
@@ -85,13 +79,9 @@ static int parse_args(struct summary_args *a, int argc, char **argv)
 	rpt_summary_opts_init(&a->opts);
 	rpt_compare_opts_init(&a->cmp);
 	a->fmt = RPT_TEXT;
-	int rc = cli_opts_parse(&p, options, argc, argv);
-	if (rc != CLI_OK)
+	int rc = cmd_parse(&p, options, usage, -1, argc, argv);
+	if (rc != CLI_OK || (a->help = p.help))
 		return rc;
-	if ((a->help = p.help)) {
-		usage(stdout);
-		return CLI_OK;
-	}
 	rpt_summary_opts_take(&a->opts, &a->cmp);
 	if (a->cost && a->fmt != RPT_TEXT && a->fmt != RPT_MARKDOWN)
 		return cli_usage_error("summary", "--cost is written as text or markdown");

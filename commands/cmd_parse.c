@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* What every command's parse does (commands/cmd.h). */
+#include "commands/cmd.h"
+#include "base/cli.h"
+
+int cmd_parse(struct cli_parse *p, const struct cli_opt *opts, void (*usage)(FILE *f),
+	      int max_operands, int argc, char **argv)
+{
+	int rc = cli_opts_parse(p, opts, argc, argv);
+	if (rc != CLI_OK)
+		return rc;
+	if (p->help) {
+		usage(stdout);
+		return CLI_OK;
+	}
+	if (max_operands >= 0 && argc - p->next > max_operands)
+		return cli_usage_error(p->cmd, "unexpected argument '%s'",
+				       argv[p->next + max_operands]);
+	return CLI_OK;
+}
