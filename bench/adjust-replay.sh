@@ -8,13 +8,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build=$bench_root/build
-while getopts "b:h" opt; do
-	case $opt in
-	b) build=$OPTARG ;;
-	*) bench_getopt_usage "$opt" ;;
-	esac
-done
-shift $((OPTIND - 1))
+bench_opts "b=build" "$@"
+shift "$bench_shift"
 [ $# -eq 2 ] || { bench_usage >&2; exit 2; }
 bin=$build/commands/dbt3stab
 bench_work dbt3replay

@@ -9,15 +9,7 @@ bin=""
 sf=1
 threads="1 2"
 out=""
-while getopts "b:s:j:o:h" opt; do
-	case $opt in
-	b) bin=$OPTARG ;;
-	s) sf=$OPTARG ;;
-	j) threads=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) bench_getopt_usage "$opt" ;;
-	esac
-done
+bench_opts "b=bin s=sf j=threads o=out" "$@"
 [ -n "$bin" ] || bench_build commands/dbt3stab
 [ -x "$bin" ] || bench_die "no dbt3stab binary (give -b PATH)"
 [ -x /usr/bin/time ] || bench_die "/usr/bin/time is missing (apt-get install time)"

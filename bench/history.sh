@@ -12,15 +12,7 @@ build=""
 reps=200
 seed=20261201
 maxp=0.001
-while getopts "b:r:s:p:h" opt; do
-	case $opt in
-	b) build=$OPTARG ;;
-	r) reps=$OPTARG ;;
-	s) seed=$OPTARG ;;
-	p) maxp=$OPTARG ;;
-	*) bench_getopt_usage "$opt" ;;
-	esac
-done
+bench_opts "b=build r=reps s=seed p=maxp" "$@"
 bench_build history/libdbt3_history.a
 bench_work dbt3hist
 # shellcheck disable=SC2046

@@ -7,15 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 here=$bench_root/bench
 pu=1 secs=600 bytes=8388608 out=""
-while getopts "c:t:b:o:h" opt; do
-	case $opt in
-	c) pu=$OPTARG ;;
-	t) secs=$OPTARG ;;
-	b) bytes=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) bench_getopt_usage "$opt" ;;
-	esac
-done
+bench_opts "c=pu t=secs b=bytes o=out" "$@"
 bench_work dbt3probe
 cc -O2 -o "$work/host_probe" "$here/host_probe.c"
 [ -n "$out" ] || out=$work/series.txt

@@ -11,13 +11,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build= sf=0.01 queries=1-22 warmup=3 runs=3 out=
-while getopts b:s:q:w:n:o:h o; do
-	case $o in
-	b) build=$OPTARG ;; s) sf=$OPTARG ;; q) queries=$OPTARG ;; w) warmup=$OPTARG ;;
-	n) runs=$OPTARG ;; o) out=$OPTARG ;; *) bench_getopt_usage "$o" ;;
-	esac
-done
-shift $((OPTIND - 1))
+bench_opts "b=build s=sf q=queries w=warmup n=runs o=out" "$@"
+shift "$bench_shift"
 [ -n "$out" ] || bench_die "-o OUTDIR is required"
 mkdir -p "$out"
 bench_build commands/dbt3stab

@@ -12,14 +12,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build= sf=0.01 restarts=3 warmup=10 runs=2 queries=1-22 out=
-while getopts b:s:r:w:n:q:o:h o; do
-	case $o in
-	b) build=$OPTARG ;; s) sf=$OPTARG ;; r) restarts=$OPTARG ;; w) warmup=$OPTARG ;;
-	n) runs=$OPTARG ;; q) queries=$OPTARG ;; o) out=$OPTARG ;;
-	*) bench_getopt_usage "$o" ;;
-	esac
-done
-shift $((OPTIND - 1))
+bench_opts "b=build s=sf r=restarts w=warmup n=runs q=queries o=out" "$@"
+shift "$bench_shift"
 [ -n "$out" ] || bench_die "-o OUT.json is required"
 bench_build commands/dbt3stab
 srv=("$@")

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 # What the bench scripts share; sourced, never run:  . "$(dirname "$0")/lib.sh"
-#   bench_usage, bench_getopt_usage  the script's header comment as its usage
+#   bench_opts SPEC "$@"             the options, by a table: SPEC's words "L=VAR" (-L VALUE into
+#                                    VAR) and "L!=VAR" (-L sets VAR=1); -h prints the usage;
+#                                    then shift "$bench_shift" leaves the operands
+#   bench_usage                      the script's header comment as its usage
 #   bench_die MSG                    "NAME: MSG" on stderr, exit 2
 #   bench_count NAME VALUE           exit 2 unless VALUE is a whole number >= 1
 #   bench_build LIB                  the build directory: $build if set, else the first of
@@ -21,11 +24,30 @@ bench_usage() {
 	sed -n '2,/^[^#]/{/^#/!d;/SPDX-License-Identifier/d;s/^# \{0,1\}//;p}' "$0"
 }
 
-# The usage of a getopts loop's -h (stdout, exit 0) and of a bad option (stderr, exit 2).
-bench_getopt_usage() {
-	if [ "$1" = h ]; then bench_usage; exit 0; fi
-	bench_usage >&2
-	exit 2
+# getopts by the table SPEC (above): -h the usage on stdout and exit 0, a bad option or a
+# missing value the usage on stderr and exit 2.
+bench_opts() {
+	local _spec=$1 _optstring=h _o _w _found
+	shift
+	for _w in $_spec; do
+		case $_w in
+		?!=*) _optstring+=${_w:0:1} ;;
+		*) _optstring+=${_w:0:1}: ;;
+		esac
+	done
+	OPTIND=1
+	while getopts "$_optstring" _o; do
+		[ "$_o" != h ] || { bench_usage; exit 0; }
+		_found=0
+		for _w in $_spec; do
+			case $_w in
+			"$_o!="*) printf -v "${_w#*=}" 1; _found=1 ;;
+			"$_o="*) printf -v "${_w#*=}" '%s' "$OPTARG"; _found=1 ;;
+			esac
+		done
+		[ "$_found" = 1 ] || { bench_usage >&2; exit 2; }
+	done
+	bench_shift=$((OPTIND - 1))
 }
 
 bench_die() {

@@ -9,8 +9,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 sf=1 keep=0
-while getopts "s:kh" o; do case $o in s) sf=$OPTARG ;; k) keep=1 ;; *) bench_getopt_usage "$o" ;; esac; done
-shift $((OPTIND - 1))
+bench_opts "s=sf k!=keep" "$@"
+shift "$bench_shift"
 bin=${1:-$bench_root/build/commands/dbt3stab}
 bench_work dbt3-loadbench # the two instances are in here
 pa=$(bench_free_port) pb=$(bench_free_port)

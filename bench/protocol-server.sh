@@ -32,15 +32,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build= sf=0.1 reps=1 budget= option=optimizer_switch=semijoin=off queries=1-22
 fixed="--restarts 5 --warmup 8 --runs 10" out= keep=0 mysqld=/usr/sbin/mariadbd
-while getopts "b:s:n:t:x:q:f:o:m:kh" o; do
-  case $o in
-  m) mysqld=$OPTARG ;;
-  b) build=$OPTARG ;; s) sf=$OPTARG ;; n) reps=$OPTARG ;; t) budget=$OPTARG ;;
-  x) option=$OPTARG ;; q) queries=$OPTARG ;; f) fixed=$OPTARG ;; o) out=$OPTARG ;; k) keep=1 ;;
-  *) bench_getopt_usage "$o" ;;
-  esac
-done
-shift $((OPTIND - 1))
+bench_opts "b=build s=sf n=reps t=budget x=option q=queries f=fixed o=out m=mysqld k!=keep" "$@"
+shift "$bench_shift"
 srv=("$@")
 bench_build commands/dbt3stab
 bench_count -n "$reps"

@@ -12,15 +12,7 @@ build=""
 n=20000
 rounds=5
 sql="SELECT 1"
-while getopts "b:n:r:q:h" opt; do
-	case $opt in
-	b) build=$OPTARG ;;
-	n) n=$OPTARG ;;
-	r) rounds=$OPTARG ;;
-	q) sql=$OPTARG ;;
-	*) bench_getopt_usage "$opt" ;;
-	esac
-done
+bench_opts "b=build n=n r=rounds q=sql" "$@"
 bench_build runner/libdbt3_protocol.a
 bench_work dbt3overhead
 srv=(--datadir "$work/inst")

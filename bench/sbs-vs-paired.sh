@@ -36,14 +36,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build= sf=0.1 n=3 warm=3 runs=5 budget=10m option=optimizer_switch=semijoin=off
 queries=1-22 out= keep=0 mysqld=/usr/sbin/mariadbd baa=0
-while getopts "b:s:n:w:r:t:x:m:q:o:A:kh" o; do
-  case $o in
-  b) build=$OPTARG ;; s) sf=$OPTARG ;; n) n=$OPTARG ;; w) warm=$OPTARG ;; r) runs=$OPTARG ;;
-  t) budget=$OPTARG ;; x) option=$OPTARG ;; m) mysqld=$OPTARG ;; q) queries=$OPTARG ;;
-  o) out=$OPTARG ;; A) baa=$OPTARG ;; k) keep=1 ;; *) bench_getopt_usage "$o" ;;
-  esac
-done
-shift $((OPTIND - 1))
+bench_opts "b=build s=sf n=n w=warm r=runs t=budget x=option m=mysqld q=queries o=out A=baa k!=keep" "$@"
+shift "$bench_shift"
 srv=("$@")
 bench_build commands/dbt3stab
 bench_count -n "$n"

@@ -8,16 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 here=$bench_root
 datadir="" rounds=8 modes="b r s" out="" build="$here/build"
-while getopts "d:n:m:o:b:h" opt; do
-	case $opt in
-	d) datadir=$OPTARG ;;
-	n) rounds=$OPTARG ;;
-	m) modes=$OPTARG ;;
-	o) out=$OPTARG ;;
-	b) build=$OPTARG ;;
-	*) bench_getopt_usage "$opt" ;;
-	esac
-done
+bench_opts "d=datadir n=rounds m=modes o=out b=build" "$@"
 [ -n "$datadir" ] || bench_die "-d DATADIR (a loaded SF instance) is required"
 bin=$build/commands/dbt3stab
 bench_work dbt3sched

@@ -34,14 +34,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build= sf=0.1 queries=1-22 budget=10m restarts=1 option=optimizer_switch=semijoin=off
 mysqld=/usr/sbin/mariadbd out= keep=0
-while getopts "b:s:q:t:r:x:m:o:kh" o; do
-  case $o in
-  b) build=$OPTARG ;; s) sf=$OPTARG ;; q) queries=$OPTARG ;; t) budget=$OPTARG ;;
-  r) restarts=$OPTARG ;; x) option=$OPTARG ;; m) mysqld=$OPTARG ;; o) out=$OPTARG ;;
-  k) keep=1 ;; *) bench_getopt_usage "$o" ;;
-  esac
-done
-shift $((OPTIND - 1))
+bench_opts "b=build s=sf q=queries t=budget r=restarts x=option m=mysqld o=out k!=keep" "$@"
+shift "$bench_shift"
 srv=("$@")
 bench_build commands/dbt3stab
 [[ $restarts =~ ^[0-9]+$ ]] || bench_die "-r needs a count, not '$restarts'"
