@@ -162,3 +162,30 @@ size_t res_counts_first_warm(const struct res_counts *c, const struct res_restar
 {
 	return r->n_warmup == 0 && c->n_exec > 1 ? 1 : 0;
 }
+
+int res_query_rows_read(const struct res_query *q, long long *out_first, size_t *out_restarts)
+{
+	int varies = 0;
+	*out_first = -1;
+	*out_restarts = 0;
+	for (size_t i = 0; i < q->n_restarts; i++) {
+		struct res_counts c;
+		const struct res_restart *r = &q->restarts[i];
+		if (r->status != RES_STATUS_OK || res_counts_get(&c, r, "work") != 1)
+			continue;
+		int k = res_counts_find(&c, "Rows_read");
+		if (k < 0)
+			k = res_counts_find(&c,
+					    "Handler_read_rnd_next"); /* MySQL 8: no Rows_read */
+		*out_restarts += k >= 0;
+		for (size_t e = k < 0 ? c.n_exec : res_counts_first_warm(&c, r); e < c.n_exec;
+		     e++) {
+			long long v = c.v[(size_t)k * c.n_exec + e];
+			varies |= *out_first >= 0 && v != *out_first;
+			if (*out_first < 0)
+				*out_first = v;
+		}
+		res_counts_release(&c);
+	}
+	return varies;
+}

@@ -55,4 +55,10 @@ int res_counts_get(struct res_counts *out, const struct res_restart *r, const ch
  * else 0. */
 size_t res_counts_first_warm(const struct res_counts *c, const struct res_restart *r);
 
+/* The rows q read in the warm measured executions of its ok restarts with work records
+ * (Rows_read, else Handler_read_rnd_next: MySQL 8 has no Rows_read): *out_first the first
+ * execution's count (-1: none), *out_restarts the restarts that had one. 1 when another
+ * execution's count differs from the first, else 0. */
+int res_query_rows_read(const struct res_query *q, long long *out_first, size_t *out_restarts);
+
 #endif

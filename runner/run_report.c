@@ -57,25 +57,10 @@ static void count_notes(char *notes, size_t len, size_t nl, const struct st_rest
  * every one of every ok restart agrees, with " varies" when not; "-" without work records. */
 static void work_cell(char *out, size_t len, const struct res_query *q)
 {
-	long long first = -1;
-	int varies = 0;
+	long long first;
+	size_t restarts;
+	int varies = res_query_rows_read(q, &first, &restarts);
 	snprintf(out, len, "-");
-	for (size_t i = 0; i < q->n_restarts; i++) {
-		struct res_counts c;
-		const struct res_restart *r = &q->restarts[i];
-		if (r->status != RES_STATUS_OK || res_counts_get(&c, r, "work") != 1)
-			continue;
-		int k = res_counts_find(&c, "Rows_read");
-		if (k < 0)
-			k = res_counts_find(&c, "Handler_read_rnd_next"); /* MySQL 8: no Rows_read */
-		for (size_t e = k < 0 ? c.n_exec : res_counts_first_warm(&c, r); e < c.n_exec; e++) {
-			long long v = c.v[(size_t)k * c.n_exec + e];
-			varies |= first >= 0 && v != first;
-			if (first < 0)
-				first = v;
-		}
-		res_counts_release(&c);
-	}
 	if (first < 0)
 		return;
 	double v = (double)first;

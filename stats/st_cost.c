@@ -149,26 +149,9 @@ static double detectable(const struct st_cost *c, size_t k)
  * execution of every ok restart: -1 without work records or with fewer than 2 such restarts. */
 static int work_steady(const struct res_query *q)
 {
-	long long first = -1;
-	int varies = 0;
-	size_t restarts = 0;
-	for (size_t i = 0; i < q->n_restarts; i++) {
-		struct res_counts c;
-		const struct res_restart *r = &q->restarts[i];
-		if (r->status != RES_STATUS_OK || res_counts_get(&c, r, "work") != 1)
-			continue;
-		int k = res_counts_find(&c, "Rows_read");
-		if (k < 0)
-			k = res_counts_find(&c, "Handler_read_rnd_next");
-		restarts += k >= 0;
-		for (size_t e = k < 0 ? c.n_exec : res_counts_first_warm(&c, r); e < c.n_exec; e++) {
-			long long v = c.v[(size_t)k * c.n_exec + e];
-			varies |= first >= 0 && v != first;
-			if (first < 0)
-				first = v;
-		}
-		res_counts_release(&c);
-	}
+	long long first;
+	size_t restarts;
+	int varies = res_query_rows_read(q, &first, &restarts);
 	return restarts < 2 || first < 0 ? -1 : !varies;
 }
 
