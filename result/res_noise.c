@@ -366,12 +366,12 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 			json_object_set_new(e, "contention", causes_json(r[i].level));
 		json_array_append_new(list, e);
 	}
-	json_t *top = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "disturbed_share",
-				RES_NOISE_SHARE, "disturbed_floor_ms", RES_NOISE_FLOOR_MS,
-				"disturbed_floor_ms_per_query", RES_NOISE_FLOOR_MS_PER_QUERY, "unusual_mads",
-				RES_UNUSUAL_MADS, "unusual_cpu_share", RES_UNUSUAL_CPU_SHARE,
-				"unusual_memory_share", RES_UNUSUAL_MEM_SHARE,
-				"unusual_memory_probes", RES_UNUSUAL_MEM_PROBES, "restarts", list);
+	json_t *top = json_pack(
+	    "{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
+	    "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "disturbed_floor_ms_per_query",
+	    RES_NOISE_FLOOR_MS_PER_QUERY, "unusual_mads", RES_UNUSUAL_MADS, "unusual_cpu_share",
+	    RES_UNUSUAL_CPU_SHARE, "unusual_memory_share", RES_UNUSUAL_MEM_SHARE,
+	    "unusual_memory_probes", RES_UNUSUAL_MEM_PROBES, "restarts", list);
 	double floor = 0;
 	for (size_t i = 0; i < n; i++)
 		floor = r[i].n_mem ? r[i].mem_floor_ns : floor;

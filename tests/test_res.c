@@ -34,7 +34,7 @@ static const char base[] =
 
 /* An $.interference record with no restart, the rule's member name at value v. */
 #define INTERFERENCE(name, v)                                                                      \
-	"\"interference\":{\"disturbed_share\":0.05,\"disturbed_floor_ms\":30,\"" name "\":" v  \
+	"\"interference\":{\"disturbed_share\":0.05,\"disturbed_floor_ms\":30,\"" name "\":" v     \
 	",\"restarts\":[]},"
 
 static char *replaced(const char *find, const char *repl)
