@@ -79,6 +79,29 @@ struct cli_opt {
 		.help = text                                                                       \
 	}
 
+/* A bounded number (k: CLI_OPT_INT, _LONG, _SIZE, _DOUBLE or _FRACTION) with its argument's name
+ * a, into member m of type t; msg: the message for a value not in [lo, hi]. */
+#define CLI_ROW_NUM(k, n, a, t, m, lo, hi, msg, text)                                              \
+	{                                                                                          \
+		.kind = k, .name = n, .arg = a, .off = offsetof(t, m), .min = lo, .max = hi,       \
+		.bad = msg, .help = text                                                           \
+	}
+
+/* A row whose action is f (CLI_OPT_CALL) on member m of type t; msg as for CLI_ROW_NUM (NULL:
+ * f's own message). */
+#define CLI_ROW_CALL(n, a, f, t, m, msg, text)                                                     \
+	{                                                                                          \
+		.kind = CLI_OPT_CALL, .name = n, .arg = a, .fn = f, .off = offsetof(t, m),         \
+		.bad = msg, .help = text                                                           \
+	}
+
+/* The rows of another table (a fragment several commands share) into member m of type t, under
+ * heading (NULL: listed in place). */
+#define CLI_ROW_GROUP(tab, heading, t, m)                                                          \
+	{                                                                                          \
+		.kind = CLI_OPT_GROUP, .help = heading, .table = tab, .off = offsetof(t, m)        \
+	}
+
 #define CLI_OPT_NTAGS 16
 
 /* One parse: what to parse into, and what it saw. */

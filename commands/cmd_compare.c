@@ -34,7 +34,7 @@ static int take_spending(void *dst, const struct cli_opt *row, const char *arg, 
 
 /* compare's options: the shared statistics ones and its own. */
 static const struct cli_opt options[] = {
-    CMD_STAT_GROUP(struct compare_args, cmp),
+    CMD_STAT_GROUP(struct compare_args, cmp, NULL),
     CMD_ROW_FORMAT(struct compare_args, format, RPT_REPORT_COMPARE,
 		   "text, markdown, json, junit or html"),
     CLI_ROW_STRING("baseline", 0, "FILE", struct compare_args, baseline_path,

@@ -15,34 +15,16 @@ struct pin_args {
 	int explain, as_json, quiet, help;
 };
 
-/* The topology is read by pin_opts_parse; only pin takes it. */
-static int take_topology(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
-{
-	(void)row;
-	return pin_opts_parse(dst, PIN_OPT_TOPOLOGY, arg, err) < 0 ? -1 : 0;
-}
-
 static const struct cli_opt options[] = {
-    {.kind = CLI_OPT_FLAG,
-     .name = "explain",
-     .off = offsetof(struct pin_args, explain),
-     .help = "print the placement (the default action)"},
-    {.kind = CLI_OPT_FLAG,
-     .name = "json",
-     .off = offsetof(struct pin_args, as_json),
-     .help = "as JSON: server_cpus, client_cpus, membind_nodes, reason"},
-    {.kind = CLI_OPT_CALL,
-     .name = "topology",
-     .arg = "FILE",
-     .fn = take_topology,
-     .off = offsetof(struct pin_args, pin),
-     .help = "an XML topology (lstopo FILE.xml) instead of this machine; 'synthetic:DESC' "
-	     "for an hwloc synthetic description"},
-    {.kind = CLI_OPT_STRING,
-     .name = "allowed",
-     .arg = "LIST",
-     .off = offsetof(struct pin_args, allowed),
-     .help = "restrict the allowed PUs, as taskset or a cgroup would"},
+    CLI_ROW_FLAG("explain", 0, struct pin_args, explain,
+		 "print the placement (the default action)"),
+    CLI_ROW_FLAG("json", 0, struct pin_args, as_json,
+		 "as JSON: server_cpus, client_cpus, membind_nodes, reason"),
+    CMD_PIN_ROW("topology", "FILE", PIN_OPT_TOPOLOGY, struct pin_args, pin,
+		"an XML topology (lstopo FILE.xml) instead of this machine; 'synthetic:DESC' for "
+		"an hwloc synthetic description"),
+    CLI_ROW_STRING("allowed", 0, "LIST", struct pin_args, allowed,
+		   "restrict the allowed PUs, as taskset or a cgroup would"),
     CLI_ROW_QUIET(struct pin_args, quiet, "no warning on stderr"),
     CLI_ROW_HELP(struct pin_args, help),
     CMD_PIN_GROUPS(struct pin_args, pin),

@@ -15,17 +15,19 @@ extern const struct cli_opt cmd_stab_options[];
 /* A row's action: the option row->code of pin_opts_parse into the struct pin_opts at dst. */
 int cmd_pin_take(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err);
 
+/* One placement option (pin_opts_parse's code c) in a command's own table, into its member m (a
+ * struct pin_opts) of type t. */
+#define CMD_PIN_ROW(n, a, c, t, m, text)                                                           \
+	{                                                                                          \
+		.kind = CLI_OPT_CALL, .name = n, .arg = a, .code = c, .fn = cmd_pin_take,          \
+		.off = offsetof(t, m), .help = text                                                \
+	}
+
 /* The rows of a command's table holding both groups for its member m (a struct pin_opts) of
  * type t, each under its heading. */
 #define CMD_PIN_GROUPS(t, m)                                                                       \
-	{.kind = CLI_OPT_GROUP,                                                                    \
-	 .help = "placement options (see 'dbt3stab pin --explain')",                               \
-	 .table = cmd_pin_options,                                                                 \
-	 .off = offsetof(t, m)},                                                                   \
-	{                                                                                          \
-		.kind = CLI_OPT_GROUP,                                                             \
-		.help = "stabilizers (each optional, each recorded in the result)",                \
-		.table = cmd_stab_options, .off = offsetof(t, m)                                   \
-	}
+	CLI_ROW_GROUP(cmd_pin_options, "placement options (see 'dbt3stab pin --explain')", t, m),  \
+	    CLI_ROW_GROUP(cmd_stab_options,                                                        \
+			  "stabilizers (each optional, each recorded in the result)", t, m)
 
 #endif

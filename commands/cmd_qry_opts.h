@@ -11,9 +11,6 @@
 extern const struct cli_opt cmd_qry_seed_options[];
 
 /* A row holding them, in place, for member m (a struct qry_opts) of type t. */
-#define CMD_QRY_SEED_GROUP(t, m)                                                                   \
-	{                                                                                          \
-		.kind = CLI_OPT_GROUP, .table = cmd_qry_seed_options, .off = offsetof(t, m)        \
-	}
+#define CMD_QRY_SEED_GROUP(t, m) CLI_ROW_GROUP(cmd_qry_seed_options, NULL, t, m)
 
 #endif

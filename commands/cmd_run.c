@@ -127,8 +127,16 @@ static int take_profile(void *dst, const struct cli_opt *row, const char *arg, s
 		.max = hi, .tags = tg, .help = text                                                \
 	}
 
+/* A row of the plan that fn parses (the query list, its order, the seed). */
+#define PLAN_CALL(n, a, f, msg, text)                                                              \
+	{                                                                                          \
+		.kind = CLI_OPT_CALL, .name = n, .arg = a, .off = OFF(plan), .fn = f,              \
+		.tags = T(PLAN), .bad = msg, .help = text                                          \
+	}
+
 static const struct cli_opt options[] = {
-    CMD_ROW_SCALE(struct run_args, plan.scale, T(SCALE), "scale factor of the loaded data (required)"),
+    CMD_ROW_SCALE(struct run_args, plan.scale, T(SCALE),
+		  "scale factor of the loaded data (required)"),
     CLI_ROW_STRING("output", 'o', "PATH", struct run_args, output,
 		   "result file (with --variant: a directory, one NAME.json per variant)"),
     {.kind = CLI_OPT_DURATION,
@@ -224,29 +232,11 @@ static const struct cli_opt options[] = {
 	     "warm-up executions per query and restart (default 8)"),
     PLAN_INT("runs", runs, 1, RES_MAX_RUNS, T(PLAN) | T(FIXED) | T(RUNS),
 	     "measured executions per query and restart (default 10)"),
-    {.kind = CLI_OPT_CALL,
-     .name = "queries",
-     .arg = "LIST",
-     .off = OFF(plan),
-     .fn = take_queries,
-     .tags = T(PLAN),
-     .help = "e.g. 1-22, 1,3,5-7, Q6,Q14 (default 1-22)"},
-    {.kind = CLI_OPT_CALL,
-     .name = "order",
-     .arg = "fixed|shuffled",
-     .off = OFF(plan),
-     .fn = take_order,
-     .tags = T(PLAN),
-     .bad = "--order is fixed or shuffled, not '%s'",
-     .help = "query order; shuffled draws a new order per restart"},
-    {.kind = CLI_OPT_CALL,
-     .name = "seed",
-     .arg = "N",
-     .off = OFF(plan),
-     .fn = take_seed,
-     .tags = T(PLAN),
-     .bad = "bad --seed '%s'",
-     .help = "seed of the shuffles (query order, variant order)"},
+    PLAN_CALL("queries", "LIST", take_queries, NULL, "e.g. 1-22, 1,3,5-7, Q6,Q14 (default 1-22)"),
+    PLAN_CALL("order", "fixed|shuffled", take_order, "--order is fixed or shuffled, not '%s'",
+	      "query order; shuffled draws a new order per restart"),
+    PLAN_CALL("seed", "N", take_seed, "bad --seed '%s'",
+	      "seed of the shuffles (query order, variant order)"),
     CLI_ROW_STRING("label", 0, "TEXT", struct run_args, plan.label,
 		   "free text stored in the result file"),
     {.kind = CLI_OPT_DOUBLE,

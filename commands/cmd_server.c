@@ -16,14 +16,9 @@ struct server_args {
 };
 
 static const struct cli_opt options[] = {
-    {.kind = CLI_OPT_DOUBLE,
-     .name = "scale",
-     .arg = "SF",
-     .off = offsetof(struct server_args, srv.scale),
-     .min = 0.0001,
-     .max = 100000,
-     .bad = "bad value '%s' for --scale (a scale factor like 1 or 0.1)",
-     .help = "size the default buffer pool for scale factor SF (default 1)"},
+    CLI_ROW_NUM(CLI_OPT_DOUBLE, "scale", "SF", struct server_args, srv.scale, 0.0001, 100000,
+		"bad value '%s' for --scale (a scale factor like 1 or 0.1)",
+		"size the default buffer pool for scale factor SF (default 1)"),
     CLI_ROW_FLAG("json", 0, struct server_args, json, "status: print the server record as JSON"),
     CLI_ROW_QUIET(struct server_args, quiet, "no progress messages"),
     CLI_ROW_HELP(struct server_args, help),

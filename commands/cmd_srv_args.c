@@ -29,11 +29,8 @@ const struct cli_opt cmd_srv_options[] = {
     SRV_ROW("buffer-pool", "SIZE", SRV_OPT_BUFFER_POOL,
 	    "InnoDB buffer pool, e.g. 4G (default from the loaded data, at most 3/4 of RAM "
 	    "leaving 4G)"),
-    {.kind = CLI_OPT_CALL,
-     .name = "performance-schema",
-     .code = SRV_OPT_PERFORMANCE_SCHEMA,
-     .fn = take,
-     .help = "turn the performance schema on (off by default)"},
+    SRV_ROW("performance-schema", NULL, SRV_OPT_PERFORMANCE_SCHEMA,
+	    "turn the performance schema on (off by default)"),
     SRV_ROW("start-timeout", "S", SRV_OPT_START_TIMEOUT,
 	    "seconds to wait for the server to answer (default 120)"),
     SRV_ROW("stop-timeout", "S", SRV_OPT_STOP_TIMEOUT,

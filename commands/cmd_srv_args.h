@@ -12,10 +12,6 @@ extern const struct cli_opt cmd_srv_options[];
 
 /* A row of a command's table holding the server options of its member m (a struct srv_opts)
  * of type t, under the heading "server options". */
-#define CMD_SRV_GROUP(t, m)                                                                        \
-	{                                                                                          \
-		.kind = CLI_OPT_GROUP, .help = "server options", .table = cmd_srv_options,         \
-		.off = offsetof(t, m)                                                              \
-	}
+#define CMD_SRV_GROUP(t, m) CLI_ROW_GROUP(cmd_srv_options, "server options", t, m)
 
 #endif

@@ -45,53 +45,26 @@ int cmd_take_format(void *dst, const struct cli_opt *row, const char *arg, struc
 	return errbuf_set(err, "bad --format '%s' (%s)", arg, names);
 }
 
-#define OFF(m) offsetof(struct rpt_compare_opts, m)
+#define STAT_T struct rpt_compare_opts
 
 const struct cli_opt cmd_stat_options[] = {
-    {.kind = CLI_OPT_DOUBLE,
-     .name = "alpha",
-     .arg = "A",
-     .off = OFF(alpha),
-     .min = 1e-12,
-     .max = 0.5,
-     .bad = CMD_ALPHA_BAD,
-     .help = "family-wise (or FDR) level, default 0.05"},
-    {.kind = CLI_OPT_FRACTION,
-     .name = "min-effect",
-     .arg = "E",
-     .off = OFF(min_effect),
-     .min = -1,
-     .max = CMD_MIN_EFFECT_MAX,
-     .bad = CMD_MIN_EFFECT_BAD,
-     .help = "smallest change flagged, e.g. 2% (default) or 0.02"},
-    {.kind = CLI_OPT_FLAG,
-     .name = "min-effect-test",
-     .off = OFF(min_effect_test),
-     .help = "flag only when the change exceeds min-effect with confidence (H0 ratio <= 1 + "
-	     "E); default: significant and estimated >= E"},
-    {.kind = CLI_OPT_CALL,
-     .name = "alternative",
-     .arg = "A",
-     .off = OFF(alt),
-     .fn = take_alternative,
-     .bad = "bad --alternative '%s' (greater or two-sided)",
-     .help = "greater (default: regressions one-sided, improvements tested as a family of "
-	     "their own) or two-sided"},
-    {.kind = CLI_OPT_CALL,
-     .name = "correction",
-     .arg = "C",
-     .off = OFF(correction),
-     .fn = take_correction,
-     .bad = "bad --correction '%s' (holm, bh or none)",
-     .help = "holm (default), bh or none"},
-    {.kind = CLI_OPT_CALL,
-     .name = "method",
-     .arg = "M",
-     .off = OFF(method),
-     .fn = take_method,
-     .bad = "bad --method '%s' (auto, welch, pooled or eb)",
-     .help = "auto (default: pooled t with equal restarts a side and no evidence of unequal "
-	     "variances, else Welch); welch; pooled; eb (experimental moderated t: can exceed "
-	     "the bound)"},
+    CLI_ROW_NUM(CLI_OPT_DOUBLE, "alpha", "A", STAT_T, alpha, 1e-12, 0.5, CMD_ALPHA_BAD,
+		"family-wise (or FDR) level, default 0.05"),
+    CLI_ROW_NUM(CLI_OPT_FRACTION, "min-effect", "E", STAT_T, min_effect, -1, CMD_MIN_EFFECT_MAX,
+		CMD_MIN_EFFECT_BAD, "smallest change flagged, e.g. 2% (default) or 0.02"),
+    CLI_ROW_FLAG("min-effect-test", 0, STAT_T, min_effect_test,
+		 "flag only when the change exceeds min-effect with confidence (H0 ratio <= 1 + "
+		 "E); default: significant and estimated >= E"),
+    CLI_ROW_CALL("alternative", "A", take_alternative, STAT_T, alt,
+		 "bad --alternative '%s' (greater or two-sided)",
+		 "greater (default: regressions one-sided, improvements tested as a family of "
+		 "their own) or two-sided"),
+    CLI_ROW_CALL("correction", "C", take_correction, STAT_T, correction,
+		 "bad --correction '%s' (holm, bh or none)", "holm (default), bh or none"),
+    CLI_ROW_CALL("method", "M", take_method, STAT_T, method,
+		 "bad --method '%s' (auto, welch, pooled or eb)",
+		 "auto (default: pooled t with equal restarts a side and no evidence of unequal "
+		 "variances, else Welch); welch; pooled; eb (experimental moderated t: can exceed "
+		 "the bound)"),
     {.kind = CLI_OPT_END},
 };

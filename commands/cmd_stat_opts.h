@@ -12,11 +12,9 @@
  * documented in docs/statistics.md). */
 extern const struct cli_opt cmd_stat_options[];
 
-/* A row holding them, in place, for member m (a struct rpt_compare_opts) of type t. */
-#define CMD_STAT_GROUP(t, m)                                                                       \
-	{                                                                                          \
-		.kind = CLI_OPT_GROUP, .table = cmd_stat_options, .off = offsetof(t, m)            \
-	}
+/* A row holding them for member m (a struct rpt_compare_opts) of type t, under heading (NULL:
+ * in place). */
+#define CMD_STAT_GROUP(t, m, heading) CLI_ROW_GROUP(cmd_stat_options, heading, t, m)
 
 /* The --alpha and --min-effect rows' bounds and messages, for a command that takes them into
  * another struct (history). */

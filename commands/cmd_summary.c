@@ -22,22 +22,11 @@ struct summary_args {
 };
 
 static const struct cli_opt options[] = {
-    {.kind = CLI_OPT_FRACTION,
-     .name = "detect",
-     .arg = "D",
-     .off = offsetof(struct summary_args, opts.detect),
-     .min = 0,
-     .max = 9.999999999,
-     .bad = "bad --detect '%s' (e.g. 3% or 0.03)",
-     .help = "slowdown to detect, e.g. 3% (default) or 0.03"},
-    {.kind = CLI_OPT_FRACTION,
-     .name = "power",
-     .arg = "P",
-     .off = offsetof(struct summary_args, opts.power),
-     .min = 0,
-     .max = 0.999999999,
-     .bad = "bad --power '%s' (e.g. 80%)",
-     .help = "target power, default 80%"},
+    CLI_ROW_NUM(CLI_OPT_FRACTION, "detect", "D", struct summary_args, opts.detect, 0, 9.999999999,
+		"bad --detect '%s' (e.g. 3% or 0.03)",
+		"slowdown to detect, e.g. 3% (default) or 0.03"),
+    CLI_ROW_NUM(CLI_OPT_FRACTION, "power", "P", struct summary_args, opts.power, 0, 0.999999999,
+		"bad --power '%s' (e.g. 80%)", "target power, default 80%"),
     CLI_ROW_FLAG("cost", 0, struct summary_args, cost,
 		 "only the last lines: what a 5% and a 10% verdict cost on this host (restarts a "
 		 "side, wall time), what is decided, which other signal would decide (text or "
@@ -49,10 +38,7 @@ static const struct cli_opt options[] = {
     /* summary prints no warnings on stderr: they are in the report */
     CLI_ROW_QUIET(struct summary_args, quiet, "no warnings on standard error"),
     CLI_ROW_HELP(struct summary_args, help),
-    {.kind = CLI_OPT_GROUP,
-     .help = "compare's options, for the power",
-     .table = cmd_stat_options,
-     .off = offsetof(struct summary_args, cmp)},
+    CMD_STAT_GROUP(struct summary_args, cmp, "compare's options, for the power"),
     {.kind = CLI_OPT_END},
 };
 
