@@ -373,6 +373,17 @@ static void row_cells(struct row_cells *out, const struct rpt_compare *c, const 
 	fmt_marks(out->marks, sizeof(out->marks), q);
 }
 
+/* After the verdicts (md: as Markdown): the work and instruction lines, then the warnings. */
+static void signals_and_warnings(FILE *f, const struct rpt_compare *c, int md)
+{
+	rpt_work_write(f, c, md ? "- " : "  ", md);
+	rpt_instr_write(f, c, md ? "- " : "  ", md);
+	if (count_warnings(c)) {
+		fputs(md ? "\n**Warnings**\n\n" : "\nwarnings:\n", f);
+		all_warnings(f, c, md ? "- " : "  ", md);
+	}
+}
+
 int rpt_compare_write_text(FILE *f, const struct rpt_compare *c, int color, struct errbuf *err)
 {
 	(void)err;
@@ -418,12 +429,7 @@ int rpt_compare_write_text(FILE *f, const struct rpt_compare *c, int color, stru
 	fmt_overall(line, sizeof(line), c);
 	fprintf(f, "\n%s\n", line);
 	why_lines(f, c, "");
-	rpt_work_write(f, c, "  ", 0);
-	rpt_instr_write(f, c, "  ", 0);
-	if (count_warnings(c)) {
-		fprintf(f, "\nwarnings:\n");
-		all_warnings(f, c, "  ", 0);
-	}
+	signals_and_warnings(f, c, 0);
 	fmt_counts(counts, sizeof(counts), c);
 	fprintf(f, "\nresult: %s%s\n", counts,
 		c->opts.alt == ST_GREATER && c->counts[RPT_IMPROVEMENT]
@@ -472,12 +478,7 @@ int rpt_compare_write_markdown(FILE *f, const struct rpt_compare *c, int color,
 	if (why_lines(NULL, c, "- "))
 		fputc('\n', f);
 	why_lines(f, c, "- ");
-	rpt_work_write(f, c, "- ", 1);
-	rpt_instr_write(f, c, "- ", 1);
-	if (count_warnings(c)) {
-		fprintf(f, "\n**Warnings**\n\n");
-		all_warnings(f, c, "- ", 1);
-	}
+	signals_and_warnings(f, c, 1);
 	return 0;
 }
 

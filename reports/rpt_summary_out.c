@@ -273,6 +273,22 @@ int rpt_summary_cost_write(FILE *f, const struct rpt_summary *s, int md)
 	return st_cost_write(f, &c, md);
 }
 
+/* What follows the table (md: as Markdown): the footnote, the work and instruction lines, the
+ * warnings, and last what a verdict costs. */
+static int tail(FILE *f, const struct rpt_summary *s, int md)
+{
+	fputc('\n', f);
+	footnote(f, s, "");
+	rpt_work_summary_write(f, s, md ? "- " : "  ", md);
+	rpt_instr_summary_write(f, s, md ? "- " : "  ", md);
+	if (n_warnings(s)) {
+		fputs(md ? "\n**Warnings**\n\n" : "\nwarnings:\n", f);
+		warnings(f, s, md ? "- " : "  ");
+	}
+	fputc('\n', f);
+	return rpt_summary_cost_write(f, s, md);
+}
+
 int rpt_summary_write_text(FILE *f, const struct rpt_summary *s, int color, struct errbuf *err)
 {
 	(void)err;
@@ -293,16 +309,7 @@ int rpt_summary_write_text(FILE *f, const struct rpt_summary *s, int color, stru
 	}
 	rpt_table_print(f, &t, "", color);
 	rpt_table_release(&t);
-	fputc('\n', f);
-	footnote(f, s, "");
-	rpt_work_summary_write(f, s, "  ", 0);
-	rpt_instr_summary_write(f, s, "  ", 0);
-	if (n_warnings(s)) {
-		fprintf(f, "\nwarnings:\n");
-		warnings(f, s, "  ");
-	}
-	fputc('\n', f);
-	return rpt_summary_cost_write(f, s, 0);
+	return tail(f, s, 0);
 }
 
 int rpt_summary_write_markdown(FILE *f, const struct rpt_summary *s, int color,
@@ -327,16 +334,7 @@ int rpt_summary_write_markdown(FILE *f, const struct rpt_summary *s, int color,
 			fprintf(f, "| %s ", cells[j]);
 		fprintf(f, "|\n");
 	}
-	fputc('\n', f);
-	footnote(f, s, "");
-	rpt_work_summary_write(f, s, "- ", 1);
-	rpt_instr_summary_write(f, s, "- ", 1);
-	if (n_warnings(s)) {
-		fprintf(f, "\n**Warnings**\n\n");
-		warnings(f, s, "- ");
-	}
-	fputc('\n', f);
-	return rpt_summary_cost_write(f, s, 1);
+	return tail(f, s, 1);
 }
 
 /* The noise figures and the run-position test of q; null without 2 restarts. */
