@@ -8,36 +8,27 @@
 # A timing benchmark: run it on an idle machine.
 # usage: bench/work-overhead.sh [-b BUILD_DIR] [-n READINGS] [-r ROUNDS] [-f RESULT.json[.xz]]
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-build=$here/build n=2000 rounds=11
+. "$(dirname "$0")/lib.sh"
+here=$bench_root
+build= n=2000 rounds=11
 file=$here/bench/data/quickstart-20261203-quiet/result.json.xz
-while getopts "b:n:r:f:h" o; do
-	case $o in
-	b) build=$OPTARG ;; n) n=$OPTARG ;; r) rounds=$OPTARG ;; f) file=$OPTARG ;;
-	*) sed -n 's/^# usage: //p' "$0"; [ "$o" = h ] && exit 0; exit 2 ;;
-	esac
-done
-bin=$build/commands/dbt3stab
-[ -x "$bin" ] || { echo "work-overhead: no $bin (build first, or -b BUILD_DIR)" >&2; exit 2; }
-[ -r "$file" ] || { echo "work-overhead: cannot read $file" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/dbt3-workcost.XXXXXX")
-chmod 711 "$work" # as root, the server runs as 'mysql' and must reach the instance in here
+bench_opts "b=build n=n r=rounds f=file" "$@"
+bench_build runner/libdbt3_protocol.a
+[ -r "$file" ] || bench_die "cannot read $file"
+bench_work dbt3-workcost
+srv=(--datadir "$work/inst")
+bench_own=1 # stopped on exit
 inst=$work/inst
-cleanup() {
-	"$bin" server stop --datadir "$inst" -q >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
 # shellcheck disable=SC2046
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$here" -o "$work/work_read_cost" "$here/bench/work_read_cost.c" \
 	"$build/runner/libdbt3_protocol.a" "$build/result/libdbt3_result.a" \
 	"$build/base/libdbt3_base.a" $(pkg-config --cflags --libs libmariadb jansson libcrypto) -lm
 "$bin" server init --datadir "$inst" -q
 "$bin" server start --datadir "$inst" --scale 0.01 -q
-echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+echo "host: $(nproc) CPUs, load average $(bench_loadavg), $(date -u +%FT%TZ)"
 # client on one PU, server wherever it is: the reading's cost is a round trip
 "$work/work_read_cost" "$inst/client.cnf" "$n" "$rounds" | tee "$work/cost.txt"
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average after: $(bench_loadavg)"
 us=$(sed -n 's/^reading_us //p' "$work/cost.txt")
 python3 - "$file" "$us" <<'PY'
 import json, lzma, sys
