@@ -242,8 +242,9 @@ static int run_add(struct hist_store *st, const struct hargs *a, int dirs_only)
 
 /* ---- list, show, remove ---- */
 
-static int run_list(struct hist_store *st, const struct hargs *a)
+static int run_list(struct hist_store *st, const struct hargs *a, int arg)
 {
+	(void)arg;
 	struct errbuf err = {""};
 	struct hist_series_info *s = NULL;
 	size_t n = 0;
@@ -324,8 +325,9 @@ static void show_queries(const char *json)
 	res_file_free(res);
 }
 
-static int run_show(struct hist_store *st, const struct hargs *a)
+static int run_show(struct hist_store *st, const struct hargs *a, int arg)
 {
+	(void)arg;
 	struct errbuf err = {""};
 	struct hist_result_info r;
 	char *json = NULL;
@@ -355,8 +357,9 @@ static int run_show(struct hist_store *st, const struct hargs *a)
 	return CLI_OK;
 }
 
-static int run_remove(struct hist_store *st, const struct hargs *a)
+static int run_remove(struct hist_store *st, const struct hargs *a, int arg)
 {
+	(void)arg;
 	struct errbuf err = {""};
 	long long id = 0;
 	if (parse_id(a, "remove", &id) != 0)
@@ -446,8 +449,9 @@ static int write_export(FILE *f, void *ctx, struct errbuf *err)
 	return rc < 0 || ferror(f) ? -1 : 0;
 }
 
-static int run_export(struct hist_store *st, const struct hargs *a)
+static int run_export(struct hist_store *st, const struct hargs *a, int arg)
 {
+	(void)arg;
 	struct export_job j = {st, a, 0};
 	if (a->format && strcmp(a->format, "csv") && strcmp(a->format, "json"))
 		return cli_usage_error("history", "bad --format '%s' for export (csv or json)",
@@ -517,8 +521,17 @@ static int run_check(struct hist_store *st, const struct hargs *a, int report)
 
 /* ---- dispatch ---- */
 
-static const char *const subcommands[] = {"add",    "import", "list",  "show",
-					  "export", "remove", "check", "report"};
+/* The subcommands: what runs each, with its arg (import: directories only; report: the HTML
+ * page), and whether it writes the store (the others open it read-only, F8). */
+static const struct {
+	const char *name;
+	int (*fn)(struct hist_store *st, const struct hargs *a, int arg);
+	int arg, writes;
+} subcommands[] = {
+    {"add", run_add, 0, 1},	   {"import", run_add, 1, 1}, {"list", run_list, 0, 0},
+    {"show", run_show, 0, 0},	   {"export", run_export, 0, 0}, {"remove", run_remove, 0, 1},
+    {"check", run_check, 0, 0}, {"report", run_check, 1, 0},
+};
 
 int cmd_history(int argc, char **argv)
 {
@@ -533,7 +546,7 @@ int cmd_history(int argc, char **argv)
 		return CLI_OK;
 	}
 	size_t k = 0, n = sizeof(subcommands) / sizeof(subcommands[0]);
-	while (k < n && strcmp(argv[1], subcommands[k]))
+	while (k < n && strcmp(argv[1], subcommands[k].name))
 		k++;
 	if (k == n)
 		return cli_usage_error("history", "unknown command '%s' (add, import, list, show, "
@@ -542,31 +555,12 @@ int cmd_history(int argc, char **argv)
 	int rc = parse_args(&a, argc - 1, argv + 1, &help);
 	if (rc != 0 || help)
 		return rc;
-	if (k != 0 && k != 1 && (a.build_id || a.label))
+	if (subcommands[k].fn != run_add && (a.build_id || a.label))
 		return cli_usage_error("history", "--build-id and --label go with add and import");
 	struct hist_store *st = NULL;
-	if (open_store(&st, &a, k == 0 || k == 1 || k == 5) < 0)
+	if (open_store(&st, &a, subcommands[k].writes) < 0)
 		return CLI_USAGE;
-	switch (k) {
-	case 0:
-	case 1:
-		rc = run_add(st, &a, k == 1);
-		break;
-	case 2:
-		rc = run_list(st, &a);
-		break;
-	case 3:
-		rc = run_show(st, &a);
-		break;
-	case 4:
-		rc = run_export(st, &a);
-		break;
-	case 5:
-		rc = run_remove(st, &a);
-		break;
-	default:
-		rc = run_check(st, &a, k == 7);
-	}
+	rc = subcommands[k].fn(st, &a, subcommands[k].arg);
 	hist_store_close(st);
 	return rc;
 }
