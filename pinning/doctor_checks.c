@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The doctor's checks: each reads /proc or /sys (under env->root) and never fails. */
 #include "pinning/doctor.h"
+#include "base/util_perf.h"
 #include "pinning/doctor_int.h"
 #include "pinning/pin.h"
 #include <ctype.h>
@@ -11,7 +12,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -473,20 +473,12 @@ static void check_hypervisor(struct doctor_check *c, const char *root)
 
 static void check_perf(struct doctor_check *c, const char *root)
 {
-	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.size = sizeof(attr);
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	int fd = util_perf_open(PERF_COUNT_HW_INSTRUCTIONS, 0, -1, 0, 1);
 	int e = errno;
 	char par[32] = "?";
 	doctor_read_line(root, "/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
 	if (fd >= 0) {
-		close((int)fd);
+		close(fd);
 		set(c, DOCTOR_OK, NULL, "available (perf_event_paranoid=%s)", par);
 	} else if (e == EACCES || e == EPERM) {
 		set(c, DOCTOR_WARN,

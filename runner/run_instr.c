@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Instructions per execution: callgrind's through vgdb, or the PMU's (docs/work.md). */
 #include "runner/run_instr.h"
+#include "base/util_perf.h"
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 struct run_instr {
@@ -100,23 +100,11 @@ int run_instr_steady(const long long *v, size_t n, double tol)
 	return d <= tol && -d <= tol;
 }
 
-static long pmu_event_open(struct perf_event_attr *a, pid_t tid, int group)
-{
-	return syscall(SYS_perf_event_open, a, tid, -1, group, PERF_FLAG_FD_CLOEXEC);
-}
-
 int run_instr_pmu_open(pid_t tid, int *out_fd_cycles, struct errbuf *err)
 {
-	struct perf_event_attr a;
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_HARDWARE;
-	a.size = sizeof(a);
-	a.config = PERF_COUNT_HW_INSTRUCTIONS;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-			PERF_FORMAT_TOTAL_TIME_RUNNING;
-	long fd = pmu_event_open(&a, tid, -1);
+	const uint64_t rf =
+	    PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	int fd = util_perf_open(PERF_COUNT_HW_INSTRUCTIONS, tid, -1, rf, 0);
 	if (fd < 0) {
 		int e = errno;
 		if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
@@ -126,15 +114,14 @@ int run_instr_pmu_open(pid_t tid, int *out_fd_cycles, struct errbuf *err)
 		return errbuf_errno(err, e, "perf_event_open of instructions on thread %d",
 				    (int)tid);
 	}
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
-	long fc = pmu_event_open(&a, tid, (int)fd);
+	int fc = util_perf_open(PERF_COUNT_HW_CPU_CYCLES, tid, fd, rf, 0);
 	if (fc < 0) {
 		int e = errno;
-		close((int)fd);
+		close(fd);
 		return errbuf_errno(err, e, "perf_event_open of cycles on thread %d", (int)tid);
 	}
-	*out_fd_cycles = (int)fc;
-	return (int)fd;
+	*out_fd_cycles = fc;
+	return fd;
 }
 
 int run_instr_pmu_read(int fd, long long out[2], struct errbuf *err)
