@@ -242,16 +242,29 @@ static int run_add(struct hist_store *st, const struct hargs *a, int dirs_only)
 
 /* ---- list, show, remove ---- */
 
+/* The series whose id starts with --series (all without it) into *out, n of them. CLI_OK, or
+ * CLI_USAGE after one line. */
+static int series_of(struct hist_series_info **out, size_t *n, struct hist_store *st,
+		     const struct hargs *a)
+{
+	struct errbuf err = {""};
+	*out = NULL;
+	*n = 0;
+	if (hist_store_series(out, n, st, a->series, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 static int run_list(struct hist_store *st, const struct hargs *a, int arg)
 {
 	(void)arg;
 	struct errbuf err = {""};
-	struct hist_series_info *s = NULL;
-	size_t n = 0;
-	if (hist_store_series(&s, &n, st, a->series, &err) < 0) {
-		cli_error("%s", err.msg);
+	struct hist_series_info *s;
+	size_t n;
+	if (series_of(&s, &n, st, a) != CLI_OK)
 		return CLI_USAGE;
-	}
 	if (a->series && n == 0) {
 		cli_error("unknown series '%s' (see 'dbt3stab history list')", a->series);
 		return CLI_USAGE;
@@ -458,13 +471,10 @@ static int run_export(struct hist_store *st, const struct hargs *a, int arg)
 				       a->format);
 	j.json = a->format && !strcmp(a->format, "json");
 	if (a->series) {
-		struct errbuf err = {""};
-		struct hist_series_info *s = NULL;
-		size_t n = 0;
-		if (hist_store_series(&s, &n, st, a->series, &err) < 0) {
-			cli_error("%s", err.msg);
+		struct hist_series_info *s;
+		size_t n;
+		if (series_of(&s, &n, st, a) != CLI_OK)
 			return CLI_USAGE;
-		}
 		hist_series_info_free(s, n);
 		if (n != 1) {
 			cli_error(n ? "series '%s' is ambiguous: give more of its id"
