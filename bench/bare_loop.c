@@ -8,6 +8,7 @@
 #include "runner/run_exec.h"
 #include "runner/run_interf.h"
 #include <math.h>
+#include "bench/bench_mysql.h"
 #include <mysql.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,24 +22,6 @@ static const char *const mode_names[NMODES] = {
 /* run samples interference (runner/run_interf.h) before the first and after the last execution
  * of a query in a restart: with the fixed protocol's 8 warm-up + 10 runs, once per 18. */
 #define NOISE_EVERY 18
-
-static MYSQL *connect_to(const char *cnf)
-{
-	MYSQL *m = mysql_init(NULL);
-	mysql_options(m, MYSQL_READ_DEFAULT_FILE, cnf);
-	mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
-	if (!mysql_real_connect(m, NULL, NULL, NULL, NULL, 0, NULL, 0)) {
-		fprintf(stderr, "bare_loop: cannot connect with '%s': %s\n", cnf, mysql_error(m));
-		exit(1);
-	}
-	return m;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 static long server_pid(MYSQL *m)
 {
@@ -69,7 +52,7 @@ int main(int argc, char **argv)
 	const char *sql = argc > 4 ? argv[4] : "SELECT 1";
 	if (n < 1 || rounds < 1 || rounds > 100)
 		return 2;
-	MYSQL *m = connect_to(cnf);
+	MYSQL *m = bench_connect("bare_loop", cnf);
 	struct errbuf err;
 	struct run_cpu *cpu = NULL;
 	struct run_watch *watch = NULL;
@@ -78,7 +61,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bare_loop: cannot sample the server's CPU (pid %ld)\n", pid);
 		return 1;
 	}
-	if (run_watch_new(&watch, connect_to(cnf), 3600ull * 1000000000ull, &err) < 0) {
+	if (run_watch_new(&watch, bench_connect("bare_loop", cnf), 3600ull * 1000000000ull, &err) <
+	    0) {
 		fprintf(stderr, "bare_loop: %s\n", err.msg);
 		return 1;
 	}
@@ -157,8 +141,8 @@ int main(int argc, char **argv)
 	printf("%-42s %12s %14s %10s\n", "mode", "us/exec", "timed us/exec", "ratio");
 	double bare = 0;
 	for (int md = 0; md < NMODES; md++) {
-		qsort(loop_us[md], (size_t)rounds, sizeof(double), cmp);
-		qsort(timed_us[md], (size_t)rounds, sizeof(double), cmp);
+		qsort(loop_us[md], (size_t)rounds, sizeof(double), bench_cmp_double);
+		qsort(timed_us[md], (size_t)rounds, sizeof(double), bench_cmp_double);
 		double l = loop_us[md][rounds / 2], t = timed_us[md][rounds / 2];
 		if (md == BARE)
 			bare = l;
@@ -172,11 +156,11 @@ int main(int argc, char **argv)
 	       "timed window)\n",
 	       loop_us[EXEC_NOISE][rounds / 2] - loop_us[EXEC_CPU_WATCH][rounds / 2],
 	       timed_us[EXEC_NOISE][rounds / 2] - timed_us[EXEC_CPU_WATCH][rounds / 2]);
-	qsort(sample_us, (size_t)rounds, sizeof(double), cmp);
+	qsort(sample_us, (size_t)rounds, sizeof(double), bench_cmp_double);
 	printf("one interference sample (run_interf_begin or run_interf_end): %.2f us\n",
 	       sample_us[rounds / 2]);
-	qsort(first_us, (size_t)rounds, sizeof(double), cmp);
-	qsort(rest_us, (size_t)rounds, sizeof(double), cmp);
+	qsort(first_us, (size_t)rounds, sizeof(double), bench_cmp_double);
+	qsort(rest_us, (size_t)rounds, sizeof(double), bench_cmp_double);
 	printf(
 	    "timed window with sampling: %.2f us for the execution right after a sample, %.2f us "
 	    "for the other %d (without sampling: %.2f us)\n",

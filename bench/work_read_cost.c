@@ -6,6 +6,7 @@
  * Prints one line per figure; the last line, "reading_us MEDIAN", is what the script reads. */
 #include "base/util.h"
 #include "runner/run_work.h"
+#include "bench/bench_mysql.h"
 #include <mysql.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,28 +14,9 @@
 
 #define MAX_ROUNDS 100
 
-static MYSQL *connect_to(const char *cnf)
-{
-	MYSQL *m = mysql_init(NULL);
-	mysql_options(m, MYSQL_READ_DEFAULT_FILE, cnf);
-	mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
-	if (!mysql_real_connect(m, NULL, NULL, NULL, NULL, 0, NULL, 0)) {
-		fprintf(stderr, "work_read_cost: cannot connect with '%s': %s\n", cnf,
-			mysql_error(m));
-		exit(1);
-	}
-	return m;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static double median(double *v, long n)
 {
-	qsort(v, (size_t)n, sizeof(double), cmp);
+	qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -76,7 +58,7 @@ int main(int argc, char **argv)
 	long rounds = argc > 3 ? strtol(argv[3], NULL, 10) : 11;
 	if (n < 1 || rounds < 1 || rounds > MAX_ROUNDS)
 		return 2;
-	MYSQL *m = connect_to(argv[1]);
+	MYSQL *m = bench_connect("work_read_cost", argv[1]);
 	struct run_work w;
 	struct errbuf err;
 	if (run_work_open(&w, m, RUN_WORK_MARIADB, &err) < 0) {
