@@ -124,6 +124,18 @@ static size_t needed(const struct st_cost *c, double effect, double sd)
 	return lo;
 }
 
+size_t st_cost_restarts(const struct st_cost_opts *o, size_t m, double effect, double sd)
+{
+	struct st_cost c;
+	memset(&c, 0, sizeof(c));
+	if (o)
+		c.opts = *o;
+	else
+		st_cost_opts_init(&c.opts);
+	c.m = m;
+	return needed(&c, effect, sd);
+}
+
 /* The smallest change found with opts.power at k restarts a side: st_power rises with the
  * effect, so bisection on log(1 + effect) over [0.1 %, 1000 %] to 0.1 % of the ratio. */
 static double detectable(const struct st_cost *c, size_t k)

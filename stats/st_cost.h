@@ -46,6 +46,12 @@ void st_cost_opts_init(struct st_cost_opts *o);
  * ratios measured (0.41 and 0.27, docs/run.md "Side by side", issue 32). */
 #define ST_COST_SBS_RATIO 0.41
 
+/* Restarts a side for a change of effect (0.05: 5 %) of one query among m at the restart noise
+ * sd (the sd of the log restart means), under the test of o (NULL: st_cost_opts_init): what
+ * st_cost_compute answers for a file of m queries with that noise; 0 when more than
+ * o->max_restarts or sd is not finite. doctor's host-noise check prices its expected noise so. */
+size_t st_cost_restarts(const struct st_cost_opts *o, size_t m, double effect, double sd);
+
 /* One change priced: restarts a side at the noise and at both ends of its CI (0: more than
  * max_restarts), and the wall time of the whole comparison, 2 x restarts x a restart. */
 struct st_cost_effect {

@@ -72,6 +72,29 @@ static void test_st_cost__matches_scipy(void)
 	res_file_free(res);
 }
 
+/* st_cost_restarts prices a noise without a file: at the fixture's noise and the ends of its CI,
+ * for its 5 queries, the restarts SciPy found (cost_expected.json; null: more than 100). */
+static void test_st_cost__restarts_of_a_noise_match_scipy(void)
+{
+	json_t *want = json_load_file(DATA "cost_expected.json", 0, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	json_t *nz = json_object_get(want, "noise"), *ci = json_object_get(nz, "ci");
+	size_t m = n_of(json_object_get(want, "queries"));
+	const double sd[3] = {real_of(json_object_get(nz, "sd")), real_of(json_array_get(ci, 0)),
+			      real_of(json_array_get(ci, 1))};
+	for (size_t i = 0; i < ST_COST_EFFECTS; i++) {
+		json_t *w = json_array_get(json_object_get(want, "changes"), i);
+		double effect = real_of(json_object_get(w, "effect"));
+		json_t *rc = json_object_get(w, "restarts_ci");
+		CU_ASSERT_EQUAL(st_cost_restarts(NULL, m, effect, sd[0]),
+				n_of(json_object_get(w, "restarts")));
+		CU_ASSERT_EQUAL(st_cost_restarts(NULL, m, effect, sd[1]), n_of(json_array_get(rc, 0)));
+		CU_ASSERT_EQUAL(st_cost_restarts(NULL, m, effect, sd[2]), n_of(json_array_get(rc, 1)));
+	}
+	CU_ASSERT_EQUAL(st_cost_restarts(NULL, m, 0.05, NAN), 0);
+	json_decref(want);
+}
+
 /* The lines say the figures; the JSON has them; the options are compare's defaults. */
 static void test_st_cost__lines_json_and_defaults(void)
 {
@@ -141,6 +164,7 @@ int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    {"matches_scipy", test_st_cost__matches_scipy},
+	    {"restarts_of_a_noise_match_scipy", test_st_cost__restarts_of_a_noise_match_scipy},
 	    {"lines_json_and_defaults", test_st_cost__lines_json_and_defaults},
 	    {"one_restart_is_unknown", test_st_cost__one_restart_is_unknown},
 	    {NULL, NULL},
