@@ -6,11 +6,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 struct run_memprobe {
 	size_t *ring;
 	size_t n;
+	size_t steps, at;     /* a memory reference: steps a probe, where the last one stopped */
 	volatile size_t sink; /* keeps the chase from being optimised away */
 };
 
@@ -69,6 +71,43 @@ int run_memprobe_new(struct run_memprobe **out, size_t bytes, struct errbuf *err
 	return 0;
 }
 
+size_t run_memprobe_far_bytes(size_t ring_bytes)
+{
+	size_t b = ring_bytes * RUN_MEMPROBE_FAR_TIMES;
+	if (b < RUN_MEMPROBE_FAR_MIN_BYTES)
+		b = RUN_MEMPROBE_FAR_MIN_BYTES;
+	if (b > RUN_MEMPROBE_FAR_MAX_BYTES)
+		b = RUN_MEMPROBE_FAR_MAX_BYTES;
+	return b;
+}
+
+/* The cycle is made over the line numbers in the first lines slots, then each is moved to its
+ * line's first slot as a slot index, from the last down: slot 8 i >= i was read already. */
+int run_memprobe_new_far(struct run_memprobe **out, size_t bytes, size_t steps, struct errbuf *err)
+{
+	const size_t per_line = 64 / sizeof(size_t);
+	size_t lines = bytes / 64 < 2 ? 2 : bytes / 64;
+	struct run_memprobe *p = calloc(1, sizeof(*p));
+	*out = NULL;
+	if (!p)
+		return errbuf_set(err, "out of memory");
+	p->n = lines * per_line;
+	void *mem = NULL;
+	if (posix_memalign(&mem, (size_t)2 << 20, p->n * sizeof(size_t)) != 0) {
+		free(p);
+		return errbuf_set(err, "out of memory (a memory reference of %zu bytes)", bytes);
+	}
+	/* huge pages where THP allows: a step is then a miss to memory without a page walk */
+	madvise(mem, p->n * sizeof(size_t), MADV_HUGEPAGE);
+	p->ring = mem;
+	sattolo(p->ring, lines);
+	for (size_t i = lines; i-- > 0;)
+		p->ring[i * per_line] = p->ring[i] * per_line;
+	p->steps = steps ? steps : 1;
+	*out = p;
+	return 0;
+}
+
 void run_memprobe_free(struct run_memprobe *p)
 {
 	if (!p)
@@ -101,6 +140,12 @@ static uint64_t thread_cpu_ns(void)
 
 double run_memprobe_take(struct run_memprobe *p)
 {
+	if (p->steps) {
+		uint64_t t0 = thread_cpu_ns();
+		p->at = chase(p->ring, p->steps, p->at);
+		uint64_t t1 = thread_cpu_ns();
+		return (double)(t1 > t0 ? t1 - t0 : 0) / (double)p->steps;
+	}
 	size_t at = chase(p->ring, p->n, 0);
 	uint64_t t0 = thread_cpu_ns();
 	at = chase(p->ring, p->n, at);

@@ -22,8 +22,24 @@ void run_memprobe_free(struct run_memprobe *p);
 
 size_t run_memprobe_bytes(const struct run_memprobe *p);
 
+/* The memory reference of doctor's host-noise check: a ring far larger than the cache, one
+ * slot per 64-byte line in one random cycle through the lines (Sattolo's algorithm, the same
+ * seed), so that every step of a chase misses the cache whatever the neighbours do; in huge
+ * pages where transparent huge pages allow (MADV_HUGEPAGE), so that a step is not also a page
+ * walk. Its probe
+ * (run_memprobe_take) times steps steps from where the previous one stopped, without a loading
+ * pass. run_memprobe_far_bytes: RUN_MEMPROBE_FAR_TIMES the ring of run's probe, within
+ * [RUN_MEMPROBE_FAR_MIN_BYTES, RUN_MEMPROBE_FAR_MAX_BYTES]. */
+#define RUN_MEMPROBE_FAR_TIMES 16
+#define RUN_MEMPROBE_FAR_MIN_BYTES (64u << 20)
+#define RUN_MEMPROBE_FAR_MAX_BYTES (256u << 20)
+#define RUN_MEMPROBE_FAR_STEPS (1u << 16)
+size_t run_memprobe_far_bytes(size_t ring_bytes);
+int run_memprobe_new_far(struct run_memprobe **out, size_t bytes, size_t steps, struct errbuf *err);
+
 /* One probe: a pass over the ring to load it, then a timed pass; the timed pass's nanoseconds
- * of the calling thread's CPU time per step (time other tasks took the CPU is not counted). */
+ * of the calling thread's CPU time per step (time other tasks took the CPU is not counted).
+ * A memory reference (run_memprobe_new_far): its steps, timed the same way. */
 double run_memprobe_take(struct run_memprobe *p);
 
 /* A thread that takes the probes on the given PUs (n_cpus 0: wherever the scheduler puts
@@ -37,7 +53,7 @@ double run_memprobe_worker_take(struct run_memprobe_worker *w);
 void run_memprobe_worker_stop(struct run_memprobe_worker *w);
 
 /* The length of the cycle that starts at slot 0 (the slot count when the ring is one cycle
- * through every slot): for the tests. */
+ * through every slot; for a memory reference, the line count): for the tests. */
 size_t run_memprobe_cycle_length(const struct run_memprobe *p);
 
 #endif

@@ -430,6 +430,27 @@ static void test_run_interf__memory_probe_ring_is_one_cycle(void)
 	CU_ASSERT_EQUAL(run_memprobe_ring_bytes(512u << 20), 16u << 20); /* at most 16 MiB */
 }
 
+/* doctor's memory reference: one cycle through the first slot of every 64-byte line, as many
+ * steps as lines from slot 0 back to it, and its size 16 times run's ring within 64-256 MiB. */
+static void test_run_interf__memory_reference_is_one_cycle_of_lines(void)
+{
+	static const size_t sizes[] = {64, 128, 1000, 1u << 20, (1u << 20) + 64};
+	struct errbuf err = {""};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct run_memprobe *p = NULL;
+		size_t lines = sizes[i] / 64 < 2 ? 2 : sizes[i] / 64;
+		CU_ASSERT_EQUAL_FATAL(run_memprobe_new_far(&p, sizes[i], 100, &err), 0);
+		CU_ASSERT_EQUAL(run_memprobe_bytes(p), lines * 64);
+		CU_ASSERT_EQUAL(run_memprobe_cycle_length(p), lines);
+		CU_ASSERT(run_memprobe_take(p) >= 0); /* runs (a time is not asserted) */
+		run_memprobe_free(p);
+	}
+	CU_ASSERT_EQUAL(run_memprobe_far_bytes(1u << 20), 64u << 20);	/* at least 64 MiB */
+	CU_ASSERT_EQUAL(run_memprobe_far_bytes(4u << 20), 64u << 20);	/* 16 x 4 MiB */
+	CU_ASSERT_EQUAL(run_memprobe_far_bytes(12u << 20), 192u << 20); /* 16 x 12 MiB */
+	CU_ASSERT_EQUAL(run_memprobe_far_bytes(16u << 20), 256u << 20); /* at most 256 MiB */
+}
+
 /* A file of four restarts of four queries, each entry with the probes before and after it
  * (ns per step), host.memory_probe.floor_ns 10. After-probes above 2 x 10: restart 0 none,
  * restart 1 all four (100% > 25%, and against the others' median of 0.125 unusual:
@@ -690,6 +711,8 @@ int main(int argc, char **argv)
 	    {"disturbed_rule_and_exclusion", test_run_interf__disturbed_rule_and_exclusion},
 	    {"io_sums_per_restart", test_run_interf__io_sums_per_restart},
 	    {"memory_probe_ring_is_one_cycle", test_run_interf__memory_probe_ring_is_one_cycle},
+	    {"memory_reference_is_one_cycle_of_lines",
+	     test_run_interf__memory_reference_is_one_cycle_of_lines},
 	    {"memory_contention_rule", test_run_interf__memory_contention_rule},
 	    {"host_contention_is_one_finding", test_run_interf__host_contention_is_one_finding},
 	    {"records_read_back_and_bad_ones_refused",
