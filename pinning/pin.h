@@ -29,6 +29,10 @@ void pin_topo_describe(const struct pin_topo *topo, char *out, size_t len);
 
 void pin_topo_free(struct pin_topo *topo);
 
+/* The largest data cache above the PU of OS index pu (pu < 0 or absent: the first PU), in
+ * bytes; 0 when the topology says none. */
+size_t pin_topo_llc_bytes(const struct pin_topo *topo, int pu);
+
 /* What the user asked for on the command line (all strings borrowed from argv). */
 struct pin_opts {
 	const char *topology;	 /* --topology FILE|synthetic:DESC, NULL = machine */

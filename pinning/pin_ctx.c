@@ -127,17 +127,10 @@ int pin_ctx_bind_client(const struct pin_ctx *c, struct errbuf *err)
 
 size_t pin_ctx_llc_bytes(const struct pin_ctx *c)
 {
-	hwloc_topology_t t = c->topo->topo;
-	hwloc_obj_t o = NULL;
+	int pu = -1;
 	if (c->place.pinned && !hwloc_bitmap_iszero(c->server_set))
-		o = hwloc_get_pu_obj_by_os_index(t, (unsigned)hwloc_bitmap_first(c->server_set));
-	if (!o)
-		o = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, 0);
-	size_t best = 0;
-	for (; o; o = o->parent)
-		if (hwloc_obj_type_is_dcache(o->type) && o->attr && o->attr->cache.size > best)
-			best = (size_t)o->attr->cache.size;
-	return best;
+		pu = hwloc_bitmap_first(c->server_set);
+	return pin_topo_llc_bytes(c->topo, pu);
 }
 
 /* Value of "Key:\t..." in a status file, trimmed, into out. */

@@ -95,6 +95,18 @@ void pin_topo_describe(const struct pin_topo *t, char *out, size_t len)
 		 nn, nn == 1 ? "" : "s", allowed);
 }
 
+size_t pin_topo_llc_bytes(const struct pin_topo *t, int pu)
+{
+	hwloc_obj_t o = pu >= 0 ? hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)pu) : NULL;
+	if (!o)
+		o = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_PU, 0);
+	size_t best = 0;
+	for (; o; o = o->parent)
+		if (hwloc_obj_type_is_dcache(o->type) && o->attr && o->attr->cache.size > best)
+			best = (size_t)o->attr->cache.size;
+	return best;
+}
+
 void pin_topo_free(struct pin_topo *t)
 {
 	if (!t)
