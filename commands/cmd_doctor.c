@@ -2,7 +2,10 @@
 /* dbt3stab doctor: checks the host for sources of benchmark noise; --tune / --reset. */
 #include "base/cli.h"
 #include "pinning/doctor.h"
+#include "pinning/doctor_noise.h"
 #include "pinning/pin.h"
+#include "runner/run_memprobe.h"
+#include "stats/st_cost.h"
 #include "commands/cmd.h"
 #include "commands/cmd_output.h"
 #include "commands/cmd_pin_opts.h"
@@ -14,6 +17,7 @@
 struct doctor_args {
 	struct pin_opts pin;
 	int as_json, tune, reset, quiet, help;
+	double noise_s;
 };
 
 static const struct cli_opt options[] = {
@@ -22,6 +26,10 @@ static const struct cli_opt options[] = {
 		 "as root, apply what has a file in /proc or /sys and save the previous values "
 		 "(under $DBT3STAB_HOME or ~/.dbt3stab)"),
     CLI_ROW_FLAG("reset", 0, struct doctor_args, reset, "restore the values --tune saved"),
+    CLI_ROW_NUM(CLI_OPT_DOUBLE, "noise-seconds", "S", struct doctor_args, noise_s, 0, 60,
+		"bad --noise-seconds '%s' (0 to 60)",
+		"how long host_noise samples the memory probe and steal time (default 3; 0: not "
+		"at all)"),
     CLI_ROW_QUIET(struct doctor_args, quiet, "no log of --tune/--reset changes"),
     CLI_ROW_HELP(struct doctor_args, help),
     CMD_PIN_ROW("server-cpus", "LIST", PIN_OPT_SERVER_CPUS, struct doctor_args, pin,
@@ -33,10 +41,12 @@ static const struct cli_opt options[] = {
 
 static void usage(FILE *f)
 {
-	fputs("usage: dbt3stab doctor [--json] [--tune | --reset] [placement options]\n\n"
+	fputs("usage: dbt3stab doctor [--json] [--tune | --reset] [--noise-seconds S] [placement "
+	      "options]\n\n"
 	      "Checks what makes single-threaded benchmarks unstable: CPU governor, turbo, SMT,\n"
 	      "isolated CPUs, ASLR, transparent huge pages, NUMA balancing, swap, load, busy\n"
-	      "processes on the benchmark PUs, irqbalance, hypervisor, performance counters.\n"
+	      "processes on the benchmark PUs, irqbalance, hypervisor, performance counters,\n"
+	      "and the host's noise (a few seconds of run's memory probe and the steal time).\n"
 	      "Each check is ok, warn or unknown, with the value seen and the fix.\n"
 	      "Exit status: 0 when nothing is warn, 1 otherwise.\n\n",
 	      f);
@@ -58,8 +68,15 @@ static char *state_file(void)
 	return p;
 }
 
+/* What the host-noise check needs of the placement. */
+struct bench_place {
+	int n_server; /* the first n_server of the PUs are the server's; 0: unpinned */
+	size_t llc;   /* the largest data cache above the server's PU (0: unknown) */
+};
+
 /* The PUs of the placement a run would use: server then client. */
-static int benchmark_cpus(const struct pin_opts *o, unsigned *cpus, int max, int *n)
+static int benchmark_cpus(const struct pin_opts *o, unsigned *cpus, int max, int *n,
+			  struct bench_place *bp)
 {
 	struct errbuf err = {{0}};
 	struct pin_topo *topo = NULL;
@@ -70,8 +87,10 @@ static int benchmark_cpus(const struct pin_opts *o, unsigned *cpus, int max, int
 	    pin_placement_compute(p, topo, o, &err) == 0) {
 		for (int i = 0; i < p->n_server && *n < max; i++)
 			cpus[(*n)++] = p->server_cpus[i];
+		bp->n_server = p->pinned ? *n : 0;
 		for (int i = 0; i < p->n_client && *n < max; i++)
 			cpus[(*n)++] = p->client_cpus[i];
+		bp->llc = pin_topo_llc_bytes(topo, bp->n_server ? (int)cpus[0] : -1);
 		rc = 0;
 	} else {
 		cli_error("%s", p ? err.msg : "out of memory");
@@ -79,6 +98,59 @@ static int benchmark_cpus(const struct pin_opts *o, unsigned *cpus, int max, int
 	pin_topo_free(topo);
 	free(p);
 	return rc;
+}
+
+/* The host-noise check's probes: run's memory probe and the memory reference, each taken by a
+ * thread of its own on the server's PUs (runner/run_memprobe.h), one at a time. */
+struct noise_probes {
+	struct run_memprobe *near, *far;
+	struct run_memprobe_worker *wn, *wf;
+	struct doctor_probe p;
+};
+
+static double take_near(void *ctx)
+{
+	return run_memprobe_worker_take(((struct noise_probes *)ctx)->wn);
+}
+
+static double take_far(void *ctx)
+{
+	return run_memprobe_worker_take(((struct noise_probes *)ctx)->wf);
+}
+
+static void noise_close(struct noise_probes *n)
+{
+	run_memprobe_worker_stop(n->wn);
+	run_memprobe_worker_stop(n->wf);
+	run_memprobe_free(n->near);
+	run_memprobe_free(n->far);
+	memset(n, 0, sizeof(*n));
+}
+
+static int noise_open(struct noise_probes *n, const struct bench_place *bp, const unsigned *cpus,
+		      struct errbuf *err)
+{
+	size_t ring = run_memprobe_ring_bytes(bp->llc), far = run_memprobe_far_bytes(ring);
+	memset(n, 0, sizeof(*n));
+	if (run_memprobe_new(&n->near, ring, err) < 0 ||
+	    run_memprobe_new_far(&n->far, far, RUN_MEMPROBE_FAR_STEPS, err) < 0 ||
+	    run_memprobe_worker_start(&n->wn, n->near, cpus, bp->n_server, err) < 0 ||
+	    run_memprobe_worker_start(&n->wf, n->far, cpus, bp->n_server, err) < 0) {
+		noise_close(n);
+		return -1;
+	}
+	n->p = (struct doctor_probe){.near = take_near,
+				     .far = take_far,
+				     .ctx = n,
+				     .near_bytes = run_memprobe_bytes(n->near),
+				     .far_bytes = run_memprobe_bytes(n->far)};
+	return 0;
+}
+
+/* What compare's default test needs a side for a change of effect at restart noise sd. */
+static size_t restarts_for(double sd, double effect)
+{
+	return st_cost_restarts(NULL, DOCTOR_NOISE_QUERIES, effect, sd);
 }
 
 static int report(const struct doctor_check *checks, int as_json, const unsigned *cpus, int n_cpus)
@@ -112,7 +184,7 @@ static int report(const struct doctor_check *checks, int as_json, const unsigned
 
 int cmd_doctor(int argc, char **argv)
 {
-	struct doctor_args a = {.as_json = 0};
+	struct doctor_args a = {.noise_s = DOCTOR_NOISE_MS / 1000.0};
 	struct cli_parse p = {.cmd = "doctor", .base = &a};
 	struct errbuf err = {{0}};
 	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
@@ -157,10 +229,23 @@ int cmd_doctor(int argc, char **argv)
 
 	unsigned cpus[PIN_MAX_IDS];
 	int n_cpus = 0;
-	if (benchmark_cpus(&o, cpus, PIN_MAX_IDS, &n_cpus) < 0)
+	struct bench_place bp = {0};
+	if (benchmark_cpus(&o, cpus, PIN_MAX_IDS, &n_cpus, &bp) < 0)
 		return CLI_USAGE;
 	struct doctor_check checks[DOCTOR_N_CHECKS];
-	struct doctor_env env = {.root = root, .cpus = cpus, .n_cpus = n_cpus, .sample_ms = 300};
+	struct doctor_env env = {.root = root,
+				 .cpus = cpus,
+				 .n_cpus = n_cpus,
+				 .sample_ms = 300,
+				 .noise_ms = (int)(a.noise_s * 1000 + 0.5),
+				 .restarts = restarts_for};
+	struct noise_probes np;
+	if (env.noise_ms > 0 && noise_open(&np, &bp, cpus, &err) == 0)
+		env.probe = &np.p;
+	else if (env.noise_ms > 0)
+		cli_warn("no memory probe: %s", err.msg);
 	doctor_run(checks, &env);
+	if (env.probe)
+		noise_close(&np);
 	return report(checks, as_json, cpus, n_cpus);
 }

@@ -5,6 +5,7 @@
 #define DBT3_DOC_H
 #include "base/util.h"
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 
 enum doctor_status { DOCTOR_OK = 0, DOCTOR_WARN, DOCTOR_UNKNOWN };
@@ -16,6 +17,17 @@ struct doctor_check {
 	char fix[512];	 /* the command that fixes a warn, "" when none */
 };
 
+/* The probes of the host-noise check, given by the command (runner/run_memprobe.h): near takes
+ * one probe of run's memory probe on the server's PUs, far one of the memory reference (a chase
+ * far larger than the cache), each in ns a step (< 0: failed); ctx is theirs. The sizes are
+ * for the text. */
+struct doctor_probe {
+	double (*near)(void *ctx);
+	double (*far)(void *ctx);
+	void *ctx;
+	size_t near_bytes, far_bytes;
+};
+
 /* Where to look: root "" is the real system; tests point it at a directory that mirrors the
  * files under /proc and /sys. cpus are the PUs the benchmark will use (server then client). */
 struct doctor_env {
@@ -23,10 +35,18 @@ struct doctor_env {
 	const unsigned *cpus;
 	int n_cpus;
 	int sample_ms; /* how long to watch the chosen CPUs for busy processes (0: 300) */
+	/* host_noise: its probes (NULL: not sampled, the check is unknown), how long to sample
+	 * (0: DOCTOR_NOISE_MS) and at most how many probes (0: DOCTOR_NOISE_MAX_PROBES); the
+	 * restarts a side a change of effect needs at restart noise sd (the command's
+	 * st_cost_restarts for DOCTOR_NOISE_QUERIES queries; 0: more than it prices; NULL: not
+	 * said). */
+	const struct doctor_probe *probe;
+	int noise_ms, noise_max_probes;
+	size_t (*restarts)(double sd, double effect);
 };
 
 /* Number of checks doctor_run fills. */
-#define DOCTOR_N_CHECKS 13
+#define DOCTOR_N_CHECKS 14
 
 /* Runs every check into out[DOCTOR_N_CHECKS]; never fails: what cannot be read is DOCTOR_UNKNOWN.
  */

@@ -3,6 +3,7 @@
 #include "pinning/doctor.h"
 #include "base/util_perf.h"
 #include "pinning/doctor_int.h"
+#include "pinning/doctor_noise.h"
 #include "pinning/pin.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -499,7 +500,7 @@ void doctor_run(struct doctor_check out[DOCTOR_N_CHECKS], const struct doctor_en
 	    "isolated_cpus",  "aslr",	     "transparent_hugepages",
 	    "numa_balancing", "swap",	     "load_average",
 	    "busy_cpus",      "irqbalance",  "hypervisor",
-	    "perf_counters"};
+	    "perf_counters",  "host_noise"};
 	const char *root = env->root ? env->root : "";
 	memset(out, 0, sizeof(struct doctor_check) * DOCTOR_N_CHECKS);
 	for (int i = 0; i < DOCTOR_N_CHECKS; i++)
@@ -517,6 +518,7 @@ void doctor_run(struct doctor_check out[DOCTOR_N_CHECKS], const struct doctor_en
 	check_irqbalance(&out[10], root);
 	check_hypervisor(&out[11], root);
 	check_perf(&out[12], root);
+	doctor_noise_check(&out[13], env);
 }
 
 const char *doctor_status_name(enum doctor_status s)
