@@ -12,6 +12,11 @@
 
 #define QRY_COUNT 22
 #define QRY_MAX_PARAMS 10
+#define QRY_STREAM_MAX 40 /* TPC-H's query streams: 0 (the power test) to 40 */
+
+/* The order in which TPC-H query stream `stream` runs the 22 queries (TPC-H 2.17.3 Appendix A,
+ * qgen -p stream): 0 with out filled, -1 outside 0..QRY_STREAM_MAX. */
+int qry_stream_order(int stream, int out[QRY_COUNT]);
 
 /* How parameters are chosen. seeded = 0: the TPC-H validation (qgen -d) values; otherwise qgen
  * -r seed. sf only changes Q11's fraction (0.0001 / sf), as in qgen -s. */

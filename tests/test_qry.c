@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "dbt3/qry.h"
 #include "tests/harness.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +179,44 @@ static void test_qry__bad_ids_are_rejected(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "1 to 22"));
 }
 
+/* The stream orders are TPC-H 2.17.3 Appendix A's table, as tests/data/tpch_permutation.txt
+ * carries it (copied from qgen's own table, its source in the file's header). */
+static void test_qry__stream_orders_are_the_specs_table(void)
+{
+	FILE *f = fopen(DBT3_SOURCE_DIR "/tests/data/tpch_permutation.txt", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char line[256];
+	int streams = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		int want[QRY_COUNT], got[QRY_COUNT], stream, at = 0, n = 0;
+		CU_ASSERT_EQUAL_FATAL(sscanf(line, "%d:%n", &stream, &at), 1);
+		for (int k = 0; k < QRY_COUNT; k++) {
+			int used = 0;
+			CU_ASSERT_EQUAL_FATAL(sscanf(line + at, "%d%n", &want[k], &used), 1);
+			at += used;
+			n++;
+		}
+		CU_ASSERT_EQUAL(stream, streams);
+		CU_ASSERT_EQUAL_FATAL(qry_stream_order(stream, got), 0);
+		CU_ASSERT(memcmp(want, got, sizeof(want)) == 0);
+		/* each a permutation of 1..22 */
+		int seen[QRY_COUNT + 1] = {0};
+		for (int k = 0; k < n; k++)
+			if (got[k] >= 1 && got[k] <= QRY_COUNT)
+				seen[got[k]]++;
+		for (int q = 1; q <= QRY_COUNT; q++)
+			CU_ASSERT_EQUAL(seen[q], 1);
+		streams++;
+	}
+	fclose(f);
+	CU_ASSERT_EQUAL(streams, QRY_STREAM_MAX + 1);
+	int out[QRY_COUNT];
+	CU_ASSERT_EQUAL(qry_stream_order(-1, out), -1);
+	CU_ASSERT_EQUAL(qry_stream_order(QRY_STREAM_MAX + 1, out), -1);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
@@ -189,6 +228,7 @@ int main(int argc, char **argv)
 	    TH_CASE(qry, sha_is_stable_and_parameter_sensitive),
 	    TH_CASE(qry, round2_rounds_half_away_from_zero),
 	    TH_CASE(qry, bad_ids_are_rejected),
+	    TH_CASE(qry, stream_orders_are_the_specs_table),
 	    {NULL, NULL},
 	};
 	return th_run("qry", cases, argc, argv);
