@@ -226,6 +226,11 @@ static const struct cli_opt options[] = {
      .help = "after the queries of every restart, measure the refresh functions RF1 and RF2 "
 	     "(refresh set 1, generated in process as dbgen -U makes it; SF 0.01 and above), "
 	     "then restore and check the data (rows, CHECKSUM TABLE); entries RF1 and RF2"},
+    PLAN_INT("streams", streams, 1, RUN_STREAMS_MAX, T(PLAN),
+	     "after the queries (and --refresh's pair) of every restart, the throughput test: S "
+	     "connections at once, each running the queries once in TPC-H's order for its "
+	     "stream number, and with --refresh a refresh stream of S RF1/RF2 pairs; entries "
+	     "T:Q1 ... (one time per stream), T:stream (each stream's time)"),
     PLAN_INT("restarts", restarts, 1, RES_MAX_RESTARTS, T(PLAN) | T(FIXED) | T(RESTARTS),
 	     "server starts (default 5)"),
     PLAN_INT("warmup", warmup, 0, RES_MAX_RUNS, T(PLAN) | T(FIXED) | T(WARMUP),
@@ -655,8 +660,9 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 		return cli_usage_error(cmd,
 				       "--redo-disturbed works with the fixed protocol, not with "
 				       "--budget");
-	if (plan->refresh && (plan->budget_s > 0 || a->sbs_opt == 1))
-		return cli_usage_error(cmd, "--refresh works with the fixed protocol, not with %s",
+	if ((plan->refresh || plan->streams) && (plan->budget_s > 0 || a->sbs_opt == 1))
+		return cli_usage_error(cmd, "%s works with the fixed protocol, not with %s",
+				       plan->refresh ? "--refresh" : "--streams",
 				       plan->budget_s > 0 ? "--budget" : "--side-by-side");
 	if (plan->refresh && scale_given && plan->scale < 0.01)
 		return cli_usage_error(cmd, "--refresh needs scale factor 0.01 or above: dbgen's "
@@ -685,7 +691,7 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 		a->plan.side_by_side =
 		    a->sbs_opt >= 0 ? a->sbs_opt
 				    : a->n_variants == 2 && RUN_SBS_DEFAULT && !plan->instructions &&
-					  !plan->refresh;
+					  !plan->refresh && !plan->streams;
 	return 0;
 }
 

@@ -613,7 +613,8 @@ static int check_plan(struct rd *rd, json_t *plan)
 	    str_member(rd, plan, "$.plan", "parameters", 64, NULL, OPT_NULL) < 0 ||
 	    check_specs(rd, plan, "$.plan", plan_more, sizeof(plan_more) / sizeof(plan_more[0])) <
 		0 ||
-	    check_plan_horizon(rd, plan) < 0 || rd_check_refresh_plan(rd, plan) < 0)
+	    check_plan_horizon(rd, plan) < 0 || rd_check_refresh_plan(rd, plan) < 0 ||
+	    rd_check_streams_plan(rd, plan) < 0)
 		return -1;
 	return 0;
 }

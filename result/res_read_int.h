@@ -61,6 +61,8 @@ int rd_check_noise_top(struct rd *rd, json_t *root);
  * and the optional $.plan.refresh. */
 int rd_check_refresh_entry(struct rd *rd, json_t *o, const char *path);
 int rd_check_refresh_plan(struct rd *rd, json_t *plan);
+/* run --streams: the optional $.plan.streams. */
+int rd_check_streams_plan(struct rd *rd, json_t *plan);
 
 /* $.host.contention (optional). */
 int rd_check_host_contention(struct rd *rd, json_t *host);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The result reader's checks of run --refresh's members: plan.refresh, and a refresh entry's
- * "refresh" and "data_check" records (docs/result-format.md, "Refresh functions"). */
+/* The result reader's checks of run --refresh's and --streams' members: plan.refresh,
+ * plan.streams, and an entry's "refresh", "data_check", "refresh_sets", "stream_positions" and
+ * "elapsed_ms" (docs/result-format.md, "Refresh functions", "Throughput test"). */
 #include "result/res_read_int.h"
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +9,28 @@
 #define RF_MAX_SET 999		    /* gen_refresh.h's GEN_REFRESH_SET_MAX */
 #define RF_MAX_ROWS (1LL << 50)	    /* a row count of orders or lineitem */
 #define RF_CHECKSUM_DIGITS 20	    /* an unsigned 64-bit CHECKSUM TABLE value in decimal */
+#define RF_MAX_STREAMS 40	    /* runner/run.h's RUN_STREAMS_MAX */
 
+/* obj.key (optional): an array of at most max integers in [lo, hi]. */
+static int int_list(struct rd *rd, json_t *obj, const char *path, const char *key, size_t max,
+		    long long lo, long long hi)
+{
+	char p[400];
+	json_t *a, *v;
+	size_t i;
+	if (rd_member(rd, obj, path, key, W_ARRAY | W_OPTIONAL, &a) < 0)
+		return -1;
+	rd_path_join(p, sizeof(p), path, key);
+	if (a && json_array_size(a) > max)
+		return rd_fail(rd, p, "more than %zu entries", max);
+	json_array_foreach(a, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+			return rd_fail(rd, p, "entry %zu: expected an integer %lld to %lld", i, lo,
+				       hi);
+	}
+	return 0;
+}
 
 /* obj.key: a string of 1 to RF_CHECKSUM_DIGITS decimal digits. */
 static int checksum_member(struct rd *rd, json_t *obj, const char *path, const char *key)
@@ -50,7 +72,11 @@ int rd_check_refresh_entry(struct rd *rd, json_t *o, const char *path)
 	char p[400];
 	json_t *rf, *dc, *v;
 	long long x;
-	if (rd_member(rd, o, path, "refresh", W_OBJECT | W_OPTIONAL, &rf) < 0 ||
+	if (int_list(rd, o, path, "refresh_sets", RF_MAX_STREAMS, 1, RF_MAX_SET) < 0 ||
+	    int_list(rd, o, path, "stream_positions", RF_MAX_STREAMS, 0, 63) < 0 ||
+	    rd_num_member(rd, o, path, "elapsed_ms", 0, RES_MAX_TIME_MS, W_OPTIONAL | W_LO_INCL) <
+		0 ||
+	    rd_member(rd, o, path, "refresh", W_OBJECT | W_OPTIONAL, &rf) < 0 ||
 	    rd_member(rd, o, path, "data_check", W_OBJECT | W_OPTIONAL, &dc) < 0)
 		return -1;
 	if (rf) {
@@ -93,3 +119,39 @@ int rd_check_refresh_plan(struct rd *rd, json_t *plan)
 	return 0;
 }
 
+int rd_check_streams_plan(struct rd *rd, json_t *plan)
+{
+	json_t *st, *v, *orders;
+	long long x;
+	size_t i;
+	const char *path = "$.plan.streams";
+	if (rd_member(rd, plan, "$.plan", "streams", W_OBJECT | W_OPTIONAL, &st) < 0)
+		return -1;
+	if (!st)
+		return 0;
+	if (rd_int_member(rd, st, path, "count", 1, RF_MAX_STREAMS, 0, &x) < 0 ||
+	    rd_member(rd, st, path, "refresh_stream", W_BOOL | W_OPTIONAL, &v) < 0 ||
+	    rd_member(rd, st, path, "order", W_STRING | W_OPTIONAL, &v) < 0 ||
+	    rd_member(rd, st, path, "parameters", W_STRING | W_OPTIONAL, &v) < 0 ||
+	    rd_member(rd, st, path, "query_orders", W_ARRAY | W_OPTIONAL, &orders) < 0)
+		return -1;
+	if (orders && json_array_size(orders) > RF_MAX_STREAMS)
+		return rd_fail(rd, "$.plan.streams.query_orders", "more than %d entries",
+			       RF_MAX_STREAMS);
+	json_array_foreach(orders, i, v)
+	{
+		char p[64];
+		size_t k;
+		json_t *q;
+		snprintf(p, sizeof(p), "%s.query_orders[%zu]", path, i);
+		if (!json_is_array(v) || json_array_size(v) > 22)
+			return rd_fail(rd, p, "expected an array of at most 22 query numbers");
+		json_array_foreach(v, k, q)
+		{
+			if (!json_is_integer(q) || json_integer_value(q) < 1 ||
+			    json_integer_value(q) > 22)
+				return rd_fail(rd, p, "entry %zu: expected an integer 1 to 22", k);
+		}
+	}
+	return 0;
+}

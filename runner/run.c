@@ -98,7 +98,9 @@ static int prepare_result(struct run_state *c, struct run_target_state *t, const
 		if (!q && !res_file_add_query(res, id, sha))
 			return errbuf_set(err, "out of memory");
 	}
-	return run_rf_prepare(c, t, err);
+	if (run_rf_prepare(c, t, err) < 0)
+		return -1;
+	return run_streams_prepare(c, t, err);
 }
 
 /* --redo-disturbed N: up to N disturbed restarts (target by target, in order) measured again;

@@ -15,6 +15,13 @@
 /* The ids of the refresh functions' entries in a result file (run --refresh). */
 #define RUN_RF1 "RF1"
 #define RUN_RF2 "RF2"
+/* run --streams S (the throughput test): entries T:Q1 ... T:Q22 (one time per stream), T:stream
+ * (each stream's wall time) and, with --refresh, T:RF1 and T:RF2 (one time per pair). */
+#define RUN_STREAMS_MAX 40 /* TPC-H's query streams 1 ... 40 (Appendix A) */
+#define RUN_T_PREFIX "T:"
+#define RUN_T_STREAM "T:stream"
+#define RUN_T_RF1 "T:RF1"
+#define RUN_T_RF2 "T:RF2"
 
 /* A server build or setting to measure: --variant NAME:mysqld=PATH[,option=value...]. */
 struct run_variant {
@@ -85,6 +92,7 @@ struct run_plan {
 	int side_by_side;     /* two variants' servers up at once, executions alternated
 			       * (runner/run_sbs.h) */
 	int refresh; /* --refresh: RF1 and RF2 after the queries of every restart (docs/run.md) */
+	int streams; /* --streams S: the throughput test after them, 0 without (docs/run.md) */
 };
 
 /* What the command line gave, for run_plan_instr_defaults. */

@@ -66,7 +66,9 @@ int run_pending(const struct run_state *c, const struct run_target_state *t, int
 		if (!run_has_restart(res_file_find_query_num(t->t->res, c->plan->queries[i]), r))
 			n++;
 	const struct res_query *rf2 = c->rf ? res_file_find_query(t->t->res, RUN_RF2) : NULL;
-	return n + (rf2 && !run_has_restart(rf2, r));
+	const struct res_query *ts =
+	    c->plan->streams ? res_file_find_query(t->t->res, RUN_T_STREAM) : NULL;
+	return n + (rf2 && !run_has_restart(rf2, r)) + (ts && !run_has_restart(ts, r));
 }
 
 int run_checkpoint(struct run_target_state *t, struct errbuf *err)

@@ -97,7 +97,8 @@ struct run_state {
 	int paced_pair;	 /* the current pair is the paced last pair (run_budget_stop) */
 	int owed_warned; /* the restarts still owed were said not to fit (once) */
 	int sbs;		/* side by side (run_sbs_run.c) */
-	struct rf_set *rf;	/* --refresh: the staged refresh sets, NULL without */
+	struct rf_set *rf;	/* --refresh: the staged refresh sets (1, then 2 ... S + 1 for the
+				 * refresh stream of --streams S), NULL without */
 	int n_rf;
 	struct srv *sbs_src;	/* ... the instance whose data is cloned, locked for the run */
 };
@@ -164,6 +165,14 @@ int run_rf_restart(struct run_state *c, struct run_target_state *t, int r, struc
 /* The check as {"orders", "lineitems", "orders_checksum", "lineitem_checksum"} (a new
  * reference). */
 json_t *run_rf_check_json(const struct rf_check *k);
+
+/* run_streams.c: --streams S (docs/run.md, "Throughput test") */
+/* plan.streams and the entries T:Q..., T:stream, T:RF1, T:RF2 in t's result. */
+int run_streams_prepare(struct run_state *c, struct run_target_state *t, struct errbuf *err);
+/* Restart r's throughput test on the running server, after its single-stream queries and
+ * refresh pair: recorded and checkpointed. 0, -1 or RUN_E_SERVER (err). */
+int run_streams_restart(struct run_state *c, struct run_target_state *t, int r,
+			struct errbuf *err);
 
 /* run_budget_loop.c */
 int run_budget_loop(struct run_state *c, int *vorder, struct errbuf *err);

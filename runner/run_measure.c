@@ -544,7 +544,8 @@ int run_restart(struct run_state *c, struct run_target_state *t, int r, struct e
 			return rc;
 		}
 	}
-	if (c->rf && (rc = run_rf_restart(c, t, r, err)) < 0) {
+	if ((c->rf && (rc = run_rf_restart(c, t, r, err)) < 0) ||
+	    (c->plan->streams && (rc = run_streams_restart(c, t, r, err)) < 0)) {
 		struct errbuf serr;
 		run_session_close(c);
 		srv_stop(t->srv, &serr);

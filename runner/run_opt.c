@@ -182,6 +182,10 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 	}
 	json_t *qs = json_object_get(p, "queries");
 	out->refresh = json_is_object(json_object_get(p, "refresh"));
+	json_t *sc = json_object_get(json_object_get(p, "streams"), "count");
+	if (json_is_integer(sc) && json_integer_value(sc) >= 1 &&
+	    json_integer_value(sc) <= RUN_STREAMS_MAX)
+		out->streams = (int)json_integer_value(sc);
 	if (!json_is_array(qs) || json_array_size(qs) == 0 ||
 	    json_array_size(qs) > 2 * RUN_MAX_QUERIES + 8)
 		return errbuf_set(err, "plan.queries missing or malformed");
@@ -194,6 +198,8 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 		const char *s = json_string_value(q);
 		if (out->refresh && s && (strcmp(s, RUN_RF1) == 0 || strcmp(s, RUN_RF2) == 0))
 			continue; /* the refresh functions' entries (run --refresh) */
+		if (out->streams && s && strncmp(s, RUN_T_PREFIX, strlen(RUN_T_PREFIX)) == 0)
+			continue; /* the throughput test's entries (run --streams) */
 		if (!s || parse_qnum(s, s + strlen(s), &num) < 0 || out->n_queries >= RUN_MAX_QUERIES)
 			return errbuf_set(err, "plan.queries[%zu] is not a query id", i);
 		out->queries[out->n_queries++] = num;

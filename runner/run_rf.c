@@ -12,7 +12,7 @@ int run_rf_stage(struct run_state *c, struct errbuf *err)
 {
 	struct gen_ctx *ctx = NULL;
 	struct errbuf gerr;
-	int n = 1;
+	int n = 1 + c->plan->streams; /* the refresh stream's pairs take sets 2 ... S + 1 */
 	if (!c->plan->refresh)
 		return 0;
 	c->rf = calloc((size_t)n, sizeof(*c->rf));

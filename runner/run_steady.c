@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The corrected `not_steady` check (runner/run_steady.h). */
 #include "runner/run_steady.h"
+#include "runner/run.h"
 #include "stats/st.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 size_t run_steady_holm(int *flags, const double *p, size_t m, double alpha)
 {
@@ -43,9 +45,12 @@ int run_steady_flags(struct res_file *res, double alpha)
 		free(flags);
 		return -1;
 	}
-	for (size_t q = 0; q < res->n_queries; q++)
+	for (size_t q = 0; q < res->n_queries; q++) {
+		/* run --streams' entries hold one time per stream, not a series in time */
+		int series = strncmp(res->queries[q].id, RUN_T_PREFIX, strlen(RUN_T_PREFIX)) != 0;
 		for (size_t k = 0; k < res->queries[q].n_restarts; k++)
-			p[i++] = trend_p(&res->queries[q].restarts[k]);
+			p[i++] = series ? trend_p(&res->queries[q].restarts[k]) : NAN;
+	}
 	size_t n = run_steady_holm(flags, p, m, alpha);
 	i = 0;
 	for (size_t q = 0; q < res->n_queries; q++)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* run --refresh against a real private MariaDB loaded at SF 0.01: RF1 and RF2 are measured in
- * every restart after the queries, the data is restored and checked (row counts from dbgen's own
- * files, tests/data/rf_expected.sh), compare and summary treat them like queries, and a scale
- * factor without refresh data is refused in one line. */
+/* run --refresh and --streams against a real private MariaDB loaded at SF 0.01: RF1 and RF2 are
+ * measured in every restart after the queries, the data is restored and checked (row counts from
+ * dbgen's own files, tests/data/rf_expected.sh), the throughput test runs the streams in TPC-H's
+ * orders (tests/data/tpch_permutation.txt) with the single stream's answers, compare and summary
+ * treat the entries like queries, and a scale factor without refresh data is refused. */
 #include "harness.h"
 #include "result/res.h"
 #include "tests/th_db.h"
@@ -190,11 +191,157 @@ static void test_run_rf_db__refresh_refused_without_refresh_data(void)
 	free(out);
 }
 
+/* Stream s's order of TPC-H 2.17.3 Appendix A, as tests/data/tpch_permutation.txt has it, kept
+ * to the queries in want[] (n of them): into out, the count. */
+static int spec_order(int s, const int *want, int n, int *out)
+{
+	FILE *f = fopen(DBT3_SOURCE_DIR "/tests/data/tpch_permutation.txt", "r");
+	char line[256];
+	int k = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		int stream, at = 0, q, used;
+		if (line[0] == '#' || sscanf(line, "%d:%n", &stream, &at) != 1 || stream != s)
+			continue;
+		while (sscanf(line + at, "%d%n", &q, &used) == 1) {
+			at += used;
+			for (int i = 0; i < n; i++)
+				if (want[i] == q)
+					out[k++] = q;
+		}
+	}
+	if (f)
+		fclose(f);
+	return k;
+}
+
+/* The throughput entries of a --streams 2 run of Q1, Q6, Q15 over `restarts` restarts. */
+static void assert_streams(const struct res_file *res, int restarts, int refresh)
+{
+	static const int want[] = {1, 6, 15};
+	static const char *const ids[] = {"T:Q1", "T:Q6", "T:Q15"};
+	json_t *st = json_object_get(res->plan, "streams");
+	CU_ASSERT_EQUAL(num(st, "count"), 2);
+	CU_ASSERT_EQUAL(json_is_true(json_object_get(st, "refresh_stream")), refresh);
+	for (int s = 1; s <= 2; s++) {
+		int order[3];
+		CU_ASSERT_EQUAL_FATAL(spec_order(s, want, 3, order), 3);
+		json_t *o = json_array_get(json_object_get(st, "query_orders"), (size_t)s - 1);
+		CU_ASSERT_EQUAL_FATAL(json_array_size(o), 3);
+		for (int k = 0; k < 3; k++)
+			CU_ASSERT_EQUAL(json_integer_value(json_array_get(o, (size_t)k)), order[k]);
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct res_query *q = res_file_find_query(res, ids[i]);
+		const struct res_query *single = res_file_find_query_num(res, want[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+		CU_ASSERT_EQUAL_FATAL(q->n_restarts, (size_t)restarts);
+		for (int r = 0; r < restarts; r++) {
+			const struct res_restart *e = &q->restarts[r];
+			CU_ASSERT_EQUAL(e->status, RES_STATUS_OK);
+			CU_ASSERT_EQUAL(e->n_measured, 2); /* one time per stream */
+			CU_ASSERT(e->measured_ms[0] > 0 && e->measured_ms[1] > 0);
+			CU_ASSERT_EQUAL(e->rows, single->restarts[r].rows);
+			CU_ASSERT_PTR_NOT_NULL(e->plan_sha256);
+			if (!refresh) /* the same answer as the single stream's */
+				CU_ASSERT(e->result_sha256 &&
+					  strcmp(e->result_sha256, single->restarts[r].result_sha256) ==
+					      0);
+		}
+	}
+	const struct res_query *ts = res_file_find_query(res, "T:stream");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ts);
+	CU_ASSERT_EQUAL_FATAL(ts->n_restarts, (size_t)restarts);
+	for (int r = 0; r < restarts; r++) {
+		const struct res_restart *e = &ts->restarts[r];
+		CU_ASSERT_EQUAL_FATAL(e->n_measured, 2);
+		double el = json_number_value(json_object_get(e->extra, "elapsed_ms"));
+		/* each stream within the test's elapsed time, and its queries within the stream */
+		CU_ASSERT(el >= e->measured_ms[0] && el >= e->measured_ms[1]);
+		for (int s = 0; s < 2; s++) {
+			double sum = 0;
+			for (int i = 0; i < 3; i++)
+				sum += res_file_find_query(res, ids[i])->restarts[r].measured_ms[s];
+			CU_ASSERT(sum <= e->measured_ms[s]);
+		}
+	}
+	const struct res_query *t1 = res_file_find_query(res, "T:RF1");
+	const struct res_query *t2 = res_file_find_query(res, "T:RF2");
+	CU_ASSERT_EQUAL(t1 != NULL, refresh);
+	CU_ASSERT_EQUAL(t2 != NULL, refresh);
+	for (int r = 0; refresh && t1 && t2 && r < restarts; r++) {
+		CU_ASSERT_EQUAL(t1->restarts[r].status, RES_STATUS_OK);
+		CU_ASSERT_EQUAL(t1->restarts[r].n_measured, 2); /* one pair per query stream */
+		json_t *sets = json_object_get(t2->restarts[r].extra, "refresh_sets");
+		CU_ASSERT_EQUAL(json_integer_value(json_array_get(sets, 0)), 2);
+		CU_ASSERT_EQUAL(json_integer_value(json_array_get(sets, 1)), 3);
+		json_t *dc = json_object_get(t2->restarts[r].extra, "data_check");
+		CU_ASSERT(json_is_true(json_object_get(dc, "same")));
+	}
+}
+
+/* --streams 2 with --refresh: the single stream, its refresh pair, then two query streams in
+ * TPC-H's orders beside a refresh stream of two pairs (sets 2 and 3), the data restored;
+ * compare A/A decides nothing and summary prints the TPC-H-style figures. */
+static void test_run_rf_db__streams_with_refresh_stream(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("streams.json");
+	const char *args[] = {"run",	   "-s",	"0.01",	     "-o",	 out,	  "--restarts",
+			      "2",	   "--warmup", "1",	     "--runs",	 "2",	  "--queries",
+			      "1,6,15",	   "--refresh", "--streams", "2",	 "--quiet", NULL};
+	CU_ASSERT_EQUAL_FATAL(th_db_run(&db, "streams", args), 0);
+	struct errbuf err = {{0}};
+	int rc = th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err);
+	if (rc != 0)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	struct res_file *res = NULL;
+	if (res_file_read(&res, out, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	assert_streams(res, 2, 1);
+	res_file_free(res);
+	char text[65536];
+	CU_ASSERT_EQUAL(th_sh(text, sizeof(text), "'%s' compare '%s' '%s'", DBT3_BINARY, out, out),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "T:Q15"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "T:stream"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "T:RF2"));
+	CU_ASSERT_EQUAL(th_sh(text, sizeof(text), "'%s' summary '%s'", DBT3_BINARY, out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "not a TPC-H result"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "throughput"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "composite"));
+	free(out);
+}
+
+/* --streams 2 alone: no refresh stream, and each stream's answers are the single stream's (Q15
+ * through each stream's own view). */
+static void test_run_rf_db__streams_answer_as_the_single_stream(void)
+{
+	CU_ASSERT_FATAL(loaded);
+	char *out = tmp_path("streams-only.json");
+	const char *args[] = {"run",	  "-s",	      "0.01", "-o",	   out,	      "--restarts",
+			      "1",	  "--warmup", "0",    "--runs",	   "1",	      "--queries",
+			      "1,6,15",	  "--streams", "2",   "--quiet", NULL};
+	CU_ASSERT_EQUAL_FATAL(th_db_run(&db, "streams-only", args), 0);
+	struct errbuf err = {{0}};
+	struct res_file *res = NULL;
+	if (res_file_read(&res, out, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	assert_streams(res, 1, 0);
+	CU_ASSERT_PTR_NULL(res_file_find_query(res, "RF1"));
+	res_file_free(res);
+	free(out);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct th_case cases[] = {
 	    TH_CASE(run_rf_db, refresh_pair_is_measured_restored_and_checked),
 	    TH_CASE(run_rf_db, refresh_refused_without_refresh_data),
+	    TH_CASE(run_rf_db, streams_with_refresh_stream),
+	    TH_CASE(run_rf_db, streams_answer_as_the_single_stream),
 	    {NULL, NULL},
 	};
 	return th_db_main_loaded(&db, &loaded, "runrf", "run_rf_db", cases, argc, argv);
