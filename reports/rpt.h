@@ -472,6 +472,24 @@ void rpt_work_summary_write(FILE *f, const struct rpt_summary *s, const char *pr
  * nothing when the file has no counts. */
 void rpt_instr_summary_write(FILE *f, const struct rpt_summary *s, const char *prefix, int md);
 
+/* TPC-H-style figures of one file (reports/rpt_tpch.c): information only, not a TPC-H result. */
+struct rpt_tpch {
+	double sf;
+	size_t restarts;   /* restarts with every single-stream item (power) */
+	int n_items;	   /* the power's items: queries, and RF1, RF2 when have_rf */
+	int have_rf;
+	double power;	   /* the geometric mean over those restarts; NaN without */
+	size_t t_restarts; /* restarts with a throughput test */
+	int streams;
+	double throughput; /* the geometric mean over them; NaN without */
+	double composite;  /* sqrt(power x throughput); NaN unless both */
+};
+void rpt_tpch_compute(struct rpt_tpch *out, const struct res_file *res);
+/* The lines of summary's text (md: Markdown); nothing without --refresh or --streams entries. */
+void rpt_tpch_write(FILE *f, const struct rpt_tpch *t, const char *prefix, int md);
+/* {"power", "throughput", "composite", ...} or null. */
+json_t *rpt_tpch_json(const struct rpt_tpch *t);
+
 /* {"counter", "mean", "restarts", "spread"} of one file, or null without counts. */
 json_t *rpt_instr_summary_json(const struct rpt_instr *in);
 

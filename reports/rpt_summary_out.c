@@ -281,6 +281,9 @@ static int tail(FILE *f, const struct rpt_summary *s, int md)
 	footnote(f, s, "");
 	rpt_work_summary_write(f, s, md ? "- " : "  ", md);
 	rpt_instr_summary_write(f, s, md ? "- " : "  ", md);
+	struct rpt_tpch tp;
+	rpt_tpch_compute(&tp, s->file.res);
+	rpt_tpch_write(f, &tp, md ? "- " : "  ", md);
 	if (n_warnings(s)) {
 		fputs(md ? "\n**Warnings**\n\n" : "\nwarnings:\n", f);
 		warnings(f, s, md ? "- " : "  ");
@@ -431,6 +434,13 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 	json_object_set_new(o, "queries", qs);
 	struct st_cost c;
 	json_object_set_new(o, "verdict_cost", cost_of(&c, s) < 0 ? json_null() : st_cost_json(&c));
+	struct rpt_tpch tp;
+	rpt_tpch_compute(&tp, s->file.res);
+	json_t *tj = rpt_tpch_json(&tp); /* only in files with --refresh or --streams entries */
+	if (json_is_null(tj))
+		json_decref(tj);
+	else
+		json_object_set_new(o, "tpch_style", tj);
 	return o;
 }
 
