@@ -116,6 +116,11 @@ static int plan_counts(struct rd *rd, const char *path, const struct res_restart
 		return rd_fail(rd, p, "%zu entries, more than $.plan.warmup (%lld)", r->n_warmup,
 			       rd->warmup);
 	rd_path_join(p, sizeof(p), path, "measured_ms");
+	if (rd->throughput) /* one time per stream (or refresh pair) */
+		return r->n_measured > (size_t)rd->streams
+			   ? rd_fail(rd, p, "%zu entries, more than $.plan.streams.count (%lld)",
+				     r->n_measured, rd->streams)
+			   : 0;
 	if (rd->runs >= 0 && r->n_measured > (size_t)rd->runs)
 		return rd_fail(rd, p, "%zu entries, more than $.plan.runs (%lld)", r->n_measured,
 			       rd->runs);
@@ -261,6 +266,8 @@ static int parse_query(struct rd *rd, struct res_file *res, json_t *o, const cha
 		return -1;
 	if (rd_member(rd, o, path, "restarts", W_ARRAY, &restarts) < 0)
 		return -1;
+	/* run --streams' entries: their bound is the streams' count, not plan.runs */
+	rd->throughput = rd->streams >= 0 && strncmp(q->id, "T:", 2) == 0;
 	json_array_foreach(restarts, i, v)
 	{
 		struct res_restart r;
@@ -709,7 +716,7 @@ static int one_line(struct errbuf *err)
 static int parse_text(struct res_file **out, const char *text, size_t len, const char *name,
 		      struct errbuf *err)
 {
-	struct rd rd = {name, err, -1, -1, -1, NULL, 0};
+	struct rd rd = {name, err, -1, -1, -1, NULL, 0, -1, 0};
 	json_error_t jerr;
 	*out = NULL;
 	if (res_text_check(text, len, name, err) < 0)

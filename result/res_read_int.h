@@ -12,6 +12,8 @@ struct rd {
 	long long restarts, warmup, runs;
 	json_t *queries;
 	size_t next_query; /* index in queries after the last query read */
+	long long streams; /* $.plan.streams.count, -1 without: the bound of a T: entry's times */
+	int throughput;	   /* the entry being read is run --streams' (id "T:...") */
 };
 
 enum want {

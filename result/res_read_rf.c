@@ -122,14 +122,13 @@ int rd_check_refresh_plan(struct rd *rd, json_t *plan)
 int rd_check_streams_plan(struct rd *rd, json_t *plan)
 {
 	json_t *st, *v, *orders;
-	long long x;
 	size_t i;
 	const char *path = "$.plan.streams";
 	if (rd_member(rd, plan, "$.plan", "streams", W_OBJECT | W_OPTIONAL, &st) < 0)
 		return -1;
 	if (!st)
 		return 0;
-	if (rd_int_member(rd, st, path, "count", 1, RF_MAX_STREAMS, 0, &x) < 0 ||
+	if (rd_int_member(rd, st, path, "count", 1, RF_MAX_STREAMS, 0, &rd->streams) < 0 ||
 	    rd_member(rd, st, path, "refresh_stream", W_BOOL | W_OPTIONAL, &v) < 0 ||
 	    rd_member(rd, st, path, "order", W_STRING | W_OPTIONAL, &v) < 0 ||
 	    rd_member(rd, st, path, "parameters", W_STRING | W_OPTIONAL, &v) < 0 ||

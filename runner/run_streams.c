@@ -223,6 +223,23 @@ static const char *single_sha(const struct run_target_state *t, int num, int r)
 	return NULL;
 }
 
+/* The plan fingerprint of q into plan_sha (left "" when EXPLAIN fails: said as an event), on the
+ * main connection, untimed; Q15's view made for it and dropped again. Nothing after a failure. */
+static void explain(struct run_state *c, const char *id, const struct qry *q, const char *failure,
+		    char plan_sha[65])
+{
+	char *text = NULL;
+	struct errbuf perr;
+	if (failure)
+		return;
+	if ((q->pre && run_exec_simple(c->conn, q->pre, &perr) != RUN_EXEC_OK) ||
+	    run_explain_fetch(c->conn, q->sql, &text, plan_sha, &perr) < 0)
+		run_event(c, "%s: %s", id, perr.msg);
+	free(text);
+	if (q->post && run_exec_simple(c->conn, q->post, &perr) != RUN_EXEC_OK)
+		run_event(c, "%s: %s", id, perr.msg);
+}
+
 /* Query num's entry: its time in every stream, the plan's fingerprint (EXPLAIN on the main
  * connection, untimed), and the results of all streams against the single stream's (or stream
  * 1's): a difference makes the entry an error. */
@@ -246,11 +263,7 @@ static int record_query(struct run_state *c, struct run_target_state *t, int r, 
 	snprintf(id, sizeof(id), RUN_T_PREFIX "Q%d", num);
 	if (*why)
 		run_event(c, "%s restart %d: %s", id, r + 1, why);
-	char *text = NULL;
-	struct errbuf perr;
-	if (!failure && run_explain_fetch(c->conn, c->queries[num].sql, &text, plan_sha, &perr) < 0)
-		run_event(c, "%s: %s", id, perr.msg);
-	free(text);
+	explain(c, id, &c->queries[num], failure, plan_sha);
 	json_t *extra = json_object();
 	if (extra)
 		json_object_set_new(extra, "stream_positions", pos);

@@ -450,6 +450,47 @@ static void test_res__plan_members_checked_against_data(void)
 	}
 }
 
+/* A run --streams entry ("T:...") holds one time per stream: plan.streams.count bounds it, not
+ * plan.runs. */
+static void test_res__throughput_entries_bounded_by_streams(void)
+{
+	static const struct {
+		const char *plan, *msg;
+	} cases[] = {
+	    {"\"plan\":{\"runs\":1,\"streams\":{\"count\":2}}", NULL},
+	    {"\"plan\":{\"runs\":1,\"streams\":{\"count\":1}}",
+	     "'t.json': $.queries[0].restarts[0].measured_ms: 2 entries, more than "
+	     "$.plan.streams.count (1)"},
+	    {"\"plan\":{\"runs\":1}",
+	     "'t.json': $.queries[0].restarts[0].measured_ms: 2 entries, more than $.plan.runs (1)"},
+	    {"\"plan\":{\"streams\":{\"count\":41}}",
+	     "'t.json': $.plan.streams.count: 41 out of range (1 to 40)"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *a = replaced("\"plan\":{}", cases[i].plan);
+		char *at = strstr(a, "\"id\":\"Q1\"");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+		char *text = malloc(strlen(a) + 8);
+		size_t pre = (size_t)(at - a);
+		memcpy(text, a, pre);
+		strcpy(text + pre, "\"id\":\"T:Q1\"");
+		strcat(text, at + strlen("\"id\":\"Q1\""));
+		struct res_file *res = NULL;
+		struct errbuf err = {""};
+		int rc = res_file_parse(&res, text, strlen(text), "t.json", &err);
+		if (!cases[i].msg) {
+			CU_ASSERT_EQUAL(rc, 0);
+		} else if (rc != -1 || strcmp(err.msg, cases[i].msg) != 0) {
+			fprintf(stderr, "\ncase %zu:\n got  %d %s\n want %s\n", i, rc, err.msg,
+				cases[i].msg);
+			CU_FAIL("throughput case differs");
+		}
+		res_file_free(res);
+		free(text);
+		free(a);
+	}
+}
+
 /* The data's queries follow the plan's order (Q6 before Q1 in PLAN_OK). */
 static void test_res__queries_out_of_plan_order_refused(void)
 {
@@ -764,6 +805,7 @@ int main(int argc, char **argv)
 	    TH_CASE(res, non_ok_restart_may_have_no_runs),
 	    TH_CASE(res, plan_members_checked_against_data),
 	    TH_CASE(res, queries_out_of_plan_order_refused),
+	    TH_CASE(res, throughput_entries_bounded_by_streams),
 	    TH_CASE(res, write_then_read_keeps_everything),
 	    TH_CASE(res, read_missing_file_names_it),
 	    TH_CASE(res, non_regular_files_refused),
