@@ -2,11 +2,17 @@
 /* summary's TPC-H-style figures of one result file: power, throughput and their composite, as
  * information only ("not a TPC-H result"; docs/report.md, "TPC-H-style figures"). */
 #include "reports/rpt.h"
-#include "runner/run.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The entries of run --refresh and --streams (runner/run.h's RUN_RF1, RUN_RF2, RUN_T_STREAM,
+ * RUN_T_PREFIX; the ids are part of the result format, docs/result-format.md). */
+#define RF1 "RF1"
+#define RF2 "RF2"
+#define T_STREAM "T:stream"
+#define T_QUERY "T:Q"
 
 /* The restart mean (s) of entry q in restart r; NaN when absent or not ok. */
 static double restart_s(const struct res_query *q, int r)
@@ -40,7 +46,7 @@ static double power_of(const struct res_file *res, int r, double sf, int *n_item
 	int n = 0, rf = 0;
 	for (size_t i = 0; i < res->n_queries; i++) {
 		const struct res_query *q = &res->queries[i];
-		int refresh = strcmp(q->id, RUN_RF1) == 0 || strcmp(q->id, RUN_RF2) == 0;
+		int refresh = strcmp(q->id, RF1) == 0 || strcmp(q->id, RF2) == 0;
 		if (!refresh && !is_query(q->id))
 			continue;
 		double s = restart_s(q, r);
@@ -59,10 +65,10 @@ static double power_of(const struct res_file *res, int r, double sf, int *n_item
  * test's elapsed seconds (T:stream's elapsed_ms; 22: the queries each stream ran). */
 static double throughput_of(const struct res_file *res, int r, double sf, int *streams)
 {
-	const struct res_query *ts = res_file_find_query(res, RUN_T_STREAM);
+	const struct res_query *ts = res_file_find_query(res, T_STREAM);
 	int nq = 0;
 	for (size_t i = 0; i < res->n_queries; i++)
-		nq += strncmp(res->queries[i].id, RUN_T_PREFIX "Q", 3) == 0;
+		nq += strncmp(res->queries[i].id, T_QUERY, 3) == 0;
 	for (size_t i = 0; ts && i < ts->n_restarts; i++) {
 		const struct res_restart *e = &ts->restarts[i];
 		double el = json_number_value(json_object_get(e->extra, "elapsed_ms")) / 1e3;
