@@ -10,6 +10,34 @@
 #include <unistd.h>
 
 static unsigned skipped; /* th_skip calls during th_run */
+static const struct th_reg *regs[TH_MAX_CASES];
+static size_t n_regs;
+
+void th_register(const struct th_reg *reg)
+{
+	if (n_regs == TH_MAX_CASES) {
+		fprintf(stderr, "more than %d cases in one test file\n", TH_MAX_CASES);
+		abort();
+	}
+	regs[n_regs++] = reg;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct th_reg *x = *(const struct th_reg *const *)a,
+			    *y = *(const struct th_reg *const *)b;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+const struct th_case *th_cases(void)
+{
+	static struct th_case cases[TH_MAX_CASES + 1];
+	qsort(regs, n_regs, sizeof(regs[0]), by_order);
+	for (size_t i = 0; i < n_regs; i++)
+		cases[i] = regs[i]->c;
+	cases[n_regs] = (struct th_case){NULL, NULL};
+	return cases;
+}
 
 void th_skip(const char *why)
 {

@@ -10,9 +10,39 @@ struct th_case {
 	CU_TestFunc fn;
 };
 
-/* A row of a suite's table, the name written once: TH_CASE(srv_db, crash_is_detected) is
- * {"crash_is_detected", test_srv_db__crash_is_detected}. */
-#define TH_CASE(suite, name) {#name, test_##suite##__##name}
+/* A case that registers itself before main runs (th_cases): TH_TEST(srv_db, crash_is_detected)
+ * { ... } defines test_srv_db__crash_is_detected, run as "crash_is_detected". The cases of a file
+ * run in the order they are defined in (headers it includes count where they are included). */
+#define TH_TEST(suite, name)                                                                       \
+	static void test_##suite##__##name(void);                                                  \
+	__attribute__((constructor)) static void th_add_##suite##__##name(void)                    \
+	{                                                                                          \
+		static const struct th_reg reg = {{#name, test_##suite##__##name}, __COUNTER__};   \
+		th_register(&reg);                                                                 \
+	}                                                                                          \
+	static void test_##suite##__##name(void)
+
+/* The main of a test file that only runs its cases: th_run(suite, th_cases(), ...). */
+#define TH_MAIN(suite)                                                                             \
+	int main(int argc, char **argv)                                                            \
+	{                                                                                          \
+		return th_run(#suite, th_cases(), argc, argv);                                     \
+	}
+
+/* A case as TH_TEST registers it: the case and where it stands in its file. */
+struct th_reg {
+	struct th_case c;
+	int order;
+};
+
+/* Adds a case (TH_TEST does it); more than TH_MAX_CASES in one file is a fatal error. */
+void th_register(const struct th_reg *reg);
+
+/* Cases one test file may register. */
+#define TH_MAX_CASES 64
+
+/* The registered cases in their order, NULL-terminated, for th_run. */
+const struct th_case *th_cases(void);
 
 /* The exit code of a test executable that ran no failing case but skipped at least one
  * (ctest's SKIP_RETURN_CODE, set in tests/CMakeLists.txt). */

@@ -3,7 +3,8 @@
  * (tests/test_hist_db.c): each file sets hsc_location to the store and hsc_dir to a temp dir.
  * Nightly result files are made from tests/data/cmp_old.json with the restart means of
  * tests/hist_ref.h's "two_steps" series (+5% at result 15, -10% at 30), so the change points
- * found through the store can be checked against the NumPy/SciPy reference. */
+ * found through the store can be checked against the NumPy/SciPy reference. Its cases
+ * (TH_TEST(hsc, ...)) run in the file that includes it. */
 #include "history/hist.h"
 #include "history/hist_db.h"
 #include "result/res.h"
@@ -94,7 +95,7 @@ static size_t hsc_count_export(struct hist_store *st)
 }
 
 /* A new store is created at schema version 0 -> current; opened again it is current. */
-static void hsc_migrates_from_an_empty_store(void)
+TH_TEST(hsc, migrates_from_an_empty_store)
 {
 	struct hist_store *st = hsc_open();
 	int before, now;
@@ -121,7 +122,7 @@ static int hsc_row_text(void *ctx, const char *const *cols, size_t n)
 /* Each restart's work is stored per night: the warm count of a constant counter, the mean of
  * a varying one (tests/data/work_old.json, made by tests/data/gen_work.py); a file without work
  * records stores NULL. */
-static void hsc_stores_work_per_restart(void)
+TH_TEST(hsc, stores_work_per_restart)
 {
 	struct hist_store *st = hsc_open();
 	struct errbuf err = {""};
@@ -153,7 +154,7 @@ static void hsc_stores_work_per_restart(void)
 /* Each restart's instruction counts are stored per night (tests/data/instr_old.json, cut from a
  * real run --instructions): Q6's two measured runs counted 136800053 each in restart 1, Q1's
  * 894820429 and 894804039 in restart 0 (mean 894812234); a file without counts stores NULL. */
-static void hsc_stores_instructions_per_restart(void)
+TH_TEST(hsc, stores_instructions_per_restart)
 {
 	struct hist_store *st = hsc_open();
 	struct errbuf err = {""};
@@ -195,7 +196,7 @@ static void hsc_stores_instructions_per_restart(void)
 }
 
 /* Same file twice: one result; an invalid file: the reader's message, nothing stored. */
-static void hsc_add_is_idempotent_and_refuses_invalid_files(void)
+TH_TEST(hsc, add_is_idempotent_and_refuses_invalid_files)
 {
 	struct hist_store *st = hsc_open();
 	struct errbuf err = {""}, want = {""};
@@ -241,7 +242,7 @@ static void hsc_add_is_idempotent_and_refuses_invalid_files(void)
 
 /* Two writers at once (each its own process and connection) adding interleaved nights and one
  * common file: every night lands once. */
-static void hsc_concurrent_adds_both_land(void)
+TH_TEST(hsc, concurrent_adds_both_land)
 {
 	char *nights[HREF_TWO_STEPS_N];
 	pid_t pid[2];
@@ -285,7 +286,7 @@ static void hsc_concurrent_adds_both_land(void)
 
 /* After the concurrent adds: the check finds the reference's change points in every query
  * (each query's times are the series times a constant, which leaves logs' differences alone). */
-static void hsc_check_finds_the_reference_change_points(void)
+TH_TEST(hsc, check_finds_the_reference_change_points)
 {
 	struct hist_store *st = hsc_open();
 	struct hist_detect_opts o;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void test_cli__parse_long_rejects_trailing_garbage(void)
+TH_TEST(cli, parse_long_rejects_trailing_garbage)
 {
 	long v = 0;
 	CU_ASSERT_EQUAL(cli_parse_long("42", 0, 100, &v), 0);
@@ -16,7 +16,7 @@ static void test_cli__parse_long_rejects_trailing_garbage(void)
 	CU_ASSERT_EQUAL(cli_parse_long("-1", 0, 100, &v), -1);
 }
 
-static void test_cli__parse_double_rejects_non_finite(void)
+TH_TEST(cli, parse_double_rejects_non_finite)
 {
 	double v = 0;
 	CU_ASSERT_EQUAL(cli_parse_double("0.01", 0, 1e6, &v), 0);
@@ -26,7 +26,7 @@ static void test_cli__parse_double_rejects_non_finite(void)
 	CU_ASSERT_EQUAL(cli_parse_double("1e", 0, 1e6, &v), -1);
 }
 
-static void test_cli__fraction_accepts_percent(void)
+TH_TEST(cli, fraction_accepts_percent)
 {
 	double v = 0;
 	CU_ASSERT_EQUAL(cli_parse_fraction("3%", &v), 0);
@@ -37,7 +37,7 @@ static void test_cli__fraction_accepts_percent(void)
 	CU_ASSERT_EQUAL(cli_parse_fraction("x%", &v), -1);
 }
 
-static void test_cli__table_has_every_command_once(void)
+TH_TEST(cli, table_has_every_command_once)
 {
 	int n = 0;
 	for (const struct cmd *c = cmd_table; c->name; c++, n++) {
@@ -48,14 +48,4 @@ static void test_cli__table_has_every_command_once(void)
 	CU_ASSERT_PTR_NULL(cmd_find("nosuch"));
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-		{"parse_long_rejects_trailing_garbage", test_cli__parse_long_rejects_trailing_garbage},
-		{"parse_double_rejects_non_finite", test_cli__parse_double_rejects_non_finite},
-		{"fraction_accepts_percent", test_cli__fraction_accepts_percent},
-		{"table_has_every_command_once", test_cli__table_has_every_command_once},
-		{NULL, NULL},
-	};
-	return th_run("cli", cases, argc, argv);
-}
+TH_MAIN(cli)

@@ -173,7 +173,7 @@ static int parse_line(const char *line, struct args *a, struct cli_parse *p, cha
 	return rc;
 }
 
-static void test_cli_opt__every_kind_lands_in_its_member(void)
+TH_TEST(cli_opt, every_kind_lands_in_its_member)
 {
 	struct args a;
 	struct cli_parse p;
@@ -202,7 +202,7 @@ static void test_cli_opt__every_kind_lands_in_its_member(void)
 	CU_ASSERT_EQUAL(p.next, 27); /* the operand, after "t" and the 26 option words */
 }
 
-static void test_cli_opt__unknown_option_is_one_line_exit_2(void)
+TH_TEST(cli_opt, unknown_option_is_one_line_exit_2)
 {
 	struct args a;
 	struct cli_parse p;
@@ -221,7 +221,7 @@ static void test_cli_opt__unknown_option_is_one_line_exit_2(void)
 	    msg, "dbt3stab t: option '--keep-all' takes no value (see 'dbt3stab t --help')");
 }
 
-static void test_cli_opt__missing_value_is_named(void)
+TH_TEST(cli_opt, missing_value_is_named)
 {
 	struct args a;
 	struct cli_parse p;
@@ -234,7 +234,7 @@ static void test_cli_opt__missing_value_is_named(void)
 			       "dbt3stab t: option '-n' needs a value (see 'dbt3stab t --help')");
 }
 
-static void test_cli_opt__bad_numbers_are_refused_with_their_message(void)
+TH_TEST(cli_opt, bad_numbers_are_refused_with_their_message)
 {
 	static const struct {
 		const char *line, *msg;
@@ -264,7 +264,7 @@ static void test_cli_opt__bad_numbers_are_refused_with_their_message(void)
 	}
 }
 
-static void test_cli_opt__old_name_is_an_alias_and_tags_tell_what_was_given(void)
+TH_TEST(cli_opt, old_name_is_an_alias_and_tags_tell_what_was_given)
 {
 	struct args a;
 	struct cli_parse p;
@@ -279,7 +279,7 @@ static void test_cli_opt__old_name_is_an_alias_and_tags_tell_what_was_given(void
 	CU_ASSERT_PTR_NULL(cli_opts_given(&p, 7));
 }
 
-static void test_cli_opt__help_stops_the_parse(void)
+TH_TEST(cli_opt, help_stops_the_parse)
 {
 	struct args a;
 	struct cli_parse p;
@@ -292,7 +292,7 @@ static void test_cli_opt__help_stops_the_parse(void)
 /* The expected text follows the rule by hand: the left column at 2, the help at 2 + the widest
  * left column ("--keep-decided", 14) + 2 = 18, groups under their heading after a blank line,
  * hidden rows left out, an old name said. */
-static void test_cli_opt__help_text_is_generated_from_the_table(void)
+TH_TEST(cli_opt, help_text_is_generated_from_the_table)
 {
 	static const char want[] = "  -v, --verbose   say more\n"
 				   "  --keep-decided  keep them (old name: --keep-all)\n"
@@ -321,7 +321,7 @@ static void test_cli_opt__help_text_is_generated_from_the_table(void)
 	free(buf);
 }
 
-static void test_cli_opt__long_help_wraps_at_79_and_long_names_get_their_own_line(void)
+TH_TEST(cli_opt, long_help_wraps_at_79_and_long_names_get_their_own_line)
 {
 	static const struct cli_opt t[] = {
 	    {.kind = CLI_OPT_FLAG,
@@ -367,7 +367,7 @@ static void on_scan(void *ctx, const struct cli_opt *row, char *const *words, in
 	snprintf(s->words + at, sizeof(s->words) - at, "]");
 }
 
-static void test_cli_opt__scan_reports_rows_and_words_without_acting(void)
+TH_TEST(cli_opt, scan_reports_rows_and_words_without_acting)
 {
 	char *argv[] = {"t", "-n3", "--where", "d", "--keep-all", "--level=2", NULL};
 	struct scanned s = {""};
@@ -381,24 +381,4 @@ static void test_cli_opt__scan_reports_rows_and_words_without_acting(void)
 	CU_ASSERT(!cli_opts_has(inner_rows, &rows[0]));
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"every_kind_lands_in_its_member", test_cli_opt__every_kind_lands_in_its_member},
-	    {"unknown_option_is_one_line_exit_2", test_cli_opt__unknown_option_is_one_line_exit_2},
-	    {"missing_value_is_named", test_cli_opt__missing_value_is_named},
-	    {"bad_numbers_are_refused_with_their_message",
-	     test_cli_opt__bad_numbers_are_refused_with_their_message},
-	    {"old_name_is_an_alias_and_tags_tell_what_was_given",
-	     test_cli_opt__old_name_is_an_alias_and_tags_tell_what_was_given},
-	    {"help_stops_the_parse", test_cli_opt__help_stops_the_parse},
-	    {"help_text_is_generated_from_the_table",
-	     test_cli_opt__help_text_is_generated_from_the_table},
-	    {"long_help_wraps_at_79_and_long_names_get_their_own_line",
-	     test_cli_opt__long_help_wraps_at_79_and_long_names_get_their_own_line},
-	    {"scan_reports_rows_and_words_without_acting",
-	     test_cli_opt__scan_reports_rows_and_words_without_acting},
-	    {NULL, NULL},
-	};
-	return th_run("cli_opt", cases, argc, argv);
-}
+TH_MAIN(cli_opt)

@@ -23,7 +23,7 @@ static struct rpt_compare *compare(struct res_file *a, struct res_file *b, struc
 	return c;
 }
 
-static void test_compare__aa_pair_flags_nothing(void)
+TH_TEST(compare, aa_pair_flags_nothing)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct errbuf err = {""};
@@ -54,7 +54,7 @@ static void test_compare__aa_pair_flags_nothing(void)
 
 /* unchanged means the CI rules out a change of min-effect: a 0.3% restart noise A/A pair is
  * unchanged at 2%, inconclusive at 0.2% (its CIs are about +-0.5%). */
-static void test_compare__unchanged_needs_a_tight_ci(void)
+TH_TEST(compare, unchanged_needs_a_tight_ci)
 {
 	struct res_file *a = th_rpt_load("cmp_tight_old.json"), *b = th_rpt_load("cmp_tight_new.json");
 	struct errbuf err = {""};
@@ -78,7 +78,7 @@ static void test_compare__unchanged_needs_a_tight_ci(void)
 	res_file_free(b);
 }
 
-static void test_compare__regression_improvement_and_plan_change(void)
+TH_TEST(compare, regression_improvement_and_plan_change)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
 	struct errbuf err = {""};
@@ -122,7 +122,7 @@ static void test_compare__regression_improvement_and_plan_change(void)
 	res_file_free(b);
 }
 
-static void test_compare__wrong_result_is_most_severe(void)
+TH_TEST(compare, wrong_result_is_most_severe)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_wrong.json");
 	struct errbuf err = {""};
@@ -139,7 +139,7 @@ static void test_compare__wrong_result_is_most_severe(void)
 	res_file_free(b);
 }
 
-static void test_compare__row_count_change_is_wrong_result(void)
+TH_TEST(compare, row_count_change_is_wrong_result)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct res_query *q = res_file_find_query(b, "Q6");
@@ -161,7 +161,7 @@ static void test_compare__row_count_change_is_wrong_result(void)
 /* A restart whose executions returned different row counts (run records each one that differs
  * from the first as row_count_changes) is a wrong result even when both files agree otherwise;
  * the member survives the writer and the reader. */
-static void test_compare__row_count_changing_between_executions_is_wrong_result(void)
+TH_TEST(compare, row_count_changing_between_executions_is_wrong_result)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct res_restart *r = &res_file_find_query(b, "Q6")->restarts[2];
@@ -196,7 +196,7 @@ static void set_sha(struct res_file *res, const char *id, size_t restart, int pl
 	*member = strdup(sha);
 }
 
-static void test_compare__fingerprints_compare_as_sets(void)
+TH_TEST(compare, fingerprints_compare_as_sets)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct errbuf err = {""};
@@ -224,7 +224,7 @@ static void test_compare__fingerprints_compare_as_sets(void)
 	res_file_free(b);
 }
 
-static void test_compare__one_restart_needs_a_baseline(void)
+TH_TEST(compare, one_restart_needs_a_baseline)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_one.json"),
 			*base = th_rpt_load("cmp_same.json");
@@ -251,7 +251,7 @@ static void test_compare__one_restart_needs_a_baseline(void)
 	res_file_free(base);
 }
 
-static void test_compare__failed_restarts_are_left_out_and_warned(void)
+TH_TEST(compare, failed_restarts_are_left_out_and_warned)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_warn.json");
 	struct errbuf err = {""};
@@ -286,7 +286,7 @@ static const struct {
 		     "compares anyway)"},
 };
 
-static void test_compare__incomparable_files_are_refused_unless_forced(void)
+TH_TEST(compare, incomparable_files_are_refused_unless_forced)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json");
 	for (size_t i = 0; i < sizeof(incomparable) / sizeof(incomparable[0]); i++) {
@@ -304,7 +304,7 @@ static void test_compare__incomparable_files_are_refused_unless_forced(void)
 	res_file_free(a);
 }
 
-static void test_compare__disjoint_query_sets_are_an_error(void)
+TH_TEST(compare, disjoint_query_sets_are_an_error)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	for (size_t i = 0; i < b->n_queries; i++) {
@@ -318,7 +318,7 @@ static void test_compare__disjoint_query_sets_are_an_error(void)
 	res_file_free(b);
 }
 
-static void test_compare__queries_in_one_file_only_are_warned(void)
+TH_TEST(compare, queries_in_one_file_only_are_warned)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct res_query *q = res_file_find_query(b, "Q14");
@@ -336,7 +336,7 @@ static void test_compare__queries_in_one_file_only_are_warned(void)
 	res_file_free(b);
 }
 
-static void test_compare__moderated_method_tests_every_query(void)
+TH_TEST(compare, moderated_method_tests_every_query)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
 	struct rpt_compare_opts opts;
@@ -357,7 +357,7 @@ static void test_compare__moderated_method_tests_every_query(void)
 	res_file_free(b);
 }
 
-static void test_compare__min_effect_and_correction_change_verdicts(void)
+TH_TEST(compare, min_effect_and_correction_change_verdicts)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
 	struct rpt_compare_opts opts;
@@ -382,24 +382,4 @@ static void test_compare__min_effect_and_correction_change_verdicts(void)
 	res_file_free(b);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(compare, aa_pair_flags_nothing),
-	    TH_CASE(compare, unchanged_needs_a_tight_ci),
-	    TH_CASE(compare, regression_improvement_and_plan_change),
-	    TH_CASE(compare, wrong_result_is_most_severe),
-	    TH_CASE(compare, row_count_change_is_wrong_result),
-	    TH_CASE(compare, row_count_changing_between_executions_is_wrong_result),
-	    TH_CASE(compare, fingerprints_compare_as_sets),
-	    TH_CASE(compare, one_restart_needs_a_baseline),
-	    TH_CASE(compare, failed_restarts_are_left_out_and_warned),
-	    TH_CASE(compare, incomparable_files_are_refused_unless_forced),
-	    TH_CASE(compare, disjoint_query_sets_are_an_error),
-	    TH_CASE(compare, queries_in_one_file_only_are_warned),
-	    TH_CASE(compare, moderated_method_tests_every_query),
-	    TH_CASE(compare, min_effect_and_correction_change_verdicts),
-	    {NULL, NULL},
-	};
-	return th_run("compare", cases, argc, argv);
-}
+TH_MAIN(compare)

@@ -149,7 +149,7 @@ static void check_case(const json_t *c)
 	json_decref(rep);
 }
 
-static void test_compare_reference__json_report_matches_r(void)
+TH_TEST(compare_reference, json_report_matches_r)
 {
 	char path[4096];
 	json_error_t jerr;
@@ -165,11 +165,4 @@ static void test_compare_reference__json_report_matches_r(void)
 	json_decref(ref);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(compare_reference, json_report_matches_r),
-	    {NULL, NULL},
-	};
-	return th_run("compare_reference", cases, argc, argv);
-}
+TH_MAIN(compare_reference)

@@ -359,7 +359,7 @@ static int assert_check(json_t *c, int k, const char *before, json_t *cpus)
 	return 0;
 }
 
-static void test_doctor__json_on_this_machine_has_every_check(void)
+TH_TEST(doctor, json_on_this_machine_has_every_check)
 {
 	const char *before[DOCTOR_N_CHECKS] = {NULL};
 	for (int k = 0; k < DOCTOR_N_CHECKS; k++)
@@ -393,7 +393,7 @@ static void test_doctor__json_on_this_machine_has_every_check(void)
 }
 
 /* A busy loop on one PU: busy_cpus over that PU must warn (it is busy all the time). */
-static void test_doctor__busy_cpus_warns_on_a_hogged_pu(void)
+TH_TEST(doctor, busy_cpus_warns_on_a_hogged_pu)
 {
 	int status = -1;
 	json_t *j = doctor_json(&status, "--noise-seconds 0");
@@ -436,7 +436,7 @@ static void test_doctor__busy_cpus_warns_on_a_hogged_pu(void)
 
 /* host_noise: sampled by default (the value names the probe and the steal), not with
  * --noise-seconds 0 (unknown); a bad value is a usage error. */
-static void test_doctor__command_samples_host_noise(void)
+TH_TEST(doctor, command_samples_host_noise)
 {
 	int status = -1;
 	json_t *j = doctor_json(&status, "--noise-seconds 0.3");
@@ -515,7 +515,7 @@ static enum doctor_status status_of(const struct doctor_check *c, const char *na
 	return DOCTOR_UNKNOWN;
 }
 
-static void test_doctor__noisy_root_warns_each_knob(void)
+TH_TEST(doctor, noisy_root_warns_each_knob)
 {
 	char *root = th_tempdir("doctor");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -564,7 +564,7 @@ static void test_doctor__noisy_root_warns_each_knob(void)
 	free(root);
 }
 
-static void test_doctor__empty_root_is_unknown_not_an_error(void)
+TH_TEST(doctor, empty_root_is_unknown_not_an_error)
 {
 	char *root = th_tempdir("doctor-empty");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -583,7 +583,7 @@ static void test_doctor__empty_root_is_unknown_not_an_error(void)
 	free(root);
 }
 
-static void test_doctor__tune_then_reset_restores_every_value(void)
+TH_TEST(doctor, tune_then_reset_restores_every_value)
 {
 	char *root = th_tempdir("doctor-tune");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -637,7 +637,7 @@ static void test_doctor__tune_then_reset_restores_every_value(void)
 	free(root);
 }
 
-static void test_doctor__command_tunes_and_resets_a_sysroot(void)
+TH_TEST(doctor, command_tunes_and_resets_a_sysroot)
 {
 	char *root = th_tempdir("doctor-cmd");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -665,17 +665,4 @@ static void test_doctor__command_tunes_and_resets_a_sysroot(void)
 	free(root);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(doctor, json_on_this_machine_has_every_check),
-	    TH_CASE(doctor, busy_cpus_warns_on_a_hogged_pu),
-	    TH_CASE(doctor, command_samples_host_noise),
-	    TH_CASE(doctor, noisy_root_warns_each_knob),
-	    TH_CASE(doctor, empty_root_is_unknown_not_an_error),
-	    TH_CASE(doctor, tune_then_reset_restores_every_value),
-	    TH_CASE(doctor, command_tunes_and_resets_a_sysroot),
-	    {NULL, NULL},
-	};
-	return th_run("doctor", cases, argc, argv);
-}
+TH_MAIN(doctor)

@@ -105,7 +105,7 @@ static void check_md5s(const struct gen_ctx *ctx, const struct ref_md5 *ref, siz
 	gen_buf_release(&b);
 }
 
-static void test_gen__sf001_matches_dbgen_md5(void)
+TH_TEST(gen, sf001_matches_dbgen_md5)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -119,7 +119,7 @@ static void test_gen__sf001_matches_dbgen_md5(void)
 	check_md5s(ctx, ref_sf001, sizeof(ref_sf001) / sizeof(ref_sf001[0]));
 }
 
-static void test_gen__sf01_matches_dbgen_md5(void)
+TH_TEST(gen, sf01_matches_dbgen_md5)
 {
 	struct errbuf err;
 	struct gen_ctx *ctx = NULL;
@@ -132,7 +132,7 @@ static void test_gen__sf01_matches_dbgen_md5(void)
 /* The pool is written in 16 parallel segments from recorded seeds; any thread count, including
  * the plain sequential walk, gives dbgen's bytes (lineitem and partsupp comments sample the whole
  * pool). */
-static void test_gen__pool_same_for_any_thread_count(void)
+TH_TEST(gen, pool_same_for_any_thread_count)
 {
 	static const int counts[] = {1, 3, 16};
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
@@ -146,7 +146,7 @@ static void test_gen__pool_same_for_any_thread_count(void)
 }
 
 /* Without the trailing delimiter each row is the default row with its last '|' dropped. */
-static void test_gen__no_trailing_delimiter_drops_last_bar(void)
+TH_TEST(gen, no_trailing_delimiter_drops_last_bar)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -178,7 +178,7 @@ static void test_gen__no_trailing_delimiter_drops_last_bar(void)
 
 /* Starting mid-table (jumping the streams ahead) gives exactly the rest of the full stream,
  * for every table, including reads smaller than a row. */
-static void test_gen__chunk_from_middle_equals_full_stream(void)
+TH_TEST(gen, chunk_from_middle_equals_full_stream)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -207,7 +207,7 @@ static void test_gen__chunk_from_middle_equals_full_stream(void)
 }
 
 /* orders+lineitem and part+partsupp in one pass equal the tables generated alone. */
-static void test_gen__paired_pass_equals_single_tables(void)
+TH_TEST(gen, paired_pass_equals_single_tables)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -228,7 +228,7 @@ static void test_gen__paired_pass_equals_single_tables(void)
 	gen_buf_release(&alone);
 }
 
-static void test_gen__names_parse_and_bad_arguments_fail(void)
+TH_TEST(gen, names_parse_and_bad_arguments_fail)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -255,7 +255,7 @@ static int run_gen(const char *args, const char *dir)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static void test_gen__command_writes_dbgen_files(void)
+TH_TEST(gen, command_writes_dbgen_files)
 {
 	char *dir = th_tempdir("gen");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
@@ -278,7 +278,7 @@ static void test_gen__command_writes_dbgen_files(void)
 	free(dir);
 }
 
-static void test_gen__command_rejects_bad_input(void)
+TH_TEST(gen, command_rejects_bad_input)
 {
 	char *dir = th_tempdir("genbad");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
@@ -354,7 +354,7 @@ static int run_gen_on_tty(const char *dir, char **out)
 
 /* On a terminal: the pool line, erased, then one final line per table that stays; nothing at
  * all on stderr that is not a terminal. */
-static void test_gen__command_draws_progress_only_on_a_terminal(void)
+TH_TEST(gen, command_draws_progress_only_on_a_terminal)
 {
 	char *dir = th_tempdir("gentty");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
@@ -389,20 +389,7 @@ static void test_gen__command_draws_progress_only_on_a_terminal(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(gen, sf001_matches_dbgen_md5),
-	    TH_CASE(gen, no_trailing_delimiter_drops_last_bar),
-	    TH_CASE(gen, chunk_from_middle_equals_full_stream),
-	    TH_CASE(gen, paired_pass_equals_single_tables),
-	    TH_CASE(gen, names_parse_and_bad_arguments_fail),
-	    TH_CASE(gen, pool_same_for_any_thread_count),
-	    TH_CASE(gen, sf01_matches_dbgen_md5),
-	    TH_CASE(gen, command_writes_dbgen_files),
-	    TH_CASE(gen, command_rejects_bad_input),
-	    TH_CASE(gen, command_draws_progress_only_on_a_terminal),
-	    {NULL, NULL},
-	};
-	int rc = th_run("gen", cases, argc, argv);
+	int rc = th_run("gen", th_cases(), argc, argv);
 	gen_ctx_free(ctx_001);
 	return rc;
 }

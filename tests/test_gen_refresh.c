@@ -102,7 +102,7 @@ static void check_sets(const struct gen_ctx *ctx, const struct ref_set *ref, siz
 	gen_buf_release(&d);
 }
 
-static void test_gen_refresh__sf001_matches_dbgen_md5(void)
+TH_TEST(gen_refresh, sf001_matches_dbgen_md5)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -113,7 +113,7 @@ static void test_gen_refresh__sf001_matches_dbgen_md5(void)
 		   GEN_NO_TRAILING_DELIMITER);
 }
 
-static void test_gen_refresh__sf01_matches_dbgen_md5(void)
+TH_TEST(gen_refresh, sf01_matches_dbgen_md5)
 {
 	struct gen_ctx *ctx = NULL;
 	struct errbuf err;
@@ -152,7 +152,7 @@ static int first_column_keys(const struct gen_buf *b, const int64_t *keys, int64
 /* Set 2 drawn alone (its streams jumped to) equals the rows that follow set 1 when both are drawn
  * in one pass; inserted keys fill the sparse gaps (index with sequence 1) and the deleted keys are
  * the table's first orders, in the order of orders.tbl. */
-static void test_gen_refresh__keys_and_stream_continuation(void)
+TH_TEST(gen_refresh, keys_and_stream_continuation)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -192,7 +192,7 @@ static void test_gen_refresh__keys_and_stream_continuation(void)
 
 /* --no-trailing-delimiter: each row without its last '|' (delete.N as dbgen 2.17 EOL_HANDLING:
  * "KEY"). */
-static void test_gen_refresh__no_trailing_delimiter(void)
+TH_TEST(gen_refresh, no_trailing_delimiter)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -219,7 +219,7 @@ static void test_gen_refresh__no_trailing_delimiter(void)
 	gen_buf_release(&lb);
 }
 
-static void test_gen_refresh__set_range_checked(void)
+TH_TEST(gen_refresh, set_range_checked)
 {
 	struct gen_ctx *ctx = sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
@@ -243,7 +243,7 @@ static int run_gen(const char *args)
 }
 
 /* `gen -s 0.01 --refresh 3` writes dbgen's nine files, as dbgen names them, and nothing else. */
-static void test_gen_refresh__command_writes_dbgen_files(void)
+TH_TEST(gen_refresh, command_writes_dbgen_files)
 {
 	char *dir = th_tempdir("genrf");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
@@ -282,16 +282,7 @@ static void test_gen_refresh__command_writes_dbgen_files(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(gen_refresh, sf001_matches_dbgen_md5),
-	    TH_CASE(gen_refresh, keys_and_stream_continuation),
-	    TH_CASE(gen_refresh, no_trailing_delimiter),
-	    TH_CASE(gen_refresh, set_range_checked),
-	    TH_CASE(gen_refresh, sf01_matches_dbgen_md5),
-	    TH_CASE(gen_refresh, command_writes_dbgen_files),
-	    {NULL, NULL},
-	};
-	int rc = th_run("gen_refresh", cases, argc, argv);
+	int rc = th_run("gen_refresh", th_cases(), argc, argv);
 	gen_ctx_free(ctx_001);
 	return rc;
 }

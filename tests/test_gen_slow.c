@@ -83,22 +83,14 @@ static void check_sf1(const char *extra, const struct ref_md5 *ref)
 	free(dir);
 }
 
-static void test_gen_slow__sf1_matches_dbgen_md5(void)
+TH_TEST(gen_slow, sf1_matches_dbgen_md5)
 {
 	check_sf1("", ref_sf1);
 }
 
-static void test_gen_slow__sf1_no_trailing_delimiter_matches_dbt3_md5(void)
+TH_TEST(gen_slow, sf1_no_trailing_delimiter_matches_dbt3_md5)
 {
 	check_sf1("--no-trailing-delimiter", ref_sf1_notrail);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(gen_slow, sf1_matches_dbgen_md5),
-	    TH_CASE(gen_slow, sf1_no_trailing_delimiter_matches_dbt3_md5),
-	    {NULL, NULL},
-	};
-	return th_run("gen_slow", cases, argc, argv);
-}
+TH_MAIN(gen_slow)

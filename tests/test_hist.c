@@ -51,7 +51,7 @@ static struct hist_pt *points(const struct ref_case *c, size_t n)
 	return p;
 }
 
-static void test_hist__q_hat_matches_reference(void)
+TH_TEST(hist, q_hat_matches_reference)
 {
 	CU_ASSERT_EQUAL(NCASES, HREF_NCASES);
 	for (size_t k = 0; k < NCASES; k++) {
@@ -68,7 +68,7 @@ static void test_hist__q_hat_matches_reference(void)
 	}
 }
 
-static void test_hist__change_points_match_reference(void)
+TH_TEST(hist, change_points_match_reference)
 {
 	struct hist_detect_opts o;
 	hist_detect_opts_init(&o);
@@ -94,7 +94,7 @@ static void test_hist__change_points_match_reference(void)
 	}
 }
 
-static void test_hist__newest_verdict_matches_reference(void)
+TH_TEST(hist, newest_verdict_matches_reference)
 {
 	struct hist_detect_opts o;
 	hist_detect_opts_init(&o);
@@ -117,7 +117,7 @@ static void test_hist__newest_verdict_matches_reference(void)
 /* The step on the newest night starts a regression; the same level one night later does not
  * (whatever its verdict against a segment that now holds the step night),
  * and an outlier on the newest night followed by a normal night leaves no change point. */
-static void test_hist__regression_starts_once(void)
+TH_TEST(hist, regression_starts_once)
 {
 	const struct ref_case *c = &cases[5]; /* newest_step: +10% on the last of 25 results */
 	struct hist_detect_opts o;
@@ -150,7 +150,7 @@ static void test_hist__regression_starts_once(void)
 
 /* A change point needs min_size results after it: two shifted nights are not enough, three
  * are (a 10% step on 1% noise). */
-static void test_hist__change_point_needs_min_size_results(void)
+TH_TEST(hist, change_point_needs_min_size_results)
 {
 	double m[30][3];
 	struct hist_pt pts[30];
@@ -179,7 +179,7 @@ static void test_hist__change_point_needs_min_size_results(void)
  * tests/analysis_test.py): a series of 20 single values with one step at index 10, found with
  * max p 0.0001; and the t-test at split 5 of two 10-value series: identical halves (p = 1) and a
  * 20% drop (p < 0.001). Here each value is one restart mean of a result. */
-static void test_hist__hunter_published_examples(void)
+TH_TEST(hist, hunter_published_examples)
 {
 	static const double series[20] = {1.02, 0.95, 0.99, 1.00, 1.12, 1.00, 1.01, 0.98, 1.01, 0.96,
 					  0.50, 0.51, 0.48, 0.48, 0.55, 0.50, 0.49, 0.51, 0.50, 0.49};
@@ -221,7 +221,7 @@ static void test_hist__hunter_published_examples(void)
 }
 
 /* The stable segments between the reference change points: geometric mean and t interval. */
-static void test_hist__levels_match_reference(void)
+TH_TEST(hist, levels_match_reference)
 {
 	for (size_t k = 0; k < NCASES; k++) {
 		const struct ref_case *c = &cases[k];
@@ -243,17 +243,4 @@ static void test_hist__levels_match_reference(void)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case tcases[] = {
-	    TH_CASE(hist, q_hat_matches_reference),
-	    TH_CASE(hist, change_points_match_reference),
-	    TH_CASE(hist, newest_verdict_matches_reference),
-	    TH_CASE(hist, regression_starts_once),
-	    TH_CASE(hist, change_point_needs_min_size_results),
-	    TH_CASE(hist, hunter_published_examples),
-	    TH_CASE(hist, levels_match_reference),
-	    {NULL, NULL},
-	};
-	return th_run("hist", tcases, argc, argv);
-}
+TH_MAIN(hist)

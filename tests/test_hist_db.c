@@ -10,14 +10,14 @@ static char url[9000];
 static int server_rc = -1;
 static struct errbuf server_err;
 
-static void test_hist_db__server_started(void)
+TH_TEST(hist_db, server_started)
 {
 	if (server_rc != 0)
 		fprintf(stderr, "private server: %s\n", server_err.msg);
 	CU_ASSERT_EQUAL_FATAL(server_rc, 0);
 }
 
-static void test_hist_db__unreachable_store_is_one_line_error(void)
+TH_TEST(hist_db, unreachable_store_is_one_line_error)
 {
 	struct errbuf err = {""};
 	struct hist_store *st = NULL;
@@ -35,20 +35,6 @@ static void test_hist_db__unreachable_store_is_one_line_error(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    {"server_started", test_hist_db__server_started},
-	    {"migrates_from_an_empty_store", hsc_migrates_from_an_empty_store},
-	    {"stores_work_per_restart", hsc_stores_work_per_restart},
-	    {"stores_instructions_per_restart", hsc_stores_instructions_per_restart},
-	    {"add_is_idempotent_and_refuses_invalid_files",
-	     hsc_add_is_idempotent_and_refuses_invalid_files},
-	    {"concurrent_adds_both_land", hsc_concurrent_adds_both_land},
-	    {"check_finds_the_reference_change_points",
-	     hsc_check_finds_the_reference_change_points},
-	    {"unreachable_store_is_one_line_error",
-	     test_hist_db__unreachable_store_is_one_line_error},
-	    {NULL, NULL},
-	};
 	struct srv_opts o;
 	struct srv *s = NULL;
 	struct errbuf err;
@@ -69,7 +55,7 @@ int main(int argc, char **argv)
 		 have_cnf ? "&option-file=" : "", have_cnf ? cnf : "");
 	hsc_location = url;
 	hsc_dir = db.tmp;
-	int rc = th_run("hist_db", cases, argc, argv);
+	int rc = th_run("hist_db", th_cases(), argc, argv);
 	if (s) {
 		srv_stop(s, &err);
 		srv_free(s);

@@ -131,7 +131,7 @@ static const char *cell_name(const struct hist_check *c, const struct rpt_hist_c
 	return buf;
 }
 
-static void test_hist_overview__both_steps_come_first(void)
+TH_TEST(hist_overview, both_steps_come_first)
 {
 	struct hist_check c;
 	struct rpt_hist_cell *cells = NULL;
@@ -178,7 +178,7 @@ static const struct hist_query_check *query_check(const struct hist_check_series
 	return &cs->checks[q];
 }
 
-static void test_hist_overview__change_points_where_the_steps_are(void)
+TH_TEST(hist_overview, change_points_where_the_steps_are)
 {
 	struct hist_check c;
 	const struct hist_query_series *qs;
@@ -222,7 +222,7 @@ static void check_end(json_t *o, const char *host, int night)
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "server_binary_sha256")), sha);
 }
 
-static void test_hist_overview__build_ranges_name_the_nights_around_each_step(void)
+TH_TEST(hist_overview, build_ranges_name_the_nights_around_each_step)
 {
 	struct hist_check c;
 	CU_ASSERT_EQUAL_FATAL(checked(&c), 0);
@@ -255,7 +255,7 @@ static void test_hist_overview__build_ranges_name_the_nights_around_each_step(vo
 }
 
 /* The Markdown of a CI comment: the two steps, the recent one first, then one line. */
-static void test_hist_overview__markdown_lists_the_steps_then_one_line(void)
+TH_TEST(hist_overview, markdown_lists_the_steps_then_one_line)
 {
 	struct hist_check c;
 	char *buf = NULL;
@@ -288,7 +288,7 @@ static void test_hist_overview__markdown_lists_the_steps_then_one_line(void)
 }
 
 /* The page: the overview's first rows are the two steps, each cell linking to its chart. */
-static void test_hist_overview__page_opens_on_both_steps(void)
+TH_TEST(hist_overview, page_opens_on_both_steps)
 {
 	struct hist_check c;
 	struct errbuf err = {""};
@@ -332,17 +332,9 @@ static void test_hist_overview__page_opens_on_both_steps(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(hist_overview, both_steps_come_first),
-	    TH_CASE(hist_overview, change_points_where_the_steps_are),
-	    TH_CASE(hist_overview, build_ranges_name_the_nights_around_each_step),
-	    TH_CASE(hist_overview, markdown_lists_the_steps_then_one_line),
-	    TH_CASE(hist_overview, page_opens_on_both_steps),
-	    {NULL, NULL},
-	};
 	tmp = th_tempdir("hist_overview");
 	snprintf(db_path, sizeof(db_path), "%s/history.sqlite", tmp);
-	int rc = th_run("hist_overview", cases, argc, argv);
+	int rc = th_run("hist_overview", th_cases(), argc, argv);
 	th_rmtree(tmp);
 	free(tmp);
 	return rc;

@@ -54,7 +54,7 @@ static char *make_page(const char *tag, const char *make_store)
 	return dir;
 }
 
-static void test_hist_report_browser__trend_page_renders_without_errors(void)
+TH_TEST(hist_report_browser, trend_page_renders_without_errors)
 {
 	char cmd[8192], path[4096];
 	if (!th_cdp_have_chromium()) {
@@ -165,7 +165,7 @@ static void check_four_hosts(struct cdp *c)
 				   "(document.getElementById('only-changed'))"));
 }
 
-static void test_hist_report_browser__four_hosts_page_opens_on_what_changed(void)
+TH_TEST(hist_report_browser, four_hosts_page_opens_on_what_changed)
 {
 	char cmd[8192], path[4096], png[4096];
 	struct stat sb;
@@ -205,11 +205,6 @@ static void test_hist_report_browser__four_hosts_page_opens_on_what_changed(void
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(hist_report_browser, trend_page_renders_without_errors),
-	    TH_CASE(hist_report_browser, four_hosts_page_opens_on_what_changed),
-	    {NULL, NULL},
-	};
 	signal(SIGPIPE, SIG_IGN);
-	return th_run("hist_report_browser", cases, argc, argv);
+	return th_run("hist_report_browser", th_cases(), argc, argv);
 }

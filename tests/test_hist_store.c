@@ -8,7 +8,7 @@
 static char *tmp;
 static char db_path[4200];
 
-static void test_hist_store__corrupt_file_is_one_line_error(void)
+TH_TEST(hist_store, corrupt_file_is_one_line_error)
 {
 	char path[4200];
 	struct hist_store *st = NULL;
@@ -44,7 +44,7 @@ static void own_store(char *out, size_t n, const char *name)
 
 /* F11: a store that lost its schema version but has its tables is named corrupt (it said
  * "table hist_series already exists"), for writing and for reading. */
-static void test_hist_store__lost_schema_version_is_named_corrupt(void)
+TH_TEST(hist_store, lost_schema_version_is_named_corrupt)
 {
 	char path[4200];
 	struct hist_store *st = NULL;
@@ -65,7 +65,7 @@ static void test_hist_store__lost_schema_version_is_named_corrupt(void)
 
 /* F8: opened for reading, nothing is written: the file's bytes stay, a write through the
  * handle fails, and no -wal file is left behind. (As another user: test_srv_hostile_db.c.) */
-static void test_hist_store__read_open_writes_nothing(void)
+TH_TEST(hist_store, read_open_writes_nothing)
 {
 	char path[4200], before[65], after[65], wal[4300];
 	struct hist_store *st = NULL;
@@ -89,7 +89,7 @@ static void test_hist_store__read_open_writes_nothing(void)
 
 /* F10: a re-indented, relabelled copy of a run is the run already stored; a copy with one
  * measurement changed is another run. */
-static void test_hist_store__add_deduplicates_on_the_run_not_the_bytes(void)
+TH_TEST(hist_store, add_deduplicates_on_the_run_not_the_bytes)
 {
 	char path[4200];
 	struct hist_store *st = NULL;
@@ -127,27 +127,11 @@ static void test_hist_store__add_deduplicates_on_the_run_not_the_bytes(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    {"migrates_from_an_empty_store", hsc_migrates_from_an_empty_store},
-	    {"stores_work_per_restart", hsc_stores_work_per_restart},
-	    {"stores_instructions_per_restart", hsc_stores_instructions_per_restart},
-	    {"add_is_idempotent_and_refuses_invalid_files",
-	     hsc_add_is_idempotent_and_refuses_invalid_files},
-	    {"concurrent_adds_both_land", hsc_concurrent_adds_both_land},
-	    {"check_finds_the_reference_change_points", hsc_check_finds_the_reference_change_points},
-	    {"corrupt_file_is_one_line_error", test_hist_store__corrupt_file_is_one_line_error},
-	    {"lost_schema_version_is_named_corrupt",
-	     test_hist_store__lost_schema_version_is_named_corrupt},
-	    {"read_open_writes_nothing", test_hist_store__read_open_writes_nothing},
-	    {"add_deduplicates_on_the_run_not_the_bytes",
-	     test_hist_store__add_deduplicates_on_the_run_not_the_bytes},
-	    {NULL, NULL},
-	};
 	tmp = th_tempdir("hist_store");
 	snprintf(db_path, sizeof(db_path), "%s/history.sqlite", tmp);
 	hsc_location = db_path;
 	hsc_dir = tmp;
-	int rc = th_run("hist_store", cases, argc, argv);
+	int rc = th_run("hist_store", th_cases(), argc, argv);
 	th_rmtree(tmp);
 	free(tmp);
 	return rc;

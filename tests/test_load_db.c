@@ -106,7 +106,7 @@ static int need_generated_db(void)
 	return rc;
 }
 
-static void test_load__generated_rows_and_noop_reload(void)
+TH_TEST(load, generated_rows_and_noop_reload)
 {
 	struct load_report rep;
 	struct errbuf err;
@@ -130,7 +130,7 @@ static void test_load__generated_rows_and_noop_reload(void)
 	CU_ASSERT_EQUAL(rep.fp.rows[GEN_LINEITEM], sf001_rows[GEN_LINEITEM]);
 }
 
-static void test_load__fingerprint_schema_and_normal_profile(void)
+TH_TEST(load, fingerprint_schema_and_normal_profile)
 {
 	CU_ASSERT_EQUAL_FATAL(need_generated_db(), 0);
 	struct srv *s = NULL;
@@ -210,7 +210,7 @@ static void assert_kept_rows_hash_as_run(MYSQL *m, const struct qry *q,
 	CU_ASSERT_STRING_EQUAL(x.result_sha256, kept);
 }
 
-static void test_load__every_query_runs_with_the_verified_row_count(void)
+TH_TEST(load, every_query_runs_with_the_verified_row_count)
 {
 	uint64_t sf001_query_rows[QRY_COUNT + 1];
 	CU_ASSERT_EQUAL_FATAL(read_query_rows(sf001_query_rows), 0);
@@ -285,7 +285,7 @@ static char *plans(MYSQL *m)
 	return out;
 }
 
-static void test_load__plans_identical_across_restarts(void)
+TH_TEST(load, plans_identical_across_restarts)
 {
 	CU_ASSERT_EQUAL_FATAL(need_generated_db(), 0);
 	char *p[2] = {NULL, NULL};
@@ -323,7 +323,7 @@ static int make_dbgen_files(const char *dir)
 	return rc == 0 ? 0 : -1;
 }
 
-static void test_load__files_equal_generated(void)
+TH_TEST(load, files_equal_generated)
 {
 	char dir[4300];
 	snprintf(dir, sizeof(dir), "%s/tbl", instance.tmp);
@@ -363,7 +363,7 @@ static void test_load__files_equal_generated(void)
 	srv_free(s);
 }
 
-static void test_load__failed_load_leaves_no_fingerprint(void)
+TH_TEST(load, failed_load_leaves_no_fingerprint)
 {
 	char dir[4300], cmd[9000];
 	snprintf(dir, sizeof(dir), "%s/bad", instance.tmp);
@@ -388,7 +388,7 @@ static void test_load__failed_load_leaves_no_fingerprint(void)
 
 /* 'query -s SF' on data of another scale factor is refused as run refuses it (exit 2, one line);
  * the loaded one runs. */
-static void test_load__query_refuses_another_scale_factor(void)
+TH_TEST(load, query_refuses_another_scale_factor)
 {
 	char cmd[9000], line[512] = "";
 	CU_ASSERT_EQUAL_FATAL(need_generated_db(), 0);
@@ -416,17 +416,7 @@ int main(int argc, char **argv)
 		return 2;
 	th_db_opts(&instance, &sopts, 128u << 20);
 	sopts.scale = 0.01;
-	static const struct th_case cases[] = {
-	    TH_CASE(load, generated_rows_and_noop_reload),
-	    TH_CASE(load, fingerprint_schema_and_normal_profile),
-	    TH_CASE(load, every_query_runs_with_the_verified_row_count),
-	    TH_CASE(load, plans_identical_across_restarts),
-	    TH_CASE(load, files_equal_generated),
-	    TH_CASE(load, failed_load_leaves_no_fingerprint),
-	    TH_CASE(load, query_refuses_another_scale_factor),
-	    {NULL, NULL},
-	};
-	int rc = th_run("load_db", cases, argc, argv);
+	int rc = th_run("load_db", th_cases(), argc, argv);
 	srv_opts_release(&sopts);
 	th_db_end(&instance); /* whatever happened, no server is left running */
 	return rc;

@@ -71,7 +71,7 @@ static void ids_str(char *out, size_t len, const unsigned *ids, int n)
 	pin_ids_format(out, len, ids, n);
 }
 
-static void test_pin__placement_table(void)
+TH_TEST(pin, placement_table)
 {
 	for (const struct place_case *pc = place_cases; pc->topology; pc++) {
 		struct errbuf err = {{0}};
@@ -114,7 +114,7 @@ static void test_pin__placement_table(void)
 }
 
 /* The reason names the locality unit the topology has, never a package it lacks. */
-static void test_pin__reason_names_the_locality_unit(void)
+TH_TEST(pin, reason_names_the_locality_unit)
 {
 	static const struct {
 		const char *topology, *allowed, *want, *not_want;
@@ -144,7 +144,7 @@ static void test_pin__reason_names_the_locality_unit(void)
 	}
 }
 
-static void test_pin__overrides_outside_allowed_are_errors(void)
+TH_TEST(pin, overrides_outside_allowed_are_errors)
 {
 	static const struct {
 		const char *allowed, *server, *client, *membind, *msg;
@@ -173,7 +173,7 @@ static void test_pin__overrides_outside_allowed_are_errors(void)
 	}
 }
 
-static void test_pin__no_pin_is_unpinned_and_exclusive(void)
+TH_TEST(pin, no_pin_is_unpinned_and_exclusive)
 {
 	struct errbuf err = {{0}};
 	struct pin_topo *topo = NULL;
@@ -190,7 +190,7 @@ static void test_pin__no_pin_is_unpinned_and_exclusive(void)
 	pin_topo_free(topo);
 }
 
-static void test_pin__bad_topology_is_an_error(void)
+TH_TEST(pin, bad_topology_is_an_error)
 {
 	struct errbuf err = {{0}};
 	struct pin_topo *topo = NULL;
@@ -208,7 +208,7 @@ static void test_pin__bad_topology_is_an_error(void)
 	pin_topo_free(topo);
 }
 
-static void test_pin__xml_topology_gives_the_same_answer(void)
+TH_TEST(pin, xml_topology_gives_the_same_answer)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/tests/topologies/xeon-e5-2690.xml", DBT3_SOURCE_DIR);
@@ -227,7 +227,7 @@ static void test_pin__xml_topology_gives_the_same_answer(void)
 	pin_topo_free(topo);
 }
 
-static void test_pin__options_parse_and_reject(void)
+TH_TEST(pin, options_parse_and_reject)
 {
 	static const struct {
 		int code;
@@ -316,7 +316,7 @@ static int read_proc_line(pid_t pid, const char *file, char *out, size_t len)
 	return th_read_line(path, out, len);
 }
 
-static void test_pin__child_runs_bound(void)
+TH_TEST(pin, child_runs_bound)
 {
 	struct errbuf err = {{0}};
 	struct pin_opts o = {0};
@@ -357,7 +357,7 @@ static void test_pin__child_runs_bound(void)
 	pin_ctx_free(ctx);
 }
 
-static void test_pin__verify_catches_an_unbound_child(void)
+TH_TEST(pin, verify_catches_an_unbound_child)
 {
 	struct pin_ctx *ctx = th_pin_ctx_pinned(NULL);
 	if (!ctx)
@@ -389,7 +389,7 @@ static void *client_thread(void *arg)
 	return &result;
 }
 
-static void test_pin__client_binds_its_own_thread(void)
+TH_TEST(pin, client_binds_its_own_thread)
 {
 	struct pin_ctx *ctx = th_pin_ctx_pinned(NULL);
 	if (!ctx)
@@ -407,7 +407,7 @@ static void test_pin__client_binds_its_own_thread(void)
 	pin_ctx_free(ctx);
 }
 
-static void test_pin__json_records_placement_and_stabilizers(void)
+TH_TEST(pin, json_records_placement_and_stabilizers)
 {
 	struct errbuf err = {{0}};
 	struct pin_ctx *ctx = NULL;
@@ -434,7 +434,7 @@ static void test_pin__json_records_placement_and_stabilizers(void)
 	pin_ctx_free(ctx);
 }
 
-static void test_pin__binding_needs_this_machine(void)
+TH_TEST(pin, binding_needs_this_machine)
 {
 	struct errbuf err = {{0}};
 	struct pin_ctx *ctx = NULL;
@@ -447,7 +447,7 @@ static void test_pin__binding_needs_this_machine(void)
 }
 
 /* The machine's allowed PUs follow taskset: one PU left means unpinned with a warning. */
-static void test_pin__taskset_restricts_the_machine(void)
+TH_TEST(pin, taskset_restricts_the_machine)
 {
 	char out[8192];
 	CU_ASSERT_EQUAL(th_sh(out, sizeof(out), "taskset -c 0 '%s' pin --json", DBT3_BINARY), 0);
@@ -463,25 +463,4 @@ static void test_pin__taskset_restricts_the_machine(void)
 	json_decref(j);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"placement_table", test_pin__placement_table},
-	    {"reason_names_the_locality_unit", test_pin__reason_names_the_locality_unit},
-	    {"overrides_outside_allowed_are_errors",
-	     test_pin__overrides_outside_allowed_are_errors},
-	    {"no_pin_is_unpinned_and_exclusive", test_pin__no_pin_is_unpinned_and_exclusive},
-	    {"bad_topology_is_an_error", test_pin__bad_topology_is_an_error},
-	    {"xml_topology_gives_the_same_answer", test_pin__xml_topology_gives_the_same_answer},
-	    {"options_parse_and_reject", test_pin__options_parse_and_reject},
-	    {"child_runs_bound", test_pin__child_runs_bound},
-	    {"verify_catches_an_unbound_child", test_pin__verify_catches_an_unbound_child},
-	    {"client_binds_its_own_thread", test_pin__client_binds_its_own_thread},
-	    {"json_records_placement_and_stabilizers",
-	     test_pin__json_records_placement_and_stabilizers},
-	    {"binding_needs_this_machine", test_pin__binding_needs_this_machine},
-	    {"taskset_restricts_the_machine", test_pin__taskset_restricts_the_machine},
-	    {NULL, NULL},
-	};
-	return th_run("pin", cases, argc, argv);
-}
+TH_MAIN(pin)

@@ -79,7 +79,7 @@ static void stop(struct srv *s, struct srv_opts *o)
 	srv_opts_release(o);
 }
 
-static void test_pin_db__server_threads_run_bound(void)
+TH_TEST(pin_db, server_threads_run_bound)
 {
 	CU_ASSERT_EQUAL_FATAL(init_rc, 0);
 	struct errbuf err = {{0}};
@@ -147,7 +147,7 @@ static void test_pin_db__server_threads_run_bound(void)
 	pin_ctx_free(ctx);
 }
 
-static void test_pin_db__overrides_reach_the_server(void)
+TH_TEST(pin_db, overrides_reach_the_server)
 {
 	struct errbuf err = {{0}};
 	struct pin_ctx *ctx = NULL;
@@ -177,7 +177,7 @@ static void test_pin_db__overrides_reach_the_server(void)
 	pin_ctx_free(ctx);
 }
 
-static void test_pin_db__verify_rejects_an_unpinned_server(void)
+TH_TEST(pin_db, verify_rejects_an_unpinned_server)
 {
 	struct pin_ctx *ctx = th_pin_ctx_pinned(NULL);
 	if (!ctx)
@@ -196,16 +196,10 @@ static void test_pin_db__verify_rejects_an_unpinned_server(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(pin_db, server_threads_run_bound),
-	    TH_CASE(pin_db, overrides_reach_the_server),
-	    TH_CASE(pin_db, verify_rejects_an_unpinned_server),
-	    {NULL, NULL},
-	};
 	if (th_db_begin(&db, "pindb") < 0)
 		return 2;
 	init_rc = th_db_init(&db, 64u << 20);
-	int rc = th_run("pin_db", cases, argc, argv);
+	int rc = th_run("pin_db", th_cases(), argc, argv);
 	th_db_end(&db); /* whatever a failed case left running */
 	return rc;
 }

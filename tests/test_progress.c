@@ -40,7 +40,7 @@ static void mem_close(struct mem *m)
 	free(m->buf);
 }
 
-static void test_progress__draw_redraws_in_place_at_most_once_per_interval(void)
+TH_TEST(progress, draw_redraws_in_place_at_most_once_per_interval)
 {
 	struct mem m;
 	mem_open(&m, PROGRESS_LIVE, 100);
@@ -52,7 +52,7 @@ static void test_progress__draw_redraws_in_place_at_most_once_per_interval(void)
 	mem_close(&m);
 }
 
-static void test_progress__note_erases_the_live_line_and_stays(void)
+TH_TEST(progress, note_erases_the_live_line_and_stays)
 {
 	struct mem m;
 	mem_open(&m, PROGRESS_LIVE, 100);
@@ -67,7 +67,7 @@ static void test_progress__note_erases_the_live_line_and_stays(void)
 	mem_close(&m);
 }
 
-static void test_progress__keep_ends_the_live_line_with_a_newline(void)
+TH_TEST(progress, keep_ends_the_live_line_with_a_newline)
 {
 	struct mem m;
 	mem_open(&m, PROGRESS_LIVE | PROGRESS_KEEP, 0);
@@ -82,7 +82,7 @@ static void test_progress__keep_ends_the_live_line_with_a_newline(void)
 	mem_close(&m);
 }
 
-static void test_progress__done_replaces_the_live_line_with_a_final_one(void)
+TH_TEST(progress, done_replaces_the_live_line_with_a_final_one)
 {
 	struct mem m;
 	mem_open(&m, PROGRESS_LIVE, 1000);
@@ -96,7 +96,7 @@ static void test_progress__done_replaces_the_live_line_with_a_final_one(void)
 	mem_close(&m);
 }
 
-static void test_progress__not_a_terminal_gets_the_permanent_lines_only(void)
+TH_TEST(progress, not_a_terminal_gets_the_permanent_lines_only)
 {
 	struct mem m;
 	mem_open(&m, 0, 0);
@@ -110,7 +110,7 @@ static void test_progress__not_a_terminal_gets_the_permanent_lines_only(void)
 	mem_close(&m);
 }
 
-static void test_progress__quiet_prints_nothing(void)
+TH_TEST(progress, quiet_prints_nothing)
 {
 	struct mem m;
 	mem_open(&m, PROGRESS_QUIET | PROGRESS_LIVE | PROGRESS_KEEP, 0);
@@ -123,7 +123,7 @@ static void test_progress__quiet_prints_nothing(void)
 }
 
 /* A pseudo-terminal is a terminal; a pipe is not. */
-static void test_progress__mode_is_live_on_a_terminal_only(void)
+TH_TEST(progress, mode_is_live_on_a_terminal_only)
 {
 	int master = posix_openpt(O_RDWR | O_NOCTTY);
 	CU_ASSERT_FATAL(master >= 0);
@@ -146,7 +146,7 @@ static void test_progress__mode_is_live_on_a_terminal_only(void)
 	close(fds[0]);
 }
 
-static void test_progress__rate_eta_and_percent_match_hand_computed_values(void)
+TH_TEST(progress, rate_eta_and_percent_match_hand_computed_values)
 {
 	/* 30 MiB in 4 s: 7.5 MiB/s; nothing measured yet: 0 */
 	CU_ASSERT_DOUBLE_EQUAL(progress_rate(30.0, 4.0), 7.5, 1e-12);
@@ -165,7 +165,7 @@ static void test_progress__rate_eta_and_percent_match_hand_computed_values(void)
 	CU_ASSERT_DOUBLE_EQUAL(progress_percent(5, 0), 0.0, 0.0);
 }
 
-static void test_progress__duration_reads_minutes_then_hours(void)
+TH_TEST(progress, duration_reads_minutes_then_hours)
 {
 	static const struct {
 		double s;
@@ -183,19 +183,4 @@ static void test_progress__duration_reads_minutes_then_hours(void)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(progress, draw_redraws_in_place_at_most_once_per_interval),
-	    TH_CASE(progress, note_erases_the_live_line_and_stays),
-	    TH_CASE(progress, keep_ends_the_live_line_with_a_newline),
-	    TH_CASE(progress, done_replaces_the_live_line_with_a_final_one),
-	    TH_CASE(progress, not_a_terminal_gets_the_permanent_lines_only),
-	    TH_CASE(progress, quiet_prints_nothing),
-	    TH_CASE(progress, mode_is_live_on_a_terminal_only),
-	    TH_CASE(progress, rate_eta_and_percent_match_hand_computed_values),
-	    TH_CASE(progress, duration_reads_minutes_then_hours),
-	    {NULL, NULL},
-	};
-	return th_run("progress", cases, argc, argv);
-}
+TH_MAIN(progress)

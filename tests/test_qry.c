@@ -42,7 +42,7 @@ static const struct {
     {81310311, 2, {"38", "TIN"}},
 };
 
-static void test_qry__seeded_parameters_match_qgen(void)
+TH_TEST(qry, seeded_parameters_match_qgen)
 {
 	for (size_t i = 0; i < sizeof(qgen_vectors) / sizeof(qgen_vectors[0]); i++) {
 		struct qry q;
@@ -62,7 +62,7 @@ static void test_qry__seeded_parameters_match_qgen(void)
 
 /* Park-Miller x' = 16807 x mod (2^31 - 1) stays at 0 from 0: Q7's second nation would be drawn
  * for ever; the seed is refused instead (any query, also the ones that draw once). */
-static void test_qry__seed_zero_is_refused(void)
+TH_TEST(qry, seed_zero_is_refused)
 {
 	static const long seeds[] = {0, 2147483647L, -2147483647L};
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
@@ -74,7 +74,7 @@ static void test_qry__seed_zero_is_refused(void)
 	}
 }
 
-static void test_qry__defaults_are_validation_parameters(void)
+TH_TEST(qry, defaults_are_validation_parameters)
 {
 	struct qry q;
 	struct errbuf err;
@@ -93,7 +93,7 @@ static void test_qry__defaults_are_validation_parameters(void)
 	qry_release(&q);
 }
 
-static void test_qry__every_parameter_is_substituted(void)
+TH_TEST(qry, every_parameter_is_substituted)
 {
 	for (int seeded = 0; seeded <= 1; seeded++)
 		for (int id = 1; id <= QRY_COUNT; id++) {
@@ -110,7 +110,7 @@ static void test_qry__every_parameter_is_substituted(void)
 		}
 }
 
-static void test_qry__q15_view_and_q18_single_statement(void)
+TH_TEST(qry, q15_view_and_q18_single_statement)
 {
 	struct qry q;
 	struct errbuf err;
@@ -132,7 +132,7 @@ static void test_qry__q15_view_and_q18_single_statement(void)
 	qry_release(&q);
 }
 
-static void test_qry__sha_is_stable_and_parameter_sensitive(void)
+TH_TEST(qry, sha_is_stable_and_parameter_sensitive)
 {
 	struct qry a, b;
 	struct errbuf err;
@@ -152,7 +152,7 @@ static void test_qry__sha_is_stable_and_parameter_sensitive(void)
 	qry_release(&b);
 }
 
-static void test_qry__round2_rounds_half_away_from_zero(void)
+TH_TEST(qry, round2_rounds_half_away_from_zero)
 {
 	static const char *cases[][2] = {
 	    {"25.5220", "25.52"}, {"25.525", "25.53"},
@@ -169,7 +169,7 @@ static void test_qry__round2_rounds_half_away_from_zero(void)
 	}
 }
 
-static void test_qry__bad_ids_are_rejected(void)
+TH_TEST(qry, bad_ids_are_rejected)
 {
 	struct qry q;
 	struct errbuf err;
@@ -181,7 +181,7 @@ static void test_qry__bad_ids_are_rejected(void)
 
 /* The stream orders are TPC-H 2.17.3 Appendix A's table, as tests/data/tpch_permutation.txt
  * carries it (copied from qgen's own table, its source in the file's header). */
-static void test_qry__stream_orders_are_the_specs_table(void)
+TH_TEST(qry, stream_orders_are_the_specs_table)
 {
 	FILE *f = fopen(DBT3_SOURCE_DIR "/tests/data/tpch_permutation.txt", "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -217,19 +217,4 @@ static void test_qry__stream_orders_are_the_specs_table(void)
 	CU_ASSERT_EQUAL(qry_stream_order(QRY_STREAM_MAX + 1, out), -1);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(qry, seeded_parameters_match_qgen),
-	    TH_CASE(qry, seed_zero_is_refused),
-	    TH_CASE(qry, defaults_are_validation_parameters),
-	    TH_CASE(qry, every_parameter_is_substituted),
-	    TH_CASE(qry, q15_view_and_q18_single_statement),
-	    TH_CASE(qry, sha_is_stable_and_parameter_sensitive),
-	    TH_CASE(qry, round2_rounds_half_away_from_zero),
-	    TH_CASE(qry, bad_ids_are_rejected),
-	    TH_CASE(qry, stream_orders_are_the_specs_table),
-	    {NULL, NULL},
-	};
-	return th_run("qry", cases, argc, argv);
-}
+TH_MAIN(qry)

@@ -49,7 +49,7 @@ static char *replaced(const char *find, const char *repl)
 	return out;
 }
 
-static void test_res__base_file_parses(void)
+TH_TEST(res, base_file_parses)
 {
 	struct res_file *res = NULL;
 	struct errbuf err = {""};
@@ -71,7 +71,7 @@ static void test_res__base_file_parses(void)
 
 /* The rule's floor per query is read under its name, and under its name before 2026-12-03 in the
  * files written then. */
-static void test_res__interference_floor_per_query_under_both_names(void)
+TH_TEST(res, interference_floor_per_query_under_both_names)
 {
 	static const char *const members[] = {
 	    "\"pinning\":{}," INTERFERENCE("disturbed_floor_ms_per_query", "20"),
@@ -259,7 +259,7 @@ static const struct {
 };
 
 /* The pool record is read back as written; files without it say "not recorded". */
-static void test_res__buffer_pool_fits_read(void)
+TH_TEST(res, buffer_pool_fits_read)
 {
 	static const struct {
 		const char *server;
@@ -282,7 +282,7 @@ static void test_res__buffer_pool_fits_read(void)
 }
 
 /* A work record: constant counters written once, varying ones per run; read back expanded. */
-static void test_res__work_counts_round_trip(void)
+TH_TEST(res, work_counts_round_trip)
 {
 	char *text = replaced("\"not_steady\":false,\"error\":null},",
 			      "\"not_steady\":false,\"error\":null,\"work\":{\"Handler_read_key\":"
@@ -325,7 +325,7 @@ static void test_res__work_counts_round_trip(void)
 }
 
 /* An instruction record sits beside work in the same form; read back per execution. */
-static void test_res__instructions_counts_round_trip(void)
+TH_TEST(res, instructions_counts_round_trip)
 {
 	char *text = replaced("\"not_steady\":false,\"error\":null},",
 			      "\"not_steady\":false,\"error\":null,\"instructions\":{"
@@ -350,7 +350,7 @@ static void test_res__instructions_counts_round_trip(void)
 	free(text);
 }
 
-static void test_res__malformed_inputs_name_file_and_path(void)
+TH_TEST(res, malformed_inputs_name_file_and_path)
 {
 	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
 		char *text = replaced(malformed[i].find, malformed[i].repl);
@@ -431,7 +431,7 @@ static const struct {
      NULL},
 };
 
-static void test_res__plan_members_checked_against_data(void)
+TH_TEST(res, plan_members_checked_against_data)
 {
 	for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
 		char *text = replaced("\"plan\":{}", plans[i].plan);
@@ -452,7 +452,7 @@ static void test_res__plan_members_checked_against_data(void)
 
 /* A run --streams entry ("T:...") holds one time per stream: plan.streams.count bounds it, not
  * plan.runs. */
-static void test_res__throughput_entries_bounded_by_streams(void)
+TH_TEST(res, throughput_entries_bounded_by_streams)
 {
 	static const struct {
 		const char *plan, *msg;
@@ -492,7 +492,7 @@ static void test_res__throughput_entries_bounded_by_streams(void)
 }
 
 /* The data's queries follow the plan's order (Q6 before Q1 in PLAN_OK). */
-static void test_res__queries_out_of_plan_order_refused(void)
+TH_TEST(res, queries_out_of_plan_order_refused)
 {
 	char *plan = replaced("\"plan\":{}", PLAN_OK);
 	const char *q1 = strstr(plan, "{\"id\":\"Q1\"");
@@ -513,7 +513,7 @@ static void test_res__queries_out_of_plan_order_refused(void)
 	free(plan);
 }
 
-static void test_res__non_ok_restart_may_have_no_runs(void)
+TH_TEST(res, non_ok_restart_may_have_no_runs)
 {
 	char *text =
 	    replaced("\"index\":1,\"status\":\"ok\",\"warmup_ms\":[],\"measured_ms\":[1.3,1.4]",
@@ -527,7 +527,7 @@ static void test_res__non_ok_restart_may_have_no_runs(void)
 	free(text);
 }
 
-static void test_res__write_then_read_keeps_everything(void)
+TH_TEST(res, write_then_read_keeps_everything)
 {
 	char *dir = th_tempdir("res");
 	char path[4096];
@@ -626,7 +626,7 @@ static void test_res__write_then_read_keeps_everything(void)
 
 /* Only regular files are read: a device, a FIFO (opening it must not block) or a directory gets
  * one line naming what it is. */
-static void test_res__non_regular_files_refused(void)
+TH_TEST(res, non_regular_files_refused)
 {
 	char *dir = th_tempdir("res_fifo");
 	char fifo[4200];
@@ -651,7 +651,7 @@ static void test_res__non_regular_files_refused(void)
 
 /* A file above the size bound is refused from its size, before anything is read (the test file
  * is sparse: it takes no disk space). */
-static void test_res__oversized_file_refused(void)
+TH_TEST(res, oversized_file_refused)
 {
 	char *dir = th_tempdir("res_big");
 	char path[4200];
@@ -691,7 +691,7 @@ static char *repeated(const char *open, const char *item, const char *sep, size_
 
 /* The structure bounds are checked on the text, before a JSON tree is built: a 1-million-entry
  * array, deep nesting, too many values in total. */
-static void test_res__structure_bounds_refused_before_parsing(void)
+TH_TEST(res, structure_bounds_refused_before_parsing)
 {
 	struct {
 		char *text;
@@ -716,7 +716,7 @@ static void test_res__structure_bounds_refused_before_parsing(void)
 }
 
 /* Brackets, commas and escaped quotes inside strings are not structure. */
-static void test_res__strings_do_not_count_as_structure(void)
+TH_TEST(res, strings_do_not_count_as_structure)
 {
 	char *label = repeated("\"label\":\"\\\"", "[{,", "", 70000, "\",");
 	char *text = replaced("\"started_at\"", "\"started_at\"");
@@ -736,7 +736,7 @@ static void test_res__strings_do_not_count_as_structure(void)
 	free(label);
 }
 
-static void test_res__read_missing_file_names_it(void)
+TH_TEST(res, read_missing_file_names_it)
 {
 	struct res_file *res = NULL;
 	struct errbuf err = {""};
@@ -748,7 +748,7 @@ static void test_res__read_missing_file_names_it(void)
 /* What -o must not replace: a result, a stabilize analysis, a stabilize profile, by the first
  * "format" member that names one (a profile's nested analysis comes later); anything else,
  * a FIFO (not opened for long) and no file are RES_KIND_NONE. */
-static void test_res__file_kind_by_format(void)
+TH_TEST(res, file_kind_by_format)
 {
 	static const struct {
 		const char *text;
@@ -792,27 +792,4 @@ static void test_res__file_kind_by_format(void)
 	free(dir);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(res, file_kind_by_format),
-	    TH_CASE(res, buffer_pool_fits_read),
-	    TH_CASE(res, base_file_parses),
-	    TH_CASE(res, work_counts_round_trip),
-	    TH_CASE(res, instructions_counts_round_trip),
-	    TH_CASE(res, interference_floor_per_query_under_both_names),
-	    TH_CASE(res, malformed_inputs_name_file_and_path),
-	    TH_CASE(res, non_ok_restart_may_have_no_runs),
-	    TH_CASE(res, plan_members_checked_against_data),
-	    TH_CASE(res, queries_out_of_plan_order_refused),
-	    TH_CASE(res, throughput_entries_bounded_by_streams),
-	    TH_CASE(res, write_then_read_keeps_everything),
-	    TH_CASE(res, read_missing_file_names_it),
-	    TH_CASE(res, non_regular_files_refused),
-	    TH_CASE(res, oversized_file_refused),
-	    TH_CASE(res, structure_bounds_refused_before_parsing),
-	    TH_CASE(res, strings_do_not_count_as_structure),
-	    {NULL, NULL},
-	};
-	return th_run("res", cases, argc, argv);
-}
+TH_MAIN(res)

@@ -53,7 +53,7 @@ static int replay_parse(struct replay_row *out, const char *line)
  * level, 2 are marked: others' CPU time at the absolute floor, the files having no figure of
  * the server's own PUs; of the A/A of 2026-12-02, none of 8): the same level and causes as the
  * script's. */
-static void test_res_noise__real_files_replayed(void)
+TH_TEST(res_noise, real_files_replayed)
 {
 	FILE *f = fopen(DATA "disturbed_replay.tsv", "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -140,7 +140,7 @@ static size_t simulate(int memory, size_t n, size_t q, double wq, double p, size
 
 /* The rate of marking a restart of an undisturbed run (docs/run.md's table): the same counts
  * on the same draws as the script, and at most 2.5% of the restarts in every scenario. */
-static void test_res_noise__undisturbed_runs_rarely_marked(void)
+TH_TEST(res_noise, undisturbed_runs_rarely_marked)
 {
 	FILE *f = fopen(DATA "disturbed_rate.tsv", "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -185,7 +185,7 @@ static void test_res_noise__undisturbed_runs_rarely_marked(void)
 
 /* The rule's edges on hand-made restarts: a reference of one restart, a restart alone, the
  * calibration in the memory reference, and contention everywhere (nothing unusual). */
-static void test_res_noise__unusual_against_the_others_and_the_calibration(void)
+TH_TEST(res_noise, unusual_against_the_others_and_the_calibration)
 {
 	struct res_noise_restart r[3];
 	memset(r, 0, sizeof(r));
@@ -264,14 +264,4 @@ static void test_res_noise__unusual_against_the_others_and_the_calibration(void)
 	CU_ASSERT_EQUAL(r[1].causes, 0);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"real_files_replayed", test_res_noise__real_files_replayed},
-	    {"undisturbed_runs_rarely_marked", test_res_noise__undisturbed_runs_rarely_marked},
-	    {"unusual_against_the_others_and_the_calibration",
-	     test_res_noise__unusual_against_the_others_and_the_calibration},
-	    {NULL, NULL},
-	};
-	return th_run("res_noise", cases, argc, argv);
-}
+TH_MAIN(res_noise)

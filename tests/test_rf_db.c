@@ -131,26 +131,17 @@ static void with_server(void (*fn)(MYSQL *m, const struct gen_ctx *ctx))
 	gen_ctx_free(ctx);
 }
 
-static void test_rf_db__pair_then_restore_leaves_the_data_as_found(void)
+TH_TEST(rf_db, pair_then_restore_leaves_the_data_as_found)
 {
 	with_server(check_functions);
 }
 
-static void test_rf_db__pair_run_reports_the_data_as_found(void)
+TH_TEST(rf_db, pair_run_reports_the_data_as_found)
 {
 	with_server(check_pair);
 }
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "rf") == 0)
-		loaded = th_db_init_and_load(&db);
-	static const struct th_case cases[] = {
-	    TH_CASE(rf_db, pair_then_restore_leaves_the_data_as_found),
-	    TH_CASE(rf_db, pair_run_reports_the_data_as_found),
-	    {NULL, NULL},
-	};
-	int rc = th_run("rf_db", cases, argc, argv);
-	th_db_end(&db);
-	return rc;
+	return th_db_main_loaded(&db, &loaded, "rf", "rf_db", argc, argv);
 }

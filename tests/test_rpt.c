@@ -41,7 +41,7 @@ static int write_summary(FILE *f, const void *arg, int fmt, int color)
 	return rpt_summary_write(f, arg, (enum rpt_format)fmt, color, &err);
 }
 
-static void test_rpt__table_aligns_columns_and_utf8(void)
+TH_TEST(rpt, table_aligns_columns_and_utf8)
 {
 	static const char *const heads[] = {"query", "ratio", "CI"};
 	struct rpt_table t;
@@ -67,7 +67,7 @@ static void test_rpt__table_aligns_columns_and_utf8(void)
 
 /* The format table: the formats each report is written in (docs/report.md, --help) and their
  * names for messages. */
-static void test_rpt__format_names(void)
+TH_TEST(rpt, format_names)
 {
 	enum rpt_format f;
 	unsigned summary = rpt_formats_of(RPT_REPORT_SUMMARY);
@@ -111,7 +111,7 @@ static struct res_file *make(double factor, const char *result_sha)
 	return res;
 }
 
-static void test_rpt__outputs_escape_and_color_only_when_asked(void)
+TH_TEST(rpt, outputs_escape_and_color_only_when_asked)
 {
 	struct res_file *a = make(1.0, SHA_A), *b = make(1.5, SHA_A);
 	struct rpt_compare_opts opts;
@@ -176,13 +176,4 @@ static void test_rpt__outputs_escape_and_color_only_when_asked(void)
 	res_file_free(b);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(rpt, table_aligns_columns_and_utf8),
-	    TH_CASE(rpt, format_names),
-	    TH_CASE(rpt, outputs_escape_and_color_only_when_asked),
-	    {NULL, NULL},
-	};
-	return th_run("rpt", cases, argc, argv);
-}
+TH_MAIN(rpt)

@@ -32,7 +32,7 @@ static void check(const struct st_test *t, const struct adj_ref *r)
 	CU_ASSERT_DOUBLE_EQUAL(t->adj_slope, r->slope, 1e-12);
 }
 
-static void test_rpt_adjust__figures_match_the_reference(void)
+TH_TEST(rpt_adjust, figures_match_the_reference)
 {
 	struct res_file *a = th_rpt_load("adj_old.json"), *b = th_rpt_load("adj_new.json");
 	struct rpt_compare *c = NULL, *plain = NULL;
@@ -62,7 +62,7 @@ static void test_rpt_adjust__figures_match_the_reference(void)
 }
 
 /* Files written before the probe cannot be adjusted: one line, no model. */
-static void test_rpt_adjust__file_without_probes_is_refused(void)
+TH_TEST(rpt_adjust, file_without_probes_is_refused)
 {
 	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
 	struct rpt_compare *c = NULL;
@@ -76,12 +76,4 @@ static void test_rpt_adjust__file_without_probes_is_refused(void)
 	res_file_free(b);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(rpt_adjust, figures_match_the_reference),
-	    TH_CASE(rpt_adjust, file_without_probes_is_refused),
-	    {NULL, NULL},
-	};
-	return th_run("rpt_adjust", cases, argc, argv);
-}
+TH_MAIN(rpt_adjust)

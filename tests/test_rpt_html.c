@@ -67,7 +67,7 @@ static void free_compare(struct rpt_compare *cmp)
 	res_file_free(new);
 }
 
-static void test_rpt_html__compare_verdict_classes_match_model(void)
+TH_TEST(rpt_html, compare_verdict_classes_match_model)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
@@ -108,7 +108,7 @@ static void test_rpt_html__compare_verdict_classes_match_model(void)
 	free(dir);
 }
 
-static void test_rpt_html__designed_queries_get_their_verdicts(void)
+TH_TEST(rpt_html, designed_queries_get_their_verdicts)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
@@ -169,7 +169,7 @@ static void test_rpt_html__designed_queries_get_their_verdicts(void)
 	free(dir);
 }
 
-static void test_rpt_html__escapes_a_script_label(void)
+TH_TEST(rpt_html, escapes_a_script_label)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 3), 0);
@@ -192,7 +192,7 @@ static void test_rpt_html__escapes_a_script_label(void)
 	free(dir);
 }
 
-static void test_rpt_html__escape_function(void)
+TH_TEST(rpt_html, escape_function)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -205,7 +205,7 @@ static void test_rpt_html__escape_function(void)
 	free(buf);
 }
 
-static void test_rpt_html__report_command_is_self_contained(void)
+TH_TEST(rpt_html, report_command_is_self_contained)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 4), 0);
@@ -245,7 +245,7 @@ static void test_rpt_html__report_command_is_self_contained(void)
 	free(dir);
 }
 
-static void test_rpt_html__compare_format_html(void)
+TH_TEST(rpt_html, compare_format_html)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
@@ -270,7 +270,7 @@ static void test_rpt_html__compare_format_html(void)
 
 /* tests/data/cmp_timeout.json: Q3 timed out in every restart (10 s), so its ratio is a lower bound
  */
-static void test_rpt_html__timeout_ratio_is_shown_as_a_bound(void)
+TH_TEST(rpt_html, timeout_ratio_is_shown_as_a_bound)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL(th_system("'%s' compare -q '%s/tests/data/cmp_old.json' "
@@ -291,7 +291,7 @@ static void test_rpt_html__timeout_ratio_is_shown_as_a_bound(void)
 /* tests/data/seq_budget_*.json are run --budget files (plan.budget_s 600, warmup 4 and runs 3 the
  * upper bounds): the protocol row says so instead of "8 restarts x (4 warm-up + 3 measured)",
  * which read as the fixed protocol every query had. A fixed-protocol file keeps its row. */
-static void test_rpt_html__budget_protocol_says_upper_bounds(void)
+TH_TEST(rpt_html, budget_protocol_says_upper_bounds)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL(
@@ -321,7 +321,7 @@ static void test_rpt_html__budget_protocol_says_upper_bounds(void)
 	free(dir);
 }
 
-static void test_rpt_html__report_command_errors(void)
+TH_TEST(rpt_html, report_command_errors)
 {
 	char *dir = th_tempdir("html");
 	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 2), 0);
@@ -358,19 +358,4 @@ static void test_rpt_html__report_command_errors(void)
 	free(dir);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(rpt_html, compare_verdict_classes_match_model),
-	    TH_CASE(rpt_html, designed_queries_get_their_verdicts),
-	    TH_CASE(rpt_html, escapes_a_script_label),
-	    TH_CASE(rpt_html, escape_function),
-	    TH_CASE(rpt_html, report_command_is_self_contained),
-	    TH_CASE(rpt_html, compare_format_html),
-	    TH_CASE(rpt_html, timeout_ratio_is_shown_as_a_bound),
-	    TH_CASE(rpt_html, budget_protocol_says_upper_bounds),
-	    TH_CASE(rpt_html, report_command_errors),
-	    {NULL, NULL},
-	};
-	return th_run("rpt_html", cases, argc, argv);
-}
+TH_MAIN(rpt_html)

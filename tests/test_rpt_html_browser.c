@@ -49,7 +49,7 @@ static void check_rendered(struct cdp *c, const char *what)
 	json_decref(failed);
 }
 
-static void test_rpt_html_browser__compare_page_renders_without_errors(void)
+TH_TEST(rpt_html_browser, compare_page_renders_without_errors)
 {
 	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
@@ -110,7 +110,7 @@ static void test_rpt_html_browser__compare_page_renders_without_errors(void)
 	free(dir);
 }
 
-static void test_rpt_html_browser__report_page_renders_without_errors(void)
+TH_TEST(rpt_html_browser, report_page_renders_without_errors)
 {
 	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
@@ -143,7 +143,7 @@ static void test_rpt_html_browser__report_page_renders_without_errors(void)
 /* compare --sequential of a budget run (tests/data/seq_html_*.json, made by seq_html_gen.py):
  * the sequential charts render with the rest, one per query, each with its running estimate;
  * the deciding look is drawn in red exactly in the decided queries' charts. */
-static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
+TH_TEST(rpt_html_browser, sequential_page_renders_without_errors)
 {
 	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
@@ -201,7 +201,7 @@ static void test_rpt_html_browser__sequential_page_renders_without_errors(void)
 }
 
 /* The checks can fail: a page with a console error, an uncaught exception and a fetch. */
-static void test_rpt_html_browser__detects_errors_and_fetches(void)
+TH_TEST(rpt_html_browser, detects_errors_and_fetches)
 {
 	if (!th_cdp_have_chromium()) {
 		CU_FAIL("chromium is missing");
@@ -233,13 +233,6 @@ static void test_rpt_html_browser__detects_errors_and_fetches(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(rpt_html_browser, compare_page_renders_without_errors),
-	    TH_CASE(rpt_html_browser, report_page_renders_without_errors),
-	    TH_CASE(rpt_html_browser, sequential_page_renders_without_errors),
-	    TH_CASE(rpt_html_browser, detects_errors_and_fetches),
-	    {NULL, NULL},
-	};
 	signal(SIGPIPE, SIG_IGN);
-	return th_run("rpt_html_browser", cases, argc, argv);
+	return th_run("rpt_html_browser", th_cases(), argc, argv);
 }

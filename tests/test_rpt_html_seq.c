@@ -106,7 +106,7 @@ static void assert_all_in(const char *html, const char *const *want, size_t n)
 	}
 }
 
-static void test_rpt_html_seq__looks_and_decisions_match_reference(void)
+TH_TEST(rpt_html_seq, looks_and_decisions_match_reference)
 {
 	char *dir = th_tempdir("html-seq");
 	char *html = seq_page(dir, "s.html", "--sequential", want_exit());
@@ -155,7 +155,7 @@ static void test_rpt_html_seq__looks_and_decisions_match_reference(void)
 
 /* The rule as the budget run applied it: O'Brien-Fleming spending, 0.05 / 22 per query,
  * two-sided, K = 10 (plan.max_pairs), margin 3% (plan.detect). */
-static void test_rpt_html_seq__rule_is_the_runs(void)
+TH_TEST(rpt_html_seq, rule_is_the_runs)
 {
 	char *dir = th_tempdir("html-seq");
 	char *html = seq_page(dir, "s.html", "--sequential", want_exit());
@@ -182,7 +182,7 @@ static void test_rpt_html_seq__rule_is_the_runs(void)
 
 /* A horizon re-estimated after each pair (plan.horizon) is said so and listed per look; a fixed
  * one is one K. */
-static void test_rpt_html_seq__reestimated_horizon_listed_per_look(void)
+TH_TEST(rpt_html_seq, reestimated_horizon_listed_per_look)
 {
 	char *dir = th_tempdir("html-seq"), path[4096];
 	char *html = seq_page(dir, "d.html", "", want_exit());
@@ -218,7 +218,7 @@ static void test_rpt_html_seq__reestimated_horizon_listed_per_look(void)
 
 /* Per query and file: restarts measured, measured until, warm-up and runs of each restart, cut
  * warm-ups, and the run's own decision; and how the run ended. */
-static void test_rpt_html_seq__budget_section_per_query(void)
+TH_TEST(rpt_html_seq, budget_section_per_query)
 {
 	char *dir = th_tempdir("html-seq");
 	char *html = seq_page(dir, "s.html", "--sequential", want_exit());
@@ -259,7 +259,7 @@ static void test_rpt_html_seq__budget_section_per_query(void)
 }
 
 /* Without the sequential rule and with fixed-protocol files: neither section. */
-static void test_rpt_html_seq__absent_without_the_rule(void)
+TH_TEST(rpt_html_seq, absent_without_the_rule)
 {
 	char *dir = th_tempdir("html-seq");
 	char *html = compare_page(dir, "p.html", "seq", "", 1);
@@ -285,7 +285,7 @@ static void test_rpt_html_seq__absent_without_the_rule(void)
 
 /* The budget pair without --sequential: the rule is replayed by default and the page says so;
  * --fixed gives the fixed-sample test and no sequential section. */
-static void test_rpt_html_seq__default_for_a_budget_run(void)
+TH_TEST(rpt_html_seq, default_for_a_budget_run)
 {
 	char *dir = th_tempdir("html-seq");
 	char *html = seq_page(dir, "d.html", "", want_exit());
@@ -310,7 +310,7 @@ static int copy_file(const char *from, const char *dir, const char *name)
 
 /* report DIR: every result of a variant directory, in the order the run started them (old
  * first, though "new" sorts first by name); another JSON file is left out with a warning. */
-static void test_rpt_html_seq__report_takes_a_variant_directory(void)
+TH_TEST(rpt_html_seq, report_takes_a_variant_directory)
 {
 	char *dir = th_tempdir("html-seq"), src[4096], path[4096];
 	snprintf(src, sizeof(src), "%s/tests/data/seq_html_old.json", DBT3_SOURCE_DIR);
@@ -354,7 +354,7 @@ static void test_rpt_html_seq__report_takes_a_variant_directory(void)
 }
 
 /* A directory without results, and one with a malformed result: exit 2, one line naming it. */
-static void test_rpt_html_seq__report_directory_errors(void)
+TH_TEST(rpt_html_seq, report_directory_errors)
 {
 	char *dir = th_tempdir("html-seq"), path[4096];
 	CU_ASSERT_EQUAL(th_system("mkdir '%s/empty' '%s/bad'", dir, dir), 0);
@@ -389,7 +389,7 @@ static void test_rpt_html_seq__report_directory_errors(void)
  * the variance is borrowed, with its check (tests/data/lend_check.py: x0.407 over 4 queries,
  * p 0.964), and the boundaries table has the borrowed row; a far quieter baseline
  * (seq_quiet_base.json) is refused, said so, and the row is absent. Both exit 1 (Q1 slower). */
-static void test_rpt_html_seq__borrowed_variance_and_its_check(void)
+TH_TEST(rpt_html_seq, borrowed_variance_and_its_check)
 {
 	char *dir = th_tempdir("html-seq"), extra[4096];
 	snprintf(extra, sizeof(extra), "--sequential --baseline '%s/tests/data/seq_sep_new.json'",
@@ -420,22 +420,4 @@ static void test_rpt_html_seq__borrowed_variance_and_its_check(void)
 	free(dir);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"looks_and_decisions_match_reference",
-	     test_rpt_html_seq__looks_and_decisions_match_reference},
-	    {"rule_is_the_runs", test_rpt_html_seq__rule_is_the_runs},
-	    {"reestimated_horizon_listed_per_look",
-	     test_rpt_html_seq__reestimated_horizon_listed_per_look},
-	    {"budget_section_per_query", test_rpt_html_seq__budget_section_per_query},
-	    {"absent_without_the_rule", test_rpt_html_seq__absent_without_the_rule},
-	    {"default_for_a_budget_run", test_rpt_html_seq__default_for_a_budget_run},
-	    {"report_takes_a_variant_directory",
-	     test_rpt_html_seq__report_takes_a_variant_directory},
-	    {"report_directory_errors", test_rpt_html_seq__report_directory_errors},
-	    {"borrowed_variance_and_its_check", test_rpt_html_seq__borrowed_variance_and_its_check},
-	    {NULL, NULL},
-	};
-	return th_run("rpt_html_seq", cases, argc, argv);
-}
+TH_MAIN(rpt_html_seq)

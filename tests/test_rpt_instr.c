@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void test_rpt_instr__rule(void)
+TH_TEST(rpt_instr, rule)
 {
 	static const struct {
 		double ratio, so, sn, bound;
@@ -34,7 +34,7 @@ static void test_rpt_instr__rule(void)
 	}
 }
 
-static void test_rpt_instr__fixtures_against_reference(void)
+TH_TEST(rpt_instr, fixtures_against_reference)
 {
 	struct res_file *a = NULL, *b = NULL;
 	struct errbuf err = {""};
@@ -110,7 +110,7 @@ static double mc_familywise(int n, double scale, double fixed, double shift, siz
 
 /* docs/statistics.md's table ("Instructions"): printed with DBT3_MC_SCALE=10 (200 000
  * replicates); the test runs 20 000 and checks the A/A cells of the measured spread. */
-static void test_rpt_instr__monte_carlo_false_alarms(void)
+TH_TEST(rpt_instr, monte_carlo_false_alarms)
 {
 	size_t reps = (size_t)(20000 * th_mc_scale());
 	static const struct {
@@ -139,12 +139,4 @@ static void test_rpt_instr__monte_carlo_false_alarms(void)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"rule", test_rpt_instr__rule},
-	    {"fixtures_against_reference", test_rpt_instr__fixtures_against_reference},
-	    {"monte_carlo_false_alarms", test_rpt_instr__monte_carlo_false_alarms},
-	    {NULL, NULL}};
-	return th_run("rpt_instr", cases, argc, argv);
-}
+TH_MAIN(rpt_instr)

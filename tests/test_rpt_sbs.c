@@ -41,7 +41,7 @@ static struct res_file *make_file(const char *variant, int sbs, const double ms[
 
 /* Pair i: a = (100, 300) and b = (150, 200) (times i + 1). The pair's mean log ratio is
  * (log 1.5 + log(2/3)) / 2 = 0; the log ratio of its means log(175 / 200) = -0.1335. */
-static void test_rpt_sbs__pairs_are_mean_log_ratios(void)
+TH_TEST(rpt_sbs, pairs_are_mean_log_ratios)
 {
 	double a[4][2], b[4][2];
 	for (int i = 0; i < 4; i++) {
@@ -88,7 +88,7 @@ static void test_rpt_sbs__pairs_are_mean_log_ratios(void)
 
 /* A pair whose sides measured different counts uses the executions both have: a = (100, 400),
  * b = (200) gives log(200 / 100). */
-static void test_rpt_sbs__uneven_pair_uses_common_executions(void)
+TH_TEST(rpt_sbs, uneven_pair_uses_common_executions)
 {
 	double a[2][2] = {{100, 400}, {100, 400}}, b[2][2] = {{200, 0}, {200, 0}};
 	struct res_file *fa = make_file("a", 1, a, 2), *fb = make_file("b", 1, b, 2);
@@ -109,7 +109,7 @@ static void test_rpt_sbs__uneven_pair_uses_common_executions(void)
 }
 
 /* The reader's check of an entry's pair record: a good one, then each member broken. */
-static void test_rpt_sbs__pair_record_checked(void)
+TH_TEST(rpt_sbs, pair_record_checked)
 {
 	static const char *const bad[] = {
 	    "{\"order\": \"AB\", \"started_unix_ms\": [1, 2], \"pids\": [3, 4]}",
@@ -138,13 +138,4 @@ static void test_rpt_sbs__pair_record_checked(void)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(rpt_sbs, pairs_are_mean_log_ratios),
-	    TH_CASE(rpt_sbs, uneven_pair_uses_common_executions),
-	    TH_CASE(rpt_sbs, pair_record_checked),
-	    {NULL, NULL},
-	};
-	return th_run("rpt_sbs", cases, argc, argv);
-}
+TH_MAIN(rpt_sbs)

@@ -84,7 +84,7 @@ static json_t *check_json(const struct rpt_compare *c)
 }
 
 /* Q11 (undecided in both): the look after the last pair, with and without the baseline. */
-static void test_rpt_seq_baseline__the_look_pools_the_baseline(void)
+TH_TEST(rpt_seq_baseline, the_look_pools_the_baseline)
 {
 	struct files f;
 	files_read(&f);
@@ -114,7 +114,7 @@ static void test_rpt_seq_baseline__the_look_pools_the_baseline(void)
 }
 
 /* The report says who borrowed, from which file, on how many df; JSON too. */
-static void test_rpt_seq_baseline__the_report_says_so(void)
+TH_TEST(rpt_seq_baseline, the_report_says_so)
 {
 	struct files f;
 	char *text = NULL;
@@ -147,7 +147,7 @@ static void test_rpt_seq_baseline__the_report_says_so(void)
 
 /* The baseline of the fixture is not quieter than the pairs (4 queries, tonight's variance 0.407
  * the lent one on the geometric mean, p 0.9639): it is lent, and the report gives the figures. */
-static void test_rpt_seq_baseline__the_lend_check_figures(void)
+TH_TEST(rpt_seq_baseline, the_lend_check_figures)
 {
 	struct files f;
 	files_read(&f);
@@ -174,7 +174,7 @@ static void test_rpt_seq_baseline__the_lend_check_figures(void)
 /* A baseline far quieter than tonight (seq_quiet_base.json: its restart variance / 25; tonight's
  * variance 10.18 the lent one, p 1.194e-7): refused, so every query's test is the one without a
  * baseline (Q11: its own 7 df, t 0.66934). */
-static void test_rpt_seq_baseline__a_quieter_baseline_is_refused(void)
+TH_TEST(rpt_seq_baseline, a_quieter_baseline_is_refused)
 {
 	struct files f;
 	struct errbuf err = {""};
@@ -210,7 +210,7 @@ static void test_rpt_seq_baseline__a_quieter_baseline_is_refused(void)
  * Tonight's variance is the within-variant one, pooled on 14 df, against the baseline's restart
  * variance itself (not twice it): x1.888 over 4 queries, p 0.08474 — lent
  * (tests/data/lend_check.py). */
-static void test_rpt_seq_baseline__the_unpaired_check(void)
+TH_TEST(rpt_seq_baseline, the_unpaired_check)
 {
 	struct rpt_compare_opts o;
 	struct rpt_compare *c = NULL;
@@ -236,15 +236,4 @@ static void test_rpt_seq_baseline__the_unpaired_check(void)
 	res_file_free(base);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(rpt_seq_baseline, the_look_pools_the_baseline),
-	    TH_CASE(rpt_seq_baseline, the_report_says_so),
-	    TH_CASE(rpt_seq_baseline, the_lend_check_figures),
-	    TH_CASE(rpt_seq_baseline, a_quieter_baseline_is_refused),
-	    TH_CASE(rpt_seq_baseline, the_unpaired_check),
-	    {NULL, NULL},
-	};
-	return th_run("rpt_seq_baseline", cases, argc, argv);
-}
+TH_MAIN(rpt_seq_baseline)

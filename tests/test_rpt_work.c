@@ -32,7 +32,7 @@ static struct rpt_compare *build(struct res_file *a, struct res_file *b)
 	return c;
 }
 
-static void test_rpt_work__verdicts_match_the_reference(void)
+TH_TEST(rpt_work, verdicts_match_the_reference)
 {
 	struct res_file *a = th_rpt_load("work_old.json"), *b = th_rpt_load("work_new.json");
 	struct rpt_compare *c = build(a, b);
@@ -83,7 +83,7 @@ static void test_rpt_work__verdicts_match_the_reference(void)
 }
 
 /* The same file on both sides: nothing changed (the A/A of the rule on real shapes). */
-static void test_rpt_work__same_file_nothing_changed(void)
+TH_TEST(rpt_work, same_file_nothing_changed)
 {
 	struct res_file *a = th_rpt_load("work_new.json"), *b = th_rpt_load("work_new.json");
 	struct rpt_compare *c = build(a, b);
@@ -95,7 +95,7 @@ static void test_rpt_work__same_file_nothing_changed(void)
 }
 
 /* summary: Q3 varies (jittered counts), Q1 is constant with its largest counts first. */
-static void test_rpt_work__summary_constant_or_varying(void)
+TH_TEST(rpt_work, summary_constant_or_varying)
 {
 	struct res_file *a = th_rpt_load("work_old.json");
 	struct rpt_summary_opts o;
@@ -177,7 +177,7 @@ static double mc_rate(uint64_t *seed, size_t n, double sd, double shift, size_t 
 /* n = 1: changed iff |m_b - m_a| > 1% m_a, nearly P(|Z| > 0.01 / (sd sqrt 2)); for a wide
  * spread the medians of disjoint samples are far apart, so the rate tends to the chance that
  * 2n exchangeable values fall apart, 2 / C(2n, n). */
-static void test_rpt_work__monte_carlo_false_alarms(void)
+TH_TEST(rpt_work, monte_carlo_false_alarms)
 {
 	static const size_t ns[] = {1, 2, 3, 5};
 	static const double sds[] = {0.001, 0.003, 0.01, 0.1};
@@ -209,13 +209,4 @@ static void test_rpt_work__monte_carlo_false_alarms(void)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(rpt_work, verdicts_match_the_reference),
-	    TH_CASE(rpt_work, same_file_nothing_changed),
-	    TH_CASE(rpt_work, summary_constant_or_varying),
-	    TH_CASE(rpt_work, monte_carlo_false_alarms),
-	    {NULL, NULL}};
-	return th_run("rpt_work", cases, argc, argv);
-}
+TH_MAIN(rpt_work)

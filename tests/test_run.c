@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void test_run__query_lists_parse(void)
+TH_TEST(run, query_lists_parse)
 {
 	static const struct {
 		const char *in;
@@ -45,7 +45,7 @@ static void test_run__query_lists_parse(void)
 	}
 }
 
-static void test_run__variant_parses_binary_and_options(void)
+TH_TEST(run, variant_parses_binary_and_options)
 {
 	struct run_variant v;
 	struct errbuf err;
@@ -83,7 +83,7 @@ static void test_run__variant_parses_binary_and_options(void)
 
 /* A value with commas in double quotes stays one option (\" and \\ inside); the spec is kept as
  * given (it is stored in the result file and parsed again by --resume). */
-static void test_run__variant_quoted_values_keep_commas(void)
+TH_TEST(run, variant_quoted_values_keep_commas)
 {
 	struct run_variant v;
 	struct errbuf err = {""};
@@ -103,7 +103,7 @@ static void test_run__variant_quoted_values_keep_commas(void)
 
 /* Names are safe file names of bounded length (NAME.json is written in the output directory);
  * an unquoted comma in a value is refused, not passed on as an option of its own. */
-static void test_run__variant_bad_specs_refused(void)
+TH_TEST(run, variant_bad_specs_refused)
 {
 	static const struct {
 		const char *spec, *msg;
@@ -161,7 +161,7 @@ static void test_run__variant_bad_specs_refused(void)
 }
 
 /* A binary given as a path is checked before anything starts; a bare name is looked up on PATH. */
-static void test_run__binary_check_names_the_problem(void)
+TH_TEST(run, binary_check_names_the_problem)
 {
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL(run_binary_check("variant 'a': mysqld", "/nonexist", &err), -1);
@@ -190,7 +190,7 @@ static int is_permutation(const int *a, int n, int lo)
 	return 1;
 }
 
-static void test_run__orders_are_deterministic_permutations(void)
+TH_TEST(run, orders_are_deterministic_permutations)
 {
 	struct run_plan p;
 	int a[RUN_MAX_QUERIES], b[RUN_MAX_QUERIES], v[4];
@@ -245,7 +245,7 @@ static char *mariadb_plan(const char *access, int rows, double cost)
 	return rc < 0 ? NULL : s;
 }
 
-static void test_run__plan_shape_ignores_estimates(void)
+TH_TEST(run, plan_shape_ignores_estimates)
 {
 	struct errbuf err;
 	char *a = mariadb_plan("range", 1000, 12.5), *b = mariadb_plan("range", 98765, 0.25);
@@ -297,7 +297,7 @@ static void test_run__plan_shape_ignores_estimates(void)
 	free(swap);
 }
 
-static void test_run__result_hash_matches_its_definition(void)
+TH_TEST(run, result_hash_matches_its_definition)
 {
 	/* Rows ("ab", NULL) and ("", "7"), built by hand per run_exec.h. */
 	static const unsigned char bytes[] = {
@@ -348,7 +348,7 @@ static void *burn_thread(void *arg)
 	return NULL;
 }
 
-static void test_run__cpu_sampler_follows_process_cpu_time(void)
+TH_TEST(run, cpu_sampler_follows_process_cpu_time)
 {
 	static const enum run_cpu_source sources[] = {RUN_CPU_CLOCK, RUN_CPU_SCHEDSTAT};
 	static const char *const names[] = {"clock_getcpuclockid", "schedstat"};
@@ -387,7 +387,7 @@ static void test_run__cpu_sampler_follows_process_cpu_time(void)
 	run_cpu_free(NULL);
 }
 
-static void test_run__schema_validator_keywords(void)
+TH_TEST(run, schema_validator_keywords)
 {
 	json_error_t je;
 	json_t *schema = json_loads(
@@ -473,7 +473,7 @@ static struct res_file *sample_result(void)
 	return res;
 }
 
-static void test_run__result_validates_against_the_schema(void)
+TH_TEST(run, result_validates_against_the_schema)
 {
 	struct res_file *res = sample_result();
 	json_t *doc = res_file_to_json(res);
@@ -512,7 +512,7 @@ static void test_run__result_validates_against_the_schema(void)
 
 /* The plan's order is written as query_order; files of 0.1.0 carry "order" too, and a file with
  * only "order" (older writers) still resumes with its order. */
-static void test_run__plan_order_read_under_either_name(void)
+TH_TEST(run, plan_order_read_under_either_name)
 {
 	struct res_file *res = sample_result();
 	struct errbuf err = {{0}};
@@ -533,7 +533,7 @@ static void test_run__plan_order_read_under_either_name(void)
 	res_file_free(res);
 }
 
-static void test_run__table_has_mean_cov_and_noise_bound(void)
+TH_TEST(run, table_has_mean_cov_and_noise_bound)
 {
 	struct res_file *res = sample_result();
 	char *buf = NULL;
@@ -556,7 +556,7 @@ static void test_run__table_has_mean_cov_and_noise_bound(void)
 
 /* The work column: Rows_read of the warm executions (600572 in every restart: "600.6 k"); a
  * query without work records shows "-"; one restart with another count adds "varies". */
-static void test_run__table_has_the_work_column(void)
+TH_TEST(run, table_has_the_work_column)
 {
 	struct res_file *res = sample_result();
 	struct res_query *q = &res->queries[0];
@@ -590,7 +590,7 @@ static void test_run__table_has_the_work_column(void)
 /* A --budget restart whose warm-up reached --warmup-max before it was steady (warmup_steady
  * false) is counted in the notes: its measured runs may still hold the transient. A restart
  * without the member (a fixed-protocol run) or with true is not. */
-static void test_run__table_notes_warmup_cut(void)
+TH_TEST(run, table_notes_warmup_cut)
 {
 	struct res_file *res = sample_result();
 	char *buf = NULL;
@@ -631,7 +631,7 @@ static char *notes_text(const struct run_target *t, int n, int *notes)
 
 /* The end-of-run notes compare result fingerprints of ok restarts only (the per-query figures'
  * rule, stats/st_restart_summary.h): a crashed restart's fingerprint is of a partial result. */
-static void test_run__notes_compare_fingerprints_of_ok_restarts(void)
+TH_TEST(run, notes_compare_fingerprints_of_ok_restarts)
 {
 	static char other[] = "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff";
 	struct res_file *a = sample_result(), *b = sample_result();
@@ -673,26 +673,4 @@ static void test_run__notes_compare_fingerprints_of_ok_restarts(void)
 	res_file_free(b);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(run, query_lists_parse),
-	    TH_CASE(run, variant_parses_binary_and_options),
-	    TH_CASE(run, variant_quoted_values_keep_commas),
-	    TH_CASE(run, variant_bad_specs_refused),
-	    TH_CASE(run, binary_check_names_the_problem),
-	    TH_CASE(run, orders_are_deterministic_permutations),
-	    TH_CASE(run, plan_shape_ignores_estimates),
-	    TH_CASE(run, result_hash_matches_its_definition),
-	    TH_CASE(run, cpu_sampler_follows_process_cpu_time),
-	    TH_CASE(run, schema_validator_keywords),
-	    TH_CASE(run, result_validates_against_the_schema),
-	    TH_CASE(run, plan_order_read_under_either_name),
-	    TH_CASE(run, table_has_mean_cov_and_noise_bound),
-	    TH_CASE(run, table_notes_warmup_cut),
-	    TH_CASE(run, table_has_the_work_column),
-	    TH_CASE(run, notes_compare_fingerprints_of_ok_restarts),
-	    {NULL, NULL},
-	};
-	return th_run("run", cases, argc, argv);
-}
+TH_MAIN(run)

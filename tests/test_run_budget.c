@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void test_run_budget__durations_parse(void)
+TH_TEST(run_budget, durations_parse)
 {
 	static const struct {
 		const char *in;
@@ -36,7 +36,7 @@ static void test_run_budget__durations_parse(void)
 }
 
 /* Brute force over n in R (run_budget_ref.R, "runs per restart"). */
-static void test_run_budget__runs_per_restart_is_cost_optimal(void)
+TH_TEST(run_budget, runs_per_restart_is_cost_optimal)
 {
 	static const struct {
 		double cf, ce, vw, vb;
@@ -58,7 +58,7 @@ static void test_run_budget__runs_per_restart_is_cost_optimal(void)
 	CU_ASSERT_EQUAL(run_budget_runs(10, 1, 1e-4, 1e-4, 5, 4), -1);
 }
 
-static void test_run_budget__warmup_rule_sees_a_transient(void)
+TH_TEST(run_budget, warmup_rule_sees_a_transient)
 {
 	/* The shape of Q10/Q14/Q17 at SF 0.1: slower at executions 2-4, then settled. */
 	double x[] = {100, 130, 135, 130, 100, 100, 101, 100};
@@ -78,7 +78,7 @@ static void test_run_budget__warmup_rule_sees_a_transient(void)
 /* How often the rule calls a steady (iid log-normal) series unsteady at one check: R gives
  * 0.00273, 0.00298, 0.00268 for CoV 1%, 3%, 10% (analytic 2(1 - Phi(3)) = 0.0027). 200000 checks
  * a CoV: binomial sd 0.000116, so +-0.0006 is five sd. Fixed seed. */
-static void test_run_budget__warmup_rule_false_unsteady_rate(void)
+TH_TEST(run_budget, warmup_rule_false_unsteady_rate)
 {
 	static const double cov[] = {0.01, 0.03, 0.10}, want[] = {0.002730, 0.002978, 0.002675};
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -100,7 +100,7 @@ static void test_run_budget__warmup_rule_false_unsteady_rate(void)
 	gsl_rng_free(rng);
 }
 
-static void test_run_budget__next_pair_cost_and_fit(void)
+TH_TEST(run_budget, next_pair_cost_and_fit)
 {
 	struct run_qcost q[] = {{0.5, 4, 6, 1}, {2.0, 8, 3, 1}, {1.0, 4, 10, 0}, {NAN, 4, 5, 1}};
 	/* 3 + (4 + 6) 0.5 + (8 + 3) 2 = 30; the inactive and the unknown add nothing. */
@@ -109,7 +109,7 @@ static void test_run_budget__next_pair_cost_and_fit(void)
 	CU_ASSERT_EQUAL(run_budget_fits(100.5, 30, 130), 0);
 }
 
-static void test_run_budget__look_levels_sum_to_alpha(void)
+TH_TEST(run_budget, look_levels_sum_to_alpha)
 {
 	CU_ASSERT_DOUBLE_EQUAL(run_budget_look_alpha(0.05, 1, 1), 0.0303963550927, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(run_budget_look_alpha(0.05, 3, 22), 0.000153516944913, 1e-15);
@@ -121,7 +121,7 @@ static void test_run_budget__look_levels_sum_to_alpha(void)
 }
 
 /* R: run_budget_ref.R, "paired repeated CI". */
-static void test_run_budget__paired_decisions(void)
+TH_TEST(run_budget, paired_decisions)
 {
 	double a1[] = {100, 102, 99, 101, 100, 98}, b1[] = {120, 121, 119, 122, 118, 120};
 	double a2[] = {100, 101, 99, 100.5, 99.5, 100.2, 100.1, 99.8};
@@ -148,7 +148,7 @@ static void test_run_budget__paired_decisions(void)
 			RUN_UNDECIDED);
 }
 
-static void test_run_budget__single_build_precision(void)
+TH_TEST(run_budget, single_build_precision)
 {
 	double tight[] = {100, 100.5, 99.7, 100.2, 99.9}, loose[] = {100, 105, 95, 102, 98};
 	CU_ASSERT_EQUAL(run_budget_decide_single(tight, 5, 0.03, 0.05, 22), RUN_DECIDED_PRECISE);
@@ -159,7 +159,7 @@ static void test_run_budget__single_build_precision(void)
 /* Steady series of 10 runs, 22 queries x 5 restarts per simulated run: R gives the family-wise
  * rate of flagging any as 0.9948 uncorrected (exact MK at 0.05) and 0.0386 with Holm. 2000 runs:
  * binomial sd 0.0043 at 0.0386; +-0.02 leaves room for five. Fixed seed. */
-static void test_run_budget__not_steady_family_rate(void)
+TH_TEST(run_budget, not_steady_family_rate)
 {
 	enum { M = 110, N = 10, RUNS = 2000 };
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -193,7 +193,7 @@ static void test_run_budget__not_steady_family_rate(void)
 }
 
 /* Without --seed the variant order alternates A B, B A, A B, ... (balanced). */
-static void test_run_budget__variant_order_is_balanced(void)
+TH_TEST(run_budget, variant_order_is_balanced)
 {
 	struct run_plan p;
 	int v[3];
@@ -232,7 +232,7 @@ static void add_restart(struct res_file *res, const char *id, int index, double 
 /* Two variants over 8 pairs: Q1 20% slower in new, Q6 the same, Q14 noisy (+-30% from pair to
  * pair). The sequential test decides Q1 and Q6 and leaves Q14; decided queries leave the next
  * pair and its cost. */
-static void test_run_budget__next_pair_decides_and_drops_queries(void)
+TH_TEST(run_budget, next_pair_decides_and_drops_queries)
 {
 	struct run_plan p;
 	struct run_qnext next[3];
@@ -306,7 +306,7 @@ static void test_run_budget__next_pair_decides_and_drops_queries(void)
 /* K after k pairs: the pairs done plus those the budget still holds at the estimated cost of a
  * pair. The real run of issue 13 (SF 0.1, 10 minutes): after pair 1 (about 70 s) K was 8 and
  * stayed so; after pair 8 (414 s, 49 s a pair) the budget holds 3 more. */
-static void test_run_budget__horizon_follows_the_budget(void)
+TH_TEST(run_budget, horizon_follows_the_budget)
 {
 	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 600, 70, 70, NAN), 8);
 	CU_ASSERT_EQUAL(run_budget_horizon(8, 2, 600, 414, 49, NAN), 11);
@@ -327,7 +327,7 @@ static void test_run_budget__horizon_follows_the_budget(void)
 /* Side by side the measured runs are even (each server first in half the slots), within
  * --runs-min and --runs-max: an odd count goes down by one unless that is below --runs-min, then
  * up unless that is above --runs-max; restart-paired they are what the allocation gave. */
-static void test_run_budget__sbs_runs_even(void)
+TH_TEST(run_budget, sbs_runs_even)
 {
 	static const struct {
 		int sbs, rmin, rmax, in, want;
@@ -346,7 +346,7 @@ static void test_run_budget__sbs_runs_even(void)
 	}
 }
 
-static void test_run_budget__horizon_counts_the_paced_pair(void)
+TH_TEST(run_budget, horizon_counts_the_paced_pair)
 {
 	CU_ASSERT_EQUAL(run_budget_horizon(1, 2, 2700, 938, 900, 450), 3);
 	CU_ASSERT_EQUAL(run_budget_horizon(2, 2, 2700, 1795, 919, 450), 3);
@@ -360,7 +360,7 @@ static void test_run_budget__horizon_counts_the_paced_pair(void)
 }
 
 /* When the run stops: each rule of run_budget_stop on its own. */
-static void test_run_budget__stop_rules_and_the_paced_pair(void)
+TH_TEST(run_budget, stop_rules_and_the_paced_pair)
 {
 	/* 2 pairs done of a 2700 s budget at 1795 s: a pair as planned 919 s, at least 450 s */
 	struct run_budget_state s = {2, 2, 5, 3, 1795, 2700, 919, 450};
@@ -391,7 +391,7 @@ static void test_run_budget__stop_rules_and_the_paced_pair(void)
 
 /* The pacing of an owed restart: a warm-up execution is not started when it and the measured runs
  * after it would end after the deadline. */
-static void test_run_budget__pacing_caps_the_warmup(void)
+TH_TEST(run_budget, pacing_caps_the_warmup)
 {
 	CU_ASSERT_EQUAL(run_warmup_over_pace(10, 1, 5, 16), 0); /* 10 + 6 * 1 = 16: fits */
 	CU_ASSERT_EQUAL(run_warmup_over_pace(10, 1, 5, 15.9), 1);
@@ -402,7 +402,7 @@ static void test_run_budget__pacing_caps_the_warmup(void)
 /* An owed restart's time split by expected cost, worked by hand: costs 1, 3, 6 of 10 end at
  * 0.1, 0.4, 1; an unknown cost (0, NaN, negative) counts as the mean of the known ones; none known:
  * equal shares. */
-static void test_run_budget__pace_shares_follow_the_cost(void)
+TH_TEST(run_budget, pace_shares_follow_the_cost)
 {
 	double cum[4];
 	run_pace_shares((const double[]){1, 3, 6}, 3, cum);
@@ -430,7 +430,7 @@ static void test_run_budget__pace_shares_follow_the_cost(void)
  * per query measured in pair k, (4 warm-up + its runs) executions at its mean time (13/9 of the
  * mean level: 4 warm-up at 2x, 5 runs at 1x)), before the look's decisions. After pair 8 the
  * budget holds no ninth pair: K_8 = 8 and the design has spent all of alpha / m. */
-static void test_run_budget__horizon_reestimated_each_pair(void)
+TH_TEST(run_budget, horizon_reestimated_each_pair)
 {
 	static const double drift[8] = {1.0, 1.01, 0.99, 1.02, 0.98, 1.0, 1.01, 0.99};
 	static const double noisy[8] = {1.3, 0.7, 1.2, 0.8, 1.25, 0.75, 1.3, 0.7};
@@ -521,7 +521,7 @@ static void add_instr_restart(struct res_file *res, const char *id, int index, l
  * (bound 0.5 %): unchanged; Q9 +2 % with spreads 2 % a side (bound 8.5 % > --detect 3 %):
  * undecided; Q3 without counts in one file: undecided. The times (10 and 13 ms, crossed
  * between the files) leave the time test undecided after 2 pairs. */
-static void test_run_budget__instruction_counts_decide(void)
+TH_TEST(run_budget, instruction_counts_decide)
 {
 	static const struct {
 		const char *id;
@@ -595,7 +595,7 @@ static void test_run_budget__instruction_counts_decide(void)
 }
 
 /* --instructions' defaults, and what the command line gave kept. */
-static void test_run_budget__instruction_defaults(void)
+TH_TEST(run_budget, instruction_defaults)
 {
 	struct run_plan p;
 	run_plan_init(&p);
@@ -615,31 +615,4 @@ static void test_run_budget__instruction_defaults(void)
 	CU_ASSERT(p.warmup_max == 1 && p.warmup_min == 1);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"durations_parse", test_run_budget__durations_parse},
-	    {"runs_per_restart_is_cost_optimal", test_run_budget__runs_per_restart_is_cost_optimal},
-	    {"warmup_rule_sees_a_transient", test_run_budget__warmup_rule_sees_a_transient},
-	    {"warmup_rule_false_unsteady_rate", test_run_budget__warmup_rule_false_unsteady_rate},
-	    {"next_pair_cost_and_fit", test_run_budget__next_pair_cost_and_fit},
-	    {"look_levels_sum_to_alpha", test_run_budget__look_levels_sum_to_alpha},
-	    {"paired_decisions", test_run_budget__paired_decisions},
-	    {"single_build_precision", test_run_budget__single_build_precision},
-	    {"not_steady_family_rate", test_run_budget__not_steady_family_rate},
-	    {"variant_order_is_balanced", test_run_budget__variant_order_is_balanced},
-	    {"next_pair_decides_and_drops_queries",
-	     test_run_budget__next_pair_decides_and_drops_queries},
-	    {"horizon_follows_the_budget", test_run_budget__horizon_follows_the_budget},
-	    {"sbs_runs_even", test_run_budget__sbs_runs_even},
-	    {"horizon_counts_the_paced_pair", test_run_budget__horizon_counts_the_paced_pair},
-	    {"stop_rules_and_the_paced_pair", test_run_budget__stop_rules_and_the_paced_pair},
-	    {"pacing_caps_the_warmup", test_run_budget__pacing_caps_the_warmup},
-	    {"pace_shares_follow_the_cost", test_run_budget__pace_shares_follow_the_cost},
-	    {"horizon_reestimated_each_pair", test_run_budget__horizon_reestimated_each_pair},
-	    {"instruction_counts_decide", test_run_budget__instruction_counts_decide},
-	    {"instruction_defaults", test_run_budget__instruction_defaults},
-	    {NULL, NULL},
-	};
-	return th_run("run_budget", cases, argc, argv);
-}
+TH_MAIN(run_budget)

@@ -125,7 +125,7 @@ static void assert_pool_holds_data(const struct res_file *res)
 	CU_ASSERT_EQUAL(strtoll(var, NULL, 10), pool);
 }
 
-static void test_run_db__result_is_complete_and_schema_valid(void)
+TH_TEST(run_db, result_is_complete_and_schema_valid)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("plain.json");
@@ -192,7 +192,7 @@ static int wait_for_file(const char *path, pid_t child, int ms)
 	return -1;
 }
 
-static void test_run_db__killed_server_is_recorded_and_the_run_goes_on(void)
+TH_TEST(run_db, killed_server_is_recorded_and_the_run_goes_on)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("crash.json"), log[4300];
@@ -241,7 +241,7 @@ static void test_run_db__killed_server_is_recorded_and_the_run_goes_on(void)
 	free(out);
 }
 
-static void test_run_db__query_timeout_is_recorded_and_the_run_goes_on(void)
+TH_TEST(run_db, query_timeout_is_recorded_and_the_run_goes_on)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("timeout.json");
@@ -406,7 +406,7 @@ static int server_numa_bind(pid_t pid, char *out, size_t len)
  * client process is read from /proc; the placement the result records must be what they had:
  * the server's threads on its PUs, the client's thread on the client's, and the thread of the
  * memory probe (made before the first start, probing between queries) on the server's. */
-static void test_run_db__pinned_run_records_the_placement_it_had(void)
+TH_TEST(run_db, pinned_run_records_the_placement_it_had)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("pinned.json"), log[4300];
@@ -485,7 +485,7 @@ static void test_run_db__pinned_run_records_the_placement_it_had(void)
 	free(out);
 }
 
-static void test_run_db__refusals_claim_nothing(void)
+TH_TEST(run_db, refusals_claim_nothing)
 {
 	CU_ASSERT_FATAL(loaded);
 	char log[4300], bad[4300];
@@ -526,7 +526,7 @@ static void test_run_db__refusals_claim_nothing(void)
 	free(out);
 }
 
-static void test_run_db__resume_completes_an_interrupted_run(void)
+TH_TEST(run_db, resume_completes_an_interrupted_run)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("resume.json"), log[4300];
@@ -618,7 +618,7 @@ static void test_run_db__resume_completes_an_interrupted_run(void)
 	free(out);
 }
 
-static void test_run_db__variants_interleave(void)
+TH_TEST(run_db, variants_interleave)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *dir = tmp_path("variants");
@@ -692,7 +692,7 @@ static void test_run_db__variants_interleave(void)
  * + 5% (the bound is the feature's promise, not a performance figure), never in the middle of a
  * restart, and records per query and restart the warm-up it took, the runs, the decision, and
  * which queries it stopped measuring. */
-static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
+TH_TEST(run_db, budget_run_ends_in_time_and_records_its_plan)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *dir = tmp_path("budget");
@@ -850,7 +850,7 @@ static void test_run_db__budget_run_ends_in_time_and_records_its_plan(void)
  * has a between-restart noise; the second restart's share of the budget is spent, so its pacing
  * stops every warm-up at --warmup-min (unless steady by then) and the measured runs at --runs-min,
  * and says so. */
-static void test_run_db__budget_makes_min_restarts(void)
+TH_TEST(run_db, budget_makes_min_restarts)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("minrestarts.json");
@@ -904,7 +904,7 @@ static void prior_took_30s(const char *path)
  * cannot hold the restarts --min-restarts owes is said before anything runs (both owed
  * restarts, not the one left after the first); a file of another scale factor and the option
  * without --budget are refused before anything is created (exit 2). */
-static void test_run_db__costs_from_warns_before_the_first_restart(void)
+TH_TEST(run_db, costs_from_warns_before_the_first_restart)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *prior = tmp_path("prior.json"), *out = tmp_path("costs.json"),
@@ -946,7 +946,7 @@ static void test_run_db__costs_from_warns_before_the_first_restart(void)
  * from a second connection while the run's Q1 executes: a lineitem row with a new return flag
  * and line status gives Q1 a fifth group in every execution that starts after the insert (each
  * statement reads its own snapshot), and not in the one running. The row is removed afterwards. */
-static void test_run_db__row_count_change_is_recorded_and_flagged(void)
+TH_TEST(run_db, row_count_change_is_recorded_and_flagged)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("rows.json"), log[4300];
@@ -1049,19 +1049,5 @@ static void test_run_db__row_count_change_is_recorded_and_flagged(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(run_db, result_is_complete_and_schema_valid),
-	    TH_CASE(run_db, killed_server_is_recorded_and_the_run_goes_on),
-	    TH_CASE(run_db, query_timeout_is_recorded_and_the_run_goes_on),
-	    TH_CASE(run_db, resume_completes_an_interrupted_run),
-	    TH_CASE(run_db, variants_interleave),
-	    TH_CASE(run_db, budget_run_ends_in_time_and_records_its_plan),
-	    TH_CASE(run_db, budget_makes_min_restarts),
-	    TH_CASE(run_db, costs_from_warns_before_the_first_restart),
-	    TH_CASE(run_db, row_count_change_is_recorded_and_flagged),
-	    TH_CASE(run_db, refusals_claim_nothing),
-	    TH_CASE(run_db, pinned_run_records_the_placement_it_had),
-	    {NULL, NULL},
-	};
-	return th_db_main_loaded(&db, &loaded, "run", "run_db", cases, argc, argv);
+	return th_db_main_loaded(&db, &loaded, "run", "run_db", argc, argv);
 }

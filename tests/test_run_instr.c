@@ -24,7 +24,7 @@ static char *read_data(const char *name)
 	return text;
 }
 
-static void test_run_instr__real_status_answers_sum_the_threads(void)
+TH_TEST(run_instr, real_status_answers_sum_the_threads)
 {
 	for (size_t i = 0; i < sizeof(callgrind_ref) / sizeof(callgrind_ref[0]); i++) {
 		char *text = read_data(callgrind_ref[i].file);
@@ -37,7 +37,7 @@ static void test_run_instr__real_status_answers_sum_the_threads(void)
 }
 
 /* Only the thread totals count: a frame line "events-13-0: N" repeats its thread's count. */
-static void test_run_instr__frames_are_not_totals(void)
+TH_TEST(run_instr, frames_are_not_totals)
 {
 	static const char text[] = "sending command status internal to pid 7\n"
 				   "events: Ir\n"
@@ -53,7 +53,7 @@ static void test_run_instr__frames_are_not_totals(void)
 	CU_ASSERT_EQUAL(total, 42);
 }
 
-static void test_run_instr__malformed_answers_refused(void)
+TH_TEST(run_instr, malformed_answers_refused)
 {
 	static const struct {
 		const char *text, *msg;
@@ -82,7 +82,7 @@ static void test_run_instr__malformed_answers_refused(void)
 }
 
 /* Steady: the last two counts within tol of the earlier one, in either direction. */
-static void test_run_instr__warmup_rule(void)
+TH_TEST(run_instr, warmup_rule)
 {
 	static const struct {
 		long long v[4];
@@ -101,7 +101,7 @@ static void test_run_instr__warmup_rule(void)
 
 /* The PMU of this thread: counts that grow where the host has one; elsewhere one line naming
  * why, and then the doctor's perf_counters check warns too (the same decision). */
-static void test_run_instr__pmu_counts_or_says_why(void)
+TH_TEST(run_instr, pmu_counts_or_says_why)
 {
 	struct errbuf err = {""};
 	int cycles = -1;
@@ -134,14 +134,4 @@ static void test_run_instr__pmu_counts_or_says_why(void)
 	close(fd);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(run_instr, real_status_answers_sum_the_threads),
-	    TH_CASE(run_instr, frames_are_not_totals),
-	    TH_CASE(run_instr, malformed_answers_refused),
-	    TH_CASE(run_instr, warmup_rule),
-	    TH_CASE(run_instr, pmu_counts_or_says_why),
-	    {NULL, NULL}};
-	return th_run("run_instr", cases, argc, argv);
-}
+TH_MAIN(run_instr)

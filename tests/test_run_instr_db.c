@@ -51,7 +51,7 @@ static int vgdb_fifos_left(void)
 	return n;
 }
 
-static void test_run_instr_db__counts_recorded_positive_and_steady(void)
+TH_TEST(run_instr_db, counts_recorded_positive_and_steady)
 {
 	CU_ASSERT_FATAL(loaded);
 	const char *args[] = {"--instructions", "--restarts", "2",	  "--warmup", "4",
@@ -147,7 +147,7 @@ static void budget_file_check(const char *path, const char *side, const char **o
  * of Q20 and not of Q14 (tests/test_run_work_db.c), so Q20's counts change and Q14's do not; the
  * counts decide both after the 2 pairs --min-restarts owes, well inside the budget, and both
  * files say the same. Two cheap queries: 4 server starts under Valgrind are most of its time. */
-static void test_run_instr_db__budget_decides_on_the_counts(void)
+TH_TEST(run_instr_db, budget_decides_on_the_counts)
 {
 	CU_ASSERT_FATAL(loaded);
 	char dir[4300], log[4300], on[4400], off[4400];
@@ -172,7 +172,7 @@ static void test_run_instr_db__budget_decides_on_the_counts(void)
 }
 
 /* Without --instructions: the PMU's counts of the query thread, or the reason there are none. */
-static void test_run_instr_db__pmu_counts_or_the_reason(void)
+TH_TEST(run_instr_db, pmu_counts_or_the_reason)
 {
 	CU_ASSERT_FATAL(loaded);
 	const char *args[] = {"--restarts", "1", "--warmup", "1", "--runs", "2", "--queries", "6",
@@ -200,16 +200,5 @@ static void test_run_instr_db__pmu_counts_or_the_reason(void)
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "instr") == 0)
-		loaded = th_db_init_and_load(&db);
-	static const struct th_case cases[] = {
-	    {"counts_recorded_positive_and_steady",
-	     test_run_instr_db__counts_recorded_positive_and_steady},
-	    {"pmu_counts_or_the_reason", test_run_instr_db__pmu_counts_or_the_reason},
-	    {"budget_decides_on_the_counts", test_run_instr_db__budget_decides_on_the_counts},
-	    {NULL, NULL},
-	};
-	int rc = th_run("run_instr_db", cases, argc, argv);
-	th_db_end(&db);
-	return rc;
+	return th_db_main_loaded(&db, &loaded, "instr", "run_instr_db", argc, argv);
 }

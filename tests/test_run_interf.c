@@ -30,7 +30,7 @@ static const char proc_stat[] = "cpu  151993 351687 89065 65686 742 0 835 2053 0
 				"intr 3974168 0 0 0\n"
 				"ctxt 13042904\n";
 
-static void test_run_interf__stat_sums_the_listed_cpus(void)
+TH_TEST(run_interf, stat_sums_the_listed_cpus)
 {
 	uint64_t busy, steal;
 	const unsigned one[] = {1}, two[] = {0, 2}, ten[] = {10}, absent[] = {3};
@@ -54,7 +54,7 @@ static void test_run_interf__stat_sums_the_listed_cpus(void)
 	CU_ASSERT_EQUAL(run_interf_parse_stat("cpu0 1 2\n", NULL, 0, &busy, &steal), -1);
 }
 
-static void test_run_interf__pidstat_takes_fields_after_the_command(void)
+TH_TEST(run_interf, pidstat_takes_fields_after_the_command)
 {
 	uint64_t ticks, majflt;
 	/* fields 10 (minflt) .. 15: 100 0 7 0 1234 56 -> majflt 7, utime 1234, stime 56 */
@@ -131,7 +131,7 @@ static void napper_stop(struct napper *z)
 /* The sampler keeps its thread list open between samples: a thread started between two samples
  * (the count changes) and a thread that replaced one that ended (the count stays) are both
  * summed; sampled on this test process, whose threads' naps are the context switches. */
-static void test_run_interf__sampler_follows_the_threads(void)
+TH_TEST(run_interf, sampler_follows_the_threads)
 {
 	struct run_interf *n = NULL;
 	struct run_interf_rec rec;
@@ -155,7 +155,7 @@ static void test_run_interf__sampler_follows_the_threads(void)
 	run_interf_free(n);
 }
 
-static void test_run_interf__status_context_switches(void)
+TH_TEST(run_interf, status_context_switches)
 {
 	uint64_t vol, invol;
 	static const char status[] = "Name:\tmariadbd\nState:\tS (sleeping)\n"
@@ -170,7 +170,7 @@ static void test_run_interf__status_context_switches(void)
 
 /* /proc/PID/io as Linux 6.1 prints it (the figures of a MariaDB server at SF 10); a key counts
  * only at a line's start: cancelled_write_bytes is not write_bytes. */
-static void test_run_interf__io_takes_the_storage_bytes(void)
+TH_TEST(run_interf, io_takes_the_storage_bytes)
 {
 	uint64_t rd, wr;
 	static const char io[] = "rchar: 58789803\nwchar: 1204\nsyscr: 1682\nsyscw: 12\n"
@@ -187,7 +187,7 @@ static void test_run_interf__io_takes_the_storage_bytes(void)
 /* The sampler's write_bytes on this process: 4 MiB written and synced to a file between the
  * samples are 4 MiB the process made the storage layer write (tmpfs has no storage: there
  * the counter is read, and stays below the 4 MiB). */
-static void test_run_interf__sampler_counts_the_storage_writes(void)
+TH_TEST(run_interf, sampler_counts_the_storage_writes)
 {
 	enum { MIB = 1 << 20, TIMES = 4 };
 	struct run_interf *n = NULL;
@@ -228,7 +228,7 @@ static void test_run_interf__sampler_counts_the_storage_writes(void)
  * of the row whose PROCESSLIST_ID is the connection (MySQL 8.0 reference manual, "The threads
  * Table"); MariaDB 10.11: information_schema.PROCESSLIST.TID. No MySQL binary here: the MariaDB
  * statement runs in test_run_interf_db. */
-static void test_run_interf__thread_id_statement_per_flavour(void)
+TH_TEST(run_interf, thread_id_statement_per_flavour)
 {
 	const char *my = run_interf_tid_sql(1), *maria = run_interf_tid_sql(0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(my, "THREAD_OS_ID FROM performance_schema.threads"));
@@ -271,7 +271,7 @@ static struct res_file *noisy_file(void)
 	return res;
 }
 
-static void test_run_interf__disturbed_rule_and_exclusion(void)
+TH_TEST(run_interf, disturbed_rule_and_exclusion)
 {
 	struct res_file *res = noisy_file();
 	struct res_noise_restart *r;
@@ -300,7 +300,7 @@ static void test_run_interf__disturbed_rule_and_exclusion(void)
 /* A restart's I/O sums are over the records that have the counters: restart 0's two records
  * read 1000 + 2500 bytes and wrote 10 + 0; restart 1's have none (null, absent), so its sums are
  * left out of the JSON rather than written as 0. A negative count is refused at read. */
-static void test_run_interf__io_sums_per_restart(void)
+TH_TEST(run_interf, io_sums_per_restart)
 {
 	struct res_file *res = res_file_new(), *back = NULL;
 	struct res_noise_restart *r;
@@ -356,7 +356,7 @@ static void test_run_interf__io_sums_per_restart(void)
 }
 
 /* What the runner writes reads back; a negative time or an unknown cause is refused. */
-static void test_run_interf__records_read_back_and_bad_ones_refused(void)
+TH_TEST(run_interf, records_read_back_and_bad_ones_refused)
 {
 	struct res_file *res = noisy_file(), *back = NULL;
 	struct errbuf err = {""};
@@ -410,7 +410,7 @@ static void test_run_interf__records_read_back_and_bad_ones_refused(void)
 
 /* The ring is one cycle through every slot whatever its size, and its size follows the
  * documented rule: an eighth of the last-level cache, between 1 and 16 MiB. */
-static void test_run_interf__memory_probe_ring_is_one_cycle(void)
+TH_TEST(run_interf, memory_probe_ring_is_one_cycle)
 {
 	static const size_t sizes[] = {16, 24, 1000, 1u << 20, (4u << 20) + 8};
 	struct errbuf err = {""};
@@ -432,7 +432,7 @@ static void test_run_interf__memory_probe_ring_is_one_cycle(void)
 
 /* doctor's memory reference: one cycle through the first slot of every 64-byte line, as many
  * steps as lines from slot 0 back to it, and its size 16 times run's ring within 64-256 MiB. */
-static void test_run_interf__memory_reference_is_one_cycle_of_lines(void)
+TH_TEST(run_interf, memory_reference_is_one_cycle_of_lines)
 {
 	static const size_t sizes[] = {64, 128, 1000, 1u << 20, (1u << 20) + 64};
 	struct errbuf err = {""};
@@ -487,7 +487,7 @@ static struct res_file *probed_file(double floor_ns)
 	return res;
 }
 
-static void test_run_interf__memory_contention_rule(void)
+TH_TEST(run_interf, memory_contention_rule)
 {
 	struct res_file *res = probed_file(10.0);
 	struct res_noise_restart *r;
@@ -539,7 +539,7 @@ static void test_run_interf__memory_contention_rule(void)
 /* Side by side: a second process standing for the other server spins while the window is
  * open; its CPU time is recorded as the partner's and is not in other_cpu_ms (which on this
  * host may hold the neighbours' time, so only the partner's share is bounded). */
-static void test_run_interf__partner_cpu_is_the_tools(void)
+TH_TEST(run_interf, partner_cpu_is_the_tools)
 {
 	struct run_interf *n = NULL;
 	struct run_interf_rec rec;
@@ -577,7 +577,7 @@ static void test_run_interf__partner_cpu_is_the_tools(void)
 /* Others on the server's own PU: a process pinned to the PU the sampler was told is the
  * server's spins while the window is open (the "server", this process, sleeps); its time is
  * in server_pu_other_cpu_ms, which a sampler without the server's PUs does not record. */
-static void test_run_interf__others_on_the_servers_pu(void)
+TH_TEST(run_interf, others_on_the_servers_pu)
 {
 	struct run_interf *n = NULL;
 	struct run_interf_rec rec;
@@ -627,7 +627,7 @@ static void test_run_interf__others_on_the_servers_pu(void)
 /* Contention in 3 of 4 restarts (every probe after their queries at 30-63 ns against a floor
  * of 10) is the host's: no restart is disturbed, host.contention says it once, and the file
  * with it reads back and passes the schema. */
-static void test_run_interf__host_contention_is_one_finding(void)
+TH_TEST(run_interf, host_contention_is_one_finding)
 {
 	static const double after[4] = {30, 41, 60, 12};
 	struct res_file *res = res_file_new();
@@ -696,30 +696,4 @@ static void test_run_interf__host_contention_is_one_finding(void)
 	res_file_free(res);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"stat_sums_the_listed_cpus", test_run_interf__stat_sums_the_listed_cpus},
-	    {"pidstat_takes_fields_after_the_command",
-	     test_run_interf__pidstat_takes_fields_after_the_command},
-	    {"status_context_switches", test_run_interf__status_context_switches},
-	    {"io_takes_the_storage_bytes", test_run_interf__io_takes_the_storage_bytes},
-	    {"sampler_counts_the_storage_writes",
-	     test_run_interf__sampler_counts_the_storage_writes},
-	    {"sampler_follows_the_threads", test_run_interf__sampler_follows_the_threads},
-	    {"thread_id_statement_per_flavour", test_run_interf__thread_id_statement_per_flavour},
-	    {"disturbed_rule_and_exclusion", test_run_interf__disturbed_rule_and_exclusion},
-	    {"io_sums_per_restart", test_run_interf__io_sums_per_restart},
-	    {"memory_probe_ring_is_one_cycle", test_run_interf__memory_probe_ring_is_one_cycle},
-	    {"memory_reference_is_one_cycle_of_lines",
-	     test_run_interf__memory_reference_is_one_cycle_of_lines},
-	    {"memory_contention_rule", test_run_interf__memory_contention_rule},
-	    {"host_contention_is_one_finding", test_run_interf__host_contention_is_one_finding},
-	    {"records_read_back_and_bad_ones_refused",
-	     test_run_interf__records_read_back_and_bad_ones_refused},
-	    {"partner_cpu_is_the_tools", test_run_interf__partner_cpu_is_the_tools},
-	    {"others_on_the_servers_pu", test_run_interf__others_on_the_servers_pu},
-	    {NULL, NULL},
-	};
-	return th_run("run_interf", cases, argc, argv);
-}
+TH_MAIN(run_interf)

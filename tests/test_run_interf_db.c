@@ -212,7 +212,7 @@ static double host_busy_share(void)
 	return (double)(busy1 - busy0 + steal1 - steal0) / (double)(hz * cpus);
 }
 
-static void test_run_interf_db__hogged_restart_is_disturbed_and_excluded(void)
+TH_TEST(run_interf_db, hogged_restart_is_disturbed_and_excluded)
 {
 	CU_ASSERT_FATAL(loaded);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
@@ -335,7 +335,7 @@ static void test_run_interf_db__hogged_restart_is_disturbed_and_excluded(void)
 /* A memory streamer on the server's PU during the second restart: the probes after its queries
  * run at memory latency, and the restart is disturbed by memory contention (whatever the CPU
  * counters say too); each record has its probes before and after the query. */
-static void test_run_interf_db__memory_streamer_is_memory_contention(void)
+TH_TEST(run_interf_db, memory_streamer_is_memory_contention)
 {
 	CU_ASSERT_FATAL(loaded);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
@@ -374,7 +374,7 @@ static void test_run_interf_db__memory_streamer_is_memory_contention(void)
 
 /* --redo-disturbed 1: the first disturbed restart is measured again on a fourth server start;
  * its first entries are kept under "redone", each query still has three restarts. */
-static void test_run_interf_db__redo_disturbed_measures_again_and_keeps_the_first(void)
+TH_TEST(run_interf_db, redo_disturbed_measures_again_and_keeps_the_first)
 {
 	CU_ASSERT_FATAL(loaded);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
@@ -442,7 +442,7 @@ static void test_run_interf_db__redo_disturbed_measures_again_and_keeps_the_firs
 /* An idle run of 2 restarts: no restart is disturbed (the rule marks one of an undisturbed run
  * in at most about 2 %, docs/run.md); contention the host had throughout is the host's line,
  * not a restart's. */
-static void test_run_interf_db__idle_run_marks_no_restart(void)
+TH_TEST(run_interf_db, idle_run_marks_no_restart)
 {
 	CU_ASSERT_FATAL(loaded);
 	double idle_before = 1 - host_busy_share();
@@ -484,19 +484,5 @@ static void test_run_interf_db__idle_run_marks_no_restart(void)
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "noise") == 0)
-		loaded = th_db_init_and_load(&db);
-	static const struct th_case cases[] = {
-	    {"hogged_restart_is_disturbed_and_excluded",
-	     test_run_interf_db__hogged_restart_is_disturbed_and_excluded},
-	    {"redo_disturbed_measures_again_and_keeps_the_first",
-	     test_run_interf_db__redo_disturbed_measures_again_and_keeps_the_first},
-	    {"memory_streamer_is_memory_contention",
-	     test_run_interf_db__memory_streamer_is_memory_contention},
-	    {"idle_run_marks_no_restart", test_run_interf_db__idle_run_marks_no_restart},
-	    {NULL, NULL},
-	};
-	int rc = th_run("run_interf_db", cases, argc, argv);
-	th_db_end(&db);
-	return rc;
+	return th_db_main_loaded(&db, &loaded, "noise", "run_interf_db", argc, argv);
 }

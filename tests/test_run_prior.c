@@ -59,7 +59,7 @@ static char *write_fixture(const char *dir, int kind)
 	return path;
 }
 
-static void test_run_prior__costs_and_fixed_part(void)
+TH_TEST(run_prior, costs_and_fixed_part)
 {
 	char *dir = th_tempdir("prior");
 	double ms[RUN_MAX_QUERIES + 1], fixed = -1;
@@ -111,11 +111,4 @@ static void test_run_prior__costs_and_fixed_part(void)
 	free(dir);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"costs_and_fixed_part", test_run_prior__costs_and_fixed_part},
-	    {NULL, NULL},
-	};
-	return th_run("run_prior", cases, argc, argv);
-}
+TH_MAIN(run_prior)

@@ -9,7 +9,7 @@
 #define MIB (UINT64_C(1) << 20)
 #define GIB (UINT64_C(1) << 30)
 
-static void test_run_sbs__pools_fit_or_refuse_as_derived(void)
+TH_TEST(run_sbs, pools_fit_or_refuse_as_derived)
 {
 	static const struct {
 		uint64_t data;
@@ -41,7 +41,7 @@ static void test_run_sbs__pools_fit_or_refuse_as_derived(void)
 }
 
 /* --buffer-pool and a variant's own pool are what the check adds up; RAM unknown: no check. */
-static void test_run_sbs__pools_from_options(void)
+TH_TEST(run_sbs, pools_from_options)
 {
 	struct run_sbs_pools p;
 	struct errbuf err;
@@ -59,7 +59,7 @@ static void test_run_sbs__pools_from_options(void)
 }
 
 /* Without a seed A opens even pairs and B odd ones; within a phase the slots go A B, B A, ... */
-static void test_run_sbs__order_alternates_and_balances(void)
+TH_TEST(run_sbs, order_alternates_and_balances)
 {
 	for (int pair = 0; pair < 6; pair++)
 		CU_ASSERT_EQUAL(run_sbs_first(0, 0, pair), pair % 2);
@@ -77,7 +77,7 @@ static void test_run_sbs__order_alternates_and_balances(void)
 }
 
 /* With a seed: a coin per pair, the same for the same seed, about half each way. */
-static void test_run_sbs__coin_is_seeded_and_fair(void)
+TH_TEST(run_sbs, coin_is_seeded_and_fair)
 {
 	int heads = 0, same = 1, differs = 0;
 	for (int pair = 0; pair < 2000; pair++) {
@@ -93,7 +93,7 @@ static void test_run_sbs__coin_is_seeded_and_fair(void)
 	CU_ASSERT(differs > 900 && differs < 1100);
 }
 
-static void test_run_sbs__order_string_checked(void)
+TH_TEST(run_sbs, order_string_checked)
 {
 	char s[16] = "";
 	const char *seq = "ABBAABBA"; /* 2 warm-up slots (AB BA) then 2 measured (AB BA) */
@@ -120,15 +120,4 @@ static void test_run_sbs__order_string_checked(void)
 	CU_ASSERT_EQUAL(s[strlen(s) - 1], '+');
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(run_sbs, pools_fit_or_refuse_as_derived),
-	    TH_CASE(run_sbs, pools_from_options),
-	    TH_CASE(run_sbs, order_alternates_and_balances),
-	    TH_CASE(run_sbs, coin_is_seeded_and_fair),
-	    TH_CASE(run_sbs, order_string_checked),
-	    {NULL, NULL},
-	};
-	return th_run("run_sbs", cases, argc, argv);
-}
+TH_MAIN(run_sbs)

@@ -127,7 +127,7 @@ static json_t *load_checked(const char *path, const char *schema)
 }
 
 /* Two variants side by side, pinned, 2 pairs of Q1, Q6, Q21 (2 warm-up + 3 runs). */
-static void test_run_sbs_db__both_up_alternated_pinned_and_compared(void)
+TH_TEST(run_sbs_db, both_up_alternated_pinned_and_compared)
 {
 	CU_ASSERT_FATAL(loaded);
 	char out[4300], log[4300], schema[4300], pa[4400], pb[4400], clone0[4300];
@@ -222,7 +222,7 @@ static int runs_even(const json_t *entry)
 /* Side by side within a budget: the plan records its own design (Pocock-type spending, first look
  * after pair 3), every pair's measured runs are even (each server first in half the slots), and
  * compare replays that design on the two files. */
-static void test_run_sbs_db__budget_pocock_from_pair_3_even_runs(void)
+TH_TEST(run_sbs_db, budget_pocock_from_pair_3_even_runs)
 {
 	CU_ASSERT_FATAL(loaded);
 	char out[4300], log[4300], schema[4300], pa[4400], pb[4400], cmp[4400];
@@ -272,7 +272,7 @@ static void test_run_sbs_db__budget_pocock_from_pair_3_even_runs(void)
 }
 
 /* One variant, and two pools RAM cannot hold: one line naming the way, exit 2, nothing made. */
-static void test_run_sbs_db__refusals_make_nothing(void)
+TH_TEST(run_sbs_db, refusals_make_nothing)
 {
 	CU_ASSERT_FATAL(loaded);
 	char out[4300], log[4300], text[8192], clones[4300];
@@ -306,11 +306,5 @@ static void test_run_sbs_db__refusals_make_nothing(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(run_sbs_db, both_up_alternated_pinned_and_compared),
-	    TH_CASE(run_sbs_db, budget_pocock_from_pair_3_even_runs),
-	    TH_CASE(run_sbs_db, refusals_make_nothing),
-	    {NULL, NULL},
-	};
-	return th_db_main_loaded(&db, &loaded, "sbs", "run_sbs_db", cases, argc, argv);
+	return th_db_main_loaded(&db, &loaded, "sbs", "run_sbs_db", argc, argv);
 }

@@ -72,7 +72,7 @@ static double num(json_t *row, const char *key)
 	return json_number_value(json_object_get(row, key));
 }
 
-static void test_run_stab__analysis_matches_r(void)
+TH_TEST(run_stab, analysis_matches_r)
 {
 	static const double d1[] = {100, 110, 105}, d6[] = {20, 21, 19.5};
 	static const double c1[] = {100, 101, 102}, c6[] = {20, 20.2, 19.9};
@@ -136,7 +136,7 @@ static void test_run_stab__analysis_matches_r(void)
 /* Six rounds of the default, no-aslr (steadier, as fast) and ahi-off (as steady, 20 % slower):
  * no-aslr is recommended; ahi-off passes the variance test and is refused for its speed.
  * Figures: tests/st_perm_ref.py (cases stab6, stab6_slower). */
-static void test_run_stab__recommends_by_permutation(void)
+TH_TEST(run_stab, recommends_by_permutation)
 {
 	double d1[6], d6[6], s1[6], s6[6], w1[6], w6[6];
 	for (int k = 0; k < 6; k++) {
@@ -206,12 +206,4 @@ static void test_run_stab__recommends_by_permutation(void)
 	free(dir);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(run_stab, analysis_matches_r),
-	    TH_CASE(run_stab, recommends_by_permutation),
-	    {NULL, NULL},
-	};
-	return th_run("run_stab", cases, argc, argv);
-}
+TH_MAIN(run_stab)

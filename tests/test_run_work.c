@@ -35,7 +35,7 @@ static int index_of(const char *name, enum run_work_flavour f)
 	return -1;
 }
 
-static void test_run_work__names_per_server(void)
+TH_TEST(run_work, names_per_server)
 {
 	size_t n = sizeof(expected_names) / sizeof(expected_names[0]);
 	CU_ASSERT_EQUAL(n, RUN_WORK_MAX);
@@ -54,7 +54,7 @@ static void test_run_work__names_per_server(void)
 	CU_ASSERT_PTR_NULL(run_work_name(-1, RUN_WORK_MYSQL));
 }
 
-static void test_run_work__rows_taken_by_name(void)
+TH_TEST(run_work, rows_taken_by_name)
 {
 	static const struct {
 		enum run_work_flavour f;
@@ -110,7 +110,7 @@ static void load_readings(struct run_work_snap r[5])
 	fclose(f);
 }
 
-static void test_run_work__offset_and_deltas_of_real_readings(void)
+TH_TEST(run_work, offset_and_deltas_of_real_readings)
 {
 	struct run_work_snap r[5];
 	struct run_work w = {.flavour = RUN_WORK_MARIADB};
@@ -133,7 +133,7 @@ static void test_run_work__offset_and_deltas_of_real_readings(void)
 	res_counts_release(&c);
 }
 
-static void test_run_work__unsteady_reading_or_missing_counter(void)
+TH_TEST(run_work, unsteady_reading_or_missing_counter)
 {
 	struct run_work_snap r[5], off;
 	load_readings(r);
@@ -161,13 +161,4 @@ static void test_run_work__unsteady_reading_or_missing_counter(void)
 	res_counts_release(&c);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(run_work, names_per_server),
-	    TH_CASE(run_work, rows_taken_by_name),
-	    TH_CASE(run_work, offset_and_deltas_of_real_readings),
-	    TH_CASE(run_work, unsteady_reading_or_missing_counter),
-	    {NULL, NULL}};
-	return th_run("run_work", cases, argc, argv);
-}
+TH_MAIN(run_work)

@@ -50,7 +50,7 @@ static struct rpt_compare *compare(const char *pa, struct res_file *a, const cha
  * measured execution of both restarts (22 of 22 here on 2026-12-03); the reading's own cost is
  * recorded (19 rows of Rows_tmp_read per reading on MariaDB 10.11); the file against itself
  * changes nothing. */
-static void test_run_work_db__two_restarts_record_identical_work(void)
+TH_TEST(run_work_db, two_restarts_record_identical_work)
 {
 	CU_ASSERT_FATAL(loaded);
 	char out[4300];
@@ -103,7 +103,7 @@ static void test_run_work_db__two_restarts_record_identical_work(void)
 
 /* One restart a side, interleaved: semijoin off changes the work of Q4, Q18, Q20, Q21 and of no
  * other query; compare exits 1 on the work alone. */
-static void test_run_work_db__semijoin_ab_changes_the_plan_changing_queries(void)
+TH_TEST(run_work_db, semijoin_ab_changes_the_plan_changing_queries)
 {
 	CU_ASSERT_FATAL(loaded);
 	char dir[4300], pa[4400], pb[4400];
@@ -164,10 +164,5 @@ static void test_run_work_db__semijoin_ab_changes_the_plan_changing_queries(void
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(run_work_db, two_restarts_record_identical_work),
-	    TH_CASE(run_work_db, semijoin_ab_changes_the_plan_changing_queries),
-	    {NULL, NULL},
-	};
-	return th_db_main_loaded(&db, &loaded, "work", "run_work_db", cases, argc, argv);
+	return th_db_main_loaded(&db, &loaded, "work", "run_work_db", argc, argv);
 }

@@ -60,7 +60,7 @@ static void write_text(const char *path, const char *text)
 	fclose(f);
 }
 
-static void test_safe_write__new_file_has_its_text_and_exact_mode(void)
+TH_TEST(safe_write, new_file_has_its_text_and_exact_mode)
 {
 	struct errbuf err = {""};
 	char line[64];
@@ -77,7 +77,7 @@ static void test_safe_write__new_file_has_its_text_and_exact_mode(void)
 	teardown();
 }
 
-static void test_safe_write__regular_file_is_replaced_by_a_new_one(void)
+TH_TEST(safe_write, regular_file_is_replaced_by_a_new_one)
 {
 	struct errbuf err = {""};
 	char line[64];
@@ -95,7 +95,7 @@ static void test_safe_write__regular_file_is_replaced_by_a_new_one(void)
 }
 
 /* /dev/null and /dev/full: refused with one line, still character devices, same inode. */
-static void test_safe_write__devices_are_refused_and_left_as_they_are(void)
+TH_TEST(safe_write, devices_are_refused_and_left_as_they_are)
 {
 	const char *devs[] = {"/dev/null", "/dev/full"};
 	for (size_t i = 0; i < 2; i++) {
@@ -120,7 +120,7 @@ static void test_safe_write__devices_are_refused_and_left_as_they_are(void)
 	}
 }
 
-static void test_safe_write__fifo_socket_and_directory_are_refused(void)
+TH_TEST(safe_write, fifo_socket_and_directory_are_refused)
 {
 	struct errbuf err = {""};
 	struct stat st;
@@ -146,7 +146,7 @@ static void test_safe_write__fifo_socket_and_directory_are_refused(void)
 }
 
 /* A symbolic link to a device is judged by what it points to. */
-static void test_safe_write__link_to_a_device_is_refused(void)
+TH_TEST(safe_write, link_to_a_device_is_refused)
 {
 	struct errbuf err = {""};
 	struct stat st;
@@ -160,7 +160,7 @@ static void test_safe_write__link_to_a_device_is_refused(void)
 }
 
 /* F2/F3: the old fixed temp name PATH.tmp, planted as a link to a victim, is not used. */
-static void test_safe_write__link_planted_at_the_old_temp_name_is_left_alone(void)
+TH_TEST(safe_write, link_planted_at_the_old_temp_name_is_left_alone)
 {
 	struct errbuf err = {""};
 	char line[64];
@@ -181,7 +181,7 @@ static void test_safe_write__link_planted_at_the_old_temp_name_is_left_alone(voi
 }
 
 /* NAME.<16 hex digits>.tmp, a new draw each time: no name to plant a link at in advance. */
-static void test_safe_write__temp_names_are_random(void)
+TH_TEST(safe_write, temp_names_are_random)
 {
 	struct errbuf err = {""};
 	struct util_out a, b;
@@ -200,7 +200,7 @@ static void test_safe_write__temp_names_are_random(void)
 }
 
 /* What appears at the name while the file is written is not replaced at the rename. */
-static void test_safe_write__commit_checks_the_target_again(void)
+TH_TEST(safe_write, commit_checks_the_target_again)
 {
 	struct errbuf err = {""};
 	struct util_out o;
@@ -223,7 +223,7 @@ static int refuse_all(const char *path, void *ctx, struct errbuf *err)
 }
 
 /* -o's check: empty, an input under another name, the guard, a missing directory. */
-static void test_safe_write__check_refuses_inputs_empty_and_guarded(void)
+TH_TEST(safe_write, check_refuses_inputs_empty_and_guarded)
 {
 	struct errbuf err = {""};
 	int calls = 0;
@@ -248,7 +248,7 @@ static void test_safe_write__check_refuses_inputs_empty_and_guarded(void)
 	teardown();
 }
 
-static void test_safe_write__openat_takes_a_plain_name_only(void)
+TH_TEST(safe_write, openat_takes_a_plain_name_only)
 {
 	struct errbuf err = {""};
 	struct util_out o;
@@ -269,7 +269,7 @@ static void test_safe_write__openat_takes_a_plain_name_only(void)
 
 /* A log written in place: a planted link or a FIFO (without blocking) is refused, and a regular
  * file is truncated only after the check. */
-static void test_safe_write__open_regular_refuses_links_and_fifos(void)
+TH_TEST(safe_write, open_regular_refuses_links_and_fifos)
 {
 	char line[64];
 	setup();
@@ -292,21 +292,4 @@ static void test_safe_write__open_regular_refuses_links_and_fifos(void)
 	teardown();
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(safe_write, new_file_has_its_text_and_exact_mode),
-	    TH_CASE(safe_write, regular_file_is_replaced_by_a_new_one),
-	    TH_CASE(safe_write, devices_are_refused_and_left_as_they_are),
-	    TH_CASE(safe_write, fifo_socket_and_directory_are_refused),
-	    TH_CASE(safe_write, link_to_a_device_is_refused),
-	    TH_CASE(safe_write, link_planted_at_the_old_temp_name_is_left_alone),
-	    TH_CASE(safe_write, temp_names_are_random),
-	    TH_CASE(safe_write, commit_checks_the_target_again),
-	    TH_CASE(safe_write, check_refuses_inputs_empty_and_guarded),
-	    TH_CASE(safe_write, openat_takes_a_plain_name_only),
-	    TH_CASE(safe_write, open_regular_refuses_links_and_fifos),
-	    {NULL, NULL},
-	};
-	return th_run("safe_write", cases, argc, argv);
-}
+TH_MAIN(safe_write)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void test_schema__has_the_fifteen_dbt3_indexes(void)
+TH_TEST(schema, has_the_fifteen_dbt3_indexes)
 {
 	static const char *names[] = {"i_s_nationkey",
 				      "i_ps_partkey",
@@ -37,7 +37,7 @@ static int count_of(const char *s, const char *what)
 	return n;
 }
 
-static void test_schema__one_alter_per_table(void)
+TH_TEST(schema, one_alter_per_table)
 {
 	int n = 0;
 	for (int t = 0; t < GEN_NTABLES; t++) {
@@ -59,7 +59,7 @@ static void test_schema__one_alter_per_table(void)
 			       "ADD INDEX i_o_custkey (o_custkey)");
 }
 
-static void test_schema__keys_only_has_no_secondary_index(void)
+TH_TEST(schema, keys_only_has_no_secondary_index)
 {
 	char *s = schema_script(SCHEMA_INDEXES_KEYS_ONLY);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -69,7 +69,7 @@ static void test_schema__keys_only_has_no_secondary_index(void)
 	free(s);
 }
 
-static void test_schema__dbt3_types_and_persistent_statistics(void)
+TH_TEST(schema, dbt3_types_and_persistent_statistics)
 {
 	const char *li = schema_table_create(GEN_LINEITEM);
 	CU_ASSERT_PTR_NOT_NULL(strstr(li, "l_extendedprice DECIMAL(10,2)"));
@@ -83,7 +83,7 @@ static void test_schema__dbt3_types_and_persistent_statistics(void)
 	}
 }
 
-static void test_schema__indexes_option_parses(void)
+TH_TEST(schema, indexes_option_parses)
 {
 	enum schema_indexes ix;
 	CU_ASSERT_EQUAL(schema_indexes_parse("dbt3", &ix), 0);
@@ -94,15 +94,4 @@ static void test_schema__indexes_option_parses(void)
 	CU_ASSERT_STRING_EQUAL(schema_indexes_name(SCHEMA_INDEXES_KEYS_ONLY), "keys-only");
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(schema, has_the_fifteen_dbt3_indexes),
-	    TH_CASE(schema, one_alter_per_table),
-	    TH_CASE(schema, keys_only_has_no_secondary_index),
-	    TH_CASE(schema, dbt3_types_and_persistent_statistics),
-	    TH_CASE(schema, indexes_option_parses),
-	    {NULL, NULL},
-	};
-	return th_run("schema", cases, argc, argv);
-}
+TH_MAIN(schema)

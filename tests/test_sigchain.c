@@ -21,7 +21,7 @@ static void on_b(int sig)
 	got_b = sig;
 }
 
-static void test_sigchain__pushed_handler_runs_and_pop_restores_the_default(void)
+TH_TEST(sigchain, pushed_handler_runs_and_pop_restores_the_default)
 {
 	CU_ASSERT_TRUE_FATAL(sigchain_is_default(SIGUSR1));
 	got_a = 0;
@@ -33,7 +33,7 @@ static void test_sigchain__pushed_handler_runs_and_pop_restores_the_default(void
 	CU_ASSERT_TRUE(sigchain_is_default(SIGUSR1));
 }
 
-static void test_sigchain__pops_restore_in_reverse_order(void)
+TH_TEST(sigchain, pops_restore_in_reverse_order)
 {
 	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGUSR2, on_a), 0);
 	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGUSR2, on_b), 0);
@@ -54,7 +54,7 @@ static void test_sigchain__pops_restore_in_reverse_order(void)
 	CU_ASSERT_TRUE(sigchain_is_default(SIGUSR2));
 }
 
-static void test_sigchain__stop_flag_holds_the_last_signal(void)
+TH_TEST(sigchain, stop_flag_holds_the_last_signal)
 {
 	CU_ASSERT_EQUAL_FATAL(sigchain_push_stop(SIGCHAIN_STOP), 0);
 	const volatile sig_atomic_t *stop = sigchain_stop_flag();
@@ -72,7 +72,7 @@ static void test_sigchain__stop_flag_holds_the_last_signal(void)
 	sigchain_pop_set(SIGCHAIN_INT);
 }
 
-static void test_sigchain__refuses_bad_signals_and_a_full_stack(void)
+TH_TEST(sigchain, refuses_bad_signals_and_a_full_stack)
 {
 	errno = 0;
 	CU_ASSERT_EQUAL(sigchain_push(0, on_a), -1);
@@ -93,7 +93,7 @@ static void test_sigchain__refuses_bad_signals_and_a_full_stack(void)
 	CU_ASSERT_TRUE(sigchain_is_default(SIGTERM));
 }
 
-static void test_sigchain__default_resets_without_forgetting(void)
+TH_TEST(sigchain, default_resets_without_forgetting)
 {
 	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGTERM, on_a), 0);
 	CU_ASSERT_EQUAL_FATAL(sigchain_push(SIGPIPE, SIG_IGN), 0);
@@ -154,7 +154,7 @@ static int exit_child(int sig, int with_note, char *out, size_t len)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 1000 + WTERMSIG(st);
 }
 
-static void test_sigchain__exit_handler_runs_cleanups_newest_first_then_the_note(void)
+TH_TEST(sigchain, exit_handler_runs_cleanups_newest_first_then_the_note)
 {
 	char out[256];
 	CU_ASSERT_EQUAL(exit_child(SIGHUP, 1, out, sizeof(out)), 130);
@@ -164,16 +164,4 @@ static void test_sigchain__exit_handler_runs_cleanups_newest_first_then_the_note
 	CU_ASSERT_TRUE(sigchain_is_default(SIGHUP)); /* the parent's handlers are untouched */
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(sigchain, pushed_handler_runs_and_pop_restores_the_default),
-	    TH_CASE(sigchain, pops_restore_in_reverse_order),
-	    TH_CASE(sigchain, stop_flag_holds_the_last_signal),
-	    TH_CASE(sigchain, refuses_bad_signals_and_a_full_stack),
-	    TH_CASE(sigchain, default_resets_without_forgetting),
-	    TH_CASE(sigchain, exit_handler_runs_cleanups_newest_first_then_the_note),
-	    {NULL, NULL},
-	};
-	return th_run("sigchain", cases, argc, argv);
-}
+TH_MAIN(sigchain)

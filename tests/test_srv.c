@@ -41,7 +41,7 @@ static int parse(struct srv_opts *o, int code, const char *arg)
 	return rc;
 }
 
-static void test_srv__opts_parse_accepts_and_rejects(void)
+TH_TEST(srv, opts_parse_accepts_and_rejects)
 {
 	static const struct {
 		int code;
@@ -83,7 +83,7 @@ static void test_srv__opts_parse_accepts_and_rejects(void)
 	}
 }
 
-static void test_srv__opts_values_land_in_fields(void)
+TH_TEST(srv, opts_values_land_in_fields)
 {
 	struct srv_opts o;
 	srv_opts_init(&o);
@@ -106,7 +106,7 @@ static void test_srv__opts_values_land_in_fields(void)
 	srv_opts_release(&o);
 }
 
-static void test_srv__opts_finish_managed_and_external(void)
+TH_TEST(srv, opts_finish_managed_and_external)
 {
 	struct srv_opts o;
 	struct errbuf err;
@@ -154,7 +154,7 @@ static void test_srv__opts_finish_managed_and_external(void)
 	free(home);
 }
 
-static void test_srv__parse_size_suffixes(void)
+TH_TEST(srv, parse_size_suffixes)
 {
 	static const struct {
 		const char *s;
@@ -189,7 +189,7 @@ static void test_srv__parse_size_suffixes(void)
 /* The rule by hand (docs/server.md): need = data + data/4 + 128 MiB, rounded up to 128 MiB;
  * pool = need, at most the cap max(RAM/2, min(RAM x 3/4, RAM - 4 GiB)) in 128 MiB chunks (at
  * least 128 MiB); estimate 2.6 GiB per SF without data. */
-static void test_srv__pool_from_data_and_caps(void)
+TH_TEST(srv, pool_from_data_and_caps)
 {
 	static const struct {
 		uint64_t data;
@@ -244,7 +244,7 @@ static void put_file(const char *dir, const char *name, size_t bytes)
 }
 
 /* Only the .ibd files of user schemas count: not mysql/sys/performance_schema, not .frm. */
-static void test_srv__data_bytes_sums_user_tablespaces(void)
+TH_TEST(srv, data_bytes_sums_user_tablespaces)
 {
 	char *dir = th_tempdir("pool");
 	char sub[4096];
@@ -280,7 +280,7 @@ static struct srv_template_in mariadb_in(void)
 	return in;
 }
 
-static void test_srv__template_mariadb_defaults(void)
+TH_TEST(srv, template_mariadb_defaults)
 {
 	struct srv_opts o;
 	struct errbuf err;
@@ -348,7 +348,7 @@ static void test_srv__template_mariadb_defaults(void)
 	srv_kv_free(kv, n);
 }
 
-static void test_srv__template_mysql_redo_option_by_version(void)
+TH_TEST(srv, template_mysql_redo_option_by_version)
 {
 	struct srv_opts o;
 	struct errbuf err;
@@ -384,7 +384,7 @@ static void test_srv__template_mysql_redo_option_by_version(void)
 
 /* Under Valgrind (run --instructions): no native AIO, the pool's maximum bounded to the pool (as
  * a loose_ option), no stack-trace handler; --server-option still wins; none of it without. */
-static void test_srv__template_under_valgrind(void)
+TH_TEST(srv, template_under_valgrind)
 {
 	struct srv_opts o;
 	struct errbuf err;
@@ -417,7 +417,7 @@ static void test_srv__template_under_valgrind(void)
 	srv_opts_release(&o);
 }
 
-static void test_srv__overlay_then_user_options_win(void)
+TH_TEST(srv, overlay_then_user_options_win)
 {
 	struct srv_opts o;
 	struct errbuf err;
@@ -453,7 +453,7 @@ static void test_srv__overlay_then_user_options_win(void)
 	srv_opts_release(&o);
 }
 
-static void test_srv__render_quotes_and_includes(void)
+TH_TEST(srv, render_quotes_and_includes)
 {
 	struct srv_kv kv[] = {
 	    {"port", "4406"},
@@ -477,7 +477,7 @@ static void test_srv__render_quotes_and_includes(void)
 	free(text);
 }
 
-static void test_srv__parse_version_lines(void)
+TH_TEST(srv, parse_version_lines)
 {
 	enum srv_flavour f;
 	int v[3];
@@ -522,7 +522,7 @@ static int listen_on(int port)
 	return fd;
 }
 
-static void test_srv__free_port_takes_a_listener_and_is_not_in_use(void)
+TH_TEST(srv, free_port_takes_a_listener_and_is_not_in_use)
 {
 	struct errbuf err;
 	int a = srv_free_port(&err);
@@ -544,7 +544,7 @@ static int run_cli(const char *args, char *out, size_t len)
 	return th_sh(out, len, "DBT3STAB_HOME=/nonexistent/dbt3 '%s' %s", DBT3_BINARY, args);
 }
 
-static void test_srv__cli_argument_errors(void)
+TH_TEST(srv, cli_argument_errors)
 {
 	static const struct {
 		const char *args;
@@ -629,7 +629,7 @@ static int spawn_lock_child(const char *dir, struct srv *s, int bogus_fd)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static void test_srv__lock_passes_to_an_exec_child(void)
+TH_TEST(srv, lock_passes_to_an_exec_child)
 {
 	char *dir = th_tempdir("lock");
 	struct srv_opts o;
@@ -658,23 +658,5 @@ int main(int argc, char **argv)
 {
 	if (getenv(LOCK_CHILD_ENV))
 		return lock_child(getenv(LOCK_CHILD_ENV));
-	static const struct th_case cases[] = {
-	    TH_CASE(srv, opts_parse_accepts_and_rejects),
-	    TH_CASE(srv, opts_values_land_in_fields),
-	    TH_CASE(srv, opts_finish_managed_and_external),
-	    TH_CASE(srv, parse_size_suffixes),
-	    TH_CASE(srv, pool_from_data_and_caps),
-	    TH_CASE(srv, data_bytes_sums_user_tablespaces),
-	    TH_CASE(srv, template_mariadb_defaults),
-	    TH_CASE(srv, template_under_valgrind),
-	    TH_CASE(srv, template_mysql_redo_option_by_version),
-	    TH_CASE(srv, overlay_then_user_options_win),
-	    TH_CASE(srv, render_quotes_and_includes),
-	    TH_CASE(srv, parse_version_lines),
-	    TH_CASE(srv, free_port_takes_a_listener_and_is_not_in_use),
-	    TH_CASE(srv, cli_argument_errors),
-	    TH_CASE(srv, lock_passes_to_an_exec_child),
-	    {NULL, NULL},
-	};
-	return th_run("srv", cases, argc, argv);
+	return th_run("srv", th_cases(), argc, argv);
 }

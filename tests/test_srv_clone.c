@@ -65,7 +65,7 @@ static void make_instance(const char *inst)
 	put(inst, "client.cnf", "[client]\npassword=secret\n", 0600);
 }
 
-static void test_srv_clone__instance_clone_is_equal(void)
+TH_TEST(srv_clone, instance_clone_is_equal)
 {
 	char *root = th_tempdir("clone"), src[1024], dst[1100];
 	struct errbuf err = {{0}};
@@ -108,7 +108,7 @@ static void test_srv_clone__instance_clone_is_equal(void)
 }
 
 /* A directory without the marker is never removed nor replaced; links are not followed. */
-static void test_srv_clone__refuses_what_it_did_not_make(void)
+TH_TEST(srv_clone, refuses_what_it_did_not_make)
 {
 	char *root = th_tempdir("clone"), src[1024], dst[1100], path[1200];
 	struct errbuf err = {{0}};
@@ -134,7 +134,7 @@ static void test_srv_clone__refuses_what_it_did_not_make(void)
 }
 
 /* The space rule: reflinks need the margin only, copies the data besides. */
-static void test_srv_clone__space_needed(void)
+TH_TEST(srv_clone, space_needed)
 {
 	CU_ASSERT_EQUAL(srv_clone_need(UINT64_C(1) << 30, 2, 1), 2 * SRV_CLONE_MARGIN);
 	CU_ASSERT_EQUAL(srv_clone_need(UINT64_C(1) << 30, 2, 0),
@@ -153,13 +153,4 @@ static void test_srv_clone__space_needed(void)
 	free(root);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(srv_clone, instance_clone_is_equal),
-	    TH_CASE(srv_clone, refuses_what_it_did_not_make),
-	    TH_CASE(srv_clone, space_needed),
-	    {NULL, NULL},
-	};
-	return th_run("srv_clone", cases, argc, argv);
-}
+TH_MAIN(srv_clone)

@@ -106,7 +106,7 @@ static int query_one(MYSQL *m, const char *sql, char *out, size_t len)
 	return rc;
 }
 
-static void test_srv_db__init_creates_datadir_once(void)
+TH_TEST(srv_db, init_creates_datadir_once)
 {
 	if (init_rc != 0)
 		fprintf(stderr, "init: %s\n", db.err.msg);
@@ -122,7 +122,7 @@ static void test_srv_db__init_creates_datadir_once(void)
 	th_srv_release(&t);
 }
 
-static void test_srv_db__start_applies_template_and_overlay(void)
+TH_TEST(srv_db, start_applies_template_and_overlay)
 {
 	struct th_srv t;
 	char v[256];
@@ -194,7 +194,7 @@ static void test_srv_db__start_applies_template_and_overlay(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__restart_gives_a_fresh_process(void)
+TH_TEST(srv_db, restart_gives_a_fresh_process)
 {
 	struct th_srv t;
 	char v[64];
@@ -235,7 +235,7 @@ static void test_srv_db__restart_gives_a_fresh_process(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__bad_option_fails_with_server_reason(void)
+TH_TEST(srv_db, bad_option_fails_with_server_reason)
 {
 	struct th_srv t;
 	srv_for_test(&t);
@@ -252,7 +252,7 @@ static void test_srv_db__bad_option_fails_with_server_reason(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__busy_port_fails_with_server_reason(void)
+TH_TEST(srv_db, busy_port_fails_with_server_reason)
 {
 	struct th_srv t;
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -273,7 +273,7 @@ static void test_srv_db__busy_port_fails_with_server_reason(void)
 }
 
 /* A binary that claims to be MariaDB and never answers: the start timeout kills it. */
-static void test_srv_db__silent_server_times_out(void)
+TH_TEST(srv_db, silent_server_times_out)
 {
 	struct th_srv t;
 	CU_ASSERT_EQUAL_FATAL(fake_server_for_test(&t, "fake-mariadbd",
@@ -291,7 +291,7 @@ static void test_srv_db__silent_server_times_out(void)
 }
 
 /* A server that exits at once without a word: the message says the error log is empty. */
-static void test_srv_db__silent_exit_says_error_log_empty(void)
+TH_TEST(srv_db, silent_exit_says_error_log_empty)
 {
 	struct th_srv t;
 	CU_ASSERT_EQUAL_FATAL(fake_server_for_test(&t, "mute-mariadbd", "exit 1\n"), 0);
@@ -303,7 +303,7 @@ static void test_srv_db__silent_exit_says_error_log_empty(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__crash_is_detected(void)
+TH_TEST(srv_db, crash_is_detected)
 {
 	struct th_srv t;
 	srv_for_test(&t);
@@ -362,7 +362,7 @@ static long proc_nice(pid_t pid)
 	return p ? strtol(p + 1, NULL, 10) : -100;
 }
 
-static void test_srv_db__child_hook_runs_before_exec(void)
+TH_TEST(srv_db, child_hook_runs_before_exec)
 {
 	struct th_srv t;
 	int nice_value = 7;
@@ -381,7 +381,7 @@ static void test_srv_db__child_hook_runs_before_exec(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__forked_child_exit_leaves_server_alone(void)
+TH_TEST(srv_db, forked_child_exit_leaves_server_alone)
 {
 	struct th_srv t;
 	srv_for_test(&t);
@@ -398,7 +398,7 @@ static void test_srv_db__forked_child_exit_leaves_server_alone(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__sigterm_stops_started_servers(void)
+TH_TEST(srv_db, sigterm_stops_started_servers)
 {
 	int fds[2];
 	CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
@@ -430,7 +430,7 @@ static void test_srv_db__sigterm_stops_started_servers(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__external_server_is_used_not_managed(void)
+TH_TEST(srv_db, external_server_is_used_not_managed)
 {
 	struct th_srv t;
 	struct srv_opts ext;
@@ -486,7 +486,7 @@ static void test_srv_db__external_server_is_used_not_managed(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__stuck_server_is_killed_after_timeout(void)
+TH_TEST(srv_db, stuck_server_is_killed_after_timeout)
 {
 	struct th_srv t;
 	srv_for_test(&t);
@@ -504,7 +504,7 @@ static void test_srv_db__stuck_server_is_killed_after_timeout(void)
 	CU_ASSERT_EQUAL(servers_left(), 0);
 }
 
-static void test_srv_db__interrupted_init_leaves_nothing_running(void)
+TH_TEST(srv_db, interrupted_init_leaves_nothing_running)
 {
 	char other[4300];
 	snprintf(other, sizeof(other), "%s/interrupted", db.tmp);
@@ -556,7 +556,7 @@ static int run(const char *args, char *out, size_t len)
 		     DBT3_BINARY, args, db.inst, db.port);
 }
 
-static void test_srv_db__cli_start_status_stop(void)
+TH_TEST(srv_db, cli_start_status_stop)
 {
 	char out[1 << 16];
 	int rc = run("start", out, sizeof(out));
@@ -607,7 +607,7 @@ static void test_srv_db__cli_start_status_stop(void)
 
 /* The instance lock: while one process manages the instance, another one's start and stop fail
  * (naming the holder) and leave its server alone; once the holder exits the lock is free. */
-static void test_srv_db__second_process_finds_instance_in_use(void)
+TH_TEST(srv_db, second_process_finds_instance_in_use)
 {
 	struct th_db_holder holder;
 	CU_ASSERT_EQUAL(th_db_hold(&db, 128u << 20, &holder), 0);
@@ -640,29 +640,10 @@ static void test_srv_db__second_process_finds_instance_in_use(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(srv_db, init_creates_datadir_once),
-	    TH_CASE(srv_db, start_applies_template_and_overlay),
-	    TH_CASE(srv_db, restart_gives_a_fresh_process),
-	    TH_CASE(srv_db, bad_option_fails_with_server_reason),
-	    TH_CASE(srv_db, busy_port_fails_with_server_reason),
-	    TH_CASE(srv_db, silent_server_times_out),
-	    TH_CASE(srv_db, crash_is_detected),
-	    TH_CASE(srv_db, silent_exit_says_error_log_empty),
-	    TH_CASE(srv_db, child_hook_runs_before_exec),
-	    TH_CASE(srv_db, forked_child_exit_leaves_server_alone),
-	    TH_CASE(srv_db, sigterm_stops_started_servers),
-	    TH_CASE(srv_db, external_server_is_used_not_managed),
-	    TH_CASE(srv_db, stuck_server_is_killed_after_timeout),
-	    TH_CASE(srv_db, interrupted_init_leaves_nothing_running),
-	    TH_CASE(srv_db, cli_start_status_stop),
-	    TH_CASE(srv_db, second_process_finds_instance_in_use),
-	    {NULL, NULL},
-	};
 	if (th_db_begin(&db, "srvdb") < 0)
 		return 2;
 	init_rc = th_db_init(&db, 128u << 20); /* once per test file; every case reuses it */
-	int rc = th_run("srv_db", cases, argc, argv);
+	int rc = th_run("srv_db", th_cases(), argc, argv);
 	th_db_stop(&db); /* whatever a failed case left running */
 	if (servers_left() != 0) {
 		fprintf(stderr, "servers left behind in '%s'\n", db.tmp);

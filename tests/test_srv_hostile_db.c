@@ -105,7 +105,7 @@ static int setup_ok(void)
 /* F2: the server's user owns DIR and plants my.cnf.tmp (the old fixed temp name) as a link to a
  * root file; root's next start writes my.cnf without touching the file. The second user cannot
  * even reach DIR. A planted DIR/tmp link to a root directory is not chmod'ed or chown'ed. */
-static void test_srv_hostile_db__f2_planted_links_in_the_instance(void)
+TH_TEST(srv_hostile_db, f2_planted_links_in_the_instance)
 {
 	char victim[4300], vdir[4300];
 	struct stat st;
@@ -141,7 +141,7 @@ static void test_srv_hostile_db__f2_planted_links_in_the_instance(void)
 
 /* F3: links planted at the old temp names of compare -o and gen -o in a directory the second
  * user owns: root's outputs are written, the victim is unchanged. */
-static void test_srv_hostile_db__f3_planted_links_at_output_temp_names(void)
+TH_TEST(srv_hostile_db, f3_planted_links_at_output_temp_names)
 {
 	char victim[4300], udir[4300], path[4400];
 	if (!setup_ok())
@@ -168,7 +168,7 @@ static void test_srv_hostile_db__f3_planted_links_at_output_temp_names(void)
 
 /* F5: server init on the second user's non-empty directory, and on one of the server's user
  * with something else in it: refused (exit 2), owner, mode and contents as they were. */
-static void test_srv_hostile_db__f5_foreign_directories_are_not_taken(void)
+TH_TEST(srv_hostile_db, f5_foreign_directories_are_not_taken)
 {
 	char udir[4300], mdir[4300];
 	struct stat st;
@@ -199,7 +199,7 @@ static void test_srv_hostile_db__f5_foreign_directories_are_not_taken(void)
 
 /* F5, the invoker's own empty directory: init would have to chown it to the server's user, and
  * it chowns only what it made: refused (exit 2), owner and mode as they were, nothing made. */
-static void test_srv_hostile_db__f5_own_empty_directory_is_not_chowned(void)
+TH_TEST(srv_hostile_db, f5_own_empty_directory_is_not_chowned)
 {
 	char rdir[4300];
 	struct stat st;
@@ -220,7 +220,7 @@ static void test_srv_hostile_db__f5_own_empty_directory_is_not_chowned(void)
 
 /* F13: the second user asks for the status of root's running instance and tries to stop it:
  * "permission denied", exit 2, the server still up. */
-static void test_srv_hostile_db__f13_other_user_is_told_permission_denied(void)
+TH_TEST(srv_hostile_db, f13_other_user_is_told_permission_denied)
 {
 	if (!setup_ok())
 		return;
@@ -237,7 +237,7 @@ static void test_srv_hostile_db__f13_other_user_is_told_permission_denied(void)
 
 /* F4: a symbolic link to the running instance is that instance: status sees it running, start
  * starts no second server, stop stops it. */
-static void test_srv_hostile_db__f4_symlinked_datadir_is_the_instance(void)
+TH_TEST(srv_hostile_db, f4_symlinked_datadir_is_the_instance)
 {
 	char link[4300];
 	if (!setup_ok())
@@ -271,7 +271,7 @@ static void test_srv_hostile_db__f4_symlinked_datadir_is_the_instance(void)
 
 /* F8: root's history store, a 0444 file in a directory the second user cannot write: the user
  * lists and checks it. */
-static void test_srv_hostile_db__f8_other_user_reads_a_read_only_store(void)
+TH_TEST(srv_hostile_db, f8_other_user_reads_a_read_only_store)
 {
 	char dir[4300];
 	if (!setup_ok())
@@ -294,16 +294,6 @@ static void test_srv_hostile_db__f8_other_user_reads_a_read_only_store(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(srv_hostile_db, f2_planted_links_in_the_instance),
-	    TH_CASE(srv_hostile_db, f3_planted_links_at_output_temp_names),
-	    TH_CASE(srv_hostile_db, f5_foreign_directories_are_not_taken),
-	    TH_CASE(srv_hostile_db, f5_own_empty_directory_is_not_chowned),
-	    TH_CASE(srv_hostile_db, f13_other_user_is_told_permission_denied),
-	    TH_CASE(srv_hostile_db, f4_symlinked_datadir_is_the_instance),
-	    TH_CASE(srv_hostile_db, f8_other_user_reads_a_read_only_store),
-	    {NULL, NULL},
-	};
 	if (th_db_begin(&db, "hostile") < 0)
 		return 2;
 	if (geteuid() == 0 && make_user() == 0 &&
@@ -314,7 +304,7 @@ int main(int argc, char **argv)
 		remove_user();
 		return 1;
 	}
-	int rc = th_run("srv_hostile_db", cases, argc, argv);
+	int rc = th_run("srv_hostile_db", th_cases(), argc, argv);
 	th_db_end(&db);
 	remove_user();
 	return rc;

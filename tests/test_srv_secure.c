@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void test_srv_secure__passwords_are_random_alphanumerics(void)
+TH_TEST(srv_secure, passwords_are_random_alphanumerics)
 {
 	struct errbuf err;
 	char a[33], b[33];
@@ -36,7 +36,7 @@ static void test_srv_secure__passwords_are_random_alphanumerics(void)
 	CU_ASSERT_EQUAL(others, 0);
 }
 
-static void test_srv_secure__client_cnf_round_trip_and_refusals(void)
+TH_TEST(srv_secure, client_cnf_round_trip_and_refusals)
 {
 	struct errbuf err;
 	char *dir = th_tempdir("srvsec-unit");
@@ -80,7 +80,7 @@ static void test_srv_secure__client_cnf_round_trip_and_refusals(void)
 	free(dir);
 }
 
-static void test_srv_secure__accounts_kept(void)
+TH_TEST(srv_secure, accounts_kept)
 {
 	CU_ASSERT_TRUE(srv_secure_keeps("root", "localhost"));
 	CU_ASSERT_FALSE(srv_secure_keeps("root", "127.0.0.1"));
@@ -101,7 +101,7 @@ static void test_srv_secure__accounts_kept(void)
 	CU_ASSERT_TRUE(srv_secure_keeps("mysql.infoschema", "localhost"));
 }
 
-static void test_srv_secure__flavour_paths(void)
+TH_TEST(srv_secure, flavour_paths)
 {
 	/* MySQL 8's mysql.user has no is_role column; MariaDB keeps roles there */
 	CU_ASSERT_PTR_NULL(strstr(srv_secure_list_sql(SRV_FLAVOUR_MYSQL), "is_role"));
@@ -129,7 +129,7 @@ static void test_srv_secure__flavour_paths(void)
 	CU_ASSERT_EQUAL(srv_init_argv(argv, 4, SRV_FLAVOUR_MARIADB, inst, def, dd, NULL), -1);
 }
 
-static void test_srv_secure__server_user(void)
+TH_TEST(srv_secure, server_user)
 {
 	struct errbuf err;
 	struct srv_ident id;
@@ -167,7 +167,7 @@ static void test_srv_secure__server_user(void)
 	free(dir);
 }
 
-static void test_srv_secure__datadir_paths_the_installer_takes(void)
+TH_TEST(srv_secure, datadir_paths_the_installer_takes)
 {
 	struct errbuf err;
 	CU_ASSERT_EQUAL(srv_datadir_check("/var/lib/dbt3stab/server", &err), 0);
@@ -180,16 +180,4 @@ static void test_srv_secure__datadir_paths_the_installer_takes(void)
 		CU_ASSERT_EQUAL(srv_datadir_check(bad[i], &err), -1);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(srv_secure, passwords_are_random_alphanumerics),
-	    TH_CASE(srv_secure, client_cnf_round_trip_and_refusals),
-	    TH_CASE(srv_secure, accounts_kept),
-	    TH_CASE(srv_secure, flavour_paths),
-	    TH_CASE(srv_secure, server_user),
-	    TH_CASE(srv_secure, datadir_paths_the_installer_takes),
-	    {NULL, NULL},
-	};
-	return th_run("srv_secure", cases, argc, argv);
-}
+TH_MAIN(srv_secure)

@@ -77,14 +77,14 @@ static int try_login(const char *host, unsigned p, const char *socket, const cha
 	return ok;
 }
 
-static void test_srv_secure_db__setup_succeeded(void)
+TH_TEST(srv_secure_db, setup_succeeded)
 {
 	if (setup_rc != 0)
 		fprintf(stderr, "%s\n", setup_out);
 	CU_ASSERT_EQUAL_FATAL(setup_rc, 0);
 }
 
-static void test_srv_secure_db__server_does_not_run_as_root(void)
+TH_TEST(srv_secure_db, server_does_not_run_as_root)
 {
 	pid_t pid = (pid_t)th_server_pid(db.inst);
 	CU_ASSERT_FATAL(pid > 0);
@@ -137,7 +137,7 @@ static int attacker(void)
 	return got;
 }
 
-static void test_srv_secure_db__others_cannot_log_in(void)
+TH_TEST(srv_secure_db, others_cannot_log_in)
 {
 	pid_t child = fork();
 	CU_ASSERT_FATAL(child >= 0);
@@ -161,7 +161,7 @@ static void test_srv_secure_db__others_cannot_log_in(void)
 	mysql_close(m);
 }
 
-static void test_srv_secure_db__outfile_only_in_private_dir(void)
+TH_TEST(srv_secure_db, outfile_only_in_private_dir)
 {
 	MYSQL *m = connect_root();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -185,7 +185,7 @@ static void test_srv_secure_db__outfile_only_in_private_dir(void)
 	mysql_close(m);
 }
 
-static void test_srv_secure_db__only_root_and_tool_accounts(void)
+TH_TEST(srv_secure_db, only_root_and_tool_accounts)
 {
 	MYSQL *m = connect_root();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -212,7 +212,7 @@ static int leaks(const char *text, const char *secret)
 	return secret[0] && strstr(text, secret) != NULL;
 }
 
-static void test_srv_secure_db__passwords_kept_private(void)
+TH_TEST(srv_secure_db, passwords_kept_private)
 {
 	struct stat st;
 	CU_ASSERT_EQUAL_FATAL(stat(cnf, &st), 0);
@@ -259,7 +259,7 @@ static void test_srv_secure_db__passwords_kept_private(void)
 	CU_ASSERT_FALSE(leaks(out, tool) || leaks(out, root));
 }
 
-static void test_srv_secure_db__wrong_password_is_reported_as_such(void)
+TH_TEST(srv_secure_db, wrong_password_is_reported_as_such)
 {
 	char out[1 << 14];
 	/* issue 12 section 6: the server's own error, not "does not answer" */
@@ -281,7 +281,7 @@ static void test_srv_secure_db__wrong_password_is_reported_as_such(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Access denied"));
 }
 
-static void test_srv_secure_db__busy_instance_refused_before_any_message(void)
+TH_TEST(srv_secure_db, busy_instance_refused_before_any_message)
 {
 	/* another process holds the instance (a running server it started); a second `run` must
 	 * say it is in use and nothing else (it used to announce "stopping the server") */
@@ -303,7 +303,7 @@ static void test_srv_secure_db__busy_instance_refused_before_any_message(void)
 	CU_ASSERT_EQUAL(th_db_release(&holder), 0);
 }
 
-static void test_srv_secure_db__socket_only_without_port(void)
+TH_TEST(srv_secure_db, socket_only_without_port)
 {
 	char out[1 << 14];
 	th_sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, db.inst);
@@ -365,7 +365,7 @@ static int make_it_old(void)
 	return 0;
 }
 
-static void test_srv_secure_db__older_instance_secured_at_start(void)
+TH_TEST(srv_secure_db, older_instance_secured_at_start)
 {
 	CU_ASSERT_EQUAL_FATAL(make_it_old(), 0);
 	char out[1 << 14];
@@ -395,7 +395,7 @@ static void test_srv_secure_db__older_instance_secured_at_start(void)
 	CU_ASSERT_EQUAL(rc, 0);
 }
 
-static void test_srv_secure_db__start_creates_nothing_in_a_non_instance(void)
+TH_TEST(srv_secure_db, start_creates_nothing_in_a_non_instance)
 {
 	char out[1 << 14], dir[4300], missing[4300], listing[256];
 	snprintf(dir, sizeof(dir), "%s/empty", db.tmp);
@@ -413,7 +413,7 @@ static void test_srv_secure_db__start_creates_nothing_in_a_non_instance(void)
 	CU_ASSERT_EQUAL(access(missing, F_OK), -1);
 }
 
-static void test_srv_secure_db__datadir_with_space_refused_up_front(void)
+TH_TEST(srv_secure_db, datadir_with_space_refused_up_front)
 {
 	char out[1 << 14], dir[4300], spaced[4300];
 	snprintf(dir, sizeof(dir), "%s/a b", db.tmp);
@@ -440,21 +440,6 @@ static void test_srv_secure_db__datadir_with_space_refused_up_front(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(srv_secure_db, setup_succeeded),
-	    TH_CASE(srv_secure_db, server_does_not_run_as_root),
-	    TH_CASE(srv_secure_db, others_cannot_log_in),
-	    TH_CASE(srv_secure_db, outfile_only_in_private_dir),
-	    TH_CASE(srv_secure_db, only_root_and_tool_accounts),
-	    TH_CASE(srv_secure_db, passwords_kept_private),
-	    TH_CASE(srv_secure_db, wrong_password_is_reported_as_such),
-	    TH_CASE(srv_secure_db, busy_instance_refused_before_any_message),
-	    TH_CASE(srv_secure_db, socket_only_without_port),
-	    TH_CASE(srv_secure_db, older_instance_secured_at_start),
-	    TH_CASE(srv_secure_db, start_creates_nothing_in_a_non_instance),
-	    TH_CASE(srv_secure_db, datadir_with_space_refused_up_front),
-	    {NULL, NULL},
-	};
 	if (th_db_begin(&db, "srvsec") < 0)
 		return 2;
 	snprintf(sock, sizeof(sock), "%s/mysqld.sock", db.inst);
@@ -470,7 +455,7 @@ int main(int argc, char **argv)
 				 DBT3_BINARY, db.inst, db.port);
 		strncat(setup_out, out, sizeof(setup_out) - strlen(setup_out) - 1);
 	}
-	int rc = th_run("srv_secure_db", cases, argc, argv);
+	int rc = th_run("srv_secure_db", th_cases(), argc, argv);
 	th_db_end(&db);
 	return rc;
 }

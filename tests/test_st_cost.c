@@ -33,7 +33,7 @@ static void same(double got, double want, double rel)
 	CU_ASSERT(fabs(got - want) <= rel * fabs(want));
 }
 
-static void test_st_cost__matches_scipy(void)
+TH_TEST(st_cost, matches_scipy)
 {
 	struct res_file *res = NULL;
 	struct errbuf err = {""};
@@ -74,7 +74,7 @@ static void test_st_cost__matches_scipy(void)
 
 /* st_cost_restarts prices a noise without a file: at the fixture's noise and the ends of its CI,
  * for its 5 queries, the restarts SciPy found (cost_expected.json; null: more than 100). */
-static void test_st_cost__restarts_of_a_noise_match_scipy(void)
+TH_TEST(st_cost, restarts_of_a_noise_match_scipy)
 {
 	json_t *want = json_load_file(DATA "cost_expected.json", 0, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
@@ -96,7 +96,7 @@ static void test_st_cost__restarts_of_a_noise_match_scipy(void)
 }
 
 /* The lines say the figures; the JSON has them; the options are compare's defaults. */
-static void test_st_cost__lines_json_and_defaults(void)
+TH_TEST(st_cost, lines_json_and_defaults)
 {
 	struct res_file *res = NULL;
 	struct errbuf err = {""};
@@ -138,7 +138,7 @@ static void test_st_cost__lines_json_and_defaults(void)
 }
 
 /* One restart: no noise, and the lines say so rather than a number. */
-static void test_st_cost__one_restart_is_unknown(void)
+TH_TEST(st_cost, one_restart_is_unknown)
 {
 	struct res_file *res = NULL;
 	struct errbuf err = {""};
@@ -160,14 +160,4 @@ static void test_st_cost__one_restart_is_unknown(void)
 	res_file_free(res);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    {"matches_scipy", test_st_cost__matches_scipy},
-	    {"restarts_of_a_noise_match_scipy", test_st_cost__restarts_of_a_noise_match_scipy},
-	    {"lines_json_and_defaults", test_st_cost__lines_json_and_defaults},
-	    {"one_restart_is_unknown", test_st_cost__one_restart_is_unknown},
-	    {NULL, NULL},
-	};
-	return th_run("st_cost", cases, argc, argv);
-}
+TH_MAIN(st_cost)

@@ -24,7 +24,7 @@ static int read_thp(char *out, size_t len)
 	return th_read_line("/sys/kernel/mm/transparent_hugepage/enabled", out, len);
 }
 
-static void test_stabilize_db__tiny_experiment_end_to_end(void)
+TH_TEST(stabilize_db, tiny_experiment_end_to_end)
 {
 	CU_ASSERT_FATAL(loaded);
 	char dir[4300], log[4300], thp_before[128] = "", thp_after[128] = "";
@@ -176,7 +176,7 @@ static int query_refused(const char *log, const char *holder)
  * names stabilize throughout (not its restarts' runs), and a command that tries the instance
  * meanwhile ('query', which takes the lock first, every 200 ms: between two restarts too) is
  * refused naming stabilize, exit 4. A try once the last restart is over may get in. */
-static void test_stabilize_db__instance_locked_for_the_whole_experiment(void)
+TH_TEST(stabilize_db, instance_locked_for_the_whole_experiment)
 {
 	CU_ASSERT_FATAL(loaded);
 	char dir[4300], log[4300], qlog[4300], lockf[4300], want[96], holder[512];
@@ -236,10 +236,5 @@ static void test_stabilize_db__instance_locked_for_the_whole_experiment(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(stabilize_db, tiny_experiment_end_to_end),
-	    TH_CASE(stabilize_db, instance_locked_for_the_whole_experiment),
-	    {NULL, NULL},
-	};
-	return th_db_main_loaded(&db, &loaded, "stab", "stabilize_db", cases, argc, argv);
+	return th_db_main_loaded(&db, &loaded, "stab", "stabilize_db", argc, argv);
 }

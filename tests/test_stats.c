@@ -26,7 +26,7 @@ static void exp_of(double *out, const double *x, size_t n)
  *   t = -1.8608, df = 17.776, p-value = 0.07939
  *   95 percent confidence interval: -3.3654832  0.2054832
  * (group 1 minus group 2; here new = group 2, so the signs flip). */
-static void test_stats__welch_matches_r_sleep(void)
+TH_TEST(stats, welch_matches_r_sleep)
 {
 	double a[10], b[10];
 	struct st_test t;
@@ -55,7 +55,7 @@ static void test_stats__welch_matches_r_sleep(void)
 /* R: t.test(extra ~ group, data = sleep, var.equal = TRUE) prints
  *   t = -1.8608, df = 18, p-value = 0.07919;  CI -3.363874  0.203874.
  * ST_METHOD_POOLED, and ST_METHOD_EB when the across-query prior is empty. */
-static void test_stats__pooled_matches_r_student(void)
+TH_TEST(stats, pooled_matches_r_student)
 {
 	double a[10], b[10];
 	struct st_test t;
@@ -99,7 +99,7 @@ static void test_stats__pooled_matches_r_student(void)
 /* One restart a side: inconclusive without a baseline; with one, the baseline variance s_b^2 on
  * d_b df gives se = sqrt(s_b^2 (1/1 + 1/1)), t on d_b df. Baseline = sleep group 1: s^2 =
  * 3.200556 (var(sleep$extra[1:10]) in R), 9 df. */
-static void test_stats__one_restart_needs_baseline(void)
+TH_TEST(stats, one_restart_needs_baseline)
 {
 	double a[1] = {exp(0.0)}, b[1] = {exp(2.0)}, base[10];
 	struct st_test t;
@@ -136,7 +136,7 @@ static void test_stats__one_restart_needs_baseline(void)
 	}
 }
 
-static void test_stats__rejects_bad_input(void)
+TH_TEST(stats, rejects_bad_input)
 {
 	double bad[3] = {1, 0, 2}, nan3[3] = {1, NAN, 2}, ok[2] = {1, 2};
 	struct st_sample s;
@@ -156,7 +156,7 @@ static void test_stats__rejects_bad_input(void)
 /* Benjamini & Hochberg (1995, JRSS B 57:289-300, sec. 4.2): 15 p-values of a trial; at 0.05 their
  * procedure rejects 4, Bonferroni-type procedures 3. Adjusted values as R's
  * p.adjust(p, "holm") / p.adjust(p, "BH"), computed by hand from the step formulas. */
-static void test_stats__holm_bh_match_benjamini_hochberg_1995(void)
+TH_TEST(stats, holm_bh_match_benjamini_hochberg_1995)
 {
 	static const double p[15] = {0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344,
 				     0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.000};
@@ -188,7 +188,7 @@ static void test_stats__holm_bh_match_benjamini_hochberg_1995(void)
  * p.adjust(c(0.04, NA, 0.01, 0.03, 0.02, 0.05), "holm") = 0.09 NA 0.05 0.09 0.08 0.09
  * (sorted: .01*5, max(.05, .02*4), max(.08, .03*3), max(.09, .04*2), max(.09, .05*1));
  * "BH" = 0.05 NA 0.05 0.05 0.05 0.05. */
-static void test_stats__p_adjust_skips_nan_and_unsorted(void)
+TH_TEST(stats, p_adjust_skips_nan_and_unsorted)
 {
 	double p[6] = {0.04, NAN, 0.01, 0.03, 0.02, 0.05};
 	double q[6];
@@ -207,7 +207,7 @@ static void test_stats__p_adjust_skips_nan_and_unsorted(void)
 }
 
 /* Verdicts: significance after correction AND size (table-driven). */
-static void test_stats__verdict_needs_significance_and_size(void)
+TH_TEST(stats, verdict_needs_significance_and_size)
 {
 	static const struct {
 		double diff, padj;
@@ -247,7 +247,7 @@ static void test_stats__verdict_needs_significance_and_size(void)
  * Dyestuff): 6 batches x 5 preparations. Published ANOVA: MS between 11271.5 on 5 df, MS within
  * 2451.25 on 24 df, so s_a^2 = (11271.5 - 2451.25) / 5 = 1764.05 (lme4's REML fit prints the same
  * 1764.0 and 2451.2, as REML equals ANOVA for balanced data with a positive estimate). */
-static void test_stats__anova_matches_dyestuff(void)
+TH_TEST(stats, anova_matches_dyestuff)
 {
 	static const double y[30] = {1545, 1440, 1440, 1520, 1580, 1540, 1555, 1490, 1560, 1495,
 				     1595, 1550, 1605, 1510, 1560, 1445, 1440, 1595, 1465, 1545,
@@ -273,7 +273,7 @@ static void test_stats__anova_matches_dyestuff(void)
 /* Unbalanced, by hand in exact fractions: groups {10,12,11}, {14,15}, {9,8,10,9}. N = 9,
  * grand mean 98/9, SSB = 727/18, SSW = 9/2, MSB = 727/36, MSW = 3/4,
  * n0 = (9 - (9+4+16)/9) / 2 = 26/9, s_a^2 = (727/36 - 3/4) / (26/9) = 175/26. */
-static void test_stats__anova_unbalanced_by_hand(void)
+TH_TEST(stats, anova_unbalanced_by_hand)
 {
 	static const double y[9] = {10, 12, 11, 14, 15, 9, 8, 10, 9};
 	static const size_t n[3] = {3, 2, 4};
@@ -309,7 +309,7 @@ static void test_stats__anova_unbalanced_by_hand(void)
 /* The ANOVA estimators are unbiased for unbalanced data too (Searle et al. 1992, sec. 3.6):
  * the mean over 4000 simulated data sets of restart sizes 2,5,10,3 with s_a = 2, s_e = 1 must be
  * within 4 standard errors of 4 and 1. */
-static void test_stats__anova_unbalanced_is_unbiased(void)
+TH_TEST(stats, anova_unbalanced_is_unbiased)
 {
 	static const size_t n[4] = {2, 5, 10, 3};
 	double y[20], sa = 0, sa2 = 0, se = 0, se2 = 0;
@@ -347,7 +347,7 @@ static void test_stats__anova_unbalanced_is_unbiased(void)
 /* Summary figures on a small exact example: two restarts of two runs, {1,3} and {5,7}: grand
  * mean 4, MSW = 2, MSB = 16, n0 = 2, s_a^2 = 7, CoV within sqrt(2)/4, between sqrt(7)/4; restart
  * means 2 and 6, geometric mean sqrt(12), sd of logs |log 6 - log 2| / sqrt(2). */
-static void test_stats__query_stats_small_example(void)
+TH_TEST(stats, query_stats_small_example)
 {
 	static const double y[4] = {1, 3, 5, 7};
 	static const size_t n[2] = {2, 2};
@@ -373,7 +373,7 @@ static void test_stats__query_stats_small_example(void)
 /* Mann-Kendall, worked example of Little (Holy Cross, "A Mann-Kendall example by hand"):
  * 12.9 14.8 13.2 15.7 13.8 15.6 12.9 11.0 17.3 15.9 19.0 18.3 20.1 21.7 gives S = 54, one tie
  * pair, V = 14*13*33/18 - 2*1*9/18 = 332.667, Z = 53/sqrt(V) = 2.9058, one-sided p = .0018. */
-static void test_stats__mann_kendall_matches_worked_example(void)
+TH_TEST(stats, mann_kendall_matches_worked_example)
 {
 	static const double x[14] = {12.9, 14.8, 13.2, 15.7, 13.8, 15.6, 12.9,
 				     11.0, 17.3, 15.9, 19.0, 18.3, 20.1, 21.7};
@@ -395,7 +395,7 @@ static void test_stats__mann_kendall_matches_worked_example(void)
 /* Exact null distribution without ties against Gilbert (1987), Table A18 (Kendall's S, upper tail
  * P(S >= s)): n=4: s=6 .042, s=4 .167; n=5: s=10 .0083, s=8 .042, s=6 .117 (these are k/n!
  * with k counted by hand); n=10: s=21 .036. Two-sided p is twice these. */
-static void test_stats__mann_kendall_exact_matches_table(void)
+TH_TEST(stats, mann_kendall_exact_matches_table)
 {
 	static const struct {
 		double x[10];
@@ -434,7 +434,7 @@ static void test_stats__mann_kendall_exact_matches_table(void)
 /* R: power.t.test(n = 20, delta = 1) = 0.8689528 (two-sample, sd 1, two-sided 0.05, the
  * documentation example); power.t.test(power = .90, delta = 1) gives n = 22.02, so 23.
  * The pooled-variance power (ST_METHOD_EB with no prior) is exactly this noncentral t power. */
-static void test_stats__power_matches_r_power_t_test(void)
+TH_TEST(stats, power_matches_r_power_t_test)
 {
 	struct st_power_spec s = {
 	    .effect = expm1(1.0),
@@ -466,7 +466,7 @@ static void test_stats__power_matches_r_power_t_test(void)
 /* Smyth's (2004) moment estimator recovers a known prior: 3000 queries with true variances
  * s0^2 d0 / chi^2_{d0} (s0^2 = 0.0004, d0 = 6) and sample variances on 8 df. With no spread
  * (all variances from one value) d0 is large or infinite. */
-static void test_stats__eb_prior_recovers_known_prior(void)
+TH_TEST(stats, eb_prior_recovers_known_prior)
 {
 	enum { M = 3000 };
 	static double v[M], d[M];
@@ -495,7 +495,7 @@ static void test_stats__eb_prior_recovers_known_prior(void)
 /* st_compare_all with ST_METHOD_EB: the prior is fitted from the queries' pooled variances and
  * each test uses s~^2 = (d0 s0^2 + d s_p^2) / (d0 + d) on d0 + d df (Smyth 2004, eq. 2-3);
  * with fewer than 3 usable queries it falls back to Welch. */
-static void test_stats__eb_compare_all_moderates(void)
+TH_TEST(stats, eb_compare_all_moderates)
 {
 	enum { M = 4 };
 	static const double spread[M] = {0.01, 0.02, 0.04, 0.03};
@@ -541,7 +541,7 @@ static void test_stats__eb_compare_all_moderates(void)
 /* Overall ratio by restart: new = old x 1.1 restart by restart gives ratio 1.1 exactly with a zero
  * spread of differences only if restarts were paired; here they are not, so the CI is that of a
  * Welch test on per-restart geometric means, checked against a direct computation. */
-static void test_stats__overall_by_restart(void)
+TH_TEST(stats, overall_by_restart)
 {
 	/* 3 restarts x 2 queries per side */
 	static const double a[6] = {1, 4, 2, 8, 1, 2};
@@ -575,7 +575,7 @@ static void test_stats__overall_by_restart(void)
 }
 
 /* Fallback from per-query tests: mean of diffs, se^2 = sum se^2 / m^2, Satterthwaite df. */
-static void test_stats__overall_from_tests(void)
+TH_TEST(stats, overall_from_tests)
 {
 	struct st_test t[3] = {
 	    {.kind = ST_TEST_WELCH, .diff = 0.1, .se = 0.03, .df = 8},
@@ -598,7 +598,7 @@ static void test_stats__overall_from_tests(void)
 
 /* Only ok restarts count: a failed restart's fingerprint (of a partial result) never makes the
  * results differ, nor do its runs enter the means; counts and rows are read by hand. */
-static void test_stats__figs_ignore_failed_restarts(void)
+TH_TEST(stats, figs_ignore_failed_restarts)
 {
 	double a[] = {10, 12}, b[] = {20, 22}, c[] = {99};
 	char sha1[] = "aa", sha2[] = "bb";
@@ -633,29 +633,4 @@ static void test_stats__figs_ignore_failed_restarts(void)
 	st_restart_summary_release(&g);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats, welch_matches_r_sleep),
-	    TH_CASE(stats, pooled_matches_r_student),
-	    TH_CASE(stats, one_restart_needs_baseline),
-	    TH_CASE(stats, rejects_bad_input),
-	    TH_CASE(stats, holm_bh_match_benjamini_hochberg_1995),
-	    TH_CASE(stats, p_adjust_skips_nan_and_unsorted),
-	    TH_CASE(stats, verdict_needs_significance_and_size),
-	    TH_CASE(stats, anova_matches_dyestuff),
-	    TH_CASE(stats, anova_unbalanced_by_hand),
-	    TH_CASE(stats, anova_unbalanced_is_unbiased),
-	    TH_CASE(stats, query_stats_small_example),
-	    TH_CASE(stats, mann_kendall_matches_worked_example),
-	    TH_CASE(stats, mann_kendall_exact_matches_table),
-	    TH_CASE(stats, power_matches_r_power_t_test),
-	    TH_CASE(stats, eb_prior_recovers_known_prior),
-	    TH_CASE(stats, eb_compare_all_moderates),
-	    TH_CASE(stats, overall_by_restart),
-	    TH_CASE(stats, overall_from_tests),
-	    TH_CASE(stats, figs_ignore_failed_restarts),
-	    {NULL, NULL},
-	};
-	return th_run("stats", cases, argc, argv);
-}
+TH_MAIN(stats)

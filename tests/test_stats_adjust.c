@@ -29,7 +29,7 @@ static void check(const struct st_test *t, const struct adj_ref *r, enum st_test
 	CU_ASSERT(t->ci_lo < t->ratio && t->ratio < t->ci_hi);
 }
 
-static void test_stats_adjust__two_sample_matches_least_squares(void)
+TH_TEST(stats_adjust, two_sample_matches_least_squares)
 {
 	struct st_compare_opts o;
 	struct st_test t;
@@ -44,7 +44,7 @@ static void test_stats_adjust__two_sample_matches_least_squares(void)
 	check(&t, &small_two, ST_TEST_ADJUSTED);
 }
 
-static void test_stats_adjust__paired_matches_least_squares(void)
+TH_TEST(stats_adjust, paired_matches_least_squares)
 {
 	struct st_compare_opts o;
 	struct st_test t;
@@ -61,7 +61,7 @@ static void test_stats_adjust__paired_matches_least_squares(void)
 }
 
 /* Too few restarts or pairs, a covariate that does not vary, a mean that is not > 0. */
-static void test_stats_adjust__refuses_what_it_cannot_fit(void)
+TH_TEST(stats_adjust, refuses_what_it_cannot_fit)
 {
 	static const double a[3] = {10, 11, 12}, b[3] = {10.5, 11.5, 12.5};
 	static const double flat[3] = {2, 2, 2}, x[3] = {1, 2, 4}, bad[3] = {10, -1, 12};
@@ -82,13 +82,4 @@ static void test_stats_adjust__refuses_what_it_cannot_fit(void)
 	CU_ASSERT_EQUAL(st_compare_paired_adjusted(&t, bad, b, x, flat, 3, &o, &err), ST_EINVAL);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_adjust, two_sample_matches_least_squares),
-	    TH_CASE(stats_adjust, paired_matches_least_squares),
-	    TH_CASE(stats_adjust, refuses_what_it_cannot_fit),
-	    {NULL, NULL},
-	};
-	return th_run("stats_adjust", cases, argc, argv);
-}
+TH_MAIN(stats_adjust)

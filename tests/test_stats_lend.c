@@ -11,7 +11,7 @@
 /* One query: Fisher's combination of one p is that p (chi-square on 2 df: Q(x) = exp(-x/2)), and
  * F(1, 9) at t² is the two-sided p of t on 9 df: t(0.975; 9) = 2.262 (a printed t table, e.g.
  * NIST/SEMATECH e-Handbook 1.3.6.7.2), so p = 0.05 to the table's three decimals. */
-static void test_stats_lend__one_query_is_students_table(void)
+TH_TEST(stats_lend, one_query_is_students_table)
 {
 	struct st_prior own = {2.262 * 2.262 * 0.004, 1}, lent = {0.004, 9};
 	struct st_var_ratio c;
@@ -24,7 +24,7 @@ static void test_stats_lend__one_query_is_students_table(void)
 /* F(2, n) has the upper tail (1 + 2f/n)^(-n/2); chi-square on 4 df the upper tail
  * exp(-x/2)(1 + x/2), so two p values combine to P(1 - ln P) with P their product. F = 2 on
  * (2, 10): 1.4^-5; F = 8 on (2, 8): 3^-4 = 1/81; the geometric mean of the ratios is 4. */
-static void test_stats_lend__two_queries_closed_form(void)
+TH_TEST(stats_lend, two_queries_closed_form)
 {
 	struct st_prior own[] = {{2 * 0.003, 2}, {8 * 0.02, 2}}, lent[] = {{0.003, 10}, {0.02, 8}};
 	struct st_var_ratio c;
@@ -36,7 +36,7 @@ static void test_stats_lend__two_queries_closed_form(void)
 }
 
 /* Tonight quieter than the lent variance: F(2, 2) has the upper tail 1 / (1 + f), 2/3 at 0.5. */
-static void test_stats_lend__quieter_tonight_passes(void)
+TH_TEST(stats_lend, quieter_tonight_passes)
 {
 	struct st_prior own = {0.5, 2}, lent = {1, 2};
 	struct st_var_ratio c;
@@ -47,7 +47,7 @@ static void test_stats_lend__quieter_tonight_passes(void)
 
 /* Queries without a df of their own (one pair), without a lent variance, or with a variance that
  * is 0 or not finite are left out: the two usable ones give the closed form above. */
-static void test_stats_lend__unusable_queries_are_left_out(void)
+TH_TEST(stats_lend, unusable_queries_are_left_out)
 {
 	struct st_prior own[] = {{2 * 0.003, 2}, {0.01, 0},	{0.01, 3}, {0, 3},
 				 {NAN, 3},	 {8 * 0.02, 2}, {0.01, 3}},
@@ -63,14 +63,4 @@ static void test_stats_lend__unusable_queries_are_left_out(void)
 	CU_ASSERT(isnan(c.p) && isnan(c.ratio));
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_lend, one_query_is_students_table),
-	    TH_CASE(stats_lend, two_queries_closed_form),
-	    TH_CASE(stats_lend, quieter_tonight_passes),
-	    TH_CASE(stats_lend, unusable_queries_are_left_out),
-	    {NULL, NULL},
-	};
-	return th_run("stats_lend", cases, argc, argv);
-}
+TH_MAIN(stats_lend)

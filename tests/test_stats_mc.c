@@ -190,7 +190,7 @@ enum { CONF_WELCH, CONF_POOLED, CONF_POOLED_1S, CONF_EB, CONF_BASE };
 /* A/A: the share of pairs with any of the 22 queries flagged is at most alpha + 2 MC standard
  * errors for every method that claims the bound; the naive run-by-run analysis of the same data
  * flags far more. */
-static void test_stats_mc__aa_false_alarms_bounded(void)
+TH_TEST(stats_mc, aa_false_alarms_bounded)
 {
 	size_t pairs = (size_t)(MC_PAIRS_AA * th_mc_scale());
 	double se = th_mc_se(MC_ALPHA, pairs);
@@ -225,7 +225,7 @@ static void test_stats_mc__aa_false_alarms_bounded(void)
 /* The same host with the CoVs fixed per query (0.5% .. 8%): the false alarms of each method
  * split by the noisiest and the quietest 6 queries. Shrinking variances (eb) moves the false
  * alarms onto the noisy queries, night after night; the pooled test does not. */
-static void test_stats_mc__aa_false_alarms_by_query_noise(void)
+TH_TEST(stats_mc, aa_false_alarms_by_query_noise)
 {
 	size_t pairs = (size_t)(MC_PAIRS_AA * th_mc_scale());
 	static const size_t which[] = {CONF_WELCH, CONF_POOLED, CONF_EB};
@@ -333,12 +333,12 @@ static void power_table(double effect, double cov0)
 	CU_ASSERT(need_calc[CONF_BASE] <= need_calc[CONF_WELCH] - 2);
 }
 
-static void test_stats_mc__power_20pct_at_6pct(void)
+TH_TEST(stats_mc, power_20pct_at_6pct)
 {
 	power_table(0.20, 0.06);
 }
 
-static void test_stats_mc__power_3pct_at_1pct(void)
+TH_TEST(stats_mc, power_3pct_at_1pct)
 {
 	power_table(0.03, 0.01);
 }
@@ -449,7 +449,7 @@ static double mc14_run(const struct mc14_config *c, const struct mc14_cell *cell
  * with the issue's targets: family-wise false regressions <= 5%; <= 5% ">= 2%" flags for a true
  * +1.9% with --min-effect-test; >= 10 points more power than before at 5 restarts for 3% at 1%
  * CoV (5% at 3% CoV: only with a baseline, see the docs). */
-static void test_stats_mc__issue14_before_after(void)
+TH_TEST(stats_mc, issue14_before_after)
 {
 	size_t pairs = (size_t)(MC_PAIRS_POWER * th_mc_scale());
 	double res[2][C14_N][CELL_N], se = th_mc_se(MC_ALPHA, pairs), se5 = th_mc_se(0.5, pairs);
@@ -490,7 +490,7 @@ static void test_stats_mc__issue14_before_after(void)
  * restarts a side (3% slowdown, 80% power, the default test, 22 queries); a file's interval
  * misses (its upper figure < 7) only when the chi-square CI of its sd falls below the true sd:
  * at most 2.5%. */
-static void test_stats_mc__restarts_needed_interval(void)
+TH_TEST(stats_mc, restarts_needed_interval)
 {
 	size_t files = (size_t)(2 * MC_PAIRS_POWER * th_mc_scale()), low = 0, miss = 0, need = 0;
 	struct st_power_spec ps = {.effect = 0.03,
@@ -540,16 +540,4 @@ static void test_stats_mc__restarts_needed_interval(void)
 	CU_ASSERT(th_mc_share(miss, files) <= 0.025 + 2 * th_mc_se(0.025, files));
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_mc, aa_false_alarms_bounded),
-	    TH_CASE(stats_mc, aa_false_alarms_by_query_noise),
-	    TH_CASE(stats_mc, power_20pct_at_6pct),
-	    TH_CASE(stats_mc, power_3pct_at_1pct),
-	    TH_CASE(stats_mc, issue14_before_after),
-	    TH_CASE(stats_mc, restarts_needed_interval),
-	    {NULL, NULL},
-	};
-	return th_run("stats_mc", cases, argc, argv);
-}
+TH_MAIN(stats_mc)

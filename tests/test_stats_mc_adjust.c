@@ -122,7 +122,7 @@ static const struct row rows[] = {{4, 1}, {8, 1}, {16, 1}, {8, 0}};
  * effect as measured and with none; with it, adjusting buys power (3 s.e. over the unadjusted
  * test at 8 and 16 pairs, paired and unpaired); without it, adjusting loses power (the df it
  * spends on the slope). */
-static void test_stats_mc_adjust__false_alarms_and_power(void)
+TH_TEST(stats_mc_adjust, false_alarms_and_power)
 {
 	size_t reps_aa = (size_t)(REPS_AA * th_mc_scale()),
 	       reps_pw = (size_t)(REPS_POWER * th_mc_scale());
@@ -156,11 +156,4 @@ static void test_stats_mc_adjust__false_alarms_and_power(void)
 			  th_mc_share(pw[3].hit[t], reps_pw));
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_mc_adjust, false_alarms_and_power),
-	    {NULL, NULL},
-	};
-	return th_run("stats_mc_adjust", cases, argc, argv);
-}
+TH_MAIN(stats_mc_adjust)

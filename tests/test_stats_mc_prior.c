@@ -158,7 +158,7 @@ static const struct row rows[] = {
  * behind the check. A baseline quieter than tonight (sd ratio 0.8, 0.6) is not covered by the
  * bound: its false alarms exceed those of the right prior, and the check takes them down (by
  * 3 s.e. of the unchecked row). */
-static void test_stats_mc_prior__false_alarms_and_power(void)
+TH_TEST(stats_mc_prior, false_alarms_and_power)
 {
 	size_t reps_aa = (size_t)(REPS_AA * th_mc_scale()), reps_pw = (size_t)(REPS_POWER * th_mc_scale());
 	double se = th_mc_se(ALPHA, reps_aa);
@@ -200,11 +200,4 @@ static void test_stats_mc_prior__false_alarms_and_power(void)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_mc_prior, false_alarms_and_power),
-	    {NULL, NULL},
-	};
-	return th_run("stats_mc_prior", cases, argc, argv);
-}
+TH_MAIN(stats_mc_prior)

@@ -259,7 +259,7 @@ static void print_row(const char *what, const struct scenario *sc, const struct 
  * family-wise. The fixed protocol and the sequential rule (paired and unpaired, both spending
  * functions, every drift) stay <= alpha + 2 MC s.e. whenever the run stops; the fixed test
  * repeated after every pair (peeking) exceeds alpha. */
-static void test_stats_mc_seq__aa_false_alarms(void)
+TH_TEST(stats_mc_seq, aa_false_alarms)
 {
 	size_t reps = (size_t)(REPS_AA * th_mc_scale());
 	double se = th_mc_se(ALPHA, reps);
@@ -299,7 +299,7 @@ static void test_stats_mc_seq__aa_false_alarms(void)
  * would leave about a 9% chance that one exceeds alpha + 2 s.e. by chance (seen with the
  * converted boundaries before the exact t: 0.0615 for the shrinking horizon, unpaired, where
  * 20000 replicates gave 0.0500): 5000 here. */
-static void test_stats_mc_seq__aa_changing_horizon(void)
+TH_TEST(stats_mc_seq, aa_changing_horizon)
 {
 	static const size_t grows[12] = {8, 8, 9, 10, 11, 12, 12, 12, 12, 12, 12, 12};
 	static const size_t shrinks[8] = {12, 12, 12, 11, 10, 9, 8, 8};
@@ -340,7 +340,7 @@ static void power_row(struct outcome *o, const struct scenario *sc, unsigned lon
 /* The issue's target: >= 80% power for a 3% slowdown at 1% restart CoV in the wall time of the
  * fixed protocol (K = 10 pairs of shorter restarts, docs/statistics.md), where fixed-5 has about
  * half; and more power than fixed-5 at 5% / 3%. */
-static void test_stats_mc_seq__power_same_wall_time(void)
+TH_TEST(stats_mc_seq, power_same_wall_time)
 {
 	size_t reps = (size_t)(REPS_POWER * th_mc_scale());
 	double se = th_mc_se(0.5, reps);
@@ -363,7 +363,7 @@ static void test_stats_mc_seq__power_same_wall_time(void)
 /* Drift shared by the two restarts of a pair (ABBA order): pairing keeps the bound (A/A above)
  * and gains power over the unpaired rule; with the drift measured here (5% over a run) the gain
  * is large. */
-static void test_stats_mc_seq__pairing_gains_under_drift(void)
+TH_TEST(stats_mc_seq, pairing_gains_under_drift)
 {
 	size_t reps = (size_t)(REPS_POWER * th_mc_scale());
 	double se = th_mc_se(0.5, reps);
@@ -377,14 +377,4 @@ static void test_stats_mc_seq__pairing_gains_under_drift(void)
 	CU_ASSERT(th_mc_share(o.seqp_q0, reps) > th_mc_share(o.sequ_q0, reps) + 3 * se);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_mc_seq, aa_false_alarms),
-	    TH_CASE(stats_mc_seq, aa_changing_horizon),
-	    TH_CASE(stats_mc_seq, power_same_wall_time),
-	    TH_CASE(stats_mc_seq, pairing_gains_under_drift),
-	    {NULL, NULL},
-	};
-	return th_run("stats_mc_seq", cases, argc, argv);
-}
+TH_MAIN(stats_mc_seq)

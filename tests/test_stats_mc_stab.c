@@ -96,7 +96,7 @@ static double se(double p, size_t n)
 	return sqrt(p * (1 - p) / (double)n);
 }
 
-static void test_stats_mc_stab__aa_levels(void)
+TH_TEST(stats_mc_stab, aa_levels)
 {
 	static const struct scenario sc[] = {
 	    {5, 0, 1, 0}, {5, 0.03, 1, 0}, {10, 0, 1, 0}, {10, 0.03, 1, 0}};
@@ -114,7 +114,7 @@ static void test_stats_mc_stab__aa_levels(void)
 	}
 }
 
-static void test_stats_mc_stab__power(void)
+TH_TEST(stats_mc_stab, power)
 {
 	/* the last two rows: stabilize's level with ten candidates, 0.05 / 10 */
 	static const struct scenario sc[] = {{5, 0.03, 0.5, 0},
@@ -135,12 +135,4 @@ static void test_stats_mc_stab__power(void)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_mc_stab, aa_levels),
-	    TH_CASE(stats_mc_stab, power),
-	    {NULL, NULL},
-	};
-	return th_run("stats_mc_stab", cases, argc, argv);
-}
+TH_MAIN(stats_mc_stab)

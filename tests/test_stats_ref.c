@@ -30,7 +30,7 @@ static void cmp(struct st_test *out, const double *a, size_t na, const double *b
 }
 
 /* Equal n, similar variances: the auto rule runs the pooled t (scipy ttest_ind equal_var). */
-static void test_stats_ref__auto_pools_equal_n(void)
+TH_TEST(stats_ref, auto_pools_equal_n)
 {
 	struct st_compare_opts o;
 	struct st_test t;
@@ -51,7 +51,7 @@ static void test_stats_ref__auto_pools_equal_n(void)
 }
 
 /* Unequal n, or evidence of unequal variances: Welch. */
-static void test_stats_ref__auto_falls_back_to_welch(void)
+TH_TEST(stats_ref, auto_falls_back_to_welch)
 {
 	struct st_compare_opts o;
 	struct st_test t;
@@ -67,7 +67,7 @@ static void test_stats_ref__auto_falls_back_to_welch(void)
 
 /* --min-effect-test: H0 ratio <= 1.02 against > 1.02, pooled and Welch; and the mirror for
  * improvements (scipy ttest_ind on shifted data). */
-static void test_stats_ref__shifted_tests(void)
+TH_TEST(stats_ref, shifted_tests)
 {
 	struct st_compare_opts o;
 	struct st_test t;
@@ -86,7 +86,7 @@ static void test_stats_ref__shifted_tests(void)
 }
 
 /* TOST with a 2% margin and its 90% CI, pooled, 5 vs 8 restarts. */
-static void test_stats_ref__tost(void)
+TH_TEST(stats_ref, tost)
 {
 	struct st_compare_opts o;
 	struct st_test t;
@@ -102,7 +102,7 @@ static void test_stats_ref__tost(void)
 
 /* A baseline's restart variance pooled in with its df (auto: used; welch: not, and says why;
  * auto when the host got noisier than the baseline: not, and says why). */
-static void test_stats_ref__history_pooled(void)
+TH_TEST(stats_ref, history_pooled)
 {
 	struct st_compare_opts o;
 	struct st_test t;
@@ -145,7 +145,7 @@ static void test_stats_ref__history_pooled(void)
 }
 
 /* Bonferroni simultaneous 95% CIs over 22 tested queries. */
-static void test_stats_ref__simultaneous_ci(void)
+TH_TEST(stats_ref, simultaneous_ci)
 {
 	struct st_compare_opts o;
 	struct st_test t[22];
@@ -163,7 +163,7 @@ static void test_stats_ref__simultaneous_ci(void)
 
 /* One-sided: regressions and improvements are two families; the default rule flags a
  * significant +2.1% as ">= 2%", the min-effect test does not (t = (0.0208 - 0.0198)/0.004). */
-static void test_stats_ref__decide_families_and_min_effect(void)
+TH_TEST(stats_ref, decide_families_and_min_effect)
 {
 	struct st_test t[3];
 	enum st_verdict v[3];
@@ -200,7 +200,7 @@ static void test_stats_ref__decide_families_and_min_effect(void)
 }
 
 /* Chi-square CI and 95% upper bound of an sd (4 df). */
-static void test_stats_ref__sd_ci(void)
+TH_TEST(stats_ref, sd_ci)
 {
 	double lo, hi, ucb;
 	st_sd_ci(&lo, &hi, &ucb, REF_SD, 4, 0.95);
@@ -213,7 +213,7 @@ static void test_stats_ref__sd_ci(void)
 
 /* Position effect: F of the two-way model against a NumPy least-squares fit, the injected
  * transient at positions 2 and 3 flagged and no other; noise split of the same runs. */
-static void test_stats_ref__position_effect_and_noise(void)
+TH_TEST(stats_ref, position_effect_and_noise)
 {
 	double runs[24], eff[6];
 	int flag[6];
@@ -238,7 +238,7 @@ static void test_stats_ref__position_effect_and_noise(void)
 }
 
 /* Power of the shifted one-sided pooled test at alpha/22: noncentral t (scipy nct). */
-static void test_stats_ref__power_shifted(void)
+TH_TEST(stats_ref, power_shifted)
 {
 	struct st_power_spec s = {.effect = 0.05,
 				  .sd_log = 0.01,
@@ -254,20 +254,4 @@ static void test_stats_ref__power_shifted(void)
 	CU_ASSERT_DOUBLE_EQUAL(st_power(&s, 8), REF_POW_SHIFT_8, 1e-5);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_ref, auto_pools_equal_n),
-	    TH_CASE(stats_ref, auto_falls_back_to_welch),
-	    TH_CASE(stats_ref, shifted_tests),
-	    TH_CASE(stats_ref, tost),
-	    TH_CASE(stats_ref, history_pooled),
-	    TH_CASE(stats_ref, simultaneous_ci),
-	    TH_CASE(stats_ref, decide_families_and_min_effect),
-	    TH_CASE(stats_ref, sd_ci),
-	    TH_CASE(stats_ref, position_effect_and_noise),
-	    TH_CASE(stats_ref, power_shifted),
-	    {NULL, NULL},
-	};
-	return th_run("stats_ref", cases, argc, argv);
-}
+TH_MAIN(stats_ref)

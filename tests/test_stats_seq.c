@@ -53,7 +53,7 @@ static void check_bounds(const struct bound_case *cases, size_t n, double tol)
  * functions (DeMets & Lan 1994, Stat Med 13:1341-1352; gsDesign's sfLDOF / sfLDPocock with
  * test.type = 2, and ldbounds): O'Brien-Fleming type 4.877 3.357 2.680 2.290 2.031, Pocock type
  * 2.438 2.427 2.410 2.397 2.386. */
-static void test_stats_seq__bounds_match_published_tables(void)
+TH_TEST(stats_seq, bounds_match_published_tables)
 {
 	static const struct bound_case published[] = {
 		{ST_SPEND_OBF, 0.05, 1, 5, 1, ST_TWO_SIDED, {4.877, 3.357, 2.680, 2.290, 2.031}},
@@ -65,7 +65,7 @@ static void test_stats_seq__bounds_match_published_tables(void)
 /* /usr/bin/python3 tests/data/seq_bounds.py (SciPy 1.10.1, multivariate normal rectangle
  * probabilities by Genz's algorithm), the designs dbt3stab uses: alpha 0.05 over 22 queries,
  * looks from the second pair. */
-static void test_stats_seq__bounds_match_scipy(void)
+TH_TEST(stats_seq, bounds_match_scipy)
 {
 	static const struct bound_case scipy[] = {
 #include "data/seq_bounds_ref.inc"
@@ -89,7 +89,7 @@ struct tbound_case {
  * values up to 20 agree to 0.2%; the far ones of the early looks (heavy tails on 1-3 df, where a
  * 1% change of t is a 2% change of a tail probability of 1e-4 or less) to 1%, beyond 1000 (nothing
  * there is ever decided) to 2%, beyond 1e6 only that. */
-static void test_stats_seq__t_bounds_match_scipy(void)
+TH_TEST(stats_seq, t_bounds_match_scipy)
 {
 	static const struct tbound_case cases[] = {
 #include "data/seq_tbounds_ref.inc"
@@ -129,7 +129,7 @@ static void test_stats_seq__t_bounds_match_scipy(void)
  * alpha 0.05 all spent after pair 2 is t(0.975; 1) = 12.706 paired, t(0.975; 2) = 4.303 pooled;
  * after pair 5, t(0.975; 4) = 2.776 paired, t(0.975; 8) = 2.306 pooled. A design with looks from
  * pair 1 spends pair 1's share at pair 2, where the first variance exists. */
-static void test_stats_seq__t_bound_of_one_look_is_students_quantile(void)
+TH_TEST(stats_seq, t_bound_of_one_look_is_students_quantile)
 {
 	static struct st_seq_design d;
 	static const struct {
@@ -160,7 +160,7 @@ static void test_stats_seq__t_bound_of_one_look_is_students_quantile(void)
 }
 
 /* st_seq_t_bounds refuses what it cannot compute. */
-static void test_stats_seq__t_bounds_reject_bad_input(void)
+TH_TEST(stats_seq, t_bounds_reject_bad_input)
 {
 	double t[8], delta[8] = {0, 0, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01};
 	struct errbuf err;
@@ -178,7 +178,7 @@ static void test_stats_seq__t_bounds_reject_bad_input(void)
 
 /* Lan & DeMets's functions at t = 0.5 against the closed forms evaluated with SciPy:
  * 2 * norm.sf(norm.isf(0.025 / 2) / sqrt(0.5)) = 0.0015255; 0.025 * log(1 + (e - 1) / 2). */
-static void test_stats_seq__spending_functions(void)
+TH_TEST(stats_seq, spending_functions)
 {
 	CU_ASSERT_DOUBLE_EQUAL(st_seq_spend(ST_SPEND_OBF, 0.025, 0.5), 0.00152532, 2e-8);
 	CU_ASSERT_DOUBLE_EQUAL(st_seq_spend(ST_SPEND_POCOCK, 0.025, 0.5), 0.0155029, 2e-7);
@@ -240,7 +240,7 @@ static void horizon_opts(struct st_seq_opts *o)
 	o->spending = ST_SPEND_OBF;
 }
 
-static void test_stats_seq__horizon_bounds_match_scipy(void)
+TH_TEST(stats_seq, horizon_bounds_match_scipy)
 {
 	static struct st_seq_design d;
 	struct st_seq_opts o;
@@ -273,7 +273,7 @@ static void test_stats_seq__horizon_bounds_match_scipy(void)
  * each pair k from K_1..K_k (K growing from 8 to 12) and feeds pair k with it; the replay builds
  * it once from the K recorded for every look. A look's boundary must not depend on later K:
  * the same boundaries, decisions and pairs of decision. */
-static void test_stats_seq__horizon_run_reproduces_replay(void)
+TH_TEST(stats_seq, horizon_run_reproduces_replay)
 {
 	static struct st_seq_design step, whole;
 	const struct horizon_case *c = &horizon_cases[0];
@@ -312,7 +312,7 @@ static void test_stats_seq__horizon_run_reproduces_replay(void)
 /* Whatever the horizon does (growing, shrinking, jumping; a fixed LCG draws 200 schedules), the
  * spending never decreases, never exceeds alpha, and reaches it exactly at a look with k >= K_k;
  * a constant K gives the fixed design bit for bit. */
-static void test_stats_seq__horizon_spends_at_most_alpha(void)
+TH_TEST(stats_seq, horizon_spends_at_most_alpha)
 {
 	static struct st_seq_design fixed, h;
 	const double side = 0.05 / 22 / 2;
@@ -356,7 +356,7 @@ static void test_stats_seq__horizon_spends_at_most_alpha(void)
 /* tests/data/seq_tbounds.py's numpy implementation of the rule (t on log ratios or pooled
  * two-sample t, its exact critical t, repeated CI against +-2%): the decision, the pair it came
  * at, t and the critical t there (or at pair 10 when undecided). */
-static void test_stats_seq__decisions_match_scipy(void)
+TH_TEST(stats_seq, decisions_match_scipy)
 {
 	static const struct decision_case cases[] = {
 #include "data/seq_decisions_ref.inc"
@@ -388,7 +388,7 @@ static void test_stats_seq__decisions_match_scipy(void)
 
 /* R: t.test(sleep$extra[11:20], sleep$extra[1:10], paired = TRUE) gives t = 4.0621, df = 9,
  * mean difference 1.58; the pooled two-sample t is 1.8608 on 18 df. */
-static void test_stats_seq__paired_and_pooled_t_match_r_sleep(void)
+TH_TEST(stats_seq, paired_and_pooled_t_match_r_sleep)
 {
 	static const double s1[] = {0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
 	static const double s2[] = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
@@ -414,7 +414,7 @@ static void test_stats_seq__paired_and_pooled_t_match_r_sleep(void)
 
 /* R: t.test(sleep$extra[11:20], sleep$extra[1:10], paired = TRUE) prints t = 4.0621, df = 9,
  * p-value = 0.002833, 95 percent confidence interval 0.7001142 2.4598858. */
-static void test_stats_seq__fixed_paired_test_matches_r_sleep(void)
+TH_TEST(stats_seq, fixed_paired_test_matches_r_sleep)
 {
 	static const double s1[] = {0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
 	static const double s2[] = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
@@ -444,7 +444,7 @@ static void test_stats_seq__fixed_paired_test_matches_r_sleep(void)
 	CU_ASSERT_EQUAL(st_compare_paired(&t, a, b, 10, &o, &err), ST_EINVAL);
 }
 
-static void test_stats_seq__bad_input_is_rejected(void)
+TH_TEST(stats_seq, bad_input_is_rejected)
 {
 	static struct st_seq_design d;
 	struct st_seq_opts o;
@@ -479,7 +479,7 @@ static void test_stats_seq__bad_input_is_rejected(void)
 }
 
 /* Beyond max_pairs no alpha is left: nothing more is decided, however clear. */
-static void test_stats_seq__no_decision_after_max_pairs(void)
+TH_TEST(stats_seq, no_decision_after_max_pairs)
 {
 	static struct st_seq_design d;
 	struct st_seq_opts o;
@@ -498,7 +498,7 @@ static void test_stats_seq__no_decision_after_max_pairs(void)
 	CU_ASSERT(isinf(s.look.t_bound));
 }
 
-static void test_stats_seq__names(void)
+TH_TEST(stats_seq, names)
 {
 	enum st_seq_spending sp;
 	CU_ASSERT_STRING_EQUAL(st_seq_decision_name(ST_SEQ_UNDECIDED), "undecided");
@@ -509,25 +509,4 @@ static void test_stats_seq__names(void)
 	CU_ASSERT_EQUAL(st_seq_spending_parse("lan", &sp), ST_EINVAL);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-		TH_CASE(stats_seq, bounds_match_published_tables),
-		TH_CASE(stats_seq, bounds_match_scipy),
-		TH_CASE(stats_seq, t_bounds_match_scipy),
-		TH_CASE(stats_seq, t_bound_of_one_look_is_students_quantile),
-		TH_CASE(stats_seq, t_bounds_reject_bad_input),
-		TH_CASE(stats_seq, spending_functions),
-		TH_CASE(stats_seq, decisions_match_scipy),
-		TH_CASE(stats_seq, paired_and_pooled_t_match_r_sleep),
-		TH_CASE(stats_seq, fixed_paired_test_matches_r_sleep),
-		TH_CASE(stats_seq, bad_input_is_rejected),
-		TH_CASE(stats_seq, no_decision_after_max_pairs),
-		TH_CASE(stats_seq, names),
-		TH_CASE(stats_seq, horizon_bounds_match_scipy),
-		TH_CASE(stats_seq, horizon_run_reproduces_replay),
-		TH_CASE(stats_seq, horizon_spends_at_most_alpha),
-		{NULL, NULL},
-	};
-	return th_run("stats_seq", cases, argc, argv);
-}
+TH_MAIN(stats_seq)

@@ -18,7 +18,7 @@
 /* One look spends delta on one side: its bound is Student's upper delta quantile on the pooled
  * df, st_seq_t_df + prior. Values from a printed t table (e.g. NIST/SEMATECH e-Handbook,
  * 1.3.6.7.2): t(0.975; 10) = 2.228, t(0.975; 4) = 2.776, t(0.995; 20) = 2.845. */
-static void test_stats_seq_prior__one_look_is_students_quantile(void)
+TH_TEST(stats_seq_prior, one_look_is_students_quantile)
 {
 	static const struct {
 		size_t k;
@@ -43,7 +43,7 @@ static void test_stats_seq_prior__one_look_is_students_quantile(void)
 }
 
 /* A look after one pair needs a prior; a prior must be a whole number of df. */
-static void test_stats_seq_prior__bad_priors_are_refused(void)
+TH_TEST(stats_seq_prior, bad_priors_are_refused)
 {
 	double t[8], delta[8] = {0, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01};
 	struct errbuf err = {""};
@@ -110,7 +110,7 @@ static void simulate_run(gsl_rng *r, enum st_seq_t_kind kind, size_t prior, cons
  * 4.5 binomial standard errors of it, for both kinds, a look after the first pair included. A
  * wrong count of df shows: one df too many moves the crossing probability at these looks by
  * 10-35 %, 5-13 standard errors (tried: 0.0054 instead of 0.008 at the second look). */
-static void test_stats_seq_prior__bounds_match_a_simulation(void)
+TH_TEST(stats_seq_prior, bounds_match_a_simulation)
 {
 	enum { RUNS = 200000 };
 	static const struct {
@@ -155,7 +155,7 @@ static void test_stats_seq_prior__bounds_match_a_simulation(void)
  * (1.68345e-4 + 16e-4) / (1 + 4) = 3.53669e-4, se = sqrt(var / 2) = 0.0132979, t = 6.47738 on
  * 5 df. Unpaired on the same means (old 100, 104; new 110, 108): diff 0.0665253, pooled
  * variance (ss + 16e-4) / (2 + 4), se = sqrt(var x 2 / 2) = 0.0205648, t = 3.23490 on 6 df. */
-static void test_stats_seq_prior__a_look_pools_the_prior(void)
+TH_TEST(stats_seq_prior, a_look_pools_the_prior)
 {
 	static const double old[2][2] = {{100, 100}, {100, 104}},
 			    new_[2][2] = {{110, 108}, {110, 108}};
@@ -193,7 +193,7 @@ static void test_stats_seq_prior__a_look_pools_the_prior(void)
 
 /* With a prior the design has a boundary after the first pair (without one it has none there),
  * and every bound is lower than without it: the same alpha on more df. */
-static void test_stats_seq_prior__a_prior_lowers_every_bound(void)
+TH_TEST(stats_seq_prior, a_prior_lowers_every_bound)
 {
 	struct st_seq_opts o;
 	struct st_seq_design with, without;
@@ -212,15 +212,4 @@ static void test_stats_seq_prior__a_prior_lowers_every_bound(void)
 	CU_ASSERT(isfinite(with.t[6]) && isfinite(without.t[6]));
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_seq_prior, one_look_is_students_quantile),
-	    TH_CASE(stats_seq_prior, bad_priors_are_refused),
-	    TH_CASE(stats_seq_prior, bounds_match_a_simulation),
-	    TH_CASE(stats_seq_prior, a_look_pools_the_prior),
-	    TH_CASE(stats_seq_prior, a_prior_lowers_every_bound),
-	    {NULL, NULL},
-	};
-	return th_run("stats_seq_prior", cases, argc, argv);
-}
+TH_MAIN(stats_seq_prior)

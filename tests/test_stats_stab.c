@@ -6,7 +6,7 @@
 #include "tests/st_perm_ref.h"
 #include <math.h>
 
-static void test_stats_stab__var_ratio_ci_matches_r(void)
+TH_TEST(stats_stab, var_ratio_ci_matches_r)
 {
 	static const double ref[][7] = {
 	    {0.002, 8, 0.008, 8, 0.25, 0.0563919116517456, 1.10831497229559},
@@ -27,7 +27,7 @@ static void test_stats_stab__var_ratio_ci_matches_r(void)
 	CU_ASSERT_EQUAL(st_var_ratio_ci(1, 3, 0, 3, 0.05, &r, &lo, &hi), -1);
 }
 
-static void test_stats_stab__log_sd_matches_r(void)
+TH_TEST(stats_stab, log_sd_matches_r)
 {
 	const double x[] = {100, 105, 98, 110};
 	CU_ASSERT_DOUBLE_EQUAL(st_log_sd(x, 4), 0.0517526288695235, 1e-13);
@@ -55,7 +55,7 @@ static void perm_case(const double *a, size_t na, const double *b, size_t nb, si
 		  sizeof(perm_##name##_a[0]) / sizeof(double), perm_##name##_ratio,                \
 		  perm_##name##_p, tol)
 
-static void test_stats_stab__perm_exact_matches_python(void)
+TH_TEST(stats_stab, perm_exact_matches_python)
 {
 	/* 4 + 5, 3 + 3 and 6 + 6 restarts (3 + 4, 2 + 2 and 5 + 5 contrasts): every split is
 	 * counted, the p-values are exact */
@@ -65,7 +65,7 @@ static void test_stats_stab__perm_exact_matches_python(void)
 	PERM_CASE(stab6_slower, 1e-12);
 }
 
-static void test_stats_stab__perm_random_near_exact(void)
+TH_TEST(stats_stab, perm_random_near_exact)
 {
 	/* 14 + 14 restarts, 13 + 13 contrasts: C(26, 13) = 10 400 600 splits, above
 	 * ST_PERM_EXACT_MAX, so 200 000 random splits; p within 4 binomial standard errors (and
@@ -76,7 +76,7 @@ static void test_stats_stab__perm_random_near_exact(void)
 	PERM_CASE(big_alike, 4 * se_alike + 1.0 / (ST_PERM_RANDOM + 1));
 }
 
-static void test_stats_stab__perm_refuses_bad_input(void)
+TH_TEST(stats_stab, perm_refuses_bad_input)
 {
 	double x[6] = {1, 2, 3, 4, 5, 6}, zero[6] = {0}, r, p;
 	CU_ASSERT_EQUAL(st_var_perm_test(x, 1, x, 3, 2, 1, &r, &p), -1);    /* one restart of A */
@@ -90,15 +90,4 @@ static void test_stats_stab__perm_refuses_bad_input(void)
 	CU_ASSERT(isnan(st_var_perm_min_p(1, 5)));
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(stats_stab, var_ratio_ci_matches_r),
-	    TH_CASE(stats_stab, log_sd_matches_r),
-	    TH_CASE(stats_stab, perm_exact_matches_python),
-	    TH_CASE(stats_stab, perm_random_near_exact),
-	    TH_CASE(stats_stab, perm_refuses_bad_input),
-	    {NULL, NULL},
-	};
-	return th_run("stats_stab", cases, argc, argv);
-}
+TH_MAIN(stats_stab)

@@ -23,7 +23,7 @@ static const struct {
     {"cut \xe2\x80", "cut \\xe2\\x80"},
 };
 
-static void test_text__term_escapes_every_control_character(void)
+TH_TEST(text, term_escapes_every_control_character)
 {
 	char out[256];
 	for (size_t i = 0; i < sizeof(term_cases) / sizeof(term_cases[0]); i++) {
@@ -39,7 +39,7 @@ static void test_text__term_escapes_every_control_character(void)
 	}
 }
 
-static void test_text__term_keeps_newlines_when_asked_and_cuts_whole_escapes(void)
+TH_TEST(text, term_keeps_newlines_when_asked_and_cuts_whole_escapes)
 {
 	char *buf = NULL, out[6];
 	size_t len = 0;
@@ -57,7 +57,7 @@ static void test_text__term_keeps_newlines_when_asked_and_cuts_whole_escapes(voi
 	CU_ASSERT_STRING_EQUAL(util_term(out, sizeof(out), NULL), "");
 }
 
-static void test_text__markdown_shows_tags_and_pipes_as_text(void)
+TH_TEST(text, markdown_shows_tags_and_pipes_as_text)
 {
 	char out[256];
 	CU_ASSERT_STRING_EQUAL(util_md(out, sizeof(out), "<script>alert(1)</script>"),
@@ -70,7 +70,7 @@ static void test_text__markdown_shows_tags_and_pipes_as_text(void)
 	CU_ASSERT_STRING_EQUAL(util_md_code(out, sizeof(out), "<b>\a"), "`<b>\\a`");
 }
 
-static void test_text__redact_hides_url_passwords_only(void)
+TH_TEST(text, redact_hides_url_passwords_only)
 {
 	char out[256];
 	CU_ASSERT_STRING_EQUAL(util_redact(out, sizeof(out), "mysql://root:S3cretPW@host/db"),
@@ -89,14 +89,4 @@ static void test_text__redact_hides_url_passwords_only(void)
 	CU_ASSERT_EQUAL(strlen(out), 11);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(text, term_escapes_every_control_character),
-	    TH_CASE(text, term_keeps_newlines_when_asked_and_cuts_whole_escapes),
-	    TH_CASE(text, markdown_shows_tags_and_pipes_as_text),
-	    TH_CASE(text, redact_hides_url_passwords_only),
-	    {NULL, NULL},
-	};
-	return th_run("text", cases, argc, argv);
-}
+TH_MAIN(text)
