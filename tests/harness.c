@@ -126,3 +126,20 @@ int th_read_line(const char *path, char *out, size_t len)
 	free(text);
 	return ok ? 0 : -1;
 }
+
+char *th_slurp(const char *path)
+{
+	char *text = NULL;
+	struct errbuf err;
+	if (util_read_file(path, &text, NULL, &err) < 0)
+		return NULL;
+	return text;
+}
+
+size_t th_count(const char *hay, const char *needle)
+{
+	size_t n = 0, l = strlen(needle);
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += l)
+		n++;
+	return n;
+}

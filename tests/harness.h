@@ -68,4 +68,10 @@ void th_rmtree(const char *dir);
  * file cannot be opened or has no line (out is then ""). */
 int th_read_line(const char *path, char *out, size_t len);
 
+/* The whole file path, NUL-terminated; NULL when it cannot be read. Caller frees. */
+char *th_slurp(const char *path);
+
+/* Occurrences of needle in hay, not overlapping. */
+size_t th_count(const char *hay, const char *needle);
+
 #endif

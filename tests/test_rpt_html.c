@@ -5,7 +5,8 @@
 #include "reports/rpt_html.h"
 #include "reports/rpt_html_assets.h"
 #include "tests/harness.h"
-#include "tests/rpt_html_fixture.h"
+#include "tests/th_fx.h"
+#include "tests/th_spawn.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,12 +71,12 @@ static void free_compare(struct rpt_compare *cmp)
 TH_TEST(rpt_html, compare_verdict_classes_match_model)
 {
 	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 5), 0);
 	struct rpt_compare *cmp = NULL;
 	char *html = render_compare(dir, &cmp);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_EQUAL(cmp->n_queries, 22);
-	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), 22);
+	CU_ASSERT_EQUAL(th_count(html, "<article class=\"query verdict-"), 22);
 	for (size_t i = 0; i < cmp->n_queries; i++) {
 		const struct rpt_query *q = &cmp->queries[i];
 		char *art = article_of(html, q->id), want[96], row[160];
@@ -89,7 +90,7 @@ TH_TEST(rpt_html, compare_verdict_classes_match_model)
 		/* one table row per query, with the same verdict */
 		snprintf(row, sizeof(row), "<tr class=\"verdict-%s\" data-query=\"%s\">",
 			 rpt_verdict_name(q->verdict), q->id);
-		CU_ASSERT_EQUAL(fx_count(html, row), 1);
+		CU_ASSERT_EQUAL(th_count(html, row), 1);
 		/* both charts of the query */
 		snprintf(want, sizeof(want), "data-chart=\"warmup\" data-q=\"%zu\"", i);
 		CU_ASSERT_PTR_NOT_NULL(strstr(art, want));
@@ -111,7 +112,7 @@ TH_TEST(rpt_html, compare_verdict_classes_match_model)
 TH_TEST(rpt_html, designed_queries_get_their_verdicts)
 {
 	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 5), 0);
 	struct rpt_compare *cmp = NULL;
 	char *html = render_compare(dir, &cmp);
 	static const struct {
@@ -150,13 +151,13 @@ TH_TEST(rpt_html, designed_queries_get_their_verdicts)
 	CU_ASSERT_PTR_NULL(strstr(q1, "class=\"plans\""));
 	free(q1);
 	/* the wrong result is flagged in the chart data; the not-steady restart is warned about */
-	CU_ASSERT_EQUAL(fx_count(html, "\"wrong\":true"), 1);
+	CU_ASSERT_EQUAL(th_count(html, "\"wrong\":true"), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li>Q3 in old: "));
 	/* the crash and the timeout: warned about with their error text, escaped; marked */
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li>Q21 in old: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, " 1 crash; <q class=\"mono\">mysqld got signal 11 "
 					    "&lt;in Item_func::val_int&gt; &amp; aborted</q>"));
-	/* the new file's label is "new build" (rpt_html_fixture.h) */
+	/* the new file's label is "new build" (tests/th_fx.c) */
 	CU_ASSERT_PTR_NOT_NULL(strstr(html,
 				      "<li>Q22 in new: new build: 1 timeout; <q class=\"mono\">"
 				      "killed after 30 s (--query-timeout)</q></li>"));
@@ -172,7 +173,7 @@ TH_TEST(rpt_html, designed_queries_get_their_verdicts)
 TH_TEST(rpt_html, escapes_a_script_label)
 {
 	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 3), 0);
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 3), 0);
 	struct rpt_compare *cmp = NULL;
 	char *html = render_compare(dir, &cmp);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
@@ -184,8 +185,8 @@ TH_TEST(rpt_html, escapes_a_script_label)
 					    "src=x onerror=&quot;window.__pwned=2&quot;&gt;"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "\\u003cscript\\u003ewindow.__pwned=1\\u003c/script"));
 	/* exactly the page's own script elements: the data, Vega, Vega-Lite, report.js */
-	CU_ASSERT_EQUAL(fx_count(html, "<script"), 4);
-	CU_ASSERT_EQUAL(fx_count(html, "</script>"), 4);
+	CU_ASSERT_EQUAL(th_count(html, "<script"), 4);
+	CU_ASSERT_EQUAL(th_count(html, "</script>"), 4);
 	free(html);
 	free_compare(cmp);
 	th_rmtree(dir);
@@ -208,21 +209,21 @@ TH_TEST(rpt_html, escape_function)
 TH_TEST(rpt_html, report_command_is_self_contained)
 {
 	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 4), 0);
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 4), 0);
 	CU_ASSERT_EQUAL_FATAL(th_system("'%s' report -q '%s/old.json' '%s/new.json' -o '%s/r.html'",
 					DBT3_BINARY, dir, dir, dir),
 			      0);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/r.html", dir);
-	char *html = fx_slurp(path);
+	char *html = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_EQUAL(strncmp(html, "<!DOCTYPE html>", 15), 0);
 	/* every query: one article, one table row per file */
-	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), 22);
+	CU_ASSERT_EQUAL(th_count(html, "<article class=\"query verdict-"), 22);
 	for (int i = 1; i <= 22; i++) {
 		char row[64];
 		snprintf(row, sizeof(row), "<tr data-query=\"Q%d\">", i);
-		CU_ASSERT_EQUAL(fx_count(html, row), 2);
+		CU_ASSERT_EQUAL(th_count(html, row), 2);
 	}
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-chart=\"spread\""));
 	/* Q20 has one restart in new.json: no between-restart CoV there */
@@ -248,7 +249,7 @@ TH_TEST(rpt_html, report_command_is_self_contained)
 TH_TEST(rpt_html, compare_format_html)
 {
 	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 5), 0);
 	/* exit codes as for the other formats: 3, Q18 is a wrong result */
 	CU_ASSERT_EQUAL(th_system("'%s' compare -q '%s/old.json' '%s/new.json' --format html -o "
 				  "'%s/c.html'",
@@ -256,13 +257,13 @@ TH_TEST(rpt_html, compare_format_html)
 			3);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/c.html", dir);
-	char *html = fx_slurp(path);
+	char *html = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
-	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), 22);
+	CU_ASSERT_EQUAL(th_count(html, "<article class=\"query verdict-"), 22);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li class=\"count-wrong-result\"><b>1</b>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-chart=\"forest\""));
 	CU_ASSERT_PTR_NULL(strstr(html, "<script>window.__pwned"));
-	CU_ASSERT_EQUAL(fx_count(html, "<script"), 4);
+	CU_ASSERT_EQUAL(th_count(html, "<script"), 4);
 	free(html);
 	th_rmtree(dir);
 	free(dir);
@@ -279,10 +280,10 @@ TH_TEST(rpt_html, timeout_ratio_is_shown_as_a_bound)
 			1);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/t.html", dir);
-	char *html = fx_slurp(path);
+	char *html = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, ">&gt;= 200.7269</td>"));
-	CU_ASSERT_EQUAL(fx_count(html, "&gt;= "), 1);
+	CU_ASSERT_EQUAL(th_count(html, "&gt;= "), 1);
 	free(html);
 	th_rmtree(dir);
 	free(dir);
@@ -304,15 +305,15 @@ TH_TEST(rpt_html, budget_protocol_says_upper_bounds)
 			0);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/b.html", dir);
-	char *html = fx_slurp(path);
+	char *html = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
-	CU_ASSERT_EQUAL(fx_count(html, "8 restarts \xc3\x97 (warm-up until steady, at most 4 + at "
+	CU_ASSERT_EQUAL(th_count(html, "8 restarts \xc3\x97 (warm-up until steady, at most 4 + at "
 				       "most 3 measured) in a budget of 600 s"),
 			2);
 	CU_ASSERT_PTR_NULL(strstr(html, "(4 warm-up + 3 measured)"));
 	free(html);
 	snprintf(path, sizeof(path), "%s/f.html", dir);
-	html = fx_slurp(path);
+	html = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "warm-up + 3 measured)"));
 	CU_ASSERT_PTR_NULL(strstr(html, "in a budget of"));
@@ -324,7 +325,7 @@ TH_TEST(rpt_html, budget_protocol_says_upper_bounds)
 TH_TEST(rpt_html, report_command_errors)
 {
 	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 2), 0);
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 2), 0);
 	char bad[4096];
 	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
 	FILE *f = fopen(bad, "w");
@@ -340,7 +341,7 @@ TH_TEST(rpt_html, report_command_errors)
 	    2);
 	char errp[4096];
 	snprintf(errp, sizeof(errp), "%s/err.txt", dir);
-	char *msg = fx_slurp(errp);
+	char *msg = th_slurp(errp);
 	CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "bad.json"));
 	free(msg);
 	/* no page is left behind on error; an output that cannot be created is a bad argument: 2,

@@ -5,8 +5,9 @@
  * is drawn, fails on any console error or warning, uncaught exception, error log entry or request
  * that is not file:/data:, and takes a screenshot (kept at DBT3_SCREENSHOT when set). */
 #include "tests/harness.h"
-#include "tests/rpt_html_fixture.h"
 #include "tests/th_cdp.h"
+#include "tests/th_fx.h"
+#include "tests/th_spawn.h"
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -56,7 +57,7 @@ TH_TEST(rpt_html_browser, compare_page_renders_without_errors)
 		return;
 	}
 	char *dir = th_tempdir("html-browser");
-	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 5), 0);
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 5), 0);
 	/* exit 3: Q18 is a wrong result */
 	CU_ASSERT_EQUAL_FATAL(
 	    make_page(dir, "compare.html", "compare old.json new.json --format html"), 3);
@@ -117,7 +118,7 @@ TH_TEST(rpt_html_browser, report_page_renders_without_errors)
 		return;
 	}
 	char *dir = th_tempdir("html-browser");
-	CU_ASSERT_EQUAL_FATAL(fx_write_pair(dir, 3), 0);
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 3), 0);
 	CU_ASSERT_EQUAL_FATAL(make_page(dir, "report.html", "report old.json new.json"), 0);
 	char path[4096], png[4096];
 	snprintf(path, sizeof(path), "%s/report.html", dir);
@@ -158,13 +159,13 @@ TH_TEST(rpt_html_browser, sequential_page_renders_without_errors)
 	CU_ASSERT_EQUAL_FATAL(make_page(dir, "seq.html", args), 1); /* it holds regressions */
 	snprintf(path, sizeof(path), "%s/seq.html", dir);
 	snprintf(png, sizeof(png), "%s/seq.png", dir);
-	char *html = fx_slurp(path);
+	char *html = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	/* decided queries, from the page's table (checked against the reference in
 	 * test_rpt_html_seq) */
 	long decided =
-	    (long)fx_count(html, "<tr data-seq-query=") -
-	    (long)fx_count(html, "<span class=\"badge v-inconclusive\">undecided</span>") /
+	    (long)th_count(html, "<tr data-seq-query=") -
+	    (long)th_count(html, "<span class=\"badge v-inconclusive\">undecided</span>") /
 		2; /* the table row and the chart caption each have one */
 	free(html);
 	struct cdp c;

@@ -4,7 +4,8 @@
  * (seq_html_ref.inc) were computed with numpy/scipy by tests/data/seq_html_gen.py, which wrote
  * the files. */
 #include "tests/harness.h"
-#include "tests/rpt_html_fixture.h"
+#include "tests/th_fx.h"
+#include "tests/th_spawn.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ static char *compare_page(const char *dir, const char *name, const char *pair, c
 		      DBT3_BINARY, DBT3_SOURCE_DIR, pair, DBT3_SOURCE_DIR, pair, extra, dir, name);
 	CU_ASSERT_EQUAL(rc, expect);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return fx_slurp(path);
+	return th_slurp(path);
 }
 
 /* compare --sequential --format html of the budget pair (seq_html_*.json). */
@@ -141,12 +142,12 @@ TH_TEST(rpt_html_seq, looks_and_decisions_match_reference)
 				 "class=\"text\"><span class=\"badge v-%s\">%s</span></td><td "
 				 "data-v=\"NaN\">\xe2\x80\x94</td><td data-v=\"%d\">%d</td>",
 				 r->id, r->id, badge, r->decision, r->n_looks, r->n_looks);
-		if (fx_count(html, row) != 1)
+		if (th_count(html, row) != 1)
 			fprintf(stderr, "missing row: %s\n", row);
-		CU_ASSERT_EQUAL(fx_count(html, row), 1);
+		CU_ASSERT_EQUAL(th_count(html, row), 1);
 	}
 	/* one chart per query */
-	CU_ASSERT_EQUAL(fx_count(html, "data-chart=\"seq\" data-seq="), N_REFS);
+	CU_ASSERT_EQUAL(th_count(html, "data-chart=\"seq\" data-seq="), N_REFS);
 	json_decref(data);
 	free(html);
 	th_rmtree(dir);
@@ -201,7 +202,7 @@ TH_TEST(rpt_html_seq, reestimated_horizon_listed_per_look)
 				 "-o h.html",
 				 dir, DBT3_BINARY) <= 1);
 	snprintf(path, sizeof(path), "%s/h.html", dir);
-	html = fx_slurp(path);
+	html = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	static const char *const want[] = {
 	    "Horizon <b>K re-estimated after each pair</b>",
@@ -226,7 +227,7 @@ TH_TEST(rpt_html_seq, budget_section_per_query)
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2 id=\"budget\">Budget run</h2>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "budget 600 s; 8 pairs in 585 s; ended: the next pair "
 					    "(estimated 42 s) would not fit in the budget"));
-	CU_ASSERT_EQUAL(fx_count(html, "<tr data-budget-query="), 2 * N_REFS);
+	CU_ASSERT_EQUAL(th_count(html, "<tr data-budget-query="), 2 * N_REFS);
 	for (size_t i = 0; i < N_REFS; i++) {
 		const struct seq_ref *r = &refs[i];
 		for (int s = 0; s < 2; s++) {
@@ -248,9 +249,9 @@ TH_TEST(rpt_html_seq, budget_section_per_query)
 				 r->id, s, r->id, s ? "new" : "old", r->n_looks, r->n_looks, until,
 				 s ? r->warm_new : r->warm_old, s ? r->cut_new : r->cut_old,
 				 s ? r->cut_new : r->cut_old, s ? r->runs_new : r->runs_old, dec);
-			if (fx_count(html, row) != 1)
+			if (th_count(html, row) != 1)
 				fprintf(stderr, "missing row: %s\n", row);
-			CU_ASSERT_EQUAL(fx_count(html, row), 1);
+			CU_ASSERT_EQUAL(th_count(html, row), 1);
 		}
 	}
 	free(html);
@@ -277,7 +278,7 @@ TH_TEST(rpt_html_seq, absent_without_the_rule)
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "id=\"sequential\""));
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"budget\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "sides are compare's options"));
-	CU_ASSERT_EQUAL(fx_count(html, "data-chart=\"seq\" data-seq="), 4);
+	CU_ASSERT_EQUAL(th_count(html, "data-chart=\"seq\" data-seq="), 4);
 	free(html);
 	th_rmtree(dir);
 	free(dir);
@@ -322,31 +323,31 @@ TH_TEST(rpt_html_seq, report_takes_a_variant_directory)
 				 "compare.json",
 				 dir, DBT3_BINARY) <= 1);
 	snprintf(path, sizeof(path), "%s/compare.json", dir);
-	char *cmp_json = fx_slurp(path);
+	char *cmp_json = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL(cmp_json);
 	free(cmp_json);
 	CU_ASSERT_EQUAL(
 	    th_system("'%s' report '%s' -o '%s/r.html' 2>'%s/err.txt'", DBT3_BINARY, dir, dir, dir),
 	    0);
 	snprintf(path, sizeof(path), "%s/err.txt", dir);
-	char *err = fx_slurp(path);
+	char *err = th_slurp(path);
 	CU_ASSERT_TRUE(err && strstr(err, "compare.json' is not a dbt3stab result file: "
 					  "left out"));
 	free(err);
 	snprintf(path, sizeof(path), "%s/r.html", dir);
-	char *html = fx_slurp(path);
+	char *html = th_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<tr><th></th><th>old</th><th>new</th></tr>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "dbt3stab report: 2 results"));
-	CU_ASSERT_EQUAL(fx_count(html, "<tr data-budget-query="), 2 * N_REFS);
-	CU_ASSERT_EQUAL(fx_count(html, "<article class=\"query verdict-"), N_REFS);
+	CU_ASSERT_EQUAL(th_count(html, "<tr data-budget-query="), 2 * N_REFS);
+	CU_ASSERT_EQUAL(th_count(html, "<article class=\"query verdict-"), N_REFS);
 	free(html);
 	/* --quiet: no warning */
 	CU_ASSERT_EQUAL(th_system("'%s' report -q '%s' -o '%s/r2.html' 2>'%s/err2.txt'",
 				  DBT3_BINARY, dir, dir, dir),
 			0);
 	snprintf(path, sizeof(path), "%s/err2.txt", dir);
-	err = fx_slurp(path);
+	err = th_slurp(path);
 	CU_ASSERT_TRUE(err && !*err);
 	free(err);
 	th_rmtree(dir);
@@ -362,9 +363,9 @@ TH_TEST(rpt_html_seq, report_directory_errors)
 				  DBT3_BINARY, dir, dir, dir),
 			2);
 	snprintf(path, sizeof(path), "%s/err.txt", dir);
-	char *err = fx_slurp(path);
+	char *err = th_slurp(path);
 	CU_ASSERT_TRUE(err && strstr(err, "no result files (*.json) in '") &&
-		       fx_count(err, "\n") == 1);
+		       th_count(err, "\n") == 1);
 	free(err);
 	snprintf(path, sizeof(path), "%s/bad/old.json", dir);
 	FILE *f = fopen(path, "w");
@@ -375,12 +376,12 @@ TH_TEST(rpt_html_seq, report_directory_errors)
 				  dir, dir, dir),
 			2);
 	snprintf(path, sizeof(path), "%s/err.txt", dir);
-	err = fx_slurp(path);
-	CU_ASSERT_TRUE(err && strstr(err, "bad/old.json") && fx_count(err, "\n") == 1);
+	err = th_slurp(path);
+	CU_ASSERT_TRUE(err && strstr(err, "bad/old.json") && th_count(err, "\n") == 1);
 	free(err);
 	/* no page left behind */
 	snprintf(path, sizeof(path), "%s/r.html", dir);
-	CU_ASSERT_PTR_NULL(fx_slurp(path));
+	CU_ASSERT_PTR_NULL(th_slurp(path));
 	th_rmtree(dir);
 	free(dir);
 }
