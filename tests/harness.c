@@ -3,6 +3,7 @@
 #include "base/util.h"
 #include <CUnit/Basic.h>
 #include <ftw.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,4 +143,27 @@ size_t th_count(const char *hay, const char *needle)
 	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += l)
 		n++;
 	return n;
+}
+
+void th_md5_is(const char *what, const void *data, size_t len, const char *want)
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	char hex[33] = "";
+	EVP_Digest(len ? data : "", len, d, &n, EVP_md5(), NULL);
+	for (unsigned i = 0; i < n && i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	if (strcmp(hex, want) != 0)
+		fprintf(stderr, "%s: md5 %s, want %s\n", what, hex, want);
+	CU_ASSERT_STRING_EQUAL(hex, want);
+}
+
+void th_md5_file_is(const char *path, const char *want)
+{
+	char *data = NULL;
+	size_t len = 0;
+	struct errbuf err;
+	CU_ASSERT_EQUAL_FATAL(util_read_file(path, &data, &len, &err), 0);
+	th_md5_is(path, data, len, want);
+	free(data);
 }

@@ -71,6 +71,13 @@ int th_read_line(const char *path, char *out, size_t len);
 /* The whole file path, NUL-terminated; NULL when it cannot be read. Caller frees. */
 char *th_slurp(const char *path);
 
+/* Asserts that the md5 of data (len bytes) is want (32 hex digits), saying what differs
+ * (the md5 of what) on stderr when it is not. */
+void th_md5_is(const char *what, const void *data, size_t len, const char *want);
+
+/* th_md5_is of the whole file path; a failed read is a fatal failure. */
+void th_md5_file_is(const char *path, const char *want);
+
 /* Occurrences of needle in hay, not overlapping. */
 size_t th_count(const char *hay, const char *needle);
 

@@ -4,9 +4,10 @@
 #include "base/cli.h"
 #include "dbt3/gen.h"
 #include "tests/harness.h"
+#include "tests/th_gen.h"
+#include "tests/th_spawn.h"
 
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,26 +45,6 @@ static const struct ref_md5 ref_sf01[] = {
     {GEN_SUPPLIER, "85f567a75bd806f3ccff89341866ab1c"},
 };
 
-static struct gen_ctx *ctx_001;
-
-static struct gen_ctx *sf001(void)
-{
-	struct errbuf err;
-	if (!ctx_001 && gen_ctx_new(&ctx_001, 0.01, &err) < 0)
-		fprintf(stderr, "gen_ctx_new: %s\n", err.msg);
-	return ctx_001;
-}
-
-static void md5_hex(char out[33], const void *data, size_t len)
-{
-	unsigned char d[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	EVP_Digest(data, len, d, &n, EVP_md5(), NULL);
-	for (unsigned i = 0; i < n && i < 16; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-	out[32] = '\0';
-}
-
 /* The whole table through the public pull API, with reads of `step` bytes. */
 static int stream_all(const struct gen_ctx *ctx, enum gen_table t, int64_t first, int64_t last,
 		      unsigned flags, size_t step, struct gen_buf *out)
@@ -93,21 +74,16 @@ static void check_md5s(const struct gen_ctx *ctx, const struct ref_md5 *ref, siz
 {
 	struct gen_buf b = {0};
 	for (size_t i = 0; i < n; i++) {
-		char hex[33];
 		CU_ASSERT_EQUAL_FATAL(
 		    stream_all(ctx, ref[i].t, 0, gen_rows(ctx, ref[i].t), 0, 1 << 20, &b), 0);
-		md5_hex(hex, b.data, b.len);
-		if (strcmp(hex, ref[i].md5) != 0)
-			fprintf(stderr, "%s: md5 %s, dbgen %s\n", gen_table_name(ref[i].t), hex,
-				ref[i].md5);
-		CU_ASSERT_STRING_EQUAL(hex, ref[i].md5);
+		th_md5_is(gen_table_name(ref[i].t), b.data, b.len, ref[i].md5);
 	}
 	gen_buf_release(&b);
 }
 
 TH_TEST(gen, sf001_matches_dbgen_md5)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_CUSTOMER), 1500);
 	CU_ASSERT_EQUAL(gen_rows(ctx, GEN_ORDERS), 15000);
@@ -148,7 +124,7 @@ TH_TEST(gen, pool_same_for_any_thread_count)
 /* Without the trailing delimiter each row is the default row with its last '|' dropped. */
 TH_TEST(gen, no_trailing_delimiter_drops_last_bar)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	struct gen_buf a = {0}, b = {0};
 	for (int t = 0; t < GEN_NTABLES; t++) {
@@ -180,7 +156,7 @@ TH_TEST(gen, no_trailing_delimiter_drops_last_bar)
  * for every table, including reads smaller than a row. */
 TH_TEST(gen, chunk_from_middle_equals_full_stream)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	struct gen_buf full = {0}, head = {0}, tail = {0}, small = {0};
 	struct errbuf err;
@@ -209,7 +185,7 @@ TH_TEST(gen, chunk_from_middle_equals_full_stream)
 /* orders+lineitem and part+partsupp in one pass equal the tables generated alone. */
 TH_TEST(gen, paired_pass_equals_single_tables)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	static const enum gen_table pairs[2][2] = {{GEN_ORDERS, GEN_LINEITEM},
 						   {GEN_PART, GEN_PARTSUPP}};
@@ -230,7 +206,7 @@ TH_TEST(gen, paired_pass_equals_single_tables)
 
 TH_TEST(gen, names_parse_and_bad_arguments_fail)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	enum gen_table t;
 	CU_ASSERT_EQUAL(gen_table_parse("partsupp", &t), 0);
@@ -249,10 +225,7 @@ TH_TEST(gen, names_parse_and_bad_arguments_fail)
 
 static int run_gen(const char *args, const char *dir)
 {
-	char cmd[9000];
-	snprintf(cmd, sizeof(cmd), "'%s' gen %s -o '%s' >/dev/null 2>&1", DBT3_BINARY, args, dir);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return th_system("'%s' gen %s -o '%s' >/dev/null 2>&1", DBT3_BINARY, args, dir);
 }
 
 TH_TEST(gen, command_writes_dbgen_files)
@@ -263,14 +236,7 @@ TH_TEST(gen, command_writes_dbgen_files)
 	char path[4096];
 	for (size_t i = 0; i < sizeof(ref_sf001) / sizeof(ref_sf001[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s.tbl", dir, gen_table_name(ref_sf001[i].t));
-		char *data = NULL;
-		size_t len = 0;
-		struct errbuf err;
-		CU_ASSERT_EQUAL_FATAL(util_read_file(path, &data, &len, &err), 0);
-		char hex[33];
-		md5_hex(hex, data, len);
-		CU_ASSERT_STRING_EQUAL(hex, ref_sf001[i].md5);
-		free(data);
+		th_md5_file_is(path, ref_sf001[i].md5);
 		snprintf(path, sizeof(path), "%s/%s.tbl.tmp", dir, gen_table_name(ref_sf001[i].t));
 		CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
 	}
@@ -387,9 +353,4 @@ TH_TEST(gen, command_draws_progress_only_on_a_terminal)
 	free(dir);
 }
 
-int main(int argc, char **argv)
-{
-	int rc = th_run("gen", th_cases(), argc, argv);
-	gen_ctx_free(ctx_001);
-	return rc;
-}
+TH_MAIN(gen)

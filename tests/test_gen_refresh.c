@@ -5,8 +5,9 @@
 #include "dbt3/gen.h"
 #include "dbt3/gen_refresh.h"
 #include "tests/harness.h"
+#include "tests/th_gen.h"
+#include "tests/th_spawn.h"
 
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,33 +57,11 @@ static const struct ref_set ref_sf01_nt[] = {
      "18145fdc90e62cbdb52f54b5ec71f7ec"},
 };
 
-static struct gen_ctx *ctx_001;
-
-static struct gen_ctx *sf001(void)
-{
-	struct errbuf err;
-	if (!ctx_001 && gen_ctx_new(&ctx_001, 0.01, &err) < 0)
-		fprintf(stderr, "gen_ctx_new: %s\n", err.msg);
-	return ctx_001;
-}
-
-static void md5_hex(char out[33], const void *data, size_t len)
-{
-	unsigned char d[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	EVP_Digest(data, len, d, &n, EVP_md5(), NULL);
-	for (unsigned i = 0; i < n && i < 16; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-	out[32] = '\0';
-}
-
 static void check_md5(const char *what, int set, const struct gen_buf *b, const char *want)
 {
-	char hex[33];
-	md5_hex(hex, b->len ? b->data : "", b->len);
-	if (strcmp(hex, want) != 0)
-		fprintf(stderr, "set %d %s: md5 %s, dbgen %s\n", set, what, hex, want);
-	CU_ASSERT_STRING_EQUAL(hex, want);
+	char name[64];
+	snprintf(name, sizeof(name), "set %d %s", set, what);
+	th_md5_is(name, b->data, b->len, want);
 }
 
 static void check_sets(const struct gen_ctx *ctx, const struct ref_set *ref, size_t n,
@@ -104,7 +83,7 @@ static void check_sets(const struct gen_ctx *ctx, const struct ref_set *ref, siz
 
 TH_TEST(gen_refresh, sf001_matches_dbgen_md5)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	/* dbgen: 15000 orders / 10000 = 1 in integer division, times 10 */
 	CU_ASSERT_EQUAL(gen_refresh_rows(ctx), 10);
@@ -154,7 +133,7 @@ static int first_column_keys(const struct gen_buf *b, const int64_t *keys, int64
  * the table's first orders, in the order of orders.tbl. */
 TH_TEST(gen_refresh, keys_and_stream_continuation)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	struct errbuf err;
 	struct gen_buf o1 = {0}, l1 = {0}, o2 = {0}, l2 = {0}, both_o = {0}, both_l = {0}, t = {0};
@@ -194,7 +173,7 @@ TH_TEST(gen_refresh, keys_and_stream_continuation)
  * "KEY"). */
 TH_TEST(gen_refresh, no_trailing_delimiter)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	struct errbuf err;
 	struct gen_buf a = {0}, b = {0}, la = {0}, lb = {0};
@@ -221,7 +200,7 @@ TH_TEST(gen_refresh, no_trailing_delimiter)
 
 TH_TEST(gen_refresh, set_range_checked)
 {
-	struct gen_ctx *ctx = sf001();
+	struct gen_ctx *ctx = th_gen_sf001();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
 	struct errbuf err;
 	struct gen_buf o = {0}, l = {0};
@@ -236,10 +215,7 @@ TH_TEST(gen_refresh, set_range_checked)
 
 static int run_gen(const char *args)
 {
-	char cmd[9000];
-	snprintf(cmd, sizeof(cmd), "'%s' gen %s >/dev/null 2>&1", DBT3_BINARY, args);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return th_system("'%s' gen %s >/dev/null 2>&1", DBT3_BINARY, args);
 }
 
 /* `gen -s 0.01 --refresh 3` writes dbgen's nine files, as dbgen names them, and nothing else. */
@@ -256,11 +232,7 @@ TH_TEST(gen_refresh, command_writes_dbgen_files)
 				       ref_sf001[i].delete};
 		for (int f = 0; f < 3; f++) {
 			snprintf(path, sizeof(path), fmt[f], dir, ref_sf001[i].set);
-			struct gen_buf b = {0};
-			struct errbuf err;
-			CU_ASSERT_EQUAL_FATAL(util_read_file(path, &b.data, &b.len, &err), 0);
-			check_md5(path, ref_sf001[i].set, &b, want[f]);
-			free(b.data);
+			th_md5_file_is(path, want[f]);
 		}
 	}
 	snprintf(path, sizeof(path), "%s/orders.tbl", dir);
@@ -280,9 +252,4 @@ TH_TEST(gen_refresh, command_writes_dbgen_files)
 	free(dir);
 }
 
-int main(int argc, char **argv)
-{
-	int rc = th_run("gen_refresh", th_cases(), argc, argv);
-	gen_ctx_free(ctx_001);
-	return rc;
-}
+TH_MAIN(gen_refresh)
