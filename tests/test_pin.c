@@ -263,17 +263,6 @@ TH_TEST(pin, options_parse_and_reject)
 	CU_ASSERT_EQUAL(pin_opts_check(&o, &err), -1); /* --no-pin with --server-cpus */
 }
 
-/* Nonzero when every id of the kernel list "want" is in the kernel list "have". */
-static int list_includes(const char *have, const char *want)
-{
-	hwloc_bitmap_t h = hwloc_bitmap_alloc(), w = hwloc_bitmap_alloc();
-	int ok = h && w && hwloc_bitmap_list_sscanf(h, have) == 0 &&
-		 hwloc_bitmap_list_sscanf(w, want) == 0 && hwloc_bitmap_isincluded(w, h);
-	hwloc_bitmap_free(h);
-	hwloc_bitmap_free(w);
-	return ok;
-}
-
 /* Starts /bin/sleep through the hook (or without it) and waits until it has exec'd. */
 static pid_t start_sleep(struct pin_ctx *ctx)
 {
@@ -319,40 +308,29 @@ static int read_proc_line(pid_t pid, const char *file, char *out, size_t len)
 TH_TEST(pin, child_runs_bound)
 {
 	struct errbuf err = {{0}};
-	struct pin_opts o = {0};
-	o.stab.no_aslr = 1;
-	o.stab.nice_set = 1;
-	o.stab.nice = 7;
-	struct pin_ctx *ctx = th_pin_ctx_pinned(&o);
+	struct th_pin_want want;
+	struct pin_ctx *ctx = th_pin_ctx_bound(7, &want);
 	if (!ctx)
 		return;
-	const struct pin_placement *p = pin_ctx_placement(ctx);
-	char want_cpus[256], want_nodes[256], cpus[256], mems[256], line[4096];
-	pin_ids_format(want_cpus, sizeof(want_cpus), p->server_cpus, p->n_server);
-	pin_ids_format(want_nodes, sizeof(want_nodes), p->membind_nodes, p->n_membind);
+	char cpus[256], mems[256], line[4096];
 	pid_t pid = start_sleep(ctx);
 	CU_ASSERT_FATAL(pid > 0);
 	CU_ASSERT_EQUAL(pin_proc_allowed(pid, pid, cpus, sizeof(cpus), mems, sizeof(mems), &err),
 			0);
-	CU_ASSERT_STRING_EQUAL(cpus, want_cpus);
-	CU_ASSERT(list_includes(mems, want_nodes)); /* the cgroup's set holds the bound nodes */
+	CU_ASSERT_STRING_EQUAL(cpus, want.cpus);
+	/* the cgroup's set holds the bound nodes */
+	CU_ASSERT(th_pin_list_includes(mems, want.nodes));
 	CU_ASSERT_EQUAL(pin_ctx_verify(ctx, pid, &err), 1);
 	/* The memory policy itself, as the kernel reports it. */
 	CU_ASSERT_EQUAL(read_proc_line(pid, "numa_maps", line, sizeof(line)), 0);
 	char want_pol[300];
-	snprintf(want_pol, sizeof(want_pol), " bind:%s ", want_nodes);
+	snprintf(want_pol, sizeof(want_pol), " bind:%s ", want.nodes);
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, want_pol));
-	/* ADDR_NO_RANDOMIZE is 0x0040000; nice is field 19 of stat. */
+	/* ADDR_NO_RANDOMIZE is 0x0040000 */
 	CU_ASSERT_EQUAL(read_proc_line(pid, "personality", line, sizeof(line)), 0);
 	CU_ASSERT_STRING_EQUAL(line, "00040000");
 	CU_ASSERT_EQUAL(read_proc_line(pid, "stat", line, sizeof(line)), 0);
-	const char *q = strrchr(line, ')');
-	int field = 2;
-	long nice = -100;
-	for (; q && *q; q++)
-		if (*q == ' ' && ++field == 19)
-			nice = strtol(q + 1, NULL, 10);
-	CU_ASSERT_EQUAL(nice, 7);
+	CU_ASSERT_EQUAL(th_pin_nice(pid, pid), 7);
 	stop_child(pid);
 	pin_ctx_free(ctx);
 }

@@ -6,7 +6,6 @@
 #include "tests/th_db.h"
 #include "tests/th_pin.h"
 #include <dirent.h>
-#include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,31 +17,6 @@ static int init_rc;
 static void opts_for_test(struct srv_opts *o)
 {
 	th_db_opts(&db, o, 64u << 20);
-}
-
-/* Nice value (field 19 of stat) of one thread. */
-static long thread_nice(pid_t pid, const char *tid)
-{
-	char path[512], line[2048];
-	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
-	if (th_read_line(path, line, sizeof(line)) < 0)
-		return -100;
-	int field = 2;
-	for (const char *q = strrchr(line, ')'); q && *q; q++)
-		if (*q == ' ' && ++field == 19)
-			return strtol(q + 1, NULL, 10);
-	return -100;
-}
-
-/* Nonzero when every id of the kernel list "want" is in the kernel list "have". */
-static int list_includes(const char *have, const char *want)
-{
-	hwloc_bitmap_t h = hwloc_bitmap_alloc(), w = hwloc_bitmap_alloc();
-	int ok = h && w && hwloc_bitmap_list_sscanf(h, have) == 0 &&
-		 hwloc_bitmap_list_sscanf(w, want) == 0 && hwloc_bitmap_isincluded(w, h);
-	hwloc_bitmap_free(h);
-	hwloc_bitmap_free(w);
-	return ok;
 }
 
 /* Starts the server with the placement of opts; returns the started handle or NULL. */
@@ -83,17 +57,10 @@ TH_TEST(pin_db, server_threads_run_bound)
 {
 	CU_ASSERT_EQUAL_FATAL(init_rc, 0);
 	struct errbuf err = {{0}};
-	struct pin_opts po = {0};
-	po.stab.no_aslr = 1;
-	po.stab.nice_set = 1;
-	po.stab.nice = 3;
-	struct pin_ctx *ctx = th_pin_ctx_pinned(&po);
+	struct th_pin_want want;
+	struct pin_ctx *ctx = th_pin_ctx_bound(3, &want);
 	if (!ctx)
 		return;
-	const struct pin_placement *p = pin_ctx_placement(ctx);
-	char want_cpus[256], want_nodes[256];
-	pin_ids_format(want_cpus, sizeof(want_cpus), p->server_cpus, p->n_server);
-	pin_ids_format(want_nodes, sizeof(want_nodes), p->membind_nodes, p->n_membind);
 
 	struct srv_opts o;
 	struct srv *s = start(ctx, &o);
@@ -120,9 +87,9 @@ TH_TEST(pin_db, server_threads_run_bound)
 					     &err) != 0)
 				continue;
 			threads++;
-			CU_ASSERT_STRING_EQUAL(cpus, want_cpus);
-			CU_ASSERT(list_includes(mems, want_nodes));
-			CU_ASSERT_EQUAL(thread_nice(pid, de->d_name), 3);
+			CU_ASSERT_STRING_EQUAL(cpus, want.cpus);
+			CU_ASSERT(th_pin_list_includes(mems, want.nodes));
+			CU_ASSERT_EQUAL(th_pin_nice(pid, tid), 3);
 		}
 		if (d)
 			closedir(d);

@@ -37,6 +37,19 @@ static void set_lines(const struct gen_ctx *ctx, int64_t *ins, int64_t *del)
 	gen_buf_release(&l);
 }
 
+/* One refresh function's outcome: it worked (else fatal, its error on stderr), touched orders
+ * orders and lines lineitem rows, and took some time. */
+static void check_step(const char *what, int rc, const struct errbuf *err, const struct rf_stat *st,
+		       int64_t orders, int64_t lines)
+{
+	if (rc)
+		fprintf(stderr, "%s: %s\n", what, err->msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(st->orders, orders);
+	CU_ASSERT_EQUAL(st->lineitems, lines);
+	CU_ASSERT(st->seconds > 0);
+}
+
 static void check_functions(MYSQL *m, const struct gen_ctx *ctx)
 {
 	struct errbuf err;
@@ -47,20 +60,8 @@ static void check_functions(MYSQL *m, const struct gen_ctx *ctx)
 	CU_ASSERT_EQUAL_FATAL(rf_check_read(m, &before, &err), 0);
 	CU_ASSERT_EQUAL(before.orders, 15000);
 	CU_ASSERT_EQUAL(before.lineitems, 60175);
-	int rc = rf_insert(m, ctx, 1, &st1, &err);
-	if (rc)
-		fprintf(stderr, "rf_insert: %s\n", err.msg);
-	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL(st1.orders, n);
-	CU_ASSERT_EQUAL(st1.lineitems, ins);
-	CU_ASSERT(st1.seconds > 0);
-	rc = rf_delete(m, ctx, 1, &st2, &err);
-	if (rc)
-		fprintf(stderr, "rf_delete: %s\n", err.msg);
-	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL(st2.orders, n);
-	CU_ASSERT_EQUAL(st2.lineitems, del);
-	CU_ASSERT(st2.seconds > 0);
+	check_step("rf_insert", rf_insert(m, ctx, 1, &st1, &err), &err, &st1, n, ins);
+	check_step("rf_delete", rf_delete(m, ctx, 1, &st2, &err), &err, &st2, n, del);
 	CU_ASSERT_EQUAL_FATAL(rf_check_read(m, &after, &err), 0);
 	CU_ASSERT_EQUAL(after.orders, before.orders);
 	CU_ASSERT_EQUAL(after.lineitems, before.lineitems + ins - del);
@@ -71,7 +72,7 @@ static void check_functions(MYSQL *m, const struct gen_ctx *ctx)
 	CU_ASSERT_EQUAL_FATAL(rf_check_read(m, &back, &err), 0);
 	CU_ASSERT(memcmp(&back, &after, sizeof(back)) == 0);
 	/* restored: the same counts and checksums as before the pair */
-	rc = rf_restore(m, ctx, 1, &err);
+	int rc = rf_restore(m, ctx, 1, &err);
 	if (rc)
 		fprintf(stderr, "rf_restore: %s\n", err.msg);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);

@@ -70,26 +70,6 @@ static int log_contains(const char *path, const char *text)
 	return found;
 }
 
-static struct res_file *read_result(const char *path)
-{
-	struct res_file *res = NULL;
-	struct errbuf err;
-	if (res_file_read(&res, path, &err) < 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return NULL;
-	}
-	return res;
-}
-
-static void assert_schema_valid(const char *path)
-{
-	struct errbuf err = {{0}};
-	int rc = th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", path, &err);
-	if (rc != 0)
-		fprintf(stderr, "%s: %s\n", path, err.msg);
-	CU_ASSERT_EQUAL(rc, 0);
-}
-
 /* The server of the instance is not running (no stray process). */
 static void assert_server_stopped(void)
 {
@@ -133,10 +113,9 @@ TH_TEST(run_db, result_is_complete_and_schema_valid)
 			      "2",	"--warmup", "1",     "--runs",	"2", "--queries",
 			      "1,6,15", "--label",  "ctest", "--quiet", NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cli("plain", args), 0);
-	assert_schema_valid(out);
+	th_result_assert_valid(out);
 	assert_server_stopped();
-	struct res_file *res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	struct res_file *res = th_result_read(out);
 	CU_ASSERT_PTR_NOT_NULL(res->finished_at);
 	CU_ASSERT_STRING_EQUAL(res->label, "ctest");
 	CU_ASSERT_DOUBLE_EQUAL(res_file_scale_factor(res), 0.01, 1e-12);
@@ -211,10 +190,9 @@ TH_TEST(run_db, killed_server_is_recorded_and_the_run_goes_on)
 	if (rc != 0)
 		th_show_log(log);
 	CU_ASSERT_EQUAL(rc, 0);
-	assert_schema_valid(out);
+	th_result_assert_valid(out);
 	assert_server_stopped();
-	struct res_file *res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	struct res_file *res = th_result_read(out);
 	int crashes = 0, ok = 0;
 	for (size_t i = 0; i < res->n_queries; i++) {
 		const struct res_query *q = &res->queries[i];
@@ -251,9 +229,7 @@ TH_TEST(run_db, query_timeout_is_recorded_and_the_run_goes_on)
 	    "--warmup", "1",	   "--runs", "2",  "--queries", "1,6",	      "--query-timeout",
 	    "0.001",	"--quiet", NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cli("timeout", args), 0);
-	assert_schema_valid(out);
-	struct res_file *res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	struct res_file *res = th_result_read_valid(out);
 	CU_ASSERT_PTR_NOT_NULL(res->finished_at);
 	const struct res_query *q1 = res_file_find_query(res, "Q1");
 	const struct res_query *q6 = res_file_find_query(res, "Q6");
@@ -547,8 +523,7 @@ TH_TEST(run_db, resume_completes_an_interrupted_run)
 		 "--resume %s --datadir %s --port %s --no-pin\n",
 		 out, out, db.inst, db.portarg);
 	CU_ASSERT_TRUE(log_contains(log, note));
-	struct res_file *res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	struct res_file *res = th_result_read(out);
 	CU_ASSERT_PTR_NULL(res->finished_at); /* a checkpoint */
 	size_t before = 0;
 	for (size_t i = 0; i < res->n_queries; i++)
@@ -578,9 +553,7 @@ TH_TEST(run_db, resume_completes_an_interrupted_run)
 	if (src != 0)
 		th_show_log(log);
 	CU_ASSERT_EQUAL_FATAL(src, 0);
-	assert_schema_valid(out);
-	res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	res = th_result_read_valid(out);
 	CU_ASSERT_PTR_NOT_NULL(res->finished_at);
 	CU_ASSERT_EQUAL_FATAL(res->n_queries, 2);
 	for (size_t i = 0; i < res->n_queries; i++) {
@@ -648,9 +621,7 @@ TH_TEST(run_db, variants_interleave)
 	const char *names[2] = {"old", "new"};
 	for (int v = 0; v < 2; v++) {
 		snprintf(path[v], sizeof(path[v]), "%s/%s.json", dir, names[v]);
-		assert_schema_valid(path[v]);
-		res[v] = read_result(path[v]);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(res[v]);
+		res[v] = th_result_read_valid(path[v]);
 		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res[v]->plan, "variant")),
 				       names[v]);
 	}
@@ -722,9 +693,7 @@ TH_TEST(run_db, budget_run_ends_in_time_and_records_its_plan)
 	for (int v = 0; v < 2; v++) {
 		char path[4400];
 		snprintf(path, sizeof(path), "%s/%s.json", dir, names[v]);
-		assert_schema_valid(path);
-		res[v] = read_result(path);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(res[v]);
+		res[v] = th_result_read_valid(path);
 		CU_ASSERT_PTR_NOT_NULL(res[v]->finished_at);
 		CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(res[v]->plan, "budget_s")),
 				       budget, 1e-9);
@@ -862,8 +831,7 @@ TH_TEST(run_db, budget_makes_min_restarts)
 	snprintf(log, sizeof(log), "%s/minrestarts.log", db.tmp);
 	CU_ASSERT(log_contains(log, "the 1 restart --min-restarts still owes needs at least"));
 	CU_ASSERT(log_contains(log, "s of its 1 s budget"));
-	struct res_file *res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	struct res_file *res = th_result_read(out);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(res->plan, "min_restarts")), 2);
 	json_t *b = res->extra ? json_object_get(res->extra, "budget") : NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
@@ -922,8 +890,7 @@ TH_TEST(run_db, costs_from_warns_before_the_first_restart)
 	snprintf(log, sizeof(log), "%s/costs.log", db.tmp);
 	CU_ASSERT(log_contains(log, "the 2 restarts --min-restarts still owes need at least"));
 	CU_ASSERT_FALSE(log_contains(log, "the 1 restart --min-restarts still owes"));
-	struct res_file *res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	struct res_file *res = th_result_read(out);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(res->plan, "costs_from")), prior);
 	res_file_free(res);
 	const char *sf[] = {"run",	"-s", "0.1",	      "-o",  other,
@@ -1016,8 +983,7 @@ TH_TEST(run_db, row_count_change_is_recorded_and_flagged)
 	srv_opts_release(&o);
 	CU_ASSERT_EQUAL_FATAL(ins, 0);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	struct res_file *res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	struct res_file *res = th_result_read(out);
 	const struct res_query *q = res_file_find_query(res, "Q1");
 	CU_ASSERT_EQUAL_FATAL(q->n_restarts, 1);
 	const struct res_restart *r = &q->restarts[0];

@@ -28,12 +28,7 @@ static struct res_file *run_read(const char *name, const char *const *args)
 	const char *head[] = {"run", "-s", "0.01", "-o", out, "--datadir", db.inst,
 			      "--port", db.portarg, NULL};
 	CU_ASSERT_EQUAL_FATAL(th_run_logged(log, head, args), 0);
-	struct res_file *res = NULL;
-	struct errbuf err = {""};
-	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
-	CU_ASSERT_EQUAL(
-	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
-	return res;
+	return th_result_read_valid(out);
 }
 
 /* Nothing of Valgrind's left in the instance's tmp dir once the server stopped. */
@@ -107,11 +102,7 @@ static const char *str_of(json_t *o, const char *key)
  * --min-restarts owes, each measured restart counted; the decision of Q20 into *out. */
 static void budget_file_check(const char *path, const char *side, const char **out)
 {
-	struct res_file *res = NULL;
-	struct errbuf err = {""};
-	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, path, &err), 0);
-	CU_ASSERT_EQUAL(
-	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", path, &err), 0);
+	struct res_file *res = th_result_read_valid(path);
 	CU_ASSERT_STRING_EQUAL(str_of(res->plan, "warmup_rule"), "instructions-steady");
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(res->plan, "runs_max")), 2);
 	json_t *b = json_object_get(res->extra, "budget");

@@ -182,12 +182,16 @@ static struct res_file *run_hogged(const char *name, enum hog_kind kind, char *o
 		th_show_log(log);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(starts, 3);
-	struct res_file *res = NULL;
-	struct errbuf err = {""};
-	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
-	CU_ASSERT_EQUAL(
-	    th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &err), 0);
-	return res;
+	return th_result_read_valid(out);
+}
+
+/* Nonzero when the server can be pinned apart from the client; else the case is skipped. */
+static int two_cpus(void)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+		return 1;
+	th_skip("one CPU: the server is not pinned apart from the client");
+	return 0;
 }
 
 /* Busy share of the CPUs over 1 s from /proc/stat: the host's own background load. */
@@ -215,10 +219,8 @@ static double host_busy_share(void)
 TH_TEST(run_interf_db, hogged_restart_is_disturbed_and_excluded)
 {
 	CU_ASSERT_FATAL(loaded);
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		th_skip("one CPU: the server is not pinned apart from the client");
+	if (!two_cpus())
 		return;
-	}
 	double idle_before = 1 - host_busy_share();
 	char out[4300], log[4300], cmp_log[4300];
 	snprintf(cmp_log, sizeof(cmp_log), "%s/compare.log", db.tmp);
@@ -338,10 +340,8 @@ TH_TEST(run_interf_db, hogged_restart_is_disturbed_and_excluded)
 TH_TEST(run_interf_db, memory_streamer_is_memory_contention)
 {
 	CU_ASSERT_FATAL(loaded);
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		th_skip("one CPU: the server is not pinned apart from the client");
+	if (!two_cpus())
 		return;
-	}
 	char out[4300], log[4300];
 	struct res_file *res = run_hogged("memory", HOG_MEMORY, out, sizeof(out), log, sizeof(log));
 	json_t *mp = json_object_get(res->host, "memory_probe");
@@ -377,10 +377,8 @@ TH_TEST(run_interf_db, memory_streamer_is_memory_contention)
 TH_TEST(run_interf_db, redo_disturbed_measures_again_and_keeps_the_first)
 {
 	CU_ASSERT_FATAL(loaded);
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		th_skip("one CPU: the server is not pinned apart from the client");
+	if (!two_cpus())
 		return;
-	}
 	double idle_before = 1 - host_busy_share();
 	char out[4300], log[4300];
 	snprintf(out, sizeof(out), "%s/redo.json", db.tmp);

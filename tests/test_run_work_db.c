@@ -23,15 +23,6 @@ static int run_cli(const char *tag, const char *const *args)
 	return th_db_run(&db, tag, args);
 }
 
-static struct res_file *read_result(const char *path)
-{
-	struct res_file *res = NULL;
-	struct errbuf err = {""};
-	if (res_file_read(&res, path, &err) < 0)
-		fprintf(stderr, "%s\n", err.msg);
-	return res;
-}
-
 static struct rpt_compare *compare(const char *pa, struct res_file *a, const char *pb,
 				   struct res_file *b)
 {
@@ -58,12 +49,7 @@ TH_TEST(run_work_db, two_restarts_record_identical_work)
 	const char *args[] = {"run",	    "-s",     "0.01", "-o", out, "--restarts", "2",
 			      "--warmup", "1",	      "--runs", "2",  "--quiet", NULL};
 	CU_ASSERT_EQUAL_FATAL(run_cli("work", args), 0);
-	struct errbuf serr = {""};
-	if (th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", out, &serr) < 0)
-		fprintf(stderr, "%s\n", serr.msg);
-	CU_ASSERT_STRING_EQUAL(serr.msg, "");
-	struct res_file *res = read_result(out);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	struct res_file *res = th_result_read_valid(out);
 	json_t *cost = json_object_get(res->plan, "work_reading_cost");
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(cost, "Rows_tmp_read")), 19);
 	size_t same = 0;
@@ -128,9 +114,7 @@ TH_TEST(run_work_db, semijoin_ab_changes_the_plan_changing_queries)
 	CU_ASSERT_EQUAL_FATAL(run_cli("ab", args), 0);
 	snprintf(pa, sizeof(pa), "%s/on.json", dir);
 	snprintf(pb, sizeof(pb), "%s/off.json", dir);
-	struct res_file *a = read_result(pa), *b = read_result(pb);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	struct res_file *a = th_result_read(pa), *b = th_result_read(pb);
 	struct rpt_compare *cmp = compare(pa, a, pb, b);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cmp);
 	static const char *const changed[] = {"Q4", "Q18", "Q20", "Q21"};

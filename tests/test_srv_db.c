@@ -76,6 +76,13 @@ static int servers_left(void)
 	return n;
 }
 
+/* th_srv_release, then no server of these tests is left running. */
+static void release_all(struct th_srv *t)
+{
+	th_srv_release(t);
+	CU_ASSERT_EQUAL(servers_left(), 0);
+}
+
 /* A live process (a zombie left for an init that does not reap is not one). */
 static int pid_exists(pid_t pid)
 {
@@ -89,21 +96,6 @@ static int pid_exists(pid_t pid)
 	buf[n] = '\0';
 	const char *p = strrchr(buf, ')');
 	return !(p && (p[2] == 'Z' || p[2] == 'X'));
-}
-
-/* First column of the first row of sql, into out. */
-static int query_one(MYSQL *m, const char *sql, char *out, size_t len)
-{
-	out[0] = '\0';
-	if (mysql_query(m, sql) != 0)
-		return -1;
-	MYSQL_RES *res = mysql_store_result(m);
-	MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
-	int rc = row && row[0] ? 0 : -1;
-	if (rc == 0)
-		snprintf(out, len, "%s", row[0]);
-	mysql_free_result(res);
-	return rc;
 }
 
 TH_TEST(srv_db, init_creates_datadir_once)
@@ -138,7 +130,7 @@ TH_TEST(srv_db, start_applies_template_and_overlay)
 	CU_ASSERT_TRUE(pid_exists(srv_pid(t.s)));
 	MYSQL *m = srv_connect(t.s, NULL, &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL(query_one(m, "SELECT VERSION()", v, sizeof(v)), 0);
+	CU_ASSERT_EQUAL(th_query_one(m, "SELECT VERSION()", v, sizeof(v)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "MariaDB"));
 	/* the version the binary reported is the version the server runs */
 	CU_ASSERT_EQUAL(strncmp(v, srv_version(t.s), strcspn(srv_version(t.s), "-")), 0);
@@ -157,12 +149,12 @@ TH_TEST(srv_db, start_applies_template_and_overlay)
 	    {"SELECT @@character_set_connection", "utf8mb4"},
 	};
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		CU_ASSERT_EQUAL(query_one(m, vars[i].sql, v, sizeof(v)), 0);
+		CU_ASSERT_EQUAL(th_query_one(m, vars[i].sql, v, sizeof(v)), 0);
 		if (strcmp(v, vars[i].want))
 			fprintf(stderr, "%s: '%s', want '%s'\n", vars[i].sql, v, vars[i].want);
 		CU_ASSERT_STRING_EQUAL(v, vars[i].want);
 	}
-	CU_ASSERT_EQUAL(query_one(m, "SELECT @@port", v, sizeof(v)), 0);
+	CU_ASSERT_EQUAL(th_query_one(m, "SELECT @@port", v, sizeof(v)), 0);
 	CU_ASSERT_EQUAL(strtol(v, NULL, 10), db.port);
 	mysql_close(m);
 
@@ -190,8 +182,7 @@ TH_TEST(srv_db, start_applies_template_and_overlay)
 	CU_ASSERT_FALSE(pid_exists(pid));
 	CU_ASSERT_FALSE(srv_is_alive(t.s));
 	CU_ASSERT_EQUAL(srv_pid(t.s), 0);
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 TH_TEST(srv_db, restart_gives_a_fresh_process)
@@ -215,7 +206,7 @@ TH_TEST(srv_db, restart_gives_a_fresh_process)
 	CU_ASSERT_NOT_EQUAL(first, second);
 	m = srv_connect(t.s, "t", &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL(query_one(m, "SELECT a FROM k", v, sizeof(v)), 0);
+	CU_ASSERT_EQUAL(th_query_one(m, "SELECT a FROM k", v, sizeof(v)), 0);
 	CU_ASSERT_STRING_EQUAL(v, "42");
 	CU_ASSERT_EQUAL(mysql_query(m, "DROP DATABASE t"), 0);
 	mysql_close(m);
@@ -248,8 +239,7 @@ TH_TEST(srv_db, bad_option_fails_with_server_reason)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "unknown variable 'no_such_option_dbt3=1'"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "exited with status"));
 	CU_ASSERT_EQUAL(srv_pid(t.s), 0);
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 TH_TEST(srv_db, busy_port_fails_with_server_reason)
@@ -268,8 +258,7 @@ TH_TEST(srv_db, busy_port_fails_with_server_reason)
 	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), SRV_E_EXITED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "Address already in use"));
 	close(fd);
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 /* A binary that claims to be MariaDB and never answers: the start timeout kills it. */
@@ -299,8 +288,7 @@ TH_TEST(srv_db, silent_exit_says_error_log_empty)
 	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), SRV_E_EXITED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "exited with status 1"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, ":\n(error log empty)"));
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 TH_TEST(srv_db, crash_is_detected)
@@ -328,8 +316,7 @@ TH_TEST(srv_db, crash_is_detected)
 		fprintf(stderr, "restart after crash: %s\n", t.err.msg);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 static int nice_hook(void *arg)
@@ -377,8 +364,7 @@ TH_TEST(srv_db, child_hook_runs_before_exec)
 	CU_ASSERT_EQUAL_FATAL(srv_start(t.s, &niced, &t.err), 0);
 	CU_ASSERT_EQUAL(proc_nice(srv_pid(t.s)), 7);
 	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 TH_TEST(srv_db, forked_child_exit_leaves_server_alone)
@@ -394,8 +380,7 @@ TH_TEST(srv_db, forked_child_exit_leaves_server_alone)
 	CU_ASSERT_TRUE(srv_is_alive(t.s));
 	CU_ASSERT_TRUE(srv_ping(t.s));
 	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 TH_TEST(srv_db, sigterm_stops_started_servers)
@@ -452,7 +437,7 @@ TH_TEST(srv_db, external_server_is_used_not_managed)
 	CU_ASSERT_EQUAL(srv_check(x, &t.err), 0);
 	MYSQL *m = srv_connect(x, NULL, &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL(query_one(m, "SELECT VERSION()", v, sizeof(v)), 0);
+	CU_ASSERT_EQUAL(th_query_one(m, "SELECT VERSION()", v, sizeof(v)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "MariaDB"));
 	mysql_close(m);
 	json_t *info = srv_info_json(x, &t.err);
@@ -482,8 +467,7 @@ TH_TEST(srv_db, external_server_is_used_not_managed)
 	srv_opts_release(&ext);
 	unsetenv("MYSQL_PWD");
 	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 TH_TEST(srv_db, stuck_server_is_killed_after_timeout)
@@ -500,8 +484,7 @@ TH_TEST(srv_db, stuck_server_is_killed_after_timeout)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t.err.msg, "was killed"));
 	CU_ASSERT_TRUE(took < 30);
 	CU_ASSERT_FALSE(pid_exists(pid));
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 TH_TEST(srv_db, interrupted_init_leaves_nothing_running)
@@ -634,8 +617,7 @@ TH_TEST(srv_db, second_process_finds_instance_in_use)
 	/* the holder exited: the lock is free again */
 	CU_ASSERT_EQUAL(srv_start(t.s, NULL, &t.err), 0);
 	CU_ASSERT_EQUAL(srv_stop(t.s, &t.err), 0);
-	th_srv_release(&t);
-	CU_ASSERT_EQUAL(servers_left(), 0);
+	release_all(&t);
 }
 
 int main(int argc, char **argv)

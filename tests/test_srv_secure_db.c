@@ -177,11 +177,10 @@ TH_TEST(srv_secure_db, outfile_only_in_private_dir)
 	snprintf(stmt, sizeof(stmt), "SELECT 'x' INTO OUTFILE '%s'", inside);
 	CU_ASSERT_EQUAL(mysql_query(m, stmt), 0);
 	CU_ASSERT_EQUAL(access(inside, F_OK), 0);
-	CU_ASSERT_EQUAL(mysql_query(m, "SELECT LOAD_FILE('/etc/passwd') IS NULL"), 0);
-	MYSQL_RES *r = mysql_store_result(m);
-	MYSQL_ROW row = r ? mysql_fetch_row(r) : NULL;
-	CU_ASSERT_TRUE(row && row[0] && strcmp(row[0], "1") == 0);
-	mysql_free_result(r);
+	char v[8];
+	CU_ASSERT_EQUAL(th_query_one(m, "SELECT LOAD_FILE('/etc/passwd') IS NULL", v, sizeof(v)),
+			0);
+	CU_ASSERT_STRING_EQUAL(v, "1");
 	mysql_close(m);
 }
 
@@ -317,11 +316,9 @@ TH_TEST(srv_secure_db, socket_only_without_port)
 	CU_ASSERT_EQUAL(code, 2002);
 	MYSQL *m = connect_root();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL(mysql_query(m, "SELECT @@skip_networking"), 0);
-	MYSQL_RES *r = mysql_store_result(m);
-	MYSQL_ROW row = r ? mysql_fetch_row(r) : NULL;
-	CU_ASSERT_TRUE(row && row[0] && strcmp(row[0], "1") == 0);
-	mysql_free_result(r);
+	char v[8];
+	CU_ASSERT_EQUAL(th_query_one(m, "SELECT @@skip_networking", v, sizeof(v)), 0);
+	CU_ASSERT_STRING_EQUAL(v, "1");
 	mysql_close(m);
 	CU_ASSERT_EQUAL(
 	    th_sh(out, sizeof(out), "'%s' server stop -q --datadir '%s'", DBT3_BINARY, db.inst), 0);

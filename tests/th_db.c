@@ -99,6 +99,20 @@ pid_t th_db_spawn(const struct th_db *db, const char *log, const char *const *ar
 	return th_spawn(log, args, inst);
 }
 
+int th_query_one(MYSQL *m, const char *sql, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (mysql_query(m, sql) != 0)
+		return -1;
+	MYSQL_RES *res = mysql_store_result(m);
+	MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+	int rc = row && row[0] ? 0 : -1;
+	if (rc == 0)
+		snprintf(out, len, "%s", row[0]);
+	mysql_free_result(res);
+	return rc;
+}
+
 int th_db_run(const struct th_db *db, const char *tag, const char *const *args)
 {
 	char log[4300];

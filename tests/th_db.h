@@ -57,6 +57,10 @@ int th_db_init_and_load(struct th_db *db);
  * pin, --no-pin; its output in log. The child's pid (th_spawn). */
 pid_t th_db_spawn(const struct th_db *db, const char *log, const char *const *args, int pin);
 
+/* The first column of the first row of sql into out (len bytes): 0, or -1 when the query fails
+ * or returns no value (out is then ""). */
+int th_query_one(MYSQL *m, const char *sql, char *out, size_t len);
+
 /* th_db_spawn unpinned, to the end, its output in tmp/TAG.log and shown when it failed: the
  * exit code. */
 int th_db_run(const struct th_db *db, const char *tag, const char *const *args);

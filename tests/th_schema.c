@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "th_schema.h"
+#include "result/res.h"
+#include "tests/harness.h"
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -307,4 +309,29 @@ int th_schema_validate_files(const char *schema_path, const char *doc_path, stru
 	json_decref(doc);
 	json_decref(schema);
 	return rc;
+}
+
+void th_result_assert_valid(const char *path)
+{
+	struct errbuf err = {""};
+	int rc = th_schema_validate_files(DBT3_SOURCE_DIR "/docs/result.schema.json", path, &err);
+	if (rc != 0)
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+}
+
+struct res_file *th_result_read(const char *path)
+{
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	if (res_file_read(&res, path, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+	return res;
+}
+
+struct res_file *th_result_read_valid(const char *path)
+{
+	th_result_assert_valid(path);
+	return th_result_read(path);
 }

@@ -16,4 +16,17 @@ int th_schema_validate(json_t *schema, json_t *doc, struct errbuf *err);
 /* Loads both files and validates. */
 int th_schema_validate_files(const char *schema_path, const char *doc_path, struct errbuf *err);
 
+struct res_file;
+
+/* Asserts that the result file path is valid against docs/result.schema.json (the first
+ * violation on stderr when it is not). */
+void th_result_assert_valid(const char *path);
+
+/* The result file path as the reader takes it (free it with res_file_free); a file it refuses
+ * is a fatal failure, its reason on stderr. */
+struct res_file *th_result_read(const char *path);
+
+/* th_result_assert_valid, then th_result_read. */
+struct res_file *th_result_read_valid(const char *path);
+
 #endif
