@@ -23,12 +23,45 @@ static struct rpt_compare *compare(struct res_file *a, struct res_file *b, struc
 	return c;
 }
 
+/* The two files of a case and their comparison. */
+struct cmp {
+	struct res_file *a, *b;
+	struct rpt_compare *c;
+};
+
+/* Compares the files old and new of tests/data with the default options; a refusal is fatal. */
+static struct rpt_compare *cmp_open(struct cmp *x, const char *old, const char *new)
+{
+	struct errbuf err = {""};
+	x->a = th_rpt_load(old);
+	x->b = th_rpt_load(new);
+	x->c = compare(x->a, x->b, NULL, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x->c);
+	return x->c;
+}
+
+/* Compares them again with opts, after freeing the comparison before; a refusal is fatal. */
+static struct rpt_compare *cmp_with(struct cmp *x, const struct rpt_compare_opts *opts)
+{
+	struct rpt_file_info fa = {"old.json", x->a}, fb = {"new.json", x->b}, none = {NULL, NULL};
+	struct errbuf err = {""};
+	rpt_compare_free(x->c);
+	x->c = NULL;
+	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&x->c, &fa, &fb, &none, opts, &err), 0);
+	return x->c;
+}
+
+static void cmp_close(struct cmp *x)
+{
+	rpt_compare_free(x->c);
+	res_file_free(x->a);
+	res_file_free(x->b);
+}
+
 TH_TEST(compare, aa_pair_flags_nothing)
 {
-	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_same.json");
-	struct errbuf err = {""};
-	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct cmp x;
+	struct rpt_compare *c = cmp_open(&x, "cmp_old.json", "cmp_same.json");
 	CU_ASSERT_EQUAL(c->n_queries, 4);
 	CU_ASSERT_EQUAL(c->n_tested, 4);
 	/* 2% restart noise, 5 restarts a side: nothing flagged, but the CIs (about +-3%) do not
@@ -47,43 +80,33 @@ TH_TEST(compare, aa_pair_flags_nothing)
 		CU_ASSERT(c->queries[i].test.var_f_p >= 0.05);
 		CU_ASSERT(c->queries[i].p_adj >= c->queries[i].test.p); /* Holm never lowers p */
 	}
-	rpt_compare_free(c);
-	res_file_free(a);
-	res_file_free(b);
+	cmp_close(&x);
 }
 
 /* unchanged means the CI rules out a change of min-effect: a 0.3% restart noise A/A pair is
  * unchanged at 2%, inconclusive at 0.2% (its CIs are about +-0.5%). */
 TH_TEST(compare, unchanged_needs_a_tight_ci)
 {
-	struct res_file *a = th_rpt_load("cmp_tight_old.json"), *b = th_rpt_load("cmp_tight_new.json");
-	struct errbuf err = {""};
-	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct cmp x;
+	struct rpt_compare *c = cmp_open(&x, "cmp_tight_old.json", "cmp_tight_new.json");
 	CU_ASSERT_EQUAL(c->counts[RPT_UNCHANGED], 4);
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct st_test *t = &c->queries[i].test;
 		CU_ASSERT(t->ci_lo >= 1 / 1.02 && t->ci_hi <= 1.02);
 	}
-	rpt_compare_free(c);
 	struct rpt_compare_opts opts;
-	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, none = {NULL, NULL};
 	rpt_compare_opts_init(&opts);
 	opts.min_effect = 0.002;
-	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	c = cmp_with(&x, &opts);
 	CU_ASSERT_EQUAL(c->counts[RPT_INCONCLUSIVE], 4);
 	CU_ASSERT_EQUAL(c->worst, RPT_INCONCLUSIVE);
-	rpt_compare_free(c);
-	res_file_free(a);
-	res_file_free(b);
+	cmp_close(&x);
 }
 
 TH_TEST(compare, regression_improvement_and_plan_change)
 {
-	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
-	struct errbuf err = {""};
-	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct cmp x;
+	struct rpt_compare *c = cmp_open(&x, "cmp_old.json", "cmp_regress.json");
 	const struct rpt_query *q3 = th_rpt_query(c, "Q3"), *q6 = th_rpt_query(c, "Q6"),
 			       *q14 = th_rpt_query(c, "Q14");
 	CU_ASSERT_EQUAL(q3->verdict, RPT_REGRESSION);
@@ -117,26 +140,20 @@ TH_TEST(compare, regression_improvement_and_plan_change)
 	}
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "worst")), "regression");
 	json_decref(o);
-	rpt_compare_free(c);
-	res_file_free(a);
-	res_file_free(b);
+	cmp_close(&x);
 }
 
 TH_TEST(compare, wrong_result_is_most_severe)
 {
-	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_wrong.json");
-	struct errbuf err = {""};
-	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct cmp x;
+	struct rpt_compare *c = cmp_open(&x, "cmp_old.json", "cmp_wrong.json");
 	CU_ASSERT_EQUAL(th_rpt_query(c, "Q1")->verdict, RPT_WRONG_RESULT);
 	CU_ASSERT_TRUE(th_rpt_query(c, "Q1")->result_changed);
 	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_REGRESSION);
 	CU_ASSERT_EQUAL(c->worst, RPT_WRONG_RESULT);
 	/* the overall ratio leaves the wrong query out */
 	CU_ASSERT_EQUAL(c->overall.n_queries, 3);
-	rpt_compare_free(c);
-	res_file_free(a);
-	res_file_free(b);
+	cmp_close(&x);
 }
 
 TH_TEST(compare, row_count_change_is_wrong_result)
@@ -253,10 +270,8 @@ TH_TEST(compare, one_restart_needs_a_baseline)
 
 TH_TEST(compare, failed_restarts_are_left_out_and_warned)
 {
-	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_warn.json");
-	struct errbuf err = {""};
-	struct rpt_compare *c = compare(a, b, NULL, 0, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct cmp x;
+	struct rpt_compare *c = cmp_open(&x, "cmp_old.json", "cmp_warn.json");
 	const struct rpt_query *q3 = th_rpt_query(c, "Q3"), *q6 = th_rpt_query(c, "Q6"),
 			       *q14 = th_rpt_query(c, "Q14");
 	CU_ASSERT_EQUAL(q3->new.n_restarts, 5);
@@ -269,9 +284,7 @@ TH_TEST(compare, failed_restarts_are_left_out_and_warned)
 	CU_ASSERT_EQUAL(q14->new.n_used, 4);
 	CU_ASSERT_EQUAL(c->n_warnings, 1); /* unfinished run */
 	CU_ASSERT_PTR_NOT_NULL(strstr(c->warnings[0], "unfinished"));
-	rpt_compare_free(c);
-	res_file_free(a);
-	res_file_free(b);
+	cmp_close(&x);
 }
 
 static const struct {
@@ -338,48 +351,37 @@ TH_TEST(compare, queries_in_one_file_only_are_warned)
 
 TH_TEST(compare, moderated_method_tests_every_query)
 {
-	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
+	struct cmp x = {th_rpt_load("cmp_old.json"), th_rpt_load("cmp_regress.json"), NULL};
 	struct rpt_compare_opts opts;
-	struct rpt_compare *c = NULL;
-	struct errbuf err = {""};
-	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, none = {NULL, NULL};
 	rpt_compare_opts_init(&opts);
 	opts.method = ST_METHOD_EB;
-	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	struct rpt_compare *c = cmp_with(&x, &opts);
 	CU_ASSERT_EQUAL(c->n_tested, 4);
 	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_REGRESSION);
 	CU_ASSERT_EQUAL(th_rpt_query(c, "Q6")->verdict, RPT_IMPROVEMENT);
 	CU_ASSERT_NOT_EQUAL(th_rpt_query(c, "Q1")->verdict, RPT_REGRESSION);
 	/* R (tests/data/compare_reference.json, regress_eb_holm): CI 0.9851-1.0300, p_adj 1 */
 	CU_ASSERT_EQUAL(th_rpt_query(c, "Q1")->verdict, RPT_INCONCLUSIVE);
-	rpt_compare_free(c);
-	res_file_free(a);
-	res_file_free(b);
+	cmp_close(&x);
 }
 
 TH_TEST(compare, min_effect_and_correction_change_verdicts)
 {
-	struct res_file *a = th_rpt_load("cmp_old.json"), *b = th_rpt_load("cmp_regress.json");
+	struct cmp x = {th_rpt_load("cmp_old.json"), th_rpt_load("cmp_regress.json"), NULL};
 	struct rpt_compare_opts opts;
-	struct rpt_compare *c = NULL;
-	struct errbuf err = {""};
-	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, none = {NULL, NULL};
 	rpt_compare_opts_init(&opts);
 	opts.min_effect = 0.5;
-	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	struct rpt_compare *c = cmp_with(&x, &opts);
 	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_UNCHANGED);
 	CU_ASSERT_EQUAL(c->worst, RPT_UNCHANGED);
 	double p_holm = th_rpt_query(c, "Q1")->p_adj;
-	rpt_compare_free(c);
 	opts.min_effect = 0.02;
 	opts.correction = ST_CORR_NONE;
-	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	c = cmp_with(&x, &opts);
 	CU_ASSERT_DOUBLE_EQUAL(th_rpt_query(c, "Q1")->p_adj, th_rpt_query(c, "Q1")->test.p, 0);
 	CU_ASSERT(th_rpt_query(c, "Q1")->p_adj < p_holm);
 	CU_ASSERT_EQUAL(th_rpt_query(c, "Q3")->verdict, RPT_REGRESSION);
-	rpt_compare_free(c);
-	res_file_free(a);
-	res_file_free(b);
+	cmp_close(&x);
 }
 
 TH_MAIN(compare)

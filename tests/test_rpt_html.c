@@ -68,13 +68,47 @@ static void free_compare(struct rpt_compare *cmp)
 	res_file_free(new);
 }
 
+/* A case's temp dir, the compare model and the page (render_compare or a command's file). */
+struct page {
+	char *dir, *html;
+	struct rpt_compare *cmp;
+};
+
+/* Writes the fixture pair (restarts a side) into the case's dir and renders the comparison;
+ * failures are fatal. */
+static char *page_render(struct page *p, size_t restarts)
+{
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(p->dir, restarts), 0);
+	p->html = render_compare(p->dir, &p->cmp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p->html);
+	return p->html;
+}
+
+/* The page a command wrote as name into the case's dir (none is fatal), instead of the one
+ * before. */
+static char *page_read(struct page *p, const char *name)
+{
+	char path[4096];
+	free(p->html);
+	snprintf(path, sizeof(path), "%s/%s", p->dir, name);
+	p->html = th_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p->html);
+	return p->html;
+}
+
+static void page_free(struct page *p)
+{
+	free(p->html);
+	free_compare(p->cmp);
+	th_rmtree(p->dir);
+	free(p->dir);
+}
+
 TH_TEST(rpt_html, compare_verdict_classes_match_model)
 {
-	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 5), 0);
-	struct rpt_compare *cmp = NULL;
-	char *html = render_compare(dir, &cmp);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *html = page_render(&p, 5);
+	struct rpt_compare *cmp = p.cmp;
 	CU_ASSERT_EQUAL(cmp->n_queries, 22);
 	CU_ASSERT_EQUAL(th_count(html, "<article class=\"query verdict-"), 22);
 	for (size_t i = 0; i < cmp->n_queries; i++) {
@@ -103,18 +137,13 @@ TH_TEST(rpt_html, compare_verdict_classes_match_model)
 			 rpt_verdict_name((enum rpt_verdict)v), cmp->counts[v]);
 		CU_ASSERT_PTR_NOT_NULL(strstr(html, want));
 	}
-	free(html);
-	free_compare(cmp);
-	th_rmtree(dir);
-	free(dir);
+	page_free(&p);
 }
 
 TH_TEST(rpt_html, designed_queries_get_their_verdicts)
 {
-	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 5), 0);
-	struct rpt_compare *cmp = NULL;
-	char *html = render_compare(dir, &cmp);
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *html = page_render(&p, 5);
 	static const struct {
 		const char *id, *verdict;
 	} want[] = {{"Q5", "regression"},
@@ -164,19 +193,13 @@ TH_TEST(rpt_html, designed_queries_get_their_verdicts)
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<span class=\"mark warn\">old crash</span>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<span class=\"mark warn\">new timeout</span>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-chart=\"forest\""));
-	free(html);
-	free_compare(cmp);
-	th_rmtree(dir);
-	free(dir);
+	page_free(&p);
 }
 
 TH_TEST(rpt_html, escapes_a_script_label)
 {
-	char *dir = th_tempdir("html");
-	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 3), 0);
-	struct rpt_compare *cmp = NULL;
-	char *html = render_compare(dir, &cmp);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *html = page_render(&p, 3);
 	/* nowhere raw */
 	CU_ASSERT_PTR_NULL(strstr(html, "<script>window.__pwned"));
 	CU_ASSERT_PTR_NULL(strstr(html, "<img src=x"));
@@ -187,10 +210,7 @@ TH_TEST(rpt_html, escapes_a_script_label)
 	/* exactly the page's own script elements: the data, Vega, Vega-Lite, report.js */
 	CU_ASSERT_EQUAL(th_count(html, "<script"), 4);
 	CU_ASSERT_EQUAL(th_count(html, "</script>"), 4);
-	free(html);
-	free_compare(cmp);
-	th_rmtree(dir);
-	free(dir);
+	page_free(&p);
 }
 
 TH_TEST(rpt_html, escape_function)
@@ -208,15 +228,13 @@ TH_TEST(rpt_html, escape_function)
 
 TH_TEST(rpt_html, report_command_is_self_contained)
 {
-	char *dir = th_tempdir("html");
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *dir = p.dir;
 	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 4), 0);
 	CU_ASSERT_EQUAL_FATAL(th_system("'%s' report -q '%s/old.json' '%s/new.json' -o '%s/r.html'",
 					DBT3_BINARY, dir, dir, dir),
 			      0);
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/r.html", dir);
-	char *html = th_slurp(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	char *html = page_read(&p, "r.html");
 	CU_ASSERT_EQUAL(strncmp(html, "<!DOCTYPE html>", 15), 0);
 	/* every query: one article, one table row per file */
 	CU_ASSERT_EQUAL(th_count(html, "<article class=\"query verdict-"), 22);
@@ -241,52 +259,42 @@ TH_TEST(rpt_html, report_command_is_self_contained)
 	char *q9 = article_of(html, "Q9");
 	CU_ASSERT_PTR_NOT_NULL(q9 && strstr(q9, "<div class=\"plans\">"));
 	free(q9);
-	free(html);
-	th_rmtree(dir);
-	free(dir);
+	page_free(&p);
 }
 
 TH_TEST(rpt_html, compare_format_html)
 {
-	char *dir = th_tempdir("html");
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *dir = p.dir;
 	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 5), 0);
 	/* exit codes as for the other formats: 3, Q18 is a wrong result */
 	CU_ASSERT_EQUAL(th_system("'%s' compare -q '%s/old.json' '%s/new.json' --format html -o "
 				  "'%s/c.html'",
 				  DBT3_BINARY, dir, dir, dir),
 			3);
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/c.html", dir);
-	char *html = th_slurp(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	char *html = page_read(&p, "c.html");
 	CU_ASSERT_EQUAL(th_count(html, "<article class=\"query verdict-"), 22);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<li class=\"count-wrong-result\"><b>1</b>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-chart=\"forest\""));
 	CU_ASSERT_PTR_NULL(strstr(html, "<script>window.__pwned"));
 	CU_ASSERT_EQUAL(th_count(html, "<script"), 4);
-	free(html);
-	th_rmtree(dir);
-	free(dir);
+	page_free(&p);
 }
 
 /* tests/data/cmp_timeout.json: Q3 timed out in every restart (10 s), so its ratio is a lower bound
  */
 TH_TEST(rpt_html, timeout_ratio_is_shown_as_a_bound)
 {
-	char *dir = th_tempdir("html");
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *dir = p.dir;
 	CU_ASSERT_EQUAL(th_system("'%s' compare -q '%s/tests/data/cmp_old.json' "
 				  "'%s/tests/data/cmp_timeout.json' --format html -o '%s/t.html'",
 				  DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, dir),
 			1);
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/t.html", dir);
-	char *html = th_slurp(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	char *html = page_read(&p, "t.html");
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, ">&gt;= 200.7269</td>"));
 	CU_ASSERT_EQUAL(th_count(html, "&gt;= "), 1);
-	free(html);
-	th_rmtree(dir);
-	free(dir);
+	page_free(&p);
 }
 
 /* tests/data/seq_budget_*.json are run --budget files (plan.budget_s 600, warmup 4 and runs 3 the
@@ -294,7 +302,8 @@ TH_TEST(rpt_html, timeout_ratio_is_shown_as_a_bound)
  * which read as the fixed protocol every query had. A fixed-protocol file keeps its row. */
 TH_TEST(rpt_html, budget_protocol_says_upper_bounds)
 {
-	char *dir = th_tempdir("html");
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *dir = p.dir;
 	CU_ASSERT_EQUAL(
 	    th_system("'%s' compare -q '%s/tests/data/seq_budget_old.json' "
 		      "'%s/tests/data/seq_budget_new.json' --format html -o '%s/b.html'",
@@ -303,28 +312,21 @@ TH_TEST(rpt_html, budget_protocol_says_upper_bounds)
 	CU_ASSERT_EQUAL(th_system("'%s' report -q '%s/tests/data/cmp_old.json' -o '%s/f.html'",
 				  DBT3_BINARY, DBT3_SOURCE_DIR, dir),
 			0);
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/b.html", dir);
-	char *html = th_slurp(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	char *html = page_read(&p, "b.html");
 	CU_ASSERT_EQUAL(th_count(html, "8 restarts \xc3\x97 (warm-up until steady, at most 4 + at "
 				       "most 3 measured) in a budget of 600 s"),
 			2);
 	CU_ASSERT_PTR_NULL(strstr(html, "(4 warm-up + 3 measured)"));
-	free(html);
-	snprintf(path, sizeof(path), "%s/f.html", dir);
-	html = th_slurp(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	html = page_read(&p, "f.html");
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "warm-up + 3 measured)"));
 	CU_ASSERT_PTR_NULL(strstr(html, "in a budget of"));
-	free(html);
-	th_rmtree(dir);
-	free(dir);
+	page_free(&p);
 }
 
 TH_TEST(rpt_html, report_command_errors)
 {
-	char *dir = th_tempdir("html");
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *dir = p.dir;
 	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 2), 0);
 	char bad[4096];
 	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
@@ -355,8 +357,7 @@ TH_TEST(rpt_html, report_command_errors)
 	/* --help: usage on stdout, 0 */
 	CU_ASSERT_EQUAL(
 	    th_system("'%s' report --help | grep -q 'usage: dbt3stab report'", DBT3_BINARY), 0);
-	th_rmtree(dir);
-	free(dir);
+	page_free(&p);
 }
 
 TH_MAIN(rpt_html)

@@ -280,17 +280,47 @@ static struct srv_template_in mariadb_in(void)
 	return in;
 }
 
+/* The configuration srv_config_build makes (a failure is fatal), for the checks. */
+struct cfg {
+	struct srv_kv *kv;
+	size_t n;
+};
+
+static void cfg_build(struct cfg *c, const struct srv_opts *o, const struct srv_template_in *in,
+		      const struct srv_kv *overlay, size_t n_overlay)
+{
+	struct errbuf err;
+	*c = (struct cfg){NULL, 0};
+	CU_ASSERT_EQUAL_FATAL(srv_config_build(&c->kv, &c->n, o, in, overlay, n_overlay, &err), 0);
+}
+
+/* The value of name (NULL when it has none or is absent). */
+static const char *cfg_get(const struct cfg *c, const char *name)
+{
+	int found;
+	return kv_get(c->kv, c->n, name, &found);
+}
+
+static int cfg_has(const struct cfg *c, const char *name)
+{
+	int found;
+	kv_get(c->kv, c->n, name, &found);
+	return found;
+}
+
+static void cfg_free(struct cfg *c)
+{
+	srv_kv_free(c->kv, c->n);
+}
+
 TH_TEST(srv, template_mariadb_defaults)
 {
 	struct srv_opts o;
-	struct errbuf err;
-	struct srv_kv *kv = NULL;
-	size_t n = 0;
-	int found;
+	struct cfg c;
 	srv_opts_init(&o);
 	o.port = 4406;
 	struct srv_template_in in = mariadb_in();
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
+	cfg_build(&c, &o, &in, NULL, 0);
 	static const struct {
 		const char *name, *value;
 	} want[] = {
@@ -312,74 +342,61 @@ TH_TEST(srv, template_mariadb_defaults)
 	    {"query_cache_type", "0"},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		const char *v = kv_get(kv, n, want[i].name, &found);
-		CU_ASSERT_TRUE(found);
-		if (found && v) {
+		const char *v = cfg_get(&c, want[i].name);
+		CU_ASSERT_TRUE(cfg_has(&c, want[i].name));
+		if (v) {
 			CU_ASSERT_STRING_EQUAL(v, want[i].value);
 		} else {
 			fprintf(stderr, "missing %s\n", want[i].name);
 		}
 	}
-	kv_get(kv, n, "skip_log_bin", &found);
-	CU_ASSERT_TRUE(found);
+	CU_ASSERT_TRUE(cfg_has(&c, "skip_log_bin"));
 	/* --port asks for TCP; the server never gets user= (dbt3stab drops to 'mysql' itself) */
-	kv_get(kv, n, "skip_networking", &found);
-	CU_ASSERT_FALSE(found);
-	kv_get(kv, n, "user", &found);
-	CU_ASSERT_FALSE(found);
-	kv_get(kv, n, "mysqlx", &found);
-	CU_ASSERT_FALSE(found);
-	kv_get(kv, n, "innodb_redo_log_capacity", &found);
-	CU_ASSERT_FALSE(found);
-	srv_kv_free(kv, n);
+	CU_ASSERT_FALSE(cfg_has(&c, "skip_networking"));
+	CU_ASSERT_FALSE(cfg_has(&c, "user"));
+	CU_ASSERT_FALSE(cfg_has(&c, "mysqlx"));
+	CU_ASSERT_FALSE(cfg_has(&c, "innodb_redo_log_capacity"));
+	cfg_free(&c);
 
 	/* no --port: socket only (issue 12: no TCP listener unless asked); --performance-schema */
 	o.port = 0;
 	o.performance_schema = 1;
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "performance_schema", &found), "ON");
-	kv_get(kv, n, "skip_networking", &found);
-	CU_ASSERT_TRUE(found);
-	kv_get(kv, n, "port", &found);
-	CU_ASSERT_FALSE(found);
-	kv_get(kv, n, "bind_address", &found);
-	CU_ASSERT_FALSE(found);
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "secure_file_priv", &found), "/srv/dbt3/files");
-	srv_kv_free(kv, n);
+	cfg_build(&c, &o, &in, NULL, 0);
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "performance_schema"), "ON");
+	CU_ASSERT_TRUE(cfg_has(&c, "skip_networking"));
+	CU_ASSERT_FALSE(cfg_has(&c, "port"));
+	CU_ASSERT_FALSE(cfg_has(&c, "bind_address"));
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "secure_file_priv"), "/srv/dbt3/files");
+	cfg_free(&c);
 }
 
 TH_TEST(srv, template_mysql_redo_option_by_version)
 {
 	struct srv_opts o;
-	struct errbuf err;
-	struct srv_kv *kv = NULL;
-	size_t n = 0;
-	int found;
+	struct cfg c;
 	srv_opts_init(&o);
 	o.buffer_pool = 1 * GIB;
 	struct srv_template_in in = mariadb_in();
 	in.flavour = SRV_FLAVOUR_MYSQL;
 	in.version[0] = 8, in.version[1] = 0, in.version[2] = 36;
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_buffer_pool_size", &found), "1024M");
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_redo_log_capacity", &found), "256M");
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "mysqlx", &found), "OFF");
-	kv_get(kv, n, "query_cache_type", &found);
-	CU_ASSERT_FALSE(found);
-	kv_get(kv, n, "innodb_log_file_size", &found);
-	CU_ASSERT_FALSE(found);
-	srv_kv_free(kv, n);
+	cfg_build(&c, &o, &in, NULL, 0);
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_buffer_pool_size"), "1024M");
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_redo_log_capacity"), "256M");
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "mysqlx"), "OFF");
+	CU_ASSERT_FALSE(cfg_has(&c, "query_cache_type"));
+	CU_ASSERT_FALSE(cfg_has(&c, "innodb_log_file_size"));
+	cfg_free(&c);
 
 	in.version[2] = 20; /* 8.0.20 predates innodb_redo_log_capacity */
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_log_file_size", &found), "256M");
-	srv_kv_free(kv, n);
+	cfg_build(&c, &o, &in, NULL, 0);
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_log_file_size"), "256M");
+	cfg_free(&c);
 
 	/* a tiny pool still gets a workable redo log */
 	o.buffer_pool = 128 * MIB;
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_log_file_size", &found), "48M");
-	srv_kv_free(kv, n);
+	cfg_build(&c, &o, &in, NULL, 0);
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_log_file_size"), "48M");
+	cfg_free(&c);
 }
 
 /* Under Valgrind (run --instructions): no native AIO, the pool's maximum bounded to the pool (as
@@ -387,47 +404,38 @@ TH_TEST(srv, template_mysql_redo_option_by_version)
 TH_TEST(srv, template_under_valgrind)
 {
 	struct srv_opts o;
-	struct errbuf err;
-	struct srv_kv *kv = NULL;
-	size_t n = 0;
-	int found;
+	struct cfg c;
 	srv_opts_init(&o);
 	o.buffer_pool = 1 * GIB;
 	struct srv_template_in in = mariadb_in();
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
-	kv_get(kv, n, "innodb_use_native_aio", &found);
-	CU_ASSERT_FALSE(found);
-	kv_get(kv, n, "loose_innodb_buffer_pool_size_max", &found);
-	CU_ASSERT_FALSE(found);
-	srv_kv_free(kv, n);
+	cfg_build(&c, &o, &in, NULL, 0);
+	CU_ASSERT_FALSE(cfg_has(&c, "innodb_use_native_aio"));
+	CU_ASSERT_FALSE(cfg_has(&c, "loose_innodb_buffer_pool_size_max"));
+	cfg_free(&c);
 	o.valgrind = 1;
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_use_native_aio", &found), "0");
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "loose_innodb_buffer_pool_size_max", &found),
-			       "1073741824");
-	kv_get(kv, n, "skip_stack_trace", &found);
-	CU_ASSERT_TRUE(found);
-	srv_kv_free(kv, n);
+	cfg_build(&c, &o, &in, NULL, 0);
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_use_native_aio"), "0");
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "loose_innodb_buffer_pool_size_max"), "1073741824");
+	CU_ASSERT_TRUE(cfg_has(&c, "skip_stack_trace"));
+	cfg_free(&c);
 	CU_ASSERT_EQUAL(srv_kv_set(&o.server_options, &o.n_server_options, "innodb_use_native_aio",
 				   "1"),
 			0);
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, NULL, 0, &err), 0);
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_use_native_aio", &found), "1");
-	srv_kv_free(kv, n);
+	cfg_build(&c, &o, &in, NULL, 0);
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_use_native_aio"), "1");
+	cfg_free(&c);
 	srv_opts_release(&o);
 }
 
 TH_TEST(srv, overlay_then_user_options_win)
 {
 	struct srv_opts o;
-	struct errbuf err;
-	struct srv_kv *kv = NULL;
-	size_t n = 0, n_template = 0;
-	int found;
+	struct cfg c;
 	srv_opts_init(&o);
 	struct srv_template_in in = mariadb_in();
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n_template, &o, &in, NULL, 0, &err), 0);
-	srv_kv_free(kv, n_template);
+	cfg_build(&c, &o, &in, NULL, 0);
+	size_t n_template = c.n;
+	cfg_free(&c);
 
 	struct srv_kv overlay[] = {
 	    {"innodb_flush_log_at_trx_commit", "0"},
@@ -437,19 +445,18 @@ TH_TEST(srv, overlay_then_user_options_win)
 	parse(&o, SRV_OPT_SERVER_OPTION, "innodb_doublewrite=1");
 	parse(&o, SRV_OPT_SERVER_OPTION, "port=5555");
 	parse(&o, SRV_OPT_SERVER_OPTION, "innodb_io_capacity=900");
-	CU_ASSERT_EQUAL_FATAL(srv_config_build(&kv, &n, &o, &in, overlay, 3, &err), 0);
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_flush_log_at_trx_commit", &found), "0");
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_doublewrite", &found), "1");
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "port", &found), "5555");
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_io_capacity", &found), "900");
+	cfg_build(&c, &o, &in, overlay, 3);
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_flush_log_at_trx_commit"), "0");
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_doublewrite"), "1");
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "port"), "5555");
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_io_capacity"), "900");
 	/* '-' and '_' name the same option: replaced in place, not repeated */
-	CU_ASSERT_STRING_EQUAL(kv_get(kv, n, "innodb_adaptive_hash_index", &found), "OFF");
-	kv_get(kv, n, "innodb-adaptive-hash-index", &found);
-	CU_ASSERT_FALSE(found);
+	CU_ASSERT_STRING_EQUAL(cfg_get(&c, "innodb_adaptive_hash_index"), "OFF");
+	CU_ASSERT_FALSE(cfg_has(&c, "innodb-adaptive-hash-index"));
 	/* new: flush_log_at_trx_commit, doublewrite, port (the template has none without --port),
 	 * io_capacity */
-	CU_ASSERT_EQUAL(n, n_template + 4);
-	srv_kv_free(kv, n);
+	CU_ASSERT_EQUAL(c.n, n_template + 4);
+	cfg_free(&c);
 	srv_opts_release(&o);
 }
 

@@ -22,6 +22,14 @@ static void exp_of(double *out, const double *x, size_t n)
 		out[i] = exp(x[i]);
 }
 
+/* R's sleep data (two groups of 10) as restart means, and the default options. */
+static void sleep_means(double a[10], double b[10], struct st_compare_opts *o)
+{
+	exp_of(a, sleep1, 10);
+	exp_of(b, sleep2, 10);
+	st_compare_opts_init(o);
+}
+
 /* R 4.x: t.test(extra ~ group, data = sleep) prints
  *   t = -1.8608, df = 17.776, p-value = 0.07939
  *   95 percent confidence interval: -3.3654832  0.2054832
@@ -32,10 +40,7 @@ TH_TEST(stats, welch_matches_r_sleep)
 	struct st_test t;
 	struct st_compare_opts o;
 	struct errbuf err;
-
-	exp_of(a, sleep1, 10);
-	exp_of(b, sleep2, 10);
-	st_compare_opts_init(&o);
+	sleep_means(a, b, &o);
 	CU_ASSERT_EQUAL_FATAL(st_compare_means(&t, a, 10, b, 10, &o, &err), 0);
 	CU_ASSERT_EQUAL(t.kind, ST_TEST_WELCH);
 	CU_ASSERT_DOUBLE_EQUAL(t.diff, 1.58, 1e-12);
@@ -61,10 +66,7 @@ TH_TEST(stats, pooled_matches_r_student)
 	struct st_test t;
 	struct st_compare_opts o;
 	struct errbuf err;
-
-	exp_of(a, sleep1, 10);
-	exp_of(b, sleep2, 10);
-	st_compare_opts_init(&o);
+	sleep_means(a, b, &o);
 	for (int i = 0; i < 2; i++) {
 		o.method = i ? ST_METHOD_EB : ST_METHOD_POOLED;
 		CU_ASSERT_EQUAL_FATAL(st_compare_means(&t, a, 10, b, 10, &o, &err), 0);

@@ -19,17 +19,23 @@ struct bound_case {
 	double z[16];
 };
 
+/* The options of a reference case's design (c: a bound_case or a tbound_case). */
+#define OPTS_OF(o, c)                                                                              \
+	do {                                                                                       \
+		st_seq_opts_init(o);                                                               \
+		(o)->spending = (c)->spending;                                                     \
+		(o)->alpha = (c)->alpha;                                                           \
+		(o)->m = (c)->m;                                                                   \
+		(o)->max_pairs = (c)->max_pairs;                                                   \
+		(o)->first_look = (c)->first_look;                                                 \
+		(o)->alt = (c)->alt;                                                               \
+	} while (0)
+
 static void design_of(struct st_seq_design *out, const struct bound_case *c)
 {
 	struct st_seq_opts o;
 	struct errbuf err;
-	st_seq_opts_init(&o);
-	o.spending = c->spending;
-	o.alpha = c->alpha;
-	o.m = c->m;
-	o.max_pairs = c->max_pairs;
-	o.first_look = c->first_look;
-	o.alt = c->alt;
+	OPTS_OF(&o, c);
 	CU_ASSERT_EQUAL_FATAL(st_seq_design_init(out, &o, &err), 0);
 }
 
@@ -99,13 +105,7 @@ TH_TEST(stats_seq, t_bounds_match_scipy)
 	struct errbuf err;
 	for (size_t i = 0; i < NELEM(cases); i++) {
 		const struct tbound_case *c = &cases[i];
-		st_seq_opts_init(&o);
-		o.spending = c->spending;
-		o.alpha = c->alpha;
-		o.m = c->m;
-		o.max_pairs = c->max_pairs;
-		o.first_look = c->first_look;
-		o.alt = c->alt;
+		OPTS_OF(&o, c);
 		o.pairing = c->pairing;
 		CU_ASSERT_EQUAL_FATAL(st_seq_design_init(&d, &o, &err), 0);
 		for (size_t k = 0; k < c->first_look; k++)
