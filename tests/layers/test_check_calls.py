@@ -11,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 
+from selftest import judge
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # (name, {file: C text}, archives {name: [files]} (None: the objects themselves), exit code, line)
@@ -80,17 +82,12 @@ def main(argv):
         print("usage: test_check_calls.py CC AR NM", file=sys.stderr)
         return 2
     cc, ar, nm = argv[1:]
-    failed = 0
-    for name, files, archives, want_rc, want_line in CASES:
+
+    def run(case):
         with tempfile.TemporaryDirectory() as tmp:
-            rc, out = run_case(cc, ar, nm, files, archives, tmp)
-        ok = rc == want_rc and want_line in out
-        print(f"{'ok  ' if ok else 'FAIL'} {name}")
-        if not ok:
-            failed += 1
-            print(f"     exit {rc} (want {want_rc}); output:\n" + out.rstrip())
-    print(f"{len(CASES) - failed} of {len(CASES)} cases pass")
-    return 1 if failed else 0
+            return run_case(cc, ar, nm, case[1], case[2], tmp)
+
+    return judge(CASES, run)
 
 
 if __name__ == "__main__":
