@@ -11,13 +11,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.stats import multivariate_normal, norm
 
-
-def spend(kind, alpha, t):
-    if t >= 1:
-        return alpha
-    if kind == "obf":
-        return 2 * norm.sf(norm.isf(alpha / 2) / np.sqrt(t))
-    return alpha * np.log(1 + (np.e - 1) * t)
+from seq_spend import spend
 
 
 def cross(bounds, c, info):

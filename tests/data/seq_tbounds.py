@@ -23,17 +23,11 @@ import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as tdist
 
+from seq_spend import spend
+
 CELLS = 800
 BISECT = 64
 MARGINAL = 1e-7  # a look spending less takes the marginal quantile of its t (as st_seq_tbounds.c)
-
-
-def spend(kind, alpha, t):
-    if t >= 1:
-        return alpha
-    if kind == "obf":
-        return 2 * norm.sf(norm.isf(alpha / 2) / np.sqrt(t))
-    return alpha * np.log(1 + (np.e - 1) * t)
 
 
 def increments(kind, alpha_query, K, first, two_sided):
