@@ -26,6 +26,13 @@ static void srv_for_test(struct th_srv *t)
 	th_srv_init(t, &db, 128u << 20);
 }
 
+/* srv_for_test, then its server started (a failure is fatal). */
+static void start_for_test(struct th_srv *t)
+{
+	srv_for_test(t);
+	CU_ASSERT_EQUAL_FATAL(th_srv_start(t, NULL), 0);
+}
+
 /* srv_for_test with --mysqld a shell script in the temp dir (name) that says it is MariaDB
  * 10.11 to --version and otherwise runs body: 0, or -1 when it cannot be written. */
 static int fake_server_for_test(struct th_srv *t, const char *name, const char *body)
@@ -189,8 +196,7 @@ TH_TEST(srv_db, restart_gives_a_fresh_process)
 {
 	struct th_srv t;
 	char v[64];
-	srv_for_test(&t);
-	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
+	start_for_test(&t);
 	pid_t first = srv_pid(t.s);
 	MYSQL *m = srv_connect(t.s, NULL, &t.err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -294,8 +300,7 @@ TH_TEST(srv_db, silent_exit_says_error_log_empty)
 TH_TEST(srv_db, crash_is_detected)
 {
 	struct th_srv t;
-	srv_for_test(&t);
-	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
+	start_for_test(&t);
 	CU_ASSERT_EQUAL(srv_check(t.s, &t.err), 0);
 	pid_t pid = srv_pid(t.s);
 	CU_ASSERT_EQUAL(kill(pid, SIGKILL), 0);
@@ -370,8 +375,7 @@ TH_TEST(srv_db, child_hook_runs_before_exec)
 TH_TEST(srv_db, forked_child_exit_leaves_server_alone)
 {
 	struct th_srv t;
-	srv_for_test(&t);
-	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
+	start_for_test(&t);
 	pid_t child = fork();
 	if (child == 0)
 		exit(0); /* runs the atexit hook with the inherited registry */
@@ -421,8 +425,7 @@ TH_TEST(srv_db, external_server_is_used_not_managed)
 	struct srv_opts ext;
 	struct srv *x = NULL;
 	char v[256], sock[4300];
-	srv_for_test(&t);
-	CU_ASSERT_EQUAL_FATAL(th_srv_start(&t, NULL), 0);
+	start_for_test(&t);
 	snprintf(sock, sizeof(sock), "%s/mysqld.sock", db.inst);
 	srv_opts_init(&ext);
 	CU_ASSERT_EQUAL(srv_opts_parse(&ext, SRV_OPT_SOCKET, sock, &t.err), 1);
