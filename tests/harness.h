@@ -22,6 +22,11 @@ struct th_case {
 	}                                                                                          \
 	static void test_##suite##__##name(void)
 
+/* A row of a hand-written table of cases for th_run, the name written once: TH_CASE(srv_db,
+ * crash_is_detected) is {"crash_is_detected", test_srv_db__crash_is_detected}. TH_TEST makes
+ * the table unnecessary; this stays for a branch written before it. */
+#define TH_CASE(suite, name) {#name, test_##suite##__##name}
+
 /* The main of a test file that only runs its cases: th_run(suite, th_cases(), ...). */
 #define TH_MAIN(suite)                                                                             \
 	int main(int argc, char **argv)                                                            \
