@@ -17,6 +17,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The "two_steps" series of the reference: its results, restart means and change points. */
+#define HSC_N href_n[HREF_TWO_STEPS]
+#define HSC_MEANS (&href_means[href_first[HREF_TWO_STEPS]])
+#define HSC_CP (href_first_cp[HREF_TWO_STEPS])
+
 static const char *hsc_location;
 static const char *hsc_dir;
 
@@ -54,7 +59,7 @@ static char *hsc_night(int i)
 		for (size_t r = 0; r < res->queries[q].n_restarts && r < HREF_K; r++) {
 			struct res_restart *rr = &res->queries[q].restarts[r];
 			for (size_t k = 0; k < rr->n_measured; k++)
-				rr->measured_ms[k] = href_two_steps_means[i][r] * (1 + (double)q);
+				rr->measured_ms[k] = HSC_MEANS[i][r] * (1 + (double)q);
 		}
 	snprintf(name, sizeof(name), "night%02d.json", i);
 	char *path = hsc_path(name);
@@ -244,9 +249,9 @@ TH_TEST(hsc, add_is_idempotent_and_refuses_invalid_files)
  * common file: every night lands once. */
 TH_TEST(hsc, concurrent_adds_both_land)
 {
-	char *nights[HREF_TWO_STEPS_N];
+	char *nights[HREF_N_MAX];
 	pid_t pid[2];
-	for (int i = 0; i < HREF_TWO_STEPS_N; i++) {
+	for (size_t i = 0; i < HSC_N; i++) {
 		nights[i] = hsc_night(i);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(nights[i]);
 	}
@@ -257,7 +262,7 @@ TH_TEST(hsc, concurrent_adds_both_land)
 			continue;
 		struct hist_store *st = hsc_open();
 		int bad = !st;
-		for (int i = w; st && i < HREF_TWO_STEPS_N; i += 2) {
+		for (size_t i = (size_t)w; st && i < HSC_N; i += 2) {
 			struct errbuf err;
 			long long id;
 			enum hist_add_status s;
@@ -277,10 +282,10 @@ TH_TEST(hsc, concurrent_adds_both_land)
 	}
 	struct hist_store *st = hsc_open();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-	CU_ASSERT_EQUAL(hsc_count_results(st), HREF_TWO_STEPS_N);
-	CU_ASSERT_EQUAL(hsc_count_export(st), (size_t)HREF_TWO_STEPS_N * 20);
+	CU_ASSERT_EQUAL(hsc_count_results(st), HSC_N);
+	CU_ASSERT_EQUAL(hsc_count_export(st), HSC_N * 20);
 	hist_store_close(st);
-	for (int i = 0; i < HREF_TWO_STEPS_N; i++)
+	for (size_t i = 0; i < HSC_N; i++)
 		free(nights[i]);
 }
 
@@ -294,7 +299,7 @@ TH_TEST(hsc, check_finds_the_reference_change_points)
 	struct errbuf err = {""};
 	hist_detect_opts_init(&o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-	for (int i = 0; i < HREF_TWO_STEPS_N; i++) { /* no-ops after the concurrent case */
+	for (size_t i = 0; i < HSC_N; i++) { /* no-ops after the concurrent case */
 		char *night = hsc_night(i);
 		long long id;
 		enum hist_add_status s;
@@ -306,16 +311,17 @@ TH_TEST(hsc, check_finds_the_reference_change_points)
 	CU_ASSERT_EQUAL(c.series[0].s.n_qs, 4);
 	for (size_t q = 0; q < c.series[0].s.n_qs; q++) {
 		const struct hist_query_check *k = &c.series[0].checks[q];
-		CU_ASSERT_EQUAL(c.series[0].s.qs[q].n, HREF_TWO_STEPS_N);
-		CU_ASSERT_EQUAL_FATAL(k->n_cps, HREF_TWO_STEPS_NCPS);
+		CU_ASSERT_EQUAL(c.series[0].s.qs[q].n, HSC_N);
+		CU_ASSERT_EQUAL_FATAL(k->n_cps, href_ncps[HREF_TWO_STEPS]);
 		for (size_t i = 0; i < k->n_cps; i++) {
-			CU_ASSERT_EQUAL(k->cps[i].index, href_two_steps_cps[i]);
-			CU_ASSERT_DOUBLE_EQUAL(k->cps[i].test.ratio, href_two_steps_cp_ratio[i], 1e-9);
+			CU_ASSERT_EQUAL(k->cps[i].index, href_cps[HSC_CP + i]);
+			CU_ASSERT_DOUBLE_EQUAL(k->cps[i].test.ratio, href_cp_ratio[HSC_CP + i],
+					       1e-9);
 			/* the file stores times to the nanosecond: compare log p (p is ~1e-83) */
-			double lp = log(href_two_steps_cp_p[i]);
+			double lp = log(href_cp_p[HSC_CP + i]);
 			CU_ASSERT_DOUBLE_EQUAL(log(k->cps[i].test.p), lp, 1e-6 * fabs(lp));
 		}
-		const struct hist_point *pt = &c.series[0].s.qs[q].pts[href_two_steps_cps[0]];
+		const struct hist_point *pt = &c.series[0].s.qs[q].pts[href_cps[HSC_CP]];
 		CU_ASSERT_STRING_EQUAL(pt->started_at, "2026-10-08T13:00:00Z");
 	}
 	CU_ASSERT_FALSE(c.any_starts_regression);

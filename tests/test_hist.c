@@ -22,18 +22,24 @@ struct ref_case {
 	const double (*levels)[3];
 };
 
-#define CASE(lc, uc)                                                                              \
-	{#lc,	       href_##lc##_means, HREF_##uc##_N,   href_##lc##_q,     href_##lc##_cps,       \
-	 HREF_##uc##_NCPS, href_##lc##_cp_p, href_##lc##_cp_ratio, href_##lc##_cp_lo, href_##lc##_cp_hi, \
-	 HREF_##uc##_VERDICT, HREF_##uc##_NEWEST_P, href_##lc##_levels}
-
-static const struct ref_case cases[] = {
-    CASE(step8, STEP8),		CASE(null, NULL),		CASE(outlier, OUTLIER),
-    CASE(two_steps, TWO_STEPS), CASE(noisy_step3, NOISY_STEP3), CASE(newest_step, NEWEST_STEP),
-    CASE(quiet, QUIET),		CASE(newest_faster, NEWEST_FASTER), CASE(two_after, TWO_AFTER),
-    CASE(three_after, THREE_AFTER),
-};
-#define NCASES (sizeof(cases) / sizeof(cases[0]))
+/* Case k of the reference, out of the header's columns. */
+static struct ref_case ref_case(size_t k)
+{
+	size_t f = href_first[k], c = href_first_cp[k];
+	return (struct ref_case){.name = href_name[k],
+				 .means = &href_means[f],
+				 .n = href_n[k],
+				 .q = &href_q[f],
+				 .cps = &href_cps[c],
+				 .n_cps = href_ncps[k],
+				 .p = &href_cp_p[c],
+				 .ratio = &href_cp_ratio[c],
+				 .lo = &href_cp_lo[c],
+				 .hi = &href_cp_hi[c],
+				 .verdict = href_verdict[k],
+				 .newest_p = href_newest_p[k],
+				 .levels = &href_levels[href_first_level[k]]};
+}
 
 static void close_rel(double got, double want, double tol, const char *what, const char *name)
 {
@@ -53,9 +59,11 @@ static struct hist_pt *points(const struct ref_case *c, size_t n)
 
 TH_TEST(hist, q_hat_matches_reference)
 {
-	CU_ASSERT_EQUAL(NCASES, HREF_NCASES);
-	for (size_t k = 0; k < NCASES; k++) {
-		const struct ref_case *c = &cases[k];
+	/* the columns cover every row of the reference's restart means */
+	CU_ASSERT_EQUAL(href_first[HREF_NCASES - 1] + href_n[HREF_NCASES - 1],
+			sizeof(href_means) / sizeof(href_means[0]));
+	for (size_t k = 0; k < HREF_NCASES; k++) {
+		const struct ref_case rc = ref_case(k), *c = &rc;
 		double x[64];
 		for (size_t i = 0; i < c->n; i++) {
 			double s = 0;
@@ -72,8 +80,8 @@ TH_TEST(hist, change_points_match_reference)
 {
 	struct hist_detect_opts o;
 	hist_detect_opts_init(&o);
-	for (size_t k = 0; k < NCASES; k++) {
-		const struct ref_case *c = &cases[k];
+	for (size_t k = 0; k < HREF_NCASES; k++) {
+		const struct ref_case rc = ref_case(k), *c = &rc;
 		struct hist_pt *pts = points(c, c->n);
 		struct hist_cp *cps = NULL;
 		size_t n = 0;
@@ -98,8 +106,8 @@ TH_TEST(hist, newest_verdict_matches_reference)
 {
 	struct hist_detect_opts o;
 	hist_detect_opts_init(&o);
-	for (size_t k = 0; k < NCASES; k++) {
-		const struct ref_case *c = &cases[k];
+	for (size_t k = 0; k < HREF_NCASES; k++) {
+		const struct ref_case rc = ref_case(k), *c = &rc;
 		struct hist_pt *pts = points(c, c->n);
 		struct hist_query_check qc;
 		struct errbuf err;
@@ -119,7 +127,8 @@ TH_TEST(hist, newest_verdict_matches_reference)
  * and an outlier on the newest night followed by a normal night leaves no change point. */
 TH_TEST(hist, regression_starts_once)
 {
-	const struct ref_case *c = &cases[5]; /* newest_step: +10% on the last of 25 results */
+	/* newest_step: +10% on the last of 25 results */
+	const struct ref_case rc = ref_case(HREF_NEWEST_STEP), *c = &rc;
 	struct hist_detect_opts o;
 	struct errbuf err;
 	struct hist_query_check qc;
@@ -223,8 +232,8 @@ TH_TEST(hist, hunter_published_examples)
 /* The stable segments between the reference change points: geometric mean and t interval. */
 TH_TEST(hist, levels_match_reference)
 {
-	for (size_t k = 0; k < NCASES; k++) {
-		const struct ref_case *c = &cases[k];
+	for (size_t k = 0; k < HREF_NCASES; k++) {
+		const struct ref_case rc = ref_case(k), *c = &rc;
 		struct hist_pt *pts = points(c, c->n);
 		struct hist_cp cps[8];
 		struct hist_level lv[9];
