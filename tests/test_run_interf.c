@@ -536,6 +536,52 @@ TH_TEST(run_interf, memory_contention_rule)
 	res_file_free(res);
 }
 
+/* A process that spins until killed, bound to PU pu when pin. */
+static pid_t spinner(int pin, unsigned pu)
+{
+	pid_t child = fork();
+	if (child == 0) {
+		if (pin) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(pu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		volatile unsigned long x = 0;
+		for (;;)
+			x++;
+	}
+	return child;
+}
+
+/* n's window, its record into rec: held open 400 ms while child (> 0: a spinner, killed after
+ * it) runs, or opened and closed at once (child 0). */
+static void window(struct run_interf *n, struct run_interf_rec *rec, pid_t child)
+{
+	struct errbuf err = {""};
+	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
+	if (child > 0) {
+		struct timespec ts = {0, 400000000L};
+		nanosleep(&ts, NULL);
+	}
+	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, rec, &err), 0);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+}
+
+/* The record's JSON has the number key when want, no key when not. */
+static void member_is(const struct run_interf_rec *rec, const char *key, int want)
+{
+	json_t *j = run_interf_rec_json(rec);
+	if (want)
+		CU_ASSERT(json_is_number(json_object_get(j, key)));
+	else
+		CU_ASSERT_PTR_NULL(json_object_get(j, key));
+	json_decref(j);
+}
+
 /* Side by side: a second process standing for the other server spins while the window is
  * open; its CPU time is recorded as the partner's and is not in other_cpu_ms (which on this
  * host may hold the neighbours' time, so only the partner's share is bounded). */
@@ -545,32 +591,17 @@ TH_TEST(run_interf, partner_cpu_is_the_tools)
 	struct run_interf_rec rec;
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL_FATAL(run_interf_new(&n, getpid(), 0, NULL, 0, &err), 0);
-	pid_t child = fork();
+	pid_t child = spinner(0, 0);
 	CU_ASSERT_FATAL(child >= 0);
-	if (child == 0) {
-		volatile unsigned long x = 0;
-		for (;;)
-			x++;
-	}
 	CU_ASSERT_EQUAL(run_interf_set_partner(n, child), 0);
-	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
-	struct timespec ts = {0, 400000000L};
-	nanosleep(&ts, NULL);
-	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
+	window(n, &rec, child);
 	CU_ASSERT(rec.partner_cpu_ms > 0);
 	CU_ASSERT(rec.partner_cpu_ms <= rec.window_ms + 20);
-	json_t *j = run_interf_rec_json(&rec);
-	CU_ASSERT(json_is_number(json_object_get(j, "partner_server_cpu_ms")));
-	json_decref(j);
+	member_is(&rec, "partner_server_cpu_ms", 1);
 	CU_ASSERT_EQUAL(run_interf_set_partner(n, 0), 0); /* none: no member */
-	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
+	window(n, &rec, 0);
 	CU_ASSERT(rec.partner_cpu_ms < 0);
-	j = run_interf_rec_json(&rec);
-	CU_ASSERT_PTR_NULL(json_object_get(j, "partner_server_cpu_ms"));
-	json_decref(j);
+	member_is(&rec, "partner_server_cpu_ms", 0);
 	run_interf_free(n);
 }
 
@@ -590,37 +621,19 @@ TH_TEST(run_interf, others_on_the_servers_pu)
 	CU_ASSERT_FATAL(pu < CPU_SETSIZE);
 	CU_ASSERT_EQUAL_FATAL(run_interf_new(&n, getpid(), 0, &pu, 1, &err), 0);
 	run_interf_set_server_pus(n, 1);
-	pid_t child = fork();
+	pid_t child = spinner(1, pu);
 	CU_ASSERT_FATAL(child >= 0);
-	if (child == 0) {
-		CPU_ZERO(&set);
-		CPU_SET(pu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-		volatile unsigned long x = 0;
-		for (;;)
-			x++;
-	}
-	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
-	struct timespec ts = {0, 400000000L};
-	nanosleep(&ts, NULL);
-	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
+	window(n, &rec, child);
 	/* the spinner had the PU but for what others took of it: well above the 5 % level */
 	fprintf(stderr, "window %.0f ms, others on the server's PU %.0f ms\n", rec.window_ms,
 		rec.server_pu_other_cpu_ms);
 	CU_ASSERT(rec.server_pu_other_cpu_ms > 0.25 * rec.window_ms);
 	CU_ASSERT(rec.server_pu_other_cpu_ms <= rec.window_ms + 20);
-	json_t *j = run_interf_rec_json(&rec);
-	CU_ASSERT(json_is_number(json_object_get(j, "server_pu_other_cpu_ms")));
-	json_decref(j);
+	member_is(&rec, "server_pu_other_cpu_ms", 1);
 	run_interf_set_server_pus(n, 0); /* not known: no member */
-	CU_ASSERT_EQUAL_FATAL(run_interf_begin(n, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(run_interf_end(n, &rec, &err), 0);
+	window(n, &rec, 0);
 	CU_ASSERT(rec.server_pu_other_cpu_ms < 0);
-	j = run_interf_rec_json(&rec);
-	CU_ASSERT_PTR_NULL(json_object_get(j, "server_pu_other_cpu_ms"));
-	json_decref(j);
+	member_is(&rec, "server_pu_other_cpu_ms", 0);
 	run_interf_free(n);
 }
 
