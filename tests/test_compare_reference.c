@@ -95,18 +95,17 @@ static void check_query(const char *cname, const json_t *got, const json_t *want
 		 json_string_value(json_object_get(want, "id")));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
 	check_fields(where, got, want, nums);
-	snprintf(what, sizeof(what), "%s old gmean_ms", where);
-	check_number(what, json_object_get(json_object_get(got, "old"), "gmean_ms"),
-		     json_object_get(want, "old_gmean_ms"));
-	snprintf(what, sizeof(what), "%s new gmean_ms", where);
-	check_number(what, json_object_get(json_object_get(got, "new"), "gmean_ms"),
-		     json_object_get(want, "new_gmean_ms"));
-	snprintf(what, sizeof(what), "%s old sd_log", where);
-	check_number(what, json_object_get(json_object_get(got, "old"), "sd_log"),
-		     json_object_get(want, "old_sd_log"));
-	snprintf(what, sizeof(what), "%s new sd_log", where);
-	check_number(what, json_object_get(json_object_get(got, "new"), "sd_log"),
-		     json_object_get(want, "new_sd_log"));
+	/* each side's geometric mean and sd of the logs: R's old_gmean_ms is our old.gmean_ms */
+	static const char *const sides[] = {"old", "new"}, *const stats[] = {"gmean_ms", "sd_log"};
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < 2; i++) {
+			char key[64];
+			snprintf(key, sizeof(key), "%s_%s", sides[i], stats[k]);
+			snprintf(what, sizeof(what), "%s %s %s", where, sides[i], stats[k]);
+			check_number(what,
+				     json_object_get(json_object_get(got, sides[i]), stats[k]),
+				     json_object_get(want, key));
+		}
 	const char *got_verdict = json_string_value(json_object_get(got, "verdict"));
 	if (!got_verdict)
 		got_verdict = "(none)";
