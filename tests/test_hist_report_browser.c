@@ -57,10 +57,8 @@ static char *make_page(const char *tag, const char *make_store)
 TH_TEST(hist_report_browser, trend_page_renders_without_errors)
 {
 	char cmd[8192], path[4096];
-	if (!th_cdp_have_chromium()) {
-		CU_FAIL("chromium is missing");
+	if (!th_cdp_chromium_or_fail())
 		return;
-	}
 	snprintf(cmd, sizeof(cmd),
 		 "/usr/bin/python3 '%s/tests/data/gen_history.py' nights 16 13 && for n in $(seq "
 		 "-w 1 16); do '%s' history add -q --db h.sqlite --build-id build-$n "
@@ -169,10 +167,8 @@ TH_TEST(hist_report_browser, four_hosts_page_opens_on_what_changed)
 {
 	char cmd[8192], path[4096], png[4096];
 	struct stat sb;
-	if (!th_cdp_have_chromium()) {
-		CU_FAIL("chromium is missing");
+	if (!th_cdp_chromium_or_fail())
 		return;
-	}
 	snprintf(cmd, sizeof(cmd),
 		 "/usr/bin/python3 '%s/tests/data/gen_history_hosts.py' nights 30 && '%s' history "
 		 "add -q --db h.sqlite nights",

@@ -52,10 +52,8 @@ static void check_rendered(struct cdp *c, const char *what)
 
 TH_TEST(rpt_html_browser, compare_page_renders_without_errors)
 {
-	if (!th_cdp_have_chromium()) {
-		CU_FAIL("chromium is missing");
+	if (!th_cdp_chromium_or_fail())
 		return;
-	}
 	char *dir = th_tempdir("html-browser");
 	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 5), 0);
 	/* exit 3: Q18 is a wrong result */
@@ -113,10 +111,8 @@ TH_TEST(rpt_html_browser, compare_page_renders_without_errors)
 
 TH_TEST(rpt_html_browser, report_page_renders_without_errors)
 {
-	if (!th_cdp_have_chromium()) {
-		CU_FAIL("chromium is missing");
+	if (!th_cdp_chromium_or_fail())
 		return;
-	}
 	char *dir = th_tempdir("html-browser");
 	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 3), 0);
 	CU_ASSERT_EQUAL_FATAL(make_page(dir, "report.html", "report old.json new.json"), 0);
@@ -146,10 +142,8 @@ TH_TEST(rpt_html_browser, report_page_renders_without_errors)
  * the deciding look is drawn in red exactly in the decided queries' charts. */
 TH_TEST(rpt_html_browser, sequential_page_renders_without_errors)
 {
-	if (!th_cdp_have_chromium()) {
-		CU_FAIL("chromium is missing");
+	if (!th_cdp_chromium_or_fail())
 		return;
-	}
 	char *dir = th_tempdir("html-browser");
 	char args[8192], path[4096], png[4096];
 	snprintf(args, sizeof(args),
@@ -204,10 +198,8 @@ TH_TEST(rpt_html_browser, sequential_page_renders_without_errors)
 /* The checks can fail: a page with a console error, an uncaught exception and a fetch. */
 TH_TEST(rpt_html_browser, detects_errors_and_fetches)
 {
-	if (!th_cdp_have_chromium()) {
-		CU_FAIL("chromium is missing");
+	if (!th_cdp_chromium_or_fail())
 		return;
-	}
 	char *dir = th_tempdir("html-browser");
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/bad.html", dir);

@@ -386,3 +386,11 @@ int th_cdp_have_chromium(void)
 		chromium_path());
 	return 0;
 }
+
+int th_cdp_chromium_or_fail(void)
+{
+	if (th_cdp_have_chromium())
+		return 1;
+	CU_FAIL("chromium is missing");
+	return 0;
+}

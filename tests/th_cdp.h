@@ -26,6 +26,10 @@ struct cdp {
  * how to install it on stderr. */
 int th_cdp_have_chromium(void);
 
+/* th_cdp_have_chromium, failing the running case when not (a browser test starts with
+ * "if (!th_cdp_chromium_or_fail()) return;"). */
+int th_cdp_chromium_or_fail(void);
+
 /* Starts the browser with a fresh profile in a temp dir: 0, or -1. */
 int th_cdp_start(struct cdp *c);
 
