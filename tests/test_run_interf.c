@@ -575,10 +575,11 @@ static void window(struct run_interf *n, struct run_interf_rec *rec, pid_t child
 static void member_is(const struct run_interf_rec *rec, const char *key, int want)
 {
 	json_t *j = run_interf_rec_json(rec);
-	if (want)
+	if (want) {
 		CU_ASSERT(json_is_number(json_object_get(j, key)));
-	else
+	} else {
 		CU_ASSERT_PTR_NULL(json_object_get(j, key));
+	}
 	json_decref(j);
 }
 
