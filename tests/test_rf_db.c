@@ -144,5 +144,5 @@ TH_TEST(rf_db, pair_run_reports_the_data_as_found)
 
 int main(int argc, char **argv)
 {
-	return th_db_main_loaded(&db, &loaded, "rf", "rf_db", argc, argv);
+	return th_db_main_loaded(&db, &loaded, "rf", "rf_db", th_cases(), argc, argv);
 }

@@ -1015,5 +1015,5 @@ TH_TEST(run_db, row_count_change_is_recorded_and_flagged)
 
 int main(int argc, char **argv)
 {
-	return th_db_main_loaded(&db, &loaded, "run", "run_db", argc, argv);
+	return th_db_main_loaded(&db, &loaded, "run", "run_db", th_cases(), argc, argv);
 }

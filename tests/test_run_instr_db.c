@@ -191,5 +191,5 @@ TH_TEST(run_instr_db, pmu_counts_or_the_reason)
 
 int main(int argc, char **argv)
 {
-	return th_db_main_loaded(&db, &loaded, "instr", "run_instr_db", argc, argv);
+	return th_db_main_loaded(&db, &loaded, "instr", "run_instr_db", th_cases(), argc, argv);
 }

@@ -482,5 +482,5 @@ TH_TEST(run_interf_db, idle_run_marks_no_restart)
 
 int main(int argc, char **argv)
 {
-	return th_db_main_loaded(&db, &loaded, "noise", "run_interf_db", argc, argv);
+	return th_db_main_loaded(&db, &loaded, "noise", "run_interf_db", th_cases(), argc, argv);
 }

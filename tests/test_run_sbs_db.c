@@ -306,5 +306,5 @@ TH_TEST(run_sbs_db, refusals_make_nothing)
 
 int main(int argc, char **argv)
 {
-	return th_db_main_loaded(&db, &loaded, "sbs", "run_sbs_db", argc, argv);
+	return th_db_main_loaded(&db, &loaded, "sbs", "run_sbs_db", th_cases(), argc, argv);
 }

@@ -148,5 +148,5 @@ TH_TEST(run_work_db, semijoin_ab_changes_the_plan_changing_queries)
 
 int main(int argc, char **argv)
 {
-	return th_db_main_loaded(&db, &loaded, "work", "run_work_db", argc, argv);
+	return th_db_main_loaded(&db, &loaded, "work", "run_work_db", th_cases(), argc, argv);
 }

@@ -236,5 +236,5 @@ TH_TEST(stabilize_db, instance_locked_for_the_whole_experiment)
 
 int main(int argc, char **argv)
 {
-	return th_db_main_loaded(&db, &loaded, "stab", "stabilize_db", argc, argv);
+	return th_db_main_loaded(&db, &loaded, "stab", "stabilize_db", th_cases(), argc, argv);
 }

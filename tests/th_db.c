@@ -123,11 +123,11 @@ int th_db_run(const struct th_db *db, const char *tag, const char *const *args)
 	return rc;
 }
 
-int th_db_main_loaded(struct th_db *db, int *loaded, const char *tag, const char *suite, int argc,
-		      char **argv)
+int th_db_main_loaded(struct th_db *db, int *loaded, const char *tag, const char *suite,
+		      const struct th_case *cases, int argc, char **argv)
 {
 	*loaded = th_db_begin(db, tag) == 0 && th_db_init_and_load(db);
-	int rc = th_run(suite, th_cases(), argc, argv);
+	int rc = th_run(suite, cases, argc, argv);
 	th_db_end(db); /* whatever happened, no server is left running */
 	return rc;
 }

@@ -65,12 +65,14 @@ int th_query_one(MYSQL *m, const char *sql, char *out, size_t len);
  * exit code. */
 int th_db_run(const struct th_db *db, const char *tag, const char *const *args);
 
+struct th_case;
+
 /* The main of a db test whose cases share one loaded instance: th_db_begin (tag in the temp
  * dir's name), th_db_init_and_load (*loaded 1 when it worked: the cases that need it assert
- * it), th_run of the file's cases (TH_TEST) as suite, then th_db_end whatever happened. The
- * exit code. */
-int th_db_main_loaded(struct th_db *db, int *loaded, const char *tag, const char *suite, int argc,
-		      char **argv);
+ * it), th_run of suite's cases (th_cases(): the file's TH_TEST), then th_db_end whatever
+ * happened. The exit code. */
+int th_db_main_loaded(struct th_db *db, int *loaded, const char *tag, const char *suite,
+		      const struct th_case *cases, int argc, char **argv);
 
 /* A process other than the test that holds the instance: it started the server (so it holds
  * the instance lock) and stops it when released. */
