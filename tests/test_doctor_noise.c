@@ -32,7 +32,7 @@ static const char *memory_name(enum doctor_noise_memory m)
 }
 
 /* Each sample of host_noise_cases.json judged as the script judged it. */
-static void test_doctor_noise__judge_matches_the_reference(void)
+TH_TEST(doctor_noise, judge_matches_the_reference)
 {
 	json_t *cases = json_load_file(DATA "host_noise_cases.json", 0, NULL);
 	CU_ASSERT_FATAL(json_array_size(cases) >= 10);
@@ -79,7 +79,7 @@ static void test_doctor_noise__judge_matches_the_reference(void)
 }
 
 /* The check's levels are run's: a probe under pressure and a steal that disturbs a restart. */
-static void test_doctor_noise__levels_are_runs(void)
+TH_TEST(doctor_noise, levels_are_runs)
 {
 	CU_ASSERT_DOUBLE_EQUAL(DOCTOR_NOISE_PRESSURE_FACTOR, RES_MEM_PRESSURE_FACTOR, 0);
 	CU_ASSERT_DOUBLE_EQUAL(DOCTOR_NOISE_STEAL, RES_NOISE_SHARE, 0);
@@ -135,7 +135,7 @@ static double scripted_far(void *ctx)
 	return 100.0 + (double)s->far_calls++;
 }
 
-static void test_doctor_noise__sampling_takes_probes_and_steal(void)
+TH_TEST(doctor_noise, sampling_takes_probes_and_steal)
 {
 	char *root = th_tempdir("doctor-noise");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -205,7 +205,7 @@ static size_t fake_restarts(double sd, double effect)
 	return effect < 0.07 ? (sd < 0.15 ? 40 : 0) : 12;
 }
 
-static void test_doctor_noise__text_says_the_evidence(void)
+TH_TEST(doctor_noise, text_says_the_evidence)
 {
 	struct doctor_noise_sample *s = calloc(1, sizeof(*s));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -263,14 +263,4 @@ static void test_doctor_noise__text_says_the_evidence(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "not sampled"));
 }
 
-int main(int argc, char **argv)
-{
-	static const struct th_case cases[] = {
-	    TH_CASE(doctor_noise, judge_matches_the_reference),
-	    TH_CASE(doctor_noise, levels_are_runs),
-	    TH_CASE(doctor_noise, sampling_takes_probes_and_steal),
-	    TH_CASE(doctor_noise, text_says_the_evidence),
-	    {NULL, NULL},
-	};
-	return th_run("doctor_noise", cases, argc, argv);
-}
+TH_MAIN(doctor_noise)

@@ -119,7 +119,7 @@ static void assert_refresh(const struct res_file *res, const struct expected *e,
 	}
 }
 
-static void test_run_rf_db__refresh_pair_is_measured_restored_and_checked(void)
+TH_TEST(run_rf_db, refresh_pair_is_measured_restored_and_checked)
 {
 	CU_ASSERT_FATAL(loaded);
 	struct expected e;
@@ -171,7 +171,7 @@ static void test_run_rf_db__refresh_pair_is_measured_restored_and_checked(void)
 
 /* Below SF 0.01 dbgen's sets are empty: refused in one line before anything starts; and not
  * with --budget. */
-static void test_run_rf_db__refresh_refused_without_refresh_data(void)
+TH_TEST(run_rf_db, refresh_refused_without_refresh_data)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("rf-none.json");
@@ -282,7 +282,7 @@ static void assert_streams(const struct res_file *res, int restarts, int refresh
 /* --streams 2 with --refresh: the single stream, its refresh pair, then two query streams in
  * TPC-H's orders beside a refresh stream of two pairs (sets 2 and 3), the data restored;
  * compare A/A decides nothing and summary prints the TPC-H-style figures. */
-static void test_run_rf_db__streams_with_refresh_stream(void)
+TH_TEST(run_rf_db, streams_with_refresh_stream)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("streams.json");
@@ -316,7 +316,7 @@ static void test_run_rf_db__streams_with_refresh_stream(void)
 
 /* --streams 2 alone: no refresh stream, and each stream's answers are the single stream's (Q15
  * through each stream's own view). */
-static void test_run_rf_db__streams_answer_as_the_single_stream(void)
+TH_TEST(run_rf_db, streams_answer_as_the_single_stream)
 {
 	CU_ASSERT_FATAL(loaded);
 	char *out = tmp_path("streams-only.json");
@@ -337,12 +337,5 @@ static void test_run_rf_db__streams_answer_as_the_single_stream(void)
 
 int main(int argc, char **argv)
 {
-	static const struct th_case cases[] = {
-	    TH_CASE(run_rf_db, refresh_pair_is_measured_restored_and_checked),
-	    TH_CASE(run_rf_db, refresh_refused_without_refresh_data),
-	    TH_CASE(run_rf_db, streams_with_refresh_stream),
-	    TH_CASE(run_rf_db, streams_answer_as_the_single_stream),
-	    {NULL, NULL},
-	};
-	return th_db_main_loaded(&db, &loaded, "runrf", "run_rf_db", cases, argc, argv);
+	return th_db_main_loaded(&db, &loaded, "runrf", "run_rf_db", th_cases(), argc, argv);
 }
