@@ -252,28 +252,12 @@ static void check_load(struct doctor_check *c, const char *root)
 static int cpu_jiffies(const char *root, unsigned cpu, unsigned long long *busy,
 		       unsigned long long *total)
 {
-	char path[1024], line[512], key[32];
-	doctor_path(path, sizeof(path), root, "/proc/stat");
-	FILE *f = fopen(path, "re");
-	if (!f)
+	unsigned long long v[8];
+	if (doctor_stat_ticks(root, (int)cpu, v) < 4)
 		return -1;
-	snprintf(key, sizeof(key), "cpu%u ", cpu);
-	int rc = -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, strlen(key)) != 0)
-			continue;
-		unsigned long long v[8] = {0};
-		int n = sscanf(line + strlen(key), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-			       &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-		if (n >= 4) {
-			*total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
-			*busy = *total - v[3] - v[4]; /* idle, iowait */
-			rc = 0;
-		}
-		break;
-	}
-	fclose(f);
-	return rc;
+	*total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	*busy = *total - v[3] - v[4]; /* idle, iowait */
+	return 0;
 }
 
 struct proc_sample {

@@ -10,6 +10,11 @@ void doctor_path(char *out, size_t len, const char *root, const char *path);
 /* The first line of root+path without its newline; 0, or -1 when it cannot be opened. */
 int doctor_read_line(const char *root, const char *path, char *out, size_t len);
 
+/* The tick counts of cpu's line of root/proc/stat ("cpu " when cpu < 0) into v[0..7] (user nice
+ * system idle iowait irq softirq steal; those the line lacks are 0): how many it had, or -1 when
+ * the file or the line is absent. */
+int doctor_stat_ticks(const char *root, int cpu, unsigned long long v[8]);
+
 /* Nonzero when the kernel list "0-3,8" holds id. */
 int doctor_list_has(const char *list, unsigned id);
 

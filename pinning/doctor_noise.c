@@ -13,28 +13,12 @@
 static int stat_ticks(const char *root, int cpu, unsigned long long *steal,
 		      unsigned long long *total)
 {
-	char path[1024], line[512], key[32];
-	doctor_path(path, sizeof(path), root, "/proc/stat");
-	FILE *f = fopen(path, "re");
-	if (!f)
+	unsigned long long v[8];
+	if (doctor_stat_ticks(root, cpu, v) != 8)
 		return -1;
-	if (cpu < 0)
-		snprintf(key, sizeof(key), "cpu ");
-	else
-		snprintf(key, sizeof(key), "cpu%d ", cpu);
-	int rc = -1;
-	while (rc < 0 && fgets(line, sizeof(line), f)) {
-		unsigned long long v[8] = {0};
-		if (strncmp(line, key, strlen(key)) != 0 ||
-		    sscanf(line + strlen(key), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
-			continue;
-		*steal = v[7];
-		*total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
-		rc = 0;
-	}
-	fclose(f);
-	return rc;
+	*steal = v[7];
+	*total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	return 0;
 }
 
 /* Steal and all ticks summed over the benchmark PUs (the aggregate line without any). */

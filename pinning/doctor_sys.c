@@ -10,6 +10,30 @@ void doctor_path(char *out, size_t len, const char *root, const char *path)
 	snprintf(out, len, "%s%s", root ? root : "", path);
 }
 
+int doctor_stat_ticks(const char *root, int cpu, unsigned long long v[8])
+{
+	char path[1024], line[512], key[32];
+	doctor_path(path, sizeof(path), root, "/proc/stat");
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (cpu < 0)
+		snprintf(key, sizeof(key), "cpu ");
+	else
+		snprintf(key, sizeof(key), "cpu%d ", cpu);
+	int n = -1;
+	while (n < 0 && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)) != 0)
+			continue;
+		memset(v, 0, 8 * sizeof(v[0]));
+		n = sscanf(line + strlen(key), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		n = n < 0 ? 0 : n;
+	}
+	fclose(f);
+	return n;
+}
+
 int doctor_read_line(const char *root, const char *path, char *out, size_t len)
 {
 	char full[1024];
