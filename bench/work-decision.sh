@@ -2,9 +2,9 @@
 # The time to a decision of the semijoin A/B (issue 29), three ways, one after the other in one
 # session on one instance, with dbt3stab itself; variant "on" is the server as it is, "off" adds
 # -x (default optimizer_switch=semijoin=off: at SF 0.1 the plans of Q4, Q18, Q20 and Q21 change):
-#   (a) work counters: 1 restart a side (1 warm-up, 1 measured run a query), then compare: the
-#       wall time from the start of the run to compare's verdict, and the queries whose work
-#       changed;
+#   (a) work counters: 1 restart a side (-w warm-ups, default 1, and 1 measured run a query),
+#       then compare: the wall time from the start of the run to compare's verdict, and the
+#       queries whose work changed;
 #   (b) instructions: run --instructions with the fewest restarts that decide (-r, default 1 a
 #       side: compare's rule decides from one restart a side on its tolerance), then compare:
 #       the wall time to the verdict, and the queries whose instructions changed;
@@ -16,8 +16,11 @@
 # (a)'s and (b)'s verdicts mean anything, not the times.
 #
 # usage: bench/work-decision.sh [-b BUILD_DIR] [-s SF] [-q QUERIES] [-t BUDGET] [-r RESTARTS]
-#                               [-x OPTION] [-m MYSQLD] [-o OUTDIR] [-k] [-- server options]
+#                               [-w WARMUP] [-x OPTION] [-m MYSQLD] [-o OUTDIR] [-k]
+#                               [-- server options]
 #   -s SF        scale factor (default 0.1)
+#   -w WARMUP    (a)'s warm-up executions a query (default 1; 0: the cold execution alone, whose
+#                counts are as deterministic as the warm one's, docs/work.md)
 #   -q QUERIES   query list (default 1-22; (b) at SF 0.1 over 22 queries takes of the order of
 #                an hour: Valgrind's slowdown)
 #   -t BUDGET    (c)'s --budget (default 10m; 0 skips (c))
@@ -32,13 +35,14 @@
 #   bench/work-decision.sh -s 0.01 -q 4,21 -t 2m
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-build= sf=0.1 queries=1-22 budget=10m restarts=1 option=optimizer_switch=semijoin=off
+build= sf=0.1 queries=1-22 budget=10m restarts=1 warm=1 option=optimizer_switch=semijoin=off
 mysqld=/usr/sbin/mariadbd out= keep=0
-bench_opts "b=build s=sf q=queries t=budget r=restarts x=option m=mysqld o=out k!=keep" "$@"
+bench_opts "b=build s=sf q=queries t=budget r=restarts w=warm x=option m=mysqld o=out k!=keep" "$@"
 shift "$bench_shift"
 srv=("$@")
 bench_build commands/dbt3stab
 [[ $restarts =~ ^[0-9]+$ ]] || bench_die "-r needs a count, not '$restarts'"
+[[ $warm =~ ^[0-9]+$ ]] || bench_die "-w needs a count, not '$warm'"
 bench_work dbt3-decision
 out=${out:-$work/results}
 mkdir -p "$out"
@@ -67,7 +71,7 @@ one_way() {
 }
 
 echo "# semijoin A/B ($option), SF $sf, queries $queries; $(uptime)"
-one_way work --restarts 1 --warmup 1 --runs 1
+one_way work --restarts 1 --warmup "$warm" --runs 1
 [ "$restarts" = 0 ] || one_way instructions --instructions --restarts "$restarts"
 [ "$budget" = 0 ] || one_way budget --budget "$budget"
 echo "# done; $(uptime)"
