@@ -187,8 +187,9 @@ static void count_pending(struct run_state *c)
 				int num = plan->queries[k];
 				if (!run_has_restart(res_file_find_query_num(c->ts[i].t->res, num),
 						     r))
-					c->rem_execs[num] += (uint64_t)(plan->warmup + plan->runs +
-									(plan->warmup == 0));
+					c->rem_execs[num] +=
+					    (uint64_t)(plan->warmup + plan->runs +
+						       (plan->warmup == 0 && plan->side_by_side));
 			}
 		}
 }

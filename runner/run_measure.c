@@ -213,7 +213,9 @@ static enum run_exec_status measured_runs(struct run_state *c, int num,
 			json_object_set_new(r->extra, "runs_capped", json_true());
 			break;
 		}
-		if ((st = run_exec_one(c, num, 0, total, r, rows, result_sha, &x, err)))
+		/* no warm-up (--warmup 0): the first measured execution fingerprints the result */
+		unsigned flags = i == 0 && s->nw == 0 ? RUN_EXEC_HASH : 0;
+		if ((st = run_exec_one(c, num, flags, total, r, rows, result_sha, &x, err)))
 			break;
 		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
 		if (c->cpu)
@@ -271,7 +273,7 @@ static enum run_exec_status measure(struct run_state *c, int num, struct res_res
 	enum run_exec_status st = RUN_EXEC_OK;
 	char result_sha[65] = "";
 	long long rows = -1;
-	int total = sh.wmax + sh.runs + (sh.wmax == 0), steady = 0, capped = 0;
+	int total = sh.wmax + sh.runs, steady = 0, capped = 0;
 
 	if (q->pre && (st = run_exec_simple(c->conn, q->pre, err)) != RUN_EXEC_OK)
 		return st;
@@ -300,11 +302,6 @@ static enum run_exec_status measure(struct run_state *c, int num, struct res_res
 	}
 	if ((st = measured_runs(c, num, &sh, r, s, &rows, result_sha, total, err)))
 		goto post;
-	if (s->nw == 0) {
-		/* No warm-up to hash the result in: one more, unrecorded execution. */
-		if ((st = run_exec_one(c, num, RUN_EXEC_HASH, total, r, &rows, result_sha, &x, err)))
-			goto post;
-	}
 	char plan_sha[65];
 	char *plan_text = NULL;
 	struct errbuf perr;
@@ -470,7 +467,7 @@ static int run_query(struct run_state *c, struct run_target_state *t, int r, int
 		json_object_set_new(rr.extra, "interference", rec);
 	}
 	/* Executions a failure skipped leave the ETA. */
-	int planned = sh.wmax + sh.runs + (sh.wmax == 0);
+	int planned = sh.wmax + sh.runs;
 	uint64_t skipped = planned > c->execs_done ? (uint64_t)(planned - c->execs_done) : 0;
 	c->rem_execs[num] -= skipped < c->rem_execs[num] ? skipped : c->rem_execs[num];
 	int crashed = run_record_status(c, t, &rr, st, num, r, &xerr);
