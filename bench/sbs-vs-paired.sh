@@ -13,6 +13,9 @@
 #        with the design each run recorded (side by side: Pocock-type spending from pair 3).
 #   -A N: then N A/As side by side with --budget (-t), alternated with nothing: the queries the
 #        run's own sequential rule flagged (every one a false alarm of the design it uses).
+#   Last, the slot order of each side-by-side A/A (bench/sbs_slots.py): per measured slot the
+#        median log ratio, positive when the query's opener was faster, and the back-to-back
+#        executions of each pair (0 in strict alternation; docs/run.md, "Why strict alternation").
 # With the load averages before and after each run. Run it on an idle machine: figures taken
 # while anything else runs are meaningless (the coordinator runs it).
 #
@@ -169,3 +172,8 @@ if budget != "0":
         print(f"A/A sbs --budget {budget}: {len(flagged)} false alarm(s) of the run's own rule over {baa} runs "
               f"({' '.join(str(p) for p in pairs)} pairs) {' '.join(flagged)}")
 PY
+
+echo "# slot order of the side-by-side A/As"
+dirs=()
+for i in $(seq 1 "$n"); do dirs+=("$out/sbs-aa-$i"); done
+python3 "$(dirname "$0")/sbs_slots.py" "${dirs[@]}"
