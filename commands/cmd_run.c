@@ -211,9 +211,9 @@ static const struct cli_opt options[] = {
      .name = "side-by-side",
      .off = OFF(sbs_opt),
      .tags = T(PLAN), /* --resume refuses it */
-     .help = "two variants' servers up at once, each on a clone of the data, every query's "
-	     "executions alternated; with --budget even runs a pair and the sequential rule "
-	     "looks from the third pair, Pocock-type (docs/run.md)"},
+     .help = "two variants' servers up at once, each on a clone of the data, the executions "
+	     "alternated strictly (A B A B through every query, no server twice in a row); with "
+	     "--budget the sequential rule looks from the third pair, Pocock-type (docs/run.md)"},
     {.kind = CLI_OPT_UNSET,
      .name = "restart-paired",
      .off = OFF(sbs_opt),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The run protocol (docs/run.md): targets, the fixed loop, the results (parts in run_*.c). */
 #include "runner/run_int.h"
+#include "runner/run_sbs.h"
 
 json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 			 const char *variant_spec)
@@ -43,7 +44,7 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 	}
 	if (p->side_by_side) /* run_sbs_open adds the clones and pools */
 		json_object_set_new(o, "side_by_side",
-				    json_pack("{s:s}", "order", p->seed_given ? "coin" : "abba"));
+				    json_pack("{s:s}", "order", run_sbs_order_name(p->seed_given)));
 	if (p->budget_s > 0) {
 		json_object_set_new(o, "budget_s", json_real(p->budget_s));
 		json_object_set_new(o, "detect", json_real(p->detect));

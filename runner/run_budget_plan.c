@@ -11,20 +11,10 @@
 
 #define MAX_PAIRS 1024
 
-int run_budget_runs_even(int runs, const struct run_plan *p)
-{
-	if (!p->side_by_side || runs % 2 == 0)
-		return runs;
-	if (runs - 1 >= p->runs_min && runs > 1)
-		return runs - 1;
-	return runs + 1 <= p->runs_max ? runs + 1 : runs;
-}
-
 void run_budget_next_init(struct run_qnext *next, const struct run_plan *p)
 {
 	int runs = RUN_BUDGET_RUNS_FIRST;
 	runs = runs < p->runs_min ? p->runs_min : runs > p->runs_max ? p->runs_max : runs;
-	runs = run_budget_runs_even(runs, p);
 	for (int i = 0; i < p->n_queries; i++) {
 		memset(&next[i], 0, sizeof(next[i]));
 		next[i].active = 1;
@@ -304,7 +294,6 @@ static struct run_pair_cost pair_cost(const struct run_qnext *next, const struct
 			const struct qfacts *x = &f[(size_t)i * (size_t)n_targets + (size_t)t];
 			int w = x->warmup_max > p->warmup_min ? x->warmup_max : p->warmup_min;
 			int r = next[i].runs, rmin = p->runs_min < r ? p->runs_min : r;
-			rmin = run_budget_runs_even(rmin, p); /* side by side: a pacing cut is even */
 			full[i] = (struct run_qcost){x->exec_s, w, r, next[i].active};
 			least[i] =
 			    (struct run_qcost){x->exec_s, p->warmup_min, rmin, next[i].active};
@@ -379,7 +368,7 @@ int run_budget_next(struct run_qnext *next, const struct run_plan *p, struct res
 				ncw++;
 			}
 		next[i].warmup_tol = run_warmup_tol(ncw ? cw / ncw : NAN);
-		next[i].runs = run_budget_runs_even(runs_of(p, fi, n_targets, ss, n_active), p);
+		next[i].runs = runs_of(p, fi, n_targets, ss, n_active);
 	}
 	*out_cost = pair_cost(next, p, f, n_targets, startstop_s);
 	free(f);

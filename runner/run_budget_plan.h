@@ -25,16 +25,8 @@ struct run_qnext {
 	int fed;		    /* pairs looked at so far */
 };
 
-/* Side by side (p->side_by_side), the measured runs of a query are an even number of slots, so
- * that the ABBA order within the pair has each server execute first in half of them: the one that
- * executes second in a slot was measured up to 10% slower (docs/run.md), and with an odd count
- * that order effect stays in the pair's log ratio. An odd count goes down by one, or up by one
- * where that would go below --runs-min (3 becomes 4, 5 becomes 4); restart-paired, unchanged. */
-int run_budget_runs_even(int runs, const struct run_plan *p);
-
 /* Initial state before the first pair: every query active, RUN_BUDGET_RUNS_FIRST runs (within
- * the plan's bounds; side by side even: 4 by default), the minimum warm-up tolerance,
- * undecided. */
+ * the plan's bounds), the minimum warm-up tolerance, undecided. */
 void run_budget_next_init(struct run_qnext *next, const struct run_plan *p);
 
 /* The sequential test of a two-variant budget run and the horizon it follows: after pair k the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The run plan: defaults, query lists, variants, deterministic shuffles, resume. */
 #include "runner/run.h"
+#include "runner/run_sbs.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -174,7 +175,15 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 	out->variant_order = json_is_string(vo) && strcmp(json_string_value(vo), "abba") == 0
 				 ? RUN_VORDER_ABBA
 				 : RUN_VORDER_FIXED;
-	out->side_by_side = json_is_object(json_object_get(p, "side_by_side"));
+	/* Side-by-side files from before strict alternation ("abba", "coin") are in the ABBA order,
+	 * whose pairs carry the slot effect (docs/run.md): not continued in either order. */
+	json_t *sbs = json_object_get(p, "side_by_side");
+	out->side_by_side = json_is_object(sbs);
+	if (out->side_by_side &&
+	    !run_sbs_order_current(json_string_value(json_object_get(sbs, "order"))))
+		return errbuf_set(err, "a side-by-side run in the ABBA order of older versions "
+				       "cannot be resumed: pairs now alternate strictly (the pairs "
+				       "it measured are in the file; start a new run)");
 	json_t *seed = json_object_get(p, "seed");
 	if (json_is_integer(seed)) {
 		out->seed = (uint64_t)json_integer_value(seed);

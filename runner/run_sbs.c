@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Side by side: the order within a pair, the two buffer pools (runner/run_sbs.h). */
+/* Side by side: the order within a pair (strict alternation), the two buffer pools
+ * (runner/run_sbs.h). */
 #include "runner/run_sbs.h"
 #include "runner/run.h"
 #include "base/util_clone.h"
@@ -18,6 +19,17 @@ static uint64_t splitmix64(uint64_t x)
 	return z ^ (z >> 31);
 }
 
+const char *run_sbs_order_name(int seed_given)
+{
+	return seed_given ? "alternate-coin" : "alternate";
+}
+
+int run_sbs_order_current(const char *name)
+{
+	return name && (strcmp(name, run_sbs_order_name(0)) == 0 ||
+			strcmp(name, run_sbs_order_name(1)) == 0);
+}
+
 int run_sbs_first(uint64_t seed, int seed_given, int pair)
 {
 	if (!seed_given)
@@ -25,9 +37,26 @@ int run_sbs_first(uint64_t seed, int seed_given, int pair)
 	return (int)(splitmix64(seed ^ (3 * 0xd1b54a32d192ed03ull) ^ ((uint64_t)pair << 32)) >> 63);
 }
 
-int run_sbs_slot_first(int first, int k)
+int run_sbs_query_first(int pair_first, int last)
 {
-	return k % 2 ? 1 - first : first;
+	return last < 0 ? pair_first : 1 - last;
+}
+
+size_t run_sbs_pair_order(char *out, size_t len, int pair_first, const int *slots, int n)
+{
+	size_t execs = 0;
+	int last = -1;
+	if (len)
+		out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		int f = run_sbs_query_first(pair_first, last);
+		for (int k = 0; k < slots[i]; k++, execs += 2) {
+			run_sbs_order_add(out, len, f);
+			run_sbs_order_add(out, len, 1 - f);
+			last = 1 - f;
+		}
+	}
+	return execs;
 }
 
 #define GIB(x) ((double)(x) / 1073741824.0)
@@ -70,21 +99,18 @@ void run_sbs_order_add(char *s, size_t len, int variant)
 	s[n + 1] = '\0';
 }
 
-int run_sbs_order_valid(const char *s, int first, int nw)
+int run_sbs_order_valid(const char *s, int first)
 {
 	size_t n = strlen(s), i = 0;
-	int k = 0;
-	for (; i + 1 < n; i += 2, k++) {
-		int phase_k = k < nw ? k : k - nw;
-		char want = run_sbs_slot_first(first, phase_k) ? 'B' : 'A';
-		char other = want == 'A' ? 'B' : 'A';
-		if (s[i] != want || s[i + 1] != other)
-			break;
-	}
-	/* a side that failed: the rest is the other side's alone */
+	if (n > 0 && s[n - 1] == '+')
+		n--; /* cut: what is there is checked */
+	for (char want = first ? 'B' : 'A'; i < n && s[i] == want; i++)
+		want = want == 'A' ? 'B' : 'A';
+	/* a side that failed at its turn: the rest is the other side's alone */
+	char survivor = i ? s[i - 1] : first ? 'A' : 'B';
 	for (size_t j = i; j < n; j++)
-		if (s[j] != s[i] || (s[j] != 'A' && s[j] != 'B'))
-			return s[j] == '+' && j == n - 1;
+		if (s[j] != survivor)
+			return 0;
 	return 1;
 }
 

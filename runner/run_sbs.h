@@ -12,15 +12,33 @@
  * until bench/sbs-vs-paired.sh has been run on a quiet host). */
 #define RUN_SBS_DEFAULT 0
 
-/* The variant (0 or 1, the run's order of --variant) whose execution comes first in slot 0 of
- * every query of pair `pair`: without a seed A in even pairs, B in odd ones; with a seed a coin
- * drawn from (seed, pair). */
+/* The order within a pair (docs/run.md, "Side by side"): strict alternation, A B A B ... over
+ * the whole pair, warm-up and measured executions and from one query to the next, so that no
+ * server executes twice in a row while both are up. */
+
+/* plan.side_by_side.order of the files this version writes: "alternate" (the opener of pair r
+ * is r % 2) or "alternate-coin" (with --seed: a coin per pair). The older "abba" and "coin"
+ * were the ABBA order, which run --resume refuses. */
+const char *run_sbs_order_name(int seed_given);
+
+/* Whether name is one of run_sbs_order_name's: a run --resume can continue (NULL: no). */
+int run_sbs_order_current(const char *name);
+
+/* The variant (0 or 1, the run's order of --variant) that opens pair `pair`: without a seed A
+ * in even pairs, B in odd ones; with a seed a coin drawn from (seed, pair). */
 int run_sbs_first(uint64_t seed, int seed_given, int pair);
 
-/* The variant that executes first in slot k of a phase (the warm-up, then the measured runs,
- * each counting its slots from 0) when `first` opens the pair: first, other, other, first, ...
- * as pairs of slots: slot k opens with first when k is even (A B, B A, A B, ...). */
-int run_sbs_slot_first(int first, int k);
+/* The variant that opens a query's executions: the pair's opener for its first query (last
+ * < 0: nothing has executed yet in the pair), else the side that did not execute last (last:
+ * the variant of the pair's last execution). Every slot of the query, warm-up and measured,
+ * opens with it: A B, A B, ... */
+int run_sbs_query_first(int pair_first, int last);
+
+/* The order string of a pair in which no side fails: n queries of slots[i] slots each (two
+ * executions a slot: warm-up, measured and the unrecorded one), opened by pair_first, as
+ * run_sbs_query_first orders them; written to out (len bytes, cut with '+' as
+ * run_sbs_order_add does). Returns the executions (2 x the slots). */
+size_t run_sbs_pair_order(char *out, size_t len, int pair_first, const int *slots, int n);
 
 /* The two buffer pools: each the rule's need for the data (srv_pool_plan), or --buffer-pool,
  * or the variant's own innodb_buffer_pool_size (own[k] nonzero), and whether both fit in what
@@ -44,10 +62,10 @@ int run_sbs_pools_plan(struct run_sbs_pools *out, uint64_t data_bytes, double sc
  * (s has room for len bytes; a full string is cut and ends in '+'). */
 void run_sbs_order_add(char *s, size_t len, int variant);
 
-/* Whether an order string is alternated as run_sbs_slot_first says for its warm-up of nw slots
- * and the measured slots after it, opening with variant first; each slot is two letters, one
- * of each variant (a side that failed leaves the other's letters alone at the end). */
-int run_sbs_order_valid(const char *s, int first, int nw);
+/* Whether an order string alternates strictly from variant first (ABAB... or BABA...), then,
+ * where a side failed at its turn, has only the other side's letters (ABABBB: A failed after
+ * two executions, BBB with first A: at its first); a cut string ends in '+'. */
+int run_sbs_order_valid(const char *s, int first);
 
 #endif
 

@@ -133,11 +133,17 @@ static void side_release(struct sside *s)
 /* Where an execution's time goes. */
 enum slot_kind { SLOT_WARM, SLOT_MEAS, SLOT_UNRECORDED };
 
+/* A query's order string as it grows, and the variant that executed last in the pair. */
+struct sorder {
+	char *s;
+	int last; /* -1: nothing yet */
+};
+
 static void work_read(struct run_state *c, struct sside *s, int num, size_t i);
 
 /* One execution of side v (0: A, 1: B) unless it has failed; the order string gets its letter. */
-static void side_exec(struct run_state *c, struct sside *sd, int v, int num, unsigned flags, int total,
-		      enum slot_kind kind, char *order)
+static void side_exec(struct run_state *c, struct sside *sd, int v, int num, unsigned flags,
+		      int total, enum slot_kind kind, struct sorder *o)
 {
 	struct sside *s = &sd[v];
 	struct run_exec_result x;
@@ -149,7 +155,8 @@ static void side_exec(struct run_state *c, struct sside *sd, int v, int num, uns
 	sess_out(c, s->t);
 	if (s->st != RUN_EXEC_OK)
 		return;
-	run_sbs_order_add(order, ORDER_LEN, v);
+	run_sbs_order_add(o->s, ORDER_LEN, v);
+	o->last = v;
 	if (kind == SLOT_WARM)
 		s->warm[s->nw++] = (double)x.wall_ns / 1e6;
 	if (kind == SLOT_MEAS) {
@@ -200,13 +207,12 @@ static void work_end(struct run_state *c, struct sside *sd, int num)
 	}
 }
 
-/* Slot k of a phase: both sides once, the one run_sbs_slot_first names first. */
-static void slot(struct run_state *c, struct sside *sd, int first, int k, int num, unsigned flags,
-		 int total, enum slot_kind kind, char *order)
+/* A slot: both sides once, the query's opener first (every slot: strict alternation). */
+static void slot(struct run_state *c, struct sside *sd, int first, int num, unsigned flags,
+		 int total, enum slot_kind kind, struct sorder *o)
 {
-	int f = run_sbs_slot_first(first, k);
-	side_exec(c, sd, f, num, flags, total, kind, order);
-	side_exec(c, sd, 1 - f, num, flags, total, kind, order);
+	side_exec(c, sd, first, num, flags, total, kind, o);
+	side_exec(c, sd, 1 - first, num, flags, total, kind, o);
 }
 
 static int alive(const struct sside *sd)
@@ -234,11 +240,11 @@ static int both_steady(const struct sside *sd, double tol)
 	return 1;
 }
 
-/* The warm-up slots, then the measured ones (each phase opening with `first`), as measure()
- * does for one server: the warm-up ends when both sides are steady (--budget) or at its count;
- * an owed restart's pacing cuts both sides alike. */
+/* The warm-up slots, then the measured ones, every slot opened by `first` (A B A B ...), as
+ * measure() does for one server: the warm-up ends when both sides are steady (--budget) or at
+ * its count; an owed restart's pacing cuts both sides alike. */
 static void alternate(struct run_state *c, struct sside *sd, int num, int first,
-		      const struct query_execs *sh, char *order)
+		      const struct query_execs *sh, struct sorder *o)
 {
 	int total = sh->wmax + sh->runs + (sh->wmax == 0), steady = 0, capped = 0, k;
 	for (k = 0; k < sh->wmax && alive(sd); k++) {
@@ -248,7 +254,7 @@ static void alternate(struct run_state *c, struct sside *sd, int num, int first,
 			capped = 1;
 			break;
 		}
-		slot(c, sd, first, k, num, k == 0 ? RUN_EXEC_HASH : 0, total, SLOT_WARM, order);
+		slot(c, sd, first, num, k == 0 ? RUN_EXEC_HASH : 0, total, SLOT_WARM, o);
 	}
 	for (int v = 0; v < 2 && sh->tol > 0; v++) {
 		json_t *x = sd[v].rr.extra;
@@ -261,18 +267,16 @@ static void alternate(struct run_state *c, struct sside *sd, int num, int first,
 	}
 	work_begin(c, sd, num, sh->runs);
 	for (k = 0; k < sh->runs && alive(sd); k++) {
-		/* a pacing cut only after an even number of slots: each side first in half */
-		if (k >= sh->rmin && k > 0 && k % 2 == 0 &&
-		    run_past_pace(c, last_slot_ms(sd, 0), 0)) {
+		if (k >= sh->rmin && k > 0 && run_past_pace(c, last_slot_ms(sd, 0), 0)) {
 			for (int v = 0; v < 2; v++)
 				json_object_set_new(sd[v].rr.extra, "runs_capped", json_true());
 			break;
 		}
-		slot(c, sd, first, k, num, 0, total, SLOT_MEAS, order);
+		slot(c, sd, first, num, 0, total, SLOT_MEAS, o);
 	}
 	work_end(c, sd, num);
 	if (sh->wmax == 0) /* no warm-up to hash the result in: one more, unrecorded slot */
-		slot(c, sd, first, k, num, RUN_EXEC_HASH, total, SLOT_UNRECORDED, order);
+		slot(c, sd, first, num, RUN_EXEC_HASH, total, SLOT_UNRECORDED, o);
 }
 
 /* Side v's statement before the query (Q15's view), its plan after, its cleanup. */
@@ -312,8 +316,8 @@ static void side_post(struct run_state *c, struct sside *s, const struct qry *q,
 	sess_out(c, s->t);
 }
 
-/* The pair's record in each side's entry: who opened it, the order the executions ran in ('A':
- * the first variant of the run, 'B' the second), the two servers' start times and pids. */
+/* The pair's record in each side's entry: who opened the query's executions, the order they ran
+ * in ('A': the first variant of the run, 'B' the second), the two servers' start times and pids. */
 static json_t *pair_json(struct run_state *c, int first, const char *order, const double started[2])
 {
 	return json_pack("{s:s, s:s, s:[f,f], s:[i,i]}", "first", c->ts[first].t->name, "order",
@@ -362,17 +366,20 @@ static int side_record(struct run_state *c, struct sside *s, int r, int num, int
 }
 
 /* Query num of pair r on both servers: the interference window and the memory probe around
- * the alternated executions, then each side's entry. */
-static int sbs_query(struct run_state *c, int r, int num, int pos, int first, const double started[2],
-		     struct errbuf *err)
+ * the alternated executions, then each side's entry. The query opens with the side that did not
+ * execute last in the pair (*last; -1: the pair's opener pair_first), and *last becomes the
+ * variant that executed last. */
+static int sbs_query(struct run_state *c, int r, int num, int pos, int pair_first, int *last,
+		     const double started[2], struct errbuf *err)
 {
 	const struct qry *q = &c->queries[num];
 	const struct query_execs sh = run_shape_of(c, num);
+	const int first = run_sbs_query_first(pair_first, *last);
 	struct sside sd[2];
-	char *order = calloc(ORDER_LEN, 1);
+	struct sorder order = {calloc(ORDER_LEN, 1), *last};
 	int rc = 0;
 	if (side_init(&sd[0], &c->ts[0], r, &sh) < 0 || side_init(&sd[1], &c->ts[1], r, &sh) < 0 ||
-	    !order) {
+	    !order.s) {
 		rc = errbuf_set(err, "out of memory");
 		goto out;
 	}
@@ -384,7 +391,8 @@ static int sbs_query(struct run_state *c, int r, int num, int pos, int first, co
 		    c->ts[v].sess.noise && run_interf_begin(c->ts[v].sess.noise, &nerr) == 0;
 		side_pre(c, &sd[v], q);
 	}
-	alternate(c, sd, num, first, &sh, order);
+	alternate(c, sd, num, first, &sh, &order);
+	*last = order.last;
 	json_t *probed = NULL; /* the first record: one probe after the window serves both */
 	for (int v = 0; v < 2; v++) {
 		struct run_interf_rec nrec;
@@ -405,14 +413,14 @@ static int sbs_query(struct run_state *c, int r, int num, int pos, int first, co
 		}
 		json_object_set_new(sd[v].rr.extra, "interference", rec);
 	}
-	json_t *pair = pair_json(c, first, order, started);
+	json_t *pair = pair_json(c, first, order.s, started);
 	for (int v = 0; v < 2 && rc == 0; v++)
 		rc = side_record(c, &sd[v], r, num, pos, pair, &sh, err);
 	json_decref(pair);
 out:
 	side_release(&sd[0]);
 	side_release(&sd[1]);
-	free(order);
+	free(order.s);
 	return rc;
 }
 
@@ -420,7 +428,7 @@ out:
  * both stopped. Returns 0, -1 or RUN_E_SERVER. */
 int run_sbs_restart(struct run_state *c, int r, struct errbuf *err)
 {
-	int order[RUN_MAX_QUERIES], rc;
+	int order[RUN_MAX_QUERIES], rc, last = -1;
 	double started[2];
 	int first = run_sbs_first(c->plan->seed, c->plan->seed_given, r);
 	run_plan_order(c->plan, r, order);
@@ -447,7 +455,7 @@ int run_sbs_restart(struct run_state *c, int r, struct errbuf *err)
 		c->prog.query = id;
 		c->prog.qpos = i;
 		c->prog.nq = c->plan->n_queries;
-		rc = sbs_query(c, r, num, i, first, started, err);
+		rc = sbs_query(c, r, num, i, first, &last, started, err);
 		c->pace_i++;
 		c->prog.query = NULL;
 	}
@@ -484,7 +492,7 @@ static void record_setup(struct run_state *c, const struct run_sbs_setup *su)
 	for (int k = 0; k < 2; k++) {
 		json_t *o = json_pack(
 		    "{s:[s,s], s:s, s:s, s:I, s:[I,I]}", "variants", c->ts[0].t->name,
-		    c->ts[1].t->name, "order", c->plan->seed_given ? "coin" : "abba", "clone",
+		    c->ts[1].t->name, "order", run_sbs_order_name(c->plan->seed_given), "clone",
 		    run_sbs_clone_name(su->reflink), "data_bytes", (json_int_t)su->tree_bytes,
 		    "pool_bytes", (json_int_t)su->pools.pool[0], (json_int_t)su->pools.pool[1]);
 		json_object_set_new(c->ts[k].t->res->plan, "side_by_side", o);

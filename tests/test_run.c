@@ -533,6 +533,38 @@ TH_TEST(run, plan_order_read_under_either_name)
 	res_file_free(res);
 }
 
+/* A side-by-side file resumes when its order is strict alternation ("alternate", with a seed
+ * "alternate-coin"); one of the ABBA order of older versions ("abba", "coin") or without an
+ * order is refused in one line. */
+TH_TEST(run, plan_side_by_side_abba_not_resumed)
+{
+	static const struct {
+		const char *order; /* NULL: no member */
+		int rc;
+	} c[] = {{"alternate", 0}, {"alternate-coin", 0}, {"abba", -1}, {"coin", -1}, {NULL, -1}};
+	struct res_file *res = sample_result();
+	struct run_plan back;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct errbuf err = {{0}};
+		json_t *sbs = json_object();
+		if (c[i].order)
+			json_object_set_new(sbs, "order", json_string(c[i].order));
+		json_object_set_new(res->plan, "side_by_side", sbs);
+		CU_ASSERT_EQUAL(run_plan_from_result(&back, res, &err), c[i].rc);
+		if (c[i].rc == 0) {
+			CU_ASSERT_EQUAL(back.side_by_side, 1);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "ABBA order"));
+			CU_ASSERT_PTR_NULL(strchr(err.msg, '\n'));
+		}
+	}
+	json_object_del(res->plan, "side_by_side"); /* restart-paired */
+	struct errbuf err = {{0}};
+	CU_ASSERT_EQUAL(run_plan_from_result(&back, res, &err), 0);
+	CU_ASSERT_EQUAL(back.side_by_side, 0);
+	res_file_free(res);
+}
+
 TH_TEST(run, table_has_mean_cov_and_noise_bound)
 {
 	struct res_file *res = sample_result();

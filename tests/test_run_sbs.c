@@ -58,22 +58,16 @@ TH_TEST(run_sbs, pools_from_options)
 	CU_ASSERT_EQUAL(p.fits, 1);
 }
 
-/* Without a seed A opens even pairs and B odd ones; within a phase the slots go A B, B A, ... */
-TH_TEST(run_sbs, order_alternates_and_balances)
+/* Without a seed A opens even pairs and B odd ones, so each side opens half the pairs. */
+TH_TEST(run_sbs, pair_opener_alternates)
 {
-	for (int pair = 0; pair < 6; pair++)
+	int opened[2] = {0, 0};
+	for (int pair = 0; pair < 6; pair++) {
 		CU_ASSERT_EQUAL(run_sbs_first(0, 0, pair), pair % 2);
-	int firsts[2] = {0, 0};
-	for (int pair = 0; pair < 2; pair++) /* two pairs of 5 slots: each opens 5 slots */
-		for (int k = 0; k < 5; k++)
-			firsts[run_sbs_slot_first(run_sbs_first(0, 0, pair), k)]++;
-	CU_ASSERT_EQUAL(firsts[0], 5);
-	CU_ASSERT_EQUAL(firsts[1], 5);
-	static const int want[] = {0, 1, 0, 1, 0, 1}; /* openers of A B, B A, A B, ...: ABBAAB.. */
-	for (int k = 0; k < 6; k++)
-		CU_ASSERT_EQUAL(run_sbs_slot_first(0, k), want[k]);
-	for (int k = 0; k < 6; k++)
-		CU_ASSERT_EQUAL(run_sbs_slot_first(1, k), 1 - (k % 2));
+		opened[run_sbs_first(0, 0, pair)]++;
+	}
+	CU_ASSERT_EQUAL(opened[0], 3);
+	CU_ASSERT_EQUAL(opened[1], 3);
 }
 
 /* With a seed: a coin per pair, the same for the same seed, about half each way. */
@@ -93,31 +87,98 @@ TH_TEST(run_sbs, coin_is_seeded_and_fair)
 	CU_ASSERT(differs > 900 && differs < 1100);
 }
 
+/* The pair's order when nothing fails, written out by hand: strict alternation through the
+ * warm-up, the measured runs and from one query to the next. */
+TH_TEST(run_sbs, pair_order_alternates_strictly)
+{
+	static const struct {
+		int first, n, slots[3];
+		const char *want;
+	} c[] = {
+	    /* two queries of 1 warm-up + 2 runs (3 slots each), opener B: Q1 is BA then BABA
+	     * (warm-up, measured) and ends with A, so Q2 opens with B: BA then BABA */
+	    {1, 2, {3, 3}, "BABABABABABA"},
+	    /* opener A: 2 warm-up + 3 runs (5 slots: ABAB | ABABAB); 0 warm-up + 2 runs and the
+	     * unrecorded slot that hashes the result (3 slots: ABAB | AB); 1 run (AB) */
+	    {0, 3, {5, 3, 1}, "ABABABABABABABABAB"},
+	    /* a query with no slot (decided, or both files have it) runs nothing: BABA, -, BA */
+	    {1, 3, {2, 0, 1}, "BABABA"},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char s[64];
+		size_t n = run_sbs_pair_order(s, sizeof(s), c[i].first, c[i].slots, c[i].n);
+		CU_ASSERT_STRING_EQUAL(s, c[i].want);
+		CU_ASSERT_EQUAL(n, strlen(c[i].want));
+		CU_ASSERT(run_sbs_order_valid(s, c[i].first));
+		for (size_t k = 1; s[k]; k++) /* no server twice in a row */
+			CU_ASSERT(s[k] != s[k - 1]);
+	}
+	char cut[8]; /* 6 letters and the '+' of a cut string */
+	const int six[] = {6};
+	CU_ASSERT_EQUAL(run_sbs_pair_order(cut, sizeof(cut), 0, six, 1), 12);
+	CU_ASSERT_STRING_EQUAL(cut, "ABABAB+");
+}
+
+/* A query opens with the side that did not execute last: after a side failed and the other
+ * finished the query alone, the next query opens with the failed side again. */
+TH_TEST(run_sbs, query_opens_with_the_side_that_did_not_run_last)
+{
+	CU_ASSERT_EQUAL(run_sbs_query_first(0, -1), 0); /* the pair's first query: its opener */
+	CU_ASSERT_EQUAL(run_sbs_query_first(1, -1), 1);
+	CU_ASSERT_EQUAL(run_sbs_query_first(0, 1), 0); /* Q1 ended ...AB: Q2 opens with A */
+	CU_ASSERT_EQUAL(run_sbs_query_first(1, 0), 1); /* ...BA: B */
+	CU_ASSERT_EQUAL(run_sbs_query_first(0, 0), 1); /* Q1 ABAA (B failed): Q2 opens with B */
+	CU_ASSERT_EQUAL(run_sbs_query_first(1, 1), 0);
+}
+
 TH_TEST(run_sbs, order_string_checked)
 {
+	static const struct {
+		const char *s;
+		int first, valid;
+	} c[] = {
+	    {"ABABAB", 0, 1},
+	    {"ABABAB", 1, 0},
+	    {"BABA", 1, 1},
+	    {"", 0, 1},
+	    {"ABBA", 0, 0},		/* the ABBA order of older versions */
+	    {"ABBAABABBAABBAAB", 0, 0}, /* a query of its third session: 3 warm-up + 5 runs */
+	    {"ABABABABABABABAB", 0, 1}, /* the same query in strict alternation */
+	    {"ABABBB", 0, 1},		/* A failed at its third execution: B alone */
+	    {"ABAA", 0, 1},		/* B failed at its second: A alone */
+	    {"BBB", 0, 1},		/* A failed at its first */
+	    {"AAA", 0, 1},		/* B failed at its first */
+	    {"ABABBA", 0, 0},
+	    {"AAB", 0, 0},
+	    {"ABAB+", 0, 1},
+	    {"AB+A", 0, 0},
+	    {"ABxB", 0, 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		CU_ASSERT_EQUAL(run_sbs_order_valid(c[i].s, c[i].first), c[i].valid);
 	char s[16] = "";
-	const char *seq = "ABBAABBA"; /* 2 warm-up slots (AB BA) then 2 measured (AB BA) */
+	const char *seq = "ABABABAB";
 	for (const char *p = seq; *p; p++)
 		run_sbs_order_add(s, sizeof(s), *p == 'B');
 	CU_ASSERT_STRING_EQUAL(s, seq);
-	CU_ASSERT(run_sbs_order_valid(s, 0, 2));
-	CU_ASSERT(!run_sbs_order_valid(s, 1, 2));
-	CU_ASSERT(!run_sbs_order_valid("ABBABAAB", 0, 2)); /* measured did not restart with A */
-	CU_ASSERT(run_sbs_order_valid("ABBAAB", 0, 2));
-	CU_ASSERT(run_sbs_order_valid("ABBAAB", 0, 3)); /* three warm-up slots */
-	CU_ASSERT(!run_sbs_order_valid("ABBAAB", 0, 1));
-	CU_ASSERT(run_sbs_order_valid("ABABBA", 0, 1));
-	CU_ASSERT(!run_sbs_order_valid("ABAB", 0, 2));
-	CU_ASSERT(!run_sbs_order_valid("AABB", 0, 2));
-	CU_ASSERT(run_sbs_order_valid("ABBBB", 0, 2)); /* A failed: B alone */
-	CU_ASSERT(!run_sbs_order_valid("ABBBA", 0, 2));
-	CU_ASSERT(run_sbs_order_valid("BABA", 1, 1));
-	CU_ASSERT(run_sbs_order_valid("BAAB", 1, 2));
-	CU_ASSERT(!run_sbs_order_valid("BAAB", 1, 1));
 	for (int i = 0; i < 20; i++) /* a full string ends in '+' */
 		run_sbs_order_add(s, sizeof(s), i % 2);
 	CU_ASSERT_EQUAL(strlen(s), sizeof(s) - 1);
 	CU_ASSERT_EQUAL(s[strlen(s) - 1], '+');
+}
+
+/* plan.side_by_side.order: the names this version writes, and the ABBA ones run --resume
+ * refuses. */
+TH_TEST(run_sbs, order_names)
+{
+	CU_ASSERT_STRING_EQUAL(run_sbs_order_name(0), "alternate");
+	CU_ASSERT_STRING_EQUAL(run_sbs_order_name(1), "alternate-coin");
+	CU_ASSERT(run_sbs_order_current("alternate"));
+	CU_ASSERT(run_sbs_order_current("alternate-coin"));
+	CU_ASSERT(!run_sbs_order_current("abba"));
+	CU_ASSERT(!run_sbs_order_current("coin"));
+	CU_ASSERT(!run_sbs_order_current(""));
+	CU_ASSERT(!run_sbs_order_current(NULL));
 }
 
 TH_MAIN(run_sbs)

@@ -281,9 +281,10 @@ static void test_stats_mc_sbs__aa_false_alarms(void)
 }
 
 /* Q21 slowed x1.2 (the semijoin=off A/B) at its measured sd (0.80% and 1.72% in the two
- * sessions, pooled 1.34%), at the noisier session's and at half the pooled one (even slots): the new design decides it earlier than
- * today's, most often after pair 3; the cost, a small change (x1.05, x1.03) at the median
- * noise, by the horizon. */
+ * sessions, pooled 1.34%), at the noisier session's and at half the pooled one (the slot-order
+ * effect taken out by strict alternation): the new design decides it earlier than today's, most
+ * often after pair 3; the cost, a small change (x1.05, x1.03) at the median noise, by the
+ * horizon. */
 static void test_stats_mc_sbs__q21_decided_earlier(void)
 {
 	size_t reps = (size_t)(REPS * th_mc_scale());
