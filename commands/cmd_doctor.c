@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab doctor: checks the host for sources of benchmark noise; --tune / --reset. */
 #include "base/cli.h"
+#include "base/text.h"
 #include "pinning/doctor.h"
 #include "pinning/doctor_noise.h"
 #include "pinning/pin.h"
@@ -24,7 +25,8 @@ static const struct cli_opt options[] = {
     CLI_ROW_FLAG("json", 0, struct doctor_args, as_json, "the checks as JSON"),
     CLI_ROW_FLAG("tune", 0, struct doctor_args, tune,
 		 "as root, apply what has a file in /proc or /sys and save the previous values "
-		 "(under $DBT3STAB_HOME or ~/.dbt3stab)"),
+		 "(under $DBT3STAB_HOME or ~/.dbt3stab); then, the host being quiet, store the "
+		 "memory probe's floor that host_noise judges by (3 times --noise-seconds)"),
     CLI_ROW_FLAG("reset", 0, struct doctor_args, reset, "restore the values --tune saved"),
     CLI_ROW_NUM(CLI_OPT_DOUBLE, "noise-seconds", "S", struct doctor_args, noise_s, 0, 60,
 		"bad --noise-seconds '%s' (0 to 60)",
@@ -46,7 +48,8 @@ static void usage(FILE *f)
 	      "Checks what makes single-threaded benchmarks unstable: CPU governor, turbo, SMT,\n"
 	      "isolated CPUs, ASLR, transparent huge pages, NUMA balancing, swap, load, busy\n"
 	      "processes on the benchmark PUs, irqbalance, hypervisor, performance counters,\n"
-	      "and the host's noise (a few seconds of run's memory probe and the steal time).\n"
+	      "and the host's noise (a few seconds of run's memory probe against this host's\n"
+	      "floor, stored by --tune on a quiet host, and the steal time).\n"
 	      "Each check is ok, warn or unknown, with the value seen and the fix.\n"
 	      "Exit status: 0 when nothing is warn, 1 otherwise.\n\n",
 	      f);
@@ -55,15 +58,16 @@ static void usage(FILE *f)
 	      f);
 }
 
-static char *state_file(void)
+/* name in the state directory (malloc'd; NULL: out of memory). */
+static char *state_file(const char *name)
 {
 	char *dir = util_state_dir();
 	if (!dir)
 		return NULL;
-	size_t n = strlen(dir) + 32;
+	size_t n = strlen(dir) + strlen(name) + 2;
 	char *p = malloc(n);
 	if (p)
-		snprintf(p, n, "%s/doctor-saved.json", dir);
+		snprintf(p, n, "%s/%s", dir, name);
 	free(dir);
 	return p;
 }
@@ -153,7 +157,23 @@ static size_t restarts_for(double sd, double effect)
 	return st_cost_restarts(NULL, DOCTOR_NOISE_QUERIES, effect, sd);
 }
 
-static int report(const struct doctor_check *checks, int as_json, const unsigned *cpus, int n_cpus)
+/* The checks as JSON, host_noise with its figures. */
+static json_t *checks_json(const struct doctor_check *checks, const struct doctor_noise *noise)
+{
+	json_t *a = doctor_to_json(checks, DOCTOR_N_CHECKS);
+	size_t i;
+	json_t *c;
+	json_array_foreach(a, i, c)
+	{
+		const char *name = json_string_value(json_object_get(c, "name"));
+		if (name && strcmp(name, "host_noise") == 0)
+			json_object_set_new(c, "figures", doctor_noise_json(noise));
+	}
+	return a;
+}
+
+static int report(const struct doctor_check *checks, const struct doctor_noise *noise, int as_json,
+		  const unsigned *cpus, int n_cpus)
 {
 	int warns = 0, unknown = 0;
 	for (int i = 0; i < DOCTOR_N_CHECKS; i++) {
@@ -164,9 +184,9 @@ static int report(const struct doctor_check *checks, int as_json, const unsigned
 		json_t *cp = json_array();
 		for (int i = 0; i < n_cpus; i++)
 			json_array_append_new(cp, json_integer(cpus[i]));
-		json_t *j = json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
-				      doctor_to_json(checks, DOCTOR_N_CHECKS), "warn", warns,
-				      "unknown", unknown);
+		json_t *j =
+		    json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
+			      checks_json(checks, noise), "warn", warns, "unknown", unknown);
 		if (cmd_json_print(j) != CLI_OK)
 			return CLI_IO;
 	} else {
@@ -182,6 +202,61 @@ static int report(const struct doctor_check *checks, int as_json, const unsigned
 	return warns ? CLI_FOUND : CLI_OK;
 }
 
+/* --tune's knobs or --reset: the exit code, and *go_on set when the checks follow (a --tune
+ * that wrote every value). */
+static int tune_or_reset(const char *root, int tune, int quiet, int *go_on)
+{
+	struct errbuf err = {{0}};
+	char *sf = state_file("doctor-saved.json");
+	*go_on = 0;
+	if (!sf) {
+		cli_error("out of memory");
+		return CLI_IO;
+	}
+	int r = tune ? doctor_tune(root, sf, quiet ? NULL : stderr, &err)
+		     : doctor_reset(sf, quiet ? NULL : stderr, &err);
+	if (r < 0)
+		cli_error("%s", err.msg);
+	else if (r > 0)
+		cli_error("%d value%s could not be written", r, r == 1 ? "" : "s");
+	else if (!tune)
+		cli_info(quiet, "restored the values saved in '%s'", sf);
+	else
+		cli_info(quiet,
+			 "previous values saved in '%s' ('dbt3stab doctor --reset' restores them)",
+			 sf);
+	free(sf);
+	*go_on = r == 0 && tune;
+	return r == 0 ? CLI_OK : CLI_FOUND;
+}
+
+/* --tune's floor of the memory probe (the host is quiet, says the user). */
+static void tune_floor(const struct doctor_env *env, int quiet)
+{
+	struct errbuf err = {{0}};
+	struct doctor_floor f;
+	char date[64];
+	int kept = 0;
+	if (!env->probe) {
+		cli_warn("no floor of the memory probe taken (--noise-seconds 0, or no probe)");
+		return;
+	}
+	if (doctor_noise_calibrate(&f, &kept, env, &err) < 0) {
+		cli_warn("%s", err.msg);
+		return;
+	}
+	if (kept)
+		cli_info(
+		    quiet,
+		    "memory probe's floor: kept the stored %.1f ns (%s), as low as now; remove "
+		    "'%s' to take a new one",
+		    f.ns, util_term(date, sizeof(date), f.date), env->floor_file);
+	else
+		cli_info(quiet,
+			 "memory probe's floor: %.1f ns (%zu probes, median %.1f ns) saved in '%s'",
+			 f.ns, f.probes, f.median_ns, env->floor_file);
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	struct doctor_args a = {.noise_s = DOCTOR_NOISE_MS / 1000.0};
@@ -191,41 +266,22 @@ int cmd_doctor(int argc, char **argv)
 	if (rc != CLI_OK || p.help)
 		return rc;
 	const struct pin_opts o = a.pin;
-	const int as_json = a.as_json, quiet = a.quiet, tune = a.tune, reset = a.reset;
-	if (tune && reset)
+	if (a.tune && a.reset)
 		return cli_usage_error("doctor", "--tune and --reset exclude each other");
 
 	const char *root = getenv("DBT3STAB_SYSROOT");
 	if (root && !*root)
 		root = NULL;
-	if ((tune || reset) && !root && geteuid() != 0) {
+	if ((a.tune || a.reset) && !root && geteuid() != 0) {
 		cli_error("--%s needs root (it writes /proc/sys and /sys)",
-			  tune ? "tune" : "reset");
+			  a.tune ? "tune" : "reset");
 		return CLI_FOUND;
 	}
-	if (tune || reset) {
-		char *sf = state_file();
-		if (!sf) {
-			cli_error("out of memory");
-			return CLI_IO;
-		}
-		int r = tune ? doctor_tune(root, sf, quiet ? NULL : stderr, &err)
-			     : doctor_reset(sf, quiet ? NULL : stderr, &err);
-		if (r < 0)
-			cli_error("%s", err.msg);
-		else if (r > 0)
-			cli_error("%d value%s could not be written", r, r == 1 ? "" : "s");
-		else if (reset)
-			cli_info(quiet, "restored the values saved in '%s'", sf);
-		else
-			cli_info(quiet,
-				 "previous values saved in '%s' ('dbt3stab doctor --reset' "
-				 "restores them)",
-				 sf);
-		free(sf);
-		if (r != 0 || reset)
-			return r == 0 ? CLI_OK : CLI_FOUND;
-	}
+	int go_on = 1;
+	if (a.tune || a.reset)
+		rc = tune_or_reset(root, a.tune, a.quiet, &go_on);
+	if (!go_on)
+		return rc;
 
 	unsigned cpus[PIN_MAX_IDS];
 	int n_cpus = 0;
@@ -233,19 +289,26 @@ int cmd_doctor(int argc, char **argv)
 	if (benchmark_cpus(&o, cpus, PIN_MAX_IDS, &n_cpus, &bp) < 0)
 		return CLI_USAGE;
 	struct doctor_check checks[DOCTOR_N_CHECKS];
+	struct doctor_noise noise;
+	char *floor_file = state_file(DOCTOR_FLOOR_FILE);
 	struct doctor_env env = {.root = root,
 				 .cpus = cpus,
 				 .n_cpus = n_cpus,
 				 .sample_ms = 300,
 				 .noise_ms = (int)(a.noise_s * 1000 + 0.5),
-				 .restarts = restarts_for};
+				 .restarts = restarts_for,
+				 .floor_file = floor_file,
+				 .noise_out = &noise};
 	struct noise_probes np;
 	if (env.noise_ms > 0 && noise_open(&np, &bp, cpus, &err) == 0)
 		env.probe = &np.p;
 	else if (env.noise_ms > 0)
 		cli_warn("no memory probe: %s", err.msg);
+	if (a.tune)
+		tune_floor(&env, a.quiet);
 	doctor_run(checks, &env);
 	if (env.probe)
 		noise_close(&np);
-	return report(checks, as_json, cpus, n_cpus);
+	free(floor_file);
+	return report(checks, &noise, a.as_json, cpus, n_cpus);
 }

@@ -13,8 +13,8 @@ enum doctor_status { DOCTOR_OK = 0, DOCTOR_WARN, DOCTOR_UNKNOWN };
 struct doctor_check {
 	const char *name; /* stable identifier, e.g. "cpu_governor" */
 	enum doctor_status status;
-	char value[512]; /* what was seen */
-	char fix[512];	 /* the command that fixes a warn, "" when none */
+	char value[1024]; /* what was seen */
+	char fix[512];	  /* the command that fixes a warn, "" when none */
 };
 
 /* The probes of the host-noise check, given by the command (runner/run_memprobe.h): near takes
@@ -27,6 +27,8 @@ struct doctor_probe {
 	void *ctx;
 	size_t near_bytes, far_bytes;
 };
+
+struct doctor_noise;
 
 /* Where to look: root "" is the real system; tests point it at a directory that mirrors the
  * files under /proc and /sys. cpus are the PUs the benchmark will use (server then client). */
@@ -43,6 +45,10 @@ struct doctor_env {
 	const struct doctor_probe *probe;
 	int noise_ms, noise_max_probes;
 	size_t (*restarts)(double sd, double effect);
+	/* host_noise: the stored floor of the memory probe on this host (pinning/doctor_noise.h;
+	 * NULL: none is read), and where the check's figures go (NULL: not wanted). */
+	const char *floor_file;
+	struct doctor_noise *noise_out;
 };
 
 /* Number of checks doctor_run fills. */

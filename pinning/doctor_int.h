@@ -15,6 +15,10 @@ int doctor_read_line(const char *root, const char *path, char *out, size_t len);
  * the file or the line is absent. */
 int doctor_stat_ticks(const char *root, int cpu, unsigned long long v[8]);
 
+/* The first "model name" of root/proc/cpuinfo into out ("" when there is none, as on some ARM
+ * kernels); 0, or -1 when the file cannot be opened. */
+int doctor_cpu_model(const char *root, char *out, size_t len);
+
 /* Nonzero when the kernel list "0-3,8" holds id. */
 int doctor_list_has(const char *list, unsigned id);
 

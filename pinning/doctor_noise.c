@@ -2,6 +2,7 @@
 /* The doctor's host-noise check (pinning/doctor_noise.h). */
 #include "pinning/doctor_noise.h"
 #include "pinning/doctor_int.h"
+#include "base/text.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,32 +93,35 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
-void doctor_noise_judge(struct doctor_noise *out, const struct doctor_noise_sample *s)
+void doctor_noise_judge(struct doctor_noise *out, const struct doctor_noise_sample *s,
+			const struct doctor_floor *floor)
 {
 	memset(out, 0, sizeof(*out));
+	out->sampled = s->n_near > 0;
 	out->n = s->n_near;
-	out->share = out->floor_ns = out->noise_lo = out->noise_hi = NAN;
+	out->share = out->fastest_ns = out->pressure = out->noise_lo = out->noise_hi = NAN;
 	out->median_ns = median_of(s->near, s->n_near);
 	out->far_ns = median_of(s->far, s->n_far);
+	out->sample_floor_ns = doctor_floor_of(s->near, s->n_near);
 	out->steal_share = s->steal_share;
 	out->steal_high = s->steal_share > DOCTOR_NOISE_STEAL;
 	for (size_t i = 0; i < s->n_near; i++)
-		if (isnan(out->floor_ns) || s->near[i] < out->floor_ns)
-			out->floor_ns = s->near[i];
-	if (s->n_near > 0 && s->n_far > 0) {
-		if (!(out->floor_ns < DOCTOR_NOISE_IN_CACHE * out->far_ns)) {
-			out->memory = DOCTOR_NOISE_MEM_UNCACHED;
-		} else if (s->n_near >= DOCTOR_NOISE_MIN_PROBES) {
-			for (size_t i = 0; i < s->n_near; i++)
-				out->pressured +=
-				    s->near[i] > DOCTOR_NOISE_PRESSURE_FACTOR * out->floor_ns;
-			out->share = (double)out->pressured / (double)out->n;
-			out->memory = out->share > DOCTOR_NOISE_PRESSED ? DOCTOR_NOISE_MEM_PRESSED
-									: DOCTOR_NOISE_MEM_QUIET;
-			int p = out->memory == DOCTOR_NOISE_MEM_PRESSED;
-			out->noise_lo = p ? DOCTOR_NOISE_PRESSED_LO : DOCTOR_NOISE_QUIET_LO;
-			out->noise_hi = p ? DOCTOR_NOISE_PRESSED_HI : DOCTOR_NOISE_QUIET_HI;
-		}
+		if (isnan(out->fastest_ns) || s->near[i] < out->fastest_ns)
+			out->fastest_ns = s->near[i];
+	if (floor) {
+		out->have_floor = 1;
+		out->floor = *floor;
+		out->pressure = out->median_ns / floor->ns;
+	}
+	if (floor && s->n_near >= DOCTOR_NOISE_MIN_JUDGED) {
+		for (size_t i = 0; i < s->n_near; i++)
+			out->pressured += s->near[i] > DOCTOR_NOISE_PRESSURE_FACTOR * floor->ns;
+		out->share = (double)out->pressured / (double)out->n;
+		out->memory = out->share > DOCTOR_NOISE_PRESSED ? DOCTOR_NOISE_MEM_PRESSED
+								: DOCTOR_NOISE_MEM_QUIET;
+		int p = out->memory == DOCTOR_NOISE_MEM_PRESSED;
+		out->noise_lo = p ? DOCTOR_NOISE_PRESSED_LO : DOCTOR_NOISE_QUIET_LO;
+		out->noise_hi = p ? DOCTOR_NOISE_PRESSED_HI : DOCTOR_NOISE_QUIET_HI;
 	}
 	if (out->steal_high || out->memory == DOCTOR_NOISE_MEM_PRESSED)
 		out->status = DOCTOR_WARN;
@@ -125,6 +129,34 @@ void doctor_noise_judge(struct doctor_noise *out, const struct doctor_noise_samp
 		out->status = DOCTOR_OK;
 	else
 		out->status = DOCTOR_UNKNOWN;
+}
+
+int doctor_noise_floor(struct doctor_floor *out, char *note, size_t len,
+		       const struct doctor_env *env)
+{
+	struct errbuf err = {{0}};
+	char model[256], why[512];
+	memset(out, 0, sizeof(*out));
+	if (!env->floor_file) {
+		snprintf(note, len, "no floor file");
+		return 0;
+	}
+	int rc = doctor_floor_load(out, env->floor_file, &err);
+	if (rc == 0)
+		snprintf(note, len, "no floor stored for this host");
+	if (rc < 0)
+		snprintf(note, len, "stored floor ignored: %s",
+			 util_term(why, sizeof(why), err.msg));
+	if (rc <= 0)
+		return 0;
+	doctor_cpu_model(env->root, model, sizeof(model));
+	size_t bytes = env->probe ? env->probe->near_bytes : out->probe_bytes;
+	if (!doctor_floor_fits(out, model, bytes, why, sizeof(why))) {
+		snprintf(note, len, "stored floor ignored: %s", why);
+		return 0;
+	}
+	note[0] = '\0';
+	return 1;
 }
 
 static void add(char *out, size_t len, const char *fmt, ...) UTIL_PRINTF(3, 4);
@@ -156,33 +188,55 @@ static void add_range(char *out, size_t len, size_t lo, size_t hi)
 static void describe_memory(char *v, size_t len, const struct doctor_noise *n,
 			    const struct doctor_probe *p)
 {
-	double mib = p ? (double)p->near_bytes / (1 << 20) : 0;
-	double far_mib = p ? (double)p->far_bytes / (1 << 20) : 0;
-	switch (n->memory) {
-	case DOCTOR_NOISE_MEM_QUIET:
-	case DOCTOR_NOISE_MEM_PRESSED:
+	char src[80], date[48];
+	if (!n->have_floor) {
 		add(v, len,
-		    "memory probe under pressure in %zu of %zu probes (%.0f%%; median %.1fx the "
-		    "fastest, %.1f ns; memory reference %.0f ns)",
-		    n->pressured, n->n, 100 * n->share, n->median_ns / n->floor_ns, n->floor_ns,
-		    n->far_ns);
-		break;
-	case DOCTOR_NOISE_MEM_UNCACHED:
-		add(v, len,
-		    "memory probe (%.0f MiB) never in a fast cache (fastest %.1f ns, median %.1f "
-		    "ns; the reference chase over %.0f MiB %.0f ns, the fastest not below %g of "
-		    "it): pressure cannot show",
-		    mib, n->floor_ns, n->median_ns, far_mib, n->far_ns, DOCTOR_NOISE_IN_CACHE);
-		break;
-	default:
-		if (isnan(n->far_ns))
-			add(v, len, "no memory reference (its probe failed)");
-		else
-			add(v, len,
-			    "%zu memory probes in cache, too few for a share (fastest %.1f ns, "
-			    "median %.1f ns; memory reference %.0f ns)",
-			    n->n, n->floor_ns, n->median_ns, n->far_ns);
+		    "%s (doctor --tune on a quiet host stores one): memory probe fastest %.1f ns, "
+		    "median %.1f ns (%.0f MiB ring",
+		    n->floor_note, n->fastest_ns, n->median_ns,
+		    p ? (double)p->near_bytes / (1 << 20) : 0.0);
+		if (!isnan(n->far_ns))
+			add(v, len, "; memory reference %.0f ns", n->far_ns);
+		add(v, len, ")");
+		return;
 	}
+	add(v, len, "memory probe median %.1f ns, %.2fx this host's floor (%.1f ns, %s %s)",
+	    n->median_ns, n->pressure, n->floor.ns, util_term(src, sizeof(src), n->floor.source),
+	    util_term(date, sizeof(date), n->floor.date));
+	if (n->memory == DOCTOR_NOISE_MEM_NONE)
+		add(v, len, "; %zu probes, too few for a share", n->n);
+	else
+		add(v, len, "; %zu of %zu probes above %gx it (%.0f%%)", n->pressured, n->n,
+		    DOCTOR_NOISE_PRESSURE_FACTOR, 100 * n->share);
+}
+
+/* The verdict and its evidence. */
+static void describe_verdict(char *v, size_t len, const struct doctor_noise *n)
+{
+	if (n->steal_high)
+		add(v, len,
+		    ": noisy for time verdicts: steal above %.0f%% of the PUs' time (run marks "
+		    "such "
+		    "a restart disturbed)",
+		    100 * DOCTOR_NOISE_STEAL);
+	if (n->memory == DOCTOR_NOISE_MEM_PRESSED)
+		add(v, len,
+		    "%s memory contention as run calls it (more than %.0f%% of the probes above "
+		    "%gx the floor); expect restart noise about %.0f-%.0f%% (2 runs with 34-57%% "
+		    "of "
+		    "their probes under pressure; 6 with 0-20%% had 3-13%%; within a run, a "
+		    "restart's share and its noise r = 0.89-0.93)",
+		    n->steal_high ? "; and" : ": noisy for time verdicts:",
+		    100 * DOCTOR_NOISE_PRESSED, DOCTOR_NOISE_PRESSURE_FACTOR, 100 * n->noise_lo,
+		    100 * n->noise_hi);
+	else if (n->memory == DOCTOR_NOISE_MEM_QUIET)
+		add(v, len,
+		    "%s no memory contention as run calls it (at most %.0f%% of the probes above "
+		    "%gx the floor); expect restart noise about %.0f-%.0f%% (6 runs on two hosts "
+		    "with 0-20%% of their probes under pressure)",
+		    n->steal_high ? "; memory:" : ": quiet for time verdicts:",
+		    100 * DOCTOR_NOISE_PRESSED, DOCTOR_NOISE_PRESSURE_FACTOR, 100 * n->noise_lo,
+		    100 * n->noise_hi);
 }
 
 void doctor_noise_describe(struct doctor_check *c, const struct doctor_noise *n,
@@ -197,21 +251,7 @@ void doctor_noise_describe(struct doctor_check *c, const struct doctor_noise *n,
 		add(v, len, ", steal unknown");
 	else
 		add(v, len, ", steal %.1f%%", 100 * n->steal_share);
-	if (n->memory == DOCTOR_NOISE_MEM_PRESSED)
-		add(v, len,
-		    ": expect restart noise about %.0f-%.0f%% (3 runs with 20-57%% of their "
-		    "probes under pressure; 4 with 0-5%% had 8-13%%)",
-		    100 * n->noise_lo, 100 * n->noise_hi);
-	else if (n->memory == DOCTOR_NOISE_MEM_QUIET)
-		add(v, len,
-		    ": quiet now; expect restart noise about %.0f-%.0f%% (4 runs with 0-5%% of "
-		    "their probes under pressure)",
-		    100 * n->noise_lo, 100 * n->noise_hi);
-	else if (n->memory == DOCTOR_NOISE_MEM_UNCACHED)
-		add(v, len,
-		    ": no evidence to expect a noise from (an idle quick start on such a host had "
-		    "2.7%% restart noise; a run whose probes were evicted most of the time on a "
-		    "host where they fit, 17%%)");
+	describe_verdict(v, len, n);
 	if (!isnan(n->noise_lo) && env->restarts) {
 		add(v, len, "; a 5%% time verdict needs ");
 		add_range(v, len, env->restarts(n->noise_lo, 0.05),
@@ -233,19 +273,101 @@ void doctor_noise_describe(struct doctor_check *c, const struct doctor_noise *n,
 
 void doctor_noise_check(struct doctor_check *c, const struct doctor_env *env)
 {
-	struct doctor_noise_sample *s = NULL;
+	struct doctor_noise_sample *s = calloc(1, sizeof(*s));
 	struct doctor_noise n;
-	if (!env->probe || !(s = calloc(1, sizeof(*s))) || doctor_noise_sample(s, env) < 0) {
-		c->status = DOCTOR_UNKNOWN;
-		c->fix[0] = '\0';
-		snprintf(c->value, sizeof(c->value), "%s",
-			 !env->probe ? "not sampled (--noise-seconds 0, or no memory probe)"
-			 : s	     ? "no memory probe (it failed)"
-				     : "out of memory");
-		free(s);
+	struct doctor_floor fl;
+	char note[512];
+	int have = doctor_noise_floor(&fl, note, sizeof(note), env);
+	int sampled = s && env->probe && doctor_noise_sample(s, env) == 0;
+	if (s && !sampled) {
+		memset(s, 0, sizeof(*s));
+		s->steal_share = NAN;
+	}
+	if (s)
+		doctor_noise_judge(&n, s, have ? &fl : NULL);
+	else
+		memset(&n, 0, sizeof(n));
+	snprintf(n.floor_note, sizeof(n.floor_note), "%s", note);
+	const char *why = !env->probe ? "not sampled (--noise-seconds 0, or no memory probe)"
+			  : s	      ? "no memory probe (it failed)"
+				      : "out of memory";
+	free(s);
+	if (env->noise_out)
+		*env->noise_out = n;
+	if (sampled) {
+		doctor_noise_describe(c, &n, env);
 		return;
 	}
-	doctor_noise_judge(&n, s);
+	c->status = DOCTOR_UNKNOWN;
+	c->fix[0] = '\0';
+	snprintf(c->value, sizeof(c->value), "%s", why);
+}
+
+int doctor_noise_calibrate(struct doctor_floor *out, int *out_kept, const struct doctor_env *env,
+			   struct errbuf *err)
+{
+	struct doctor_env e = *env;
+	struct doctor_floor old;
+	char note[512];
+	*out_kept = 0;
+	if (!env->probe || !env->floor_file)
+		return errbuf_set(err, "no floor taken: no memory probe");
+	e.noise_ms = DOCTOR_FLOOR_TIMES * (env->noise_ms > 0 ? env->noise_ms : DOCTOR_NOISE_MS);
+	struct doctor_noise_sample *s = calloc(1, sizeof(*s));
+	if (!s)
+		return errbuf_set(err, "out of memory");
+	if (doctor_noise_sample(s, &e) < 0) {
+		free(s);
+		return errbuf_set(err, "no floor taken: the memory probe failed");
+	}
+	memset(out, 0, sizeof(*out));
+	out->ns = doctor_floor_of(s->near, s->n_near);
+	out->median_ns = median_of(s->near, s->n_near);
+	out->probes = s->n_near;
+	out->probe_bytes = env->probe->near_bytes;
 	free(s);
-	doctor_noise_describe(c, &n, env);
+	util_utc_iso8601(out->date);
+	snprintf(out->source, sizeof(out->source), "doctor --tune");
+	doctor_cpu_model(env->root, out->cpu_model, sizeof(out->cpu_model));
+	if (doctor_noise_floor(&old, note, sizeof(note), env) == 1 && old.ns <= out->ns) {
+		*out = old; /* a floor only goes down */
+		*out_kept = 1;
+		return 0;
+	}
+	return doctor_floor_save(out, env->floor_file, err);
+}
+
+static json_t *num(double x)
+{
+	return isnan(x) ? json_null() : json_real(x);
+}
+
+json_t *doctor_noise_json(const struct doctor_noise *n)
+{
+	const struct doctor_floor *f = &n->floor;
+	json_t *floor = n->have_floor ? json_pack("{s:f, s:o, s:I, s:I, s:s, s:s, s:s}", "ns",
+						  f->ns, "median_ns", num(f->median_ns), "probes",
+						  (json_int_t)f->probes, "probe_bytes",
+						  (json_int_t)f->probe_bytes, "date", f->date,
+						  "source", f->source, "cpu_model", f->cpu_model)
+				      : json_null();
+	int judged = n->memory != DOCTOR_NOISE_MEM_NONE;
+	json_t *band =
+	    isnan(n->noise_lo) ? json_null() : json_pack("[f, f]", n->noise_lo, n->noise_hi);
+	json_t *rule =
+	    json_pack("{s:f, s:f, s:i, s:f}", "pressure_factor", DOCTOR_NOISE_PRESSURE_FACTOR,
+		      "share", DOCTOR_NOISE_PRESSED, "min_probes", DOCTOR_NOISE_MIN_JUDGED,
+		      "steal_share", DOCTOR_NOISE_STEAL);
+	return json_pack(
+	    "{s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "verdict",
+	    n->status == DOCTOR_WARN ? "noisy"
+	    : n->status == DOCTOR_OK ? "quiet"
+				     : "unknown",
+	    "floor", floor, "floor_note",
+	    n->floor_note[0] ? json_string(n->floor_note) : json_null(), "pressure",
+	    num(n->pressure), "probes", (json_int_t)n->n, "pressured",
+	    judged ? json_integer((json_int_t)n->pressured) : json_null(), "share", num(n->share),
+	    "median_ns", num(n->median_ns), "fastest_ns", num(n->fastest_ns), "sample_floor_ns",
+	    num(n->sample_floor_ns), "reference_ns", num(n->far_ns), "steal_share",
+	    num(n->steal_share), "rule", rule, "restart_noise", band);
 }

@@ -49,6 +49,28 @@ int doctor_read_line(const char *root, const char *path, char *out, size_t len)
 	return 0;
 }
 
+int doctor_cpu_model(const char *root, char *out, size_t len)
+{
+	char path[1024], line[512];
+	doctor_path(path, sizeof(path), root, "/proc/cpuinfo");
+	out[0] = '\0';
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) != 0)
+			continue;
+		const char *v = strchr(line, ':');
+		if (v) {
+			v += strspn(v + 1, " \t") + 1;
+			snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
+		}
+		break;
+	}
+	fclose(f);
+	return 0;
+}
+
 int doctor_list_has(const char *list, unsigned id)
 {
 	const char *p = list;

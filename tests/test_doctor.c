@@ -646,7 +646,7 @@ TH_TEST(doctor, command_tunes_and_resets_a_sysroot)
 	int status = -1;
 	snprintf(cmd, sizeof(cmd),
 		 "DBT3STAB_SYSROOT='%s' DBT3STAB_HOME='%s/home' '%s' doctor --tune --quiet "
-		 "--server-cpus 1 --client-cpus 0 >/dev/null",
+		 "--noise-seconds 0.3 --server-cpus 1 --client-cpus 0 >/dev/null",
 		 root, root, DBT3_BINARY);
 	free(run_capture(cmd, &status));
 	CU_ASSERT_EQUAL(status, 1); /* smt, swap, irqbalance, hypervisor still warn */
@@ -661,6 +661,57 @@ TH_TEST(doctor, command_tunes_and_resets_a_sysroot)
 	CU_ASSERT_EQUAL(status, 0);
 	get(root, "/proc/sys/kernel/numa_balancing", v, sizeof(v));
 	CU_ASSERT_STRING_EQUAL(v, "1");
+	th_rmtree(root);
+	free(root);
+}
+
+/* --tune stores the memory probe's floor in the state directory, with the mirrored host's CPU
+ * model; the next doctor judges by it (a verdict, not unknown) and its JSON says so. */
+TH_TEST(doctor, command_tune_stores_the_floor)
+{
+	char *root = th_tempdir("doctor-floor");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	make_noisy_root(root);
+	put(root, "/proc/cpuinfo",
+	    "processor\t: 0\nmodel name\t: Mirrored CPU\nflags\t\t: fpu hypervisor\n");
+	char cmd[4096], path[2048];
+	int status = -1;
+	snprintf(cmd, sizeof(cmd),
+		 "DBT3STAB_SYSROOT='%s' DBT3STAB_HOME='%s/home' '%s' doctor --tune --quiet "
+		 "--noise-seconds 0.5 --server-cpus 1 --client-cpus 0 >/dev/null",
+		 root, root, DBT3_BINARY);
+	free(run_capture(cmd, &status));
+	CU_ASSERT_EQUAL(status, 1); /* smt, swap, irqbalance, hypervisor still warn */
+	snprintf(path, sizeof(path), "%s/home/host-floor.json", root);
+	json_t *f = json_load_file(path, 0, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	double ns = json_number_value(json_object_get(f, "floor_ns"));
+	CU_ASSERT(ns > 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(f, "cpu_model")), "Mirrored CPU");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(f, "source")), "doctor --tune");
+	CU_ASSERT(json_integer_value(json_object_get(f, "probes")) >= 1);
+	json_decref(f);
+
+	snprintf(cmd, sizeof(cmd),
+		 "DBT3STAB_SYSROOT='%s' DBT3STAB_HOME='%s/home' '%s' doctor --json "
+		 "--noise-seconds 1 --server-cpus 1 --client-cpus 0",
+		 root, root, DBT3_BINARY);
+	char *out = run_capture(cmd, &status);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	json_t *j = json_loads(out, 0, NULL);
+	free(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	json_t *fig = json_object_get(check_named(j, "host_noise", NULL), "figures");
+	const char *verdict = json_string_value(json_object_get(fig, "verdict"));
+	fprintf(stderr, "\nhost_noise after --tune: %s, pressure %g\n", verdict ? verdict : "-",
+		json_number_value(json_object_get(fig, "pressure")));
+	CU_ASSERT(verdict && (strcmp(verdict, "quiet") == 0 || strcmp(verdict, "noisy") == 0));
+	json_t *fl = json_object_get(fig, "floor");
+	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(fl, "ns")), ns, 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(fl, "source")), "doctor --tune");
+	CU_ASSERT(json_is_number(json_object_get(fig, "pressure")));
+	CU_ASSERT(json_is_null(json_object_get(fig, "floor_note")));
+	json_decref(j);
 	th_rmtree(root);
 	free(root);
 }
