@@ -666,7 +666,8 @@ TH_TEST(doctor, command_tunes_and_resets_a_sysroot)
 }
 
 /* --tune stores the memory probe's floor in the state directory, with the mirrored host's CPU
- * model; the next doctor judges by it (a verdict, not unknown) and its JSON says so. */
+ * model; the next doctor judges by it (a verdict when it has probes enough) and its JSON says
+ * so. */
 TH_TEST(doctor, command_tune_stores_the_floor)
 {
 	char *root = th_tempdir("doctor-floor");
@@ -705,7 +706,12 @@ TH_TEST(doctor, command_tune_stores_the_floor)
 	const char *verdict = json_string_value(json_object_get(fig, "verdict"));
 	fprintf(stderr, "\nhost_noise after --tune: %s, pressure %g\n", verdict ? verdict : "-",
 		json_number_value(json_object_get(fig, "pressure")));
-	CU_ASSERT(verdict && (strcmp(verdict, "quiet") == 0 || strcmp(verdict, "noisy") == 0));
+	/* a verdict from 3 probes on (run's RES_MEM_MIN_PROBES); a loaded machine may take fewer
+	 * in the sample's 4 s cap */
+	int judged = json_integer_value(json_object_get(fig, "probes")) >= 3;
+	CU_ASSERT(verdict &&
+		  (judged ? strcmp(verdict, "quiet") == 0 || strcmp(verdict, "noisy") == 0
+			  : strcmp(verdict, "unknown") == 0));
 	json_t *fl = json_object_get(fig, "floor");
 	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(fl, "ns")), ns, 0);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(fl, "source")), "doctor --tune");
