@@ -22,15 +22,21 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double doctor_floor_of(const double *v, size_t n)
+double *doctor_sorted_copy(const double *v, size_t n)
 {
-	if (n == 0)
-		return NAN;
-	double *c = malloc(n * sizeof(*c));
+	double *c = n ? malloc(n * sizeof(*c)) : NULL;
 	if (!c)
-		return NAN;
+		return NULL;
 	memcpy(c, v, n * sizeof(*c));
 	qsort(c, n, sizeof(*c), cmp_double);
+	return c;
+}
+
+double doctor_floor_of(const double *v, size_t n)
+{
+	double *c = doctor_sorted_copy(v, n);
+	if (!c)
+		return NAN;
 	double f = c[(size_t)(DOCTOR_FLOOR_QUANTILE * (double)n)];
 	free(c);
 	return f;

@@ -26,6 +26,9 @@ struct doctor_floor {
 	char cpu_model[256]; /* /proc/cpuinfo's "model name" ("" when it has none) */
 };
 
+/* A sorted copy of v[0..n) for the caller to free; NULL when n is 0 or out of memory. */
+double *doctor_sorted_copy(const double *v, size_t n);
+
 /* The floor of the n probes v (order statistic above); NaN when n is 0. */
 double doctor_floor_of(const double *v, size_t n);
 

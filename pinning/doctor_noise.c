@@ -72,22 +72,12 @@ int doctor_noise_sample(struct doctor_noise_sample *out, const struct doctor_env
 	return out->n_near ? 0 : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The median of v[0..n) (the mean of the middle two when n is even); NaN when n is 0. */
 static double median_of(const double *v, size_t n)
 {
-	if (n == 0)
-		return NAN;
-	double *c = malloc(n * sizeof(*c));
+	double *c = doctor_sorted_copy(v, n);
 	if (!c)
 		return NAN;
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
 	double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
 	free(c);
 	return m;
