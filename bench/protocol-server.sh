@@ -55,7 +55,7 @@ one_run() {
   [ "$proto" = budget ] && plan=(--budget "$4")
   l0=$(bench_load1)
   t0=$(bench_now)
-  "$bin" run -s "$sf" -o "$dir" --queries "$queries" "${plan[@]}" \
+  "$bin" run -s "$sf" -o "$dir" --queries "$queries" "${plan[@]}" --restart-paired \
     --variant "old:mysqld=$mysqld" --variant "${variant[$scen]}" --no-table -q "${srv[@]}" \
     >"$dir.log" 2>&1 || rc=$?
   t1=$(bench_now)

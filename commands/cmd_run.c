@@ -105,8 +105,12 @@ static int take_seed(void *dst, const struct cli_opt *row, const char *arg, stru
 }
 
 #if RUN_SBS_DEFAULT
-#define RESTART_PAIRED_DEFAULT "--side-by-side is the default"
+#define SIDE_BY_SIDE_DEFAULT                                                                       \
+	"; the default for two variants where both servers fit (else restart-paired, said in one " \
+	"line)"
+#define RESTART_PAIRED_DEFAULT "the default where side by side does not fit"
 #else
+#define SIDE_BY_SIDE_DEFAULT ""
 #define RESTART_PAIRED_DEFAULT "the default"
 #endif
 
@@ -213,7 +217,8 @@ static const struct cli_opt options[] = {
      .tags = T(PLAN), /* --resume refuses it */
      .help = "two variants' servers up at once, each on a clone of the data, the executions "
 	     "alternated strictly (A B A B through every query, no server twice in a row); with "
-	     "--budget the sequential rule looks from the third pair, Pocock-type (docs/run.md)"},
+	     "--budget the sequential rule looks from the third pair, Pocock-type "
+	     "(docs/run.md)" SIDE_BY_SIDE_DEFAULT},
     {.kind = CLI_OPT_UNSET,
      .name = "restart-paired",
      .off = OFF(sbs_opt),
@@ -691,7 +696,7 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 		a->plan.side_by_side =
 		    a->sbs_opt >= 0 ? a->sbs_opt
 				    : a->n_variants == 2 && RUN_SBS_DEFAULT && !plan->instructions &&
-					  !plan->refresh && !plan->streams;
+					  !plan->redo_disturbed && !plan->refresh && !plan->streams;
 	return 0;
 }
 
@@ -770,19 +775,33 @@ static int finish_server_opts(struct target_set *ts, struct run_args *a)
 	return 0;
 }
 
-/* Pins, runs the protocol over the targets, prints the tables and notes. A CLI_* code. */
-/* Side by side, before anything is made: room for two clones, RAM for two pools; says how. */
-static int sbs_check(const struct target_set *ts, const struct run_args *a, struct errbuf *err)
+/* Side by side, before anything is made: room for two clones, RAM for two pools. Where the
+ * host has no room, the default measures restart-paired and says so in one line; an explicit
+ * --side-by-side stops there and says how to go on. */
+static int sbs_check(const struct target_set *ts, struct run_args *a, struct errbuf *err)
 {
 	struct run_sbs_setup su;
 	char line[4400];
-	if (run_sbs_check(&su, ts->targets, ts->n, a->plan.scale, err) < 0)
+	int rc = run_sbs_check(&su, ts->targets, ts->n, a->plan.scale, err);
+	if (rc == RUN_SBS_NO_ROOM && a->sbs_opt < 0 && !a->resume) {
+		cli_info(a->quiet, "restart-paired: %s", err->msg);
+		a->plan.side_by_side = 0;
+		return 0;
+	}
+	if (rc == RUN_SBS_NO_ROOM) {
+		struct errbuf why = *err;
+		const char *disk = su.free_bytes < su.need_bytes ? "free some space, or " : "";
+		return errbuf_set(err, "%s: %smeasure restart-paired (drop --side-by-side)",
+				  why.msg, disk);
+	}
+	if (rc < 0)
 		return -1;
 	run_sbs_describe(line, sizeof(line), &su, a->sopts.datadir);
 	cli_info(a->quiet, "%s", line);
 	return 0;
 }
 
+/* Pins, runs the protocol over the targets, prints the tables and notes. A CLI_* code. */
 static int measure(struct target_set *ts, struct run_args *a)
 {
 	struct errbuf err = {{0}};

@@ -77,12 +77,12 @@ int run_sbs_pools_plan(struct run_sbs_pools *out, uint64_t data_bytes, double sc
 	out->fits = !out->cap || sum <= out->cap;
 	if (out->fits)
 		return 0;
-	return errbuf_set(
-	    err,
-	    "side by side needs two buffer pools (%.3g + %.3g GiB for %.3g GiB of data) "
-	    "and this host's %.3g GiB of RAM gives the pools at most %.3g GiB: measure "
-	    "restart-paired (drop --side-by-side)",
-	    GIB(out->pool[0]), GIB(out->pool[1]), GIB(out->data), GIB(ram_bytes), GIB(out->cap));
+	errbuf_set(err,
+		   "side by side needs two buffer pools (%.3g + %.3g GiB for %.3g GiB of data) "
+		   "and this host's %.3g GiB of RAM gives the pools at most %.3g GiB",
+		   GIB(out->pool[0]), GIB(out->pool[1]), GIB(out->data), GIB(ram_bytes),
+		   GIB(out->cap));
+	return RUN_SBS_NO_ROOM;
 }
 
 void run_sbs_order_add(char *s, size_t len, int variant)
@@ -163,14 +163,14 @@ int run_sbs_check(struct run_sbs_setup *out, const struct run_target *targets, i
 	out->need_bytes = srv_clone_need(out->tree_bytes, 2, out->reflink);
 	if (util_free_bytes(dir, &out->free_bytes, err) < 0)
 		return -1;
-	if (out->free_bytes < out->need_bytes)
-		return errbuf_set(
-		    err,
-		    "side by side needs %.3g GiB free in '%s' for two %s clones of its "
-		    "data (%.3g GiB) and has %.3g GiB: free some space, or measure "
-		    "restart-paired (drop --side-by-side)",
-		    GIB(out->need_bytes), dir, run_sbs_clone_name(out->reflink),
-		    GIB(out->tree_bytes), GIB(out->free_bytes));
+	if (out->free_bytes < out->need_bytes) {
+		errbuf_set(err,
+			   "side by side needs %.3g GiB free in '%s' for two %s clones of its "
+			   "data (%.3g GiB) and has %.3g GiB",
+			   GIB(out->need_bytes), dir, run_sbs_clone_name(out->reflink),
+			   GIB(out->tree_bytes), GIB(out->free_bytes));
+		return RUN_SBS_NO_ROOM;
+	}
 	const uint64_t own[2] = {own_pool(opts[0]), own_pool(opts[1])};
 	return run_sbs_pools_plan(&out->pools, out->data_bytes, scale, phys_ram(),
 				  opts[0]->buffer_pool, own, err);

@@ -8,9 +8,9 @@
 #include <stdint.h>
 
 /* Whether a run with two variants goes side by side when neither --side-by-side nor
- * --restart-paired is given: the one place that default is set (issue 32: it stays opt-in
- * until bench/sbs-vs-paired.sh has been run on a quiet host). */
-#define RUN_SBS_DEFAULT 0
+ * --restart-paired is given and both servers fit: the one place that default is set (the
+ * evidence: docs/statistics.md, "Side by side as the default"). */
+#define RUN_SBS_DEFAULT 1
 
 /* The order within a pair (docs/run.md, "Side by side"): strict alternation, A B A B ... over
  * the whole pair, warm-up and measured executions and from one query to the next, so that no
@@ -52,8 +52,8 @@ struct run_sbs_pools {
 };
 
 /* Sizes the pools (data_bytes 0: estimated from scale) for ram_bytes of RAM; option_bytes the
- * --buffer-pool (0: none). -1 with one line naming the restart-paired mode when they do not
- * fit (out is filled either way). */
+ * --buffer-pool (0: none). RUN_SBS_NO_ROOM with one line saying what is short when they do not
+ * fit (out is filled either way); the command says what to do. */
 int run_sbs_pools_plan(struct run_sbs_pools *out, uint64_t data_bytes, double scale,
 		       uint64_t ram_bytes, uint64_t option_bytes, const uint64_t own[2],
 		       struct errbuf *err);
@@ -73,6 +73,10 @@ int run_sbs_order_valid(const char *s, int first);
 
 struct run_target;
 
+/* run_sbs_check's and run_sbs_pools_plan's return when this host has no room for the second
+ * server (disk or RAM): the run can still measure restart-paired. */
+#define RUN_SBS_NO_ROOM (-2)
+
 /* What side by side needs on this host: the source instance's data, whether its filesystem
  * makes reflinks, the disk space two clones need and the space free, and the two pools. */
 struct run_sbs_setup {
@@ -85,8 +89,9 @@ struct run_sbs_setup {
 
 /* Checks that two clones of the instance the n (two) targets name fit on its disk and that both
  * servers' buffer pools (a target's --buffer-pool or innodb_buffer_pool_size option, else the
- * rule's need) fit in RAM: -1 with one line when not (the command exits 2), nothing made but a
- * probe file removed again. scale: the plan's scale factor. */
+ * rule's need) fit in RAM: RUN_SBS_NO_ROOM with one line saying what is short when they do not,
+ * -1 when the instance cannot be read; nothing made but a probe file removed again. scale: the
+ * plan's scale factor. */
 int run_sbs_check(struct run_sbs_setup *out, const struct run_target *targets, int n,
 		  double scale, struct errbuf *err);
 

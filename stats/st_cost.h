@@ -42,8 +42,8 @@ struct st_cost_opts {
 void st_cost_opts_init(struct st_cost_opts *o);
 
 #define ST_COST_EFFECTS 2 /* the changes priced: 5 % and 10 % */
-/* The side-by-side noise against restart-paired on this host: the larger of the two A/A
- * ratios measured (0.41 and 0.27, docs/run.md "Side by side", issue 32). */
+/* The side-by-side noise against restart-paired on this host: the largest A/A ratio measured
+ * but the ABBA session's (docs/statistics.md, "Side by side as the default"). */
 #define ST_COST_SBS_RATIO 0.41
 
 /* Restarts a side for a change of effect (0.05: 5 %) of one query among m at the restart noise

@@ -32,9 +32,10 @@ TH_TEST(run_sbs, pools_fit_or_refuse_as_derived)
 		CU_ASSERT_EQUAL(p.pool[0], c[i].need);
 		CU_ASSERT_EQUAL(p.pool[1], c[i].need);
 		CU_ASSERT_EQUAL(p.fits, c[i].fits);
-		CU_ASSERT_EQUAL(rc, c[i].fits ? 0 : -1);
-		if (!c[i].fits) { /* one line that names the way */
-			CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "restart-paired"));
+		CU_ASSERT_EQUAL(rc, c[i].fits ? 0 : RUN_SBS_NO_ROOM);
+		if (!c[i].fits) { /* one line: what is short (the command says what to do) */
+			CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gives the pools at most"));
+			CU_ASSERT_PTR_NULL(strstr(err.msg, "restart-paired"));
 			CU_ASSERT_PTR_NULL(strchr(err.msg, '\n'));
 		}
 	}
@@ -49,7 +50,8 @@ TH_TEST(run_sbs, pools_from_options)
 	CU_ASSERT_EQUAL(run_sbs_pools_plan(&p, 0, 10, 24 * GIB, 8 * GIB, NULL, &err), 0);
 	CU_ASSERT_EQUAL(p.pool[0], 8 * GIB);
 	CU_ASSERT_EQUAL(p.pool[1], 8 * GIB);
-	CU_ASSERT_EQUAL(run_sbs_pools_plan(&p, 0, 10, 24 * GIB, 16 * GIB, own, &err), -1);
+	CU_ASSERT_EQUAL(run_sbs_pools_plan(&p, 0, 10, 24 * GIB, 16 * GIB, own, &err),
+			RUN_SBS_NO_ROOM);
 	CU_ASSERT_EQUAL(p.pool[0], 16 * GIB);
 	CU_ASSERT_EQUAL(p.pool[1], 3 * GIB);
 	CU_ASSERT_EQUAL(run_sbs_pools_plan(&p, 0, 10, 24 * GIB, 15 * GIB, own, &err), 0);

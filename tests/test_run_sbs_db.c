@@ -2,7 +2,8 @@
 /* run --side-by-side against real private MariaDB servers at SF 0.01: both variants' servers up
  * at once on their clones, pinned to the server's PUs, the executions alternated and balanced as
  * the files record, both servers' work counters, files valid against the schema, compare pairing
- * them; and the refusals (one variant, pools that do not fit) that make nothing. */
+ * them; the default (side by side where both fit, else restart-paired, said in one line); and
+ * the refusals (one variant, pools that do not fit) that make nothing. */
 #include "harness.h"
 #include "runner/run_sbs.h"
 #include "tests/th_db.h"
@@ -306,6 +307,61 @@ TH_TEST(run_sbs_db, budget_pocock_from_pair_3_alternated)
 	json_decref(rb);
 }
 
+/* A run of two cheap variants of Q6 with neither --side-by-side nor --restart-paired. */
+static int default_run(const char *name, const char *opt, char *text, size_t len)
+{
+	char out[4300], log[4300], va[200], vb[200];
+	snprintf(out, sizeof(out), "%s/%s", db.tmp, name);
+	snprintf(log, sizeof(log), "%s/%s.log", db.tmp, name);
+	snprintf(va, sizeof(va), "a:mysqld=mariadbd%s", opt);
+	snprintf(vb, sizeof(vb), "b:mysqld=mariadbd%s", opt);
+	const char *args[] = {"run",	   "-s",       "0.01",	  "-o",	       out,
+			      "--variant", va,	       "--variant", vb,	       "--restarts",
+			      "1",	   "--warmup", "1",	  "--runs",    "1",
+			      "--queries", "6",	       "--no-table", NULL};
+	int rc = th_wait_exit(spawn(log, args, 0));
+	if (th_sh(text, len, "cat '%s'", log) != 0 || rc != 0)
+		th_show_log(log);
+	return rc;
+}
+
+/* Whether both files of the run `name` record side by side (1), neither (0), or disagree (-1). */
+static int recorded_side_by_side(const char *name)
+{
+	int n = 0;
+	for (int k = 0; k < 2; k++) {
+		char path[4400];
+		snprintf(path, sizeof(path), "%s/%s/%c.json", db.tmp, name, "ab"[k]);
+		json_error_t jerr;
+		json_t *r = json_load_file(path, 0, &jerr);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		n += json_is_object(json_object_get(json_object_get(r, "plan"), "side_by_side"));
+		json_decref(r);
+	}
+	return n == 2 ? 1 : n == 0 ? 0 : -1;
+}
+
+/* Two variants go side by side by default; where two pools do not fit in RAM (each variant's
+ * own innodb_buffer_pool_size at 45 % of it: together above any cap), the run measures
+ * restart-paired and says so in one line. */
+TH_TEST(run_sbs_db, default_side_by_side_else_restart_paired)
+{
+	CU_ASSERT_FATAL(loaded);
+	char text[8192], opt[100];
+	CU_ASSERT_EQUAL_FATAL(default_run("default-fits", "", text, sizeof(text)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "side by side: two "));
+	CU_ASSERT_EQUAL(recorded_side_by_side("default-fits"), 1);
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+	CU_ASSERT_FATAL(pages > 0 && page > 0);
+	unsigned long long mib = (unsigned long long)pages * (unsigned long long)page / 1048576;
+	snprintf(opt, sizeof(opt), ",innodb_buffer_pool_size=%lluM", mib * 45 / 100);
+	CU_ASSERT_EQUAL_FATAL(default_run("default-no-room", opt, text, sizeof(text)), 0);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "restart-paired: side by side needs two buffer pools ("));
+	CU_ASSERT_PTR_NULL(strstr(text, "drop --side-by-side"));
+	CU_ASSERT_EQUAL(recorded_side_by_side("default-no-room"), 0);
+}
+
 /* One variant, and two pools RAM cannot hold: one line naming the way, exit 2, nothing made. */
 TH_TEST(run_sbs_db, refusals_make_nothing)
 {
@@ -334,7 +390,8 @@ TH_TEST(run_sbs_db, refusals_make_nothing)
 	snprintf(log, sizeof(log), "%s/refused2.log", db.tmp);
 	CU_ASSERT_EQUAL(th_wait_exit(spawn(log, big, 0)), 2);
 	CU_ASSERT_EQUAL(th_sh(text, sizeof(text), "cat '%s'", log), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "restart-paired"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "gives the pools at most"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ": measure restart-paired (drop --side-by-side)"));
 	CU_ASSERT_EQUAL(access(out, F_OK), -1);
 	CU_ASSERT_EQUAL(access(clones, F_OK), -1);
 }

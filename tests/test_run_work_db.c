@@ -105,6 +105,7 @@ TH_TEST(run_work_db, semijoin_ab_changes_the_plan_changing_queries)
 			      "1",
 			      "--runs",
 			      "1",
+			      "--restart-paired",
 			      "--variant",
 			      "on:mysqld=/usr/sbin/mariadbd",
 			      "--variant",
