@@ -788,6 +788,11 @@ static int sbs_check(const struct target_set *ts, struct run_args *a, struct err
 		a->plan.side_by_side = 0;
 		return 0;
 	}
+	if (rc == RUN_SBS_NO_ROOM && a->resume) {
+		struct errbuf why = *err;
+		return errbuf_set(err, "%s: the file was measured side by side and is completed so",
+				  why.msg);
+	}
 	if (rc == RUN_SBS_NO_ROOM) {
 		struct errbuf why = *err;
 		const char *disk = su.free_bytes < su.need_bytes ? "free some space, or " : "";
