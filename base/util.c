@@ -170,6 +170,18 @@ double util_iso8601_seconds(const char *t)
 	return (double)timegm(&tm);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void util_sort_doubles(double *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_double);
+}
+
 char *util_state_dir(void)
 {
 	const char *env = getenv("DBT3STAB_HOME");

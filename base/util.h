@@ -51,6 +51,9 @@ const char *util_enum_name(const char *const *names, size_t n, int v, const char
 #define UTIL_ENUM_NAME(names, v, fallback)                                                         \
 	util_enum_name(names, sizeof(names) / sizeof((names)[0]), (int)(v), fallback)
 
+/* Sorts the n values v ascending (no NaN among them). */
+void util_sort_doubles(double *v, size_t n);
+
 /* Default state directory: $DBT3STAB_HOME, else $HOME/.dbt3stab; caller frees. */
 char *util_state_dir(void);
 

@@ -3,6 +3,7 @@
 #include "pinning/doctor_floor.h"
 #include "base/safe_write.h"
 #include "base/text.h"
+#include "base/util.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -16,19 +17,13 @@
 /* A floor file is small: anything larger is not one. */
 #define FLOOR_MAX_BYTES 65536
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 double *doctor_sorted_copy(const double *v, size_t n)
 {
 	double *c = n ? malloc(n * sizeof(*c)) : NULL;
 	if (!c)
 		return NULL;
 	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
+	util_sort_doubles(c, n);
 	return c;
 }
 

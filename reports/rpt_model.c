@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The compare and summary models: restart means per query, tests, corrections, verdicts. */
 #include "reports/rpt.h"
+#include "base/util.h"
 #include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdarg.h>
@@ -251,12 +252,6 @@ static void baseline_power(struct rpt_query *q, const struct rpt_compare *c, siz
 	q->power_base = st_power(&s, n);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Counts of the baseline's use and the median power it added; the improvements count. */
 static void baseline_summary(struct rpt_compare *c)
 {
@@ -281,8 +276,8 @@ static void baseline_summary(struct rpt_compare *c)
 			b[k++] = c->queries[i].power_base;
 		}
 	if (k) {
-		qsort(a, k, sizeof(double), cmp_double);
-		qsort(b, k, sizeof(double), cmp_double);
+		util_sort_doubles(a, k);
+		util_sort_doubles(b, k);
 		c->power_nobase = k % 2 ? a[k / 2] : (a[k / 2 - 1] + a[k / 2]) / 2;
 		c->power_base = k % 2 ? b[k / 2] : (b[k / 2 - 1] + b[k / 2]) / 2;
 	}

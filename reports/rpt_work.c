@@ -2,6 +2,7 @@
 /* The work counters of a query in one or two result files, and the rule that calls them changed
  * (reports/rpt.h; docs/work.md, docs/statistics.md "Work"). */
 #include "reports/rpt.h"
+#include "base/util.h"
 #include "result/res_counts.h"
 #include <math.h>
 #include <stdio.h>
@@ -48,12 +49,6 @@ static int recs_load(struct recs *x, const struct res_query *q)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Counter name over the records: constant or not, the restart means' median and range. means
  * has room for x->n values. */
 static void side_stats(struct rpt_work_side *out, const struct recs *x, const char *name,
@@ -85,7 +80,7 @@ static void side_stats(struct rpt_work_side *out, const struct recs *x, const ch
 	}
 	if (!out->restarts)
 		return;
-	qsort(means, out->restarts, sizeof(*means), cmp_double);
+	util_sort_doubles(means, out->restarts);
 	size_t m = out->restarts;
 	out->value = out->constant ? (double)first_val
 				   : (m % 2 ? means[m / 2] : (means[m / 2 - 1] + means[m / 2]) / 2);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Interference per restart: sums of the query entries' records, the disturbed rule. */
 #include "result/res.h"
+#include "base/util.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,12 +118,6 @@ static unsigned absolute_causes(const struct res_noise_restart *r)
 	       (above(r->steal_ms, r) ? RES_NOISE_STEAL : 0u);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Median of the n sorted values v. */
 static double median_sorted(const double *v, size_t n)
 {
@@ -134,11 +129,11 @@ static double median_sorted(const double *v, size_t n)
  * Croux 1993); scratch holds n doubles. */
 static void median_mad(double *out_med, double *out_sd, double *v, size_t n, double *scratch)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	util_sort_doubles(v, n);
 	double m = median_sorted(v, n);
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = fabs(v[i] - m);
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	util_sort_doubles(scratch, n);
 	*out_med = m;
 	*out_sd = 1.4826 * median_sorted(scratch, n);
 }
@@ -489,7 +484,7 @@ static double probe_median(const struct res_file *res)
 				v[k++] = a;
 		}
 	if (k) {
-		qsort(v, k, sizeof(*v), cmp_double);
+		util_sort_doubles(v, k);
 		m = median_sorted(v, k);
 	}
 	free(v);
@@ -521,7 +516,7 @@ int res_noise_host(struct res_noise_host *out, const struct res_file *res)
 				v[k++] = share_of(&r[i], host_causes[c]);
 		}
 		if (k) {
-			qsort(v, k, sizeof(*v), cmp_double);
+			util_sort_doubles(v, k);
 			out->median_share[c] = median_sorted(v, k);
 		}
 		if (out->at_level[c] >= 2 && 2 * out->at_level[c] >= n)

@@ -1,21 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* What a time verdict costs on this host (stats/st_cost.h). */
 #include "stats/st_cost.h"
+#include "base/util.h"
 #include "stats/st_restart_summary.h"
 #include "result/res_counts.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double median(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	util_sort_doubles(v, n);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

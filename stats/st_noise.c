@@ -3,6 +3,7 @@
  * within/between split, and the run-position (warm-up transient) effect across restarts. */
 #include "stats/st.h"
 #include "stats/st_int.h"
+#include "base/util.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -86,12 +87,6 @@ int st_noise_compute(struct st_noise *out, const double *runs, const size_t *nru
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Two-way ANOVA without replication (one observation per restart x position cell; e.g.
  * Montgomery, "Design and Analysis of Experiments", 8th ed., sec. 5.3.4, or Snedecor & Cochran
  * sec. 14.2) on log runs y_ij, i restart, j position: SS_pos = k sum_j (ybar_.j - ybar)^2, SS_rst
@@ -157,7 +152,7 @@ int st_position_effect(struct st_position *out, double *out_effect, int *out_fla
 			return errbuf_set(err, "out of memory"), ST_EINVAL;
 		}
 		memcpy(srt, y, n * sizeof(double));
-		qsort(srt, n, sizeof(double), cmp_double);
+		util_sort_doubles(srt, n);
 		med = n % 2 ? srt[n / 2] : (srt[n / 2 - 1] + srt[n / 2]) / 2;
 		free(srt);
 		for (size_t j = 0; j < n; j++)
