@@ -182,6 +182,13 @@ void util_sort_doubles(double *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_double);
 }
 
+double util_median_sorted(const double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 char *util_state_dir(void)
 {
 	const char *env = getenv("DBT3STAB_HOME");

@@ -54,6 +54,10 @@ const char *util_enum_name(const char *const *names, size_t n, int v, const char
 /* Sorts the n values v ascending (no NaN among them). */
 void util_sort_doubles(double *v, size_t n);
 
+/* The median of the n values v sorted ascending (the mean of the middle two when n is even);
+ * NaN when n is 0. */
+double util_median_sorted(const double *v, size_t n);
+
 /* Default state directory: $DBT3STAB_HOME, else $HOME/.dbt3stab; caller frees. */
 char *util_state_dir(void);
 

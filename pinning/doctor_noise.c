@@ -3,6 +3,7 @@
 #include "pinning/doctor_noise.h"
 #include "pinning/doctor_int.h"
 #include "base/text.h"
+#include "base/util.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ static double median_of(const double *v, size_t n)
 	double *c = doctor_sorted_copy(v, n);
 	if (!c)
 		return NAN;
-	double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	double m = util_median_sorted(c, n);
 	free(c);
 	return m;
 }

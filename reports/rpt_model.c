@@ -278,8 +278,8 @@ static void baseline_summary(struct rpt_compare *c)
 	if (k) {
 		util_sort_doubles(a, k);
 		util_sort_doubles(b, k);
-		c->power_nobase = k % 2 ? a[k / 2] : (a[k / 2 - 1] + a[k / 2]) / 2;
-		c->power_base = k % 2 ? b[k / 2] : (b[k / 2 - 1] + b[k / 2]) / 2;
+		c->power_nobase = util_median_sorted(a, k);
+		c->power_base = util_median_sorted(b, k);
 	}
 	free(a);
 }

@@ -81,9 +81,8 @@ static void side_stats(struct rpt_work_side *out, const struct recs *x, const ch
 	if (!out->restarts)
 		return;
 	util_sort_doubles(means, out->restarts);
-	size_t m = out->restarts;
-	out->value = out->constant ? (double)first_val
-				   : (m % 2 ? means[m / 2] : (means[m / 2 - 1] + means[m / 2]) / 2);
+	out->value =
+	    out->constant ? (double)first_val : util_median_sorted(means, out->restarts);
 }
 
 /* The rule (docs/statistics.md, "Work"): constant in both files and different; or, when it

@@ -118,24 +118,18 @@ static unsigned absolute_causes(const struct res_noise_restart *r)
 	       (above(r->steal_ms, r) ? RES_NOISE_STEAL : 0u);
 }
 
-/* Median of the n sorted values v. */
-static double median_sorted(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The reference of one restart: the median of the n values v (sorted in place) and 1.4826
  * times their median absolute deviation, which estimates the sd of normal data (Rousseeuw &
  * Croux 1993); scratch holds n doubles. */
 static void median_mad(double *out_med, double *out_sd, double *v, size_t n, double *scratch)
 {
 	util_sort_doubles(v, n);
-	double m = median_sorted(v, n);
+	double m = util_median_sorted(v, n);
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = fabs(v[i] - m);
 	util_sort_doubles(scratch, n);
 	*out_med = m;
-	*out_sd = 1.4826 * median_sorted(scratch, n);
+	*out_sd = 1.4826 * util_median_sorted(scratch, n);
 }
 
 /* The three figures the rule compares: other processes' and steal time as shares of the
@@ -485,7 +479,7 @@ static double probe_median(const struct res_file *res)
 		}
 	if (k) {
 		util_sort_doubles(v, k);
-		m = median_sorted(v, k);
+		m = util_median_sorted(v, k);
 	}
 	free(v);
 	return m;
@@ -517,7 +511,7 @@ int res_noise_host(struct res_noise_host *out, const struct res_file *res)
 		}
 		if (k) {
 			util_sort_doubles(v, k);
-			out->median_share[c] = median_sorted(v, k);
+			out->median_share[c] = util_median_sorted(v, k);
 		}
 		if (out->at_level[c] >= 2 && 2 * out->at_level[c] >= n)
 			out->causes |= (unsigned)host_causes[c];

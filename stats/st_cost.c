@@ -11,7 +11,7 @@
 static double median(double *v, size_t n)
 {
 	util_sort_doubles(v, n);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return util_median_sorted(v, n);
 }
 
 int st_cost_noise(struct st_cost_noise *out, const struct res_file *res, struct errbuf *err)

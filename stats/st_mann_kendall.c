@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Mann-Kendall trend test for the warm-up check of the runs within one restart. */
 #include "stats/st.h"
+#include "base/util.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ST_MK_EXACT_MAX 40
-
-static int dbl_cmp(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
 
 /* Exact two-sided P(|S| >= |s|) without ties. S = N - 2I with N = n(n-1)/2 and I the number of
  * inversions of a random permutation, whose distribution (Mahonian numbers) is built one element
@@ -78,7 +73,7 @@ int st_mann_kendall(struct st_mk *out, const double *x, size_t n, struct errbuf 
 			slopes[k++] = (x[j] - x[i]) / (double)(j - i);
 		}
 	memcpy(sorted, x, n * sizeof(double));
-	qsort(sorted, n, sizeof(double), dbl_cmp);
+	util_sort_doubles(sorted, n);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		while (j < n && sorted[j] == sorted[i])
@@ -90,12 +85,12 @@ int st_mann_kendall(struct st_mk *out, const double *x, size_t n, struct errbuf 
 		}
 		i = j;
 	}
-	qsort(slopes, np, sizeof(double), dbl_cmp);
+	util_sort_doubles(slopes, np);
 	nn = (double)n;
 	out->n = n;
 	out->s = s;
 	out->var_s = (nn * (nn - 1) * (2 * nn + 5) - ties) / 18;
-	out->slope = np % 2 ? slopes[np / 2] : (slopes[np / 2 - 1] + slopes[np / 2]) / 2;
+	out->slope = util_median_sorted(slopes, np);
 	if (out->var_s > 0) {
 		out->z = s > 0	 ? (s - 1) / sqrt(out->var_s)
 			 : s < 0 ? (s + 1) / sqrt(out->var_s)

@@ -153,7 +153,7 @@ int st_position_effect(struct st_position *out, double *out_effect, int *out_fla
 		}
 		memcpy(srt, y, n * sizeof(double));
 		util_sort_doubles(srt, n);
-		med = n % 2 ? srt[n / 2] : (srt[n / 2 - 1] + srt[n / 2]) / 2;
+		med = util_median_sorted(srt, n);
 		free(srt);
 		for (size_t j = 0; j < n; j++)
 			out_effect[j] = y[j] - med;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* base/util.c's util_sort_doubles: the one ascending sort of doubles the statistics, the result
- * model, the reports and doctor share. Expected orders are written out by hand. */
+/* base/util.c's util_sort_doubles and util_median_sorted: the one ascending sort of doubles and
+ * the one median of sorted values the statistics, the result model, the reports and doctor
+ * share. Expected values are written out by hand. */
 #include "base/util.h"
 #include "tests/harness.h"
 #include <math.h>
@@ -18,6 +19,18 @@ TH_TEST(util, sort_doubles_ascending)
 	CU_ASSERT_EQUAL(one[0], 7.0);
 	CU_ASSERT_EQUAL(one[1], 1.0);
 	util_sort_doubles(NULL, 0);
+}
+
+/* The middle value, or the mean of the middle two; NaN for no values. */
+TH_TEST(util, median_sorted_middle_or_mean_of_two)
+{
+	const double odd[] = {-3.0, 1.0, 2.5, 4.0, 100.0};
+	const double even[] = {1.0, 2.0, 5.0, 9.0};
+	CU_ASSERT_EQUAL(util_median_sorted(odd, 5), 2.5);
+	CU_ASSERT_EQUAL(util_median_sorted(even, 4), 3.5);
+	CU_ASSERT_EQUAL(util_median_sorted(even, 1), 1.0);
+	CU_ASSERT_EQUAL(util_median_sorted(even, 2), 1.5);
+	CU_ASSERT(isnan(util_median_sorted(NULL, 0)));
 }
 
 TH_MAIN(util)
