@@ -775,9 +775,19 @@ static int finish_server_opts(struct target_set *ts, struct run_args *a)
 	return 0;
 }
 
+/* What a run that asked for side by side does on a host without room (su: what was short). */
+static const char *sbs_no_room_advice(const struct run_args *a, const struct run_sbs_setup *su)
+{
+	if (a->resume)
+		return "the file was measured side by side and is completed so";
+	return su->free_bytes < su->need_bytes
+		   ? "free some space, or measure restart-paired (drop --side-by-side)"
+		   : "measure restart-paired (drop --side-by-side)";
+}
+
 /* Side by side, before anything is made: room for two clones, RAM for two pools. Where the
  * host has no room, the default measures restart-paired and says so in one line; an explicit
- * --side-by-side stops there and says how to go on. */
+ * --side-by-side (or a side-by-side file resumed) stops there and says how to go on. */
 static int sbs_check(const struct target_set *ts, struct run_args *a, struct errbuf *err)
 {
 	struct run_sbs_setup su;
@@ -788,16 +798,9 @@ static int sbs_check(const struct target_set *ts, struct run_args *a, struct err
 		a->plan.side_by_side = 0;
 		return 0;
 	}
-	if (rc == RUN_SBS_NO_ROOM && a->resume) {
-		struct errbuf why = *err;
-		return errbuf_set(err, "%s: the file was measured side by side and is completed so",
-				  why.msg);
-	}
 	if (rc == RUN_SBS_NO_ROOM) {
 		struct errbuf why = *err;
-		const char *disk = su.free_bytes < su.need_bytes ? "free some space, or " : "";
-		return errbuf_set(err, "%s: %smeasure restart-paired (drop --side-by-side)",
-				  why.msg, disk);
+		return errbuf_set(err, "%s: %s", why.msg, sbs_no_room_advice(a, &su));
 	}
 	if (rc < 0)
 		return -1;
