@@ -325,15 +325,17 @@ static int default_run(const char *name, const char *opt, char *text, size_t len
 	return rc;
 }
 
-/* Whether both files of the run `name` record side by side (1), neither (0), or disagree (-1). */
+/* Whether both files of the run `name` (valid against the schema) record side by side (1),
+ * neither (0), or disagree (-1). */
 static int recorded_side_by_side(const char *name)
 {
+	char schema[4300];
 	int n = 0;
+	snprintf(schema, sizeof(schema), "%s/docs/result.schema.json", DBT3_SOURCE_DIR);
 	for (int k = 0; k < 2; k++) {
 		char path[4400];
 		snprintf(path, sizeof(path), "%s/%s/%c.json", db.tmp, name, "ab"[k]);
-		json_error_t jerr;
-		json_t *r = json_load_file(path, 0, &jerr);
+		json_t *r = load_checked(path, schema);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 		n += json_is_object(json_object_get(json_object_get(r, "plan"), "side_by_side"));
 		json_decref(r);
