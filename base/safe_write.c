@@ -33,6 +33,14 @@ int util_out_kind_check(const char *path, struct errbuf *err)
 	return kind_refuse(path, st.st_mode, err);
 }
 
+int util_out_kind_checkat(int dirfd, const char *name, const char *shown, struct errbuf *err)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, 0) != 0 || S_ISREG(st.st_mode))
+		return 0;
+	return kind_refuse(shown, st.st_mode, err);
+}
+
 int util_openat_regular(int dirfd, const char *path, int flags, mode_t mode)
 {
 	struct stat st;
@@ -113,14 +121,13 @@ static int make_temp(struct util_out *o, mode_t mode, struct errbuf *err)
 int util_out_openat(struct util_out *out, int dirfd, const char *name, const char *shown,
 		    mode_t mode, struct errbuf *err)
 {
-	struct stat st;
 	out_reset(out);
 	snprintf(out->path, sizeof(out->path), "%s", shown);
 	if (!*name || strchr(name, '/') || strlen(name) >= sizeof(out->name))
 		return errbuf_set(err, "cannot create '%s': bad file name", shown);
 	snprintf(out->name, sizeof(out->name), "%s", name);
-	if (fstatat(dirfd, name, &st, 0) == 0 && !S_ISREG(st.st_mode))
-		return kind_refuse(shown, st.st_mode, err);
+	if (util_out_kind_checkat(dirfd, name, shown, err) < 0)
+		return -1;
 	out->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
 	if (out->dirfd < 0)
 		return errbuf_errno(err, errno, "cannot create '%s'", shown);
@@ -217,17 +224,32 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* Writes len bytes to the opened o (or fails with err) and commits it. */
+static int write_commit(struct util_out *o, const void *data, size_t len, struct errbuf *err)
+{
+	if (write_all(o->fd, data, len) < 0) {
+		int e = errno;
+		util_out_abort(o);
+		return errbuf_errno(err, e, "cannot write '%s'", o->path);
+	}
+	return util_out_commit(o, err);
+}
+
 int util_write_file(const char *path, const void *data, size_t len, mode_t mode, struct errbuf *err)
 {
 	struct util_out o;
 	if (util_out_open(&o, path, mode, err) < 0)
 		return -1;
-	if (write_all(o.fd, data, len) < 0) {
-		int e = errno;
-		util_out_abort(&o);
-		return errbuf_errno(err, e, "cannot write '%s'", path);
-	}
-	return util_out_commit(&o, err);
+	return write_commit(&o, data, len, err);
+}
+
+int util_write_fileat(int dirfd, const char *name, const char *shown, const void *data,
+		      size_t len, mode_t mode, struct errbuf *err)
+{
+	struct util_out o;
+	if (util_out_openat(&o, dirfd, name, shown, mode, err) < 0)
+		return -1;
+	return write_commit(&o, data, len, err);
 }
 
 int util_write_atomic(const char *path, const void *data, size_t len, struct errbuf *err)
@@ -259,4 +281,139 @@ int util_out_check(const char *path, const char *const *inputs, size_t n, util_o
 		return -1;
 	util_out_abort(&o);
 	return 0;
+}
+
+/* ---- output directories ---- */
+
+static int trusted_uid(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/* Nobody but root and the caller can add, remove or rename an entry of the directory st. */
+static int dir_private(const struct stat *st)
+{
+	return trusted_uid(st->st_uid) && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int util_dir_stable_check(const struct stat *st, const char *shown, struct errbuf *err)
+{
+	if (!trusted_uid(st->st_uid))
+		return errbuf_set(err,
+				  "cannot use '%s': it belongs to uid %u, who can rename what is in "
+				  "it (give a directory of your own)",
+				  shown, (unsigned)st->st_uid);
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
+		return errbuf_set(err,
+				  "cannot use '%s': other users can write it and rename what is in "
+				  "it (give a directory of your own, or set its sticky bit)",
+				  shown);
+	return 0;
+}
+
+/* One component: name in dirfd (whose status is parent, shown as shown, the path up to and
+ * with name), opened without following a link, made when missing. The descriptor or -1. */
+static int outdir_step(int dirfd, const struct stat *parent, const char *name, const char *shown,
+		       int *made, struct errbuf *err)
+{
+	struct stat st;
+	const int fl = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+	*made = 0;
+	int fd = openat(dirfd, name, fl | O_NOFOLLOW);
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdirat(dirfd, name, 0755) == 0)
+			*made = 1;
+		else if (errno != EEXIST)
+			return errbuf_errno(err, errno, "cannot create directory '%s'", shown);
+		fd = openat(dirfd, name, fl | O_NOFOLLOW);
+	}
+	if (fd >= 0)
+		return fd;
+	int e = errno;
+	if ((e != ELOOP && e != ENOTDIR) || fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errbuf_errno(err, e, "cannot open directory '%s'", shown);
+	if (!S_ISLNK(st.st_mode))
+		return errbuf_set(err, "cannot create directory '%s': it exists and is %s", shown,
+				  kind_name(st.st_mode));
+	if (!dir_private(parent))
+		return errbuf_set(err,
+				  "cannot use '%s': it is a symbolic link in a directory other users "
+				  "can write (not followed; give the path it points to)",
+				  shown);
+	fd = openat(dirfd, name, fl); /* a link the user (or root) set up */
+	if (fd < 0)
+		return errbuf_errno(err, errno, "cannot open directory '%s'", shown);
+	return fd;
+}
+
+int util_outdir_open(const char *path, unsigned flags, int *made, struct errbuf *err)
+{
+	char shown[4096];
+	struct stat parent, st;
+	int last_made = 0;
+	size_t n = strlen(path);
+	if (made)
+		*made = 0;
+	if (n == 0)
+		return errbuf_set(err, "an empty output directory (-o)");
+	if (n >= sizeof(shown))
+		return errbuf_set(err, "cannot create directory '%.64s...': path too long", path);
+	int dfd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return errbuf_errno(err, errno, "cannot open directory '%s'", path);
+	for (size_t at = 0; at < n;) {
+		size_t len = strcspn(path + at, "/");
+		size_t end = at + len;
+		if (len == 0 || (len == 1 && path[at] == '.')) {
+			at = end + (end < n);
+			continue;
+		}
+		snprintf(shown, sizeof(shown), "%.*s", (int)end, path);
+		char name[256];
+		if (len >= sizeof(name)) {
+			close(dfd);
+			return errbuf_set(err, "cannot create directory '%s': name too long", shown);
+		}
+		memcpy(name, path + at, len);
+		name[len] = '\0';
+		int fd = -1;
+		if (fstat(dfd, &parent) == 0)
+			fd = outdir_step(dfd, &parent, name, shown, &last_made, err);
+		else
+			errbuf_errno(err, errno, "cannot open directory '%s'", shown);
+		/* what the path is written by later: no other user may swap a component */
+		if (fd >= 0 && (flags & UTIL_OUTDIR_STABLE)) {
+			char up[4096];
+			size_t ul = at;
+			while (ul > 1 && path[ul - 1] == '/')
+				ul--;
+			snprintf(up, sizeof(up), "%.*s", (int)ul, at ? path : ".");
+			if (util_dir_stable_check(&parent, up, err) < 0) {
+				close(fd);
+				fd = -1;
+			}
+		}
+		close(dfd);
+		if (fd < 0)
+			return -1;
+		dfd = fd;
+		at = end + (end < n);
+	}
+	if (fstat(dfd, &st) < 0) {
+		close(dfd);
+		return errbuf_errno(err, errno, "cannot open directory '%s'", path);
+	}
+	if (!trusted_uid(st.st_uid) ||
+	    ((flags & UTIL_OUTDIR_STABLE) && util_dir_stable_check(&st, path, err) < 0)) {
+		if (!trusted_uid(st.st_uid))
+			errbuf_set(err,
+				   "cannot write into '%s': it belongs to uid %u (only your own or "
+				   "root's directory is written into)",
+				   path, (unsigned)st.st_uid);
+		close(dfd);
+		return -1;
+	}
+	if (made)
+		*made = last_made;
+	return dfd;
 }

@@ -4,6 +4,7 @@
 #define DBT3_SAFE_WRITE_H
 #include "base/util.h"
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* A file being written: a temp file "NAME.<16 random hex>.tmp" made with O_CREAT|O_EXCL|
@@ -22,6 +23,9 @@ struct util_out {
  * "cannot write 'P': it is a character device (only a regular file is written)" when it is a
  * device, FIFO, socket or directory. */
 int util_out_kind_check(const char *path, struct errbuf *err);
+
+/* util_out_kind_check for NAME in the directory dirfd (shown in the message). */
+int util_out_kind_checkat(int dirfd, const char *name, const char *shown, struct errbuf *err);
 
 /* Checks path (util_out_kind_check), opens its directory and creates the temp file with mode
  * (exactly: set with fchmod on the new file). 0, or -1 with one line in err and nothing left. */
@@ -43,6 +47,10 @@ void util_out_abort(struct util_out *o);
 int util_write_file(const char *path, const void *data, size_t len, mode_t mode,
 		    struct errbuf *err);
 
+/* Like util_write_file for NAME in the directory dirfd (util_out_openat; shown in messages). */
+int util_write_fileat(int dirfd, const char *name, const char *shown, const void *data,
+		      size_t len, mode_t mode, struct errbuf *err);
+
 /* Opens a file written in place (a log) or read, relative to dirfd (AT_FDCWD for a path): flags
  * (O_WRONLY, O_RDWR, O_CREAT, O_APPEND, O_TRUNC ...) plus O_NOFOLLOW, O_NOCTTY and O_CLOEXEC,
  * and it must be a regular file (with one link, when opened for writing): a symbolic link, a
@@ -61,5 +69,29 @@ typedef int (*util_out_guard_fn)(const char *path, void *ctx, struct errbuf *err
  * and a temp file can be made beside it (made and removed). 0, or -1 with one line in err. */
 int util_out_check(const char *path, const char *const *inputs, size_t n, util_out_guard_fn guard,
 		   void *ctx, struct errbuf *err);
+
+/* Output directories (-o DIR). Every component is opened with O_NOFOLLOW relative to the one
+ * before it and what is missing is made with mkdirat (0755), so no link another user plants at
+ * a name the tool makes or passes is followed; a link is followed only where the user set it up
+ * (it lies in a directory that nobody but root and the caller can write, e.g. "/tmp" or a home
+ * directory's link), and the directory written into must belong to root or the caller. */
+enum util_outdir_flags {
+	/* The caller writes below the directory by path later (a child process, a file rewritten
+	 * at each checkpoint): also refuse a directory that another user can rename or replace,
+	 * i.e. one that lies in, or itself is, a directory others can write (group or world
+	 * writable without the sticky bit, or another user's). */
+	UTIL_OUTDIR_STABLE = 1 << 0,
+};
+
+/* Makes path as mkdir -p does, under the rules above, and opens it: the directory's descriptor
+ * (O_DIRECTORY, close-on-exec; the caller closes it) for util_out_openat, or -1 with one line in
+ * err. *made (may be NULL) is set to 1 when the last component was made by this call, so that a
+ * caller that fails later can remove it again (made components above it stay). */
+int util_outdir_open(const char *path, unsigned flags, int *made, struct errbuf *err);
+
+/* 0 when the directory of st lets nobody but root and the caller rename its entries (it belongs
+ * to one of them, and it is not group or world writable, or has the sticky bit); else -1 and
+ * err says "cannot use 'shown': ...". For a file written by path in that directory later. */
+int util_dir_stable_check(const struct stat *st, const char *shown, struct errbuf *err);
 
 #endif

@@ -138,9 +138,10 @@ static int parse_tables(const char *list, int *sel)
 	}
 }
 
+/* DIR/T.tblEXT, or T.tblEXT when dir is NULL. */
 static void path_of(char *out, size_t n, const char *dir, enum gen_table t, const char *ext)
 {
-	snprintf(out, n, "%s/%s.tbl%s", dir, gen_table_name(t), ext);
+	snprintf(out, n, "%s%s%s.tbl%s", dir ? dir : "", dir ? "/" : "", gen_table_name(t), ext);
 }
 
 /* sel[t] for each table of -T LIST (every table without -T). 0, or a CLI_* code. */
@@ -170,10 +171,11 @@ static int select_tables(int *sel, const char *tables_arg)
 static int open_outputs(struct util_out *outs, int *opened, const int *sel, const char *dir,
 			int to_stdout)
 {
-	char path[4096];
+	char path[4096], name[64];
 	struct errbuf err;
-	if (!to_stdout && util_mkdir_p(dir) < 0) {
-		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
+	int dfd = -1;
+	if (!to_stdout && (dfd = util_outdir_open(dir, 0, NULL, &err)) < 0) {
+		cli_error("%s", err.msg);
 		return CLI_USAGE; /* a bad -o, like every bad argument */
 	}
 	for (int t = 0; t < GEN_NTABLES; t++) {
@@ -184,16 +186,17 @@ static int open_outputs(struct util_out *outs, int *opened, const int *sel, cons
 			continue;
 		}
 		path_of(path, sizeof(path), dir, (enum gen_table)t, "");
-		if (util_out_kind_check(path, &err) < 0) {
+		path_of(name, sizeof(name), NULL, (enum gen_table)t, "");
+		int bad = util_out_kind_checkat(dfd, name, path, &err) < 0; /* a bad -o */
+		if (bad || util_out_openat(&outs[t], dfd, name, path, 0644, &err) < 0) {
+			close(dfd);
 			cli_error("%s", err.msg);
-			return CLI_USAGE;
-		}
-		if (util_out_open(&outs[t], path, 0644, &err) < 0) {
-			cli_error("%s", err.msg);
-			return CLI_IO;
+			return bad ? CLI_USAGE : CLI_IO;
 		}
 		opened[t] = outs[t].fd;
 	}
+	if (dfd >= 0)
+		close(dfd);
 	return 0;
 }
 
@@ -298,8 +301,9 @@ static int generate_refresh(double sf, int threads, long sets, unsigned flags, c
 {
 	struct errbuf err;
 	struct gen_ctx *ctx = NULL;
-	if (util_mkdir_p(dir) < 0) {
-		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
+	int dfd = util_outdir_open(dir, 0, NULL, &err);
+	if (dfd < 0) {
+		cli_error("%s", err.msg);
 		return CLI_USAGE;
 	}
 	sigchain_push_stop(SIGCHAIN_STOP);
@@ -322,7 +326,7 @@ static int generate_refresh(double sf, int threads, long sets, unsigned flags, c
 			progress_end(&line);
 			cli_error("interrupted after %ld of %ld refresh sets", k - 1, sets);
 			rc = CLI_INTERRUPTED;
-		} else if (gen_refresh_write(ctx, dir, k, flags, &err) < 0) {
+		} else if (gen_refresh_write(ctx, dfd, dir, k, flags, &err) < 0) {
 			progress_end(&line);
 			cli_error("%s", err.msg);
 			rc = CLI_IO;
@@ -332,6 +336,7 @@ static int generate_refresh(double sf, int threads, long sets, unsigned flags, c
 		progress_done(&line, "gen: %ld refresh sets of %lld orders each", sets,
 			      (long long)gen_refresh_rows(ctx));
 restore:
+	close(dfd);
 	gen_ctx_free(ctx);
 	sigchain_pop_set(SIGCHAIN_STOP);
 	return rc;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What the command line says. */
 struct queries_args {
@@ -43,17 +44,52 @@ static void usage(FILE *f)
 	fputs("\nexit: 0 ok, 1 failure, 2 usage, or the statements cannot be written\n", f);
 }
 
-/* DIR/N.sql must each be absent or a regular file: checked before any is written. CLI_OK or
- * CLI_USAGE after one line. */
-static int check_targets(const char *dir)
+/* DIR/N.sql (N.sql in dfd) must each be absent or a regular file: checked before any is
+ * written. CLI_OK or CLI_USAGE after one line. */
+static int check_targets(int dfd, const char *dir)
 {
-	char path[4096];
+	char path[4096], name[32];
 	struct errbuf err;
 	for (int id = 1; id <= QRY_COUNT; id++) {
-		snprintf(path, sizeof(path), "%s/%d.sql", dir, id);
-		if (util_out_kind_check(path, &err) < 0) {
+		snprintf(name, sizeof(name), "%d.sql", id);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (util_out_kind_checkat(dfd, name, path, &err) < 0) {
 			cli_error("%s", err.msg);
 			return CLI_USAGE;
+		}
+	}
+	return CLI_OK;
+}
+
+/* Writes the 22 statements to dfd (DIR) or, when dfd is -1, to standard output. A CLI_* code. */
+static int write_queries(const struct qry_opts *qo, int dfd, const char *dir)
+{
+	for (int id = 1; id <= QRY_COUNT; id++) {
+		struct qry q;
+		struct errbuf err;
+		if (qry_build(&q, id, qo, &err) < 0) {
+			cli_error("%s", err.msg);
+			return CLI_FOUND;
+		}
+		char *text = qry_text(&q);
+		qry_release(&q);
+		if (!text) {
+			cli_error("out of memory");
+			return CLI_IO;
+		}
+		if (dfd >= 0) {
+			char path[4096], name[32];
+			snprintf(name, sizeof(name), "%d.sql", id);
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			int r = util_write_fileat(dfd, name, path, text, strlen(text), 0644, &err);
+			free(text);
+			if (r < 0) {
+				cli_error("%s", err.msg);
+				return CLI_IO;
+			}
+		} else {
+			printf("%s%s", id > 1 ? "\n" : "", text);
+			free(text);
 		}
 	}
 	return CLI_OK;
@@ -71,40 +107,18 @@ int cmd_queries(int argc, char **argv)
 	const int quiet = a.quiet;
 	if (dir && !*dir)
 		return cli_usage_error(argv[0], "an empty output directory (-o)");
-	if (dir && util_mkdir_p(dir) < 0) {
-		cli_error("cannot create directory '%s': %s", dir, strerror(errno));
+	int dfd = -1;
+	struct errbuf err;
+	if (dir && (dfd = util_outdir_open(dir, 0, NULL, &err)) < 0) {
+		cli_error("%s", err.msg);
 		return CLI_USAGE; /* a bad -o, like every bad argument */
 	}
-	if (dir && check_targets(dir) != CLI_OK)
-		return CLI_USAGE;
-	for (int id = 1; id <= QRY_COUNT; id++) {
-		struct qry q;
-		struct errbuf err;
-		if (qry_build(&q, id, &qo, &err) < 0) {
-			cli_error("%s", err.msg);
-			return CLI_FOUND;
-		}
-		char *text = qry_text(&q);
-		qry_release(&q);
-		if (!text) {
-			cli_error("out of memory");
-			return CLI_IO;
-		}
-		if (dir) {
-			char path[4096];
-			snprintf(path, sizeof(path), "%s/%d.sql", dir, id);
-			int r = util_write_atomic(path, text, strlen(text), &err);
-			free(text);
-			if (r < 0) {
-				cli_error("%s", err.msg);
-				return CLI_IO;
-			}
-		} else {
-			printf("%s%s", id > 1 ? "\n" : "", text);
-			free(text);
-		}
-	}
-	if (dir)
+	rc = dir ? check_targets(dfd, dir) : CLI_OK;
+	if (rc == CLI_OK)
+		rc = write_queries(&qo, dfd, dir);
+	if (dfd >= 0)
+		close(dfd);
+	if (rc == CLI_OK && dir)
 		cli_info(quiet, "wrote %d queries to '%s'", QRY_COUNT, dir);
-	return CLI_OK;
+	return rc;
 }

@@ -504,10 +504,11 @@ static int create_outputs(const struct target_set *ts, const char *output, int n
 			  int force, struct errbuf *err)
 {
 	int made = 0;
-	if (output && n_variants && !res_path_is_dir(output)) {
-		if (util_mkdir_p(output) < 0)
-			return errbuf_errno(err, errno, "cannot create '%s'", output);
-		made = 1;
+	if (output && n_variants) { /* the result files are written by path at each checkpoint */
+		int dfd = util_outdir_open(output, UTIL_OUTDIR_STABLE, &made, err);
+		if (dfd < 0)
+			return -1;
+		close(dfd);
 	}
 	for (int i = 0; i < ts->n; i++)
 		if (util_out_check(ts->targets[i].out_path, NULL, 0, output_free, &force, err) < 0) {

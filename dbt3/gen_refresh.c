@@ -96,16 +96,17 @@ int gen_refresh_deletes(const struct gen_ctx *ctx, int64_t set, unsigned flags, 
 	return 0;
 }
 
-static int write_one(const char *dir, const char *name, const struct gen_buf *b, struct errbuf *err)
+static int write_one(int dirfd, const char *dir, const char *name, const struct gen_buf *b,
+		     struct errbuf *err)
 {
 	char path[4096];
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 		return errbuf_set(err, "output path '%s/%s' is too long", dir, name);
-	return util_write_file(path, b->len ? b->data : "", b->len, 0644, err);
+	return util_write_fileat(dirfd, name, path, b->len ? b->data : "", b->len, 0644, err);
 }
 
-int gen_refresh_write(const struct gen_ctx *ctx, const char *dir, int64_t set, unsigned flags,
-		      struct errbuf *err)
+int gen_refresh_write(const struct gen_ctx *ctx, int dirfd, const char *dir, int64_t set,
+		      unsigned flags, struct errbuf *err)
 {
 	struct gen_buf o = {0}, l = {0}, d = {0};
 	char name[64];
@@ -114,15 +115,15 @@ int gen_refresh_write(const struct gen_ctx *ctx, const char *dir, int64_t set, u
 		rc = gen_refresh_deletes(ctx, set, flags, &d, err);
 	if (rc == 0) {
 		snprintf(name, sizeof(name), "orders.tbl.u%lld", (long long)set);
-		rc = write_one(dir, name, &o, err);
+		rc = write_one(dirfd, dir, name, &o, err);
 	}
 	if (rc == 0) {
 		snprintf(name, sizeof(name), "lineitem.tbl.u%lld", (long long)set);
-		rc = write_one(dir, name, &l, err);
+		rc = write_one(dirfd, dir, name, &l, err);
 	}
 	if (rc == 0) {
 		snprintf(name, sizeof(name), "delete.%lld", (long long)set);
-		rc = write_one(dir, name, &d, err);
+		rc = write_one(dirfd, dir, name, &d, err);
 	}
 	gen_buf_release(&o);
 	gen_buf_release(&l);

@@ -43,10 +43,11 @@ int gen_refresh_inserts(const struct gen_ctx *ctx, int64_t set, unsigned flags,
 int gen_refresh_deletes(const struct gen_ctx *ctx, int64_t set, unsigned flags, struct gen_buf *out,
 			struct errbuf *err);
 
-/* Writes set `set`'s three files into the existing directory dir, as dbgen -U names them:
- * orders.tbl.uN, lineitem.tbl.uN and delete.N, each through a temp file renamed when complete
- * (base/safe_write.h). 0, or -1 with err filled (the files written before stay). */
-int gen_refresh_write(const struct gen_ctx *ctx, const char *dir, int64_t set, unsigned flags,
-		      struct errbuf *err);
+/* Writes set `set`'s three files into the open directory dirfd (named dir in messages), as
+ * dbgen -U names them: orders.tbl.uN, lineitem.tbl.uN and delete.N, each through a temp file
+ * renamed when complete (base/safe_write.h). 0, or -1 with err filled (the files written
+ * before stay). */
+int gen_refresh_write(const struct gen_ctx *ctx, int dirfd, const char *dir, int64_t set,
+		      unsigned flags, struct errbuf *err);
 
 #endif

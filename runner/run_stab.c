@@ -262,12 +262,13 @@ static int make_dirs(const struct run_stab_cand *c, int n, const struct run_stab
 		     struct errbuf *err)
 {
 	char path[4200];
-	if (mkdir(o->dir, 0755) < 0 && errno != EEXIST)
-		return errbuf_errno(err, errno, "cannot create '%s'", o->dir);
+	/* each restart's run writes below it by path: no other user may swap a directory */
 	for (int i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", o->dir, c[i].name);
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			return errbuf_errno(err, errno, "cannot create '%s'", path);
+		int dfd = util_outdir_open(path, UTIL_OUTDIR_STABLE, NULL, err);
+		if (dfd < 0)
+			return -1;
+		close(dfd);
 	}
 	return 0;
 }
