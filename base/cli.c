@@ -66,6 +66,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return CLI_USAGE;
 }
 
+/* "-" and a decimal number: "-1", "-0.5". */
+static int negative_number(const char *s)
+{
+	return s[0] == '-' && (isdigit((unsigned char)s[1]) || s[1] == '.') &&
+	       s[1 + strspn(s + 1, "0123456789.")] == '\0';
+}
+
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
@@ -74,6 +81,17 @@ int cli_bad_option(const char *cmd, int c, char **argv)
 	if (optopt > 255) /* a long option's code (cli_opt.h's tables): "--flag=VALUE" */
 		return cli_usage_error(cmd, "option '%.*s' takes no value", (int)strcspn(arg, "="),
 				       arg);
+	/* getopt takes "-1" for an option: say that it is a number no operand takes */
+	if (optopt >= '0' && optopt <= '9') {
+		const char *num = negative_number(arg)				  ? arg
+				  : argv[optind] && negative_number(argv[optind]) ? argv[optind]
+										  : NULL;
+		if (num)
+			return cli_usage_error(cmd,
+					       "'%s' is a negative number, which no operand or "
+					       "option of this command takes",
+					       num);
+	}
 	if (optopt && optopt != '?')
 		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
 	return cli_usage_error(cmd, "unknown option '%s'", arg);
@@ -89,7 +107,8 @@ void cli_getopt_reset(void)
 int cli_parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;
-	if (!s || !*s)
+	/* strtol skips leading white space: " 5" is no number on a command line */
+	if (!s || !*s || isspace((unsigned char)*s))
 		return -1;
 	errno = 0;
 	long v = strtol(s, &end, 10);
@@ -102,7 +121,7 @@ int cli_parse_long(const char *s, long min, long max, long *out)
 int cli_parse_double(const char *s, double min, double max, double *out)
 {
 	char *end;
-	if (!s || !*s)
+	if (!s || !*s || isspace((unsigned char)*s))
 		return -1;
 	errno = 0;
 	double v = strtod(s, &end);

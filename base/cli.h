@@ -38,7 +38,8 @@ int cli_bad_option(const char *cmd, int c, char **argv);
 /* Resets getopt_long for a fresh parse of a subcommand's argv. */
 void cli_getopt_reset(void);
 
-/* Strict number parsing: the whole string, within [min, max]; 0 on success, -1 otherwise. */
+/* Strict number parsing: the whole string (no white space before it), within [min, max]; 0 on
+ * success, -1 otherwise. */
 int cli_parse_long(const char *s, long min, long max, long *out);
 int cli_parse_double(const char *s, double min, double max, double *out);
 
