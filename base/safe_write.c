@@ -243,8 +243,8 @@ int util_write_file(const char *path, const void *data, size_t len, mode_t mode,
 	return write_commit(&o, data, len, err);
 }
 
-int util_write_fileat(int dirfd, const char *name, const char *shown, const void *data,
-		      size_t len, mode_t mode, struct errbuf *err)
+int util_write_fileat(int dirfd, const char *name, const char *shown, const void *data, size_t len,
+		      mode_t mode, struct errbuf *err)
 {
 	struct util_out o;
 	if (util_out_openat(&o, dirfd, name, shown, mode, err) < 0)
@@ -299,10 +299,11 @@ static int dir_private(const struct stat *st)
 int util_dir_stable_check(const struct stat *st, const char *shown, struct errbuf *err)
 {
 	if (!trusted_uid(st->st_uid))
-		return errbuf_set(err,
-				  "cannot use '%s': it belongs to uid %u, who can rename what is in "
-				  "it (give a directory of your own)",
-				  shown, (unsigned)st->st_uid);
+		return errbuf_set(
+		    err,
+		    "cannot use '%s': it belongs to uid %u, who can rename what is in "
+		    "it (give a directory of your own)",
+		    shown, (unsigned)st->st_uid);
 	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
 		return errbuf_set(err,
 				  "cannot use '%s': other users can write it and rename what is in "
@@ -311,10 +312,10 @@ int util_dir_stable_check(const struct stat *st, const char *shown, struct errbu
 	return 0;
 }
 
-/* One component: name in dirfd (whose status is parent, shown as shown, the path up to and
- * with name), opened without following a link, made when missing. The descriptor or -1. */
+/* One component of full: name in dirfd (whose status is parent, shown as shown, the path up to
+ * and with name), opened without following a link, made when missing. The descriptor or -1. */
 static int outdir_step(int dirfd, const struct stat *parent, const char *name, const char *shown,
-		       int *made, struct errbuf *err)
+		       const char *full, int *made, struct errbuf *err)
 {
 	struct stat st;
 	const int fl = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
@@ -332,14 +333,14 @@ static int outdir_step(int dirfd, const struct stat *parent, const char *name, c
 	int e = errno;
 	if ((e != ELOOP && e != ENOTDIR) || fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errbuf_errno(err, e, "cannot open directory '%s'", shown);
-	if (!S_ISLNK(st.st_mode))
-		return errbuf_set(err, "cannot create directory '%s': it exists and is %s", shown,
-				  kind_name(st.st_mode));
+	if (!S_ISLNK(st.st_mode)) /* the full path, as mkdir -p says it */
+		return errbuf_errno(err, ENOTDIR, "cannot create directory '%s'", full);
 	if (!dir_private(parent))
-		return errbuf_set(err,
-				  "cannot use '%s': it is a symbolic link in a directory other users "
-				  "can write (not followed; give the path it points to)",
-				  shown);
+		return errbuf_set(
+		    err,
+		    "cannot use '%s': it is a symbolic link in a directory other users "
+		    "can write (not followed; give the path it points to)",
+		    shown);
 	fd = openat(dirfd, name, fl); /* a link the user (or root) set up */
 	if (fd < 0)
 		return errbuf_errno(err, errno, "cannot open directory '%s'", shown);
@@ -372,13 +373,14 @@ int util_outdir_open(const char *path, unsigned flags, int *made, struct errbuf 
 		char name[256];
 		if (len >= sizeof(name)) {
 			close(dfd);
-			return errbuf_set(err, "cannot create directory '%s': name too long", shown);
+			return errbuf_set(err, "cannot create directory '%s': name too long",
+					  shown);
 		}
 		memcpy(name, path + at, len);
 		name[len] = '\0';
 		int fd = -1;
 		if (fstat(dfd, &parent) == 0)
-			fd = outdir_step(dfd, &parent, name, shown, &last_made, err);
+			fd = outdir_step(dfd, &parent, name, shown, path, &last_made, err);
 		else
 			errbuf_errno(err, errno, "cannot open directory '%s'", shown);
 		/* what the path is written by later: no other user may swap a component */

@@ -48,8 +48,8 @@ int util_write_file(const char *path, const void *data, size_t len, mode_t mode,
 		    struct errbuf *err);
 
 /* Like util_write_file for NAME in the directory dirfd (util_out_openat; shown in messages). */
-int util_write_fileat(int dirfd, const char *name, const char *shown, const void *data,
-		      size_t len, mode_t mode, struct errbuf *err);
+int util_write_fileat(int dirfd, const char *name, const char *shown, const void *data, size_t len,
+		      mode_t mode, struct errbuf *err);
 
 /* Opens a file written in place (a log) or read, relative to dirfd (AT_FDCWD for a path): flags
  * (O_WRONLY, O_RDWR, O_CREAT, O_APPEND, O_TRUNC ...) plus O_NOFOLLOW, O_NOCTTY and O_CLOEXEC,

@@ -18,10 +18,10 @@
 #include "base/safe_write.h"
 #include "base/sigchain.h"
 #include "base/util.h"
+#include "commands/cmd.h"
 #include "dbt3/gen.h"
 #include "dbt3/gen_files.h"
 #include "dbt3/gen_refresh.h"
-#include "commands/cmd.h"
 
 /* What the command line says. */
 struct gen_args {
@@ -105,8 +105,9 @@ static void show_pass(void *arg, const struct gen_files_progress *p)
 		progress_done(&d->line, "gen: %-15s %lld rows  %.0f MB/s  done at %.1fs", name,
 			      (long long)p->units, mbs, secs);
 	else
-		progress_draw(&d->line, now, "gen: %-15s %lld/%lld rows  %.0f MB/s  ETA %.0fs", name,
-			      (long long)p->done, (long long)p->units, mbs, isnan(eta) ? 0 : eta);
+		progress_draw(&d->line, now, "gen: %-15s %lld/%lld rows  %.0f MB/s  ETA %.0fs",
+			      name, (long long)p->done, (long long)p->units, mbs,
+			      isnan(eta) ? 0 : eta);
 }
 
 /* Fills sel from a comma-separated list; -1 on an unknown name, -2 on an empty list or element. */
@@ -224,7 +225,8 @@ static int publish_outputs(struct util_out *outs, int *opened)
 
 /* Builds the generator and writes the opened tables, then renames the files into place (dir
  * NULL: stdout); SIGINT and SIGTERM stop it between chunks. A CLI_* code. */
-static int generate(struct util_out *outs, int *opened, double sf, int threads, unsigned flags, const char *dir, int quiet)
+static int generate(struct util_out *outs, int *opened, double sf, int threads, unsigned flags,
+		    const char *dir, int quiet)
 {
 	int rc = CLI_OK;
 	struct errbuf err;
@@ -232,8 +234,7 @@ static int generate(struct util_out *outs, int *opened, double sf, int threads, 
 	sigchain_push_stop(SIGCHAIN_STOP);
 	const volatile sig_atomic_t *stop = sigchain_stop_flag();
 	struct gen_display d = {.start_ns = 0};
-	progress_init(&d.line, stderr, progress_mode(stderr, quiet) | PROGRESS_KEEP,
-		      200000000ULL);
+	progress_init(&d.line, stderr, progress_mode(stderr, quiet) | PROGRESS_KEEP, 200000000ULL);
 	progress_draw(&d.line, util_now_ns(), "gen: building the text pool...");
 	if (gen_ctx_new_threads(&ctx, sf, threads, &err) < 0) {
 		progress_end(&d.line);

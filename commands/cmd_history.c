@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* dbt3stab history: the nightly results store, change points across builds, the trend page. */
+#include "base/cli.h"
+#include "base/text.h"
+#include "commands/cmd.h"
+#include "commands/cmd_output.h"
+#include "commands/cmd_stat_opts.h"
 #include "history/hist.h"
 #include "reports/rpt.h"
 #include "reports/rpt_history.h"
-#include "base/cli.h"
-#include "commands/cmd.h"
-#include "commands/cmd_output.h"
-#include "base/text.h"
-#include "commands/cmd_stat_opts.h"
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -95,10 +95,11 @@ static int check_filters(const struct hargs *a)
 {
 	if (a->series && (!a->series[0] || strlen(a->series) > 16 ||
 			  strspn(a->series, "0123456789abcdef") != strlen(a->series)))
-		return cli_usage_error("history",
-				       "bad --series '%s' (hex digits of a series id, see 'dbt3stab "
-				       "history list')",
-				       a->series);
+		return cli_usage_error(
+		    "history",
+		    "bad --series '%s' (hex digits of a series id, see 'dbt3stab "
+		    "history list')",
+		    a->series);
 	if (a->since) {
 		static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
 		size_t n = strlen(a->since);
@@ -108,8 +109,9 @@ static int check_filters(const struct hargs *a)
 					     : a->since[i] == shape[i];
 		if (!ok)
 			return cli_usage_error(
-			    "history", "bad --since '%s' (a UTC date or time: 2026-11-30 or "
-				       "2026-11-30T01:00:00Z)",
+			    "history",
+			    "bad --since '%s' (a UTC date or time: 2026-11-30 or "
+			    "2026-11-30T01:00:00Z)",
 			    a->since);
 	}
 	return 0;
@@ -158,8 +160,9 @@ static int add_one(struct hist_store *st, const struct hargs *a, const char *pat
 		return CLI_USAGE;
 	}
 	if (!a->quiet)
-		fprintf(stderr, status == HIST_ADDED ? "added '%s' as result %lld\n"
-						     : "'%s' is already stored as result %lld\n",
+		fprintf(stderr,
+			status == HIST_ADDED ? "added '%s' as result %lld\n"
+					     : "'%s' is already stored as result %lld\n",
 			path, id);
 	return CLI_OK;
 }
@@ -219,14 +222,16 @@ static int run_add(struct hist_store *st, const struct hargs *a, int dirs_only)
 {
 	int rc = CLI_OK;
 	if (a->n_rest == 0)
-		return cli_usage_error("history", dirs_only ? "import: expected a directory"
-							    : "add: expected result files or directories");
+		return cli_usage_error("history",
+				       dirs_only ? "import: expected a directory"
+						 : "add: expected result files or directories");
 	for (int i = 0; i < a->n_rest; i++) {
 		struct stat sb;
 		int is_dir = stat(a->rest[i], &sb) == 0 && S_ISDIR(sb.st_mode), r;
 		size_t found = 0;
 		if (dirs_only && !is_dir)
-			r = cli_usage_error("history", "import: '%s' is not a directory", a->rest[i]);
+			r = cli_usage_error("history", "import: '%s' is not a directory",
+					    a->rest[i]);
 		else if (!is_dir)
 			r = add_one(st, a, a->rest[i]);
 		else if ((r = add_dir(st, a, a->rest[i], &found)) == CLI_OK && found == 0) {
@@ -238,6 +243,27 @@ static int run_add(struct hist_store *st, const struct hargs *a, int dirs_only)
 			rc = r;
 	}
 	return rc;
+}
+
+/* add, import: each operand is there (and a directory for import) before the store is opened,
+ * which makes it when it is new. CLI_OK or CLI_USAGE after one line. */
+static int check_inputs(const struct hargs *a, int dirs_only)
+{
+	if (a->n_rest == 0)
+		return cli_usage_error("history",
+				       dirs_only ? "import: expected a directory"
+						 : "add: expected result files or directories");
+	for (int i = 0; i < a->n_rest; i++) {
+		struct stat sb;
+		if (stat(a->rest[i], &sb) < 0) {
+			cli_error("cannot open '%s': %s", a->rest[i], strerror(errno));
+			return CLI_USAGE;
+		}
+		if (dirs_only && !S_ISDIR(sb.st_mode))
+			return cli_usage_error("history", "import: '%s' is not a directory",
+					       a->rest[i]);
+	}
+	return CLI_OK;
 }
 
 /* ---- list, show, remove ---- */
@@ -271,11 +297,12 @@ static int run_list(struct hist_store *st, const struct hargs *a, int arg)
 	}
 	char b[4][256];
 	for (size_t i = 0; i < n; i++) {
-		printf("%s  %-16s SF %-6g %-8s %lld result%s %s .. %s\n    dataset %s, %s\n", s[i].id,
-		       util_term(b[0], 256, s[i].host), s[i].scale_factor,
+		printf("%s  %-16s SF %-6g %-8s %lld result%s %s .. %s\n    dataset %s, %s\n",
+		       s[i].id, util_term(b[0], 256, s[i].host), s[i].scale_factor,
 		       util_term(b[1], 256, s[i].flavour), s[i].n_results,
 		       s[i].n_results == 1 ? " " : "s", s[i].first_at, s[i].last_at,
-		       s[i].fingerprint ? util_term(b[2], 256, s[i].fingerprint) : "(no fingerprint)",
+		       s[i].fingerprint ? util_term(b[2], 256, s[i].fingerprint)
+					: "(no fingerprint)",
 		       util_term(b[3], 256, s[i].protocol));
 		if (!a->series)
 			continue;
@@ -351,7 +378,8 @@ static int run_show(struct hist_store *st, const struct hargs *a, int arg)
 		cli_error("%s", err.msg);
 		return CLI_USAGE;
 	}
-	char b[8][256]; /* what a result file or --label/--build-id brought: escaped (base/text.h) */
+	char b[8]
+	      [256]; /* what a result file or --label/--build-id brought: escaped (base/text.h) */
 	printf("result      %lld\nseries      %s\nstarted_at  %s\nfinished_at %s\nadded_at    %s\n"
 	       "build_id    %s\nlabel       %s\nhost        %s\nserver      %s %s (binary %s)\n"
 	       "dataset     SF %g, %s\nprotocol    %s\nvariant     %s\nsha256      %s\n",
@@ -394,21 +422,36 @@ struct export_out {
 	json_t *rows;
 };
 
+/* One CSV field: text from the store with its control characters made visible as util_term
+ * does it (base/text.h: no raw ESC reaches a terminal or a spreadsheet), quoted when it holds a
+ * comma or a quote. */
 static void csv_field(FILE *f, const char *s)
 {
+	char *t = NULL;
+	size_t n = 0;
+	FILE *m;
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
+	if (!(m = open_memstream(&t, &n)))
+		return;
+	util_term_fputs(m, s, 0);
+	if (fclose(m) != 0 || !t) {
+		free(t);
+		return;
+	}
+	if (!strpbrk(t, ",\"")) {
+		fputs(t, f);
+		free(t);
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (const char *p = t; *p; p++) {
+		if (*p == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		fputc(*p, f);
 	}
 	fputc('"', f);
+	free(t);
 }
 
 static int export_row(void *ctx, const char *const *cols, size_t n)
@@ -538,8 +581,8 @@ static const struct {
 	int (*fn)(struct hist_store *st, const struct hargs *a, int arg);
 	int arg, writes;
 } subcommands[] = {
-    {"add", run_add, 0, 1},	   {"import", run_add, 1, 1}, {"list", run_list, 0, 0},
-    {"show", run_show, 0, 0},	   {"export", run_export, 0, 0}, {"remove", run_remove, 0, 1},
+    {"add", run_add, 0, 1},	{"import", run_add, 1, 1},    {"list", run_list, 0, 0},
+    {"show", run_show, 0, 0},	{"export", run_export, 0, 0}, {"remove", run_remove, 0, 1},
     {"check", run_check, 0, 0}, {"report", run_check, 1, 0},
 };
 
@@ -559,14 +602,17 @@ int cmd_history(int argc, char **argv)
 	while (k < n && strcmp(argv[1], subcommands[k].name))
 		k++;
 	if (k == n)
-		return cli_usage_error("history", "unknown command '%s' (add, import, list, show, "
-						  "export, remove, check or report)",
+		return cli_usage_error("history",
+				       "unknown command '%s' (add, import, list, show, "
+				       "export, remove, check or report)",
 				       argv[1]);
 	int rc = parse_args(&a, argc - 1, argv + 1, &help);
 	if (rc != 0 || help)
 		return rc;
 	if (subcommands[k].fn != run_add && (a.build_id || a.label))
 		return cli_usage_error("history", "--build-id and --label go with add and import");
+	if (subcommands[k].fn == run_add && (rc = check_inputs(&a, subcommands[k].arg)) != CLI_OK)
+		return rc;
 	struct hist_store *st = NULL;
 	if (open_store(&st, &a, subcommands[k].writes) < 0)
 		return CLI_USAGE;

@@ -2,9 +2,9 @@
 /* dbt3stab queries: print or write the 22 statements. */
 #include "base/cli.h"
 #include "base/safe_write.h"
-#include "dbt3/qry.h"
 #include "commands/cmd.h"
 #include "commands/cmd_qry_opts.h"
+#include "dbt3/qry.h"
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * several writers (nightly jobs) wait for each other instead of failing. MySQL: the client
  * library the tool links; '?' placeholders become escaped literals. */
 #include "history/hist_db.h"
+#include "base/safe_write.h"
 #include "base/text.h"
 #include <errno.h>
 #include <mysql.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HIST_BUSY_TIMEOUT_MS 60000
@@ -37,7 +39,8 @@ const char *hist_db_name(const struct hist_db *db)
 static int lite_fail(struct hist_db *db, int rc, const char *msg, struct errbuf *err)
 {
 	if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
-		return errbuf_set(err, "history store '%s' is corrupt (%s): restore it from a backup",
+		return errbuf_set(err,
+				  "history store '%s' is corrupt (%s): restore it from a backup",
 				  db->name, msg);
 	return errbuf_set(err, "cannot open history store '%s': %s", db->name, msg);
 }
@@ -74,13 +77,47 @@ static int lite_open_ro(struct hist_db *db, const char *path)
 	return sqlite3_open_v2(uri, &db->lite, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 }
 
+/* A store written to: SQLite writes it and its -wal, -shm and -journal files by path, so its
+ * directory is made and checked as an output directory is (base/safe_write.h: no planted link
+ * followed, and nobody but root and the caller can rename what is in it). */
+static int lite_dir_check(const char *path, struct errbuf *err)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	int fd = util_outdir_open(dir, UTIL_OUTDIR_STABLE, NULL, err);
+	if (fd < 0) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return errbuf_set(err, "cannot write history store '%s': %.900s", path, why);
+	}
+	close(fd);
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return errbuf_set(err,
+				  "cannot write history store '%s': it is a symbolic link (not "
+				  "followed; give the path it points to)",
+				  path);
+	return 0;
+}
+
 static int lite_open(struct hist_db *db, const char *path, int read_only, struct errbuf *err)
 {
 	db->kind = HIST_DB_SQLITE;
 	util_term(db->name, sizeof(db->name), path);
-	int rc = read_only ? lite_open_ro(db, path)
-			   : sqlite3_open_v2(path, &db->lite, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-					     NULL);
+	if (!read_only && lite_dir_check(path, err) < 0)
+		return -1;
+	/* SQLITE_OPEN_NOFOLLOW: a link at the name (a dangling one would be created) is refused */
+	int rc = read_only
+		     ? lite_open_ro(db, path)
+		     : sqlite3_open_v2(
+			   path, &db->lite,
+			   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK)
 		return lite_fail(db, rc, db->lite ? sqlite3_errmsg(db->lite) : sqlite3_errstr(rc),
 				 err);
@@ -176,8 +213,8 @@ static int url_param(struct my_url *u, const char *kv, size_t len, struct errbuf
 {
 	const char *eq = memchr(kv, '=', len);
 	if (!eq)
-		return errbuf_set(err, "bad history store URL: parameter '%.*s' has no value", (int)len,
-				  kv);
+		return errbuf_set(err, "bad history store URL: parameter '%.*s' has no value",
+				  (int)len, kv);
 	size_t kl = (size_t)(eq - kv), vl = len - kl - 1;
 	char *dst = NULL;
 	if (kl == 6 && !strncmp(kv, "socket", 6))
@@ -185,9 +222,9 @@ static int url_param(struct my_url *u, const char *kv, size_t len, struct errbuf
 	else if (kl == 11 && !strncmp(kv, "option-file", 11))
 		dst = u->option_file;
 	if (!dst || vl == 0 || vl >= sizeof(u->socket))
-		return errbuf_set(err,
-				  "bad history store URL: unknown parameter '%.*s' (socket, option-file)",
-				  (int)kl, kv);
+		return errbuf_set(
+		    err, "bad history store URL: unknown parameter '%.*s' (socket, option-file)",
+		    (int)kl, kv);
 	memcpy(dst, eq + 1, vl);
 	dst[vl] = '\0';
 	return 0;
@@ -199,13 +236,17 @@ static int url_parse(struct my_url *u, const char *raw, const char *url, struct 
 	memset(u, 0, sizeof(*u));
 	const char *p = raw + strlen("mysql://"), *slash = strchr(p, '/');
 	if (!slash)
-		return errbuf_set(err, "bad history store URL '%s': expected "
-				       "mysql://USER@HOST[:PORT]/DATABASE", url);
+		return errbuf_set(err,
+				  "bad history store URL '%s': expected "
+				  "mysql://USER@HOST[:PORT]/DATABASE",
+				  url);
 	const char *at = memchr(p, '@', (size_t)(slash - p));
 	if (at) {
 		if (memchr(p, ':', (size_t)(at - p)))
-			return errbuf_set(err, "bad history store URL '%s': no password in the URL "
-					       "(use MYSQL_PWD or an option file)", url);
+			return errbuf_set(err,
+					  "bad history store URL '%s': no password in the URL "
+					  "(use MYSQL_PWD or an option file)",
+					  url);
 		if ((size_t)(at - p) >= sizeof(u->user))
 			return errbuf_set(err, "bad history store URL '%s': user too long", url);
 		memcpy(u->user, p, (size_t)(at - p));
@@ -226,10 +267,13 @@ static int url_parse(struct my_url *u, const char *raw, const char *url, struct 
 	}
 	const char *q = strchr(slash, '?');
 	size_t dl = q ? (size_t)(q - slash - 1) : strlen(slash + 1);
-	if (dl == 0 || dl >= sizeof(u->db) || strspn(slash + 1, "abcdefghijklmnopqrstuvwxyz"
-							       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") < dl)
-		return errbuf_set(err, "bad history store URL '%s': database name must be letters, "
-				       "digits, _ or $", url);
+	if (dl == 0 || dl >= sizeof(u->db) ||
+	    strspn(slash + 1, "abcdefghijklmnopqrstuvwxyz"
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") < dl)
+		return errbuf_set(err,
+				  "bad history store URL '%s': database name must be letters, "
+				  "digits, _ or $",
+				  url);
 	memcpy(u->db, slash + 1, dl);
 	while (q && q[1]) {
 		const char *kv = q + 1, *amp = strchr(kv, '&');
@@ -266,7 +310,8 @@ static int my_open(struct hist_db *db, const char *raw, int read_only, struct er
 		return errbuf_set(err, "cannot connect to history store '%s': %s", url,
 				  mysql_error(db->my));
 	char sql[200];
-	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS `%s` CHARACTER SET utf8mb4", u.db);
+	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS `%s` CHARACTER SET utf8mb4",
+		 u.db);
 	if ((!read_only && mysql_query(db->my, sql) != 0) || mysql_select_db(db->my, u.db) != 0 ||
 	    (read_only && mysql_query(db->my, "SET SESSION TRANSACTION READ ONLY") != 0))
 		return errbuf_set(err, "history store '%s': %s", url, mysql_error(db->my));
@@ -393,7 +438,8 @@ long long hist_db_last_id(struct hist_db *db)
 
 int hist_db_begin(struct hist_db *db, struct errbuf *err)
 {
-	return hist_db_exec(db, db->kind == HIST_DB_SQLITE ? "BEGIN IMMEDIATE" : "START TRANSACTION",
+	return hist_db_exec(db,
+			    db->kind == HIST_DB_SQLITE ? "BEGIN IMMEDIATE" : "START TRANSACTION",
 			    NULL, 0, NULL, NULL, err);
 }
 

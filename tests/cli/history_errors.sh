@@ -12,6 +12,8 @@ run history add night1.json --build-id b1
 run history add night1.json
 run history add bad.json
 run history add nosuch.json
+run history add --db new.sqlite nosuch.json
+echo "new.sqlite made: $(ls new.sqlite 2>/dev/null | wc -l)"
 run history list
 run history check --series ffff
 run history export --series ffff

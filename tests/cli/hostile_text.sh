@@ -21,6 +21,8 @@ run "history list --series" history list --db h.sqlite --series "$sid"
 run "history show 1" history show --db h.sqlite 1
 run "history check" history check --db h.sqlite
 md "history check --format markdown" history check --db h.sqlite --format markdown
+echo '$ dbt3stab history export ... (its first row)'
+"$DBT3STAB" history export --db h.sqlite 2>&1 | sed -n 2p | tee -a all.txt
 run "summary (a file name with ESC)" summary "$evil.json"
 echo "raw control bytes: $(tr -d '\n' < all.txt | LC_ALL=C grep -c $'[\x01-\x08\x0b-\x1f\x7f]')"
 echo "raw C1 CSI: $(LC_ALL=C grep -c $'\xc2\x9b' all.txt)"
