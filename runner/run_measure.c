@@ -554,7 +554,7 @@ int run_restart(struct run_state *c, struct run_target_state *t, int r, struct e
 	/* disturbed: said here, its cause once in the end-of-run table (and summary, compare) */
 	char why[160];
 	const char *dist =
-	    run_interf_disturbed(t->t->res, r, why, sizeof(why)) ? ", disturbed" : "";
+	    run_interf_disturbed(t->t->res, r, why, sizeof(why)) ? ", disturbed so far" : "";
 	double ss = (double)(c->start_ns - ss0) / 1e9;
 	if (ss > t->startstop_s)
 		t->startstop_s = ss;
@@ -565,7 +565,7 @@ int run_restart(struct run_state *c, struct run_target_state *t, int r, struct e
 	else
 		run_event(c, "%s%srestart %d of %d done%s", t->t->name ? t->t->name : "",
 			  t->t->name ? ": " : "", r + 1, c->plan->restarts,
-			  *dist ? " (disturbed)" : "");
+			  *dist ? " (disturbed so far)" : "");
 	if (c->pace_ns && !c->paced_pair)
 		run_warn_owed_over(c, run_restarts_owed(c, r) - 1);
 	return 0;

@@ -476,10 +476,10 @@ int run_sbs_restart(struct run_state *c, int r, struct errbuf *err)
 	if (c->next)
 		run_event(c, "pair %d side by side done (elapsed %.0f s of %.0f s%s)", r + 1,
 			  (double)(util_now_ns() - c->t0) / 1e9, c->plan->budget_s,
-			  dist ? ", disturbed" : "");
+			  dist ? ", disturbed so far" : "");
 	else
 		run_event(c, "pair %d of %d side by side done%s", r + 1, c->plan->restarts,
-			  dist ? " (disturbed)" : "");
+			  dist ? " (disturbed so far)" : "");
 	if (c->pace_ns && !c->paced_pair)
 		run_warn_owed_over(c, run_restarts_owed(c, r) - 1);
 	return 0;
