@@ -292,4 +292,43 @@ TH_TEST(safe_write, open_regular_refuses_links_and_fifos)
 	teardown();
 }
 
+/* util_outdir_open: a link in a directory others can write is not followed, one in a private
+ * directory is; what it makes is said (made), and the descriptor is the directory. */
+TH_TEST(safe_write, outdir_follows_links_only_in_private_directories)
+{
+	struct errbuf err;
+	struct stat a, b;
+	int made = -1;
+	setup();
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("target"), 0700), 0);
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("pub"), 0777), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(at("pub"), 01777), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink(at("target"), at("pub/dir")), 0);
+	CU_ASSERT_EQUAL(util_outdir_open(at("pub/dir/x"), 0, &made, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "symbolic link"));
+	CU_ASSERT_EQUAL(rmdir(at("target/x")), -1); /* nothing made through the link */
+	CU_ASSERT_EQUAL_FATAL(symlink(at("target"), at("own")), 0);
+	int fd = util_outdir_open(at("own/x/y"), 0, &made, &err);
+	CU_ASSERT_TRUE_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(made, 1);
+	CU_ASSERT_TRUE(fstat(fd, &a) == 0 && stat(at("target/x/y"), &b) == 0 &&
+		       a.st_ino == b.st_ino);
+	close(fd);
+	fd = util_outdir_open(at("own/x/y"), 0, &made, &err);
+	CU_ASSERT_TRUE(fd >= 0 && made == 0);
+	close(fd);
+	/* files written by path below it later: a sticky directory of the caller's is fine, one
+	 * that lets others rename what is in it is not */
+	fd = util_outdir_open(at("pub/new"), UTIL_OUTDIR_STABLE, NULL, &err);
+	CU_ASSERT_TRUE(fd >= 0);
+	close(fd);
+	CU_ASSERT_EQUAL(chmod(at("pub"), 0777), 0);
+	CU_ASSERT_EQUAL(util_outdir_open(at("pub/new2"), UTIL_OUTDIR_STABLE, NULL, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "other users can write"));
+	write_text(at("file"), "x");
+	CU_ASSERT_EQUAL(util_outdir_open(at("file/sub"), 0, NULL, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Not a directory"));
+	teardown();
+}
+
 TH_MAIN(safe_write)
