@@ -4,6 +4,7 @@
 #include "commands/cmd.h"
 #include "commands/cmd_srv_args.h"
 #include "server/srv.h"
+#include "server/srv_clone_live.h"
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,9 +38,11 @@ static void usage(FILE *f)
 	      "           answers; it keeps running after dbt3stab exits. An instance made by an\n"
 	      "           older dbt3stab gets its passwords and file modes first. A server\n"
 	      "           already running is left as it is (exit 0, with a note)\n"
-	      "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout\n"
-	      "  status   print whether it runs (exit 0) or not (exit 1); --json: version,\n"
-	      "           binary, SHA-256 and option record of a running server\n"
+	      "  stop     SHUTDOWN, wait, SIGKILL after --stop-timeout; also the servers a\n"
+	      "           killed side-by-side run left on the clones (DIR/sbs/K)\n"
+	      "  status   print whether it runs (exit 0) or not (exit 1), and the clones'\n"
+	      "           servers that run; --json: version, binary, SHA-256 and option\n"
+	      "           record of a running server, \"clones\" the clones' directories\n"
 	      "\n"
 	      "options:\n",
 	      f);
@@ -50,8 +53,9 @@ static void usage(FILE *f)
 	      f);
 }
 
-static int do_init(struct srv *s, int quiet, int json)
+static int do_init(struct srv *s, const struct srv_opts *o, int quiet, int json)
 {
+	(void)o;
 	(void)json;
 	struct errbuf err;
 	cli_info(quiet, "initialising '%s'", srv_instdir(s));
@@ -91,15 +95,17 @@ static int already_running(struct srv *s, int quiet)
 	return CLI_OK;
 }
 
-static int do_start(struct srv *s, int quiet, int json)
+static int do_start(struct srv *s, const struct srv_opts *o, int quiet, int json)
 {
+	(void)o;
 	(void)json;
 	struct errbuf err;
 	if (srv_access_check(s, &err) < 0) {
 		cli_error("%s", err.msg);
 		return CLI_IO;
 	}
-	int rc = srv_start(s, NULL, &err);
+	struct srv_launch launch = {.outlive = 1}; /* it keeps running after dbt3stab exits */
+	int rc = srv_start(s, &launch, &err);
 	if (rc == SRV_E_RUNNING)
 		return already_running(s, quiet);
 	if (rc < 0) {
@@ -115,7 +121,23 @@ static int do_start(struct srv *s, int quiet, int json)
 	return CLI_OK;
 }
 
-static int do_stop(struct srv *s, int quiet, int json)
+/* Stops the servers left running on the instance's clones (a killed side-by-side run). */
+static int stop_clones(const struct srv_opts *o, int quiet)
+{
+	struct srv_clone_live stopped[SRV_CLONES_MAX];
+	struct errbuf err;
+	int n = 0, rc = srv_clones_stop(stopped, &n, o, &err);
+	for (int i = 0; i < n; i++)
+		cli_info(quiet, "clone server stopped (pid %ld, '%s')", stopped[i].pid,
+			 stopped[i].dir);
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		return CLI_SERVER;
+	}
+	return CLI_OK;
+}
+
+static int do_stop(struct srv *s, const struct srv_opts *o, int quiet, int json)
 {
 	(void)json;
 	struct errbuf err;
@@ -126,67 +148,109 @@ static int do_stop(struct srv *s, int quiet, int json)
 	pid_t pid = srv_pid(s);
 	if (!pid) {
 		cli_info(quiet, "the server in '%s' is not running", srv_instdir(s));
+	} else if (srv_stop(s, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_SERVER;
+	} else {
+		cli_info(quiet, "server stopped (pid %d)", (int)pid);
+	}
+	return stop_clones(o, quiet);
+}
+
+/* The clones' live servers as lines after the instance's own (status). */
+static void print_clones(const struct srv_clone_live *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (c[i].pid)
+			printf("clone running: pid %ld, datadir '%s', socket '%s/mysqld.sock'\n",
+			       c[i].pid, c[i].dir, c[i].dir);
+}
+
+/* status --json's "clones": every clone directory, whether its server runs and its pid. */
+static json_t *clones_json(const struct srv_clone_live *c, int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < n && a; i++) {
+		json_t *e = json_pack("{s:i, s:s, s:b}", "clone", c[i].k, "datadir", c[i].dir,
+				      "running", c[i].pid != 0);
+		if (e && c[i].pid)
+			json_object_set_new(e, "pid", json_integer(c[i].pid));
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
+/* The instance's own server, when it runs: its line, or its JSON record into *info. */
+static int status_running(struct srv *s, int json, json_t **info)
+{
+	struct errbuf err;
+	if (json) {
+		if (!(*info = srv_info_json(s, &err))) {
+			cli_error("%s", err.msg);
+			return CLI_SERVER;
+		}
+		json_object_set_new(*info, "running", json_true());
+		if (!srv_is_external(s))
+			json_object_set_new(*info, "pid", json_integer(srv_pid(s)));
 		return CLI_OK;
 	}
-	if (srv_stop(s, &err) < 0) {
+	int answer = srv_probe(s, &err);
+	if (answer == 1) { /* the server's own error, e.g. Access denied */
 		cli_error("%s", err.msg);
 		return CLI_SERVER;
 	}
-	cli_info(quiet, "server stopped (pid %d)", (int)pid);
+	if (answer == 0) {
+		cli_error("the server (pid %d) runs but does not answer on '%s': %s",
+			  (int)srv_pid(s), srv_socket_path(s), err.msg);
+		return CLI_SERVER;
+	}
+	if (srv_is_external(s))
+		printf("running (external server)\n");
+	else
+		printf("running: pid %d, datadir '%s', socket '%s'\n", (int)srv_pid(s),
+		       srv_instdir(s), srv_socket_path(s));
 	return CLI_OK;
 }
 
-static int do_status(struct srv *s, int quiet, int json)
+static int do_status(struct srv *s, const struct srv_opts *o, int quiet, int json)
 {
 	(void)quiet;
 	struct errbuf err;
+	struct srv_clone_live clones[SRV_CLONES_MAX];
 	if (srv_access_check(s, &err) < 0) { /* F13: not "not running" */
 		cli_error("%s", err.msg);
 		return CLI_IO;
 	}
-	if (srv_is_external(s) ? !srv_ping(s) : !srv_pid(s)) {
-		if (json)
-			printf("{\"running\": false}\n");
-		else
-			printf("not running (%s)\n",
-			       srv_is_external(s) ? srv_socket_path(s) : srv_instdir(s));
-		return CLI_FOUND;
-	}
-	if (!json) {
-		int answer = srv_probe(s, &err);
-		if (answer == 1) { /* the server's own error, e.g. Access denied */
-			cli_error("%s", err.msg);
-			return CLI_SERVER;
-		}
-		if (answer == 0) {
-			cli_error("the server (pid %d) runs but does not answer on '%s': %s",
-				  (int)srv_pid(s), srv_socket_path(s), err.msg);
-			return CLI_SERVER;
-		}
-		if (srv_is_external(s))
-			printf("running (external server)\n");
-		else
-			printf("running: pid %d, datadir '%s', socket '%s'\n", (int)srv_pid(s),
-			       srv_instdir(s), srv_socket_path(s));
-		return CLI_OK;
-	}
-	json_t *info = srv_info_json(s, &err);
-	if (!info) {
+	int n = srv_clones_list(clones, o, &err);
+	if (n < 0) {
 		cli_error("%s", err.msg);
-		return CLI_SERVER;
+		return CLI_IO;
 	}
-	json_object_set_new(info, "running", json_true());
+	int running = srv_is_external(s) ? srv_ping(s) : srv_pid(s) != 0;
+	json_t *info = NULL;
+	int rc = running ? status_running(s, json, &info) : CLI_FOUND;
+	if (rc != CLI_OK && rc != CLI_FOUND)
+		return rc;
+	if (!running && json)
+		info = json_pack("{s:b}", "running", 0);
+	else if (!running)
+		printf("not running (%s)\n",
+		       srv_is_external(s) ? srv_socket_path(s) : srv_instdir(s));
+	if (!json) {
+		print_clones(clones, n);
+		return rc;
+	}
 	if (!srv_is_external(s))
-		json_object_set_new(info, "pid", json_integer(srv_pid(s)));
+		json_object_set_new(info, "clones", clones_json(clones, n));
 	json_dumpf(info, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 	putchar('\n');
 	json_decref(info);
-	return CLI_OK;
+	return rc;
 }
 
 static const struct {
 	const char *name;
-	int (*fn)(struct srv *s, int quiet, int json);
+	int (*fn)(struct srv *s, const struct srv_opts *o, int quiet, int json);
 } actions[] = {
     {"init", do_init},
     {"start", do_start},
@@ -240,7 +304,7 @@ int cmd_server(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out;
 	}
-	rc = actions[a].fn(s, quiet, json);
+	rc = actions[a].fn(s, o, quiet, json);
 out:
 	srv_free(s);
 	srv_opts_release(o);

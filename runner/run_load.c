@@ -8,12 +8,13 @@ static double since(uint64_t t0)
 	return (double)(util_now_ns() - t0) / 1e9;
 }
 
-/* Stops a managed server and starts it again, with the bulk profile or without it. */
-static int restart(struct srv *s, int bulk, struct errbuf *err)
+/* Stops a managed server and starts it again, with the bulk profile or without it; one that
+ * ran before the load (outlive) keeps running after it. */
+static int restart(struct srv *s, int bulk, int outlive, struct errbuf *err)
 {
 	if (srv_stop(s, err) < 0)
 		return LOAD_E_SERVER;
-	struct srv_launch launch = {0};
+	struct srv_launch launch = {.outlive = outlive};
 	if (bulk)
 		launch.overlay = load_bulk_profile(&launch.n_overlay);
 	if (srv_start(s, &launch, err) < 0)
@@ -22,7 +23,7 @@ static int restart(struct srv *s, int bulk, struct errbuf *err)
 }
 
 /* The restart without the bulk profile, timed and shown as the restore phase. */
-static int restore(struct srv *s, const struct load_opts *o, struct load_report *out,
+static int restore(struct srv *s, const struct load_opts *o, int outlive, struct load_report *out,
 		   struct errbuf *err)
 {
 	uint64_t t0 = util_now_ns();
@@ -30,28 +31,28 @@ static int restore(struct srv *s, const struct load_opts *o, struct load_report 
 		struct load_progress p = {.phase = LOAD_PHASE_RESTORE};
 		o->progress(o->progress_arg, &p);
 	}
-	int rc = restart(s, 0, err);
+	int rc = restart(s, 0, outlive, err);
 	out->phase_seconds[LOAD_PHASE_RESTORE] = since(t0);
 	return rc;
 }
 
 /* The steps, with the server on the bulk profile for load_data when *bulk_now or when a
- * managed server may be restarted into it. */
-static int steps(struct srv *s, const struct load_opts *o, int managed, int *bulk_now,
+ * managed server may be restarted into it (outlive: it ran before the load, and stays up). */
+static int steps(struct srv *s, const struct load_opts *o, int managed, int outlive, int *bulk_now,
 		 struct load_report *out, struct errbuf *err)
 {
 	int rc = load_begin(s, o, out, err);
 	if (rc < 0 || out->noop)
 		return rc;
 	if (managed && o->bulk_profile && !*bulk_now) {
-		if ((rc = restart(s, 1, err)) < 0)
+		if ((rc = restart(s, 1, outlive, err)) < 0)
 			return rc;
 		*bulk_now = 1;
 	}
 	if ((rc = load_data(s, o, out, err)) < 0)
 		return rc;
 	if (*bulk_now) {
-		if ((rc = restore(s, o, out, err)) < 0)
+		if ((rc = restore(s, o, outlive, out, err)) < 0)
 			return rc;
 		*bulk_now = 0;
 	}
@@ -79,14 +80,14 @@ int run_load(struct srv *s, const struct load_opts *o, struct load_report *out, 
 		if (srv_ensure_started(s, &launch, &started, err) < 0)
 			return LOAD_E_SERVER;
 	}
-	rc = steps(s, o, managed, &bulk_now, out, err);
+	rc = steps(s, o, managed, was_running, &bulk_now, out, err);
 	if (managed) {
 		struct errbuf e2;
 		if (!was_running) {
 			if (srv_stop(s, &e2) < 0 && rc == 0)
 				rc = errbuf_set(err, "%s", e2.msg);
 		} else {
-			if (rc < 0 && bulk_now && rc != LOAD_E_SERVER && restart(s, 0, &e2) < 0)
+			if (rc < 0 && bulk_now && rc != LOAD_E_SERVER && restart(s, 0, 1, &e2) < 0)
 				rc = errbuf_set(err, "%s; restoring the server failed: %s",
 						err->msg, e2.msg);
 			srv_detach(s); /* it was up before: leave it up (restarted if we did) */

@@ -5,6 +5,7 @@
 #include "runner/run_int.h"
 #include "runner/run_sbs.h"
 #include "server/srv_clone.h"
+#include "server/srv_clone_live.h"
 #include <sys/time.h>
 
 #define ORDER_LEN 4096
@@ -525,6 +526,19 @@ static int open_clone(struct run_state *c, struct run_target *target, int k,
 	return srv_lock(t->srv, err) < 0 ? RUN_E_SERVER : 0;
 }
 
+/* The servers an earlier run left on the clones (killed, so nothing stopped them) are stopped
+ * before their directories are made again, under this run's lock on the instance: never a
+ * clone tree removed under a live server. */
+static int stop_left_clones(struct run_state *c, const struct srv_opts *o, struct errbuf *err)
+{
+	struct srv_clone_live stopped[SRV_CLONES_MAX];
+	int n = 0, rc = srv_clones_stop(stopped, &n, o, err);
+	for (int i = 0; i < n; i++)
+		run_event(c, "stopped the server left running on clone '%s' (pid %ld)",
+			  stopped[i].dir, stopped[i].pid);
+	return rc < 0 ? -1 : 0;
+}
+
 int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf *err)
 {
 	struct run_sbs_setup su;
@@ -538,6 +552,8 @@ int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf 
 		if (srv_stop(c->sbs_src, err) < 0)
 			return RUN_E_SERVER;
 	}
+	if (stop_left_clones(c, targets[0].opts, err) < 0)
+		return RUN_E_SERVER;
 	if (c->n_targets != 2)
 		return errbuf_set(err, "side by side measures two variants, not %d", c->n_targets);
 	if (run_sbs_check(&su, targets, c->n_targets, c->plan->scale, err) < 0)
@@ -561,7 +577,11 @@ void run_sbs_close(struct run_state *c)
 		run_session_close(c);
 		srv_free(t->srv); /* stops a server still up */
 		t->srv = NULL;
-		if (t->sbs_dir && srv_clone_remove(t->sbs_dir, &err) < 0)
+		long pid = t->sbs_dir ? srv_server_pid(&t->sbs_opts) : 0;
+		if (pid) /* never a tree removed under a live server */
+			run_event(c, "'%s' not removed: its server (pid %ld) still runs",
+				  t->sbs_dir, pid);
+		else if (t->sbs_dir && srv_clone_remove(t->sbs_dir, &err) < 0)
 			run_event(c, "%s", err.msg);
 		free(t->sbs_dir);
 		t->sbs_dir = NULL;

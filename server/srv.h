@@ -232,6 +232,9 @@ struct srv_launch {
 	void *arg;
 	const struct srv_kv *overlay; /* options for this start only (e.g. a bulk-load profile) */
 	size_t n_overlay;
+	/* the server keeps running when this process ends (`server start`); otherwise it gets
+	 * SIGTERM when the process ends, killed or not (docs/server.md, "No stray servers") */
+	int outlive;
 };
 
 /* Writes my.cnf, fork/execs the server (its own session, stdout/stderr to the error log), waits

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 double srv_timeout(const struct srv *s, double seconds)
@@ -74,11 +75,23 @@ static int open_start_log(struct srv *s, struct errbuf *err)
 	return logfd;
 }
 
+/* In the child, after the switch of user (which clears it): SIGTERM when the thread that forked
+ * it ends, i.e. the tool, killed or not (a server that outlives the tool is asked for with
+ * launch->outlive). The parent may have died before the prctl: then the child ends at once. */
+static int die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
+		return -1;
+	if (getppid() != parent) /* nobody reads the error pipe any more */
+		_exit(127);
+	return 0;
+}
+
 /* The child after fork: default signals, its own session, stdin from /dev/null and stdout and
  * stderr to the log, the start hook, the server's user, then exec; on failure the errno (-1: the
- * hook failed) goes up the error pipe. */
+ * hook failed) goes up the error pipe. parent: the tool's pid, taken before the fork. */
 static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launch, char **argv,
-				   int logfd, int errfd)
+				   int logfd, int errfd, pid_t parent)
 {
 	int vg = s->o->valgrind;
 	sigset_t none;
@@ -95,6 +108,8 @@ static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launc
 	if (launch && launch->child_hook && launch->child_hook(launch->arg) != 0) {
 		code = -1;
 	} else if (srv_ident_become(&s->ident) < 0) { /* after the hook: it may need root */
+		code = errno;
+	} else if ((!launch || !launch->outlive) && die_with_parent(parent) < 0) {
 		code = errno;
 	} else if (vg && personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE) ==
 			     -1) {
@@ -178,9 +193,10 @@ int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct err
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old); /* no handler runs in the child before exec */
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		launch_child(s, launch, argv, logfd, fds[1]);
+		launch_child(s, launch, argv, logfd, fds[1], parent);
 	int fork_errno = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The server process: alive, reaped, crashed, killed. */
 #include "server/srv_int.h"
+#include <dirent.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -43,14 +44,14 @@ int srv_pid_running(pid_t pid)
 
 /* A stale pid file may name a pid reused by another process: ours run with --defaults-file=cnf,
  * named by any path (a symbolic link to the instance, an older path): compared by device and
- * inode (F4). When /proc does not tell, trust the pid file. */
+ * inode (F4). 1 yes, 0 no, -1 when /proc does not tell (a pid file is then trusted). */
 static int runs_our_cnf(const struct srv *s, pid_t pid)
 {
 	char path[64], buf[8192], want[PATHLEN + 32];
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
 	ssize_t r = srv_read_small(path, buf, sizeof(buf));
 	if (r <= 0)
-		return 1;
+		return -1;
 	snprintf(want, sizeof(want), "--defaults-file=%s", s->cnf);
 	buf[r < (ssize_t)sizeof(buf) ? r : (ssize_t)sizeof(buf) - 1] = '\0';
 	for (ssize_t i = 0; i < r; i += (ssize_t)strlen(buf + i) + 1)
@@ -59,6 +60,33 @@ static int runs_our_cnf(const struct srv *s, pid_t pid)
 		     same_file(buf + i + 16, s->cnf)))
 			return 1;
 	return 0;
+}
+
+/* A server whose pid file is gone (removed with its directory, or not written yet) is still
+ * found: a process of the instance directory's owner (the server's user) that runs with
+ * --defaults-file=cnf. 0: none. */
+static pid_t find_by_cnf(const struct srv *s)
+{
+	struct stat inst, st;
+	if (stat(s->instdir, &inst) < 0)
+		return 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+	while (d && !found && (e = readdir(d))) {
+		char *end, path[300];
+		long v = strtol(e->d_name, &end, 10);
+		if (*end || v <= 1 || v >= INT_MAX || v == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld", v);
+		if (stat(path, &st) < 0 || st.st_uid != inst.st_uid)
+			continue;
+		if (srv_pid_running((pid_t)v) && runs_our_cnf(s, (pid_t)v) == 1)
+			found = (pid_t)v;
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 /* Reaps our child without blocking; 1 when it has exited. */
@@ -84,6 +112,10 @@ int srv_is_alive(struct srv *s)
 		return !srv_child_reap(s);
 	pid_t pid = read_pidfile(s);
 	if (srv_pid_running(pid) && runs_our_cnf(s, pid)) {
+		s->pid = pid;
+		return 1;
+	}
+	if ((pid = find_by_cnf(s)) > 0) {
 		s->pid = pid;
 		return 1;
 	}
