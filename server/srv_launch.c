@@ -96,6 +96,8 @@ static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launc
 		code = -1;
 	} else if (srv_ident_become(&s->ident) < 0) { /* after the hook: it may need root */
 		code = errno;
+	} else if (!vg && s->o->preload && setenv("LD_PRELOAD", s->o->preload, 1) < 0) {
+		code = errno; /* the server's own environment, after the drop */
 	} else if (vg && personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE) ==
 			     -1) {
 		code = errno;
