@@ -78,6 +78,31 @@ static uid_t mysql_uid(void)
 	return pw->pw_uid;
 }
 
+/* Runs the variants (NULL-terminated, at most 2) over 2 restarts of Q6 into dir and interrupts
+ * the run (SIGINT) once wait_for exists: an interrupted variant run, its output in log. */
+static void interrupted_run(const char *dir, const char *log, const char *const *variants,
+			    const char *wait_for)
+{
+	const char *args[32] = {
+	    "run", "-s",     "0.01", "-o",	  dir, "--restarts",	   "2",	     "--warmup",
+	    "0",   "--runs", "1",    "--queries", "6", "--restart-paired", "--quiet"};
+	int n = 15;
+	for (int i = 0; variants[i]; i++) {
+		args[n++] = "--variant";
+		args[n++] = variants[i];
+	}
+	args[n] = NULL;
+	pid_t child = th_db_spawn(&db, log, args, 0);
+	int waited = 0;
+	while (access(wait_for, F_OK) != 0 && waited < 120000 &&
+	       waitpid(child, NULL, WNOHANG) == 0) {
+		th_sleep_ms(20);
+		waited += 20;
+	}
+	CU_ASSERT_EQUAL(kill(child, SIGINT), 0);
+	CU_ASSERT_EQUAL_FATAL(th_wait_exit(child), 130);
+}
+
 /* A --variant value with a line break or a '!' would reach my.cnf as a line of its own (an
  * !include): refused in one line before anything is made. */
 TH_TEST(run_exec_db, variant_line_break_and_bang_refused)
@@ -89,7 +114,9 @@ TH_TEST(run_exec_db, variant_line_break_and_bang_refused)
 					  "contains a control character"};
 	at(vd, sizeof(vd), "vd");
 	for (int i = 0; i < 3; i++) {
-		const char *args[] = {"run", "-s", "0.01", "-o", vd, "--variant", bad[i], NULL};
+		const char *args[] = {"run",  "-s",	    "0.01", "-o",	vd,  "--variant",
+				      bad[i], "--restarts", "1",    "--warmup", "0", "--runs",
+				      "1",    "--queries",  "6",    NULL};
 		CU_ASSERT_EQUAL(th_db_run(&db, "variant-bad", args), 2);
 		assert_one_line("variant-bad", why[i]);
 		CU_ASSERT_NOT_EQUAL(access(vd, F_OK), 0);
@@ -101,21 +128,24 @@ TH_TEST(run_exec_db, variant_line_break_and_bang_refused)
  * nothing. */
 TH_TEST(run_exec_db, resume_runs_no_binary_of_the_file)
 {
-	char pub[4300], evil[4400], mark[4400], res[4400], spec[4600], data[4300];
+	char pub[4300], evil[4400], mark[4400], res[4400], spec[4600], dir[4300], from[4400];
+	char log[4300];
+	static const char *const one[] = {"a:", NULL};
 	CU_ASSERT_FATAL(loaded);
 	pub_dir(pub, sizeof(pub), "pub");
 	snprintf(evil, sizeof(evil), "%s/evil.sh", pub);
 	snprintf(mark, sizeof(mark), "%s/ran", pub);
 	snprintf(res, sizeof(res), "%s/planted.json", pub);
-	snprintf(data, sizeof(data), "%s/tests/data/adj_old.json", DBT3_SOURCE_DIR);
+	at(dir, sizeof(dir), "planted-from");
+	snprintf(from, sizeof(from), "%s/a.json", dir);
+	interrupted_run(dir, at(log, sizeof(log), "planted-from.log"), one, from);
 	char body[4500];
 	snprintf(body, sizeof(body), "id -u >> '%s'", mark);
 	script(evil, body, 0777);
-	snprintf(spec, sizeof(spec), "old:mysqld=%s", evil);
+	snprintf(spec, sizeof(spec), "a:mysqld=%s", evil);
 	json_error_t je;
-	json_t *r = json_load_file(data, 0, &je);
+	json_t *r = json_load_file(from, 0, &je);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	json_object_set_new(r, "finished_at", json_null()); /* interrupted */
 	json_object_set_new(json_object_get(r, "plan"), "variant_spec", json_string(spec));
 	CU_ASSERT_EQUAL_FATAL(json_dump_file(r, res, 0), 0);
 	json_decref(r);
@@ -123,11 +153,11 @@ TH_TEST(run_exec_db, resume_runs_no_binary_of_the_file)
 
 	const char *plain[] = {"run", "--resume", res, NULL};
 	CU_ASSERT_EQUAL(th_db_run(&db, "resume-planted", plain), 2);
-	assert_one_line("resume-planted", "variant 'old' of the file is not on the command line");
-	assert_one_line("resume-planted", "--variant old:mysqld=");
-	const char *other[] = {"run", "--resume", res, "--variant", "old:", NULL};
+	assert_one_line("resume-planted", "variant 'a' of the file is not on the command line");
+	assert_one_line("resume-planted", "--variant a:mysqld=");
+	const char *other[] = {"run", "--resume", res, "--variant", "a:", NULL};
 	CU_ASSERT_EQUAL(th_db_run(&db, "resume-other", other), 2);
-	assert_one_line("resume-other", "variant 'old' differs from the file's");
+	assert_one_line("resume-other", "variant 'a' differs from the file's");
 	CU_ASSERT_NOT_EQUAL(access(mark, F_OK), 0);
 }
 
@@ -235,7 +265,9 @@ TH_TEST(run_exec_db, preload_from_a_writable_file_refused)
 	const char *preload[] = {ww, "lib/mark.so"};
 	for (int i = 0; i < 2; i++) {
 		write_profile(prof, preload[i]);
-		const char *args[] = {"run", "-s", "0.01", "-o", res, "--profile", prof, NULL};
+		const char *args[] = {"run", "-s",	   "0.01", "-o",       res, "--profile",
+				      prof,  "--restarts", "1",	   "--warmup", "0", "--runs",
+				      "1",   "--queries",  "6",	   NULL};
 		CU_ASSERT_EQUAL(th_db_run(&db, "preload-bad", args), 2);
 		assert_one_line("preload-bad", why[i]);
 		CU_ASSERT_NOT_EQUAL(access(res, F_OK), 0);
@@ -251,21 +283,8 @@ TH_TEST(run_exec_db, resume_hint_gives_the_variants)
 	at(dir, sizeof(dir), "variants");
 	at(log, sizeof(log), "variants.log");
 	snprintf(both, sizeof(both), "%s/b.json", dir); /* b measured too: both in the dir */
-	const char *args[] = {"run",	    "-s",	 "0.01",
-			      "-o",	    dir,	 "--variant",
-			      "a:",	    "--variant", "b:innodb_adaptive_hash_index=OFF",
-			      "--restarts", "2",	 "--warmup",
-			      "0",	    "--runs",	 "1",
-			      "--queries",  "6",	 "--restart-paired",
-			      "--quiet",    NULL};
-	pid_t child = th_db_spawn(&db, log, args, 0);
-	int waited = 0;
-	while (access(both, F_OK) != 0 && waited < 120000 && waitpid(child, NULL, WNOHANG) == 0) {
-		th_sleep_ms(20);
-		waited += 20;
-	}
-	CU_ASSERT_EQUAL(kill(child, SIGINT), 0);
-	CU_ASSERT_EQUAL_FATAL(th_wait_exit(child), 130);
+	static const char *const two[] = {"a:", "b:innodb_adaptive_hash_index=OFF", NULL};
+	interrupted_run(dir, log, two, both);
 	char *text = th_slurp(log);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	const char *cmd = strstr(text, "    dbt3stab run --resume");
