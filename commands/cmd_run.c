@@ -19,6 +19,7 @@
 #include "stats/st_seq.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ struct run_args {
 	struct srv_opts sopts;
 	struct pin_opts popts;
 	const char *output, *resume;
+	const char *preload_opt; /* --preload, or NULL */
+	char preload[PATH_MAX];	 /* the preload checked (run_preload_check): sopts.preload */
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants, quiet, no_table, force, help;
 	int sbs_opt; /* --side-by-side 1, --restart-paired 0, neither -1 */
@@ -199,6 +202,14 @@ static const struct cli_opt options[] = {
      .tags = T(RESUME),
      .help = "apply the settings 'dbt3stab stabilize' recommended (its profile.json); "
 	     "recorded as plan.profile"},
+    {.kind = CLI_OPT_STRING,
+     .name = "preload",
+     .arg = "FILE",
+     .off = OFF(preload_opt),
+     .tags = T(RESUME),
+     .help = "LD_PRELOAD for the server only, set after the switch to its user (an absolute "
+	     "path to a regular file only root or you can change; replaces a profile's "
+	     "preload)"},
     PLAN_INT("redo-disturbed", redo_disturbed, 0, RES_MAX_RESTARTS, 0,
 	     "measure up to N disturbed restarts again at the end (the disturbed entries are "
 	     "kept under \"redone\"; not with --budget)"),
@@ -266,10 +277,13 @@ static const struct cli_opt options[] = {
      .off = OFF(variant_specs),
      .off2 = OFF(n_variants),
      .max = MAX_VARIANTS,
+     .tags = T(RESUME),
      .bad = "at most 16 variants",
      .help = "a server build or setting to measure (repeatable); restarts interleave A B, B "
 	     "A, A B ... (shuffled with --seed); NAME: letters, digits, '-', '_', '.' (up to "
-	     "64); a value with commas in double quotes: sql_mode=\"A,B\""},
+	     "64); a value with commas in double quotes: sql_mode=\"A,B\"; no line break, '!' "
+	     "or control character; --resume takes the binaries from its command line only: "
+	     "give the file's variants again, as the interrupt's note prints them"},
     CLI_ROW_STRING("resume", 0, "PATH", struct run_args, resume,
 		   "complete an interrupted run (its file or directory)"),
     CLI_ROW_FLAG("force", 0, struct run_args, force,
@@ -288,7 +302,8 @@ static void usage(FILE *f)
 	fputs("usage: dbt3stab run -s SF -o result.json [options] [server options] [placement "
 	      "options]\n"
 	      "       dbt3stab run -s SF -o DIR --variant NAME:mysqld=PATH[,option=value...] ...\n"
-	      "       dbt3stab run --resume result.json|DIR [server options] [placement options]\n"
+	      "       dbt3stab run --resume result.json|DIR [--variant ...] [server options] "
+	      "[placement options]\n"
 	      "\n"
 	      "Per restart: start the (pinned) server, run each query's warm-up then measured\n"
 	      "executions in one connection, fingerprint its result and plan, stop the server,\n"
@@ -583,6 +598,7 @@ static size_t shell_word(char *out, size_t len, size_t at, const char *s)
 struct resume_words {
 	char *out;
 	size_t len, at;
+	int no_variants; /* leave out the --variant words */
 };
 
 /* The options a result file does not keep: the server's, the placement's and --profile. */
@@ -592,17 +608,22 @@ static void keep_for_resume(void *ctx, const struct cli_opt *row, char *const *w
 	if (!(row->tags & T(RESUME)) && !cli_opts_has(cmd_srv_options, row) &&
 	    !cli_opts_has(cmd_pin_options, row) && !cli_opts_has(cmd_stab_options, row))
 		return;
+	if (w->no_variants && strcmp(row->name, "variant") == 0)
+		return;
 	for (int i = 0; i < n && w->at < w->len; i++)
 		w->at = shell_word(w->out, w->len, w->at, words[i]);
 }
 
 /* The command that continues an interrupted run: --resume PATH and the options of the command
  * line as given (argv before --profile is expanded) that the result file does not keep, so a
- * resume needs them again: the server's (--datadir, --port, ...), the placement's and
- * --profile, in their order. "" when it does not fit in len. */
-static void resume_command(char *out, size_t len, const char *path, int argc, char **argv)
+ * resume needs them again: the server's (--datadir, --port, ...), the placement's, --profile,
+ * --preload and the variants (no_variants: not them), in their order. "" when it does not fit
+ * in len. */
+static void resume_command(char *out, size_t len, const char *path, int argc, char **argv,
+			   int no_variants)
 {
-	struct resume_words w = {out, len, (size_t)snprintf(out, len, "dbt3stab run --resume")};
+	struct resume_words w = {out, len, (size_t)snprintf(out, len, "dbt3stab run --resume"),
+				 no_variants};
 	w.at = shell_word(out, len, w.at, path);
 	if (cli_opts_scan(options, argc, argv, keep_for_resume, &w) < 0)
 		w.at = len;
@@ -635,6 +656,46 @@ static void prepare_interrupt_note(struct intr_note *in, const struct target_set
 	sigchain_note_set(interrupt_note, in);
 }
 
+/* --resume runs only the binaries its own command line names, never one a file names: the
+ * --variant values must be the file's (run_variant_resume_check); else one line with the command
+ * that resumes with the file's variants. 0 or a CLI_* code. */
+static int resume_variants(const struct target_set *ts, const struct run_args *a)
+{
+	const char *file[MAX_VARIANTS];
+	char cmd[4096];
+	struct errbuf err = {{0}};
+	for (int i = 0; i < ts->n_variants; i++)
+		file[i] = ts->variants[i].spec;
+	if (run_variant_resume_check(file, ts->n_variants, a->variant_specs, a->n_variants, &err) ==
+	    0)
+		return 0;
+	resume_command(cmd, sizeof(cmd), a->resume, a->argc, a->argv, 1);
+	size_t at = strlen(cmd);
+	for (int i = 0; i < ts->n_variants && at < sizeof(cmd); i++)
+		at = shell_word(cmd, sizeof(cmd), shell_word(cmd, sizeof(cmd), at, "--variant"),
+				file[i]);
+	cli_error("'%s': %s (--resume runs only the binaries its command line names); to resume "
+		  "with the file's: %s",
+		  a->resume, err.msg, cmd[0] && at < sizeof(cmd) ? cmd : "give its variants again");
+	return CLI_USAGE;
+}
+
+/* --preload, else the profile's: checked, then given to the server (sopts.preload) and to no
+ * other process. 0 or a CLI_* code. */
+static int preload_take(struct run_args *a)
+{
+	struct errbuf err = {{0}};
+	const char *p = a->preload_opt
+			    ? a->preload_opt
+			    : json_string_value(json_object_get(a->plan.profile, "preload"));
+	if (!p)
+		return 0;
+	if (run_preload_check(a->preload, sizeof(a->preload), p, &err) < 0)
+		return cli_usage_error("run", "%s", err.msg);
+	a->sopts.preload = a->preload;
+	return 0;
+}
+
 /* ---- the command ---- */
 
 /* The options that do not go together, and what is required. 0 or a CLI_* code. */
@@ -646,13 +707,10 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 	const char *budget_opt = cli_opts_given(p, TAG_BUDGET);
 	int scale_given = cli_opts_given(p, TAG_SCALE) != NULL;
 	struct errbuf err = {{0}};
-	if (a->resume && (a->n_variants || scale_given || plan_opt))
+	if (a->resume && (scale_given || plan_opt))
 		return cli_usage_error(cmd,
-				       "--resume takes the plan, scale and variants from the file: "
-				       "drop %s",
-				       plan_opt	       ? plan_opt
-				       : a->n_variants ? "--variant"
-						       : "-s");
+				       "--resume takes the plan and scale from the file: drop %s",
+				       plan_opt ? plan_opt : "-s");
 	if (plan->budget_s > 0 && fixed_opt)
 		return cli_usage_error(
 		    cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
@@ -838,7 +896,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 		cli_warn("cannot bind the client: %s", err.msg);
 
 	const char *path = a->resume ? a->resume : a->output;
-	resume_command(a->note.resume_cmd, sizeof(a->note.resume_cmd), path, a->argc, a->argv);
+	resume_command(a->note.resume_cmd, sizeof(a->note.resume_cmd), path, a->argc, a->argv, 0);
 	prepare_interrupt_note(&a->note, ts, path, a->resume != NULL, a->plan.budget_s > 0);
 	sigchain_push_exit(SIGCHAIN_STOP | SIGCHAIN_HUP);
 	struct progress d;
@@ -909,11 +967,13 @@ int cmd_run(int argc, char **argv)
 				 a.resume, ts.targets[0].res->finished_at);
 			goto out;
 		}
+		if ((rc = resume_variants(&ts, &a)))
+			goto out;
 	} else if ((rc = new_targets(&ts, &a))) {
 		goto out;
 	}
 	a.sopts.valgrind = a.plan.instructions; /* a resumed --instructions run too */
-	if ((rc = finish_server_opts(&ts, &a)) == 0)
+	if ((rc = preload_take(&a)) == 0 && (rc = finish_server_opts(&ts, &a)) == 0)
 		rc = measure(&ts, &a);
 out:
 	sigchain_note_set(NULL, NULL); /* before what the note reads is released */

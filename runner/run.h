@@ -36,9 +36,16 @@ struct run_variant {
 
 /* Parses one --variant value into out (release with run_variant_release): a name that is a safe
  * file name, then comma-separated items; a value with commas is double-quoted
- * (sql_mode="A,B", with \" and \\ inside). */
+ * (sql_mode="A,B", with \" and \\ inside). A line break, '!' or control character anywhere is
+ * refused (they would reach the server's option file). */
 int run_variant_parse(struct run_variant *out, const char *spec, struct errbuf *err);
 void run_variant_release(struct run_variant *v);
+
+/* run --resume takes the binaries from its own command line, never from the file: the given
+ * --variant values must be the file's plan.variant_spec values (file, nf), each once, as the
+ * same text. -1 with the variant that differs, is missing or is not in the file. */
+int run_variant_resume_check(const char *const *file, int nf, const char *const *given, int ng,
+			     struct errbuf *err);
 
 /* A server binary given as a path (it has a '/') must be an executable regular file; a bare name
  * is looked up on PATH when the server starts. what names it in the message ("variant 'a':

@@ -8,6 +8,7 @@
 #include "stats/st_stab.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -213,6 +214,10 @@ static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts
 	}
 	for (int i = 0; c->args[i]; i++)
 		argv[n++] = c->args[i];
+	if (c->preload) { /* the run sets it in its server's environment only */
+		argv[n++] = "--preload";
+		argv[n++] = c->preload;
+	}
 	argv[n] = NULL;
 	pid_t pid = fork();
 	if (pid < 0)
@@ -223,8 +228,6 @@ static int one_restart(const struct run_stab_cand *c, const struct run_stab_opts
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		if (c->preload)
-			setenv("LD_PRELOAD", c->preload, 1);
 		if (lock)
 			srv_lock_pass(lock);
 		execv(o->binary, (char *const *)argv);
@@ -465,9 +468,8 @@ int run_stab_profile_argv(int argc, char **argv, int *out_argc, char ***out_argv
 		if (j < at || j >= at + skip)
 			nv[k++] = argv[j];
 	nv[k] = NULL;
-	v = json_object_get(p, "preload");
-	if (json_is_string(v))
-		setenv("LD_PRELOAD", json_string_value(v), 1); /* the server inherits it */
+	v = json_object_get(p,
+			    "preload"); /* the caller gives it to the server (srv_opts.preload) */
 	*out_profile = json_pack(
 	    "{s:s, s:O, s:O, s:O, s:O}", "path", path, "settings", json_object_get(p, "settings"),
 	    "run_args", args, "preload", v ? v : json_null(), "thp",
@@ -475,5 +477,37 @@ int run_stab_profile_argv(int argc, char **argv, int *out_argc, char ***out_argv
 	json_decref(p); /* the strings in nv point into *out_profile's run_args (a reference) */
 	*out_argv = nv;
 	*out_argc = k;
+	return 0;
+}
+
+int run_preload_check(char *out, size_t len, const char *path, struct errbuf *err)
+{
+	char real[PATH_MAX], walk[PATH_MAX];
+	struct stat st;
+	if (path[0] != '/')
+		return errbuf_set(err, "preload '%s' is not an absolute path", path);
+	if (!realpath(path, real) || stat(real, &st) < 0)
+		return errbuf_errno(err, errno, "preload '%s'", path);
+	if (!S_ISREG(st.st_mode))
+		return errbuf_set(err, "preload '%s' is not a regular file", path);
+	if (snprintf(out, len, "%s", real) >= (int)len)
+		return errbuf_set(err, "preload '%s': the path is too long", path);
+	snprintf(walk, sizeof(walk), "%s", real);
+	for (;;) { /* the file, then every directory above it */
+		if (stat(walk, &st) < 0)
+			return errbuf_errno(err, errno, "preload '%s': '%s'", path, walk);
+		int sticky = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX);
+		if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !sticky))
+			return errbuf_set(err,
+					  "preload '%s': '%s' can be changed by another user (the "
+					  "server loads it: give a file that only root%s can "
+					  "change, in directories only root can change)",
+					  path, walk, geteuid() ? " or you" : "");
+		char *slash = strrchr(walk, '/');
+		if (slash == walk && !walk[1])
+			break;
+		slash[slash == walk] = '\0';
+	}
 	return 0;
 }

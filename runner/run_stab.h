@@ -80,11 +80,18 @@ json_t *run_stab_profile(const struct run_stab_cand *c, int n, json_t *analysis)
 int run_stab_profile_read(const char *path, json_t **out, struct errbuf *err);
 
 /* `run --profile FILE`: a new argv with the profile's run_args after argv[0] (the command
- * line's own options come later and win) and --profile FILE removed; LD_PRELOAD set for the
- * server when the profile has one; *out_profile what to record (plan.profile). Nothing to do
+ * line's own options come later and win) and --profile FILE removed; *out_profile what to
+ * record (plan.profile), whose "preload" the caller gives the server (srv_opts.preload, after
+ * run_preload_check); nothing is set in this process's environment. Nothing to do
  * (0, *out_argv NULL) without --profile. The caller frees *out_argv (not its strings) and
  * decrefs *out_profile, which owns the strings. */
 int run_stab_profile_argv(int argc, char **argv, int *out_argc, char ***out_argv,
 			  json_t **out_profile, struct errbuf *err);
+
+/* A preload for the server (run --preload, a profile's preload), which the server's user
+ * loads: an absolute path to a regular file which, links resolved, and every directory above it
+ * are owned by root or this user and writable by no one else (a sticky directory excepted).
+ * out: the resolved path, what the server is given. 0, or -1 with one line. */
+int run_preload_check(char *out, size_t len, const char *path, struct errbuf *err);
 
 #endif

@@ -150,9 +150,31 @@ static int item_parse(struct run_variant *out, const char **p, const char *spec,
 	return rc;
 }
 
+/* What the server's option file would read as a line of its own, or as a directive (an
+ * '!include' at the start of a line), is refused as --server-option's values are: a line break,
+ * a '!', a control character. */
+static int chars_check(const char *spec, struct errbuf *err)
+{
+	for (const char *p = spec; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c >= ' ' && c != 0x7f && c != '!')
+			continue;
+		return errbuf_set(err,
+				  "bad variant '%.80s': contains %s (the server's option file would "
+				  "read it as a line or directive of its own)",
+				  spec,
+				  c == '\n' || c == '\r' ? "a line break"
+				  : c == '!'		 ? "a '!'"
+							 : "a control character");
+	}
+	return 0;
+}
+
 int run_variant_parse(struct run_variant *out, const char *spec, struct errbuf *err)
 {
 	memset(out, 0, sizeof(*out));
+	if (chars_check(spec, err) < 0)
+		return -1;
 	const char *colon = strchr(spec, ':');
 	if (!colon || colon == spec)
 		return errbuf_set(err,
@@ -213,5 +235,34 @@ int run_binary_check(const char *what, const char *path, struct errbuf *err)
 		return errbuf_errno(err, errno, "%s '%s'", what, path);
 	if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
 		return errbuf_set(err, "%s '%s' is not an executable file", what, path);
+	return 0;
+}
+
+int run_variant_resume_check(const char *const *file, int nf, const char *const *given, int ng,
+			     struct errbuf *err)
+{
+	unsigned long long used = 0;
+	if (ng > 64)
+		return errbuf_set(err, "more variants than a run takes");
+	for (int i = 0; i < nf; i++) {
+		int n = (int)strcspn(file[i], ":"), k = 0;
+		while (k < ng &&
+		       !(strncmp(given[k], file[i], (size_t)n) == 0 && given[k][n] == ':'))
+			k++;
+		if (k == ng)
+			return errbuf_set(err,
+					  "variant '%.*s' of the file is not on the command line",
+					  n > 64 ? 64 : n, file[i]);
+		if (strcmp(given[k], file[i]) != 0)
+			return errbuf_set(err, "variant '%.*s' differs from the file's",
+					  n > 64 ? 64 : n, file[i]);
+		used |= 1ull << k;
+	}
+	for (int k = 0; k < ng; k++) {
+		int n = (int)strcspn(given[k], ":");
+		if (!(used & (1ull << k)))
+			return errbuf_set(err, "variant '%.*s' is not in the file", n > 64 ? 64 : n,
+					  given[k]);
+	}
 	return 0;
 }

@@ -92,6 +92,7 @@ int srv_resolve_binary(struct srv *s, struct errbuf *err)
 	}
 	char *argv[] = {path, "--no-defaults", "--version", NULL};
 	char *text = NULL;
+	/* NULL: as the server's user when root (a binary the command line named) */
 	int st = srv_run_capture(argv, NULL, NULL, SRV_CAPTURE_MAX, &text, err);
 	if (st < 0)
 		return -1;

@@ -86,6 +86,9 @@ struct srv_opts {
 	int valgrind; /* managed: start the server under Valgrind callgrind (run --instructions) */
 	struct srv_kv *server_options; /* --server-option, in order given */
 	size_t n_server_options;
+	/* LD_PRELOAD of the managed server only (run --preload, a profile's preload): set in its
+	 * child after the switch of user, never in this process; not owned, NULL: none */
+	const char *preload;
 };
 
 /* Defaults; no allocation. */

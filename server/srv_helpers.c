@@ -84,7 +84,13 @@ int srv_run_capture(char *const argv[], const struct srv_ident *id, const char *
 		    size_t cap, char **out, struct errbuf *err)
 {
 	int fds[2];
+	struct srv_ident server;
 	*out = NULL;
+	if (!id) { /* a binary a user or a file named: never run as root */
+		if (srv_ident_get(&server, SRV_SERVER_USER, err) < 0)
+			return -1;
+		id = &server;
+	}
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return errbuf_errno(err, errno, "cannot create a pipe");
 	pid_t pid = fork();

@@ -65,8 +65,9 @@ double srv_now_s(void);
 /* What an initializer or `--version` prints that is kept. */
 #define SRV_CAPTURE_MAX 65535
 
-/* Runs argv as id (NULL: as this process) with env (NULL: this process's), stdout and stderr
- * captured into *out (the first cap bytes kept; the caller frees it); the wait status, or -1. */
+/* Runs argv as id (NULL: as the server's user SRV_SERVER_USER when this process is root, else as
+ * this process) with env (NULL: this process's), stdout and stderr captured into *out (the first
+ * cap bytes kept; the caller frees it); the wait status, or -1. */
 int srv_run_capture(char *const argv[], const struct srv_ident *id, const char *const *env,
 		    size_t cap, char **out, struct errbuf *err);
 void srv_excerpt(const char *text, char *out, size_t budget);

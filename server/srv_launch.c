@@ -89,9 +89,10 @@ static int die_with_parent(pid_t parent)
 
 /* The child after fork: default signals, its own session, stdin from /dev/null and stdout and
  * stderr to the log, the start hook, the server's user, then exec; on failure the errno (-1: the
- * hook failed) goes up the error pipe. parent: the tool's pid, taken before the fork. */
+ * hook failed) goes up the error pipe. parent: the tool's pid, taken before the fork; env: the
+ * server's environment (server_env). */
 static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launch, char **argv,
-				   int logfd, int errfd, pid_t parent)
+				   char *const *env, int logfd, int errfd, pid_t parent)
 {
 	int vg = s->o->valgrind;
 	sigset_t none;
@@ -122,7 +123,7 @@ static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launc
 		if (vg)
 			execve(argv[0], argv, (char *const *)srv_vg_env());
 		else
-			execv(argv[0], argv);
+			execve(argv[0], argv, env); /* the preload only here, after the drop */
 		code = errno;
 	}
 	ssize_t w = write(errfd, &code, sizeof(code));
@@ -156,6 +157,33 @@ static int wait_answer(struct srv *s, struct errbuf *err)
 	}
 }
 
+/* The server's environment: the tool's own, with LD_PRELOAD set to the preload when there is
+ * one (any other LD_PRELOAD left out), made before the fork so that the child only execs it.
+ * NULL when out of memory; *out_extra is the malloc'd "LD_PRELOAD=..." (or NULL), freed with the
+ * array by the caller. */
+static char **server_env(const char *preload, char **out_extra)
+{
+	extern char **environ;
+	size_t n = 0;
+	*out_extra = NULL;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 2, sizeof(*env));
+	if (!env || (preload && asprintf(out_extra, "LD_PRELOAD=%s", preload) < 0)) {
+		free(env);
+		*out_extra = NULL;
+		return NULL;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!preload || strncmp(environ[i], "LD_PRELOAD=", 11) != 0)
+			env[k++] = environ[i];
+	if (preload)
+		env[k++] = *out_extra;
+	env[k] = NULL;
+	return env;
+}
+
 /* Writes my.cnf and runs the server as its user until it answers (srv_start). */
 int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct errbuf *err)
 {
@@ -183,11 +211,15 @@ int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct err
 		}
 		argv = vg->argv;
 	}
+	char *preload_var;
+	char **env = server_env(s->o->valgrind ? NULL : s->o->preload, &preload_var);
 	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		int e = errno;
+	if (!env || pipe2(fds, O_CLOEXEC) < 0) {
+		int e = env ? errno : ENOMEM;
 		close(logfd);
 		free(vg);
+		free(env);
+		free(preload_var);
 		return errbuf_errno(err, e, "cannot create a pipe");
 	}
 	sigset_t all, old;
@@ -196,12 +228,14 @@ int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct err
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		launch_child(s, launch, argv, logfd, fds[1], parent);
+		launch_child(s, launch, argv, env, logfd, fds[1], parent);
 	int fork_errno = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);
 	close(logfd);
 	free(vg);
+	free(env);
+	free(preload_var);
 	if (pid < 0) {
 		close(fds[0]);
 		return errbuf_errno(err, fork_errno, "cannot fork");
