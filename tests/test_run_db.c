@@ -791,7 +791,10 @@ TH_TEST(run_db, budget_run_ends_in_time_and_records_its_plan)
 				CU_ASSERT(r->n_warmup >= 4 && r->n_warmup <= 20);
 				json_t *steady = json_object_get(r->extra, "warmup_steady");
 				CU_ASSERT_FATAL(json_is_boolean(steady));
-				if (r->n_warmup < 20)
+				/* a warm-up ends steady, at its most, or capped by the pace
+				 * (docs/run.md: a paced pair on a slow host) */
+				if (r->n_warmup < 20 &&
+				    !json_is_true(json_object_get(r->extra, "warmup_capped")))
 					CU_ASSERT(json_is_true(steady));
 				CU_ASSERT(r->n_measured >= 3 && r->n_measured <= 10);
 				CU_ASSERT(json_is_number(json_object_get(r->extra, "trend_p")));
