@@ -173,6 +173,19 @@ struct run_memprobe_worker {
 	double ns;
 };
 
+/* A thread started with attr runs on cpus (n_cpus 0: wherever the scheduler puts it). */
+static void set_affinity(pthread_attr_t *attr, const unsigned *cpus, int n_cpus)
+{
+	if (n_cpus <= 0)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	for (int i = 0; i < n_cpus; i++)
+		if (cpus[i] < CPU_SETSIZE)
+			CPU_SET(cpus[i], &set);
+	pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
 static void *worker_main(void *arg)
 {
 	struct run_memprobe_worker *w = arg;
@@ -207,14 +220,7 @@ int run_memprobe_worker_start(struct run_memprobe_worker **out, struct run_mempr
 	w->probe = p;
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
-	if (n_cpus > 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
-		for (int i = 0; i < n_cpus; i++)
-			if (cpus[i] < CPU_SETSIZE)
-				CPU_SET(cpus[i], &set);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	}
+	set_affinity(&attr, cpus, n_cpus);
 	int rc = pthread_create(&w->th, &attr, worker_main, w);
 	pthread_attr_destroy(&attr);
 	if (rc != 0) {
@@ -252,4 +258,88 @@ void run_memprobe_worker_stop(struct run_memprobe_worker *w)
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);
 	free(w);
+}
+
+/* The fit runs in a thread of its own on the probe's PUs: the rings it tries, each timed quiet
+ * (as run_memprobe_take) and right after a write pass over flush, larger than any cache
+ * (timed without a loading pass: the ring as neighbours leave it when they evict it). */
+struct fit {
+	size_t bytes;
+	char *flush;
+	size_t flush_bytes;
+	double quiet, cold;
+	struct errbuf *err;
+	int rc;
+};
+
+static double take_cold(struct run_memprobe *p, volatile char *flush, size_t flush_bytes)
+{
+	for (size_t i = 0; i < flush_bytes; i += 64)
+		flush[i]++;
+	uint64_t t0 = thread_cpu_ns();
+	size_t at = chase(p->ring, p->n, 0);
+	uint64_t t1 = thread_cpu_ns();
+	p->sink = at;
+	return (double)(t1 > t0 ? t1 - t0 : 0) / (double)p->n;
+}
+
+static void *fit_main(void *arg)
+{
+	struct fit *f = arg;
+	for (;; f->bytes /= 2) {
+		struct run_memprobe *p = NULL;
+		if (run_memprobe_new(&p, f->bytes, f->err) < 0) {
+			f->rc = -1;
+			return NULL;
+		}
+		f->quiet = f->cold = -1;
+		for (int i = 0; i < RUN_MEMPROBE_FIT_TAKES; i++) {
+			double q = run_memprobe_take(p), c = take_cold(p, f->flush, f->flush_bytes);
+			if (f->quiet < 0 || q < f->quiet)
+				f->quiet = q;
+			if (f->cold < 0 || c < f->cold)
+				f->cold = c;
+		}
+		run_memprobe_free(p);
+		if (f->quiet * RUN_MEMPROBE_FIT_RATIO <= f->cold ||
+		    f->bytes / 2 < RUN_MEMPROBE_MIN_BYTES)
+			return NULL;
+	}
+}
+
+int run_memprobe_fit(struct run_memprobe **out, struct run_memprobe_worker **out_worker,
+		     double *out_memory_ns, size_t bytes, const unsigned *cpus, int n_cpus,
+		     struct errbuf *err)
+{
+	struct fit f = {.bytes = bytes, .flush_bytes = run_memprobe_far_bytes(bytes), .err = err};
+	pthread_attr_t attr;
+	pthread_t th;
+	*out = NULL;
+	*out_worker = NULL;
+	*out_memory_ns = -1;
+	if (!(f.flush = calloc(1, f.flush_bytes)))
+		return errbuf_set(err, "out of memory (a memory probe's flush of %zu bytes)",
+				  f.flush_bytes);
+	int rc = pthread_attr_init(&attr);
+	if (rc == 0) {
+		set_affinity(&attr, cpus, n_cpus);
+		rc = pthread_create(&th, &attr, fit_main, &f);
+		pthread_attr_destroy(&attr);
+	}
+	if (rc == 0)
+		pthread_join(th, NULL);
+	free(f.flush);
+	if (rc != 0)
+		return errbuf_set(err, "cannot start the memory probe's thread: %s", strerror(rc));
+	if (f.rc < 0)
+		return -1;
+	if (run_memprobe_new(out, f.bytes, err) < 0)
+		return -1;
+	if (run_memprobe_worker_start(out_worker, *out, cpus, n_cpus, err) < 0) {
+		run_memprobe_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	*out_memory_ns = f.cold;
+	return 0;
 }

@@ -52,6 +52,21 @@ int run_memprobe_worker_start(struct run_memprobe_worker **out, struct run_mempr
 double run_memprobe_worker_take(struct run_memprobe_worker *w);
 void run_memprobe_worker_stop(struct run_memprobe_worker *w);
 
+/* run's probe fitted to the cache its PUs really get: a last-level cache size from the
+ * topology can be wrong (a VM may report the host's, or none), and a ring that does not fit
+ * runs at memory latency even on a quiet host, where no eviction can slow it further. From
+ * bytes down by halves to RUN_MEMPROBE_MIN_BYTES, the first ring whose quiet probe (the fastest
+ * of RUN_MEMPROBE_FIT_TAKES, as run_memprobe_take) is at most 1 / RUN_MEMPROBE_FIT_RATIO of the
+ * same ring's probe right after a write pass over run_memprobe_far_bytes(bytes) (evicted, as a
+ * neighbour leaves it) is kept, the smallest when none is; taken by a thread on cpus. *out the
+ * ring, *out_worker its worker (as run_memprobe_worker_start), *out_memory_ns its evicted
+ * probe: what a probe under pressure costs. */
+#define RUN_MEMPROBE_FIT_RATIO 3.0
+#define RUN_MEMPROBE_FIT_TAKES 2
+int run_memprobe_fit(struct run_memprobe **out, struct run_memprobe_worker **out_worker,
+		     double *out_memory_ns, size_t bytes, const unsigned *cpus, int n_cpus,
+		     struct errbuf *err);
+
 /* The length of the cycle that starts at slot 0 (the slot count when the ring is one cycle
  * through every slot; for a memory reference, the line count): for the tests. */
 size_t run_memprobe_cycle_length(const struct run_memprobe *p);

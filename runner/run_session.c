@@ -263,9 +263,9 @@ void run_probe_record(struct run_state *c, json_t *rec, double before)
 	json_object_set_new(rec, "memory_probe_after_ns", json_real(after));
 }
 
-/* The probe's quiet level on this host, before any server starts: the fastest of
- * RUN_MEMPROBE_CALIBRATION probes, kept in each result's host.memory_probe (the lower of it
- * and a resumed file's). */
+/* The probe's ring fitted to the cache of the server's PUs (run_memprobe_fit), then its quiet
+ * level on this host, before any server starts: the fastest of RUN_MEMPROBE_CALIBRATION probes,
+ * kept in each result's host.memory_probe (the lower of it and a resumed file's). */
 #define RUN_MEMPROBE_CALIBRATION 9
 void run_probe_open(struct run_state *c)
 {
@@ -278,12 +278,11 @@ void run_probe_open(struct run_state *c)
 	size_t llc = c->pin ? pin_ctx_llc_bytes(c->pin) : 0;
 	const struct pin_placement *pl = c->pin ? pin_ctx_placement(c->pin) : NULL;
 	int pinned = pl && pl->pinned;
-	if (run_memprobe_new(&c->probe, run_memprobe_ring_bytes(llc), &perr) < 0 ||
-	    run_memprobe_worker_start(&c->probe_worker, c->probe, pinned ? pl->server_cpus : NULL,
-				      pinned ? pl->n_server : 0, &perr) < 0) {
+	double memory_ns = -1;
+	if (run_memprobe_fit(&c->probe, &c->probe_worker, &memory_ns, run_memprobe_ring_bytes(llc),
+			     pinned ? pl->server_cpus : NULL, pinned ? pl->n_server : 0,
+			     &perr) < 0) {
 		run_event(c, "no memory probe: %s", perr.msg);
-		run_memprobe_free(c->probe);
-		c->probe = NULL;
 		return;
 	}
 	double floor = -1, cal[RUN_MEMPROBE_CALIBRATION];
@@ -314,5 +313,8 @@ void run_probe_open(struct run_state *c)
 			json_array_append_new(a, json_real(cal[k]));
 		json_object_set_new(json_object_get(res->host, "memory_probe"), "calibration_ns",
 				    a);
+		if (memory_ns > 0) /* the latency the ring was fitted against */
+			json_object_set_new(json_object_get(res->host, "memory_probe"), "memory_ns",
+					    json_real(memory_ns));
 	}
 }

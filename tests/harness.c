@@ -46,14 +46,20 @@ void th_skip(const char *why)
 	fprintf(stderr, "\nSKIPPED: %s\n", why);
 }
 
+/* A case runs when an argument is part of its name, or when no argument names cases; an
+ * argument "-NAME" leaves out the cases NAME is part of (ctest runs a quiet case on its own). */
 static int wanted(const char *name, int argc, char **argv)
 {
-	if (argc < 2)
-		return 1;
-	for (int i = 1; i < argc; i++)
-		if (strstr(name, argv[i]))
-			return 1;
-	return 0;
+	int named = 0, hit = 0;
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1] && strstr(name, argv[i] + 1))
+			return 0;
+		if (argv[i][0] != '-') {
+			named = 1;
+			hit |= strstr(name, argv[i]) != NULL;
+		}
+	}
+	return !named || hit;
 }
 
 int th_run(const char *suite, const struct th_case *cases, int argc, char **argv)

@@ -55,7 +55,8 @@ const struct th_case *th_cases(void);
 
 /* Runs the NULL-terminated cases as suite; returns the process exit code: 0 all passed,
  * 1 a failure (or nothing ran), TH_EXIT_SKIPPED none failed but a case called th_skip. A
- * name given on the command line runs only the cases whose name contains it. */
+ * name given on the command line runs only the cases whose name contains it; "-NAME" leaves
+ * out those whose name contains NAME (the quiet cases, tests/CMakeLists.txt). */
 int th_run(const char *suite, const struct th_case *cases, int argc, char **argv);
 
 /* Marks the running case as skipped because its check cannot run here (why: one line, printed

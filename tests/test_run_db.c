@@ -663,7 +663,10 @@ TH_TEST(run_db, variants_interleave)
 /* run --budget with two variants that differ by a server option: the run ends within the budget
  * + 5% (the bound is the feature's promise, not a performance figure), never in the middle of a
  * restart, and records per query and restart the warm-up it took, the runs, the decision, and
- * which queries it stopped measuring. */
+ * which queries it stopped measuring. A quiet case (tests/CMakeLists.txt): the run plans each
+ * pair from the cost of the pairs before it, so a host that turns busy during the run can make
+ * the last pair overrun; an overrun while other processes took more than 5 % of a CPU (the
+ * test's own count over the run) is skipped, saying so, and on a quiet host it fails. */
 TH_TEST(run_db, budget_run_ends_in_time_and_records_its_plan)
 {
 	CU_ASSERT_FATAL(loaded);
@@ -685,9 +688,23 @@ TH_TEST(run_db, budget_run_ends_in_time_and_records_its_plan)
 			      "new:mysqld=/usr/sbin/mariadbd,join_cache_level=4",
 			      "--quiet",
 			      NULL};
-	uint64_t t0 = util_now_ns();
+	struct th_host_watch watch;
+	th_host_watch_begin(&watch);
 	CU_ASSERT_EQUAL_FATAL(run_cli("budget", args), 0);
-	double wall = (double)(util_now_ns() - t0) / 1e9;
+	double wall_ms = 0, others_ms = th_host_watch_others_ms(&watch, &wall_ms);
+	double wall = wall_ms / 1e3;
+	fprintf(stderr, "budget run: %.1f s of %.0f s; others' CPU time on the host %.1f s\n", wall,
+		budget, others_ms / 1e3);
+	if (wall > budget * 1.05 && (others_ms < 0 || others_ms >= 0.05 * wall_ms)) {
+		char why[200];
+		snprintf(why, sizeof(why),
+			 "the run took %.1f s of a %.0f s budget while other processes took %.1f s "
+			 "of CPU time: the host was busy, the bound is not tested",
+			 wall, budget, others_ms / 1e3);
+		th_skip(why);
+		free(dir);
+		return;
+	}
 	CU_ASSERT(wall <= budget * 1.05);
 	const char *names[2] = {"old", "new"};
 	struct res_file *res[2];
@@ -774,7 +791,10 @@ TH_TEST(run_db, budget_run_ends_in_time_and_records_its_plan)
 				CU_ASSERT(r->n_warmup >= 4 && r->n_warmup <= 20);
 				json_t *steady = json_object_get(r->extra, "warmup_steady");
 				CU_ASSERT_FATAL(json_is_boolean(steady));
-				if (r->n_warmup < 20)
+				/* a warm-up ends steady, at its most, or capped by the pace
+				 * (docs/run.md: a paced pair on a slow host) */
+				if (r->n_warmup < 20 &&
+				    !json_is_true(json_object_get(r->extra, "warmup_capped")))
 					CU_ASSERT(json_is_true(steady));
 				CU_ASSERT(r->n_measured >= 3 && r->n_measured <= 10);
 				CU_ASSERT(json_is_number(json_object_get(r->extra, "trend_p")));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -137,4 +138,57 @@ long th_server_pid(const char *inst)
 	long pid = strtol(text, NULL, 10);
 	free(text);
 	return pid > 0 ? pid : 0;
+}
+
+/* Busy milliseconds of every CPU (the "cpu" line of /proc/stat), -1 unknown. */
+static double host_busy_ms(void)
+{
+	char line[512];
+	unsigned long long v[7] = {0};
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		return -1;
+	int ok = fgets(line, sizeof(line), f) != NULL &&
+		 sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+			&v[4], &v[5], &v[6]) == 7;
+	fclose(f);
+	if (!ok)
+		return -1;
+	/* user nice system idle iowait irq softirq: all but idle and iowait */
+	return (double)(v[0] + v[1] + v[2] + v[5] + v[6]) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double own_cpu_ms(void)
+{
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	double s = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+			    kids.ru_stime.tv_sec);
+	double us = (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+			     kids.ru_stime.tv_usec);
+	return s * 1000.0 + us / 1000.0;
+}
+
+void th_host_watch_begin(struct th_host_watch *w)
+{
+	w->busy_ms = host_busy_ms();
+	w->own_ms = own_cpu_ms();
+	w->wall_ms = (double)util_now_ns() / 1e6;
+}
+
+double th_host_watch_others_ms(const struct th_host_watch *w, double *out_wall_ms)
+{
+	double busy = host_busy_ms(), own = own_cpu_ms();
+	if (out_wall_ms)
+		*out_wall_ms = (double)util_now_ns() / 1e6 - w->wall_ms;
+	if (busy < 0 || w->busy_ms < 0)
+		return -1;
+	double others = (busy - w->busy_ms) - (own - w->own_ms);
+	return others > 0 ? others : 0;
+}
+
+double th_host_watch_slack_ms(void)
+{
+	return 2.0 * (double)sysconf(_SC_NPROCESSORS_ONLN) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }

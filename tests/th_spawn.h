@@ -39,6 +39,20 @@ int th_sh(char *out, size_t len, const char *fmt, ...) UTIL_PRINTF(3, 4);
  * -1 when it could not run. */
 int th_system(const char *fmt, ...) UTIL_PRINTF(1, 2);
 
+/* Other processes' CPU time on the host while this test's children run, as the test sees it
+ * for itself: the busy time (user, nice, system, irq, softirq) of every CPU from /proc/stat,
+ * minus the CPU time of this process and of the children it has waited for (a dbt3stab run
+ * with the servers it reaped, a hog), between th_host_watch_begin (before the first child)
+ * and th_host_watch_others_ms (after the last is waited for); -1 when /proc/stat cannot be
+ * read. Each figure ticks at USER_HZ: th_host_watch_slack_ms is how far the two reads of
+ * every CPU's counters can be off. */
+struct th_host_watch {
+	double busy_ms, own_ms, wall_ms;
+};
+void th_host_watch_begin(struct th_host_watch *w);
+double th_host_watch_others_ms(const struct th_host_watch *w, double *out_wall_ms);
+double th_host_watch_slack_ms(void);
+
 /* The pid in the instance directory's mysqld.pid; 0 when there is none. */
 long th_server_pid(const char *inst);
 
