@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""stabilize's recommendation rule (docs/stability.md, "Recommended") applied, independently of
+"""stabilize's recommendation rule (docs/stability.md; the experiments: bench/data/stabilize-20261201/README.md) applied, independently of
 the C code, to a CSV of per-restart query means such as bench/data/stabilize-20261201/stab-sf0.1-20261201.csv (columns
 candidate, round, query, mean_ms, disturbed): per candidate against the default, the pooled
 variance ratio, the permutation p of a lower variance (and of a higher one) with restarts kept
