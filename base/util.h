@@ -39,7 +39,7 @@ int util_sha256_file(char out[65], const char *path, struct errbuf *err);
 /* Monotonic clock in nanoseconds. */
 uint64_t util_now_ns(void);
 
-/* Current UTC time as ISO 8601 "2026-11-30T02:48:56Z" into out[32]. */
+/* Current UTC time as ISO 8601 "YYYY-MM-DDThh:mm:ssZ" into out[32]. */
 void util_utc_iso8601(char out[32]);
 
 /* Seconds since the epoch of a UTC time written as util_utc_iso8601 writes it (whole seconds;

@@ -6,7 +6,7 @@
 usage: bench/memprobe_an.py RESULT.json [RESULT.json ...]   (e.g. the NAME.json of an A/A run)
 
 Per file: each restart's share of probes under pressure (after-probe > 2 x the file's floor,
-the rule of docs/run.md) and its restart factor (the median over the queries of the deviation
+the rule of docs/interference.md) and its restart factor (the median over the queries of the deviation
 of the log restart mean from the query's mean over the restarts); the correlation of the two;
 the median over the queries of the SD of the log restart means with every restart, and
 without the restarts the rule calls disturbed by memory contention; per query window the mean

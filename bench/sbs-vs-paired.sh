@@ -15,7 +15,7 @@
 #        run's own sequential rule flagged (every one a false alarm of the design it uses).
 #   Last, the slot order of each side-by-side A/A (bench/sbs_slots.py): per measured slot the
 #        median log ratio, positive when the query's opener was faster, and the back-to-back
-#        executions of each pair (0 in strict alternation; docs/run.md, "Why strict alternation").
+#        executions of each pair (0 in strict alternation; docs/side-by-side.md, "Why strict alternation").
 # With the load averages before and after each run. Run it on an idle machine: figures taken
 # while anything else runs are meaningless (the coordinator runs it).
 #

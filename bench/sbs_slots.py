@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# The slot-order check of side-by-side A/As (issue 32; docs/run.md, "Why strict alternation"):
+# The slot-order check of side-by-side A/As (issue 32; docs/side-by-side.md, "Why strict alternation"):
 # per measured slot k, the median over queries and pairs of log(B_k / A_k) signed so that
 # positive means "the server that opened the query's executions was faster" (the entry's
 # side_by_side.first); the back-to-back executions in each pair's order strings joined in the

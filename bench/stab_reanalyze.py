@@ -1,14 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""stabilize's recommendation rule (docs/stability.md, "Recommended") applied, independently of
-the C code, to a CSV of per-restart query means such as docs/stab-sf0.1-20261201.csv (columns
+"""stabilize's recommendation rule (docs/stability.md; the experiments: bench/data/stabilize-20261201/README.md) applied, independently of
+the C code, to a CSV of per-restart query means such as bench/data/stabilize-20261201/stab-sf0.1-20261201.csv (columns
 candidate, round, query, mean_ms, disturbed): per candidate against the default, the pooled
 variance ratio, the permutation p of a lower variance (and of a higher one) with restarts kept
 whole (on Helmert contrasts, every split counted by tests/st_perm_ref.py), the median
 between-restart CoV and the geometric-mean time ratio. Disturbed restarts are left out, as
 stabilize does. Standard library only.
 
-usage: python3 bench/stab_reanalyze.py docs/stab-sf0.1-20261201.csv
+usage: python3 bench/stab_reanalyze.py bench/data/stabilize-20261201/stab-sf0.1-20261201.csv
 """
 import csv
 import math

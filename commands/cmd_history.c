@@ -90,7 +90,7 @@ static void usage(FILE *f)
 }
 
 /* --series: hex digits of a series id; --since: a date or time as started_at is written
- * (2026-11-30 or 2026-11-30T01:00:00Z), compared as text. */
+ * (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ), compared as text. */
 static int check_filters(const struct hargs *a)
 {
 	if (a->series && (!a->series[0] || strlen(a->series) > 16 ||

@@ -30,10 +30,10 @@
 #define DOCTOR_NOISE_MIN_JUDGED 3
 #define DOCTOR_NOISE_STEAL 0.05
 /* The evidence, grouped by that rule (8 runs at SF 0.1 of 22 queries; docs/pinning.md): the 6
- * whose median restart had 0-20 % of its probes under pressure (5 on the AMD EPYC VM of
- * 2026-12-02/03, the idle quick start on the Intel Xeon VM) had a median restart noise of
- * 2.7-13.4 %; the 2 at 34 and 57 % (AMD), 17.0-20.6 %. Within a run a restart's share and its
- * noise correlate r = 0.89 and 0.93 (the A/A of issue "noise"). */
+ * whose median restart had 0-20 % of its probes under pressure (5 on an AMD EPYC VM, an idle
+ * quick start on an Intel Xeon VM) had a median restart noise of 2.7-13.4 %; the 2 at 34 and
+ * 57 % (AMD), 17.0-20.6 %. Within a run a restart's share and its noise correlate r = 0.89 and
+ * 0.93 (the A/A with memory probes, bench/data/noise-20261202). */
 #define DOCTOR_NOISE_QUIET_LO 0.027
 #define DOCTOR_NOISE_QUIET_HI 0.134
 #define DOCTOR_NOISE_PRESSED_LO 0.170

@@ -76,9 +76,10 @@ long rpt_history_query_index(const struct hist_check_series *cs, const char *id)
 size_t rpt_history_loaded(const struct hist_check_series *cs);
 int rpt_history_too_few(const struct hist_check *c, const struct hist_check_series *cs);
 
-/* One end of a build range: "build-12 (2026-11-12T01:00:00Z, server 10.11.19-MariaDB, binary
- * 9b44b62ca595)". A change point at index i is between qs->pts[i - 1] (the last result before)
- * and qs->pts[i] (the first after). Not escaped. */
+/* One end of a build range: "BUILD_ID (STARTED_AT, server VERSION, binary SHA256-PREFIX)", as
+ * "build-12 (<started_at>, server 10.11.19-MariaDB, binary 9b44b62ca595)". A change point at
+ * index i is between qs->pts[i - 1] (the last result before) and qs->pts[i] (the first after).
+ * Not escaped. */
 void rpt_history_build_text(char *buf, size_t n, const struct hist_point *p);
 
 /* The self-contained trend page (Vega-Lite inlined as in the compare report). 0, or -1 with err

@@ -140,7 +140,7 @@ int rd_check_noise_top(struct rd *rd, json_t *root)
 		0 ||
 	    rd_num_member(rd, top, "$.interference", "disturbed_floor_ms_per_query", 0,
 			  RES_MAX_TIME_MS, W_OPTIONAL | W_LO_INCL) < 0 ||
-	    /* its name in files written before 2026-12-03 */
+	    /* its older name, which files of earlier versions carry */
 	    rd_num_member(rd, top, "$.interference", "disturbed_ticks_ms_per_query", 0,
 			  RES_MAX_TIME_MS, W_OPTIONAL | W_LO_INCL) < 0 ||
 	    rd_num_member(rd, top, "$.interference", "memory_floor_ns", 0, 1e15, W_OPTIONAL) < 0 ||

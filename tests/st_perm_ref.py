@@ -4,7 +4,7 @@
 recommendation (runner/run_stab_an.c): the permutation p-value counted exactly over every split
 (the Python standard library only; the C code is never called).
 
-The test, as docs/statistics.md states it: each setting's k restarts become their k - 1
+The test, as docs/stability.md states it: each setting's k restarts become their k - 1
 Helmert contrasts; a contrast's weight is its squared length over the queries; the statistic is
 A's mean weight over B's; p = the share of the C(ka + kb - 2, ka - 1) splits of the weights into
 ka - 1 and kb - 1 whose A-sum is at most the observed A-sum. The splits are counted by meeting in

@@ -138,7 +138,7 @@ static size_t simulate(int memory, size_t n, size_t q, double wq, double p, size
 	return marked;
 }
 
-/* The rate of marking a restart of an undisturbed run (docs/run.md's table): the same counts
+/* The rate of marking a restart of an undisturbed run (docs/interference.md's table): the same counts
  * on the same draws as the script, and at most 2.5% of the restarts in every scenario. */
 TH_TEST(res_noise, undisturbed_runs_rarely_marked)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compare's instruction counts (reports/rpt_instr.c): the rule, two fixtures cut from a real
  * run --instructions (tests/data/instr_*.json; expected figures from
- * tests/data/instr_fixture.py), and the Monte Carlo of docs/statistics.md ("Instructions"):
+ * tests/data/instr_fixture.py), and the Monte Carlo of docs/work.md ("The instructions verdict"):
  * family-wise A/A false alarms over 22 queries drawn with the measured spread, checked against
  * the exact rate at 1 restart a side (tests/data/instr_exact.inc). */
 #include "harness.h"
@@ -108,7 +108,7 @@ static double mc_familywise(int n, double scale, double fixed, double shift, siz
 	return th_mc_share(hits, reps);
 }
 
-/* docs/statistics.md's table ("Instructions"): printed with DBT3_MC_SCALE=10 (200 000
+/* docs/work.md's table ("The instructions verdict"): printed with DBT3_MC_SCALE=10 (200 000
  * replicates); the test runs 20 000 and checks the A/A cells of the measured spread. */
 TH_TEST(rpt_instr, monte_carlo_false_alarms)
 {

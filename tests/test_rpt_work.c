@@ -2,7 +2,7 @@
 /* compare and summary on work counters (reports/rpt_work.c): the verdicts on the fixture
  * tests/data/work_old.json / work_new.json against tests/data/work_expected.json, which
  * tests/data/gen_work.py derives with its own code from the rule's text; and the Monte Carlo
- * table of docs/statistics.md ("Work") for counters that vary within a file. */
+ * table of docs/work.md ("The work verdict") for counters that vary within a file. */
 #include "tests/th_mc.h"
 #include "tests/th_rpt.h"
 #include <math.h>

@@ -321,7 +321,7 @@ TH_TEST(run_budget, horizon_follows_the_budget)
 }
 
 /* Side by side the measured runs are what the allocation gives, as restart-paired: with strict
- * alternation no slot differs from another, so an odd count needs no rounding (docs/run.md). The
+ * alternation no slot differs from another, so an odd count needs no rounding (docs/side-by-side.md). The
  * first pairs' RUN_BUDGET_RUNS_FIRST (5) within --runs-min and --runs-max either way. */
 TH_TEST(run_budget, sbs_runs_not_rounded_to_even)
 {
@@ -343,7 +343,7 @@ TH_TEST(run_budget, sbs_runs_not_rounded_to_even)
 }
 
 /* The paced last pair counts in K when the time left after the full pairs holds its least cost.
- * SF 1 in 45 minutes (docs/run.md, stop 22's run): after pair 1 at 938 s, pairs of ~900 s and a
+ * SF 1 in 45 minutes (bench/data/budget-sf1-sf10-20261201): after pair 1 at 938 s, pairs of ~900 s and a
  * least pair of ~450 s: 1 + 1 full + 1 paced; after pair 2 at 1795 s with 919 s a pair, 905 s
  * left: 2 + 0 + 1. */
 TH_TEST(run_budget, horizon_counts_the_paced_pair)
@@ -516,7 +516,7 @@ static void add_instr_restart(struct res_file *res, const char *id, int index, l
 }
 
 /* --instructions: the counts decide from 2 pairs on, by compare's rule (0.5 % + 2 x the two
- * spreads; docs/statistics.md, "Instructions"). Expected by hand from the rule's text: Q4
+ * spreads; docs/work.md, "The instructions verdict"). Expected by hand from the rule's text: Q4
  * +4 % with spreads 1e-4 and 0 (bound 0.52 %): regression; Q20 -10 %: improvement; Q14 +0.01 %
  * (bound 0.5 %): unchanged; Q9 +2 % with spreads 2 % a side (bound 8.5 % > --detect 3 %):
  * undecided; Q3 without counts in one file: undecided. The times (10 and 13 ms, crossed

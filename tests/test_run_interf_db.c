@@ -95,7 +95,7 @@ static int hog_second_restart(pid_t run, int *status)
 	return hog_second_restart_of(run, HOG_CPU, status);
 }
 
-/* The memory rule of docs/run.md worked from the records themselves: the floor is the fastest
+/* The memory rule of docs/interference.md worked from the records themselves: the floor is the fastest
  * probe (host.memory_probe.floor_ns and every record's), a probe after a query is under
  * pressure above twice it, a restart with at least 3 such probes is disturbed when more than a
  * quarter were. *out_pressed and *out_probes per restart index (up to 8). */
@@ -155,7 +155,7 @@ static void server_pu_sums(const struct res_file *res, double out_ms[8], int out
 		out_all[i] = recs[i] > 0 && with[i] == recs[i];
 }
 
-/* The level of docs/run.md: at least 30 ms and 20 ms per query window, and above 5 % of the
+/* The level of docs/interference.md: at least 30 ms and 20 ms per query window, and above 5 % of the
  * window. */
 static int cpu_at_level(double ms, const struct res_noise_restart *r)
 {
@@ -478,7 +478,8 @@ TH_TEST(run_interf_db, redo_disturbed_measures_again_and_keeps_the_first)
 
 /* A run of 2 restarts with nothing added: a restart is marked by CPU time only as far as other
  * processes took it (the rule marks one of an undisturbed run in at most about 2 %,
- * docs/run.md); contention the host had throughout is the host's line, not a restart's. */
+ * docs/interference.md); contention the host had throughout is the host's line, not a
+ * restart's. */
 TH_TEST(run_interf_db, idle_run_marks_no_restart)
 {
 	CU_ASSERT_FATAL(loaded);

@@ -2,7 +2,7 @@
 /* `stabilize` end to end at SF 0.01 with a tiny plan: the rounds interleave, every candidate
  * gets its restarts, the table and the files are written, transparent huge pages are back to
  * what they were, and `run --profile` takes the profile it wrote and records it. No figure is
- * checked: this host is shared while the tests run (docs/stability.md has the measurements). */
+ * checked: this host is shared while the tests run (bench/data/stabilize-20261201 has the measurements). */
 #include "harness.h"
 #include "result/res.h"
 #include "tests/th_db.h"

@@ -445,7 +445,7 @@ static double mc14_run(const struct mc14_config *c, const struct mc14_cell *cell
 	return th_mc_share(hits, pairs);
 }
 
-/* The table of docs/statistics.md ("Issue 14: before and after"), for 5 and 8 restarts a side,
+/* The table of docs/monte-carlo.md ("Before and after the one-sided default"), for 5 and 8 restarts a side,
  * with the issue's targets: family-wise false regressions <= 5%; <= 5% ">= 2%" flags for a true
  * +1.9% with --min-effect-test; >= 10 points more power than before at 5 restarts for 3% at 1%
  * CoV (5% at 3% CoV: only with a baseline, see the docs). */

@@ -3,7 +3,7 @@
  * (st_seq_state_set_prior): family-wise A/A false alarms and power after a few pairs, with the
  * baseline's variance right, too low and too high, lent always or only when the check of
  * stats/st_lend.h passes over all pairs (as compare --sequential --baseline does); fixed seeds.
- * The table is in docs/statistics.md ("A variance borrowed from a baseline"). */
+ * The table is in docs/sequential.md ("A variance borrowed from a baseline"). */
 #include "stats/st_lend.h"
 #include "stats/st_seq.h"
 #include "tests/harness.h"
@@ -16,7 +16,7 @@
 
 #define MQ 22 /* queries in the family */
 #define ALPHA 0.05
-#define PAIRS 4 /* what SF 1 affords in 45 minutes here (docs/run.md) */
+#define PAIRS 4 /* what SF 1 affords in 45 minutes here (docs/budget.md) */
 #define REPS_AA 4000
 #define REPS_POWER 2000
 #define CHECK_ALPHA 0.05 /* the level of the lend check (compare's) */

@@ -17,7 +17,7 @@
 #define ALPHA 0.05
 #define DETECT 0.03 /* run --budget's --detect */
 #define MAXK 16
-#define REPS 4000 /* per row; DBT3_MC_SCALE=10 for the tables in docs/statistics.md */
+#define REPS 4000 /* per row; DBT3_MC_SCALE=10 for the tables in docs/side-by-side.md */
 
 struct calib {
 	const char *id;

@@ -22,7 +22,7 @@
 #define SEQ_WARMUP 4 /* the budgeted protocol: a shorter warm-up (part of the transient */
 #define SEQ_RUNS 3   /* stays in the measured runs) and 3 measured executions */
 
-/* Replications: env DBT3_MC_SCALE multiplies them (10 for the tables in docs/statistics.md). */
+/* Replications: env DBT3_MC_SCALE multiplies them (10 for the tables in docs/sequential.md). */
 #define REPS_AA 2000
 #define REPS_POWER 1000
 
@@ -280,7 +280,7 @@ TH_TEST(stats_mc_seq, aa_false_alarms)
 			  &sc[i], &o);
 		/* every row, drift 5% and Pocock included: the critical t values are exact for the
 		 * t statistics (st_seq_tbounds.c), no longer normal boundaries converted by nominal
-		 * level (which gave 0.053-0.056 at 20000 replicates, docs/statistics.md) */
+		 * level (which gave 0.053-0.056 at 20000 replicates, docs/sequential.md) */
 		CU_ASSERT(th_mc_share(o.fixed_any, reps) <= ALPHA + 2 * se);
 		CU_ASSERT(th_mc_share(o.now_any, reps) <= ALPHA + 2 * se);
 		CU_ASSERT(th_mc_share(o.seqp_any, reps) <= ALPHA + 2 * se);
@@ -338,7 +338,7 @@ static void power_row(struct outcome *o, const struct scenario *sc, unsigned lon
 }
 
 /* The issue's target: >= 80% power for a 3% slowdown at 1% restart CoV in the wall time of the
- * fixed protocol (K = 10 pairs of shorter restarts, docs/statistics.md), where fixed-5 has about
+ * fixed protocol (K = 10 pairs of shorter restarts, docs/sequential.md), where fixed-5 has about
  * half; and more power than fixed-5 at 5% / 3%. */
 TH_TEST(stats_mc_seq, power_same_wall_time)
 {

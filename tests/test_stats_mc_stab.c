@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Monte Carlo of stabilize's variance test (docs/statistics.md, "Stabilizers"): when the queries
+/* Monte Carlo of stabilize's variance test (docs/stability.md, "The test"): when the queries
  * of a restart differ in variance or share a restart-wide factor, the pooled F CI
  * (st_var_ratio_ci) calls an unchanged setting steadier far more often than its level, and the
  * permutation test on Helmert contrasts that keeps restarts whole (st_var_perm_test) does not.

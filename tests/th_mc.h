@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What the Monte Carlo tests share: the replicate scale from DBT3_MC_SCALE (1 in ctest; the
- * tables of docs/statistics.md at 10), a share of replicates and its binomial standard error. */
+ * tables of docs/ at 10), a share of replicates and its binomial standard error. */
 #ifndef DBT3_TEST_TH_MC_H
 #define DBT3_TEST_TH_MC_H
 #include <math.h>

@@ -1,5 +1,5 @@
 # A directory output (-o DIR of gen and queries) that is an existing file, or cannot be made, or
-# is empty, is a bad -o: one line, exit 2 (README "Exit codes"), and the file is left as it was.
+# is empty, is a bad -o: one line, exit 2 (docs/cli.md, "Exit codes"), and the file is left as it was.
 tmp=$(mktemp -d) && cd "$tmp" || exit 1
 run() { echo "\$ dbt3stab $*"; "$DBT3STAB" "$@" >out.txt 2>&1; rc=$?; cat out.txt; echo "exit=$rc"; }
 echo "not a directory" >file.txt

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# The disturbed rule of docs/run.md ("Interference: disturbed restarts") written again from the
+# The disturbed rule of docs/interference.md written again from the
 # text, independently of result/res_noise.c, and two tables it gives:
 #  - disturbed_replay.tsv: every restart of the real result files with interference records
 #    (given as arguments: bench/data/noise-20261202/{aa-probe,ab1,ab2}-*.json.gz and the quick
@@ -18,7 +18,7 @@ import gzip, json, math, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 
-# the rule's constants (docs/run.md)
+# the rule's constants (docs/interference.md)
 SHARE, FLOOR_MS, TICKS_MS = 0.05, 30.0, 20.0
 PRESSURE, MEM_SHARE, MEM_MIN = 2.0, 0.25, 3
 MADS, CPU_MARGIN, MEM_MARGIN, MEM_PROBES = 3.0, 0.05, 0.25, 3.0
@@ -188,7 +188,7 @@ def scenarios():
                 seed += 1
                 yield ("memory", n, q, 1000, p, 2000, seed)
     # others on the server's PU on an idle host: a kernel thread, kdamond (0.4-0.7 % of a PU
-    # in the ps logs of docs/stability.md); 2 % is three times that
+    # in the ps logs of bench/data/stabilize-20261201, noise-20261202); 2 % is three times that
     for q, wq in ((4, 150), (22, 500)):
         for n in (2, 3, 5, 8):
             for b in (0.01, 0.02, 0.03):

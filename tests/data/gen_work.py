@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Makes tests/data/work_old.json and work_new.json (result files with work records) and derives,
 by its own code, what compare must say of their work (tests/data/work_expected.json): the rule of
-docs/statistics.md "Work" written again from the text, not from reports/rpt_work.c.
+docs/work.md "The work verdict" written again from the text, not from reports/rpt_work.c.
 
 Per query: a counter's count per warm execution (a restart's measured executions; without a
 warm-up the first is not warm) ; constant in a file = every warm execution of every ok restart

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Makes the instruction-count fixtures of tests/test_rpt_instr.c from a real `run --instructions`
 result (bench/data/instructions-20261203/sf001.json.gz: SF 0.01, 3 restarts) and the expected
-figures of compare's rule, derived here without dbt3stab's code (docs/statistics.md,
-"Instructions"): per file each ok restart's value is the mean of its measured callgrind_ir
+figures of compare's rule, derived here without dbt3stab's code (docs/work.md,
+"The instructions verdict"): per file each ok restart's value is the mean of its measured callgrind_ir
 counts; the file's mean is the mean of those, its spread (max - min) / min (0 with one);
 ratio = new mean / old mean; changed when |ratio - 1| > 0.005 + 2 (spread_old + spread_new).
 

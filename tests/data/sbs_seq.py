@@ -11,7 +11,7 @@ spending, first look after pair 3; runner/run_budget_plan.h), independent of the
    tests/data/seq_tbounds.py (Jennison & Turnbull 1991; numpy/SciPy, Student-t tails)
    -> tests/data/sbs_seq_bounds.inc.
 3. A simulation written here with numpy (its own generator, its own decision rule: the repeated
-   CI of stats/st_seq.c read from docs/statistics.md) of the family-wise A/A false alarms over
+   CI of stats/st_seq.c read from docs/side-by-side.md) of the family-wise A/A false alarms over
    the 22 queries and of the pair at which Q21 (x1.2, the semijoin=off A/B) is decided, each
    pair's log ratio d ~ N(effect, sd_q^2) -> tests/data/sbs_seq_sim.inc, which
    tests/test_stats_mc_sbs.c must reproduce within Monte Carlo error.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The alpha spending functions of the sequential rule (docs/compare.md), shared by the reference
+"""The alpha spending functions of the sequential rule (docs/sequential.md), shared by the reference
 scripts seq_bounds.py and seq_tbounds.py: O'Brien-Fleming type (Lan and DeMets 1983,
 2 (1 - Phi(z_{alpha/2} / sqrt(t)))) and Pocock type (alpha log(1 + (e - 1) t))."""
 import numpy as np
