@@ -10,14 +10,16 @@ static const struct {
 	const char *in, *want;
 } term_cases[] = {
     {"Q1 ok", "Q1 ok"},
-    {"\033]0;pwned\a", "\\e]0;pwned\\a"},		  /* OSC retitle: ESC and BEL */
+    {"\033]0;pwned\a", "\\e]0;pwned\\a"},	    /* OSC retitle: ESC and BEL */
     {"a\rQ1 regression\n", "a\\rQ1 regression\\n"}, /* CR/LF faking a line */
     {"tab\there", "tab\\there"},
     {"del\x7f", "del\\x7f"},
     {"nul\x01x", "nul\\x01x"},
     {"back\\slash", "back\\\\slash"},
-    {"C1 \xc2\x9b" "31m", "C1 \\xc2\\x9b31m"},	  /* U+009B, the 8-bit CSI */
-    {"raw \x9b", "raw \\x9b"},			  /* a lone byte that is not UTF-8 */
+    {"C1 \xc2\x9b"
+     "31m",
+     "C1 \\xc2\\x9b31m"},				      /* U+009B, the 8-bit CSI */
+    {"raw \x9b", "raw \\x9b"},				      /* a lone byte that is not UTF-8 */
     {"caf\xc3\xa9 \xe2\x80\x93", "caf\xc3\xa9 \xe2\x80\x93"}, /* é and – stay */
     {"overlong \xc0\xaf", "overlong \\xc0\\xaf"},
     {"cut \xe2\x80", "cut \\xe2\\x80"},
@@ -87,6 +89,30 @@ TH_TEST(text, redact_hides_url_passwords_only)
 	util_redact(out, 12, "mysql://root:S3cretPW@host/db"); /* cut, never the password */
 	CU_ASSERT_PTR_NULL(strstr(out, "S3c"));
 	CU_ASSERT_EQUAL(strlen(out), 11);
+}
+
+TH_TEST(text, size_human_in_binary_units)
+{
+	static const struct {
+		uint64_t bytes;
+		const char *want;
+	} cases[] = {
+	    {0, "0 B"},
+	    {1023, "1023 B"},
+	    {1024, "1.0 KiB"},
+	    {43008, "42 KiB"},
+	    {UINT64_C(1048064), "1.0 MiB"}, /* 1023.5 KiB would print as 1024: the next unit */
+	    {UINT64_C(1047552), "1023 KiB"},
+	    {UINT64_C(1395864371), "1.3 GiB"},
+	    {UINT64_C(10) << 30, "10 GiB"},
+	    {UINT64_MAX, "16 EiB"},
+	};
+	char out[32];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CU_ASSERT_STRING_EQUAL(util_size_human(out, sizeof(out), cases[i].bytes),
+				       cases[i].want);
+	char tiny[4];
+	CU_ASSERT_STRING_EQUAL(util_size_human(tiny, sizeof(tiny), 43008), "42 ");
 }
 
 TH_MAIN(text)
