@@ -5,6 +5,7 @@
 #include "server/srv_clone.h"
 #include "base/safe_write.h"
 #include "base/text.h"
+#include "server/srv.h"
 #include "server/srv_priv.h"
 #include "server/srv_secure.h"
 #include <errno.h>
@@ -55,9 +56,9 @@ static int where_split(struct clone_where *w, const char *dst, struct errbuf *er
 }
 
 /* The clones' directory TOP/SUB opened without following a link at SUB, and checked to be a
- * directory of owner uid (the server's user, who made it): -1 with one line otherwise. create:
- * made (0711: the server's user traverses it, nobody lists it) when missing. Its descriptor, or
- * -1; -2 when it does not exist and create is 0. */
+ * directory of owner uid (the server's user, who made it): SRV_CLONE_E_REFUSED with one line
+ * otherwise. create: made (0711: the server's user traverses it, nobody lists it) when missing.
+ * Its descriptor, or -1; -2 when it does not exist and create is 0. */
 static int open_sub(const struct clone_where *w, int create, uid_t uid, struct errbuf *err)
 {
 	int tfd = open(w->top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -72,24 +73,35 @@ static int open_sub(const struct clone_where *w, int create, uid_t uid, struct e
 		return errbuf_errno(err, e, "cannot create '%s/%s'", w->top, w->sub);
 	}
 	int fd = openat(tfd, w->sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_uid != uid &&
+	    unlinkat(tfd, w->sub, AT_REMOVEDIR) == 0) {
+		/* an empty one an older version made as root: removed, made again as ours */
+		close(fd);
+		fd = !create ? (errno = ENOENT, -1)
+		     : mkdirat(tfd, w->sub, 0711) < 0
+			 ? -1
+			 : openat(tfd, w->sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
 	int e = errno;
 	close(tfd);
-	struct stat st;
 	if (fd < 0 && e == ENOENT && !create)
 		return -2;
-	if (fd < 0 && (e == ELOOP || e == ENOTDIR))
-		return errbuf_set(
+	if (fd < 0 && (e == ELOOP || e == ENOTDIR)) {
+		errbuf_set(
 		    err,
-		    "refusing '%s/%s': a symbolic link or not a directory (side by side "
-		    "makes its clones only in a directory of its own)",
+		    "refusing '%s/%s': a symbolic link or not a directory (side by side makes "
+		    "its clones only in a directory of its own: remove it)",
 		    w->top, w->sub);
+		return SRV_CLONE_E_REFUSED;
+	}
 	if (fd < 0)
 		return errbuf_errno(err, e, "cannot open '%s/%s'", w->top, w->sub);
 	if (fstat(fd, &st) < 0 || st.st_uid != uid) {
 		close(fd);
-		return errbuf_set(
-		    err, "refusing '%s/%s': it belongs to uid %d, not to the server's user", w->top,
-		    w->sub, (int)st.st_uid);
+		errbuf_set(err, "refusing '%s/%s': it belongs to uid %d, not to the server's user",
+			   w->top, w->sub, (int)st.st_uid);
+		return SRV_CLONE_E_REFUSED;
 	}
 	return fd;
 }
@@ -117,7 +129,7 @@ static int remove_in(int sfd, const struct clone_where *w, struct errbuf *err)
 
 /* The child's answer: rc, the message, how the files were made; nospace when the disk filled. */
 struct clone_reply {
-	int rc, nospace;
+	int rc, nospace; /* rc: 0, -1 or SRV_CLONE_E_REFUSED */
 	struct errbuf err;
 	struct util_clone_stats st;
 };
@@ -128,7 +140,7 @@ struct clone_job {
 };
 
 /* The clone's message when its filesystem filled up (what it made is removed by then). */
-static void nospace_message(struct clone_reply *r, const struct clone_job *j, int sfd)
+static void nospace_message(struct clone_reply *r, const struct clone_job *j, int sfd, int inodes)
 {
 	char srcdata[CLONE_PATH + 8], have[32], need[32];
 	uint64_t bytes = 0;
@@ -139,7 +151,6 @@ static void nospace_message(struct clone_reply *r, const struct clone_job *j, in
 		bytes = 0;
 	int reflink = r->st.files_reflinked > 0 && r->st.files_copied == 0;
 	uint64_t avail = fstatvfs(sfd, &v) == 0 ? (uint64_t)v.f_bavail * v.f_frsize : 0;
-	int inodes = fstatvfs(sfd, &v) == 0 && v.f_favail == 0;
 	errbuf_set(&r->err,
 		   "cannot clone '%s' to '%s': its filesystem is full ('%s/%s' has %s free%s, "
 		   "the clone needs %s); removed what was made",
@@ -191,7 +202,7 @@ static int clone_work(const struct clone_job *j, struct clone_reply *r)
 	struct errbuf *err = &r->err;
 	int sfd = open_sub(&j->w, 1, geteuid(), err);
 	if (sfd < 0)
-		return -1;
+		return sfd;
 	int kfd = -1, rc = 0;
 	errno = 0;
 	if (fchmod(sfd, 0711) < 0)
@@ -206,13 +217,15 @@ static int clone_work(const struct clone_job *j, struct clone_reply *r)
 	else if (marker_write(kfd, j, err) < 0 || data_clone(kfd, j, &r->st, err) < 0)
 		rc = -1;
 	int e = errno;
+	struct statvfs v; /* out of inodes rather than bytes: said, as the bytes look plenty */
+	int inodes = rc < 0 && fstatvfs(sfd, &v) == 0 && v.f_favail == 0;
 	if (rc < 0 && kfd >= 0) { /* nothing partial stays */
 		struct errbuf ignored;
 		util_tree_remove_at(sfd, j->w.name, j->w.dst, &ignored);
 	}
 	r->nospace = rc < 0 && (e == ENOSPC || e == EDQUOT);
 	if (r->nospace)
-		nospace_message(r, j, sfd);
+		nospace_message(r, j, sfd, inodes);
 	if (kfd >= 0)
 		close(kfd);
 	close(sfd);
@@ -256,7 +269,7 @@ static int client_cnf_copy(const struct clone_job *j, uid_t server_uid, struct e
 		return errbuf_set(err, "cannot read '%s/client.cnf'", j->src);
 	int sfd = open_sub(&j->w, 0, server_uid, err);
 	if (sfd < 0)
-		return sfd == -2 ? errbuf_set(err, "'%s' is gone", j->w.dst) : -1;
+		return sfd == -2 ? errbuf_set(err, "'%s' is gone", j->w.dst) : sfd;
 	int kfd = openat(sfd, j->w.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	e = errno;
 	close(sfd);
@@ -312,14 +325,68 @@ int srv_instance_clone(const char *src, const char *dst, struct util_clone_stats
 	if (r.rc < 0) {
 		r.err.msg[sizeof(r.err.msg) - 1] = '\0';
 		*err = r.err;
-		return r.nospace ? SRV_CLONE_E_NOSPACE : -1;
+		return r.nospace ? SRV_CLONE_E_NOSPACE : r.rc;
 	}
-	if (client_cnf_copy(&j, id.drop ? id.uid : geteuid(), err) < 0) {
+	int rc = client_cnf_copy(&j, id.drop ? id.uid : geteuid(), err);
+	if (rc < 0) {
 		struct errbuf ignored;
 		srv_clone_remove(dst, &ignored);
-		return -1;
+		return rc;
 	}
 	if (out)
 		*out = r.st;
+	return 0;
+}
+
+struct survey_reply {
+	int rc; /* 0, -1 or SRV_CLONE_E_REFUSED */
+	struct errbuf err;
+	struct srv_clone_survey sv;
+};
+
+static int survey_work(const char *instdir, struct srv_clone_survey *sv, struct errbuf *err)
+{
+	char data[CLONE_PATH];
+	struct errbuf ignored;
+	if (snprintf(data, sizeof(data), "%s/data", instdir) >= (int)sizeof(data))
+		return errbuf_set(err, "instance path too long: '%s'", instdir);
+	/* a DIR/sbs planted by the server's user is refused before anything is made */
+	struct clone_where w = {.sub = "sbs", .dst = instdir};
+	snprintf(w.top, sizeof(w.top), "%s", instdir);
+	int sfd = open_sub(&w, 0, geteuid(), err);
+	if (sfd < 0 && sfd != -2)
+		return sfd;
+	if (sfd >= 0)
+		close(sfd);
+	if (util_tree_bytes(data, &sv->tree_bytes, err) < 0)
+		return -1;
+	if (srv_data_bytes(&sv->data_bytes, data, &ignored) < 0)
+		sv->data_bytes = 0;
+	sv->reflink = util_reflink_works(instdir);
+	return util_free_bytes(instdir, &sv->free_bytes, err);
+}
+
+static int survey_child(void *arg, void *out, struct errbuf *err)
+{
+	(void)err;
+	struct survey_reply *r = out;
+	r->rc = survey_work(arg, &r->sv, &r->err);
+	return 0;
+}
+
+int srv_clone_survey(struct srv_clone_survey *out, const char *instdir, struct errbuf *err)
+{
+	struct srv_ident id;
+	struct survey_reply r;
+	memset(out, 0, sizeof(*out));
+	if (srv_ident_get(&id, SRV_SERVER_USER, err) < 0 ||
+	    srv_priv_run(&id, survey_child, (void *)instdir, &r, sizeof(r), err) < 0)
+		return -1;
+	if (r.rc < 0) {
+		r.err.msg[sizeof(r.err.msg) - 1] = '\0';
+		*err = r.err;
+		return r.rc;
+	}
+	*out = r.sv;
 	return 0;
 }

@@ -10,16 +10,14 @@ static const struct {
 	const char *in, *want;
 } term_cases[] = {
     {"Q1 ok", "Q1 ok"},
-    {"\033]0;pwned\a", "\\e]0;pwned\\a"},	    /* OSC retitle: ESC and BEL */
+    {"\033]0;pwned\a", "\\e]0;pwned\\a"},		  /* OSC retitle: ESC and BEL */
     {"a\rQ1 regression\n", "a\\rQ1 regression\\n"}, /* CR/LF faking a line */
     {"tab\there", "tab\\there"},
     {"del\x7f", "del\\x7f"},
     {"nul\x01x", "nul\\x01x"},
     {"back\\slash", "back\\\\slash"},
-    {"C1 \xc2\x9b"
-     "31m",
-     "C1 \\xc2\\x9b31m"},				      /* U+009B, the 8-bit CSI */
-    {"raw \x9b", "raw \\x9b"},				      /* a lone byte that is not UTF-8 */
+    {"C1 \xc2\x9b" "31m", "C1 \\xc2\\x9b31m"},	  /* U+009B, the 8-bit CSI */
+    {"raw \x9b", "raw \\x9b"},			  /* a lone byte that is not UTF-8 */
     {"caf\xc3\xa9 \xe2\x80\x93", "caf\xc3\xa9 \xe2\x80\x93"}, /* é and – stay */
     {"overlong \xc0\xaf", "overlong \\xc0\\xaf"},
     {"cut \xe2\x80", "cut \\xe2\\x80"},
