@@ -189,3 +189,26 @@ const char *util_redact(char *out, size_t n, const char *s)
 	out[k < n ? k : n - 1] = '\0';
 	return out;
 }
+
+const char *util_size_human(char *out, size_t n, uint64_t bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	double v = (double)bytes;
+	size_t u = 0;
+	if (n == 0)
+		return out;
+	if (bytes < 1024) {
+		snprintf(out, n, "%u B", (unsigned)bytes);
+		return out;
+	}
+	/* the unit where the rounded value stays below 1024: 1023.7 KiB is "1.0 MiB" */
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && v >= 1023.5) {
+		v /= 1024.0;
+		u++;
+	}
+	if (v < 9.95)
+		snprintf(out, n, "%.1f %s", v, units[u]);
+	else
+		snprintf(out, n, "%.0f %s", v, units[u]);
+	return out;
+}

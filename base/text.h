@@ -3,6 +3,7 @@
 #ifndef DBT3_TEXT_H
 #define DBT3_TEXT_H
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* util_term flags. */
@@ -35,5 +36,9 @@ const char *util_md_code(char *out, size_t n, const char *s);
 /* s with the password of every URL user part "scheme://USER:PASSWORD@" replaced by "***"
  * (out: n bytes, cut to fit); returns out. */
 const char *util_redact(char *out, size_t n, const char *s);
+
+/* A number of bytes for people, in binary units: "512 B", "42 KiB", "1.3 GiB" (one decimal
+ * below 10, none above; rounded, never "1024 KiB"); into out (n bytes), returns out. */
+const char *util_size_human(char *out, size_t n, uint64_t bytes);
 
 #endif

@@ -75,9 +75,11 @@ static int clone_file_at(int sfd, int dfd, const char *name, const struct stat *
 	if (rc == 0 && fchmod(out, st->st_mode & 07777) < 0)
 		rc = errbuf_errno(err, errno, "cannot set the mode of the clone of '%s'", shown);
 	s->bytes += (uint64_t)st->st_size;
+	int e = errno; /* why it failed, for the caller (ENOSPC) */
 	close(in);
 	if (close(out) < 0 && rc == 0)
-		rc = errbuf_errno(err, errno, "cannot write the clone of '%s'", shown);
+		rc = errbuf_errno(err, e = errno, "cannot write the clone of '%s'", shown);
+	errno = e;
 	return rc;
 }
 
@@ -136,40 +138,6 @@ static int clone_dir_at(int sfd, int dfd, const char *shown, int depth, struct u
 	return rc;
 }
 
-int util_tree_clone(const char *src, const char *dst, struct util_clone_stats *out,
-		    struct errbuf *err)
-{
-	struct util_clone_stats s = {0};
-	struct stat st;
-	int sfd = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (sfd < 0 || fstat(sfd, &st) < 0) {
-		int saved = errno;
-		if (sfd >= 0)
-			close(sfd);
-		return errbuf_errno(err, saved, "cannot open '%s'", src);
-	}
-	if (mkdir(dst, 0700) < 0) {
-		int saved = errno;
-		close(sfd);
-		return errbuf_errno(err, saved, "cannot create '%s'", dst);
-	}
-	int dfd = open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int rc = dfd < 0 ? errbuf_errno(err, errno, "cannot open '%s'", dst)
-			 : clone_dir_at(sfd, dfd, src, 0, &s, err);
-	if (rc == 0 && geteuid() == 0 && fchown(dfd, st.st_uid, st.st_gid) < 0)
-		rc = errbuf_errno(err, errno, "cannot give '%s' its owner", dst);
-	if (rc == 0 && fchmod(dfd, st.st_mode & 07777) < 0)
-		rc = errbuf_errno(err, errno, "cannot set the mode of '%s'", dst);
-	if (rc == 0 && fsync(dfd) < 0)
-		rc = errbuf_errno(err, errno, "cannot sync '%s'", dst);
-	close(sfd);
-	if (dfd >= 0)
-		close(dfd);
-	if (out)
-		*out = s;
-	return rc;
-}
-
 /* The parent directory of path and the last component, opened and pointed at. */
 static int open_parent(const char *path, char *buf, size_t len, const char **name)
 {
@@ -185,6 +153,53 @@ static int open_parent(const char *path, char *buf, size_t len, const char **nam
 		return open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	*slash = '\0';
 	return open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+int util_tree_clone_at(int sfd, int dpfd, const char *name, const char *shown,
+		       struct util_clone_stats *out, struct errbuf *err)
+{
+	struct util_clone_stats s = {0};
+	struct stat st;
+	if (fstat(sfd, &st) < 0)
+		return errbuf_errno(err, errno, "cannot stat '%s'", shown);
+	if (mkdirat(dpfd, name, 0700) < 0)
+		return errbuf_errno(err, errno, "cannot create the clone of '%s'", shown);
+	int dfd = openat(dpfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int rc = dfd < 0 ? errbuf_errno(err, errno, "cannot open the clone of '%s'", shown)
+			 : clone_dir_at(sfd, dfd, shown, 0, &s, err);
+	int e = errno;
+	if (rc == 0 && geteuid() == 0 && fchown(dfd, st.st_uid, st.st_gid) < 0)
+		rc = errbuf_errno(err, e = errno, "cannot give the clone of '%s' its owner", shown);
+	if (rc == 0 && fchmod(dfd, st.st_mode & 07777) < 0)
+		rc =
+		    errbuf_errno(err, e = errno, "cannot set the mode of the clone of '%s'", shown);
+	if (rc == 0 && fsync(dfd) < 0)
+		rc = errbuf_errno(err, e = errno, "cannot sync the clone of '%s'", shown);
+	if (dfd >= 0)
+		close(dfd);
+	if (out)
+		*out = s;
+	errno = e;
+	return rc;
+}
+
+int util_tree_clone(const char *src, const char *dst, struct util_clone_stats *out,
+		    struct errbuf *err)
+{
+	char buf[4096];
+	const char *name;
+	int sfd = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sfd < 0)
+		return errbuf_errno(err, errno, "cannot open '%s'", src);
+	int dpfd = open_parent(dst, buf, sizeof(buf), &name);
+	int rc = dpfd < 0 ? errbuf_errno(err, errno, "cannot open the directory of '%s'", dst)
+			  : util_tree_clone_at(sfd, dpfd, name, src, out, err);
+	int e = errno;
+	close(sfd);
+	if (dpfd >= 0)
+		close(dpfd);
+	errno = e;
+	return rc;
 }
 
 int util_file_clone(const char *src, const char *dst, int *out_reflinked, struct errbuf *err)
@@ -320,6 +335,11 @@ static int remove_at(int pfd, const char *name, const char *shown, int depth, st
 	if (rc == 0 && unlinkat(pfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		rc = errbuf_errno(err, errno, "cannot remove '%s'", shown);
 	return rc;
+}
+
+int util_tree_remove_at(int pfd, const char *name, const char *shown, struct errbuf *err)
+{
+	return remove_at(pfd, name, shown, 0, err);
 }
 
 int util_tree_remove(const char *path, struct errbuf *err)

@@ -19,6 +19,13 @@ struct util_clone_stats {
 int util_tree_clone(const char *src, const char *dst, struct util_clone_stats *out,
 		    struct errbuf *err);
 
+/* util_tree_clone from the directory sfd (left open) to a new directory name in dpfd: nothing
+ * resolved by path, so a link planted above the clone is never followed. shown names the source
+ * in messages. On failure errno says why (ENOSPC: the disk is full); the partial clone stays for
+ * the caller to remove. */
+int util_tree_clone_at(int sfd, int dpfd, const char *name, const char *shown,
+		       struct util_clone_stats *out, struct errbuf *err);
+
 /* One regular file src cloned (or copied) to dst, made with O_EXCL and src's mode and owner;
  * *out_reflinked (may be NULL) says how. */
 int util_file_clone(const char *src, const char *dst, int *out_reflinked, struct errbuf *err);
@@ -36,5 +43,8 @@ int util_free_bytes(const char *path, uint64_t *out, struct errbuf *err);
 /* Removes the tree path (rm -rf without following links; path itself may be a directory or a
  * file). 0 also when path does not exist. */
 int util_tree_remove(const char *path, struct errbuf *err);
+
+/* util_tree_remove of the entry name in the directory pfd (shown in messages). */
+int util_tree_remove_at(int pfd, const char *name, const char *shown, struct errbuf *err);
 
 #endif

@@ -513,13 +513,52 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 	return 0;
 }
 
+/* The outermost directory of path that does not exist yet into out (len bytes), "" when path
+ * exists: what util_mkdir_p(path) makes. */
+static void outputs_first_new(char *out, size_t len, const char *path)
+{
+	char buf[PATH_MAX];
+	out[0] = '\0';
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return;
+	for (;;) {
+		struct stat st;
+		if (lstat(buf, &st) == 0 || errno != ENOENT)
+			return;
+		snprintf(out, len, "%s", buf);
+		char *slash = strrchr(buf, '/');
+		while (slash && slash > buf && slash[1] == '\0') /* "a/b/": the trailing slash */
+			*slash = '\0', slash = strrchr(buf, '/');
+		if (!slash || slash == buf)
+			return;
+		*slash = '\0';
+	}
+}
+
+/* After a run that wrote nothing: the empty directories create_outputs made for path, from
+ * path up to made (rmdir: a directory with anything in it stays). */
+static void outputs_unmake(const char *path, const char *made)
+{
+	char buf[PATH_MAX];
+	size_t keep = strlen(made);
+	if (!*made || snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return;
+	while (strlen(buf) >= keep && rmdir(buf) == 0) {
+		char *slash = strrchr(buf, '/');
+		if (!slash)
+			return;
+		*slash = '\0';
+	}
+}
+
 /* The output directory of variants (made here, removed again when a file cannot be written in
  * it) and a trial of each result file. */
 static int create_outputs(const struct target_set *ts, const char *output, int n_variants,
-			  int force, struct errbuf *err)
+			  int force, char *made_dirs, struct errbuf *err)
 {
 	int made = 0;
 	if (output && n_variants) { /* the result files are written by path at each checkpoint */
+		outputs_first_new(made_dirs, PATH_MAX, output);
 		int dfd = util_outdir_open(output, UTIL_OUTDIR_STABLE, &made, err);
 		if (dfd < 0)
 			return -1;
@@ -874,6 +913,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 	struct errbuf err = {{0}};
 	struct pin_ctx *pin = NULL;
 	const char *output = a->resume ? NULL : a->output;
+	char made_dirs[PATH_MAX] = "";
 	if (check_arguments(ts, &a->plan, &a->sopts, output, a->n_variants, a->force, &err) < 0) {
 		cli_error("%s", err.msg);
 		return CLI_USAGE;
@@ -884,7 +924,8 @@ static int measure(struct target_set *ts, struct run_args *a)
 	}
 	if ((a->plan.side_by_side && sbs_check(ts, a, &err) < 0) ||
 	    pin_ctx_init(&pin, &a->popts, &err) < 0 ||
-	    create_outputs(ts, output, a->n_variants, a->force || a->resume, &err) < 0) {
+	    create_outputs(ts, output, a->n_variants, a->force || a->resume, made_dirs, &err) <
+		0) {
 		cli_error("%s", err.msg);
 		pin_ctx_free(pin);
 		return CLI_USAGE;
@@ -906,6 +947,11 @@ static int measure(struct target_set *ts, struct run_args *a)
 	progress_end(&d);
 	if (r < 0)
 		cli_error("%s", err.msg);
+	int wrote = 0;
+	for (int i = 0; i < ts->n; i++)
+		wrote |= ts->targets[i].written != 0;
+	if (r < 0 && !wrote && output) /* nothing written: no empty directory stays either */
+		outputs_unmake(output, made_dirs);
 	if (r == 0 || r == RUN_E_SERVER) {
 		/* Only what was measured and written: a server that never started gives neither a
 		 * table nor a file. */

@@ -2,8 +2,8 @@
 /* Side by side: the order within a pair (strict alternation), the two buffer pools
  * (runner/run_sbs.h). */
 #include "runner/run_sbs.h"
+#include "base/text.h"
 #include "runner/run.h"
-#include "base/util_clone.h"
 #include "server/srv.h"
 #include "server/srv_clone.h"
 #include <stdio.h>
@@ -59,8 +59,6 @@ size_t run_sbs_pair_order(char *out, size_t len, int pair_first, const int *slot
 	return execs;
 }
 
-#define GIB(x) ((double)(x) / 1073741824.0)
-
 int run_sbs_pools_plan(struct run_sbs_pools *out, uint64_t data_bytes, double scale,
 		       uint64_t ram_bytes, uint64_t option_bytes, const uint64_t own[2],
 		       struct errbuf *err)
@@ -77,11 +75,13 @@ int run_sbs_pools_plan(struct run_sbs_pools *out, uint64_t data_bytes, double sc
 	out->fits = !out->cap || sum <= out->cap;
 	if (out->fits)
 		return 0;
+	char h[5][32];
 	errbuf_set(err,
-		   "side by side needs two buffer pools (%.3g + %.3g GiB for %.3g GiB of data) "
-		   "and this host's %.3g GiB of RAM gives the pools at most %.3g GiB",
-		   GIB(out->pool[0]), GIB(out->pool[1]), GIB(out->data), GIB(ram_bytes),
-		   GIB(out->cap));
+		   "side by side needs two buffer pools (%s + %s for %s of data) and this host's "
+		   "%s of RAM gives the pools at most %s",
+		   util_size_human(h[0], 32, out->pool[0]), util_size_human(h[1], 32, out->pool[1]),
+		   util_size_human(h[2], 32, out->data), util_size_human(h[3], 32, ram_bytes),
+		   util_size_human(h[4], 32, out->cap));
 	return RUN_SBS_NO_ROOM;
 }
 
@@ -146,29 +146,30 @@ static uint64_t phys_ram(void)
 int run_sbs_check(struct run_sbs_setup *out, const struct run_target *targets, int n,
 		  double scale, struct errbuf *err)
 {
-	char data[4200];
 	memset(out, 0, sizeof(*out));
 	if (n != 2)
 		return errbuf_set(err, "side by side measures two variants, not %d", n);
 	const struct srv_opts *const opts[2] = {targets[0].opts, targets[1].opts};
 	const char *dir = opts[0]->datadir;
-	if (!dir || snprintf(data, sizeof(data), "%s/data", dir) >= (int)sizeof(data))
+	struct srv_clone_survey sv;
+	if (!dir)
 		return errbuf_set(err, "side by side needs the instance directory (--datadir)");
-	if (util_tree_bytes(data, &out->tree_bytes, err) < 0)
+	if (srv_clone_survey(&sv, dir, err) < 0)
 		return -1;
-	struct errbuf ignored;
-	if (srv_data_bytes(&out->data_bytes, data, &ignored) < 0)
-		out->data_bytes = 0;
-	out->reflink = util_reflink_works(dir);
+	out->tree_bytes = sv.tree_bytes;
+	out->data_bytes = sv.data_bytes;
+	out->reflink = sv.reflink;
+	out->free_bytes = sv.free_bytes;
 	out->need_bytes = srv_clone_need(out->tree_bytes, 2, out->reflink);
-	if (util_free_bytes(dir, &out->free_bytes, err) < 0)
-		return -1;
 	if (out->free_bytes < out->need_bytes) {
+		char need[32], data[32], have[32];
 		errbuf_set(err,
-			   "side by side needs %.3g GiB free in '%s' for two %s clones of its "
-			   "data (%.3g GiB) and has %.3g GiB",
-			   GIB(out->need_bytes), dir, run_sbs_clone_name(out->reflink),
-			   GIB(out->tree_bytes), GIB(out->free_bytes));
+			   "side by side needs %s free in '%s' for two %s clones of its data (%s) "
+			   "and has %s",
+			   util_size_human(need, sizeof(need), out->need_bytes), dir,
+			   run_sbs_clone_name(out->reflink),
+			   util_size_human(data, sizeof(data), out->tree_bytes),
+			   util_size_human(have, sizeof(have), out->free_bytes));
 		return RUN_SBS_NO_ROOM;
 	}
 	const uint64_t own[2] = {own_pool(opts[0]), own_pool(opts[1])};

@@ -512,8 +512,9 @@ static int open_clone(struct run_state *c, struct run_target *target, int k,
 		return errbuf_set(err, "instance path too long: '%s'", src);
 	run_event(c, "%s: cloning '%s/data' to '%s' (%s)", target->name, src, dst,
 		  run_sbs_clone_name(su->reflink));
-	if (srv_instance_clone(src, dst, &st, err) < 0)
-		return -1;
+	int rc = srv_instance_clone(src, dst, &st, err);
+	if (rc < 0) /* a full disk, a planted DIR/sbs: like too little room, the run cannot go on */
+		return rc == SRV_CLONE_E_NOSPACE || rc == SRV_CLONE_E_REFUSED ? RUN_E_REFUSED : -1;
 	t->sbs_opts = *target->opts;
 	if (!(t->sbs_dir = strdup(dst)))
 		return errbuf_set(err, "out of memory");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Server lifecycle: the handle, init, start, stop (helpers in server/srv_*.c). */
 #include "server/srv_int.h"
+#include "server/srv_priv.h"
 #include <fcntl.h>
 #include <dirent.h>
 #include <sys/socket.h>
@@ -267,6 +268,21 @@ static void rm_datadir(const struct srv *s)
 	unlink(s->datadir); /* a link planted in its place: the link only */
 }
 
+static int rm_datadir_child(void *arg, void *out, struct errbuf *err)
+{
+	(void)out;
+	(void)err;
+	rm_datadir(arg);
+	return 0;
+}
+
+/* rm_datadir as the server's user (srv_priv_run): root removes nothing in its directory. */
+static void rm_datadir_as_server(struct srv *s)
+{
+	struct errbuf ignored;
+	srv_priv_run(&s->ident, rm_datadir_child, s, NULL, 0, &ignored);
+}
+
 static int find_installer(const struct srv *s, char out[PATHLEN])
 {
 	char base[PATHLEN];
@@ -382,7 +398,7 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 	struct stat st;
 	if (stat(s->datadir, &st) == 0) {
 		/* leftovers of a failed init: the initializers want an empty or missing datadir */
-		rm_datadir(s);
+		rm_datadir_as_server(s);
 	}
 	unlink(s->clientcnf); /* the passwords of a datadir that is gone */
 	unlink(s->pending);
@@ -402,7 +418,7 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 			return 0;
 		return errbuf_errno(err, errno, "cannot remove '%s'", marker);
 	}
-	rm_datadir(s);
+	rm_datadir_as_server(s);
 	unlink(s->pending);
 	unlink(marker);
 	return -1;

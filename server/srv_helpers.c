@@ -212,9 +212,8 @@ void srv_excerpt(const char *text, char *out, size_t budget)
 void srv_log_excerpt(const struct srv *s, char *out, size_t budget)
 {
 	char *text = NULL;
-	struct errbuf ignored;
 	out[0] = '\0';
-	if (util_read_file(s->log, &text, NULL, &ignored) == 0) {
+	if (srv_log_read(s, &text, NULL) == 0) {
 		srv_excerpt(text, out, budget);
 		free(text);
 	}
@@ -273,8 +272,7 @@ char *srv_error_log_tail(const struct srv *s, int nlines)
 {
 	char *text = NULL;
 	size_t len = 0;
-	struct errbuf ignored;
-	if (s->external || util_read_file(s->log, &text, &len, &ignored) < 0)
+	if (s->external || srv_log_read(s, &text, &len) < 0)
 		return strdup("");
 	const char *t = tail_lines(text, len, nlines);
 	size_t n = strlen(t);

@@ -101,6 +101,12 @@ double srv_timeout(const struct srv *s, double seconds);
 int srv_need_ident(struct srv *s, struct errbuf *err);
 int srv_prepare_instance(struct srv *s, struct errbuf *err);
 int srv_secure_instance(struct srv *s, struct errbuf *err);
+/* The end of the error log (its last SRV_LOG_TAIL bytes), which the server's user writes, read
+ * by a child that has become that user (a link or FIFO planted at the name is refused): a
+ * NUL-terminated malloc'd copy in *out (the caller frees it), its length in *len (may be NULL);
+ * 0, or -1 when it cannot be read. */
+#define SRV_LOG_TAIL 65536
+int srv_log_read(const struct srv *s, char **out, size_t *len);
 
 /* srv_vg.c: the server under Valgrind (docs/work.md, "Instructions") */
 struct srv_vg_cmd {

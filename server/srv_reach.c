@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Who can reach the instance: owners, modes, accounts (docs/server.md). */
 #include "server/srv_int.h"
+#include "server/srv_priv.h"
 #include <dirent.h>
 
 /* ---- who can reach the instance (docs/server.md, server/srv_secure.h) ---- */
@@ -160,4 +161,56 @@ int srv_secure_instance(struct srv *s, struct errbuf *err)
 	s->creds = c;
 	s->creds_state = 1;
 	return 0;
+}
+
+/* The end of the error log as the child read it. */
+struct log_tail {
+	size_t len;
+	char text[SRV_LOG_TAIL];
+};
+
+static int log_tail_child(void *arg, void *out, struct errbuf *err)
+{
+	struct log_tail *t = out;
+	int fd = util_openat_regular(AT_FDCWD, arg, O_RDONLY, 0);
+	if (fd < 0)
+		return errbuf_errno(err, errno, "cannot open '%s'", (const char *)arg);
+	off_t size = lseek(fd, 0, SEEK_END);
+	off_t from = size > (off_t)sizeof(t->text) ? size - (off_t)sizeof(t->text) : 0;
+	ssize_t n = size < 0 ? -1 : pread(fd, t->text, sizeof(t->text), from);
+	close(fd);
+	if (n < 0)
+		return errbuf_errno(err, errno, "cannot read '%s'", (const char *)arg);
+	t->len = (size_t)n;
+	return 0;
+}
+
+int srv_log_read(const struct srv *s, char **out, size_t *len)
+{
+	struct srv_ident id;
+	struct errbuf ignored;
+	struct log_tail *t = malloc(sizeof(*t));
+	*out = NULL;
+	if (!t)
+		return -1;
+	if (s->have_ident)
+		id = s->ident;
+	else if (srv_ident_get(&id, SRV_SERVER_USER, &ignored) < 0) {
+		free(t);
+		return -1;
+	}
+	if (srv_priv_run(&id, log_tail_child, (void *)s->log, t, sizeof(*t), &ignored) < 0) {
+		free(t);
+		return -1;
+	}
+	char *text = malloc(t->len + 1);
+	if (text) {
+		memcpy(text, t->text, t->len);
+		text[t->len] = '\0';
+		if (len)
+			*len = t->len;
+	}
+	free(t);
+	*out = text;
+	return text ? 0 : -1;
 }

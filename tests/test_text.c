@@ -89,4 +89,28 @@ TH_TEST(text, redact_hides_url_passwords_only)
 	CU_ASSERT_EQUAL(strlen(out), 11);
 }
 
+TH_TEST(text, size_human_in_binary_units)
+{
+	static const struct {
+		uint64_t bytes;
+		const char *want;
+	} cases[] = {
+	    {0, "0 B"},
+	    {1023, "1023 B"},
+	    {1024, "1.0 KiB"},
+	    {43008, "42 KiB"},
+	    {UINT64_C(1048064), "1.0 MiB"}, /* 1023.5 KiB would print as 1024: the next unit */
+	    {UINT64_C(1047552), "1023 KiB"},
+	    {UINT64_C(1395864371), "1.3 GiB"},
+	    {UINT64_C(10) << 30, "10 GiB"},
+	    {UINT64_MAX, "16 EiB"},
+	};
+	char out[32];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CU_ASSERT_STRING_EQUAL(util_size_human(out, sizeof(out), cases[i].bytes),
+				       cases[i].want);
+	char tiny[4];
+	CU_ASSERT_STRING_EQUAL(util_size_human(tiny, sizeof(tiny), 43008), "42 ");
+}
+
 TH_MAIN(text)
