@@ -100,6 +100,7 @@ static int do_start(struct srv *s, int quiet, int json)
 		return CLI_IO;
 	}
 	int rc = srv_start(s, NULL, &err);
+	cmd_srv_say_restored(s);
 	if (rc == SRV_E_RUNNING)
 		return already_running(s, quiet);
 	if (rc < 0) {

@@ -663,6 +663,9 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 				    json_integer((json_int_t)c->counts[v]));
 	json_object_set_new(o, "counts", counts);
 	json_object_set_new(o, "worst", json_string(rpt_verdict_name(c->worst)));
+	json_object_set_new(o, "data_differs",
+			    json_pack("{s:b, s:I}", "files", c->data_differs, "results_differ",
+				      (json_int_t)c->n_data_differs));
 	json_object_set_new(o, "work",
 			    json_pack("{s:I, s:I}", "compared", (json_int_t)c->n_work_compared,
 				      "changed", (json_int_t)c->n_work_changed));
