@@ -117,7 +117,9 @@ static void usage(FILE *f)
 	      "work: a query whose server work counters changed is a finding (docs/work.md)\n"
 	      "exit: 0 nothing flagged, 1 regression or work changed, 3 wrong result (takes\n"
 	      "      precedence),\n"
-	      "      2 usage or input error, or the report cannot be written\n",
+	      "      2 usage or input error, results that differ on data that differs\n"
+	      "      (dataset.content_check; before any other verdict), or the report cannot\n"
+	      "      be written\n",
 	      f);
 }
 
@@ -215,9 +217,11 @@ int cmd_compare(int argc, char **argv)
 	struct compare_out co = {cmp, &a};
 	if ((rc = cmd_output_write(a.output, compare_write, &co)) != CLI_OK)
 		goto out;
-	rc = cmp->worst == RPT_WRONG_RESULT			     ? CLI_WRONG
-	     : cmp->worst == RPT_REGRESSION || cmp->n_work_changed || cmp->n_instr_changed ? CLI_FOUND
-								   : CLI_OK;
+	rc = cmp->n_data_differs ? CLI_USAGE /* results differ on other data: the inputs */
+	     : cmp->worst == RPT_WRONG_RESULT ? CLI_WRONG
+	     : cmp->worst == RPT_REGRESSION || cmp->n_work_changed || cmp->n_instr_changed
+		 ? CLI_FOUND
+		 : CLI_OK;
 out:
 	rpt_compare_free(cmp);
 	res_file_free(old);

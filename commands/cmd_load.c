@@ -231,6 +231,10 @@ int cmd_load(int argc, char **argv)
 	struct load_report rep;
 	int r = run_load(s, o, &rep, &err);
 	progress_end(&d.line);
+	cmd_srv_say_restored(s);
+	if (r == 0 && rep.changed)
+		cli_warn("'%s' changed since it was loaded (its content check differs): reloaded",
+			 o->database);
 	if (r < 0) {
 		cli_error("%s", err.msg);
 		rc = r == LOAD_E_SERVER ? CLI_SERVER : CLI_FOUND;

@@ -104,6 +104,7 @@ int cmd_query(int argc, char **argv)
 		rc = CLI_SERVER;
 		goto out;
 	}
+	cmd_srv_say_restored(s);
 	struct load_fingerprint fp;
 	int r = load_fingerprint_read(m, db, &fp, &err);
 	if (r == LOAD_E_NONE) {

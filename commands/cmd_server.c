@@ -106,6 +106,7 @@ static int do_start(struct srv *s, const struct srv_opts *o, int quiet, int json
 	}
 	struct srv_launch launch = {.outlive = 1}; /* it keeps running after dbt3stab exits */
 	int rc = srv_start(s, &launch, &err);
+	cmd_srv_say_restored(s);
 	if (rc == SRV_E_RUNNING)
 		return already_running(s, quiet);
 	if (rc < 0) {

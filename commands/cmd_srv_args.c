@@ -2,6 +2,7 @@
 /* The server options' rows. */
 #include "commands/cmd_srv_args.h"
 #include "base/cli.h"
+#include "server/srv_snapshot.h"
 
 /* One server option into the struct srv_opts at dst, by srv_opts_parse's code. */
 static int take(void *dst, const struct cli_opt *row, const char *arg, struct errbuf *err)
@@ -42,3 +43,10 @@ const struct cli_opt cmd_srv_options[] = {
     SRV_ROW("user", "U", SRV_OPT_USER, "the same, as user U"),
     {.kind = CLI_OPT_END},
 };
+
+void cmd_srv_say_restored(const struct srv *s)
+{
+	if (s && srv_snapshot_restored(s))
+		cli_warn("restored '%s/data' from the snapshot an interrupted refresh run left",
+			 srv_instdir(s));
+}

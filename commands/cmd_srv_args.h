@@ -14,4 +14,8 @@ extern const struct cli_opt cmd_srv_options[];
  * of type t, under the heading "server options". */
 #define CMD_SRV_GROUP(t, m) CLI_ROW_GROUP(cmd_srv_options, "server options", t, m)
 
+/* The line a command that opened s says when its start restored a snapshot an interrupted
+ * refresh run left (server/srv_snapshot.h); nothing otherwise. */
+void cmd_srv_say_restored(const struct srv *s);
+
 #endif

@@ -116,6 +116,32 @@ static int valid_identifier(const char *s)
 
 /* ---- fingerprint ---- */
 
+/* The content check the load stored into fp->content; "" from a fingerprint table an older
+ * version made (no such column). */
+static int content_stored(MYSQL *m, const char *db, struct load_fingerprint *fp, struct errbuf *err)
+{
+	char sql[256];
+	snprintf(sql, sizeof(sql),
+		 "SELECT content_check FROM `%s`." LOAD_FINGERPRINT_TABLE
+		 " ORDER BY id DESC LIMIT 1",
+		 db);
+	fp->content[0] = '\0';
+	if (mysql_real_query(m, sql, strlen(sql)) != 0) {
+		unsigned e = mysql_errno(m);
+		if (e == 1054 /* ER_BAD_FIELD_ERROR */)
+			return 0;
+		errbuf_set(err, "cannot read the fingerprint of '%s': %s (%u)", db, mysql_error(m),
+			   e);
+		return is_server_gone(e) ? LOAD_E_SERVER : -1;
+	}
+	MYSQL_RES *r = mysql_store_result(m);
+	MYSQL_ROW row = r ? mysql_fetch_row(r) : NULL;
+	if (row && row[0])
+		snprintf(fp->content, sizeof(fp->content), "%s", row[0]);
+	mysql_free_result(r);
+	return 0;
+}
+
 int load_fingerprint_read(MYSQL *m, const char *db, struct load_fingerprint *out,
 			  struct errbuf *err)
 {
@@ -161,7 +187,38 @@ int load_fingerprint_read(MYSQL *m, const char *db, struct load_fingerprint *out
 	snprintf(out->loaded_at, sizeof(out->loaded_at), "%s", row[5] ? row[5] : "");
 	out->load_seconds = row[6] ? strtod(row[6], NULL) : 0;
 	mysql_free_result(r);
-	return 0;
+	return content_stored(m, db, out, err);
+}
+
+/* ---- the content check ---- */
+
+int load_content_read(MYSQL *m, const char *db, char out[LOAD_CONTENT_LEN], struct errbuf *err)
+{
+	char sql[512];
+	*out = '\0';
+	if (!valid_identifier(db))
+		return errbuf_set(err, "invalid database name '%s'", db);
+	snprintf(sql, sizeof(sql),
+		 "SELECT COUNT(*), COALESCE(SUM(o_orderkey), 0), COALESCE(BIT_XOR(CRC32(CONCAT_WS("
+		 "'|', o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, "
+		 "o_orderpriority, o_clerk, o_shippriority, o_comment))), 0) FROM `%s`.orders",
+		 db);
+	if (mysql_real_query(m, sql, strlen(sql)) != 0) {
+		unsigned e = mysql_errno(m);
+		errbuf_set(err, "cannot read the content check of '%s': %s (%u)", db,
+			   mysql_error(m), e);
+		return is_server_gone(e) ? LOAD_E_SERVER : -1;
+	}
+	MYSQL_RES *r = mysql_store_result(m);
+	MYSQL_ROW row = r && mysql_num_fields(r) == 3 ? mysql_fetch_row(r) : NULL;
+	int rc = 0;
+	if (!row || !row[0] || !row[1] || !row[2])
+		rc = errbuf_set(err, "the content check of '%s' returned no value", db);
+	else
+		snprintf(out, LOAD_CONTENT_LEN, "orders=%.20s keysum=%.24s crc=%.24s", row[0],
+			 row[1], row[2]);
+	mysql_free_result(r);
+	return rc;
 }
 
 json_t *load_fingerprint_json(const struct load_fingerprint *fp)
@@ -170,9 +227,13 @@ json_t *load_fingerprint_json(const struct load_fingerprint *fp)
 	for (int t = 0; t < GEN_NTABLES; t++)
 		json_object_set_new(rows, gen_table_name((enum gen_table)t),
 				    json_integer((json_int_t)fp->rows[t]));
-	return json_pack("{s:f, s:s, s:s, s:s, s:o, s:s, s:f}", "scale_factor", fp->sf, "generator",
-			 fp->generator, "indexes", fp->indexes, "options", fp->options, "rows",
-			 rows, "loaded_at", fp->loaded_at, "load_seconds", fp->load_seconds);
+	json_t *o =
+	    json_pack("{s:f, s:s, s:s, s:s, s:o, s:s, s:f}", "scale_factor", fp->sf, "generator",
+		      fp->generator, "indexes", fp->indexes, "options", fp->options, "rows", rows,
+		      "loaded_at", fp->loaded_at, "load_seconds", fp->load_seconds);
+	if (o && fp->content[0])
+		json_object_set_new(o, "content_check", json_string(fp->content));
+	return o;
 }
 
 static int fingerprint_write(MYSQL *m, const char *db, const struct load_fingerprint *fp,
@@ -190,17 +251,19 @@ static int fingerprint_write(MYSQL *m, const char *db, const struct load_fingerp
 			  "scale_factor DOUBLE NOT NULL, generator VARCHAR(96) NOT NULL, "
 			  "indexes VARCHAR(16) NOT NULL, options VARCHAR(255) NOT NULL, "
 			  "row_counts VARCHAR(512) NOT NULL, loaded_at DATETIME NOT NULL, "
-			  "load_seconds DOUBLE NOT NULL) ENGINE=InnoDB",
+			  "load_seconds DOUBLE NOT NULL, content_check VARCHAR(128) NOT NULL) "
+			  "ENGINE=InnoDB",
 			  db);
 	if (rc < 0)
 		return rc;
 	/* the values are our own text: no quotes in them */
-	return sql_exec(
-	    m, err,
-	    "INSERT INTO `%s`." LOAD_FINGERPRINT_TABLE
-	    " (scale_factor, generator, indexes, options, row_counts, loaded_at, "
-	    "load_seconds) VALUES (%.17g, '%s', '%s', '%s', '%s', UTC_TIMESTAMP(), %.3f)",
-	    db, fp->sf, fp->generator, fp->indexes, fp->options, counts, fp->load_seconds);
+	return sql_exec(m, err,
+			"INSERT INTO `%s`." LOAD_FINGERPRINT_TABLE
+			" (scale_factor, generator, indexes, options, row_counts, loaded_at, "
+			"load_seconds, content_check) VALUES (%.17g, '%s', '%s', '%s', '%s', "
+			"UTC_TIMESTAMP(), %.3f, '%s')",
+			db, fp->sf, fp->generator, fp->indexes, fp->options, counts,
+			fp->load_seconds, fp->content);
 }
 
 /* ---- the local-infile source: a generator stream or a file ---- */
@@ -704,7 +767,8 @@ int load_finish(struct srv *s, const struct load_opts *o, struct load_report *ou
 	for (int p = 0; p < LOAD_PHASE_FINGERPRINT; p++)
 		total += rep->phase_seconds[p];
 	rep->fp.load_seconds = total;
-	if ((rc = fingerprint_write(st.conns[0], o->database, &rep->fp, err)) < 0)
+	if ((rc = load_content_read(st.conns[0], o->database, rep->fp.content, err)) < 0 ||
+	    (rc = fingerprint_write(st.conns[0], o->database, &rep->fp, err)) < 0)
 		goto out;
 	rep->phase_seconds[LOAD_PHASE_FINGERPRINT] = since(t0);
 	struct load_fingerprint back;
@@ -761,7 +825,12 @@ int load_begin(struct srv *s, const struct load_opts *o, struct load_report *out
 	if (rc < 0)
 		return rc;
 	rc = load_fingerprint_read(st.conns[0], o->database, &out->fp, err);
-	if (rc == 0 && same_data(&out->fp, o) && !o->force) {
+	if (rc == 0 && same_data(&out->fp, o) && !o->force && out->fp.content[0]) {
+		char now[LOAD_CONTENT_LEN];
+		rc = load_content_read(st.conns[0], o->database, now, err);
+		out->changed = rc == 0 && strcmp(now, out->fp.content) != 0;
+	}
+	if (rc == 0 && same_data(&out->fp, o) && !o->force && !out->changed) {
 		out->noop = 1;
 	} else if (rc == 0 || rc == LOAD_E_NONE) {
 		memset(&out->fp, 0, sizeof(out->fp));

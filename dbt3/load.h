@@ -21,6 +21,9 @@ enum load_error {
 /* The table holding the fingerprint, written last by a load. */
 #define LOAD_FINGERPRINT_TABLE "dbt3stab_fingerprint"
 
+/* The content check's text: "orders=N keysum=K crc=X" (load_content_read). */
+#define LOAD_CONTENT_LEN 96
+
 /* What data a database holds: written last by load_finish, so its presence means complete. */
 struct load_fingerprint {
 	double sf;
@@ -30,6 +33,7 @@ struct load_fingerprint {
 	int64_t rows[GEN_NTABLES]; /* verified row counts, by enum gen_table */
 	char loaded_at[32];	   /* UTC ISO 8601 */
 	double load_seconds;
+	char content[LOAD_CONTENT_LEN]; /* load_content_read at the load; "" for an older load */
 };
 
 /* Reads the fingerprint of database db on m: 0 when found, LOAD_E_NONE when the database or
@@ -37,8 +41,15 @@ struct load_fingerprint {
 int load_fingerprint_read(MYSQL *m, const char *db, struct load_fingerprint *out,
 			  struct errbuf *err);
 
+/* The content check of database db on m, the table every refresh function changes in each of
+ * its transactions: orders' row count, the sum of its keys and the XOR of a CRC-32 of each
+ * row's fields (one scan of orders; the same text on every server flavour), into out. 0, -1
+ * or LOAD_E_SERVER with err. */
+int load_content_read(MYSQL *m, const char *db, char out[LOAD_CONTENT_LEN], struct errbuf *err);
+
 /* {"scale_factor","generator","indexes","options","rows":{table:n},"loaded_at",
- *  "load_seconds"}, for result files; NULL when out of memory. Caller decrefs. */
+ *  "load_seconds"} and "content_check" when the load has one, for result files; NULL when out
+ * of memory. Caller decrefs. */
 json_t *load_fingerprint_json(const struct load_fingerprint *fp);
 
 /* The phases of a load, in order. */
@@ -83,6 +94,7 @@ struct load_opts {
 /* What a load did (load_begin clears it; the steps fill it). */
 struct load_report {
 	int noop;		    /* the fingerprint matched: nothing loaded */
+	int changed;		    /* ... but not the content check: reloaded */
 	struct load_fingerprint fp; /* the database's fingerprint afterwards */
 	double phase_seconds[LOAD_NPHASES];
 	double rows_seconds[GEN_NTABLES];  /* per table, within the tables phase */
@@ -106,8 +118,9 @@ int load_check_opts(const struct load_opts *o, struct errbuf *err);
  * or restarts it (runner/run_load.h does, around the steps). Each returns 0 on success,
  * LOAD_E_SERVER or -1 with err filled. */
 
-/* Step 1: reads o->database's fingerprint into out; when it matches o and !o->force, sets
- * out->noop and the load ends here. Otherwise creates the database. */
+/* Step 1: reads o->database's fingerprint into out; when it matches o, its content check
+ * matches the data and !o->force, sets out->noop and the load ends here. Otherwise creates the
+ * database (out->changed: the data changed since it was loaded). */
 int load_begin(struct srv *s, const struct load_opts *o, struct load_report *out,
 	       struct errbuf *err);
 

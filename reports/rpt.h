@@ -198,6 +198,8 @@ struct rpt_query {
 			     * the other, or the row counts differ, or a side's row count changed
 			     * between executions: verdict wrong-result */
 	unsigned warn;	    /* enum rpt_warn */
+	int data_differs;   /* result_changed on data that differs (rpt_compare.data_differs):
+			     * inconclusive, never wrong-result */
 	const char *why;    /* short reason for inconclusive / wrong-result, or NULL (static) */
 	/* Every restart of one side timed out while the other side has ok restarts: the verdict
 	 * is decided by the timeout, test.ratio stays NaN and bound_ratio holds the bound:
@@ -274,6 +276,9 @@ struct rpt_compare {
 	struct st_var_ratio lend;      /* --sequential --baseline: tonight's variances against the
 					* lent ones over all pairs (queries 0: not checked) */
 	int lend_refused;	       /* lend.p < RPT_LEND_ALPHA: no query borrows */
+	int data_differs;	       /* the files' dataset.content_check differ, or one has
+					* none: a result difference is not the build's */
+	size_t n_data_differs;	       /* queries whose results differ on such data (exit 2) */
 	size_t n_work_changed;	       /* queries whose work changed (findings: exit 1) */
 	size_t n_work_compared;	       /* queries with work records in both files */
 	size_t n_instr_changed;	       /* queries whose instructions changed (findings: exit 1) */

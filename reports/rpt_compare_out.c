@@ -237,8 +237,11 @@ static void fmt_counts(char *buf, size_t n, const struct rpt_compare *c)
 		at += (size_t)snprintf(buf + at, n - at, "; work changed in %zu quer%s",
 				       c->n_work_changed, c->n_work_changed == 1 ? "y" : "ies");
 	if (at && at < n && c->n_instr_changed)
-		snprintf(buf + at, n - at, "; instructions changed in %zu quer%s",
-			 c->n_instr_changed, c->n_instr_changed == 1 ? "y" : "ies");
+		at += (size_t)snprintf(buf + at, n - at, "; instructions changed in %zu quer%s",
+				       c->n_instr_changed, c->n_instr_changed == 1 ? "y" : "ies");
+	if (at && at < n && c->n_data_differs)
+		snprintf(buf + at, n - at, "; data differs: results of %zu quer%s differ",
+			 c->n_data_differs, c->n_data_differs == 1 ? "y" : "ies");
 }
 
 /* Query i's explanation is shown (a verdict other than unchanged that says why). */
@@ -663,6 +666,9 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 				    json_integer((json_int_t)c->counts[v]));
 	json_object_set_new(o, "counts", counts);
 	json_object_set_new(o, "worst", json_string(rpt_verdict_name(c->worst)));
+	json_object_set_new(o, "data_differs",
+			    json_pack("{s:b, s:I}", "files", c->data_differs, "results_differ",
+				      (json_int_t)c->n_data_differs));
 	json_object_set_new(o, "work",
 			    json_pack("{s:I, s:I}", "compared", (json_int_t)c->n_work_compared,
 				      "changed", (json_int_t)c->n_work_changed));

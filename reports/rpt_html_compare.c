@@ -100,7 +100,7 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		r->sim_hi = tested ? q->test.ci_sim_hi : NAN;
 		r->test = rpt_test_name(q->test.kind);
 		r->plan_changed = q->plan_changed;
-		r->wrong = q->result_changed;
+		r->wrong = q->result_changed && !q->data_differs;
 		r->why = q->why;
 		if (q->bound && isfinite(q->bound_ratio)) {
 			r->ratio = q->bound_ratio;

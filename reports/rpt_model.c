@@ -367,6 +367,7 @@ static int all_timed_out(const struct rpt_side *s)
 static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 {
 	c->worst = RPT_UNCHANGED;
+	c->n_data_differs = 0;
 	memset(c->counts, 0, sizeof(c->counts));
 	c->n_tested = 0;
 	for (size_t i = 0; i < c->n_queries; i++) {
@@ -376,7 +377,14 @@ static void decide(struct rpt_compare *c, const enum st_verdict *verdicts)
 		q->bound_ratio = NAN;
 		if (q->test.kind != ST_TEST_NONE)
 			c->n_tested++;
-		if (q->result_changed) {
+		q->data_differs = q->result_changed && c->data_differs;
+		if (q->data_differs) {
+			q->verdict = RPT_INCONCLUSIVE;
+			q->why =
+			    "results differ, and so does the data (dataset.content_check): not "
+			    "the build's";
+			c->n_data_differs++;
+		} else if (q->result_changed) {
 			q->verdict = RPT_WRONG_RESULT;
 			q->why =
 			    q->old.rows_vary || q->new.rows_vary
@@ -440,7 +448,8 @@ static void overall(struct rpt_compare *c)
 	struct errbuf err;
 	for (size_t i = 0; i < c->n_queries; i++) {
 		const struct rpt_query *q = &c->queries[i];
-		if (q->verdict == RPT_WRONG_RESULT || !q->old.n_used || !q->new.n_used)
+		if (q->verdict == RPT_WRONG_RESULT || q->data_differs || !q->old.n_used ||
+		    !q->new.n_used)
 			continue;
 		nq++;
 		for (size_t j = 0; j < q->old.n_used; j++)
@@ -462,7 +471,8 @@ static void overall(struct rpt_compare *c)
 		size_t col = 0;
 		for (size_t i = 0; i < c->n_queries; i++) {
 			const struct rpt_query *q = &c->queries[i];
-			if (q->verdict == RPT_WRONG_RESULT || !q->old.n_used || !q->new.n_used)
+			if (q->verdict == RPT_WRONG_RESULT || q->data_differs || !q->old.n_used ||
+			    !q->new.n_used)
 				continue;
 			for (size_t j = 0; j < q->old.n_used; j++)
 				a[(size_t)q->old.indices[j] * nq + col] = q->old.means_ms[j];
@@ -480,7 +490,7 @@ static void overall(struct rpt_compare *c)
 	struct st_test *tests = calloc(c->n_queries, sizeof(*tests));
 	size_t m = 0;
 	for (size_t i = 0; tests && i < c->n_queries; i++)
-		if (c->queries[i].verdict != RPT_WRONG_RESULT &&
+		if (c->queries[i].verdict != RPT_WRONG_RESULT && !c->queries[i].data_differs &&
 		    c->queries[i].test.kind != ST_TEST_NONE)
 			tests[m++] = c->queries[i].test;
 	if (tests && m && st_overall_from_tests(&c->overall, tests, m, c->opts.alpha, &err) == 0)
@@ -506,6 +516,22 @@ static int warn_only_in(struct rpt_compare *c, const struct rpt_file_info *a,
 	if (n == 0)
 		return 0;
 	return add_warning(c, "%s only in '%s': %s", n == 1 ? "query" : "queries", a->path, list);
+}
+
+/* Sets c->data_differs: the content checks of the data each run started on differ, or only
+ * one file has one (two files of older versions have none: nothing is known, nothing said). */
+static int data_check(struct rpt_compare *c, const struct rpt_file_info *a,
+		      const struct rpt_file_info *b)
+{
+	const char *x = res_file_content_check(a->res), *y = res_file_content_check(b->res);
+	c->data_differs = (x || y) && (!x || !y || strcmp(x, y) != 0);
+	if (!c->data_differs)
+		return 0;
+	return add_warning(c,
+			   "'%s' and '%s' were measured on different data (content check %s vs "
+			   "%s): result differences are reported as data differs, not wrong "
+			   "results",
+			   a->path, b->path, x ? x : "none", y ? y : "none");
 }
 
 int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
@@ -550,6 +576,8 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		    add_warning(c, "'%s': %s", files[i]->path, noise) < 0)
 			goto oom;
 	}
+	if (data_check(c, old, new) < 0)
+		goto oom;
 	c->queries = calloc(old->res->n_queries ? old->res->n_queries : 1, sizeof(*c->queries));
 	if (!c->queries)
 		goto oom;

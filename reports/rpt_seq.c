@@ -424,8 +424,8 @@ int rpt_seq_replay(struct rpt_compare *c, enum st_alternative alt, struct errbuf
 		struct rpt_query *q = &c->queries[i];
 		if (replay_query(c, q, err) < 0)
 			return -1;
-		if (q->verdict == RPT_WRONG_RESULT || q->bound || !q->old.n_used ||
-		    !q->new.n_used)
+		if (q->verdict == RPT_WRONG_RESULT || q->data_differs || q->bound ||
+		    !q->old.n_used || !q->new.n_used)
 			continue; /* decided by the fingerprints or a timeout, or nothing to test */
 		q->verdict = verdict_of[q->seq.decision];
 		q->why = q->seq.decision == ST_SEQ_UNDECIDED

@@ -182,6 +182,9 @@ size_t res_plan_tokens(long restarts, long n_queries, long warmup, long runs);
 /* The dataset's scale factor (0 when absent) and fingerprint (NULL when absent or null). */
 double res_file_scale_factor(const struct res_file *res);
 const char *res_file_dataset_fingerprint(const struct res_file *res);
+/* The dataset's content check (dataset.content_check: what the run found when it started), NULL
+ * when absent or null (a file of an older version). */
+const char *res_file_content_check(const struct res_file *res);
 
 /* What every table says when $.server.buffer_pool.fits is false (docs/server.md). */
 #define RES_POOL_NOT_FIT "the data does not fit in the buffer pool: times include disk reads"

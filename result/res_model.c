@@ -214,6 +214,12 @@ const char *res_file_dataset_fingerprint(const struct res_file *res)
 	return json_is_string(fp) ? json_string_value(fp) : NULL;
 }
 
+const char *res_file_content_check(const struct res_file *res)
+{
+	json_t *c = res->dataset ? json_object_get(res->dataset, "content_check") : NULL;
+	return json_is_string(c) ? json_string_value(c) : NULL;
+}
+
 int res_file_pool_fits(const struct res_file *res)
 {
 	json_t *bp = res && res->server ? json_object_get(res->server, "buffer_pool") : NULL;

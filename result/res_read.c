@@ -533,13 +533,14 @@ static int check_host_server(struct rd *rd, const struct res_file *res)
 	return check_buffer_pool(rd, res->server);
 }
 
-/* $.dataset: scale_factor (required), generator_version, fingerprint. */
+/* $.dataset: scale_factor (required), generator_version, content_check, fingerprint. */
 static int check_dataset(struct rd *rd, const struct res_file *res)
 {
 	json_t *v;
 	if (rd_num_member(rd, res->dataset, "$.dataset", "scale_factor", 0, RES_MAX_SCALE, 0) < 0 ||
 	    str_member(rd, res->dataset, "$.dataset", "generator_version", 4096, NULL, OPT_NULL) <
-		0)
+		0 ||
+	    str_member(rd, res->dataset, "$.dataset", "content_check", 128, NULL, OPT_NULL) < 0)
 		return -1;
 	return rd_member(rd, res->dataset, "$.dataset", "fingerprint", W_STRING | OPT_NULL, &v);
 }

@@ -157,6 +157,9 @@ static int open_targets(struct run_state *c, struct run_target *targets, struct 
 			if (srv_stop(t->srv, err) < 0)
 				return RUN_E_SERVER; /* e.g. the instance is in use */
 		}
+		int rc = run_rf_snapshot_open(c, t, err);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -284,6 +287,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 out:
 	run_session_close(&c);
 	run_sbs_close(&c); /* side by side: both servers stopped, the clones removed */
+	rc = run_rf_snapshot_close(&c, rc, err); /* --refresh: the data as it was */
 	run_memprobe_worker_stop(c.probe_worker);
 	run_memprobe_free(c.probe);
 	run_rf_release(&c);

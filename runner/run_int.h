@@ -15,6 +15,7 @@
 #include "runner/run_memprobe.h"
 #include "runner/run_steady.h"
 #include "runner/run_work.h"
+#include "server/srv_snapshot.h"
 #include "stats/st.h"
 #include <math.h>
 #include <stdarg.h>
@@ -161,6 +162,14 @@ int run_rf_prepare(struct run_state *c, struct run_target_state *t, struct errbu
 /* Restart r's refresh pair on the running server, after its queries: RF1, RF2, the restore,
  * the check; recorded and checkpointed. 0, -1 or RUN_E_SERVER (err). */
 int run_rf_restart(struct run_state *c, struct run_target_state *t, int r, struct errbuf *err);
+
+/* Before the target's first start: a snapshot an interrupted run left restored (an event says
+ * so), and with --refresh the snapshot of the stopped instance taken, which
+ * run_rf_snapshot_close restores; once per instance. 0, RUN_E_SERVER or RUN_E_REFUSED (err). */
+int run_rf_snapshot_open(struct run_state *c, struct run_target_state *t, struct errbuf *err);
+/* At the end of the run, whatever ended it: the servers stopped and the snapshot swapped back.
+ * rc, or RUN_E_SERVER (err) when rc was 0 and the restore failed (else an event says so). */
+int run_rf_snapshot_close(struct run_state *c, int rc, struct errbuf *err);
 
 /* The check as {"orders", "lineitems", "orders_checksum", "lineitem_checksum"} (a new
  * reference). */

@@ -276,3 +276,52 @@ int run_rf_restart(struct run_state *c, struct run_target_state *t, int r, struc
 		   rc < 0 ? ferr.msg : why);
 	return rc == RF_E_SERVER ? RUN_E_SERVER : -1;
 }
+
+/* ---- the data snapshot (server/srv_snapshot.h; docs/run.md, "Refresh functions") ---- */
+
+int run_rf_snapshot_open(struct run_state *c, struct run_target_state *t, struct errbuf *err)
+{
+	if (srv_snapshot_owned(t->srv))
+		return 0; /* another target on the same instance took it */
+	int r = srv_snapshot_restore(t->srv, err);
+	if (r < 0)
+		return RUN_E_SERVER;
+	if (r > 0)
+		run_event(c, "restored '%s/data' from the snapshot an interrupted refresh run left",
+			  srv_instdir(t->srv));
+	if (!c->plan->refresh)
+		return 0;
+	struct srv_snapshot_info si;
+	if (srv_snapshot_take(t->srv, &si, err) < 0)
+		return RUN_E_REFUSED;
+	run_event(c,
+		  "--refresh: snapshot of '%s/data' taken (%llu files reflinked, %llu copied); "
+		  "restored at the end of the run",
+		  srv_instdir(t->srv), (unsigned long long)si.clone.files_reflinked,
+		  (unsigned long long)si.clone.files_copied);
+	return 0;
+}
+
+int run_rf_snapshot_close(struct run_state *c, int rc, struct errbuf *err)
+{
+	struct run_target_state *owner = NULL;
+	for (int i = 0; i < c->n_targets && !owner; i++)
+		if (c->ts[i].srv && srv_snapshot_owned(c->ts[i].srv))
+			owner = &c->ts[i];
+	if (!owner)
+		return rc;
+	struct errbuf serr;
+	int stopped = 0;
+	for (int i = 0; i < c->n_targets; i++)
+		stopped |= c->ts[i].srv && srv_stop(c->ts[i].srv, &serr) < 0;
+	int r = stopped ? -1 : srv_snapshot_restore(owner->srv, &serr);
+	if (r >= 0)
+		return rc;
+	if (rc == 0) {
+		*err = serr;
+		return RUN_E_SERVER;
+	}
+	run_event(c, "the snapshot of '%s/data' was not restored: %s", srv_instdir(owner->srv),
+		  serr.msg);
+	return rc;
+}

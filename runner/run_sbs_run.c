@@ -555,6 +555,12 @@ int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf 
 	}
 	if (stop_left_clones(c, targets[0].opts, err) < 0)
 		return RUN_E_SERVER;
+	int restored = srv_snapshot_restore(c->sbs_src, err); /* data an interrupted run changed */
+	if (restored < 0)
+		return RUN_E_SERVER;
+	if (restored)
+		run_event(c, "restored '%s/data' from the snapshot an interrupted refresh run left",
+			  srv_instdir(c->sbs_src));
 	if (c->n_targets != 2)
 		return errbuf_set(err, "side by side measures two variants, not %d", c->n_targets);
 	if (run_sbs_check(&su, targets, c->n_targets, c->plan->scale, err) < 0)

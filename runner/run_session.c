@@ -96,6 +96,35 @@ fail:
 	return -1;
 }
 
+/* The data now against the content check its load stored (and a resumed file recorded):
+ * changed data (e.g. by a refresh run killed before it restored it) is refused. */
+static int content_check(struct run_state *c, struct run_target_state *t,
+			 const struct load_fingerprint *fp, struct errbuf *err)
+{
+	char now[LOAD_CONTENT_LEN];
+	if (!fp->content[0]) {
+		run_event(c,
+			  "the load in '%s' has no content check (an older dbt3stab made it): "
+			  "'dbt3stab load --force' adds one",
+			  srv_instdir(t->srv));
+		return 0;
+	}
+	int rc = load_content_read(c->conn, RUN_DB, now, err);
+	if (rc < 0)
+		return rc == LOAD_E_SERVER ? RUN_E_SERVER : -1;
+	const char *old = json_string_value(json_object_get(t->t->res->dataset, "content_check"));
+	int loaded = strcmp(now, fp->content) == 0;
+	if (!loaded || (old && strcmp(old, now) != 0))
+		return (
+		    errbuf_set(err,
+			       "the data in '%s' is not what was %s (content check %s, now %s): "
+			       "reload it with 'dbt3stab load --force -s %g'",
+			       srv_instdir(t->srv), loaded ? "measured" : "loaded",
+			       loaded ? old : fp->content, now, c->plan->scale),
+		    RUN_E_NODATA);
+	return 0;
+}
+
 /* The dataset section from the load's fingerprint; the data must be a complete load of the
  * plan's scale factor, and the same data a resumed file was measured on. */
 static int describe_dataset(struct run_state *c, struct run_target_state *t, struct errbuf *err)
@@ -129,6 +158,8 @@ static int describe_dataset(struct run_state *c, struct run_target_state *t, str
 				   "now %.12s): cannot resume on this data",
 				   t->t->out_path, old, sha),
 			RUN_E_NODATA);
+	if ((rc = content_check(c, t, &fp, err)) < 0)
+		return rc;
 	json_t *ds = load_fingerprint_json(&fp);
 	if (!ds)
 		return errbuf_set(err, "out of memory");

@@ -2,8 +2,9 @@
 /* Server lifecycle: the handle, init, start, stop (helpers in server/srv_*.c). */
 #include "server/srv_int.h"
 #include "server/srv_priv.h"
-#include <fcntl.h>
+#include "server/srv_snapshot.h"
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -424,6 +425,17 @@ int srv_init_datadir(struct srv *s, struct errbuf *err)
 	return -1;
 }
 
+/* A snapshot an interrupted run left (server/srv_snapshot.h) swapped back, its server stopped
+ * first, before anything starts on the data; the lock is held. */
+static int recover_snapshot(struct srv *s, struct errbuf *err)
+{
+	if (!srv_snapshot_pending(s) || srv_snapshot_owned(s))
+		return 0;
+	if (srv_is_alive(s) && srv_stop_locked(s, err) < 0)
+		return -1;
+	return srv_snapshot_restore(s, err) < 0 ? -1 : 0;
+}
+
 int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err)
 {
 	if (s->external) {
@@ -432,12 +444,16 @@ int srv_start(struct srv *s, const struct srv_launch *launch, struct errbuf *err
 	}
 	/* before the lock, which would create DIR/instance.lock: nothing made in a directory
 	 * that is not an instance */
-	if (!srv_is_initialised(s))
+	if (!srv_is_initialised(s) && !srv_snapshot_pending(s))
 		return not_initialised(s, err);
 	if (srv_resolve_binary(s, err) < 0 || srv_need_ident(s, err) < 0)
 		return -1;
 	if (srv_instance_lock(s, 0, err) != 0)
 		return -1;
+	if (recover_snapshot(s, err) < 0)
+		return -1;
+	if (!srv_is_initialised(s))
+		return not_initialised(s, err);
 	if (srv_is_alive(s)) {
 		errbuf_set(err, "the server in '%s' is already running (pid %d)", s->instdir,
 			   (int)s->pid);
@@ -458,6 +474,9 @@ int srv_ensure_started(struct srv *s, const struct srv_launch *launch, int *out_
 	if (s->external)
 		return srv_check(s, err);
 	if (srv_instance_lock(s, 1, err) < 0)
+		return -1;
+	if (srv_snapshot_pending(s) && !srv_snapshot_owned(s) &&
+	    (srv_need_ident(s, err) < 0 || recover_snapshot(s, err) < 0))
 		return -1;
 	if (srv_is_alive(s)) {
 		struct errbuf why;

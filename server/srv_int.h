@@ -41,6 +41,7 @@ struct srv {
 	pid_t pid;
 	int is_child, detached, reaped, wstatus;
 	int locked;	    /* holds the instance lock (one reference) */
+	int snap_restored;  /* a start restored a snapshot an interrupted run left */
 	struct srv_kv *cfg; /* the option set written at the last start */
 	size_t n_cfg;
 };
