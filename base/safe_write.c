@@ -3,6 +3,7 @@
 #include "base/safe_write.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -418,4 +419,42 @@ int util_outdir_open(const char *path, unsigned flags, int *made, struct errbuf 
 	if (made)
 		*made = last_made;
 	return dfd;
+}
+
+/* The outermost directory of path that does not exist yet into out (len bytes), "" when path
+ * exists: what util_mkdir_p(path) makes. */
+void util_path_first_missing(char *out, size_t len, const char *path)
+{
+	char buf[PATH_MAX];
+	out[0] = '\0';
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return;
+	for (;;) {
+		struct stat st;
+		if (lstat(buf, &st) == 0 || errno != ENOENT)
+			return;
+		snprintf(out, len, "%s", buf);
+		char *slash = strrchr(buf, '/');
+		while (slash && slash > buf && slash[1] == '\0') /* "a/b/": the trailing slash */
+			*slash = '\0', slash = strrchr(buf, '/');
+		if (!slash || slash == buf)
+			return;
+		*slash = '\0';
+	}
+}
+
+/* Removes the empty directories of path from path up to made (what util_path_first_missing
+ * said before they were made; rmdir: a directory with anything in it stays). */
+void util_dirs_unmake(const char *path, const char *made)
+{
+	char buf[PATH_MAX];
+	size_t keep = strlen(made);
+	if (!*made || snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return;
+	while (strlen(buf) >= keep && rmdir(buf) == 0) {
+		char *slash = strrchr(buf, '/');
+		if (!slash)
+			return;
+		*slash = '\0';
+	}
 }

@@ -94,4 +94,12 @@ int util_outdir_open(const char *path, unsigned flags, int *made, struct errbuf 
  * err says "cannot use 'shown': ...". For a file written by path in that directory later. */
 int util_dir_stable_check(const struct stat *st, const char *shown, struct errbuf *err);
 
+/* The outermost directory of path that does not exist yet into out (len bytes), "" when path
+ * exists: what a mkdir -p of path makes. */
+void util_path_first_missing(char *out, size_t len, const char *path);
+
+/* Removes the empty directories of path from path up to made (what util_path_first_missing
+ * said before they were made; rmdir: a directory with anything in it stays). */
+void util_dirs_unmake(const char *path, const char *made);
+
 #endif

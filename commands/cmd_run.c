@@ -513,44 +513,6 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 	return 0;
 }
 
-/* The outermost directory of path that does not exist yet into out (len bytes), "" when path
- * exists: what util_mkdir_p(path) makes. */
-static void outputs_first_new(char *out, size_t len, const char *path)
-{
-	char buf[PATH_MAX];
-	out[0] = '\0';
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return;
-	for (;;) {
-		struct stat st;
-		if (lstat(buf, &st) == 0 || errno != ENOENT)
-			return;
-		snprintf(out, len, "%s", buf);
-		char *slash = strrchr(buf, '/');
-		while (slash && slash > buf && slash[1] == '\0') /* "a/b/": the trailing slash */
-			*slash = '\0', slash = strrchr(buf, '/');
-		if (!slash || slash == buf)
-			return;
-		*slash = '\0';
-	}
-}
-
-/* After a run that wrote nothing: the empty directories create_outputs made for path, from
- * path up to made (rmdir: a directory with anything in it stays). */
-static void outputs_unmake(const char *path, const char *made)
-{
-	char buf[PATH_MAX];
-	size_t keep = strlen(made);
-	if (!*made || snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return;
-	while (strlen(buf) >= keep && rmdir(buf) == 0) {
-		char *slash = strrchr(buf, '/');
-		if (!slash)
-			return;
-		*slash = '\0';
-	}
-}
-
 /* The output directory of variants (made here, removed again when a file cannot be written in
  * it) and a trial of each result file. */
 static int create_outputs(const struct target_set *ts, const char *output, int n_variants,
@@ -558,7 +520,7 @@ static int create_outputs(const struct target_set *ts, const char *output, int n
 {
 	int made = 0;
 	if (output && n_variants) { /* the result files are written by path at each checkpoint */
-		outputs_first_new(made_dirs, PATH_MAX, output);
+		util_path_first_missing(made_dirs, PATH_MAX, output);
 		int dfd = util_outdir_open(output, UTIL_OUTDIR_STABLE, &made, err);
 		if (dfd < 0)
 			return -1;
@@ -951,7 +913,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 	for (int i = 0; i < ts->n; i++)
 		wrote |= ts->targets[i].written != 0;
 	if (r < 0 && !wrote && output) /* nothing written: no empty directory stays either */
-		outputs_unmake(output, made_dirs);
+		util_dirs_unmake(output, made_dirs);
 	if (r == 0 || r == RUN_E_SERVER) {
 		/* Only what was measured and written: a server that never started gives neither a
 		 * table nor a file. */

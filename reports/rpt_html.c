@@ -221,6 +221,68 @@ static const char *side_base(const struct rpt_html_page *pg, size_t s, int kind)
 	return pg->sides[s].path ? base_name(pg->sides[s].path) : NULL;
 }
 
+/* The kind of name (0 label, 1 variant, 2 file name) that tells every side apart; 3 when none
+ * does. */
+static int names_kind(const struct rpt_html_page *pg)
+{
+	int kind;
+	for (kind = 0; kind < 3; kind++) {
+		int distinct = 1;
+		for (size_t s = 0; s < pg->n_sides && distinct; s++) {
+			const char *a = side_base(pg, s, kind);
+			for (size_t t = s + 1; t < pg->n_sides && distinct; t++) {
+				const char *b = side_base(pg, t, kind);
+				distinct = a && b && strcmp(a, b);
+			}
+			distinct &= a != NULL;
+		}
+		if (distinct)
+			break;
+	}
+	return kind;
+}
+
+/* The legend names: the labels, else the variants, else the file names, whichever tells the
+ * sides apart, each cut to RPT_HTML_NAME_MAX bytes; "#i" added when none does, or when the shortened
+ * ones meet; "<prefix>: " in front. 0, or -1 when out of memory. */
+static int names_make(struct rpt_html_page *pg, const char *const *prefixes)
+{
+	size_t n = pg->n_sides;
+	int kind = names_kind(pg);
+	char *bases[RPT_HTML_MAX_SIDES] = {0};
+	int rc = 0, same = 0;
+	for (size_t s = 0; s < n && rc == 0; s++) {
+		const char *base = side_base(pg, s, kind < 3 ? kind : 0);
+		if (!base)
+			base = side_base(pg, s, 2);
+		rc = (bases[s] = rpt_html_cut(base ? base : "result", RPT_HTML_NAME_MAX)) ? 0 : -1;
+		for (size_t t = 0; rc == 0 && t < s; t++)
+			same |= !strcmp(bases[s], bases[t]);
+	}
+	for (size_t s = 0; s < n && rc == 0; s++) {
+		const char *pre = prefixes ? prefixes[s] : "";
+		if ((kind == 3 || same) && n > 1)
+			rc = asprintf(&pg->sides[s].name, "%s%s%s (#%zu)", pre, prefixes ? ": " : "",
+				      bases[s], s + 1);
+		else if (prefixes && strcmp(prefixes[s], bases[s]))
+			rc = asprintf(&pg->sides[s].name, "%s: %s", prefixes[s], bases[s]);
+		else
+			rc = asprintf(&pg->sides[s].name, "%s", bases[s]);
+		if (rc < 0) {
+			pg->sides[s].name = NULL;
+			break;
+		}
+		rc = 0;
+		pg->sides[s].base = pg->sides[s].name;
+		if (prefixes && !strncmp(pg->sides[s].name, pre, strlen(pre)) &&
+		    !strncmp(pg->sides[s].name + strlen(pre), ": ", 2))
+			pg->sides[s].base += strlen(pre) + 2;
+	}
+	for (size_t s = 0; s < n; s++)
+		free(bases[s]);
+	return rc;
+}
+
 int rpt_html_page_init(struct rpt_html_page *pg, const struct res_file *const *files,
 		       const char *const *paths, const char *const *prefixes, size_t n,
 		       const char *const *ids, size_t n_ids, struct errbuf *err)
@@ -253,46 +315,8 @@ int rpt_html_page_init(struct rpt_html_page *pg, const struct res_file *const *f
 				pg->ids[pg->n_ids++] = id;
 		}
 	}
-	/* legend names: the labels, else the variants, else the file names, whichever tells the
-	 * sides apart; "#i" added when none does; "<prefix>: " in front */
-	int kind;
-	for (kind = 0; kind < 3; kind++) {
-		int distinct = 1;
-		for (size_t s = 0; s < n && distinct; s++) {
-			const char *a = side_base(pg, s, kind);
-			for (size_t t = s + 1; t < n && distinct; t++) {
-				const char *b = side_base(pg, t, kind);
-				distinct = a && b && strcmp(a, b);
-			}
-			distinct &= a != NULL;
-		}
-		if (distinct)
-			break;
-	}
-	for (size_t s = 0; s < n; s++) {
-		const char *base = side_base(pg, s, kind < 3 ? kind : 0);
-		int rc;
-		if (!base)
-			base = side_base(pg, s, 2);
-		if (!base)
-			base = "result";
-		if (kind == 3 && n > 1)
-			rc = asprintf(&pg->sides[s].name, "%s%s%s (#%zu)",
-				      prefixes ? prefixes[s] : "", prefixes ? ": " : "", base,
-				      s + 1);
-		else if (prefixes && strcmp(prefixes[s], base))
-			rc = asprintf(&pg->sides[s].name, "%s: %s", prefixes[s], base);
-		else
-			rc = asprintf(&pg->sides[s].name, "%s", base);
-		if (rc < 0) {
-			pg->sides[s].name = NULL;
-			goto oom;
-		}
-		pg->sides[s].base = pg->sides[s].name;
-		if (prefixes && !strncmp(pg->sides[s].name, prefixes[s], strlen(prefixes[s])) &&
-		    !strncmp(pg->sides[s].name + strlen(prefixes[s]), ": ", 2))
-			pg->sides[s].base += strlen(prefixes[s]) + 2;
-	}
+	if (names_make(pg, prefixes) < 0)
+		goto oom;
 	pg->figs = calloc(pg->n_ids * n + 1, sizeof(*pg->figs));
 	if (!pg->figs)
 		goto oom;

@@ -59,7 +59,7 @@ static char *meta_value(const struct rpt_html_page *pg, size_t i, const struct m
 	case MK_PATH:
 		return pg->sides[i].path ? strdup(pg->sides[i].path) : NULL;
 	case MK_LABEL:
-		return r->label ? strdup(r->label) : NULL;
+		return r->label ? rpt_html_cut(r->label, RPT_HTML_LABEL_MAX) : NULL;
 	case MK_DATES:
 		if (asprintf(&s, "%s \xe2\x80\x93 %s", r->started_at ? r->started_at : "?",
 			     r->finished_at ? r->finished_at : "unfinished") < 0)

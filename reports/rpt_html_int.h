@@ -12,6 +12,11 @@
 #include <stdio.h>
 
 #define RPT_HTML_MAX_SIDES 16
+/* The longest legend name and header label, in bytes: a label is free text of any length, and a
+ * legend name is repeated on every chart, so a longer one is cut (with "...") to keep the page's
+ * size within a bound of its input's. */
+#define RPT_HTML_NAME_MAX 80
+#define RPT_HTML_LABEL_MAX 4096
 
 struct rpt_compare;
 
@@ -118,6 +123,7 @@ void rpt_html_page_tail(FILE *out, const char *data, const unsigned char *js, si
 /* rpt_html_text.c */
 void rpt_html_esc(FILE *out, const char *s);
 void rpt_html_esc_limited(FILE *out, const char *s, size_t max);
+char *rpt_html_cut(const char *s, size_t max);
 void rpt_html_fmt_ms(char *buf, size_t n, double ms);
 void rpt_html_fmt_pct(char *buf, size_t n, double frac);
 void rpt_html_fmt_g(char *buf, size_t n, const char *fmt, double v);

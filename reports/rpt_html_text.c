@@ -39,19 +39,24 @@ void rpt_html_esc(FILE *out, const char *s)
 	rpt_html_escape(out, s);
 }
 
+/* The first max bytes of s (not splitting a UTF-8 sequence) and "..." when it was longer,
+ * malloc'd; NULL when out of memory. */
+char *rpt_html_cut(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max)
+		return strdup(s);
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	char *out = NULL;
+	return asprintf(&out, "%.*s\xe2\x80\xa6", (int)max, s) < 0 ? NULL : out;
+}
+
 /* Escapes at most max bytes of s (not splitting a UTF-8 sequence), "..." when cut. */
 void rpt_html_esc_limited(FILE *out, const char *s, size_t max)
 {
-	size_t n = strlen(s);
-	if (n <= max) {
-		rpt_html_esc(out, s);
-		return;
-	}
-	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
-		max--;
-	char *cut = strndup(s, max);
+	char *cut = rpt_html_cut(s, max);
 	rpt_html_esc(out, cut ? cut : "");
-	fputs("\xe2\x80\xa6", out);
 	free(cut);
 }
 

@@ -7,6 +7,7 @@
 #include "tests/harness.h"
 #include "tests/th_fx.h"
 #include "tests/th_spawn.h"
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,56 @@ TH_TEST(rpt_html, report_command_is_self_contained)
 	char *q9 = article_of(html, "Q9");
 	CU_ASSERT_PTR_NOT_NULL(q9 && strstr(q9, "<div class=\"plans\">"));
 	free(q9);
+	page_free(&p);
+}
+
+/* The longest run of c in s. */
+static size_t longest_run(const char *s, char c)
+{
+	size_t best = 0, run = 0;
+	for (; *s; s++) {
+		run = *s == c ? run + 1 : 0;
+		best = run > best ? run : best;
+	}
+	return best;
+}
+
+TH_TEST(rpt_html, a_huge_label_is_cut_not_repeated)
+{
+	struct page p = {th_tempdir("html"), NULL, NULL};
+	char *dir = p.dir, path[4200];
+	CU_ASSERT_EQUAL_FATAL(th_fx_write_pair(dir, 3), 0);
+	CU_ASSERT_EQUAL_FATAL(th_system("'%s' report -q '%s/old.json' '%s/new.json' -o '%s/b.html'",
+					DBT3_BINARY, dir, dir, dir),
+			      0);
+	size_t base = strlen(page_read(&p, "b.html"));
+	/* a 1 MiB label on both sides (the legend names are then the labels) */
+	size_t big = (size_t)1 << 20;
+	char *label = malloc(big + 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(label);
+	memset(label, 'x', big);
+	label[big + 1] = '\0';
+	const char *sides[] = {"old", "new"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s.json", dir, sides[i]);
+		json_t *j = json_load_file(path, 0, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+		label[big] = i ? 'n' : 'o';
+		json_object_set_new(j, "label", json_string(label));
+		CU_ASSERT_EQUAL_FATAL(json_dump_file(j, path, JSON_COMPACT), 0);
+		json_decref(j);
+	}
+	free(label);
+	CU_ASSERT_EQUAL_FATAL(th_system("'%s' report -q '%s/old.json' '%s/new.json' -o '%s/r.html'",
+					DBT3_BINARY, dir, dir, dir),
+			      0);
+	char *html = page_read(&p, "r.html");
+	/* the header shows the first 4096 bytes of each label, the legends the first 80: the page
+	 * grows by a few KiB, not by a multiple of the labels */
+	CU_ASSERT(longest_run(html, 'x') <= 4096);
+	CU_ASSERT(longest_run(html, 'x') >= 4096);
+	CU_ASSERT(strlen(html) < base + 64 * 1024);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "xxxxxxxxxx\xe2\x80\xa6"));
 	page_free(&p);
 }
 
