@@ -10,19 +10,20 @@
 #   file     the recovered result file is read by `dbt3stab summary` (exit 0)
 # One line per point, then the counts; exit 1 when any check failed, 2 on bad arguments.
 # usage: bench/kill-sweep.sh [-b BUILD_DIR] [-s SF] [-n POINTS] [-m "refresh sbs"]
-#                            [-g "KILL TERM"] [-q QUERIES] [-o OUT] [-k] [-- server options]
+#                            [-g "KILL TERM"] [-q QUERIES] [-e] [-o OUT] [-k] [-- server options]
 #   -n POINTS   kill points per mode and signal (default 20)
 #   -m MODES    refresh: `run --refresh`; sbs: `run --variant a: --variant b: --side-by-side`
 #   -g SIGNALS  the signals, in order (default "KILL TERM")
 #   -q QUERIES  the queries of each run (default 1,6)
+#   -e          the evenly spread points only (not the ones after each write: the short form)
 #   -o OUT      the table is also written to OUT
 #   -k          keep the work directory
 # Needs: a build (`scripts/build`), mariadbd, the mariadb client. SF 0.01 by default: the sweep
 # of 2 modes x 2 signals x 20 points makes about 160 runs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-sf=0.01 points=20 modes="refresh sbs" signals="KILL TERM" queries=1,6 out="" keep=0
-bench_opts "b=build s=sf n=points m=modes g=signals q=queries o=out k!=keep" "$@"
+sf=0.01 points=20 modes="refresh sbs" signals="KILL TERM" queries=1,6 out="" keep=0 even=0
+bench_opts "b=build s=sf n=points m=modes g=signals q=queries o=out e!=even k!=keep" "$@"
 shift "$bench_shift"
 [ "${1:-}" != -- ] || shift
 srv=("$@")
@@ -102,6 +103,7 @@ kill_points() {
 	total=$(grep -cP '\d+ Query\t' "$work/ref-$1.log")
 	{
 		for ((k = 1; k <= points; k++)); do echo $((k * total / (points + 1))); done
+		[ "$even" = 0 ] || return 0
 		grep -P '\d+ Query\t' "$work/ref-$1.log" |
 			grep -niP 'Query\t\s*(insert|delete|commit)' | cut -d: -f1
 	} | sort -n | uniq
