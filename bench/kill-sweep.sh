@@ -112,13 +112,14 @@ kill_points() {
 # The kill at statement count target of mode m with signal g: start, wait for the statement,
 # kill, recover, check.
 sweep_point() {
-	local m=$1 g=$2 k=$3 target=$4 o a pid rc_kill rc_rec listed data file
+	local m=$1 g=$2 k=$3 target=$4 o a pid seen rc_kill rc_rec listed data file
 	read -r o a <<<"$(run_args "$m")"
 	rm -rf "$o" "$logdir/general.log"
 	# shellcheck disable=SC2086
 	"$bin" run "${common[@]}" "${srv[@]}" "${glog[@]}" -o "$o" $a &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null && [ "$(statements)" -lt "$target" ]; do sleep 0.02; done
+	seen=$(statements)
 	kill -s "$g" "$pid" 2>/dev/null || true
 	rc_kill=0
 	wait "$pid" || rc_kill=$?
@@ -143,7 +144,7 @@ sweep_point() {
 	fi
 	[ "$rc_rec" = 0 ] || file="$file(rc $rc_rec)"
 	[ "$listed$data$file" = okokok ] || fails=$((fails + 1))
-	printf '%-8s %-5s %3d %6d %6d %5d %-10s %-8s %s\n' "$m" "$g" "$k" "$target" "$(statements)" \
+	printf '%-8s %-5s %3d %6d %6d %5d %-10s %-8s %s\n' "$m" "$g" "$k" "$target" "$seen" \
 		"$rc_kill" "$listed" "$data" "$file"
 }
 
