@@ -285,7 +285,8 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 	if (rc == 0)
 		rc = finish_results(&c, err);
 out:
-	run_session_close(&c);
+	for (int i = 0; i < n_targets; i++)
+		run_session_close(&c.ts[i].sess);
 	run_sbs_close(&c); /* side by side: both servers stopped, the clones removed */
 	rc = run_rf_snapshot_close(&c, rc, err); /* --refresh: the data as it was */
 	run_memprobe_worker_stop(c.probe_worker);

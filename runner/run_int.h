@@ -27,6 +27,22 @@
 #define RUN_DB "dbt3"
 #define RUN_LOG_TAIL_LINES 30
 
+/* One server's session: the connection the queries run on, the query-timeout watch, and what
+ * is read around each execution besides its time. */
+struct run_session {
+	MYSQL *conn;
+	struct run_watch *watch;
+	struct run_cpu *cpu;
+	struct run_interf *interf;   /* interference around each query, NULL when /proc fails */
+	struct run_work work;	     /* the work counters of the session (docs/work.md) */
+	int have_work;		     /* ... read on this session (run_work_open succeeded) */
+	struct run_instr *instr;     /* instructions per execution (docs/work.md), NULL: none */
+	long long *icount, *icycles; /* the current query's counts, one per execution so far */
+	size_t n_icount, cap_icount;
+	int instr_broken; /* a count of the current query failed: no record for it */
+	int execs_done;	  /* executions of the current query */
+};
+
 /* Per target state during a run. */
 struct run_target_state {
 	struct run_target *t;
@@ -36,17 +52,9 @@ struct run_target_state {
 	int described;	    /* server and dataset sections filled */
 	int start_seq;	    /* run_state.start_seq of the running server */
 	double startstop_s; /* --budget: longest server start + stop of a restart so far */
-	/* Side by side: this target's session while the other's is the context's, its options
-	 * on its clone of the data (sbs_dir, owned). */
-	struct {
-		MYSQL *conn;
-		struct run_cpu *cpu;
-		struct run_watch *watch;
-		struct run_interf *noise;
-		int execs_done;
-		struct run_work work;
-		int have_work;
-	} sess;
+	/* Its session while its server runs (run_state.sess points to the one measured now). */
+	struct run_session sess;
+	/* Side by side: its options on its clone of the data (sbs_dir, owned). */
 	struct srv_opts sbs_opts;
 	char *sbs_dir;
 };
@@ -59,20 +67,11 @@ struct run_state {
 	struct pin_ctx *pin;
 	const struct run_hooks *hooks;
 	struct qry queries[RUN_MAX_QUERIES + 1]; /* by query number */
-	/* During one restart. */
-	MYSQL *conn;
-	struct run_cpu *cpu;
-	struct run_watch *watch;
-	struct run_interf *noise;   /* interference around each query, NULL when /proc fails */
+	/* During one restart: the session measured now (a target's, run_target_state.sess). */
+	struct run_session *sess;
 	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
 	struct run_memprobe_worker *probe_worker; /* its thread on the server's PUs */
 	double probe_last_ns; /* the last probe of this server start, < 0: none yet */
-	struct run_work work; /* the work counters of the session (docs/work.md) */
-	int have_work;	      /* ... read on this session (run_work_open succeeded) */
-	struct run_instr *instr; /* instructions per execution (docs/work.md), NULL: none */
-	long long *icount, *icycles; /* the current query's counts, one per execution so far */
-	size_t n_icount, cap_icount;
-	int instr_broken; /* a count of the current query failed: no record for it */
 	/* What the executions cost outside their timed windows (status readings, Valgrind's
 	 * monitor commands, EXPLAIN), summed over the queries measured, and their executions. */
 	uint64_t over_ns, over_n;
@@ -82,7 +81,6 @@ struct run_state {
 	uint64_t rem_execs[RUN_MAX_QUERIES + 1]; /* executions still to do, per query */
 	uint64_t seen_ns[RUN_MAX_QUERIES + 1], seen_n[RUN_MAX_QUERIES + 1];
 	uint64_t rem_starts, start_ns, start_n;
-	int execs_done; /* executions of the current query */
 	int start_seq;	/* server starts so far in this call, over all targets */
 	/* --budget: the plan of the current pair by plan position, NULL in the fixed protocol. */
 	struct run_qnext *next;
@@ -115,7 +113,7 @@ int run_checkpoint(struct run_target_state *t, struct errbuf *err);
 int run_plan_query_add(json_t *plan, const char *id);
 
 /* run_session.c */
-void run_session_close(struct run_state *c);
+void run_session_close(struct run_session *s);
 int run_server_start(struct run_state *c, struct run_target_state *t, struct errbuf *err);
 int run_server_stop(struct run_state *c, struct run_target_state *t, struct errbuf *err);
 int run_recover(struct run_state *c, struct run_target_state *t, int crashed, struct errbuf *err);

@@ -12,8 +12,9 @@ struct series {
 static int exec_counted(struct run_state *c, int num, const char *sql, unsigned flags,
 			struct run_exec_result *out, struct errbuf *err)
 {
-	enum run_exec_status st = run_exec(c->conn, sql, flags, c->cpu, c->watch, NULL, out, err);
-	c->execs_done++;
+	enum run_exec_status st =
+	    run_exec(c->sess->conn, sql, flags, c->sess->cpu, c->sess->watch, NULL, out, err);
+	c->sess->execs_done++;
 	if (c->rem_execs[num])
 		c->rem_execs[num]--;
 	if (st == RUN_EXEC_OK) {
@@ -55,25 +56,27 @@ static void check_rows(struct res_restart *r, long long first, long long rows, i
 }
 
 /* The instructions of one execution, read from outside around it (never inside run_exec's
- * timed window): before zeroes or reads, after appends the count to c->icount. A failure says
+ * timed window): before zeroes or reads, after appends the count to c->sess->icount. A failure says
  * so once and leaves the query without a record. */
 static void instr_around(struct run_state *c, int num, int after)
 {
 	struct errbuf ierr;
 	long long v[2];
-	if (!c->instr || c->instr_broken)
+	if (!c->sess->instr || c->sess->instr_broken)
 		return;
-	if (!after ? run_instr_before(c->instr, &ierr) == 0
-		   : run_instr_after(c->instr, v, &ierr) == 0 && c->n_icount < c->cap_icount) {
+	if (!after ? run_instr_before(c->sess->instr, &ierr) == 0
+		   : run_instr_after(c->sess->instr, v, &ierr) == 0 &&
+			 c->sess->n_icount < c->sess->cap_icount) {
 		if (after) {
-			c->icycles[c->n_icount] = v[1];
-			c->icount[c->n_icount++] = v[0];
+			c->sess->icycles[c->sess->n_icount] = v[1];
+			c->sess->icount[c->sess->n_icount++] = v[0];
 		}
 		return;
 	}
-	c->instr_broken = 1;
+	c->sess->instr_broken = 1;
 	run_event(c, "Q%d: no instruction counts: %s", num,
-		  c->n_icount < c->cap_icount ? ierr.msg : "more executions than planned");
+		  c->sess->n_icount < c->sess->cap_icount ? ierr.msg
+							  : "more executions than planned");
 }
 
 /* One execution of q for measure(): progress, run, fingerprint, rows. */
@@ -81,7 +84,7 @@ enum run_exec_status run_exec_one(struct run_state *c, int num, unsigned flags, 
 				  struct res_restart *r, long long *rows, char *result_sha,
 				  struct run_exec_result *x, struct errbuf *err)
 {
-	c->prog.run = c->execs_done + 1;
+	c->prog.run = c->sess->execs_done + 1;
 	c->prog.runs = total;
 	run_progress_tell(c);
 	instr_around(c, num, 0);
@@ -91,7 +94,7 @@ enum run_exec_status run_exec_one(struct run_state *c, int num, unsigned flags, 
 	instr_around(c, num, 1);
 	if (flags & RUN_EXEC_HASH)
 		memcpy(result_sha, x->result_sha256, 65);
-	check_rows(r, *rows, (long long)x->rows, c->execs_done);
+	check_rows(r, *rows, (long long)x->rows, c->sess->execs_done);
 	if (*rows < 0)
 		*rows = (long long)x->rows;
 	return st;
@@ -188,7 +191,7 @@ void run_work_record(struct run_state *c, int num, struct res_restart *r,
 	struct res_counts rc;
 	struct errbuf werr;
 	res_counts_init(&rc, n);
-	if (run_work_counts(&rc, &c->work, snaps, n, &werr) < 0)
+	if (run_work_counts(&rc, &c->sess->work, snaps, n, &werr) < 0)
 		run_event(c, "Q%d: no work counters: %s", num, werr.msg);
 	else if (rc.n)
 		json_object_set_new(r->extra, "work", res_counts_json(&rc));
@@ -206,8 +209,8 @@ static enum run_exec_status measured_runs(struct run_state *c, int num,
 	struct errbuf werr;
 	enum run_exec_status st = RUN_EXEC_OK;
 	struct run_work_snap *snaps =
-	    c->have_work ? calloc((size_t)sh->runs + 1, sizeof(*snaps)) : NULL;
-	int work = snaps && run_work_read(&c->work, c->conn, &snaps[0], &werr) == 0;
+	    c->sess->have_work ? calloc((size_t)sh->runs + 1, sizeof(*snaps)) : NULL;
+	int work = snaps && run_work_read(&c->sess->work, c->sess->conn, &snaps[0], &werr) == 0;
 	for (int i = 0; i < sh->runs; i++) {
 		if (i >= sh->rmin && i > 0 && run_past_pace(c, s->meas[s->nm - 1], 0)) {
 			json_object_set_new(r->extra, "runs_capped", json_true());
@@ -218,9 +221,10 @@ static enum run_exec_status measured_runs(struct run_state *c, int num,
 		if ((st = run_exec_one(c, num, flags, total, r, rows, result_sha, &x, err)))
 			break;
 		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
-		if (c->cpu)
+		if (c->sess->cpu)
 			s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
-		if (work && run_work_read(&c->work, c->conn, &snaps[s->nm], &werr) < 0) {
+		if (work &&
+		    run_work_read(&c->sess->work, c->sess->conn, &snaps[s->nm], &werr) < 0) {
 			run_event(c, "Q%d: no work counters: %s", num, werr.msg);
 			work = 0;
 		}
@@ -234,30 +238,31 @@ static enum run_exec_status measured_runs(struct run_state *c, int num,
 /* --instructions: the warm-up is over once its last two counts agree (docs/work.md). */
 static int instr_steady(const struct run_state *c, size_t nw)
 {
-	return c->plan->instructions && c->instr && !c->instr_broken && c->n_icount == nw &&
-	       run_instr_steady(c->icount, nw, c->plan->instr_tol);
+	return c->plan->instructions && c->sess->instr && !c->sess->instr_broken &&
+	       c->sess->n_icount == nw && run_instr_steady(c->sess->icount, nw, c->plan->instr_tol);
 }
 
 /* The counts of the measured executions (after the nw warm-up ones) as r's "instructions"; with
  * --instructions also whether the warm-up ended steady. */
 static void instr_record(struct run_state *c, struct res_restart *r, size_t nw, size_t nm)
 {
-	if (!c->instr)
+	if (!c->sess->instr)
 		return;
 	if (c->plan->instructions) {
-		json_object_set_new(r->extra, "instructions_steady",
-				    json_boolean(!c->instr_broken && c->n_icount >= nw &&
-						 run_instr_steady(c->icount, nw, c->plan->instr_tol)));
+		json_object_set_new(
+		    r->extra, "instructions_steady",
+		    json_boolean(!c->sess->instr_broken && c->sess->n_icount >= nw &&
+				 run_instr_steady(c->sess->icount, nw, c->plan->instr_tol)));
 		json_object_set_new(r->extra, "instructions_tol", json_real(c->plan->instr_tol));
 	}
-	if (c->instr_broken || nm == 0 || c->n_icount < nw + nm)
+	if (c->sess->instr_broken || nm == 0 || c->sess->n_icount < nw + nm)
 		return;
 	struct res_counts rc;
 	res_counts_init(&rc, nm);
-	int pmu = run_instr_source_of(c->instr) == RUN_INSTR_PMU;
+	int pmu = run_instr_source_of(c->sess->instr) == RUN_INSTR_PMU;
 	if (res_counts_add(&rc, pmu ? RUN_INSTR_PMU_INSTRUCTIONS : RUN_INSTR_CALLGRIND_NAME,
-			   c->icount + nw) == 0 &&
-	    (!pmu || res_counts_add(&rc, RUN_INSTR_PMU_CYCLES, c->icycles + nw) == 0))
+			   c->sess->icount + nw) == 0 &&
+	    (!pmu || res_counts_add(&rc, RUN_INSTR_PMU_CYCLES, c->sess->icycles + nw) == 0))
 		json_object_set_new(r->extra, "instructions", res_counts_json(&rc));
 	res_counts_release(&rc);
 }
@@ -275,7 +280,7 @@ static enum run_exec_status measure(struct run_state *c, int num, struct res_res
 	long long rows = -1;
 	int total = sh.wmax + sh.runs, steady = 0, capped = 0;
 
-	if (q->pre && (st = run_exec_simple(c->conn, q->pre, err)) != RUN_EXEC_OK)
+	if (q->pre && (st = run_exec_simple(c->sess->conn, q->pre, err)) != RUN_EXEC_OK)
 		return st;
 	while ((int)s->nw < sh.wmax) {
 		if ((int)s->nw >= sh.wmin && sh.tol > 0 &&
@@ -305,7 +310,7 @@ static enum run_exec_status measure(struct run_state *c, int num, struct res_res
 	char plan_sha[65];
 	char *plan_text = NULL;
 	struct errbuf perr;
-	if (run_explain_fetch(c->conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
+	if (run_explain_fetch(c->sess->conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
 		res_set_string(&r->plan, plan_text);
 		res_set_string(&r->plan_sha256, plan_sha);
 		free(plan_text);
@@ -318,7 +323,7 @@ post:
 		res_set_string(&r->result_sha256, result_sha);
 	if (q->post && st != RUN_EXEC_LOST) {
 		struct errbuf perr2;
-		enum run_exec_status pst = run_exec_simple(c->conn, q->post, &perr2);
+		enum run_exec_status pst = run_exec_simple(c->sess->conn, q->post, &perr2);
 		if (st == RUN_EXEC_OK && pst != RUN_EXEC_OK) {
 			*err = perr2;
 			st = pst;
@@ -446,29 +451,30 @@ static int run_query(struct run_state *c, struct run_target_state *t, int r, int
 		rc = errbuf_set(err, "out of memory");
 		goto out;
 	}
-	c->execs_done = 0;
-	c->n_icount = 0;
-	c->instr_broken = 0;
-	c->cap_icount = (size_t)(sh.wmax + sh.runs + 1);
-	c->icount = calloc(c->cap_icount, sizeof(long long));
-	c->icycles = calloc(c->cap_icount, sizeof(long long));
-	if (!c->icount || !c->icycles)
-		c->instr_broken = 1;
+	c->sess->execs_done = 0;
+	c->sess->n_icount = 0;
+	c->sess->instr_broken = 0;
+	c->sess->cap_icount = (size_t)(sh.wmax + sh.runs + 1);
+	c->sess->icount = calloc(c->sess->cap_icount, sizeof(long long));
+	c->sess->icycles = calloc(c->sess->cap_icount, sizeof(long long));
+	if (!c->sess->icount || !c->sess->icycles)
+		c->sess->instr_broken = 1;
 	struct errbuf nerr;
 	struct run_interf_rec nrec;
-	double probe_before = c->noise ? run_probe_last(c) : -1;
-	int noise = c->noise && run_interf_begin(c->noise, &nerr) == 0;
+	double probe_before = c->sess->interf ? run_probe_last(c) : -1;
+	int noise = c->sess->interf && run_interf_begin(c->sess->interf, &nerr) == 0;
 	uint64_t m0 = util_now_ns();
 	enum run_exec_status st = measure(c, num, &rr, &s, &xerr);
 	over_add(c, util_now_ns() - m0, &s);
-	if (noise && run_interf_end(c->noise, &nrec, &nerr) == 0) {
+	if (noise && run_interf_end(c->sess->interf, &nrec, &nerr) == 0) {
 		json_t *rec = run_interf_rec_json(&nrec);
 		run_probe_record(c, rec, probe_before);
 		json_object_set_new(rr.extra, "interference", rec);
 	}
 	/* Executions a failure skipped leave the ETA. */
 	int planned = sh.wmax + sh.runs;
-	uint64_t skipped = planned > c->execs_done ? (uint64_t)(planned - c->execs_done) : 0;
+	uint64_t skipped =
+	    planned > c->sess->execs_done ? (uint64_t)(planned - c->sess->execs_done) : 0;
 	c->rem_execs[num] -= skipped < c->rem_execs[num] ? skipped : c->rem_execs[num];
 	int crashed = run_record_status(c, t, &rr, st, num, r, &xerr);
 	rr.warmup_ms = s.warm;
@@ -498,10 +504,10 @@ out:
 	free(s.warm);
 	free(s.meas);
 	free(s.cpu);
-	free(c->icount);
-	free(c->icycles);
-	c->icount = c->icycles = NULL;
-	c->cap_icount = c->n_icount = 0;
+	free(c->sess->icount);
+	free(c->sess->icycles);
+	c->sess->icount = c->sess->icycles = NULL;
+	c->sess->cap_icount = c->sess->n_icount = 0;
 	return rc;
 }
 
@@ -536,7 +542,7 @@ int run_restart(struct run_state *c, struct run_target_state *t, int r, struct e
 		c->prog.query = NULL;
 		if (rc < 0) {
 			struct errbuf serr;
-			run_session_close(c);
+			run_session_close(&t->sess);
 			srv_stop(t->srv, &serr);
 			return rc;
 		}
@@ -544,7 +550,7 @@ int run_restart(struct run_state *c, struct run_target_state *t, int r, struct e
 	if ((c->rf && (rc = run_rf_restart(c, t, r, err)) < 0) ||
 	    (c->plan->streams && (rc = run_streams_restart(c, t, r, err)) < 0)) {
 		struct errbuf serr;
-		run_session_close(c);
+		run_session_close(&t->sess);
 		srv_stop(t->srv, &serr);
 		return rc;
 	}

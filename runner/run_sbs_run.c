@@ -10,35 +10,6 @@
 
 #define ORDER_LEN 4096
 
-/* The session of target t becomes the context's (run_exec_one and run_recover work on it). */
-static void sess_in(struct run_state *c, struct run_target_state *t)
-{
-	c->conn = t->sess.conn;
-	c->cpu = t->sess.cpu;
-	c->watch = t->sess.watch;
-	c->noise = t->sess.noise;
-	c->execs_done = t->sess.execs_done;
-	c->work = t->sess.work;
-	c->have_work = t->sess.have_work;
-}
-
-/* ... and goes back to t (whatever run_recover made of it). */
-static void sess_out(struct run_state *c, struct run_target_state *t)
-{
-	t->sess.conn = c->conn;
-	t->sess.cpu = c->cpu;
-	t->sess.watch = c->watch;
-	t->sess.noise = c->noise;
-	t->sess.execs_done = c->execs_done;
-	t->sess.work = c->work;
-	t->sess.have_work = c->have_work;
-	c->have_work = 0;
-	c->conn = NULL;
-	c->cpu = NULL;
-	c->watch = NULL;
-	c->noise = NULL;
-}
-
 static double unix_ms(void)
 {
 	struct timeval tv;
@@ -50,8 +21,8 @@ static double unix_ms(void)
 static void set_partners(struct run_state *c)
 {
 	for (int k = 0; k < 2; k++)
-		if (c->ts[k].sess.noise &&
-		    run_interf_set_partner(c->ts[k].sess.noise, srv_pid(c->ts[1 - k].srv)) < 0)
+		if (c->ts[k].sess.interf &&
+		    run_interf_set_partner(c->ts[k].sess.interf, srv_pid(c->ts[1 - k].srv)) < 0)
 			run_event(c, "the other server's CPU time cannot be read: it counts as "
 				     "interference");
 }
@@ -62,10 +33,8 @@ static int stop_both(struct run_state *c, struct errbuf *err)
 	int rc = 0;
 	for (int k = 0; k < 2; k++) {
 		struct errbuf serr;
-		sess_in(c, &c->ts[k]);
 		if (run_server_stop(c, &c->ts[k], rc < 0 ? &serr : err) < 0)
 			rc = RUN_E_SERVER;
-		sess_out(c, &c->ts[k]);
 	}
 	return rc;
 }
@@ -76,7 +45,6 @@ static int start_both(struct run_state *c, double started[2], struct errbuf *err
 {
 	for (int k = 0; k < 2; k++) {
 		int rc = run_server_start(c, &c->ts[k], err);
-		sess_out(c, &c->ts[k]);
 		if (rc < 0) {
 			struct errbuf serr;
 			stop_both(c, &serr);
@@ -150,10 +118,9 @@ static void side_exec(struct run_state *c, struct sside *sd, int v, int num, uns
 	struct run_exec_result x;
 	if (s->st != RUN_EXEC_OK)
 		return;
-	sess_in(c, s->t);
+	c->sess = &s->t->sess; /* the side's session is the one measured */
 	c->prog.variant = s->t->t->name;
 	s->st = run_exec_one(c, num, flags, total, &s->rr, &s->rows, s->sha, &x, &s->xerr);
-	sess_out(c, s->t);
 	if (s->st != RUN_EXEC_OK)
 		return;
 	run_sbs_order_add(o->s, ORDER_LEN, v);
@@ -175,12 +142,10 @@ static void work_read(struct run_state *c, struct sside *s, int num, size_t i)
 	struct errbuf werr;
 	if (!s->work)
 		return;
-	sess_in(c, s->t);
-	if (run_work_read(&c->work, c->conn, &s->snaps[i], &werr) < 0) {
+	if (run_work_read(&s->t->sess.work, s->t->sess.conn, &s->snaps[i], &werr) < 0) {
 		run_event(c, "Q%d: no work counters: %s", num, werr.msg);
 		s->work = 0;
 	}
-	sess_out(c, s->t);
 }
 
 /* Before the measured slots: each side with work counters reads them once. */
@@ -202,9 +167,8 @@ static void work_end(struct run_state *c, struct sside *sd, int num)
 	for (int v = 0; v < 2; v++) {
 		if (!sd[v].work || sd[v].nm == 0)
 			continue;
-		sess_in(c, sd[v].t);
+		c->sess = &sd[v].t->sess;
 		run_work_record(c, num, &sd[v].rr, sd[v].snaps, sd[v].nm);
-		sess_out(c, sd[v].t);
 	}
 }
 
@@ -281,21 +245,19 @@ static void alternate(struct run_state *c, struct sside *sd, int num, int first,
 }
 
 /* Side v's statement before the query (Q15's view), its plan after, its cleanup. */
-static void side_pre(struct run_state *c, struct sside *s, const struct qry *q)
+static void side_pre(struct sside *s, const struct qry *q)
 {
-	sess_in(c, s->t);
 	if (q->pre)
-		s->st = run_exec_simple(c->conn, q->pre, &s->xerr);
-	sess_out(c, s->t);
+		s->st = run_exec_simple(s->t->sess.conn, q->pre, &s->xerr);
 }
 
 static void side_post(struct run_state *c, struct sside *s, const struct qry *q, int num)
 {
-	sess_in(c, s->t);
+	MYSQL *conn = s->t->sess.conn;
 	if (s->st == RUN_EXEC_OK) {
 		char plan_sha[65], *plan_text = NULL;
 		struct errbuf perr;
-		if (run_explain_fetch(c->conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
+		if (run_explain_fetch(conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
 			res_set_string(&s->rr.plan, plan_text);
 			res_set_string(&s->rr.plan_sha256, plan_sha);
 			free(plan_text);
@@ -308,13 +270,12 @@ static void side_post(struct run_state *c, struct sside *s, const struct qry *q,
 		res_set_string(&s->rr.result_sha256, s->sha);
 	if (q->post && s->st != RUN_EXEC_LOST) {
 		struct errbuf perr2;
-		enum run_exec_status pst = run_exec_simple(c->conn, q->post, &perr2);
+		enum run_exec_status pst = run_exec_simple(conn, q->post, &perr2);
 		if (s->st == RUN_EXEC_OK && pst != RUN_EXEC_OK) {
 			s->xerr = perr2;
 			s->st = pst;
 		}
 	}
-	sess_out(c, s->t);
 }
 
 /* The pair's record in each side's entry: who opened the query's executions, the order they ran
@@ -359,9 +320,7 @@ static int side_record(struct run_state *c, struct sside *s, int r, int num, int
 		return -1;
 	if (s->st != RUN_EXEC_LOST)
 		return 0;
-	sess_in(c, t);
 	int rc = run_recover(c, t, crashed, err);
-	sess_out(c, t);
 	set_partners(c);
 	return rc;
 }
@@ -385,12 +344,12 @@ static int sbs_query(struct run_state *c, int r, int num, int pos, int pair_firs
 		goto out;
 	}
 	struct errbuf nerr;
-	double probe_before = c->ts[0].sess.noise ? run_probe_last(c) : -1;
+	double probe_before = c->ts[0].sess.interf ? run_probe_last(c) : -1;
 	for (int v = 0; v < 2; v++) {
 		c->ts[v].sess.execs_done = 0;
 		sd[v].noise =
-		    c->ts[v].sess.noise && run_interf_begin(c->ts[v].sess.noise, &nerr) == 0;
-		side_pre(c, &sd[v], q);
+		    c->ts[v].sess.interf && run_interf_begin(c->ts[v].sess.interf, &nerr) == 0;
+		side_pre(&sd[v], q);
 	}
 	alternate(c, sd, num, first, &sh, &order);
 	*last = order.last;
@@ -398,7 +357,7 @@ static int sbs_query(struct run_state *c, int r, int num, int pos, int pair_firs
 	for (int v = 0; v < 2; v++) {
 		struct run_interf_rec nrec;
 		side_post(c, &sd[v], q, num);
-		if (!sd[v].noise || run_interf_end(c->ts[v].sess.noise, &nrec, &nerr) < 0)
+		if (!sd[v].noise || run_interf_end(c->ts[v].sess.interf, &nrec, &nerr) < 0)
 			continue;
 		json_t *rec = run_interf_rec_json(&nrec);
 		if (rec && !probed) {
@@ -580,8 +539,7 @@ void run_sbs_close(struct run_state *c)
 	for (int k = 0; k < c->n_targets && c->sbs; k++) {
 		struct errbuf err;
 		struct run_target_state *t = &c->ts[k];
-		sess_in(c, t);
-		run_session_close(c);
+		run_session_close(&t->sess);
 		srv_free(t->srv); /* stops a server still up */
 		t->srv = NULL;
 		long pid = t->sbs_dir ? srv_server_pid(&t->sbs_opts) : 0;

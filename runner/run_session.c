@@ -2,20 +2,20 @@
 /* A target's server in a run: start (pinned), session, dataset, crash recovery, probe. */
 #include "runner/run_int.h"
 
-void run_session_close(struct run_state *c)
+void run_session_close(struct run_session *s)
 {
-	run_watch_free(c->watch);
-	c->watch = NULL;
-	run_cpu_free(c->cpu);
-	c->cpu = NULL;
-	run_interf_free(c->noise);
-	c->noise = NULL;
-	run_instr_free(c->instr);
-	c->instr = NULL;
-	if (c->conn)
-		mysql_close(c->conn);
-	c->conn = NULL;
-	c->have_work = 0;
+	run_watch_free(s->watch);
+	s->watch = NULL;
+	run_cpu_free(s->cpu);
+	s->cpu = NULL;
+	run_interf_free(s->interf);
+	s->interf = NULL;
+	run_instr_free(s->instr);
+	s->instr = NULL;
+	if (s->conn)
+		mysql_close(s->conn);
+	s->conn = NULL;
+	s->have_work = 0;
 }
 
 /* The work counters of the new session: the cost of a reading measured, recorded in the plan
@@ -25,15 +25,16 @@ static void open_work(struct run_state *c, struct run_target_state *t)
 	struct errbuf werr;
 	enum run_work_flavour f =
 	    srv_flavour(t->srv) == SRV_FLAVOUR_MYSQL ? RUN_WORK_MYSQL : RUN_WORK_MARIADB;
-	c->have_work = run_work_open(&c->work, c->conn, f, &werr) == 0;
-	if (!c->have_work) {
+	c->sess->have_work = run_work_open(&c->sess->work, c->sess->conn, f, &werr) == 0;
+	if (!c->sess->have_work) {
 		run_event(c, "no work counters: %s", werr.msg);
 		return;
 	}
 	json_t *cost = json_object();
 	for (int i = 0; cost && i < RUN_WORK_MAX; i++)
-		if ((c->work.offset.have & (1ul << i)) && c->work.offset.v[i])
-			json_object_set_new(cost, run_work_name(i, f), json_integer(c->work.offset.v[i]));
+		if ((c->sess->work.offset.have & (1ul << i)) && c->sess->work.offset.v[i])
+			json_object_set_new(cost, run_work_name(i, f),
+					    json_integer(c->sess->work.offset.v[i]));
 	json_object_set_new(t->t->res->plan, "work_source", json_string("SHOW SESSION STATUS"));
 	json_object_set_new(t->t->res->plan, "work_reading_cost", cost);
 }
@@ -46,14 +47,15 @@ static int open_instr(struct run_state *c, struct run_target_state *t, struct er
 	struct errbuf ierr;
 	json_t *plan = t->t->res->plan;
 	if (c->plan->instructions) {
-		if (run_instr_open(&c->instr, RUN_INSTR_CALLGRIND, t->srv, c->conn, &ierr) < 0)
+		if (run_instr_open(&c->sess->instr, RUN_INSTR_CALLGRIND, t->srv, c->sess->conn,
+				   &ierr) < 0)
 			return errbuf_set(err, "run --instructions: %s", ierr.msg);
 		json_object_set_new(plan, "instructions_source", json_string("callgrind"));
 		return 0;
 	}
 	if (srv_is_external(t->srv) || srv_flavour(t->srv) != SRV_FLAVOUR_MARIADB)
 		return 0; /* the session's thread id is MariaDB's PROCESSLIST.TID */
-	if (run_instr_open(&c->instr, RUN_INSTR_PMU, t->srv, c->conn, &ierr) < 0) {
+	if (run_instr_open(&c->sess->instr, RUN_INSTR_PMU, t->srv, c->sess->conn, &ierr) < 0) {
 		json_object_set_new(plan, "pmu_unavailable", json_string(ierr.msg));
 		return 0;
 	}
@@ -65,17 +67,17 @@ static int open_instr(struct run_state *c, struct run_target_state *t, struct er
 /* Connections and the CPU sampler for a running server. */
 static int open_session(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
-	c->conn = srv_connect(t->srv, RUN_DB, err);
-	if (!c->conn)
+	c->sess->conn = srv_connect(t->srv, RUN_DB, err);
+	if (!c->sess->conn)
 		return -1;
 	pid_t pid = srv_pid(t->srv);
-	if (pid > 0 && run_cpu_new(&c->cpu, pid, RUN_CPU_AUTO, err) < 0)
+	if (pid > 0 && run_cpu_new(&c->sess->cpu, pid, RUN_CPU_AUTO, err) < 0)
 		goto fail;
-	if (c->cpu)
+	if (c->sess->cpu)
 		json_object_set_new(t->t->res->plan, "server_cpu_source",
-				    json_string(run_cpu_source_name(c->cpu)));
+				    json_string(run_cpu_source_name(c->sess->cpu)));
 	struct errbuf nerr;
-	if (pid > 0 && run_interf_open(&c->noise, t->srv, c->conn, c->pin, &nerr) < 0)
+	if (pid > 0 && run_interf_open(&c->sess->interf, t->srv, c->sess->conn, c->pin, &nerr) < 0)
 		run_event(c, "no interference record: %s", nerr.msg);
 	open_work(c, t);
 	if (open_instr(c, t, err) < 0)
@@ -85,14 +87,14 @@ static int open_session(struct run_state *c, struct run_target_state *t, struct 
 		if (!killer)
 			goto fail;
 		uint64_t ns = (uint64_t)(c->plan->query_timeout * 1e9);
-		if (run_watch_new(&c->watch, killer, ns, err) < 0) {
+		if (run_watch_new(&c->sess->watch, killer, ns, err) < 0) {
 			mysql_close(killer);
 			goto fail;
 		}
 	}
 	return 0;
 fail:
-	run_session_close(c);
+	run_session_close(c->sess);
 	return -1;
 }
 
@@ -109,7 +111,7 @@ static int content_check(struct run_state *c, struct run_target_state *t,
 			  srv_instdir(t->srv));
 		return 0;
 	}
-	int rc = load_content_read(c->conn, RUN_DB, now, err);
+	int rc = load_content_read(c->sess->conn, RUN_DB, now, err);
 	if (rc < 0)
 		return rc == LOAD_E_SERVER ? RUN_E_SERVER : -1;
 	const char *old = json_string_value(json_object_get(t->t->res->dataset, "content_check"));
@@ -130,7 +132,7 @@ static int content_check(struct run_state *c, struct run_target_state *t,
 static int describe_dataset(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	struct load_fingerprint fp;
-	int rc = load_fingerprint_read(c->conn, RUN_DB, &fp, err);
+	int rc = load_fingerprint_read(c->sess->conn, RUN_DB, &fp, err);
 	if (rc == LOAD_E_NONE)
 		return (errbuf_set(err,
 				   "database '%s' in '%s' holds no complete load: run 'dbt3stab "
@@ -191,6 +193,7 @@ int run_server_start(struct run_state *c, struct run_target_state *t, struct err
 		launch.overlay = overlay;
 		launch.n_overlay = (size_t)n_extra;
 	}
+	c->sess = &t->sess;
 	if (srv_start(t->srv, &launch, err) < 0)
 		return RUN_E_SERVER;
 	t->starts++;
@@ -212,7 +215,7 @@ int run_server_start(struct run_state *c, struct run_target_state *t, struct err
 		struct errbuf ierr;
 		int drc = describe_dataset(c, t, err);
 		if (drc < 0) {
-			run_session_close(c);
+			run_session_close(c->sess);
 			srv_stop(t->srv, &ierr);
 			return drc;
 		}
@@ -231,7 +234,7 @@ int run_server_start(struct run_state *c, struct run_target_state *t, struct err
 int run_server_stop(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	uint64_t t0 = util_now_ns();
-	run_session_close(c);
+	run_session_close(&t->sess);
 	int rc = srv_stop(t->srv, err);
 	c->start_ns += util_now_ns() - t0;
 	return rc;
@@ -241,12 +244,13 @@ int run_server_stop(struct run_state *c, struct run_target_state *t, struct errb
 int run_recover(struct run_state *c, struct run_target_state *t, int crashed, struct errbuf *err)
 {
 	const struct run_plan *p = c->plan;
+	c->sess = &t->sess;
 	if (!crashed) {
-		run_session_close(c);
+		run_session_close(c->sess);
 		return open_session(c, t, err) < 0 ? RUN_E_SERVER : 0;
 	}
 	t->crashes++;
-	run_session_close(c);
+	run_session_close(c->sess);
 	struct errbuf serr;
 	srv_stop(t->srv, &serr); /* cleans up after the dead process */
 	if (t->crashes > p->max_crashes) {
