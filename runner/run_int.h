@@ -37,10 +37,6 @@ struct run_session {
 	struct run_work work;	     /* the work counters of the session (docs/work.md) */
 	int have_work;		     /* ... read on this session (run_work_open succeeded) */
 	struct run_instr *instr;     /* instructions per execution (docs/work.md), NULL: none */
-	long long *icount, *icycles; /* the current query's counts, one per execution so far */
-	size_t n_icount, cap_icount;
-	int instr_broken; /* a count of the current query failed: no record for it */
-	int execs_done;	  /* executions of the current query */
 };
 
 /* Per target state during a run. */
@@ -72,6 +68,7 @@ struct run_state {
 	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
 	struct run_memprobe_worker *probe_worker; /* its thread on the server's PUs */
 	double probe_last_ns; /* the last probe of this server start, < 0: none yet */
+	unsigned long probe_takes; /* probes taken so far */
 	/* What the executions cost outside their timed windows (status readings, Valgrind's
 	 * monitor commands, EXPLAIN), summed over the queries measured, and their executions. */
 	uint64_t over_ns, over_n;
@@ -117,8 +114,11 @@ void run_session_close(struct run_session *s);
 int run_server_start(struct run_state *c, struct run_target_state *t, struct errbuf *err);
 int run_server_stop(struct run_state *c, struct run_target_state *t, struct errbuf *err);
 int run_recover(struct run_state *c, struct run_target_state *t, int crashed, struct errbuf *err);
-double run_probe_last(struct run_state *c);
-void run_probe_record(struct run_state *c, json_t *rec, double before);
+/* The probe before a query's window (*seq: the probes taken so far); after it, the probe added
+ * to the window's interference record rec with before: one taken since seq serves (side by
+ * side: one probe after both servers' windows), else a new one. */
+double run_probe_last(struct run_state *c, unsigned long *seq);
+void run_probe_record(struct run_state *c, json_t *rec, double before, unsigned long seq);
 void run_probe_open(struct run_state *c);
 
 /* run_measure.c */
@@ -133,17 +133,62 @@ struct query_execs {
 };
 /* Shared with the side-by-side loop (run_sbs_run.c). */
 struct query_execs run_shape_of(const struct run_state *c, int num);
-enum run_exec_status run_exec_one(struct run_state *c, int num, unsigned flags, int total,
-				  struct res_restart *r, long long *rows, char *result_sha,
-				  struct run_exec_result *x, struct errbuf *err);
 int run_past_pace(const struct run_state *c, double last_ms, int runs);
-void run_work_record(struct run_state *c, int num, struct res_restart *r,
-		     const struct run_work_snap *snaps, size_t n);
 void run_pace_start(struct run_state *c, int r, const int *order);
-int run_record_status(struct run_state *c, struct run_target_state *t, struct res_restart *rr,
-		      enum run_exec_status st, int num, int r, const struct errbuf *xerr);
 int run_restarts_owed(const struct run_state *c, int r);
+/* The restart's queries in its order (order: run_plan_order's): each that one of the n targets
+ * ts still lacks and --budget has not decided is measured by fn, with the progress line naming
+ * it, until fn returns < 0 (returned). */
+typedef int run_query_fn(struct run_state *c, int r, int num, int pos, void *arg,
+			 struct errbuf *err);
+int run_each_query(struct run_state *c, int r, const int *order, const struct run_target_state *ts,
+		   int n, run_query_fn *fn, void *arg, struct errbuf *err);
 void run_warn_owed_over(struct run_state *c, int left);
+
+/* run_query.c: one query of one restart on one target's session, the path every execution
+ * takes (measure() fills one side, the side-by-side alternation two). */
+enum run_slot { RUN_SLOT_WARM, RUN_SLOT_MEAS, RUN_SLOT_UNRECORDED }; /* where a time goes */
+struct run_side {
+	struct run_target_state *t;
+	struct res_restart rr; /* the entry as it grows (extra an object) */
+	double *warm, *meas, *cpu;
+	size_t nw, nm, nc;
+	int execs, total;	 /* executions so far, and planned (the ETA's) */
+	enum run_exec_status st; /* RUN_EXEC_OK until an execution or statement fails */
+	struct errbuf xerr;
+	long long rows; /* the first execution's rows, -1 before */
+	char sha[65];	/* the result's fingerprint, "" before */
+	/* What is read around the executions. */
+	int interf; /* the interference window is open */
+	double probe_before;
+	unsigned long probe_seq;
+	struct run_work_snap
+	    *snaps; /* work counters before the first measured run and after each */
+	long long *icount, *icycles; /* instruction counts, one per execution so far */
+	size_t n_icount, cap_icount;
+	int instr_broken; /* a count failed: no record */
+};
+/* Allocates for sh's executions (0, -1 out of memory); release with run_side_release. */
+int run_side_init(struct run_side *s, struct run_target_state *t, int r,
+		  const struct query_execs *sh, int total);
+void run_side_release(struct run_side *s);
+/* The query's window opens on the side's session; run_side_end closes it. */
+void run_side_begin(struct run_state *c, struct run_side *s, const struct query_execs *sh);
+/* The query's statement before it (Q15's view). */
+void run_side_pre(struct run_side *s, const struct qry *q);
+/* One execution unless the side has failed: progress, what is read around it, its time where
+ * kind says. */
+void run_side_exec(struct run_state *c, struct run_side *s, int num, unsigned flags,
+		   enum run_slot kind);
+/* --instructions: the warm-up's last two counts agree (docs/work.md). */
+int run_side_steady(const struct run_state *c, const struct run_side *s);
+/* The plan, rows and fingerprint into the entry, the statement after the query. */
+void run_side_post(struct run_state *c, struct run_side *s, const struct qry *q, int num);
+void run_side_end(struct run_state *c, struct run_side *s, int num);
+/* Status, times and place of entry r stored (pair: side by side's record, or NULL) and
+ * checkpointed; after a lost connection the server is recovered. 0, -1 or RUN_E_SERVER. */
+int run_side_record(struct run_state *c, struct run_side *s, int r, int num, int pos,
+		    const json_t *pair, struct errbuf *err);
 
 /* run_sbs_run.c: side by side */
 int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf *err);

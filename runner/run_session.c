@@ -272,25 +272,24 @@ static double probe_take(struct run_state *c)
 		return -1;
 	uint64_t t0 = util_now_ns();
 	double ns = run_memprobe_worker_take(c->probe_worker);
+	c->probe_takes++;
 	uint64_t took = util_now_ns() - t0;
 	c->start_ns += took;
 	c->pace_t0 += c->pace_ns ? took : 0;
 	return ns;
 }
 
-/* The probe before a query's window: the one after the previous query of this server start,
- * or a new one for the first. */
-double run_probe_last(struct run_state *c)
+double run_probe_last(struct run_state *c, unsigned long *seq)
 {
 	if (c->probe_last_ns < 0)
 		c->probe_last_ns = probe_take(c);
+	*seq = c->probe_takes;
 	return c->probe_last_ns;
 }
 
-/* Takes the probe after a query's window and adds both to its interference record. */
-void run_probe_record(struct run_state *c, json_t *rec, double before)
+void run_probe_record(struct run_state *c, json_t *rec, double before, unsigned long seq)
 {
-	double after = probe_take(c);
+	double after = c->probe_takes != seq ? c->probe_last_ns : probe_take(c);
 	c->probe_last_ns = after;
 	if (!rec || before < 0 || after < 0)
 		return;
