@@ -13,6 +13,7 @@
 #include "runner/run_instr.h"
 #include "runner/run_interf.h"
 #include "runner/run_memprobe.h"
+#include "runner/run_probe.h"
 #include "runner/run_steady.h"
 #include "runner/run_work.h"
 #include "server/srv_snapshot.h"
@@ -27,16 +28,13 @@
 #define RUN_DB "dbt3"
 #define RUN_LOG_TAIL_LINES 30
 
-/* One server's session: the connection the queries run on, the query-timeout watch, and what
- * is read around each execution besides its time. */
+/* One server's session: the connection the queries run on, the query-timeout watch, and each
+ * probe's state on it (run_probe.h). */
 struct run_session {
 	MYSQL *conn;
 	struct run_watch *watch;
-	struct run_cpu *cpu;
-	struct run_interf *interf;   /* interference around each query, NULL when /proc fails */
-	struct run_work work;	     /* the work counters of the session (docs/work.md) */
-	int have_work;		     /* ... read on this session (run_work_open succeeded) */
-	struct run_instr *instr;     /* instructions per execution (docs/work.md), NULL: none */
+	struct run_cpu *cpu;	 /* the CPU time sampler run_exec reads (the cpu probe's) */
+	void *probe[RUN_PROBES]; /* by enum run_probe_id, NULL: that probe does not run here */
 };
 
 /* Per target state during a run. */
@@ -65,10 +63,7 @@ struct run_state {
 	struct qry queries[RUN_MAX_QUERIES + 1]; /* by query number */
 	/* During one restart: the session measured now (a target's, run_target_state.sess). */
 	struct run_session *sess;
-	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
-	struct run_memprobe_worker *probe_worker; /* its thread on the server's PUs */
-	double probe_last_ns; /* the last probe of this server start, < 0: none yet */
-	unsigned long probe_takes; /* probes taken so far */
+	void *probe_run[RUN_PROBES]; /* each probe's state for the whole run, NULL: none */
 	/* What the executions cost outside their timed windows (status readings, Valgrind's
 	 * monitor commands, EXPLAIN), summed over the queries measured, and their executions. */
 	uint64_t over_ns, over_n;
@@ -114,12 +109,6 @@ void run_session_close(struct run_session *s);
 int run_server_start(struct run_state *c, struct run_target_state *t, struct errbuf *err);
 int run_server_stop(struct run_state *c, struct run_target_state *t, struct errbuf *err);
 int run_recover(struct run_state *c, struct run_target_state *t, int crashed, struct errbuf *err);
-/* The probe before a query's window (*seq: the probes taken so far); after it, the probe added
- * to the window's interference record rec with before: one taken since seq serves (side by
- * side: one probe after both servers' windows), else a new one. */
-double run_probe_last(struct run_state *c, unsigned long *seq);
-void run_probe_record(struct run_state *c, json_t *rec, double before, unsigned long seq);
-void run_probe_open(struct run_state *c);
 
 /* run_measure.c */
 int run_restart(struct run_state *c, struct run_target_state *t, int r, struct errbuf *err);
@@ -147,29 +136,20 @@ void run_warn_owed_over(struct run_state *c, int left);
 
 /* run_query.c: one query of one restart on one target's session, the path every execution
  * takes (measure() fills one side, the side-by-side alternation two). */
-enum run_slot { RUN_SLOT_WARM, RUN_SLOT_MEAS, RUN_SLOT_UNRECORDED }; /* where a time goes */
 struct run_side {
 	struct run_target_state *t;
+	int num;	       /* the query */
 	struct res_restart rr; /* the entry as it grows (extra an object) */
-	double *warm, *meas, *cpu;
-	size_t nw, nm, nc;
+	double *warm, *meas;
+	size_t nw, nm;
 	int execs, total;	 /* executions so far, and planned (the ETA's) */
 	enum run_exec_status st; /* RUN_EXEC_OK until an execution or statement fails */
 	struct errbuf xerr;
 	long long rows; /* the first execution's rows, -1 before */
 	char sha[65];	/* the result's fingerprint, "" before */
-	/* What is read around the executions. */
-	int interf; /* the interference window is open */
-	double probe_before;
-	unsigned long probe_seq;
-	struct run_work_snap
-	    *snaps; /* work counters before the first measured run and after each */
-	long long *icount, *icycles; /* instruction counts, one per execution so far */
-	size_t n_icount, cap_icount;
-	int instr_broken; /* a count failed: no record */
 };
 /* Allocates for sh's executions (0, -1 out of memory); release with run_side_release. */
-int run_side_init(struct run_side *s, struct run_target_state *t, int r,
+int run_side_init(struct run_side *s, struct run_target_state *t, int r, int num,
 		  const struct query_execs *sh, int total);
 void run_side_release(struct run_side *s);
 /* The query's window opens on the side's session; run_side_end closes it. */
@@ -180,11 +160,11 @@ void run_side_pre(struct run_side *s, const struct qry *q);
  * kind says. */
 void run_side_exec(struct run_state *c, struct run_side *s, int num, unsigned flags,
 		   enum run_slot kind);
-/* --instructions: the warm-up's last two counts agree (docs/work.md). */
+/* A probe's own rule ends the warm-up (--instructions: the last two counts agree). */
 int run_side_steady(const struct run_state *c, const struct run_side *s);
 /* The plan, rows and fingerprint into the entry, the statement after the query. */
 void run_side_post(struct run_state *c, struct run_side *s, const struct qry *q, int num);
-void run_side_end(struct run_state *c, struct run_side *s, int num);
+void run_side_end(struct run_state *c, struct run_side *s);
 /* Status, times and place of entry r stored (pair: side by side's record, or NULL) and
  * checkpointed; after a lost connection the server is recovered. 0, -1 or RUN_E_SERVER. */
 int run_side_record(struct run_state *c, struct run_side *s, int r, int num, int pos,

@@ -173,7 +173,7 @@ static int run_query(struct run_state *c, struct run_target_state *t, int r, int
 	const struct query_execs sh = run_shape_of(c, num);
 	struct run_side s;
 	int rc;
-	if (run_side_init(&s, t, r, &sh, sh.wmax + sh.runs) < 0) {
+	if (run_side_init(&s, t, r, num, &sh, sh.wmax + sh.runs) < 0) {
 		rc = errbuf_set(err, "out of memory");
 		goto out;
 	}
@@ -181,7 +181,7 @@ static int run_query(struct run_state *c, struct run_target_state *t, int r, int
 	uint64_t m0 = util_now_ns();
 	measure(c, &s, num);
 	over_add(c, util_now_ns() - m0, &s);
-	run_side_end(c, &s, num);
+	run_side_end(c, &s);
 	rc = run_side_record(c, &s, r, num, pos, NULL, err);
 out:
 	run_side_release(&s);

@@ -1,23 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* One query of one restart on one target's session, the path every execution takes: measure()
  * (run_measure.c) fills one side, the side-by-side alternation (run_sbs_run.c) two. */
-#include "result/res_counts.h"
 #include "runner/run_int.h"
 
-int run_side_init(struct run_side *s, struct run_target_state *t, int r,
+int run_side_init(struct run_side *s, struct run_target_state *t, int r, int num,
 		  const struct query_execs *sh, int total)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = t;
+	s->num = num;
 	s->total = total;
 	s->rr.index = r;
 	s->rr.rows = -1;
 	s->rows = -1;
 	s->warm = calloc((size_t)sh->wmax + 1, sizeof(double));
 	s->meas = calloc((size_t)sh->runs + 1, sizeof(double));
-	s->cpu = calloc((size_t)sh->runs + 1, sizeof(double));
 	s->rr.extra = json_object();
-	return s->warm && s->meas && s->cpu && s->rr.extra ? 0 : -1;
+	return s->warm && s->meas && s->rr.extra ? 0 : -1;
 }
 
 void run_side_release(struct run_side *s)
@@ -29,67 +28,19 @@ void run_side_release(struct run_side *s)
 	json_decref(s->rr.extra);
 	free(s->warm);
 	free(s->meas);
-	free(s->cpu);
-	free(s->snaps);
-	free(s->icount);
-	free(s->icycles);
 }
 
-/* The window opens: the memory probe before it, the interference sampler, the buffers of the
- * work counters and instruction counts. */
+/* The window opens: the probes' begin. */
 void run_side_begin(struct run_state *c, struct run_side *s, const struct query_execs *sh)
 {
-	struct run_session *ss = &s->t->sess;
-	struct errbuf nerr;
-	s->probe_before = ss->interf ? run_probe_last(c, &s->probe_seq) : -1;
-	s->interf = ss->interf && run_interf_begin(ss->interf, &nerr) == 0;
-	if (ss->have_work)
-		s->snaps = calloc((size_t)sh->runs + 1, sizeof(*s->snaps));
-	s->cap_icount = (size_t)(sh->wmax + sh->runs + 1);
-	s->icount = calloc(s->cap_icount, sizeof(long long));
-	s->icycles = calloc(s->cap_icount, sizeof(long long));
-	if (!s->icount || !s->icycles)
-		s->instr_broken = 1;
+	struct run_probe_query q = {.num = s->num, .wmax = sh->wmax, .runs = sh->runs};
+	run_probes_begin(c, &s->t->sess, &q);
 }
 
 void run_side_pre(struct run_side *s, const struct qry *q)
 {
 	if (q->pre)
 		s->st = run_exec_simple(s->t->sess.conn, q->pre, &s->xerr);
-}
-
-/* The work counters into snaps[i], outside the timed window (docs/work.md). */
-static void work_read(struct run_state *c, struct run_side *s, int num, size_t i)
-{
-	struct errbuf werr;
-	if (run_work_read(&s->t->sess.work, s->t->sess.conn, &s->snaps[i], &werr) < 0) {
-		run_event(c, "Q%d: no work counters: %s", num, werr.msg);
-		free(s->snaps);
-		s->snaps = NULL;
-	}
-}
-
-/* The instructions of one execution, read from outside around it (never inside run_exec's
- * timed window): before zeroes or reads, after appends the count. A failure says so once and
- * leaves the query without a record. */
-static void instr_around(struct run_state *c, struct run_side *s, int num, int after)
-{
-	struct run_instr *in = s->t->sess.instr;
-	struct errbuf ierr;
-	long long v[2];
-	if (!in || s->instr_broken)
-		return;
-	if (!after ? run_instr_before(in, &ierr) == 0
-		   : run_instr_after(in, v, &ierr) == 0 && s->n_icount < s->cap_icount) {
-		if (after) {
-			s->icycles[s->n_icount] = v[1];
-			s->icount[s->n_icount++] = v[0];
-		}
-		return;
-	}
-	s->instr_broken = 1;
-	run_event(c, "Q%d: no instruction counts: %s", num,
-		  s->n_icount < s->cap_icount ? ierr.msg : "more executions than planned");
 }
 
 /* Every execution's row count against the first one's: each that differs is listed in
@@ -127,21 +78,21 @@ void run_side_exec(struct run_state *c, struct run_side *s, int num, unsigned fl
 {
 	struct run_session *ss = &s->t->sess;
 	struct run_exec_result x;
+	struct run_probe_exec e = {num, kind, s->nw, s->nm, NULL};
 	if (s->st != RUN_EXEC_OK)
 		return;
 	c->prog.variant = s->t->t->name;
 	c->prog.run = s->execs + 1;
 	c->prog.runs = s->total;
 	run_progress_tell(c);
-	if (kind == RUN_SLOT_MEAS && s->nm == 0 && s->snaps)
-		work_read(c, s, num, 0);
-	instr_around(c, s, num, 0);
+	run_probes_before(c, ss, &e);
 	s->st =
 	    run_exec(ss->conn, c->queries[num].sql, flags, ss->cpu, ss->watch, NULL, &x, &s->xerr);
 	exec_counted(c, s, num, &x);
 	if (s->st != RUN_EXEC_OK)
 		return;
-	instr_around(c, s, num, 1);
+	e.x = &x;
+	run_probes_after(c, ss, &e);
 	if (flags & RUN_EXEC_HASH)
 		memcpy(s->sha, x.result_sha256, 65);
 	check_rows(&s->rr, s->rows, (long long)x.rows, s->execs);
@@ -149,13 +100,8 @@ void run_side_exec(struct run_state *c, struct run_side *s, int num, unsigned fl
 		s->rows = (long long)x.rows;
 	if (kind == RUN_SLOT_WARM)
 		s->warm[s->nw++] = (double)x.wall_ns / 1e6;
-	if (kind != RUN_SLOT_MEAS)
-		return;
-	s->meas[s->nm++] = (double)x.wall_ns / 1e6;
-	if (ss->cpu)
-		s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
-	if (s->snaps)
-		work_read(c, s, num, s->nm);
+	else if (kind == RUN_SLOT_MEAS)
+		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
 }
 
 void run_side_post(struct run_state *c, struct run_side *s, const struct qry *q, int num)
@@ -185,68 +131,16 @@ void run_side_post(struct run_state *c, struct run_side *s, const struct qry *q,
 	}
 }
 
-/* The work of the measured executions between readings snaps[0..nm] as "work". */
-static void work_record(struct run_state *c, struct run_side *s, int num)
-{
-	struct res_counts rc;
-	struct errbuf werr;
-	if (!s->snaps || s->nm == 0)
-		return;
-	res_counts_init(&rc, s->nm);
-	if (run_work_counts(&rc, &s->t->sess.work, s->snaps, s->nm, &werr) < 0)
-		run_event(c, "Q%d: no work counters: %s", num, werr.msg);
-	else if (rc.n)
-		json_object_set_new(s->rr.extra, "work", res_counts_json(&rc));
-	res_counts_release(&rc);
-}
-
-/* The counts of the measured executions (after the warm-up ones) as "instructions"; with
- * --instructions also whether the warm-up ended steady. */
-static void instr_record(struct run_state *c, struct run_side *s)
-{
-	struct run_instr *in = s->t->sess.instr;
-	json_t *x = s->rr.extra;
-	size_t nw = s->nw, nm = s->nm;
-	if (!in)
-		return;
-	if (c->plan->instructions) {
-		json_object_set_new(
-		    x, "instructions_steady",
-		    json_boolean(!s->instr_broken && s->n_icount >= nw &&
-				 run_instr_steady(s->icount, nw, c->plan->instr_tol)));
-		json_object_set_new(x, "instructions_tol", json_real(c->plan->instr_tol));
-	}
-	if (s->instr_broken || nm == 0 || s->n_icount < nw + nm)
-		return;
-	struct res_counts rc;
-	res_counts_init(&rc, nm);
-	int pmu = run_instr_source_of(in) == RUN_INSTR_PMU;
-	if (res_counts_add(&rc, pmu ? RUN_INSTR_PMU_INSTRUCTIONS : RUN_INSTR_CALLGRIND_NAME,
-			   s->icount + nw) == 0 &&
-	    (!pmu || res_counts_add(&rc, RUN_INSTR_PMU_CYCLES, s->icycles + nw) == 0))
-		json_object_set_new(x, "instructions", res_counts_json(&rc));
-	res_counts_release(&rc);
-}
-
 int run_side_steady(const struct run_state *c, const struct run_side *s)
 {
-	return c->plan->instructions && s->t->sess.instr && !s->instr_broken &&
-	       s->n_icount == s->nw && run_instr_steady(s->icount, s->nw, c->plan->instr_tol);
+	return run_probes_steady(c, &s->t->sess, s->nw);
 }
 
-/* The window closes: the work counters recorded, the interference record with the memory probe
- * after it, the instruction counts. */
-void run_side_end(struct run_state *c, struct run_side *s, int num)
+/* The window closes: the probes' records into the entry. */
+void run_side_end(struct run_state *c, struct run_side *s)
 {
-	struct run_interf_rec nrec;
-	struct errbuf nerr;
-	work_record(c, s, num);
-	if (s->interf && run_interf_end(s->t->sess.interf, &nrec, &nerr) == 0) {
-		json_t *rec = run_interf_rec_json(&nrec);
-		run_probe_record(c, rec, s->probe_before, s->probe_seq);
-		json_object_set_new(s->rr.extra, "interference", rec);
-	}
-	instr_record(c, s);
+	struct run_probe_query q = {s->num, 0, 0, s->nw, s->nm, &s->rr};
+	run_probes_record(c, &s->t->sess, &q);
 }
 
 /* After a lost connection: has the server died? A killed process drops its sockets a moment
@@ -342,8 +236,6 @@ int run_side_record(struct run_state *c, struct run_side *s, int r, int num, int
 	s->rr.n_warmup = s->nw;
 	s->rr.measured_ms = s->meas;
 	s->rr.n_measured = s->nm;
-	s->rr.server_cpu_ms = s->cpu;
-	s->rr.n_server_cpu = s->nc;
 	json_object_set_new(s->rr.extra, "position", json_integer(pos));
 	json_object_set_new(s->rr.extra, "server_start", json_integer(t->start_seq));
 	if (pair)

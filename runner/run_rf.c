@@ -100,6 +100,7 @@ struct rf_meas {
 	struct rf_stat st;
 	uint64_t cpu0, cpu1;
 	int have_cpu, have_work;
+	struct run_work *work; /* the session's work counters, NULL: none */
 	struct run_work_snap snaps[2];
 };
 
@@ -108,16 +109,15 @@ static void meas_before(struct run_state *c, struct rf_meas *m)
 	struct errbuf e;
 	memset(m, 0, sizeof(*m));
 	m->have_cpu = c->sess->cpu && run_cpu_sample(c->sess->cpu, &m->cpu0, &e) == 0;
-	m->have_work = c->sess->have_work &&
-		       run_work_read(&c->sess->work, c->sess->conn, &m->snaps[0], &e) == 0;
+	m->work = run_probe_work_of(c->sess);
+	m->have_work = m->work && run_work_read(m->work, c->sess->conn, &m->snaps[0], &e) == 0;
 }
 
 static void meas_after(struct run_state *c, struct rf_meas *m)
 {
 	struct errbuf e;
 	m->have_cpu = m->have_cpu && run_cpu_sample(c->sess->cpu, &m->cpu1, &e) == 0;
-	m->have_work =
-	    m->have_work && run_work_read(&c->sess->work, c->sess->conn, &m->snaps[1], &e) == 0;
+	m->have_work = m->have_work && run_work_read(m->work, c->sess->conn, &m->snaps[1], &e) == 0;
 }
 
 /* The restart entry of one function from its measurement (rc: how it ended). */
@@ -152,7 +152,7 @@ static int record(struct run_state *c, struct run_target_state *t, const char *i
 		struct res_counts counts;
 		struct errbuf werr;
 		res_counts_init(&counts, 1);
-		if (run_work_counts(&counts, &c->sess->work, m->snaps, 1, &werr) < 0)
+		if (run_work_counts(&counts, m->work, m->snaps, 1, &werr) < 0)
 			run_event(c, "%s: no work counters: %s", id, werr.msg);
 		else if (counts.n)
 			json_object_set_new(rr.extra, "work", res_counts_json(&counts));

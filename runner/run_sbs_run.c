@@ -21,8 +21,7 @@ static double unix_ms(void)
 static void set_partners(struct run_state *c)
 {
 	for (int k = 0; k < 2; k++)
-		if (c->ts[k].sess.interf &&
-		    run_interf_set_partner(c->ts[k].sess.interf, srv_pid(c->ts[1 - k].srv)) < 0)
+		if (run_probe_interf_partner(&c->ts[k].sess, srv_pid(c->ts[1 - k].srv)) < 0)
 			run_event(c, "the other server's CPU time cannot be read: it counts as "
 				     "interference");
 }
@@ -169,8 +168,8 @@ static int sbs_query(struct run_state *c, int r, int num, int pos, int pair_firs
 	struct run_side sd[2];
 	struct sorder order = {calloc(ORDER_LEN, 1), *last};
 	int rc = 0;
-	if (run_side_init(&sd[0], &c->ts[0], r, &sh, total) < 0 ||
-	    run_side_init(&sd[1], &c->ts[1], r, &sh, total) < 0 || !order.s) {
+	if (run_side_init(&sd[0], &c->ts[0], r, num, &sh, total) < 0 ||
+	    run_side_init(&sd[1], &c->ts[1], r, num, &sh, total) < 0 || !order.s) {
 		rc = errbuf_set(err, "out of memory");
 		goto out;
 	}
@@ -182,7 +181,7 @@ static int sbs_query(struct run_state *c, int r, int num, int pos, int pair_firs
 	*last = order.last;
 	for (int v = 0; v < 2; v++) {
 		run_side_post(c, &sd[v], q, num);
-		run_side_end(c, &sd[v], num);
+		run_side_end(c, &sd[v]);
 	}
 	json_t *pair = pair_json(c, first, order.s, started);
 	for (int v = 0; v < 2 && rc == 0; v++) {
