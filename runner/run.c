@@ -278,18 +278,18 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 	if ((rc = run_rf_stage(&c, err)) < 0 || (rc = open_targets(&c, targets, err)) < 0)
 		goto out;
 	continue_start_seq(&c);
-	run_probe_open(&c);
+	run_probes_start(&c);
 	count_pending(&c);
 	seed_costs(&c);
 	rc = measure_all(&c, err);
 	if (rc == 0)
 		rc = finish_results(&c, err);
 out:
-	run_session_close(&c);
+	for (int i = 0; i < n_targets; i++)
+		run_session_close(&c.ts[i].sess);
 	run_sbs_close(&c); /* side by side: both servers stopped, the clones removed */
 	rc = run_rf_snapshot_close(&c, rc, err); /* --refresh: the data as it was */
-	run_memprobe_worker_stop(c.probe_worker);
-	run_memprobe_free(c.probe);
+	run_probes_stop(&c);
 	run_rf_release(&c);
 	for (int i = 0; i < n_targets; i++)
 		srv_free(c.ts[i].srv);

@@ -13,6 +13,7 @@
 #include "runner/run_instr.h"
 #include "runner/run_interf.h"
 #include "runner/run_memprobe.h"
+#include "runner/run_probe.h"
 #include "runner/run_steady.h"
 #include "runner/run_work.h"
 #include "server/srv_snapshot.h"
@@ -27,6 +28,15 @@
 #define RUN_DB "dbt3"
 #define RUN_LOG_TAIL_LINES 30
 
+/* One server's session: the connection the queries run on, the query-timeout watch, and each
+ * probe's state on it (run_probe.h). */
+struct run_session {
+	MYSQL *conn;
+	struct run_watch *watch;
+	struct run_cpu *cpu;	 /* the CPU time sampler run_exec reads (the cpu probe's) */
+	void *probe[RUN_PROBES]; /* by enum run_probe_id, NULL: that probe does not run here */
+};
+
 /* Per target state during a run. */
 struct run_target_state {
 	struct run_target *t;
@@ -36,17 +46,9 @@ struct run_target_state {
 	int described;	    /* server and dataset sections filled */
 	int start_seq;	    /* run_state.start_seq of the running server */
 	double startstop_s; /* --budget: longest server start + stop of a restart so far */
-	/* Side by side: this target's session while the other's is the context's, its options
-	 * on its clone of the data (sbs_dir, owned). */
-	struct {
-		MYSQL *conn;
-		struct run_cpu *cpu;
-		struct run_watch *watch;
-		struct run_interf *noise;
-		int execs_done;
-		struct run_work work;
-		int have_work;
-	} sess;
+	/* Its session while its server runs (run_state.sess points to the one measured now). */
+	struct run_session sess;
+	/* Side by side: its options on its clone of the data (sbs_dir, owned). */
 	struct srv_opts sbs_opts;
 	char *sbs_dir;
 };
@@ -59,20 +61,9 @@ struct run_state {
 	struct pin_ctx *pin;
 	const struct run_hooks *hooks;
 	struct qry queries[RUN_MAX_QUERIES + 1]; /* by query number */
-	/* During one restart. */
-	MYSQL *conn;
-	struct run_cpu *cpu;
-	struct run_watch *watch;
-	struct run_interf *noise;   /* interference around each query, NULL when /proc fails */
-	struct run_memprobe *probe; /* the memory-contention probe, NULL when unavailable */
-	struct run_memprobe_worker *probe_worker; /* its thread on the server's PUs */
-	double probe_last_ns; /* the last probe of this server start, < 0: none yet */
-	struct run_work work; /* the work counters of the session (docs/work.md) */
-	int have_work;	      /* ... read on this session (run_work_open succeeded) */
-	struct run_instr *instr; /* instructions per execution (docs/work.md), NULL: none */
-	long long *icount, *icycles; /* the current query's counts, one per execution so far */
-	size_t n_icount, cap_icount;
-	int instr_broken; /* a count of the current query failed: no record for it */
+	/* During one restart: the session measured now (a target's, run_target_state.sess). */
+	struct run_session *sess;
+	void *probe_run[RUN_PROBES]; /* each probe's state for the whole run, NULL: none */
 	/* What the executions cost outside their timed windows (status readings, Valgrind's
 	 * monitor commands, EXPLAIN), summed over the queries measured, and their executions. */
 	uint64_t over_ns, over_n;
@@ -82,7 +73,6 @@ struct run_state {
 	uint64_t rem_execs[RUN_MAX_QUERIES + 1]; /* executions still to do, per query */
 	uint64_t seen_ns[RUN_MAX_QUERIES + 1], seen_n[RUN_MAX_QUERIES + 1];
 	uint64_t rem_starts, start_ns, start_n;
-	int execs_done; /* executions of the current query */
 	int start_seq;	/* server starts so far in this call, over all targets */
 	/* --budget: the plan of the current pair by plan position, NULL in the fixed protocol. */
 	struct run_qnext *next;
@@ -115,13 +105,10 @@ int run_checkpoint(struct run_target_state *t, struct errbuf *err);
 int run_plan_query_add(json_t *plan, const char *id);
 
 /* run_session.c */
-void run_session_close(struct run_state *c);
+void run_session_close(struct run_session *s);
 int run_server_start(struct run_state *c, struct run_target_state *t, struct errbuf *err);
 int run_server_stop(struct run_state *c, struct run_target_state *t, struct errbuf *err);
 int run_recover(struct run_state *c, struct run_target_state *t, int crashed, struct errbuf *err);
-double run_probe_last(struct run_state *c);
-void run_probe_record(struct run_state *c, json_t *rec, double before);
-void run_probe_open(struct run_state *c);
 
 /* run_measure.c */
 int run_restart(struct run_state *c, struct run_target_state *t, int r, struct errbuf *err);
@@ -135,17 +122,53 @@ struct query_execs {
 };
 /* Shared with the side-by-side loop (run_sbs_run.c). */
 struct query_execs run_shape_of(const struct run_state *c, int num);
-enum run_exec_status run_exec_one(struct run_state *c, int num, unsigned flags, int total,
-				  struct res_restart *r, long long *rows, char *result_sha,
-				  struct run_exec_result *x, struct errbuf *err);
 int run_past_pace(const struct run_state *c, double last_ms, int runs);
-void run_work_record(struct run_state *c, int num, struct res_restart *r,
-		     const struct run_work_snap *snaps, size_t n);
 void run_pace_start(struct run_state *c, int r, const int *order);
-int run_record_status(struct run_state *c, struct run_target_state *t, struct res_restart *rr,
-		      enum run_exec_status st, int num, int r, const struct errbuf *xerr);
 int run_restarts_owed(const struct run_state *c, int r);
+/* The restart's queries in its order (order: run_plan_order's): each that one of the n targets
+ * ts still lacks and --budget has not decided is measured by fn, with the progress line naming
+ * it, until fn returns < 0 (returned). */
+typedef int run_query_fn(struct run_state *c, int r, int num, int pos, void *arg,
+			 struct errbuf *err);
+int run_each_query(struct run_state *c, int r, const int *order, const struct run_target_state *ts,
+		   int n, run_query_fn *fn, void *arg, struct errbuf *err);
 void run_warn_owed_over(struct run_state *c, int left);
+
+/* run_query.c: one query of one restart on one target's session, the path every execution
+ * takes (measure() fills one side, the side-by-side alternation two). */
+struct run_side {
+	struct run_target_state *t;
+	int num;	       /* the query */
+	struct res_restart rr; /* the entry as it grows (extra an object) */
+	double *warm, *meas;
+	size_t nw, nm;
+	int execs, total;	 /* executions so far, and planned (the ETA's) */
+	enum run_exec_status st; /* RUN_EXEC_OK until an execution or statement fails */
+	struct errbuf xerr;
+	long long rows; /* the first execution's rows, -1 before */
+	char sha[65];	/* the result's fingerprint, "" before */
+};
+/* Allocates for sh's executions (0, -1 out of memory); release with run_side_release. */
+int run_side_init(struct run_side *s, struct run_target_state *t, int r, int num,
+		  const struct query_execs *sh, int total);
+void run_side_release(struct run_side *s);
+/* The query's window opens on the side's session; run_side_end closes it. */
+void run_side_begin(struct run_state *c, struct run_side *s, const struct query_execs *sh);
+/* The query's statement before it (Q15's view). */
+void run_side_pre(struct run_side *s, const struct qry *q);
+/* One execution unless the side has failed: progress, what is read around it, its time where
+ * kind says. */
+void run_side_exec(struct run_state *c, struct run_side *s, int num, unsigned flags,
+		   enum run_slot kind);
+/* A probe's own rule ends the warm-up (--instructions: the last two counts agree). */
+int run_side_steady(const struct run_state *c, const struct run_side *s);
+/* The plan, rows and fingerprint into the entry, the statement after the query. */
+void run_side_post(struct run_state *c, struct run_side *s, const struct qry *q, int num);
+void run_side_end(struct run_state *c, struct run_side *s);
+/* Status, times and place of entry r stored (pair: side by side's record, or NULL) and
+ * checkpointed; after a lost connection the server is recovered. 0, -1 or RUN_E_SERVER. */
+int run_side_record(struct run_state *c, struct run_side *s, int r, int num, int pos,
+		    const json_t *pair, struct errbuf *err);
 
 /* run_sbs_run.c: side by side */
 int run_sbs_open(struct run_state *c, struct run_target *targets, struct errbuf *err);

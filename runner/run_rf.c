@@ -100,6 +100,7 @@ struct rf_meas {
 	struct rf_stat st;
 	uint64_t cpu0, cpu1;
 	int have_cpu, have_work;
+	struct run_work *work; /* the session's work counters, NULL: none */
 	struct run_work_snap snaps[2];
 };
 
@@ -107,15 +108,16 @@ static void meas_before(struct run_state *c, struct rf_meas *m)
 {
 	struct errbuf e;
 	memset(m, 0, sizeof(*m));
-	m->have_cpu = c->cpu && run_cpu_sample(c->cpu, &m->cpu0, &e) == 0;
-	m->have_work = c->have_work && run_work_read(&c->work, c->conn, &m->snaps[0], &e) == 0;
+	m->have_cpu = c->sess->cpu && run_cpu_sample(c->sess->cpu, &m->cpu0, &e) == 0;
+	m->work = run_probe_work_of(c->sess);
+	m->have_work = m->work && run_work_read(m->work, c->sess->conn, &m->snaps[0], &e) == 0;
 }
 
 static void meas_after(struct run_state *c, struct rf_meas *m)
 {
 	struct errbuf e;
-	m->have_cpu = m->have_cpu && run_cpu_sample(c->cpu, &m->cpu1, &e) == 0;
-	m->have_work = m->have_work && run_work_read(&c->work, c->conn, &m->snaps[1], &e) == 0;
+	m->have_cpu = m->have_cpu && run_cpu_sample(c->sess->cpu, &m->cpu1, &e) == 0;
+	m->have_work = m->have_work && run_work_read(m->work, c->sess->conn, &m->snaps[1], &e) == 0;
 }
 
 /* The restart entry of one function from its measurement (rc: how it ended). */
@@ -150,7 +152,7 @@ static int record(struct run_state *c, struct run_target_state *t, const char *i
 		struct res_counts counts;
 		struct errbuf werr;
 		res_counts_init(&counts, 1);
-		if (run_work_counts(&counts, &c->work, m->snaps, 1, &werr) < 0)
+		if (run_work_counts(&counts, m->work, m->snaps, 1, &werr) < 0)
 			run_event(c, "%s: no work counters: %s", id, werr.msg);
 		else if (counts.n)
 			json_object_set_new(rr.extra, "work", res_counts_json(&counts));
@@ -176,35 +178,35 @@ static int pair(struct run_state *c, struct rf_meas *m1, struct rf_meas *m2, jso
 	memset(m1, 0, sizeof(*m1));
 	memset(m2, 0, sizeof(*m2));
 	*failed = 1;
-	int rc = rf_check_read(c->conn, &before, err);
+	int rc = rf_check_read(c->sess->conn, &before, err);
 	if (rc < 0)
 		return rc;
 	json_object_set_new(dc, "before", run_rf_check_json(&before));
 	struct errbuf ignored;
 	meas_before(c, m1);
-	rc = rf_set_insert(c->conn, c->rf, &m1->st, err);
+	rc = rf_set_insert(c->sess->conn, c->rf, &m1->st, err);
 	meas_after(c, m1);
 	if (rc < 0) { /* the data back as found, when the server is still there */
 		if (rc != RF_E_SERVER)
-			rf_set_restore(c->conn, c->rf, &ignored);
+			rf_set_restore(c->sess->conn, c->rf, &ignored);
 		return (*failed = 1, rc);
 	}
 	meas_before(c, m2);
-	rc = rf_set_delete(c->conn, c->rf, &m2->st, err);
+	rc = rf_set_delete(c->sess->conn, c->rf, &m2->st, err);
 	meas_after(c, m2);
 	if (rc < 0) {
 		if (rc != RF_E_SERVER)
-			rf_set_restore(c->conn, c->rf, &ignored);
+			rf_set_restore(c->sess->conn, c->rf, &ignored);
 		return (*failed = 2, rc);
 	}
 	*failed = 3;
-	if ((rc = rf_set_restore(c->conn, c->rf, err)) < 0)
+	if ((rc = rf_set_restore(c->sess->conn, c->rf, err)) < 0)
 		return rc;
 	struct errbuf perr;
-	int purged = rf_purge_wait(c->conn, &perr);
+	int purged = rf_purge_wait(c->sess->conn, &perr);
 	if (purged == RF_E_SERVER)
 		return (*err = perr, RF_E_SERVER);
-	if ((rc = rf_check_read(c->conn, &after, err)) < 0)
+	if ((rc = rf_check_read(c->sess->conn, &after, err)) < 0)
 		return rc;
 	json_object_set_new(dc, "after", run_rf_check_json(&after));
 	json_object_set_new(dc, "same",

@@ -10,35 +10,6 @@
 
 #define ORDER_LEN 4096
 
-/* The session of target t becomes the context's (run_exec_one and run_recover work on it). */
-static void sess_in(struct run_state *c, struct run_target_state *t)
-{
-	c->conn = t->sess.conn;
-	c->cpu = t->sess.cpu;
-	c->watch = t->sess.watch;
-	c->noise = t->sess.noise;
-	c->execs_done = t->sess.execs_done;
-	c->work = t->sess.work;
-	c->have_work = t->sess.have_work;
-}
-
-/* ... and goes back to t (whatever run_recover made of it). */
-static void sess_out(struct run_state *c, struct run_target_state *t)
-{
-	t->sess.conn = c->conn;
-	t->sess.cpu = c->cpu;
-	t->sess.watch = c->watch;
-	t->sess.noise = c->noise;
-	t->sess.execs_done = c->execs_done;
-	t->sess.work = c->work;
-	t->sess.have_work = c->have_work;
-	c->have_work = 0;
-	c->conn = NULL;
-	c->cpu = NULL;
-	c->watch = NULL;
-	c->noise = NULL;
-}
-
 static double unix_ms(void)
 {
 	struct timeval tv;
@@ -50,8 +21,7 @@ static double unix_ms(void)
 static void set_partners(struct run_state *c)
 {
 	for (int k = 0; k < 2; k++)
-		if (c->ts[k].sess.noise &&
-		    run_interf_set_partner(c->ts[k].sess.noise, srv_pid(c->ts[1 - k].srv)) < 0)
+		if (run_probe_interf_partner(&c->ts[k].sess, srv_pid(c->ts[1 - k].srv)) < 0)
 			run_event(c, "the other server's CPU time cannot be read: it counts as "
 				     "interference");
 }
@@ -62,10 +32,8 @@ static int stop_both(struct run_state *c, struct errbuf *err)
 	int rc = 0;
 	for (int k = 0; k < 2; k++) {
 		struct errbuf serr;
-		sess_in(c, &c->ts[k]);
 		if (run_server_stop(c, &c->ts[k], rc < 0 ? &serr : err) < 0)
 			rc = RUN_E_SERVER;
-		sess_out(c, &c->ts[k]);
 	}
 	return rc;
 }
@@ -76,7 +44,6 @@ static int start_both(struct run_state *c, double started[2], struct errbuf *err
 {
 	for (int k = 0; k < 2; k++) {
 		int rc = run_server_start(c, &c->ts[k], err);
-		sess_out(c, &c->ts[k]);
 		if (rc < 0) {
 			struct errbuf serr;
 			stop_both(c, &serr);
@@ -88,141 +55,40 @@ static int start_both(struct run_state *c, double started[2], struct errbuf *err
 	return 0;
 }
 
-/* One side of a query's pair: its entry and measurements as they grow. */
-struct sside {
-	struct run_target_state *t;
-	struct res_restart rr;
-	double *warm, *meas, *cpu;
-	size_t nw, nm, nc;
-	enum run_exec_status st;
-	struct errbuf xerr;
-	long long rows;
-	char sha[65];
-	int noise;
-	struct run_work_snap
-	    *snaps; /* work counters before the first measured run and after each */
-	int work;   /* ... being read on this side */
-};
-
-static int side_init(struct sside *s, struct run_target_state *t, int r, const struct query_execs *sh)
-{
-	memset(s, 0, sizeof(*s));
-	s->t = t;
-	s->rr.index = r;
-	s->rr.rows = -1;
-	s->rows = -1;
-	s->warm = calloc((size_t)sh->wmax + 1, sizeof(double));
-	s->meas = calloc((size_t)sh->runs + 1, sizeof(double));
-	s->cpu = calloc((size_t)sh->runs + 1, sizeof(double));
-	s->rr.extra = json_object();
-	return s->warm && s->meas && s->cpu && s->rr.extra ? 0 : -1;
-}
-
-static void side_release(struct sside *s)
-{
-	free(s->rr.plan);
-	free(s->rr.plan_sha256);
-	free(s->rr.result_sha256);
-	free(s->rr.error);
-	json_decref(s->rr.extra);
-	free(s->warm);
-	free(s->meas);
-	free(s->cpu);
-	free(s->snaps);
-}
-
-/* Where an execution's time goes. */
-enum slot_kind { SLOT_WARM, SLOT_MEAS, SLOT_UNRECORDED };
-
 /* A query's order string as it grows, and the variant that executed last in the pair. */
 struct sorder {
 	char *s;
 	int last; /* -1: nothing yet */
 };
 
-static void work_read(struct run_state *c, struct sside *s, int num, size_t i);
-
 /* One execution of side v (0: A, 1: B) unless it has failed; the order string gets its letter. */
-static void side_exec(struct run_state *c, struct sside *sd, int v, int num, unsigned flags,
-		      int total, enum slot_kind kind, struct sorder *o)
+static void side_exec(struct run_state *c, struct run_side *sd, int v, int num, unsigned flags,
+		      enum run_slot kind, struct sorder *o)
 {
-	struct sside *s = &sd[v];
-	struct run_exec_result x;
-	if (s->st != RUN_EXEC_OK)
+	if (sd[v].st != RUN_EXEC_OK)
 		return;
-	sess_in(c, s->t);
-	c->prog.variant = s->t->t->name;
-	s->st = run_exec_one(c, num, flags, total, &s->rr, &s->rows, s->sha, &x, &s->xerr);
-	sess_out(c, s->t);
-	if (s->st != RUN_EXEC_OK)
+	run_side_exec(c, &sd[v], num, flags, kind);
+	if (sd[v].st != RUN_EXEC_OK)
 		return;
 	run_sbs_order_add(o->s, ORDER_LEN, v);
 	o->last = v;
-	if (kind == SLOT_WARM)
-		s->warm[s->nw++] = (double)x.wall_ns / 1e6;
-	if (kind == SLOT_MEAS) {
-		s->meas[s->nm++] = (double)x.wall_ns / 1e6;
-		if (s->t->sess.cpu)
-			s->cpu[s->nc++] = (double)x.cpu_ns / 1e6;
-		work_read(c, s, num, s->nm);
-	}
-}
-
-/* Side s's work counters into snaps[i], on its own session, outside the timed window (as
- * run_measure.c's measured runs read them; docs/work.md). */
-static void work_read(struct run_state *c, struct sside *s, int num, size_t i)
-{
-	struct errbuf werr;
-	if (!s->work)
-		return;
-	sess_in(c, s->t);
-	if (run_work_read(&c->work, c->conn, &s->snaps[i], &werr) < 0) {
-		run_event(c, "Q%d: no work counters: %s", num, werr.msg);
-		s->work = 0;
-	}
-	sess_out(c, s->t);
-}
-
-/* Before the measured slots: each side with work counters reads them once. */
-static void work_begin(struct run_state *c, struct sside *sd, int num, int runs)
-{
-	for (int v = 0; v < 2; v++) {
-		struct sside *s = &sd[v];
-		if (s->st != RUN_EXEC_OK || !s->t->sess.have_work ||
-		    !(s->snaps = calloc((size_t)runs + 1, sizeof(*s->snaps))))
-			continue;
-		s->work = 1;
-		work_read(c, s, num, 0);
-	}
-}
-
-/* After them: each side's counters of its measured runs as its entry's "work". */
-static void work_end(struct run_state *c, struct sside *sd, int num)
-{
-	for (int v = 0; v < 2; v++) {
-		if (!sd[v].work || sd[v].nm == 0)
-			continue;
-		sess_in(c, sd[v].t);
-		run_work_record(c, num, &sd[v].rr, sd[v].snaps, sd[v].nm);
-		sess_out(c, sd[v].t);
-	}
 }
 
 /* A slot: both sides once, the query's opener first (every slot: strict alternation). */
-static void slot(struct run_state *c, struct sside *sd, int first, int num, unsigned flags,
-		 int total, enum slot_kind kind, struct sorder *o)
+static void slot(struct run_state *c, struct run_side *sd, int first, int num, unsigned flags,
+		 enum run_slot kind, struct sorder *o)
 {
-	side_exec(c, sd, first, num, flags, total, kind, o);
-	side_exec(c, sd, 1 - first, num, flags, total, kind, o);
+	side_exec(c, sd, first, num, flags, kind, o);
+	side_exec(c, sd, 1 - first, num, flags, kind, o);
 }
 
-static int alive(const struct sside *sd)
+static int alive(const struct run_side *sd)
 {
 	return sd[0].st == RUN_EXEC_OK || sd[1].st == RUN_EXEC_OK;
 }
 
 /* The last slot's time (ms): both sides' last execution of the phase. */
-static double last_slot_ms(const struct sside *sd, int warm)
+static double last_slot_ms(const struct run_side *sd, int warm)
 {
 	double ms = 0;
 	for (int v = 0; v < 2; v++) {
@@ -233,7 +99,7 @@ static double last_slot_ms(const struct sside *sd, int warm)
 }
 
 /* The warm-up rule on both sides (a failed side counts as steady). */
-static int both_steady(const struct sside *sd, double tol)
+static int both_steady(const struct run_side *sd, double tol)
 {
 	for (int v = 0; v < 2; v++)
 		if (sd[v].st == RUN_EXEC_OK && !run_warmup_steady(sd[v].warm, sd[v].nw, tol))
@@ -244,10 +110,10 @@ static int both_steady(const struct sside *sd, double tol)
 /* The warm-up slots, then the measured ones, every slot opened by `first` (A B A B ...), as
  * measure() does for one server: the warm-up ends when both sides are steady (--budget) or at
  * its count; an owed restart's pacing cuts both sides alike. */
-static void alternate(struct run_state *c, struct sside *sd, int num, int first,
+static void alternate(struct run_state *c, struct run_side *sd, int num, int first,
 		      const struct query_execs *sh, struct sorder *o)
 {
-	int total = sh->wmax + sh->runs + (sh->wmax == 0), steady = 0, capped = 0, k;
+	int steady = 0, capped = 0, k;
 	for (k = 0; k < sh->wmax && alive(sd); k++) {
 		if (k >= sh->wmin && sh->tol > 0 && (steady = both_steady(sd, sh->tol)))
 			break;
@@ -255,7 +121,7 @@ static void alternate(struct run_state *c, struct sside *sd, int num, int first,
 			capped = 1;
 			break;
 		}
-		slot(c, sd, first, num, k == 0 ? RUN_EXEC_HASH : 0, total, SLOT_WARM, o);
+		slot(c, sd, first, num, k == 0 ? RUN_EXEC_HASH : 0, RUN_SLOT_WARM, o);
 	}
 	for (int v = 0; v < 2 && sh->tol > 0; v++) {
 		json_t *x = sd[v].rr.extra;
@@ -266,55 +132,16 @@ static void alternate(struct run_state *c, struct sside *sd, int num, int first,
 		if (capped)
 			json_object_set_new(x, "warmup_capped", json_true());
 	}
-	work_begin(c, sd, num, sh->runs);
 	for (k = 0; k < sh->runs && alive(sd); k++) {
 		if (k >= sh->rmin && k > 0 && run_past_pace(c, last_slot_ms(sd, 0), 0)) {
 			for (int v = 0; v < 2; v++)
 				json_object_set_new(sd[v].rr.extra, "runs_capped", json_true());
 			break;
 		}
-		slot(c, sd, first, num, 0, total, SLOT_MEAS, o);
+		slot(c, sd, first, num, 0, RUN_SLOT_MEAS, o);
 	}
-	work_end(c, sd, num);
 	if (sh->wmax == 0) /* no warm-up to hash the result in: one more, unrecorded slot */
-		slot(c, sd, first, num, RUN_EXEC_HASH, total, SLOT_UNRECORDED, o);
-}
-
-/* Side v's statement before the query (Q15's view), its plan after, its cleanup. */
-static void side_pre(struct run_state *c, struct sside *s, const struct qry *q)
-{
-	sess_in(c, s->t);
-	if (q->pre)
-		s->st = run_exec_simple(c->conn, q->pre, &s->xerr);
-	sess_out(c, s->t);
-}
-
-static void side_post(struct run_state *c, struct sside *s, const struct qry *q, int num)
-{
-	sess_in(c, s->t);
-	if (s->st == RUN_EXEC_OK) {
-		char plan_sha[65], *plan_text = NULL;
-		struct errbuf perr;
-		if (run_explain_fetch(c->conn, q->sql, &plan_text, plan_sha, &perr) == 0) {
-			res_set_string(&s->rr.plan, plan_text);
-			res_set_string(&s->rr.plan_sha256, plan_sha);
-			free(plan_text);
-		} else {
-			run_event(c, "Q%d: %s", num, perr.msg);
-		}
-	}
-	s->rr.rows = s->rows;
-	if (*s->sha)
-		res_set_string(&s->rr.result_sha256, s->sha);
-	if (q->post && s->st != RUN_EXEC_LOST) {
-		struct errbuf perr2;
-		enum run_exec_status pst = run_exec_simple(c->conn, q->post, &perr2);
-		if (s->st == RUN_EXEC_OK && pst != RUN_EXEC_OK) {
-			s->xerr = perr2;
-			s->st = pst;
-		}
-	}
-	sess_out(c, s->t);
+		slot(c, sd, first, num, RUN_EXEC_HASH, RUN_SLOT_UNRECORDED, o);
 }
 
 /* The pair's record in each side's entry: who opened the query's executions, the order they ran
@@ -326,110 +153,67 @@ static json_t *pair_json(struct run_state *c, int first, const char *order, cons
 			 (int)srv_pid(c->ts[0].srv), (int)srv_pid(c->ts[1].srv));
 }
 
-/* Side v's entry stored and checkpointed (an entry r a side kept from an interrupted pair is
- * replaced); after a lost connection the side's server is recovered. */
-static int side_record(struct run_state *c, struct sside *s, int r, int num, int pos, json_t *pair,
-		       const struct query_execs *sh, struct errbuf *err)
-{
-	struct run_target_state *t = s->t;
-	int planned = sh->wmax + sh->runs + (sh->wmax == 0);
-	uint64_t skipped =
-	    planned > t->sess.execs_done ? (uint64_t)(planned - t->sess.execs_done) : 0;
-	c->rem_execs[num] -= skipped < c->rem_execs[num] ? skipped : c->rem_execs[num];
-	int crashed = run_record_status(c, t, &s->rr, s->st, num, r, &s->xerr);
-	s->rr.warmup_ms = s->warm;
-	s->rr.n_warmup = s->nw;
-	s->rr.measured_ms = s->meas;
-	s->rr.n_measured = s->nm;
-	s->rr.server_cpu_ms = s->cpu;
-	s->rr.n_server_cpu = s->nc;
-	json_object_set_new(s->rr.extra, "position", json_integer(pos));
-	json_object_set_new(s->rr.extra, "server_start", json_integer(t->start_seq));
-	json_object_set_new(s->rr.extra, "side_by_side", json_deep_copy(pair));
-	struct res_query *q = res_file_find_query_num(t->t->res, num);
-	for (size_t i = 0; i < q->n_restarts; i++)
-		if (q->restarts[i].index == r) {
-			res_query_remove_restart(q, i);
-			break;
-		}
-	if (!res_query_add_restart(q, &s->rr) ||
-	    run_steady_flags(t->t->res, c->plan->steady_alpha) < 0)
-		return errbuf_set(err, "out of memory");
-	if (run_checkpoint(t, err) < 0)
-		return -1;
-	if (s->st != RUN_EXEC_LOST)
-		return 0;
-	sess_in(c, t);
-	int rc = run_recover(c, t, crashed, err);
-	sess_out(c, t);
-	set_partners(c);
-	return rc;
-}
-
-/* Query num of pair r on both servers: the interference window and the memory probe around
- * the alternated executions, then each side's entry. The query opens with the side that did not
- * execute last in the pair (*last; -1: the pair's opener pair_first), and *last becomes the
- * variant that executed last. */
+/* Query num of pair r on both servers: each side's window (the interference sampler, the memory
+ * probe) around the alternated executions, then each side's entry (an entry r a side kept from
+ * an interrupted pair is replaced). The query opens with the side that did not execute last in
+ * the pair (*last; -1: the pair's opener pair_first), and *last becomes the variant that
+ * executed last. */
 static int sbs_query(struct run_state *c, int r, int num, int pos, int pair_first, int *last,
 		     const double started[2], struct errbuf *err)
 {
 	const struct qry *q = &c->queries[num];
 	const struct query_execs sh = run_shape_of(c, num);
 	const int first = run_sbs_query_first(pair_first, *last);
-	struct sside sd[2];
+	const int total = sh.wmax + sh.runs + (sh.wmax == 0);
+	struct run_side sd[2];
 	struct sorder order = {calloc(ORDER_LEN, 1), *last};
 	int rc = 0;
-	if (side_init(&sd[0], &c->ts[0], r, &sh) < 0 || side_init(&sd[1], &c->ts[1], r, &sh) < 0 ||
-	    !order.s) {
+	if (run_side_init(&sd[0], &c->ts[0], r, num, &sh, total) < 0 ||
+	    run_side_init(&sd[1], &c->ts[1], r, num, &sh, total) < 0 || !order.s) {
 		rc = errbuf_set(err, "out of memory");
 		goto out;
 	}
-	struct errbuf nerr;
-	double probe_before = c->ts[0].sess.noise ? run_probe_last(c) : -1;
 	for (int v = 0; v < 2; v++) {
-		c->ts[v].sess.execs_done = 0;
-		sd[v].noise =
-		    c->ts[v].sess.noise && run_interf_begin(c->ts[v].sess.noise, &nerr) == 0;
-		side_pre(c, &sd[v], q);
+		run_side_begin(c, &sd[v], &sh);
+		run_side_pre(&sd[v], q);
 	}
 	alternate(c, sd, num, first, &sh, &order);
 	*last = order.last;
-	json_t *probed = NULL; /* the first record: one probe after the window serves both */
 	for (int v = 0; v < 2; v++) {
-		struct run_interf_rec nrec;
-		side_post(c, &sd[v], q, num);
-		if (!sd[v].noise || run_interf_end(c->ts[v].sess.noise, &nrec, &nerr) < 0)
-			continue;
-		json_t *rec = run_interf_rec_json(&nrec);
-		if (rec && !probed) {
-			run_probe_record(c, rec, probe_before);
-			probed = rec;
-		} else if (rec) {
-			static const char *const keys[] = {"memory_probe_before_ns",
-							   "memory_probe_after_ns"};
-			for (int i = 0; i < 2; i++)
-				if (json_object_get(probed, keys[i]))
-					json_object_set(rec, keys[i],
-							json_object_get(probed, keys[i]));
-		}
-		json_object_set_new(sd[v].rr.extra, "interference", rec);
+		run_side_post(c, &sd[v], q, num);
+		run_side_end(c, &sd[v]);
 	}
 	json_t *pair = pair_json(c, first, order.s, started);
-	for (int v = 0; v < 2 && rc == 0; v++)
-		rc = side_record(c, &sd[v], r, num, pos, pair, &sh, err);
+	for (int v = 0; v < 2 && rc == 0; v++) {
+		rc = run_side_record(c, &sd[v], r, num, pos, pair, err);
+		if (sd[v].st == RUN_EXEC_LOST)
+			set_partners(c); /* the recovered side has a new sampler or server */
+	}
 	json_decref(pair);
 out:
-	side_release(&sd[0]);
-	side_release(&sd[1]);
+	run_side_release(&sd[0]);
+	run_side_release(&sd[1]);
 	free(order.s);
 	return rc;
+}
+
+/* A pair as its queries go: its opener, the variant that executed last, the start times. */
+struct pair {
+	int first, last;
+	double started[2];
+};
+
+static int pair_query(struct run_state *c, int r, int num, int pos, void *arg, struct errbuf *err)
+{
+	struct pair *p = arg;
+	return sbs_query(c, r, num, pos, p->first, &p->last, p->started, err);
 }
 
 /* Pair r: both servers started, every query either side still lacks measured alternately,
  * both stopped. Returns 0, -1 or RUN_E_SERVER. */
 int run_sbs_restart(struct run_state *c, int r, struct errbuf *err)
 {
-	int order[RUN_MAX_QUERIES], rc, last = -1;
+	int order[RUN_MAX_QUERIES], rc;
 	double started[2];
 	int first = run_sbs_first(c->plan->seed, c->plan->seed_given, r);
 	run_plan_order(c->plan, r, order);
@@ -444,22 +228,8 @@ int run_sbs_restart(struct run_state *c, int r, struct errbuf *err)
 		return rc;
 	c->pair_pos = 0;
 	run_pace_start(c, r, order);
-	for (int i = 0; i < c->plan->n_queries && rc == 0; i++) {
-		int num = order[i];
-		if (run_has_restart(res_file_find_query_num(c->ts[0].t->res, num), r) &&
-		    run_has_restart(res_file_find_query_num(c->ts[1].t->res, num), r))
-			continue;
-		if (c->next && !c->next[c->qpos[num]].active)
-			continue; /* --budget: decided, no longer measured */
-		char id[8];
-		snprintf(id, sizeof(id), "Q%d", num);
-		c->prog.query = id;
-		c->prog.qpos = i;
-		c->prog.nq = c->plan->n_queries;
-		rc = sbs_query(c, r, num, i, first, &last, started, err);
-		c->pace_i++;
-		c->prog.query = NULL;
-	}
+	struct pair pair = {first, -1, {started[0], started[1]}};
+	rc = run_each_query(c, r, order, c->ts, 2, pair_query, &pair, err);
 	struct errbuf serr;
 	if (rc < 0) {
 		stop_both(c, &serr);
@@ -580,8 +350,7 @@ void run_sbs_close(struct run_state *c)
 	for (int k = 0; k < c->n_targets && c->sbs; k++) {
 		struct errbuf err;
 		struct run_target_state *t = &c->ts[k];
-		sess_in(c, t);
-		run_session_close(c);
+		run_session_close(&t->sess);
 		srv_free(t->srv); /* stops a server still up */
 		t->srv = NULL;
 		long pid = t->sbs_dir ? srv_server_pid(&t->sbs_opts) : 0;

@@ -1,98 +1,38 @@
 /* SPDX-License-Identifier: MIT */
-/* A target's server in a run: start (pinned), session, dataset, crash recovery, probe. */
+/* A target's server in a run: start (pinned), session, dataset, crash recovery. */
 #include "runner/run_int.h"
 
-void run_session_close(struct run_state *c)
+void run_session_close(struct run_session *s)
 {
-	run_watch_free(c->watch);
-	c->watch = NULL;
-	run_cpu_free(c->cpu);
-	c->cpu = NULL;
-	run_interf_free(c->noise);
-	c->noise = NULL;
-	run_instr_free(c->instr);
-	c->instr = NULL;
-	if (c->conn)
-		mysql_close(c->conn);
-	c->conn = NULL;
-	c->have_work = 0;
+	run_watch_free(s->watch);
+	s->watch = NULL;
+	run_probes_close(s);
+	if (s->conn)
+		mysql_close(s->conn);
+	s->conn = NULL;
 }
 
-/* The work counters of the new session: the cost of a reading measured, recorded in the plan
- * (plan.work_source, plan.work_reading_cost: what one reading adds, subtracted). */
-static void open_work(struct run_state *c, struct run_target_state *t)
-{
-	struct errbuf werr;
-	enum run_work_flavour f =
-	    srv_flavour(t->srv) == SRV_FLAVOUR_MYSQL ? RUN_WORK_MYSQL : RUN_WORK_MARIADB;
-	c->have_work = run_work_open(&c->work, c->conn, f, &werr) == 0;
-	if (!c->have_work) {
-		run_event(c, "no work counters: %s", werr.msg);
-		return;
-	}
-	json_t *cost = json_object();
-	for (int i = 0; cost && i < RUN_WORK_MAX; i++)
-		if ((c->work.offset.have & (1ul << i)) && c->work.offset.v[i])
-			json_object_set_new(cost, run_work_name(i, f), json_integer(c->work.offset.v[i]));
-	json_object_set_new(t->t->res->plan, "work_source", json_string("SHOW SESSION STATUS"));
-	json_object_set_new(t->t->res->plan, "work_reading_cost", cost);
-}
-
-/* Instructions per execution on the new session (docs/work.md): with --instructions callgrind's,
- * which must answer (-1 otherwise: the run was asked for them); without, the PMU's where the
- * host has one, and where it has not the reason once in plan.pmu_unavailable. */
-static int open_instr(struct run_state *c, struct run_target_state *t, struct errbuf *err)
-{
-	struct errbuf ierr;
-	json_t *plan = t->t->res->plan;
-	if (c->plan->instructions) {
-		if (run_instr_open(&c->instr, RUN_INSTR_CALLGRIND, t->srv, c->conn, &ierr) < 0)
-			return errbuf_set(err, "run --instructions: %s", ierr.msg);
-		json_object_set_new(plan, "instructions_source", json_string("callgrind"));
-		return 0;
-	}
-	if (srv_is_external(t->srv) || srv_flavour(t->srv) != SRV_FLAVOUR_MARIADB)
-		return 0; /* the session's thread id is MariaDB's PROCESSLIST.TID */
-	if (run_instr_open(&c->instr, RUN_INSTR_PMU, t->srv, c->conn, &ierr) < 0) {
-		json_object_set_new(plan, "pmu_unavailable", json_string(ierr.msg));
-		return 0;
-	}
-	json_object_set_new(plan, "instructions_source", json_string("pmu"));
-	json_object_del(plan, "pmu_unavailable");
-	return 0;
-}
-
-/* Connections and the CPU sampler for a running server. */
+/* The connection, the probes and the query-timeout watch for a running server. */
 static int open_session(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
-	c->conn = srv_connect(t->srv, RUN_DB, err);
-	if (!c->conn)
+	c->sess->conn = srv_connect(t->srv, RUN_DB, err);
+	if (!c->sess->conn)
 		return -1;
-	pid_t pid = srv_pid(t->srv);
-	if (pid > 0 && run_cpu_new(&c->cpu, pid, RUN_CPU_AUTO, err) < 0)
-		goto fail;
-	if (c->cpu)
-		json_object_set_new(t->t->res->plan, "server_cpu_source",
-				    json_string(run_cpu_source_name(c->cpu)));
-	struct errbuf nerr;
-	if (pid > 0 && run_interf_open(&c->noise, t->srv, c->conn, c->pin, &nerr) < 0)
-		run_event(c, "no interference record: %s", nerr.msg);
-	open_work(c, t);
-	if (open_instr(c, t, err) < 0)
+	if (run_probes_open(c, t, c->sess, err) < 0)
 		goto fail;
 	if (c->plan->query_timeout > 0) {
 		MYSQL *killer = srv_connect(t->srv, NULL, err);
 		if (!killer)
 			goto fail;
 		uint64_t ns = (uint64_t)(c->plan->query_timeout * 1e9);
-		if (run_watch_new(&c->watch, killer, ns, err) < 0) {
+		if (run_watch_new(&c->sess->watch, killer, ns, err) < 0) {
 			mysql_close(killer);
 			goto fail;
 		}
 	}
 	return 0;
 fail:
-	run_session_close(c);
+	run_session_close(c->sess);
 	return -1;
 }
 
@@ -109,7 +49,7 @@ static int content_check(struct run_state *c, struct run_target_state *t,
 			  srv_instdir(t->srv));
 		return 0;
 	}
-	int rc = load_content_read(c->conn, RUN_DB, now, err);
+	int rc = load_content_read(c->sess->conn, RUN_DB, now, err);
 	if (rc < 0)
 		return rc == LOAD_E_SERVER ? RUN_E_SERVER : -1;
 	const char *old = json_string_value(json_object_get(t->t->res->dataset, "content_check"));
@@ -130,7 +70,7 @@ static int content_check(struct run_state *c, struct run_target_state *t,
 static int describe_dataset(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	struct load_fingerprint fp;
-	int rc = load_fingerprint_read(c->conn, RUN_DB, &fp, err);
+	int rc = load_fingerprint_read(c->sess->conn, RUN_DB, &fp, err);
 	if (rc == LOAD_E_NONE)
 		return (errbuf_set(err,
 				   "database '%s' in '%s' holds no complete load: run 'dbt3stab "
@@ -191,11 +131,11 @@ int run_server_start(struct run_state *c, struct run_target_state *t, struct err
 		launch.overlay = overlay;
 		launch.n_overlay = (size_t)n_extra;
 	}
+	c->sess = &t->sess;
 	if (srv_start(t->srv, &launch, err) < 0)
 		return RUN_E_SERVER;
 	t->starts++;
 	t->start_seq = c->start_seq++;
-	c->probe_last_ns = -1;
 	if (c->pin) {
 		struct errbuf verr;
 		if (pin_ctx_verify(c->pin, srv_pid(t->srv), &verr) < 0) {
@@ -212,7 +152,7 @@ int run_server_start(struct run_state *c, struct run_target_state *t, struct err
 		struct errbuf ierr;
 		int drc = describe_dataset(c, t, err);
 		if (drc < 0) {
-			run_session_close(c);
+			run_session_close(c->sess);
 			srv_stop(t->srv, &ierr);
 			return drc;
 		}
@@ -231,7 +171,7 @@ int run_server_start(struct run_state *c, struct run_target_state *t, struct err
 int run_server_stop(struct run_state *c, struct run_target_state *t, struct errbuf *err)
 {
 	uint64_t t0 = util_now_ns();
-	run_session_close(c);
+	run_session_close(&t->sess);
 	int rc = srv_stop(t->srv, err);
 	c->start_ns += util_now_ns() - t0;
 	return rc;
@@ -241,12 +181,13 @@ int run_server_stop(struct run_state *c, struct run_target_state *t, struct errb
 int run_recover(struct run_state *c, struct run_target_state *t, int crashed, struct errbuf *err)
 {
 	const struct run_plan *p = c->plan;
+	c->sess = &t->sess;
 	if (!crashed) {
-		run_session_close(c);
+		run_session_close(c->sess);
 		return open_session(c, t, err) < 0 ? RUN_E_SERVER : 0;
 	}
 	t->crashes++;
-	run_session_close(c);
+	run_session_close(c->sess);
 	struct errbuf serr;
 	srv_stop(t->srv, &serr); /* cleans up after the dead process */
 	if (t->crashes > p->max_crashes) {
@@ -257,95 +198,4 @@ int run_recover(struct run_state *c, struct run_target_state *t, int crashed, st
 	}
 	run_event(c, "restarting the server (crash %d of at most %d)", t->crashes, p->max_crashes);
 	return run_server_start(c, t, err);
-}
-
-/* One memory probe, by the worker on the server's PUs (the server is idle between queries;
- * unpinned: where the scheduler puts it); < 0 without a probe. Its time is a restart's fixed
- * cost, like its start and stop (--budget's plan counts it there), and not the paced queries'. */
-static double probe_take(struct run_state *c)
-{
-	if (!c->probe_worker)
-		return -1;
-	uint64_t t0 = util_now_ns();
-	double ns = run_memprobe_worker_take(c->probe_worker);
-	uint64_t took = util_now_ns() - t0;
-	c->start_ns += took;
-	c->pace_t0 += c->pace_ns ? took : 0;
-	return ns;
-}
-
-/* The probe before a query's window: the one after the previous query of this server start,
- * or a new one for the first. */
-double run_probe_last(struct run_state *c)
-{
-	if (c->probe_last_ns < 0)
-		c->probe_last_ns = probe_take(c);
-	return c->probe_last_ns;
-}
-
-/* Takes the probe after a query's window and adds both to its interference record. */
-void run_probe_record(struct run_state *c, json_t *rec, double before)
-{
-	double after = probe_take(c);
-	c->probe_last_ns = after;
-	if (!rec || before < 0 || after < 0)
-		return;
-	json_object_set_new(rec, "memory_probe_before_ns", json_real(before));
-	json_object_set_new(rec, "memory_probe_after_ns", json_real(after));
-}
-
-/* The probe's ring fitted to the cache of the server's PUs (run_memprobe_fit), then its quiet
- * level on this host, before any server starts: the fastest of RUN_MEMPROBE_CALIBRATION probes,
- * kept in each result's host.memory_probe (the lower of it and a resumed file's). */
-#define RUN_MEMPROBE_CALIBRATION 9
-void run_probe_open(struct run_state *c)
-{
-	struct errbuf perr;
-	int managed = 0;
-	for (int i = 0; i < c->n_targets; i++)
-		managed |= !srv_is_external(c->ts[i].srv);
-	if (!managed)
-		return; /* no interference record either */
-	size_t llc = c->pin ? pin_ctx_llc_bytes(c->pin) : 0;
-	const struct pin_placement *pl = c->pin ? pin_ctx_placement(c->pin) : NULL;
-	int pinned = pl && pl->pinned;
-	double memory_ns = -1;
-	if (run_memprobe_fit(&c->probe, &c->probe_worker, &memory_ns, run_memprobe_ring_bytes(llc),
-			     pinned ? pl->server_cpus : NULL, pinned ? pl->n_server : 0,
-			     &perr) < 0) {
-		run_event(c, "no memory probe: %s", perr.msg);
-		return;
-	}
-	double floor = -1, cal[RUN_MEMPROBE_CALIBRATION];
-	int n_cal = 0;
-	for (int i = 0; i < RUN_MEMPROBE_CALIBRATION; i++) {
-		double ns = probe_take(c);
-		if (ns >= 0)
-			cal[n_cal++] = ns;
-		if (ns >= 0 && (floor < 0 || ns < floor))
-			floor = ns;
-	}
-	if (floor < 0)
-		return;
-	for (int i = 0; i < c->n_targets; i++) {
-		struct res_file *res = c->ts[i].t->res;
-		if (!res->host && !(res->host = json_object()))
-			continue;
-		json_t *old = json_object_get(res->host, "memory_probe");
-		double was = json_number_value(json_object_get(old, "floor_ns"));
-		json_object_set_new(res->host, "memory_probe",
-				    json_pack("{s:I, s:f, s:i}", "ring_bytes",
-					      (json_int_t)run_memprobe_bytes(c->probe), "floor_ns",
-					      was > 0 && was < floor ? was : floor,
-					      "calibration_probes", RUN_MEMPROBE_CALIBRATION));
-		/* the probes themselves: the memory rule's reference at start (result/res.h) */
-		json_t *a = json_array();
-		for (int k = 0; a && k < n_cal; k++)
-			json_array_append_new(a, json_real(cal[k]));
-		json_object_set_new(json_object_get(res->host, "memory_probe"), "calibration_ns",
-				    a);
-		if (memory_ns > 0) /* the latency the ring was fitted against */
-			json_object_set_new(json_object_get(res->host, "memory_probe"), "memory_ns",
-					    json_real(memory_ns));
-	}
 }

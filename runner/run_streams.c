@@ -232,11 +232,11 @@ static void explain(struct run_state *c, const char *id, const struct qry *q, co
 	struct errbuf perr;
 	if (failure)
 		return;
-	if ((q->pre && run_exec_simple(c->conn, q->pre, &perr) != RUN_EXEC_OK) ||
-	    run_explain_fetch(c->conn, q->sql, &text, plan_sha, &perr) < 0)
+	if ((q->pre && run_exec_simple(c->sess->conn, q->pre, &perr) != RUN_EXEC_OK) ||
+	    run_explain_fetch(c->sess->conn, q->sql, &text, plan_sha, &perr) < 0)
 		run_event(c, "%s: %s", id, perr.msg);
 	free(text);
-	if (q->post && run_exec_simple(c->conn, q->post, &perr) != RUN_EXEC_OK)
+	if (q->post && run_exec_simple(c->sess->conn, q->post, &perr) != RUN_EXEC_OK)
 		run_event(c, "%s: %s", id, perr.msg);
 }
 
@@ -285,13 +285,13 @@ static int record_refresh(struct run_state *c, struct run_target_state *t, int r
 	struct rf_check after;
 	int rc = 0;
 	for (int i = 0; i < j->n_sets && rc == 0; i++)
-		rc = rf_set_restore(c->conn, &j->sets[i], err);
+		rc = rf_set_restore(c->sess->conn, &j->sets[i], err);
 	struct errbuf perr;
-	int purged = rc == 0 ? rf_purge_wait(c->conn, &perr) : 0;
+	int purged = rc == 0 ? rf_purge_wait(c->sess->conn, &perr) : 0;
 	if (rc == 0 && purged == RF_E_SERVER)
 		rc = (*err = perr, RF_E_SERVER);
 	if (rc == 0)
-		rc = rf_check_read(c->conn, &after, err);
+		rc = rf_check_read(c->sess->conn, &after, err);
 	if (rc < 0)
 		return rc == RF_E_SERVER ? RUN_E_SERVER : -1;
 	int same = memcmp(before, &after, sizeof(after)) == 0;
@@ -375,7 +375,7 @@ int run_streams_restart(struct run_state *c, struct run_target_state *t, int r,
 	if (rc == 0 && refresh) {
 		jobs[0].sets = &c->rf[1];
 		jobs[0].n_sets = S;
-		if ((rc = rf_check_read(c->conn, &before, err)) < 0)
+		if ((rc = rf_check_read(c->sess->conn, &before, err)) < 0)
 			rc = rc == RF_E_SERVER ? RUN_E_SERVER : -1;
 	}
 	uint64_t elapsed = 0;
