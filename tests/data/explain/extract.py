@@ -9,6 +9,7 @@ Sources (SF 0.1, MariaDB 10.11; old = the default optimizer_switch, new = semijo
   aa-Q*-{old,new}.json   bench/data/sbs-20261203/sbs-aa-1.tar.xz (a.json, b.json: same build)
   dec-Q*-{old,new}.json  bench/data/work-decision-20261203/results.tar.xz
                          (decision/work/on.json, off.json)
+  dec-on.json, dec-off.json  those two result files whole (tests/cli/compare_plan.sh)
 Run from anywhere: python3 tests/data/explain/extract.py
 """
 import json
@@ -37,6 +38,10 @@ def main():
     for prefix, archive, old, new, queries in SOURCES:
         with tarfile.open(os.path.join(ROOT, archive)) as tar:
             files = {"old": member(tar, old), "new": member(tar, new)}
+            if prefix == "dec":
+                for name, side in (("dec-on.json", old), ("dec-off.json", new)):
+                    with open(os.path.join(HERE, name), "wb") as f:
+                        f.write(tar.extractfile(side).read())
         for side, doc in files.items():
             by_id = {q["id"]: q for q in doc["queries"]}
             for qid in queries:
