@@ -4,6 +4,7 @@
 #include "harness.h"
 #include "reports/rpt_plan.h"
 #include "result/res_explain.h"
+#include "tests/th_rpt.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,76 @@ TH_TEST(res_explain, mysql8_members_are_read)
 			       "-> none, first_match \"orders\" -> none; estimates: rows 4 -> "
 			       "600572");
 	rpt_plan_free(p);
+}
+
+/* Rewrites every plan of f with its members in reverse order; with rehash its plan_sha256
+ * becomes the new text's shape hash, else it stays. */
+static void reorder_plans(struct res_file *f, int rehash)
+{
+	for (size_t i = 0; i < f->n_queries; i++)
+		for (size_t j = 0; j < f->queries[i].n_restarts; j++) {
+			struct res_restart *r = &f->queries[i].restarts[j];
+			json_t *doc = json_loads(r->plan, 0, NULL), *rev = reversed(doc);
+			char *text = json_dumps(rev, 0), *shape = NULL;
+			struct errbuf err;
+			CU_ASSERT_EQUAL_FATAL(res_explain_shape(text, &shape, &err), 0);
+			if (rehash)
+				util_sha256_hex(r->plan_sha256, shape, strlen(shape));
+			free(shape);
+			free(r->plan);
+			r->plan = text;
+			json_decref(rev);
+			json_decref(doc);
+		}
+}
+
+static struct rpt_compare *compare_files(struct res_file *a, struct res_file *b)
+{
+	struct rpt_compare_opts opts;
+	struct rpt_compare *c = NULL;
+	struct errbuf err;
+	rpt_compare_opts_init(&opts);
+	struct rpt_file_info fa = {"old.json", a}, fb = {"new.json", b}, none = {NULL, NULL};
+	CU_ASSERT_EQUAL_FATAL(rpt_compare_build(&c, &fa, &fb, &none, &opts, &err), 0);
+	return c;
+}
+
+/* compare: a fingerprint that differs only by the member order is no plan change when the
+ * fingerprints are their plans' shapes; else the fingerprints keep their word. The A/B has its
+ * diff in the model. */
+TH_TEST(res_explain, compare_trusts_the_diff_over_member_order)
+{
+	struct res_file *on = th_rpt_load("explain/dec-on.json");
+	struct res_file *moved = th_rpt_load("explain/dec-on.json");
+	struct res_file *off = th_rpt_load("explain/dec-off.json");
+	reorder_plans(moved, 1);
+	CU_ASSERT_STRING_NOT_EQUAL(on->queries[0].restarts[0].plan_sha256,
+				   moved->queries[0].restarts[0].plan_sha256);
+	struct rpt_compare *c = compare_files(on, moved);
+	for (size_t i = 0; i < c->n_queries; i++) {
+		CU_ASSERT_FALSE(c->queries[i].plan_changed);
+		CU_ASSERT_PTR_NULL(c->queries[i].plan_diff);
+	}
+	rpt_compare_free(c);
+	/* fingerprints that are not the plans' shapes (a digit altered) keep their word */
+	for (size_t i = 0; i < moved->n_queries; i++)
+		moved->queries[i].restarts[0].plan_sha256[0] ^= 3;
+	c = compare_files(on, moved);
+	for (size_t i = 0; i < c->n_queries; i++) {
+		CU_ASSERT_TRUE(c->queries[i].plan_changed);
+		CU_ASSERT_PTR_NULL(c->queries[i].plan_diff);
+	}
+	rpt_compare_free(c);
+	c = compare_files(on, off);
+	for (size_t i = 0; i < c->n_queries; i++) {
+		CU_ASSERT_TRUE(c->queries[i].plan_changed);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c->queries[i].plan_diff);
+		CU_ASSERT(res_xdiff_plan_changes(&c->queries[i].plan_diff->diff) > 0);
+	}
+	rpt_compare_free(c);
+	res_file_free(on);
+	res_file_free(moved);
+	res_file_free(off);
 }
 
 TH_MAIN(res_explain)
