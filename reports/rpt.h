@@ -182,6 +182,8 @@ enum rpt_warn {
 				   * summary's own) */
 };
 
+struct rpt_plan;
+
 struct rpt_query {
 	const char *id;
 	struct rpt_side old, new;
@@ -192,8 +194,12 @@ struct rpt_query {
 					  * 2 x min-effect at this query's noise, without and
 					  * with the baseline's df; NaN otherwise */
 	enum rpt_verdict verdict;
-	int plan_changed;   /* a plan fingerprint of one side never occurs on the other; then
-			     * new.plan_sha256/plan is the first new plan old never had */
+	int plan_changed; /* a plan fingerprint of one side never occurs on the other; then
+			   * new.plan_sha256/plan is the first new plan old never had (a
+			   * fingerprint that differs only in the order of JSON members is
+			   * no change: docs/explain.md) */
+	struct rpt_plan *plan_diff; /* the structural diff of old.plan and new.plan when the
+				     * plan changed and both parse (reports/rpt_plan.h), or NULL */
 	int result_changed; /* a result fingerprint (ok restarts) of one side never occurs on
 			     * the other, or the row counts differ, or a side's row count changed
 			     * between executions: verdict wrong-result */
@@ -208,9 +214,9 @@ struct rpt_query {
 	 * does not record plan.query_timeout_s. */
 	int bound;
 	double bound_ratio;
-	size_t n_pairs;		   /* restart indices ok on both sides (rpt_query_pairs) */
-	int sbs; /* side by side, paired: a pair is the mean log ratio of its alternated
-		  * executions (rpt_query_pairs) */
+	size_t n_pairs; /* restart indices ok on both sides (rpt_query_pairs) */
+	int sbs;	/* side by side, paired: a pair is the mean log ratio of its alternated
+			 * executions (rpt_query_pairs) */
 	struct st_seq_state seq;   /* --sequential: the replay over the pairs in file order */
 	struct st_prior seq_prior; /* --sequential with --baseline: the variance this query's test
 				    * borrows on seq_base's df (rpt_seq_replay); df 0: none */
@@ -234,9 +240,9 @@ struct rpt_compare_opts {
 	int seq_auto;		 /* set by rpt_compare_build: replayed by default, not asked */
 	size_t max_pairs; /* its K; 0: the plan's max_pairs, else the most pairs of a query */
 	enum st_seq_spending spending;
-	int adjust_memory;	   /* each query's test adjusted for the memory-contention probe
-				    * (rpt_adjusted_tests; the fixed-sample test only) */
-	int exclude_disturbed;	   /* the files' disturbed restarts were removed before the build */
+	int adjust_memory;     /* each query's test adjusted for the memory-contention probe
+				* (rpt_adjusted_tests; the fixed-sample test only) */
+	int exclude_disturbed; /* the files' disturbed restarts were removed before the build */
 	size_t excluded_old, excluded_new; /* ... this many restarts of each */
 };
 
@@ -267,10 +273,10 @@ struct rpt_compare {
 	enum rpt_verdict worst; /* RPT_UNCHANGED when nothing was compared */
 	char **warnings;	/* file-level warnings (comparability with --force, ...) */
 	size_t n_warnings;
-	int paired;		 /* restart i of old tested against restart i of new */
-	int sbs;		 /* the two variants of one run --side-by-side */
-	const char *pairing_why; /* why paired or not (static) */
-	struct st_seq_design seq; /* --sequential: the design replayed */
+	int paired;		       /* restart i of old tested against restart i of new */
+	int sbs;		       /* the two variants of one run --side-by-side */
+	const char *pairing_why;       /* why paired or not (static) */
+	struct st_seq_design seq;      /* --sequential: the design replayed */
 	struct st_seq_design seq_base; /* ... for the queries that borrow a baseline's variance:
 					* the same with opts.prior_df (0: no query does) */
 	struct st_var_ratio lend;      /* --sequential --baseline: tonight's variances against the
@@ -419,14 +425,14 @@ struct rpt_summary_query {
 	size_t needed_lo, needed_hi; /* restarts needed at the 95% CI ends of the noise (0:
 				      * unknown, needed_hi_over: more than max) */
 	int needed_hi_over;
-	int have_noise;		/* >= 2 restarts: noise below is set */
-	struct st_noise noise;	/* sd of log restart means with CI and UCB, split */
-	int have_position;	/* a run-position effect was tested */
+	int have_noise;	       /* >= 2 restarts: noise below is set */
+	struct st_noise noise; /* sd of log restart means with CI and UCB, split */
+	int have_position;     /* a run-position effect was tested */
 	struct st_position position;
 	unsigned position_flags; /* bit j: position j + 1 differs (warm-up transient) */
 	int position_effect;	 /* the F test is significant after Bonferroni over queries */
 	unsigned warn;
-	struct rpt_work work; /* the work counters of the file (old side) */
+	struct rpt_work work;	/* the work counters of the file (old side) */
 	struct rpt_instr instr; /* the file's instruction counts (old side; compared with itself) */
 };
 
@@ -469,8 +475,8 @@ int rpt_summary_write(FILE *f, const struct rpt_summary *s, enum rpt_format fmt,
 		      struct errbuf *err);
 
 /* summary's work section: per query "Q3 constant over 3 restarts: Rows_read 17.8 k, ..." (the
- * three largest counts) or "Q1 varies (Handler_read_key restart means 0.27% apart): ..."; nothing when the
- * file has no work records. */
+ * three largest counts) or "Q1 varies (Handler_read_key restart means 0.27% apart): ..."; nothing
+ * when the file has no work records. */
 void rpt_work_summary_write(FILE *f, const struct rpt_summary *s, const char *prefix, int md);
 
 /* summary's instructions section: per query "Q1 894.89 M over 3 restarts (spread 0.013%)";
@@ -480,8 +486,8 @@ void rpt_instr_summary_write(FILE *f, const struct rpt_summary *s, const char *p
 /* TPC-H-style figures of one file (reports/rpt_tpch.c): information only, not a TPC-H result. */
 struct rpt_tpch {
 	double sf;
-	size_t restarts;   /* restarts with every single-stream item (power) */
-	int n_items;	   /* the power's items: queries, and RF1, RF2 when have_rf */
+	size_t restarts; /* restarts with every single-stream item (power) */
+	int n_items;	 /* the power's items: queries, and RF1, RF2 when have_rf */
 	int have_rf;
 	double power;	   /* the geometric mean over those restarts; NaN without */
 	size_t t_restarts; /* restarts with a throughput test */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* compare output: aligned text, Markdown (pull-request comments), JSON, JUnit XML. */
+#include "base/text.h"
 #include "reports/rpt.h"
 #include "reports/rpt_format.h"
 #include "reports/rpt_html.h"
+#include "reports/rpt_plan.h"
 #include "reports/rpt_table.h"
-#include "base/text.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,6 @@ static const char *verdict_color(enum rpt_verdict v)
 		return NULL;
 	}
 }
-
 
 /* Why a baseline variance was not used by a query's test, or NULL. */
 static const char *baseline_unused_why(enum st_baseline_use u)
@@ -184,8 +184,10 @@ static void rules(FILE *f, const struct rpt_compare *c, const char *prefix)
 			"%s-adjusted p < %g)\n",
 			prefix, me, 1 + c->opts.min_effect, corr, c->opts.alpha);
 	else
-		fprintf(f, "%sregression: significantly slower (%s-adjusted p < %g); estimated >= %g%%\n",
-			prefix, corr, c->opts.alpha, me);
+		fprintf(
+		    f,
+		    "%sregression: significantly slower (%s-adjusted p < %g); estimated >= %g%%\n",
+		    prefix, corr, c->opts.alpha, me);
 	fprintf(f, "%sunchanged: %g%% CI within +-%g%% (TOST, per query, ", prefix,
 		100.0 * (1 - 2 * c->opts.alpha), me);
 	if (c->n_tested == 0) /* "not corrected for 0 queries" read as if 0 were a count tested */
@@ -202,7 +204,8 @@ static void baseline_line(FILE *f, const struct rpt_compare *c, const char *pref
 	const char *q = md ? "`" : "'";
 	if (!c->baseline.res)
 		return;
-	fprintf(f, "%sbaseline: %s%s%s: restart variance pooled in for %zu quer%s, not used for %zu",
+	fprintf(f,
+		"%sbaseline: %s%s%s: restart variance pooled in for %zu quer%s, not used for %zu",
 		prefix, q, c->baseline.path, q, c->n_base_used, c->n_base_used == 1 ? "y" : "ies",
 		c->n_base_unused);
 	if (c->n_base_unused && c->n_base_used == 0 && c->opts.method == ST_METHOD_WELCH)
@@ -213,8 +216,7 @@ static void baseline_line(FILE *f, const struct rpt_compare *c, const char *pref
 		fprintf(f, " (see marks)");
 	if (isfinite(c->power_base))
 		fprintf(f, "; median power for a %g%% slowdown %.0f%% without it, %.0f%% with it",
-			200.0 * c->opts.min_effect, 100.0 * c->power_nobase,
-			100.0 * c->power_base);
+			200.0 * c->opts.min_effect, 100.0 * c->power_nobase, 100.0 * c->power_base);
 	fputc('\n', f);
 }
 
@@ -376,10 +378,28 @@ static void row_cells(struct row_cells *out, const struct rpt_compare *c, const 
 	fmt_marks(out->marks, sizeof(out->marks), q);
 }
 
-/* After the verdicts (md: as Markdown): the work and instruction lines, then the warnings. */
+/* The plan diff of each query whose plan changed (docs/explain.md). */
+static void plans_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_queries; i++)
+		n += c->queries[i].plan_diff != NULL;
+	if (!n)
+		return;
+	fprintf(f, "\n%s (EXPLAIN FORMAT=JSON diffed as trees; docs/explain.md): %zu quer%s\n%s",
+		md ? "**Plans changed**" : "plans changed", n, n == 1 ? "y" : "ies",
+		md ? "\n" : "");
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (c->queries[i].plan_diff)
+			rpt_plan_write(f, c->queries[i].id, c->queries[i].plan_diff, prefix, md);
+}
+
+/* After the verdicts (md: as Markdown): the work, plan and instruction lines, then the
+ * warnings. */
 static void signals_and_warnings(FILE *f, const struct rpt_compare *c, int md)
 {
 	rpt_work_write(f, c, md ? "- " : "  ", md);
+	plans_write(f, c, md ? "- " : "  ", md);
 	rpt_instr_write(f, c, md ? "- " : "  ", md);
 	if (count_warnings(c)) {
 		fputs(md ? "\n**Warnings**\n\n" : "\nwarnings:\n", f);
@@ -390,8 +410,8 @@ static void signals_and_warnings(FILE *f, const struct rpt_compare *c, int md)
 int rpt_compare_write_text(FILE *f, const struct rpt_compare *c, int color, struct errbuf *err)
 {
 	(void)err;
-	static const char *const heads[] = {"query", "verdict", "old ms",   "new ms", "ratio",
-					    "CI",    "test",	"p adj",    "restarts", "marks"};
+	static const char *const heads[] = {"query", "verdict", "old ms", "new ms",   "ratio",
+					    "CI",    "test",	"p adj",  "restarts", "marks"};
 	char ci_head[48], counts[256];
 	struct rpt_table t;
 	snprintf(ci_head, sizeof(ci_head), "%g%% CI (unadj.)", ci_level(c));
@@ -441,8 +461,7 @@ int rpt_compare_write_text(FILE *f, const struct rpt_compare *c, int color, stru
 	return 0;
 }
 
-int rpt_compare_write_markdown(FILE *f, const struct rpt_compare *c, int color,
-			       struct errbuf *err)
+int rpt_compare_write_markdown(FILE *f, const struct rpt_compare *c, int color, struct errbuf *err)
 {
 	(void)color;
 	(void)err;
@@ -553,10 +572,12 @@ static void options_json(json_t *o, const struct rpt_compare *c)
 		      "improvements",
 		      c->opts.alt == ST_GREATER ? "own family (p_improvement_adjusted)"
 						: "same family as regressions (two-sided p)",
-		      "unchanged", "TOST: ci_tost (1 - 2 alpha) inside the margin, per query, not "
-				   "corrected for multiplicity",
-		      "ci", "ci: (1 - alpha) per query, not adjusted; ci_simultaneous: "
-			    "Bonferroni over the tested queries"));
+		      "unchanged",
+		      "TOST: ci_tost (1 - 2 alpha) inside the margin, per query, not "
+		      "corrected for multiplicity",
+		      "ci",
+		      "ci: (1 - alpha) per query, not adjusted; ci_simultaneous: "
+		      "Bonferroni over the tested queries"));
 }
 
 /* One query of the comparison as JSON. */
@@ -588,8 +609,9 @@ static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q
 	json_object_set_new(jq, "variance_test_p", res_json_num(q->test.var_f_p));
 	if (q->test.kind == ST_TEST_ADJUSTED || q->test.kind == ST_TEST_PAIRED_ADJUSTED)
 		json_object_set_new(jq, "adjusted",
-				    json_pack("{s:o, s:o}", "slope", res_json_num(q->test.adj_slope),
-					      "sd_ratio", res_json_num(q->test.adj_sd_ratio)));
+				    json_pack("{s:o, s:o}", "slope",
+					      res_json_num(q->test.adj_slope), "sd_ratio",
+					      res_json_num(q->test.adj_sd_ratio)));
 	json_object_set_new(
 	    jq, "baseline",
 	    q->test.base_use == ST_BASE_NONE
@@ -611,8 +633,10 @@ static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q
 		json_object_set_new(plan, "old", res_json_str(q->old.plan));
 		json_object_set_new(plan, "new", res_json_str(q->new.plan));
 	}
+	json_object_set_new(plan, "diff", q->plan_diff ? rpt_plan_json(q->plan_diff) : json_null());
 	json_object_set_new(jq, "plan", plan);
-	json_object_set_new(jq, "work", q->work.compared ? rpt_work_json(&q->work, 1) : json_null());
+	json_object_set_new(jq, "work",
+			    q->work.compared ? rpt_work_json(&q->work, 1) : json_null());
 	json_object_set_new(jq, "instructions", rpt_instr_json(&q->instr));
 	json_object_set_new(jq, "warnings", warn_json(q->warn));
 	json_object_set_new(jq, "sequential", rpt_seq_query_json(c, q));
@@ -725,7 +749,8 @@ int rpt_compare_write_junit(FILE *f, const struct rpt_compare *c, int color, str
 		fmt_p(p, sizeof(p), shown_padj(c, q));
 		fmt_marks(marks, sizeof(marks), q);
 		snprintf(msg, sizeof(msg),
-			 "%s: old %s ms, new %s ms, ratio %s (CI %s, per query, unadjusted), p adj %s%s%s%s%s",
+			 "%s: old %s ms, new %s ms, ratio %s (CI %s, per query, unadjusted), p adj "
+			 "%s%s%s%s%s",
 			 rpt_verdict_name(q->verdict), a, b, r, ci, p, q->why ? "; " : "",
 			 q->why ? q->why : "", marks[0] ? "; " : "", marks);
 		fprintf(f, "    <testcase classname=\"dbt3stab.compare\" name=\"");

@@ -18,7 +18,8 @@ static char **work_notes(const struct rpt_compare *cmp, size_t *n_out, size_t *n
 	if (!notes)
 		return NULL;
 	if (cmp->n_work_compared &&
-	    asprintf(&notes[n++], "work (server counters, docs/work.md): %zu of %zu queries changed",
+	    asprintf(&notes[n++],
+		     "work (server counters, docs/work.md): %zu of %zu queries changed",
 		     cmp->n_work_changed, cmp->n_work_compared) < 0)
 		notes[--n] = NULL;
 	for (size_t i = 0; i < cmp->n_queries; i++) {
@@ -100,6 +101,7 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		r->sim_hi = tested ? q->test.ci_sim_hi : NAN;
 		r->test = rpt_test_name(q->test.kind);
 		r->plan_changed = q->plan_changed;
+		r->plan_diff = q->plan_diff;
 		r->wrong = q->result_changed && !q->data_differs;
 		r->why = q->why;
 		if (q->bound && isfinite(q->bound_ratio)) {

@@ -6,8 +6,8 @@
  * page has. Not for other modules. */
 #ifndef DBT3_RPT_HTML_INT_H
 #define DBT3_RPT_HTML_INT_H
-#include "result/res.h"
 #include "base/util.h"
+#include "result/res.h"
 #include "stats/st_instr.h"
 #include <stdio.h>
 
@@ -55,7 +55,9 @@ struct rpt_html_row {
 	double sim_lo, sim_hi; /* simultaneous CI (Bonferroni); NaN when untested */
 	const char *test;      /* "pooled", "welch", "pooled+baseline", ... (static) */
 	int plan_changed, wrong;
-	int bound; /* +1: ratio is a lower bound (new always timed out), -1 an upper bound, 0 none */
+	const struct rpt_plan *plan_diff; /* the structural plan diff, or NULL */
+	int bound; /* +1: ratio is a lower bound (new always timed out), -1 an upper bound, 0 none
+		    */
 	const char *why; /* reason for inconclusive / wrong-result, or NULL (static) */
 };
 
@@ -84,7 +86,7 @@ struct rpt_html_page {
 		double ratio, lo, hi;
 	} overall;
 	const struct rpt_compare *cmp; /* compare mode: the model (borrowed), for the sequential
-				     * section */
+					* section */
 };
 
 /* Fills the page for n results: query ids (the n_ids given, else the union in order of first
@@ -122,6 +124,11 @@ void rpt_html_page_tail(FILE *out, const char *data, const unsigned char *js, si
 /* The pieces of a page, in rpt_html_*.c (see each file). */
 /* rpt_html_text.c */
 void rpt_html_esc(FILE *out, const char *s);
+
+/* Both plans' tables and strategies side by side with the diff's changes marked. */
+struct rpt_plan;
+void rpt_html_plan_diff(FILE *out, const struct rpt_plan *p, const char *old_name,
+			const char *new_name);
 void rpt_html_esc_limited(FILE *out, const char *s, size_t max);
 char *rpt_html_cut(const char *s, size_t max);
 void rpt_html_fmt_ms(char *buf, size_t n, double ms);

@@ -276,9 +276,12 @@ static void write_plans(FILE *out, const struct rpt_html_page *pg, size_t q)
 	if (!show_plans(pg, q))
 		return;
 	fputs(
-	    "<div class=\"plans\"><h4>Plans (EXPLAIN FORMAT=JSON, first restart of each side)</h4>"
-	    "<div class=\"side-by-side\">",
+	    "<div class=\"plans\"><h4>Plans (EXPLAIN FORMAT=JSON, first restart of each side)</h4>",
 	    out);
+	if (pg->compare && pg->rows[q].plan_diff && pg->n_sides == 2)
+		rpt_html_plan_diff(out, pg->rows[q].plan_diff, pg->sides[0].name,
+				   pg->sides[1].name);
+	fputs("<div class=\"side-by-side\">", out);
 	for (size_t s = 0; s < pg->n_sides; s++) {
 		const struct rpt_html_fig *f = &pg->figs[q * pg->n_sides + s];
 		fputs("<div><h4>", out);

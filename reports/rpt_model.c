@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The compare and summary models: restart means per query, tests, corrections, verdicts. */
-#include "reports/rpt.h"
 #include "base/util.h"
+#include "reports/rpt.h"
+#include "reports/rpt_plan.h"
 #include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdarg.h>
@@ -150,6 +151,7 @@ void rpt_compare_free(struct rpt_compare *c)
 		rpt_side_release(&c->queries[i].old);
 		rpt_side_release(&c->queries[i].new);
 		rpt_work_release(&c->queries[i].work);
+		rpt_plan_free(c->queries[i].plan_diff);
 	}
 	free(c->queries);
 	for (size_t i = 0; i < c->n_warnings; i++)
@@ -193,6 +195,37 @@ static const struct res_restart *first_unmatched(const struct res_query *a,
 	return NULL;
 }
 
+/* The side's stored fingerprint is the SHA-256 of its plan text's shape. */
+static int fingerprint_of_plan(const struct rpt_side *s)
+{
+	struct errbuf err;
+	char *shape = NULL, hex[65];
+	if (!s->plan_sha256 || res_explain_shape(s->plan, &shape, &err) < 0)
+		return 0;
+	util_sha256_hex(hex, shape, strlen(shape));
+	free(shape);
+	return strcmp(hex, s->plan_sha256) == 0;
+}
+
+/* A changed plan's structural diff. When both plans parse, their fingerprints are their
+ * shapes' and the shapes are equal but for the order of members, the plan did not change
+ * (docs/explain.md); a plan that does not parse, or a diff without changes of plans whose
+ * fingerprints are not their shapes', keeps the fingerprint's word without a diff. */
+static void diff_plans(struct rpt_query *q)
+{
+	struct errbuf err;
+	if (!q->plan_changed || !q->old.plan || !q->new.plan)
+		return;
+	if (rpt_plan_build(&q->plan_diff, q->old.plan, q->new.plan, &err) < 0)
+		return;
+	if (res_xdiff_plan_changes(&q->plan_diff->diff) == 0) {
+		rpt_plan_free(q->plan_diff);
+		q->plan_diff = NULL;
+		if (fingerprint_of_plan(&q->old) && fingerprint_of_plan(&q->new))
+			q->plan_changed = 0;
+	}
+}
+
 /* Sets result_changed/plan_changed from the fingerprints of the two sides (as sets: a result
  * that varies between restarts is a change only if the other side never produced it). */
 static void compare_fingerprints(struct rpt_query *q)
@@ -214,6 +247,7 @@ static void compare_fingerprints(struct rpt_query *q)
 		q->old.plan_sha256 = na->plan_sha256;
 		q->old.plan = na->plan;
 	}
+	diff_plans(q);
 }
 
 static void test_none(struct st_test *t)
@@ -607,8 +641,9 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		goto oom;
 	rpt_pairing_decide(c);
 	if (c->sbs && opts->adjust_memory) {
-		errbuf_set(err, "'%s' and '%s' ran side by side: the two sides of a pair share the "
-				"host's state and are tested paired; drop --adjust-memory",
+		errbuf_set(err,
+			   "'%s' and '%s' ran side by side: the two sides of a pair share the "
+			   "host's state and are tested paired; drop --adjust-memory",
 			   old->path, new->path);
 		goto fail;
 	}
