@@ -140,7 +140,7 @@ TH_TEST(srv_hostile_db, f2_planted_links_in_the_instance)
 }
 
 /* F3: links planted at the old temp names of compare -o and gen -o in a directory the second
- * user owns: root's outputs are written, the victim is unchanged. */
+ * user owns: compare's report is written, gen refuses the directory, the victim is unchanged. */
 TH_TEST(srv_hostile_db, f3_planted_links_at_output_temp_names)
 {
 	char victim[4300], udir[4300], path[4400];
@@ -158,12 +158,14 @@ TH_TEST(srv_hostile_db, f3_planted_links_at_output_temp_names)
 			      "'%s/tests/data/cmp_same.json' -o '%s/c.txt'",
 			      DBT3_BINARY, DBT3_SOURCE_DIR, DBT3_SOURCE_DIR, udir),
 			0);
+	/* an output directory another user owns is refused (util_outdir_open): nothing written */
 	CU_ASSERT_EQUAL(th_sh(out, sizeof(out), "'%s' gen -q -s 0.01 -T region -o '%s/g'",
 			      DBT3_BINARY, udir),
-			0);
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "belongs to uid"));
 	assert_victim(victim);
 	snprintf(path, sizeof(path), "%s/g/region.tbl", udir);
-	CU_ASSERT_EQUAL(access(path, F_OK), 0);
+	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
 }
 
 /* F5: server init on the second user's non-empty directory, and on one of the server's user
