@@ -24,7 +24,7 @@ def hacking(text):
 
 GOOD = ("`base/util.h`, `util.h`, `struct errbuf`, `errbuf.len`, `util_parse_long/_double`, "
         "`CLI_ROW_STRING`, `_STRING`, `commands/cmd_<name>.c`, `tests/test_<module>.c`, "
-        "`base/`, `*.c`, `../shared/STYLE.md`, `DIR/client.cnf`, `/results/`, `build-x/y`, "
+        "`base/`, `*.c`, `../elsewhere/STYLE.md`, `DIR/client.cnf`, `/results/`, `build-x/y`, "
         "`dbt3stab run --budget 45m`, `run --budget`, `history check`, `--budget`, "
         "`-DENABLE_WERROR=ON`, `cmd_<name>`, `format_names`, `int cmd_run(void)`")
 
