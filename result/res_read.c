@@ -319,7 +319,7 @@ static int top_string(struct rd *rd, json_t *root, const char *key, unsigned w, 
 	rd_path_join(p, sizeof(p), "$", key);
 	const char *text = json_is_string(v) ? json_string_value(v) : NULL;
 	if (text && timestamp && !is_timestamp(text))
-		return rd_fail(rd, p, "not a UTC timestamp like 2026-11-30T02:48:56Z: \"%.40s\"",
+		return rd_fail(rd, p, "not a UTC timestamp like YYYY-MM-DDThh:mm:ssZ: \"%.40s\"",
 			       text);
 	if (text && !timestamp && json_string_length(v) > 256)
 		return rd_fail(rd, p, "longer than 256 characters");
