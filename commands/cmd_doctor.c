@@ -2,14 +2,14 @@
 /* dbt3stab doctor: checks the host for sources of benchmark noise; --tune / --reset. */
 #include "base/cli.h"
 #include "base/text.h"
-#include "pinning/doctor.h"
-#include "pinning/doctor_noise.h"
-#include "pinning/pin.h"
-#include "runner/run_memprobe.h"
-#include "stats/st_cost.h"
 #include "commands/cmd.h"
 #include "commands/cmd_output.h"
 #include "commands/cmd_pin_opts.h"
+#include "pinning/doctor.h"
+#include "pinning/doctor_quiet.h"
+#include "pinning/pin.h"
+#include "runner/run_memprobe.h"
+#include "stats/st_cost.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,7 +18,7 @@
 struct doctor_args {
 	struct pin_opts pin;
 	int as_json, tune, reset, quiet, help;
-	double noise_s;
+	double sample_s;
 };
 
 static const struct cli_opt options[] = {
@@ -28,7 +28,7 @@ static const struct cli_opt options[] = {
 		 "(under $DBT3STAB_HOME or ~/.dbt3stab); then, the host being quiet, store the "
 		 "memory probe's floor that host_noise judges by (3 times --noise-seconds)"),
     CLI_ROW_FLAG("reset", 0, struct doctor_args, reset, "restore the values --tune saved"),
-    CLI_ROW_NUM(CLI_OPT_DOUBLE, "noise-seconds", "S", struct doctor_args, noise_s, 0, 60,
+    CLI_ROW_NUM(CLI_OPT_DOUBLE, "noise-seconds", "S", struct doctor_args, sample_s, 0, 60,
 		"bad --noise-seconds '%s' (0 to 60)",
 		"how long host_noise samples the memory probe and steal time (default 3; 0: not "
 		"at all)"),
@@ -72,7 +72,7 @@ static char *state_file(const char *name)
 	return p;
 }
 
-/* What the host-noise check needs of the placement. */
+/* What the host-quietness check needs of the placement. */
 struct bench_place {
 	int n_server; /* the first n_server of the PUs are the server's; 0: unpinned */
 	size_t llc;   /* the largest data cache above the server's PU (0: unknown) */
@@ -104,9 +104,9 @@ static int benchmark_cpus(const struct pin_opts *o, unsigned *cpus, int max, int
 	return rc;
 }
 
-/* The host-noise check's probes: run's memory probe and the memory reference, each taken by a
+/* The host-quietness check's probes: run's memory probe and the memory reference, each taken by a
  * thread of its own on the server's PUs (runner/run_memprobe.h), one at a time. */
-struct noise_probes {
+struct quiet_probes {
 	struct run_memprobe *near, *far;
 	struct run_memprobe_worker *wn, *wf;
 	struct doctor_probe p;
@@ -114,15 +114,15 @@ struct noise_probes {
 
 static double take_near(void *ctx)
 {
-	return run_memprobe_worker_take(((struct noise_probes *)ctx)->wn);
+	return run_memprobe_worker_take(((struct quiet_probes *)ctx)->wn);
 }
 
 static double take_far(void *ctx)
 {
-	return run_memprobe_worker_take(((struct noise_probes *)ctx)->wf);
+	return run_memprobe_worker_take(((struct quiet_probes *)ctx)->wf);
 }
 
-static void noise_close(struct noise_probes *n)
+static void quiet_close(struct quiet_probes *n)
 {
 	run_memprobe_worker_stop(n->wn);
 	run_memprobe_worker_stop(n->wf);
@@ -131,7 +131,7 @@ static void noise_close(struct noise_probes *n)
 	memset(n, 0, sizeof(*n));
 }
 
-static int noise_open(struct noise_probes *n, const struct bench_place *bp, const unsigned *cpus,
+static int quiet_open(struct quiet_probes *n, const struct bench_place *bp, const unsigned *cpus,
 		      struct errbuf *err)
 {
 	size_t ring = run_memprobe_ring_bytes(bp->llc), far = run_memprobe_far_bytes(ring);
@@ -140,7 +140,7 @@ static int noise_open(struct noise_probes *n, const struct bench_place *bp, cons
 	    run_memprobe_new_far(&n->far, far, RUN_MEMPROBE_FAR_STEPS, err) < 0 ||
 	    run_memprobe_worker_start(&n->wn, n->near, cpus, bp->n_server, err) < 0 ||
 	    run_memprobe_worker_start(&n->wf, n->far, cpus, bp->n_server, err) < 0) {
-		noise_close(n);
+		quiet_close(n);
 		return -1;
 	}
 	n->p = (struct doctor_probe){.near = take_near,
@@ -154,11 +154,11 @@ static int noise_open(struct noise_probes *n, const struct bench_place *bp, cons
 /* What compare's default test needs a side for a change of effect at restart noise sd. */
 static size_t restarts_for(double sd, double effect)
 {
-	return st_cost_restarts(NULL, DOCTOR_NOISE_QUERIES, effect, sd);
+	return st_cost_restarts(NULL, DOCTOR_QUIET_QUERIES, effect, sd);
 }
 
 /* The checks as JSON, host_noise with its figures. */
-static json_t *checks_json(const struct doctor_check *checks, const struct doctor_noise *noise)
+static json_t *checks_json(const struct doctor_check *checks, const struct doctor_quiet *hq)
 {
 	json_t *a = doctor_to_json(checks, DOCTOR_N_CHECKS);
 	size_t i;
@@ -167,12 +167,12 @@ static json_t *checks_json(const struct doctor_check *checks, const struct docto
 	{
 		const char *name = json_string_value(json_object_get(c, "name"));
 		if (name && strcmp(name, "host_noise") == 0)
-			json_object_set_new(c, "figures", doctor_noise_json(noise));
+			json_object_set_new(c, "figures", doctor_quiet_json(hq));
 	}
 	return a;
 }
 
-static int report(const struct doctor_check *checks, const struct doctor_noise *noise, int as_json,
+static int report(const struct doctor_check *checks, const struct doctor_quiet *hq, int as_json,
 		  const unsigned *cpus, int n_cpus)
 {
 	int warns = 0, unknown = 0;
@@ -184,9 +184,8 @@ static int report(const struct doctor_check *checks, const struct doctor_noise *
 		json_t *cp = json_array();
 		for (int i = 0; i < n_cpus; i++)
 			json_array_append_new(cp, json_integer(cpus[i]));
-		json_t *j =
-		    json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
-			      checks_json(checks, noise), "warn", warns, "unknown", unknown);
+		json_t *j = json_pack("{s:o, s:o, s:i, s:i}", "benchmark_cpus", cp, "checks",
+				      checks_json(checks, hq), "warn", warns, "unknown", unknown);
 		if (cmd_json_print(j) != CLI_OK)
 			return CLI_IO;
 	} else {
@@ -241,7 +240,7 @@ static void tune_floor(const struct doctor_env *env, int quiet)
 		cli_warn("no floor of the memory probe taken (--noise-seconds 0, or no probe)");
 		return;
 	}
-	if (doctor_noise_calibrate(&f, &kept, env, &err) < 0) {
+	if (doctor_quiet_calibrate(&f, &kept, env, &err) < 0) {
 		cli_warn("%s", err.msg);
 		return;
 	}
@@ -259,7 +258,7 @@ static void tune_floor(const struct doctor_env *env, int quiet)
 
 int cmd_doctor(int argc, char **argv)
 {
-	struct doctor_args a = {.noise_s = DOCTOR_NOISE_MS / 1000.0};
+	struct doctor_args a = {.sample_s = DOCTOR_QUIET_MS / 1000.0};
 	struct cli_parse p = {.cmd = "doctor", .base = &a};
 	struct errbuf err = {{0}};
 	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
@@ -289,26 +288,26 @@ int cmd_doctor(int argc, char **argv)
 	if (benchmark_cpus(&o, cpus, PIN_MAX_IDS, &n_cpus, &bp) < 0)
 		return CLI_USAGE;
 	struct doctor_check checks[DOCTOR_N_CHECKS];
-	struct doctor_noise noise;
+	struct doctor_quiet hq;
 	char *floor_file = state_file(DOCTOR_FLOOR_FILE);
 	struct doctor_env env = {.root = root,
 				 .cpus = cpus,
 				 .n_cpus = n_cpus,
 				 .sample_ms = 300,
-				 .noise_ms = (int)(a.noise_s * 1000 + 0.5),
+				 .quiet_ms = (int)(a.sample_s * 1000 + 0.5),
 				 .restarts = restarts_for,
 				 .floor_file = floor_file,
-				 .noise_out = &noise};
-	struct noise_probes np;
-	if (env.noise_ms > 0 && noise_open(&np, &bp, cpus, &err) == 0)
+				 .quiet_out = &hq};
+	struct quiet_probes np;
+	if (env.quiet_ms > 0 && quiet_open(&np, &bp, cpus, &err) == 0)
 		env.probe = &np.p;
-	else if (env.noise_ms > 0)
+	else if (env.quiet_ms > 0)
 		cli_warn("no memory probe: %s", err.msg);
 	if (a.tune)
 		tune_floor(&env, a.quiet);
 	doctor_run(checks, &env);
 	if (env.probe)
-		noise_close(&np);
+		quiet_close(&np);
 	free(floor_file);
-	return report(checks, &noise, a.as_json, cpus, n_cpus);
+	return report(checks, &hq, a.as_json, cpus, n_cpus);
 }

@@ -110,8 +110,8 @@ static int check_filters(const struct hargs *a)
 		if (!ok)
 			return cli_usage_error(
 			    "history",
-			    "bad --since '%s' (a UTC date or time: 2026-11-30 or "
-			    "2026-11-30T01:00:00Z)",
+			    "bad --since '%s' (a UTC date or time: YYYY-MM-DD or "
+			    "YYYY-MM-DDThh:mm:ssZ)",
 			    a->since);
 	}
 	return 0;

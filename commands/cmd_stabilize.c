@@ -4,7 +4,7 @@
 #include "base/cli_opt.h"
 #include "base/sigchain.h"
 #include "commands/cmd.h"
-#include "runner/run_stab.h"
+#include "runner/run_stabilize.h"
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>

@@ -17,7 +17,7 @@ struct doctor_check {
 	char fix[512];	  /* the command that fixes a warn, "" when none */
 };
 
-/* The probes of the host-noise check, given by the command (runner/run_memprobe.h): near takes
+/* The probes of the host-quietness check, given by the command (runner/run_memprobe.h): near takes
  * one probe of run's memory probe on the server's PUs, far one of the memory reference (a chase
  * far larger than the cache), each in ns a step (< 0: failed); ctx is theirs. The sizes are
  * for the text. */
@@ -28,7 +28,7 @@ struct doctor_probe {
 	size_t near_bytes, far_bytes;
 };
 
-struct doctor_noise;
+struct doctor_quiet;
 
 /* Where to look: root "" is the real system; tests point it at a directory that mirrors the
  * files under /proc and /sys. cpus are the PUs the benchmark will use (server then client). */
@@ -38,17 +38,17 @@ struct doctor_env {
 	int n_cpus;
 	int sample_ms; /* how long to watch the chosen CPUs for busy processes (0: 300) */
 	/* host_noise: its probes (NULL: not sampled, the check is unknown), how long to sample
-	 * (0: DOCTOR_NOISE_MS) and at most how many probes (0: DOCTOR_NOISE_MAX_PROBES); the
+	 * (0: DOCTOR_QUIET_MS) and at most how many probes (0: DOCTOR_QUIET_MAX_PROBES); the
 	 * restarts a side a change of effect needs at restart noise sd (the command's
-	 * st_cost_restarts for DOCTOR_NOISE_QUERIES queries; 0: more than it prices; NULL: not
+	 * st_cost_restarts for DOCTOR_QUIET_QUERIES queries; 0: more than it prices; NULL: not
 	 * said). */
 	const struct doctor_probe *probe;
-	int noise_ms, noise_max_probes;
+	int quiet_ms, quiet_max_probes;
 	size_t (*restarts)(double sd, double effect);
-	/* host_noise: the stored floor of the memory probe on this host (pinning/doctor_noise.h;
+	/* host_noise: the stored floor of the memory probe on this host (pinning/doctor_quiet.h;
 	 * NULL: none is read), and where the check's figures go (NULL: not wanted). */
 	const char *floor_file;
-	struct doctor_noise *noise_out;
+	struct doctor_quiet *quiet_out;
 };
 
 /* Number of checks doctor_run fills. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The doctor's checks: each reads /proc or /sys (under env->root) and never fails. */
-#include "pinning/doctor.h"
 #include "base/util_perf.h"
+#include "pinning/doctor.h"
 #include "pinning/doctor_int.h"
-#include "pinning/doctor_noise.h"
+#include "pinning/doctor_quiet.h"
 #include "pinning/pin.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -502,7 +502,7 @@ void doctor_run(struct doctor_check out[DOCTOR_N_CHECKS], const struct doctor_en
 	check_irqbalance(&out[10], root);
 	check_hypervisor(&out[11], root);
 	check_perf(&out[12], root);
-	doctor_noise_check(&out[13], env);
+	doctor_quiet_check(&out[13], env);
 }
 
 const char *doctor_status_name(enum doctor_status s)

@@ -4,7 +4,7 @@
 #ifndef DBT3_PIN_H
 #define DBT3_PIN_H
 #include "base/util.h"
-#include "pinning/stab.h"
+#include "pinning/stabilizers.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <sys/types.h>

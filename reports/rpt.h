@@ -299,7 +299,7 @@ struct rpt_compare {
 /* ---- --adjust-memory (rpt_adjust.c) ---- */
 
 /* Replaces tests[j] of query map[j] by the two-sample test adjusted for the memory-contention
- * covariate of each restart (res_noise_probe_covariate, st_compare_adjusted: >= 2 restarts a
+ * covariate of each restart (res_interf_probe_covariate, st_compare_adjusted: >= 2 restarts a
  * side with one, 4 in all), also for the variants of one run, which --adjust-memory does not
  * pair (rpt_pairing_decide: the covariate carries the host's state; docs/statistics.md); a
  * query without enough keeps its test. Sets c->n_adjusted and adjust_sd_ratio. -1 with err

@@ -56,8 +56,8 @@ int rpt_adjusted_tests(struct rpt_compare *c, struct st_test *tests, const size_
 {
 	double *co = NULL, *cn = NULL, *ratios = calloc(m ? m : 1, sizeof(double));
 	size_t nco = 0, ncn = 0;
-	int rc = -1, wo = ratios ? res_noise_probe_covariate(c->old.res, &co, &nco) : -1;
-	int wn = wo >= 0 ? res_noise_probe_covariate(c->new.res, &cn, &ncn) : -1;
+	int rc = -1, wo = ratios ? res_interf_probe_covariate(c->old.res, &co, &nco) : -1;
+	int wn = wo >= 0 ? res_interf_probe_covariate(c->new.res, &cn, &ncn) : -1;
 	c->n_adjusted = 0;
 	c->adjust_sd_ratio = NAN;
 	if (wo < 0 || wn < 0) {

@@ -221,7 +221,7 @@ void rpt_html_warnings_write(FILE *out, const struct rpt_html_page *pg)
 	for (size_t i = 0; !pg->compare && i < pg->n_sides; i++) { /* compare: in its notes */
 		char noise[1024];
 		int pool = res_file_pool_fits(pg->sides[i].res) == 0;
-		size_t nd = res_noise_line(pg->sides[i].res, noise, sizeof(noise));
+		size_t nd = res_interf_line(pg->sides[i].res, noise, sizeof(noise));
 		if (!pool && !nd)
 			continue;
 		if (!opened)

@@ -606,7 +606,7 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		goto oom;
 	for (size_t i = 0; i < 3; i++) {
 		char noise[1024];
-		if (files[i] && res_noise_line(files[i]->res, noise, sizeof(noise)) &&
+		if (files[i] && res_interf_line(files[i]->res, noise, sizeof(noise)) &&
 		    add_warning(c, "'%s': %s", files[i]->path, noise) < 0)
 			goto oom;
 	}

@@ -2,7 +2,7 @@
 /* compare: restarts paired within one interleaved run, and the replay of the sequential rule. */
 #include "reports/rpt.h"
 #include "stats/st_seq_tbounds.h"
-#include "stats/st_stab.h"
+#include "stats/st_var.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -106,7 +106,7 @@ static void header_line(FILE *f, const struct rpt_summary *s, int md)
 	char noise[1024];
 	if (res_file_pool_fits(r) == 0)
 		fprintf(f, "%s" RES_POOL_NOT_FIT "\n", md ? "**warning:** " : "warning: ");
-	if (res_noise_line(r, noise, sizeof(noise)))
+	if (res_interf_line(r, noise, sizeof(noise)))
 		fprintf(f, "%s%s\n", md ? "**warning:** " : "warning: ", noise);
 	struct errbuf err;
 	if (st_cost_host_line(noise, sizeof(noise), r, &err) > 0)
@@ -376,7 +376,7 @@ json_t *rpt_summary_to_json(const struct rpt_summary *s)
 	int fits = res_file_pool_fits(r);
 	json_object_set_new(o, "buffer_pool_fits", fits < 0 ? json_null() : json_boolean(fits));
 	char noise[1024];
-	size_t nd = res_noise_line(r, noise, sizeof(noise));
+	size_t nd = res_interf_line(r, noise, sizeof(noise));
 	json_object_set_new(o, "disturbed_restarts", json_integer((json_int_t)nd));
 	json_object_set_new(o, "disturbed", nd ? json_string(noise) : json_null());
 	json_object_set_new(

@@ -208,13 +208,13 @@ double res_restart_cost_s(const struct res_file *res);
 
 /* The level of interference (an idle host stays below it): summed over a restart's query
  * windows, other processes' CPU time on the benchmark PUs or the steal time above
- * RES_NOISE_SHARE of the window and at least RES_NOISE_FLOOR_MS and RES_NOISE_FLOOR_MS_PER_QUERY
+ * RES_INTERF_SHARE of the window and at least RES_INTERF_FLOOR_MS and RES_INTERF_FLOOR_MS_PER_QUERY
  * per query window (/proc/stat counts in 10 ms ticks, so each window may be off by a tick at
  * each end: seen, 30 ms of "others" in an idle restart of three short queries). In the file:
  * interference.disturbed_share, disturbed_floor_ms, disturbed_floor_ms_per_query. */
-#define RES_NOISE_SHARE 0.05
-#define RES_NOISE_FLOOR_MS 30.0
-#define RES_NOISE_FLOOR_MS_PER_QUERY 20.0
+#define RES_INTERF_SHARE 0.05
+#define RES_INTERF_FLOOR_MS 30.0
+#define RES_INTERF_FLOOR_MS_PER_QUERY 20.0
 /* Memory contention (the probe of runner/run_memprobe.h): a probe is under pressure when its
  * timed pass is slower than RES_MEM_PRESSURE_FACTOR times the file's floor (the fastest probe
  * it holds, host.memory_probe.floor_ns included); a restart is at the level when more than
@@ -242,14 +242,14 @@ double res_restart_cost_s(const struct res_file *res);
 /* Above this many restarts a restart stays in its own reference (it moves the median of a
  * thousand by at most half a place), so the rule is O(n log n) on a hostile file. */
 #define RES_UNUSUAL_LOO_MAX 1000
-enum res_noise_cause {
-	RES_NOISE_OTHER_CPU = 1 << 0,
-	RES_NOISE_STEAL = 1 << 1,
-	RES_NOISE_MEMORY = 1 << 2
+enum res_interf_cause {
+	RES_INTERF_OTHER_CPU = 1 << 0,
+	RES_INTERF_STEAL = 1 << 1,
+	RES_INTERF_MEMORY = 1 << 2
 };
 
 /* One restart's interference: the sums of its query entries' "interference" members. */
-struct res_noise_restart {
+struct res_interf_restart {
 	int index;
 	size_t n_queries; /* query entries with a record */
 	double window_ms, other_cpu_ms, steal_ms, server_cpu_ms, query_thread_cpu_ms,
@@ -262,70 +262,71 @@ struct res_noise_restart {
 	double mem_floor_ns;		/* the file's floor (0: no probe in the file) */
 	double server_pu_other_ms;	/* others' busy time on the server's own PUs, over n_spu */
 	size_t n_spu;			/* records with it (a pinned server; files before it: 0) */
-	unsigned level;			/* enum res_noise_cause bits: at the level (contended) */
+	unsigned level;			/* enum res_interf_cause bits: at the level (contended) */
 	unsigned causes; /* ... at the level and unusual for the run; nonzero: disturbed */
 };
 
 /* The calibration probes before the first server start (host.memory_probe.calibration_ns):
  * how many, and how many of them were under pressure against the file's floor. */
-struct res_noise_calib {
+struct res_interf_calib {
 	size_t n, pressured;
 };
 
 /* Sets r[i].level and r[i].causes of the n restarts of one file by the rule above; cal (NULL:
  * none recorded) joins the memory reference when it has at least RES_MEM_MIN_PROBES probes. */
-void res_noise_classify(struct res_noise_restart *r, size_t n, const struct res_noise_calib *cal);
+void res_interf_classify(struct res_interf_restart *r, size_t n,
+			 const struct res_interf_calib *cal);
 
 /* The restarts of res that have interference records, by index ascending (*out malloc'd, the
  * caller frees; *n_out 0 for files without records). -1 on out of memory. */
-int res_noise_restarts(const struct res_file *res, struct res_noise_restart **out, size_t *n_out);
+int res_interf_restarts(const struct res_file *res, struct res_interf_restart **out, size_t *n_out);
 
 /* "other processes 48% of a PU" / "steal 7% of a PU" / "memory contention after 9 of 22
  * queries" (all that apply): the time over the restart's windows (above 100% when others kept
  * several PUs busy), the probes under pressure. */
-void res_noise_cause_text(char *out, size_t len, const struct res_noise_restart *r);
+void res_interf_cause_text(char *out, size_t len, const struct res_interf_restart *r);
 
 /* Counts the disturbed restarts; restart indexes (1-based) listed as "2, 5" in list. */
-size_t res_noise_disturbed_list(const struct res_noise_restart *r, size_t n, char *list,
-				size_t len);
+size_t res_interf_disturbed_list(const struct res_interf_restart *r, size_t n, char *list,
+				 size_t len);
 
 /* One line naming the disturbed restarts and by how much, e.g. "1 of 3 restarts disturbed
  * (restart 2: other processes 48% of a PU)"; returns how many (0: out is ""). */
-size_t res_noise_line(const struct res_file *res, char *out, size_t len);
+size_t res_interf_line(const struct res_file *res, char *out, size_t len);
 
 /* The top-level "interference" member: the rule and each restart's sums and verdict. */
-json_t *res_noise_json(const struct res_noise_restart *r, size_t n);
+json_t *res_interf_json(const struct res_interf_restart *r, size_t n);
 
 /* Contention of the host rather than of one restart: a cause at its level in at least half of
  * the restarts with records, and in at least 2, is the host's (docs/run.md, "Interference"). */
-struct res_noise_host {
+struct res_interf_host {
 	size_t n;		/* restarts with records */
 	size_t at_level[3];	/* restarts at the level of other CPU, steal, memory */
 	double median_share[3]; /* the median over those restarts of their share of the window
 				 * (other CPU, steal) or of their probes under pressure (memory) */
 	double probe_median_ns; /* the median probe after a query in the file (0: none) */
 	double floor_ns;	/* the file's floor (0: no probe) */
-	unsigned causes;	/* enum res_noise_cause bits: the host's */
+	unsigned causes;	/* enum res_interf_cause bits: the host's */
 };
 
-/* Fills out from the restarts of res (res_noise_restarts); -1 on out of memory. */
-int res_noise_host(struct res_noise_host *out, const struct res_file *res);
+/* Fills out from the restarts of res (res_interf_restarts); -1 on out of memory. */
+int res_interf_host(struct res_interf_host *out, const struct res_file *res);
 
 /* "memory contention throughout (probe median 3.1x its floor)", "other processes 12% of a PU
  * in 5 of 8 restarts", the host's causes joined by "; "; returns their number (0: out ""). */
-int res_noise_host_text(char *out, size_t len, const struct res_noise_host *h);
+int res_interf_host_text(char *out, size_t len, const struct res_interf_host *h);
 
 /* {"memory": {"restarts", "of", "median_share", "probe_median_ns", "floor_ns"},
  *  "other_cpu": {"restarts", "of", "median_share"}, "steal": ...}: the host's causes only
  * (an empty object when none). */
-json_t *res_noise_host_json(const struct res_noise_host *h);
+json_t *res_interf_host_json(const struct res_interf_host *h);
 
 /* The memory-contention covariate of every restart of res (compare --adjust-memory): the mean
  * of the natural logs of the probes after its queries (interference.memory_probe_after_ns of
  * every query entry of the restart), in (*out)[index], NaN for an index without probes; *out_n
  * the highest index + 1 (*out malloc'd, the caller frees). Returns the restarts with a value
  * (0: the file has no probes), -1 on out of memory. */
-int res_noise_probe_covariate(const struct res_file *res, double **out, size_t *out_n);
+int res_interf_probe_covariate(const struct res_file *res, double **out, size_t *out_n);
 
 /* Removes the entries of disturbed restarts from every query; *out_n the restarts removed. */
 int res_file_drop_disturbed(struct res_file *res, size_t *out_n);

@@ -211,9 +211,8 @@ static int parse_restart(struct rd *rd, json_t *o, const char *path, struct res_
 	if (rd_member(rd, o, path, "plan", W_STRING | W_NULL | W_OPTIONAL, &v) < 0 ||
 	    copy_string(rd, path, v, &r->plan) < 0)
 		return -1;
-	if (rd_check_noise_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0 ||
-	    rd_check_refresh_entry(rd, o, path) < 0 ||
-	    check_counts(rd, o, path, r->n_measured) < 0)
+	if (rd_check_interf_entry(rd, o, path) < 0 || check_restart_optional(rd, o, path) < 0 ||
+	    rd_check_refresh_entry(rd, o, path) < 0 || check_counts(rd, o, path, r->n_measured) < 0)
 		return -1;
 	return keep_extra(rd, o, path, known, &r->extra);
 }
@@ -320,7 +319,7 @@ static int top_string(struct rd *rd, json_t *root, const char *key, unsigned w, 
 	rd_path_join(p, sizeof(p), "$", key);
 	const char *text = json_is_string(v) ? json_string_value(v) : NULL;
 	if (text && timestamp && !is_timestamp(text))
-		return rd_fail(rd, p, "not a UTC timestamp like 2026-11-30T02:48:56Z: \"%.40s\"",
+		return rd_fail(rd, p, "not a UTC timestamp like YYYY-MM-DDThh:mm:ssZ: \"%.40s\"",
 			       text);
 	if (text && !timestamp && json_string_length(v) > 256)
 		return rd_fail(rd, p, "longer than 256 characters");
@@ -698,7 +697,7 @@ static int parse_top(struct rd *rd, struct res_file *res, json_t *root)
 			return -1;
 	}
 	json_t *cost;
-	if (rd_check_noise_top(rd, root) < 0 ||
+	if (rd_check_interf_top(rd, root) < 0 ||
 	    rd_member(rd, root, "$", "verdict_cost", W_OBJECT | W_OPTIONAL, &cost) < 0)
 		return -1;
 	return keep_extra(rd, root, "$", known, &res->extra);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What the result reader's parts share: the reading state, the member checks (result/res_read.c)
- * and the interference checks (result/res_read_noise.c). Not for use outside result/. */
+ * and the interference checks (result/res_read_interf.c). Not for use outside result/. */
 #ifndef DBT3_RES_READ_INT_H
 #define DBT3_RES_READ_INT_H
 #include "result/res.h"
@@ -54,10 +54,10 @@ int rd_num_member(struct rd *rd, json_t *obj, const char *path, const char *key,
 		  double hi, unsigned w);
 
 /* A query entry's optional "interference" record at path. */
-int rd_check_noise_entry(struct rd *rd, json_t *o, const char *path);
+int rd_check_interf_entry(struct rd *rd, json_t *o, const char *path);
 
 /* $.interference (optional): the rule and each restart's sums and verdict. */
-int rd_check_noise_top(struct rd *rd, json_t *root);
+int rd_check_interf_top(struct rd *rd, json_t *root);
 
 /* run --refresh (result/res_read_rf.c): a restart entry's optional "refresh" and "data_check",
  * and the optional $.plan.refresh. */

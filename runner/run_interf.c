@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define NOISE_MAX_CPUS 64
+#define INTERF_MAX_CPUS 64
 
 /* ---- parsers ---- */
 
@@ -178,7 +178,7 @@ struct snap {
 
 struct run_interf {
 	pid_t pid, tid;
-	unsigned cpus[NOISE_MAX_CPUS];
+	unsigned cpus[INTERF_MAX_CPUS];
 	int n_cpus;
 	int n_server; /* the first n_server of cpus are the server's (0: not known) */
 	double ms_per_tick;
@@ -212,7 +212,7 @@ int run_interf_new(struct run_interf **out, pid_t server, pid_t query_tid, const
 		return errbuf_set(err, "out of memory");
 	n->pid = server;
 	n->tid = query_tid;
-	n->n_cpus = n_cpus > NOISE_MAX_CPUS ? NOISE_MAX_CPUS : n_cpus;
+	n->n_cpus = n_cpus > INTERF_MAX_CPUS ? INTERF_MAX_CPUS : n_cpus;
 	if (n->n_cpus > 0)
 		memcpy(n->cpus, cpus, sizeof(unsigned) * (size_t)n->n_cpus);
 	long hz = sysconf(_SC_CLK_TCK);
@@ -506,23 +506,23 @@ int run_interf_open(struct run_interf **out, struct srv *s, MYSQL *conn, const s
 
 int run_interf_update(struct res_file *res)
 {
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n;
-	if (res_noise_restarts(res, &r, &n) < 0)
+	if (res_interf_restarts(res, &r, &n) < 0)
 		return -1;
 	if (n) {
 		if (!res->extra && !(res->extra = json_object())) {
 			free(r);
 			return -1;
 		}
-		json_object_set_new(res->extra, "interference", res_noise_json(r, n));
+		json_object_set_new(res->extra, "interference", res_interf_json(r, n));
 	}
 	free(r);
-	struct res_noise_host h;
-	if (res_noise_host(&h, res) < 0)
+	struct res_interf_host h;
+	if (res_interf_host(&h, res) < 0)
 		return -1;
 	if (h.causes && json_is_object(res->host))
-		json_object_set_new(res->host, "contention", res_noise_host_json(&h));
+		json_object_set_new(res->host, "contention", res_interf_host_json(&h));
 	else if (json_is_object(res->host))
 		json_object_del(res->host, "contention");
 	return 0;
@@ -530,14 +530,14 @@ int run_interf_update(struct res_file *res)
 
 int run_interf_disturbed(const struct res_file *res, int idx, char *why, size_t len)
 {
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n;
 	int found = 0;
-	if (res_noise_restarts(res, &r, &n) < 0)
+	if (res_interf_restarts(res, &r, &n) < 0)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (r[i].index == idx && r[i].causes) {
-			res_noise_cause_text(why, len, &r[i]);
+			res_interf_cause_text(why, len, &r[i]);
 			found = 1;
 		}
 	free(r);

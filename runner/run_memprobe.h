@@ -22,7 +22,7 @@ void run_memprobe_free(struct run_memprobe *p);
 
 size_t run_memprobe_bytes(const struct run_memprobe *p);
 
-/* The memory reference of doctor's host-noise check: a ring far larger than the cache, one
+/* The memory reference of doctor's host-quietness check: a ring far larger than the cache, one
  * slot per 64-byte line in one random cycle through the lines (Sattolo's algorithm, the same
  * seed), so that every step of a chase misses the cache whatever the neighbours do; in huge
  * pages where transparent huge pages allow (MADV_HUGEPAGE), so that a step is not also a page

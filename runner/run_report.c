@@ -78,7 +78,7 @@ int run_report_table(FILE *f, const struct res_file *res, const char *name)
 	char noise[1024];
 	if (res_file_pool_fits(res) == 0)
 		fprintf(f, "warning: " RES_POOL_NOT_FIT "\n");
-	if (res_noise_line(res, noise, sizeof(noise)))
+	if (res_interf_line(res, noise, sizeof(noise)))
 		fprintf(f, "warning: %s\n", noise);
 	fprintf(f, "%-5s %8s %12s %10s %10s %10s %10s %14s  %s\n", "query", "restarts", "mean ms",
 		"cov within", "noise sd", "(95% ucb)", "rows", "work rows read", "notes");

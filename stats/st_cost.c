@@ -54,17 +54,17 @@ int st_cost_noise(struct st_cost_noise *out, const struct res_file *res, struct 
 
 int st_cost_host_line(char *out, size_t len, const struct res_file *res, struct errbuf *err)
 {
-	struct res_noise_host h;
+	struct res_interf_host h;
 	struct st_cost_noise nz;
 	if (len)
 		out[0] = '\0';
-	if (res_noise_host(&h, res) < 0)
+	if (res_interf_host(&h, res) < 0)
 		return errbuf_set(err, "out of memory");
 	if (!h.causes || len == 0)
 		return 0;
 	if (st_cost_noise(&nz, res, err) < 0)
 		return -1;
-	int k = res_noise_host_text(out, len, &h);
+	int k = res_interf_host_text(out, len, &h);
 	size_t at = strlen(out);
 	if (k && nz.n_queries && at < len)
 		snprintf(out + at, len - at, "; restart noise here is about %.0f%%", 100 * nz.sd);

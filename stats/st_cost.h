@@ -24,7 +24,7 @@ int st_cost_noise(struct st_cost_noise *out, const struct res_file *res, struct 
 
 /* "memory contention in 6 of 8 restarts (probe median 2.0x its floor); restart noise here is
  * about 16%" when the host was contended throughout most of the run (result/res.h,
- * res_noise_host): 1 and the line in out, else 0 and out "". -1 when out of memory. */
+ * res_interf_host): 1 and the line in out, else 0 and out "". -1 when out of memory. */
 int st_cost_host_line(char *out, size_t len, const struct res_file *res, struct errbuf *err);
 
 /* The test the verdict is asked of: compare's defaults (reports/rpt_model.c,

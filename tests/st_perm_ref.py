@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Independent reference for st_var_perm_test (stats/st_stab.c) and for stabilize's
-recommendation (runner/run_stab_an.c): the permutation p-value counted exactly over every split
+"""Independent reference for st_var_perm_test (stats/st_var.c) and for stabilize's
+recommendation (runner/run_stabilize_an.c): the permutation p-value counted exactly over every split
 (the Python standard library only; the C code is never called).
 
 The test, as docs/stability.md states it: each setting's k restarts become their k - 1

@@ -273,7 +273,7 @@ static const char *want_perf(json_t *cpus)
 	return fd >= 0 ? "ok" : "warn";
 }
 
-/* Not derivable: a few seconds of the memory probe while the doctor runs (test_doctor_noise.c
+/* Not derivable: a few seconds of the memory probe while the doctor runs (test_doctor_quiet.c
  * judges synthetic samples; command_samples_host_noise checks the command samples). Any of ok,
  * warn and unknown (a probe at memory latency throughout cannot tell). */
 static const char *want_host_noise(json_t *cpus)

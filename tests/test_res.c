@@ -120,9 +120,9 @@ static const struct {
      "'bad.json': $.queries[0].restarts[1].measured_ms[1]: time 1e-10 ms below the writer's "
      "resolution of 1e-06 ms"},
     {"\"started_at\":\"2026-11-30T01:00:00Z\"", "\"started_at\":\"yesterday\"",
-     "'bad.json': $.started_at: not a UTC timestamp like 2026-11-30T02:48:56Z: \"yesterday\""},
+     "'bad.json': $.started_at: not a UTC timestamp like YYYY-MM-DDThh:mm:ssZ: \"yesterday\""},
     {"\"finished_at\":\"2026-11-30T02:00:00Z\"", "\"finished_at\":\"2026-11-30 02:00:00\"",
-     "'bad.json': $.finished_at: not a UTC timestamp like 2026-11-30T02:48:56Z: \"2026-11-30 "
+     "'bad.json': $.finished_at: not a UTC timestamp like YYYY-MM-DDThh:mm:ssZ: \"2026-11-30 "
      "02:00:00\""},
     {"\"finished_at\":\"2026-11-30T02:00:00Z\"", "\"finished_at\":7",
      "'bad.json': $.finished_at: expected a string or null, found an integer"},

@@ -274,18 +274,18 @@ static struct res_file *noisy_file(void)
 TH_TEST(run_interf, disturbed_rule_and_exclusion)
 {
 	struct res_file *res = noisy_file();
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n, dropped;
 	char line[512];
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 3);
-	CU_ASSERT_EQUAL(r[0].causes, RES_NOISE_STEAL);	   /* 60 of 1000 ms: 6% >= 5%, >= 30 ms */
-	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU); /* 400 of 1000 */
+	CU_ASSERT_EQUAL(r[0].causes, RES_INTERF_STEAL);	    /* 60 of 1000 ms: 6% >= 5%, >= 30 ms */
+	CU_ASSERT_EQUAL(r[1].causes, RES_INTERF_OTHER_CPU); /* 400 of 1000 */
 	CU_ASSERT_EQUAL(r[2].causes, 0);		   /* 20 ms: under the floor */
 	CU_ASSERT_DOUBLE_EQUAL(r[1].window_ms, 1000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r[1].vcsw, 20, 1e-9);
 	free(r);
-	CU_ASSERT_EQUAL(res_noise_line(res, line, sizeof(line)), 2);
+	CU_ASSERT_EQUAL(res_interf_line(res, line, sizeof(line)), 2);
 	CU_ASSERT_STRING_EQUAL(line, "2 of 3 restarts disturbed (restart 1: steal 6% of a PU; "
 				     "restart 2: other processes 40% of a PU)");
 	CU_ASSERT_EQUAL(res_file_drop_disturbed(res, &dropped), 0);
@@ -303,7 +303,7 @@ TH_TEST(run_interf, disturbed_rule_and_exclusion)
 TH_TEST(run_interf, io_sums_per_restart)
 {
 	struct res_file *res = res_file_new(), *back = NULL;
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	struct errbuf err = {""};
 	size_t n;
 	static const int rd[2] = {1000, 2500}, wr[2] = {10, 0};
@@ -328,13 +328,13 @@ TH_TEST(run_interf, io_sums_per_restart)
 			add_entry(rq, k, rec);
 		}
 	}
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 2);
 	CU_ASSERT_EQUAL(r[0].n_io, 2);
 	CU_ASSERT_DOUBLE_EQUAL(r[0].read_bytes, 3500, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r[0].write_bytes, 10, 1e-9);
 	CU_ASSERT_EQUAL(r[1].n_io, 0);
-	json_t *j = res_noise_json(r, n), *list = json_object_get(j, "restarts");
+	json_t *j = res_interf_json(r, n), *list = json_object_get(j, "restarts");
 	CU_ASSERT_DOUBLE_EQUAL(
 	    json_number_value(json_object_get(json_array_get(list, 0), "read_bytes")), 3500, 1e-9);
 	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(list, 1), "read_bytes"));
@@ -360,12 +360,12 @@ TH_TEST(run_interf, records_read_back_and_bad_ones_refused)
 {
 	struct res_file *res = noisy_file(), *back = NULL;
 	struct errbuf err = {""};
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n;
 	json_object_set_new(res->plan, "restarts", json_integer(3));
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	res->extra = json_object();
-	json_object_set_new(res->extra, "interference", res_noise_json(r, n));
+	json_object_set_new(res->extra, "interference", res_interf_json(r, n));
 	free(r);
 	json_object_set_new(res->dataset, "scale_factor", json_real(0.01));
 	char *text = res_file_dumps(res);
@@ -373,7 +373,7 @@ TH_TEST(run_interf, records_read_back_and_bad_ones_refused)
 	CU_ASSERT_EQUAL(res_file_parse(&back, text, strlen(text), "n.json", &err), 0);
 	if (err.msg[0])
 		fprintf(stderr, "%s\n", err.msg);
-	CU_ASSERT_EQUAL(res_noise_line(back, err.msg, sizeof(err.msg)), 2);
+	CU_ASSERT_EQUAL(res_interf_line(back, err.msg, sizeof(err.msg)), 2);
 	res_file_free(back);
 	static const struct {
 		const char *find, *repl, *want;
@@ -490,13 +490,13 @@ static struct res_file *probed_file(double floor_ns)
 TH_TEST(run_interf, memory_contention_rule)
 {
 	struct res_file *res = probed_file(10.0);
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n;
 	char line[512];
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 4);
 	static const size_t probes[4] = {4, 4, 4, 2}, pressed[4] = {0, 4, 1, 2};
-	static const unsigned causes[4] = {0, RES_NOISE_MEMORY, 0, 0};
+	static const unsigned causes[4] = {0, RES_INTERF_MEMORY, 0, 0};
 	for (int i = 0; i < 4; i++) {
 		CU_ASSERT_EQUAL(r[i].n_mem, probes[i]);
 		CU_ASSERT_EQUAL(r[i].n_mem_pressured, pressed[i]);
@@ -504,7 +504,7 @@ TH_TEST(run_interf, memory_contention_rule)
 		CU_ASSERT_DOUBLE_EQUAL(r[i].mem_floor_ns, 10.0, 1e-12);
 	}
 	CU_ASSERT_DOUBLE_EQUAL(r[1].mem_max_ns, 40.0, 1e-12);
-	json_t *j = res_noise_json(r, n), *e1 = json_array_get(json_object_get(j, "restarts"), 1);
+	json_t *j = res_interf_json(r, n), *e1 = json_array_get(json_object_get(j, "restarts"), 1);
 	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(j, "memory_floor_ns")), 10, 1e-12);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(e1, "memory_pressured")), 4);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(e1, "causes"), 0)),
@@ -518,7 +518,7 @@ TH_TEST(run_interf, memory_contention_rule)
 	struct res_file *back = NULL;
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL(res_file_parse(&back, text, strlen(text), "m.json", &err), 0);
-	CU_ASSERT_EQUAL(res_noise_line(back, line, sizeof(line)), 1);
+	CU_ASSERT_EQUAL(res_interf_line(back, line, sizeof(line)), 1);
 	CU_ASSERT_STRING_EQUAL(line, "1 of 4 restarts disturbed (restart 2: memory contention "
 				     "after 4 of 4 queries)");
 	res_file_free(back);
@@ -528,7 +528,7 @@ TH_TEST(run_interf, memory_contention_rule)
 	/* the floor is the fastest probe of the file: with the host's at 20 (a calibration in a
 	 * noisy moment) the records' 11 ns before-probes set it, and the verdicts stay */
 	res = probed_file(20.0);
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	CU_ASSERT_DOUBLE_EQUAL(r[0].mem_floor_ns, 11.0, 1e-12);
 	CU_ASSERT_EQUAL(r[1].n_mem_pressured, 3); /* 25, 30 and 40 > 22 */
 	CU_ASSERT_EQUAL(r[2].n_mem_pressured, 0); /* 21 < 22 */
@@ -665,24 +665,24 @@ TH_TEST(run_interf, host_contention_is_one_finding)
 				      "memory_probe_before_ns", after[r], "memory_probe_after_ns",
 				      after[r] + q));
 	}
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n;
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 4);
 	for (int i = 0; i < 4; i++) {
-		CU_ASSERT_EQUAL(r[i].level, i < 3 ? (unsigned)RES_NOISE_MEMORY : 0u);
+		CU_ASSERT_EQUAL(r[i].level, i < 3 ? (unsigned)RES_INTERF_MEMORY : 0u);
 		CU_ASSERT_EQUAL(r[i].causes, 0);
 	}
 	free(r);
-	struct res_noise_host h;
+	struct res_interf_host h;
 	char text[256];
-	CU_ASSERT_EQUAL_FATAL(res_noise_host(&h, res), 0);
-	CU_ASSERT_EQUAL(h.causes, RES_NOISE_MEMORY);
+	CU_ASSERT_EQUAL_FATAL(res_interf_host(&h, res), 0);
+	CU_ASSERT_EQUAL(h.causes, RES_INTERF_MEMORY);
 	CU_ASSERT_EQUAL(h.at_level[2], 3);
 	/* the 16 probes after: 30-33, 41-44, 60-63, 12-15; median (33 + 41) / 2 */
 	CU_ASSERT_DOUBLE_EQUAL(h.probe_median_ns, 37.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(h.median_share[2], 1.0, 1e-12);
-	CU_ASSERT_EQUAL(res_noise_host_text(text, sizeof(text), &h), 1);
+	CU_ASSERT_EQUAL(res_interf_host_text(text, sizeof(text), &h), 1);
 	CU_ASSERT_STRING_EQUAL(text, "memory contention in 3 of 4 restarts (probe median "
 				     "3.7\u00d7 its floor)");
 	/* written by the runner's update, read back, valid */
@@ -696,7 +696,7 @@ TH_TEST(run_interf, host_contention_is_one_finding)
 	struct res_file *back = NULL;
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL(res_file_parse(&back, dump, strlen(dump), "h.json", &err), 0);
-	CU_ASSERT_EQUAL(res_noise_line(back, text, sizeof(text)), 0);
+	CU_ASSERT_EQUAL(res_interf_line(back, text, sizeof(text)), 0);
 	res_file_free(back);
 	/* a contention entry the reader does not know is refused */
 	json_object_set_new(

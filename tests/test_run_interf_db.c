@@ -157,7 +157,7 @@ static void server_pu_sums(const struct res_file *res, double out_ms[8], int out
 
 /* The level of docs/interference.md: at least 30 ms and 20 ms per query window, and above 5 % of the
  * window. */
-static int cpu_at_level(double ms, const struct res_noise_restart *r)
+static int cpu_at_level(double ms, const struct res_interf_restart *r)
 {
 	double floor = 20.0 * (double)r->n_queries;
 	if (floor < 30.0)
@@ -196,7 +196,7 @@ static int two_cpus(void)
 /* How far a restart's others' CPU time (other_cpu_ms, server_pu_other_cpu_ms) can be above what
  * other processes really took in its query windows: each window's two reads of every CPU's
  * busy time, the server's and the tool's own CPU time can each be a tick off at each end. */
-static double record_slack_ms(const struct res_noise_restart *r)
+static double record_slack_ms(const struct res_interf_restart *r)
 {
 	double tick = 1000.0 / (double)sysconf(_SC_CLK_TCK);
 	return (double)r->n_queries * 2.0 * (double)(sysconf(_SC_NPROCESSORS_ONLN) + 2) * tick;
@@ -207,7 +207,7 @@ static double record_slack_ms(const struct res_noise_restart *r)
  * the whole host during the whole run, give or take the ticks. This holds whatever the load
  * (a busy host only raises the test's own figure), and on a quiet host it is what keeps a
  * restart from being marked by CPU time nobody took. */
-static void assert_others_bounded(const struct res_noise_restart *r, size_t n, const double *spu,
+static void assert_others_bounded(const struct res_interf_restart *r, size_t n, const double *spu,
 				  int skip, double others_ms)
 {
 	fprintf(stderr, "others' CPU time on the host during the run (the test's count): %.0f ms\n",
@@ -239,9 +239,9 @@ TH_TEST(run_interf_db, hogged_restart_is_disturbed_and_excluded)
 	struct res_file *res = run_hogged("noise", HOG_CPU, out, sizeof(out), log, sizeof(log));
 	double others_ms = th_host_watch_others_ms(&watch, NULL); /* the hog is the test's own */
 	struct errbuf err = {""};
-	struct res_noise_restart *r = NULL;
+	struct res_interf_restart *r = NULL;
 	size_t n = 0;
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 3);
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr,
@@ -251,7 +251,7 @@ TH_TEST(run_interf_db, hogged_restart_is_disturbed_and_excluded)
 			r[i].server_cpu_ms, r[i].query_thread_cpu_ms, r[i].ivcsw,
 			r[i].read_bytes / 1024);
 	/* the hog shared the server's PU: a good part of the window, and the cause is others */
-	CU_ASSERT(r[1].causes & RES_NOISE_OTHER_CPU);
+	CU_ASSERT(r[1].causes & RES_INTERF_OTHER_CPU);
 	CU_ASSERT(r[1].other_cpu_ms > 0.25 * r[1].window_ms);
 	/* the server's CPU was split: the query's thread did most of the work */
 	CU_ASSERT(r[0].query_thread_cpu_ms > 0);
@@ -294,9 +294,9 @@ TH_TEST(run_interf_db, hogged_restart_is_disturbed_and_excluded)
 		fprintf(stderr, "restart %d: others on the server's PU %.0f ms\n", k + 1, spu[k]);
 		CU_ASSERT_EQUAL(probes[k], 4); /* a probe after each of the 4 queries */
 		CU_ASSERT_EQUAL(r[i].level != 0, other || taken || steal || memory);
-		CU_ASSERT_EQUAL((r[i].level & RES_NOISE_MEMORY) != 0, memory);
-		CU_ASSERT(!taken || (r[i].causes & RES_NOISE_OTHER_CPU));
-		CU_ASSERT_EQUAL((r[i].causes & RES_NOISE_STEAL) != 0, steal);
+		CU_ASSERT_EQUAL((r[i].level & RES_INTERF_MEMORY) != 0, memory);
+		CU_ASSERT(!taken || (r[i].causes & RES_INTERF_OTHER_CPU));
+		CU_ASSERT_EQUAL((r[i].causes & RES_INTERF_STEAL) != 0, steal);
 		disturbed += r[i].causes != 0;
 	}
 	assert_others_bounded(r, n, spu, 1, others_ms);
@@ -308,12 +308,12 @@ TH_TEST(run_interf_db, hogged_restart_is_disturbed_and_excluded)
 		char cause[160], other[160];
 		if (!r[i].causes)
 			continue;
-		res_noise_cause_text(cause, sizeof(cause), &r[i]);
+		res_interf_cause_text(cause, sizeof(cause), &r[i]);
 		size_t seen = 0, same = 0; /* restarts can share a text ("165% of a PU") */
 		for (const char *p = runlog; (p = strstr(p, cause)) != NULL; p++)
 			seen++;
 		for (size_t k = 0; k < n; k++) {
-			res_noise_cause_text(other, sizeof(other), &r[k]);
+			res_interf_cause_text(other, sizeof(other), &r[k]);
 			same += r[k].causes && strcmp(other, cause) == 0;
 		}
 		if (seen != same)
@@ -371,13 +371,13 @@ TH_TEST(run_interf_db, memory_streamer_is_memory_contention)
 	for (int i = 0; i < 3; i++)
 		fprintf(stderr, "restart %d: %d of %d probes under pressure\n", i + 1, pressed[i],
 			probes[i]);
-	struct res_noise_restart *r = NULL;
+	struct res_interf_restart *r = NULL;
 	size_t n = 0;
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 3);
 	CU_ASSERT_EQUAL(probes[1], 4);
 	for (size_t i = 0; i < n; i++) /* the rule, whatever the host did */
-		CU_ASSERT_EQUAL((r[i].level & RES_NOISE_MEMORY) != 0,
+		CU_ASSERT_EQUAL((r[i].level & RES_INTERF_MEMORY) != 0,
 				memory_disturbed(pressed[i], probes[i]));
 	/* the run's own reference: the ring was fitted to the cache the server's PU gets, so its
 	 * evicted probe (memory_ns) is at least 3 times a quiet one; a floor above half of it means
@@ -396,12 +396,12 @@ TH_TEST(run_interf_db, memory_streamer_is_memory_contention)
 		return;
 	}
 	CU_ASSERT(pressed[1] >= 3); /* the streamer ran through the whole restart */
-	CU_ASSERT(r[1].causes & RES_NOISE_MEMORY);
+	CU_ASSERT(r[1].causes & RES_INTERF_MEMORY);
 	/* and only that one: the restarts before and after it are the run's baseline */
-	CU_ASSERT_EQUAL(r[0].causes & RES_NOISE_MEMORY, 0);
-	CU_ASSERT_EQUAL(r[2].causes & RES_NOISE_MEMORY, 0);
+	CU_ASSERT_EQUAL(r[0].causes & RES_INTERF_MEMORY, 0);
+	CU_ASSERT_EQUAL(r[2].causes & RES_INTERF_MEMORY, 0);
 	char why[160];
-	res_noise_cause_text(why, sizeof(why), &r[1]);
+	res_interf_cause_text(why, sizeof(why), &r[1]);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "memory contention after"));
 	free(r);
 	res_file_free(res);
@@ -447,9 +447,9 @@ TH_TEST(run_interf_db, redo_disturbed_measures_again_and_keeps_the_first)
 	 * restart before it was clean (the first may be disturbed by neighbours' memory traffic,
 	 * which no CPU counter sees: then it is the one redone) */
 	CU_ASSERT(idx >= 0 && idx <= 1);
-	struct res_noise_restart *r = NULL;
+	struct res_interf_restart *r = NULL;
 	size_t n = 0;
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	for (size_t j = 0; j < n; j++)
 		if (r[j].index < idx)
 			CU_ASSERT_EQUAL(r[j].causes, 0);
@@ -457,7 +457,7 @@ TH_TEST(run_interf_db, redo_disturbed_measures_again_and_keeps_the_first)
 	/* a restart redone was disturbed, so at the level of some cause in its first entries:
 	 * the hogged one, or (the host busy) the first, by what the host did then */
 	int pressed = 0, probes = 0;
-	struct res_noise_restart first = {0};
+	struct res_interf_restart first = {0};
 	double floor = json_number_value(
 	    json_object_get(json_object_get(res->extra, "interference"), "memory_floor_ns"));
 	double spu = 0;
@@ -501,9 +501,9 @@ TH_TEST(run_interf_db, idle_run_marks_no_restart)
 	struct res_file *res = NULL;
 	struct errbuf err = {""};
 	CU_ASSERT_EQUAL_FATAL(res_file_read(&res, out, &err), 0);
-	struct res_noise_restart *r = NULL;
+	struct res_interf_restart *r = NULL;
 	size_t n = 0;
-	CU_ASSERT_EQUAL_FATAL(res_noise_restarts(res, &r, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(res_interf_restarts(res, &r, &n), 0);
 	CU_ASSERT_EQUAL(n, 2);
 	assert_others_bounded(r, n, NULL, -1, others_ms);
 	/* CPU time others took is a disturbance whenever it happens (a build on the server's PU):
@@ -514,11 +514,11 @@ TH_TEST(run_interf_db, idle_run_marks_no_restart)
 	int quiet = others_ms < 0.05 * wall_ms;
 	for (size_t i = 0; i < n; i++) {
 		char why[160];
-		res_noise_cause_text(why, sizeof(why), &r[i]);
+		res_interf_cause_text(why, sizeof(why), &r[i]);
 		if (r[i].causes)
 			fprintf(stderr, "restart %d disturbed: %s\n", r[i].index + 1, why);
 		if (quiet)
-			CU_ASSERT_EQUAL(r[i].causes & RES_NOISE_MEMORY, 0);
+			CU_ASSERT_EQUAL(r[i].causes & RES_INTERF_MEMORY, 0);
 	}
 	json_t *mp = json_object_get(res->host, "memory_probe");
 	CU_ASSERT(json_array_size(json_object_get(mp, "calibration_ns")) > 0);

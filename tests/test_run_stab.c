@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* stabilize's analysis (runner/run_stab.c) on synthetic result files; reference values from R:
+/* stabilize's analysis (runner/run_stabilize.c) on synthetic result files; reference values from R:
  * tests/st_stab_ref.R (output tests/st_stab_ref.out); permutation p-values, times and medians from
  * tests/st_perm_ref.py (tests/st_perm_ref.h). Candidate selection and profiles. */
 #include "harness.h"
 #include "result/res.h"
-#include "runner/run_stab.h"
+#include "runner/run_stabilize.h"
 #include "tests/st_perm_ref.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * (st_var_ratio_ci) calls an unchanged setting steadier far more often than its level, and the
  * permutation test on Helmert contrasts that keeps restarts whole (st_var_perm_test) does not.
  * Fixed seeds; DBT3_MC_SCALE multiplies the replicates (10 for the table in the docs). */
-#include "stats/st_stab.h"
+#include "stats/st_var.h"
 #include "tests/harness.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* stats/st_stab.c against R (tests/st_stab_ref.R, its output tests/st_stab_ref.out) and the
+/* stats/st_var.c against R (tests/st_stab_ref.R, its output tests/st_stab_ref.out) and the
  * permutation test against Python's itertools (tests/st_perm_ref.py -> tests/st_perm_ref.h). */
 #include "harness.h"
-#include "stats/st_stab.h"
+#include "stats/st_var.h"
 #include "tests/st_perm_ref.h"
 #include <math.h>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # The disturbed rule of docs/interference.md written again from the
-# text, independently of result/res_noise.c, and two tables it gives:
+# text, independently of result/res_interf.c, and two tables it gives:
 #  - disturbed_replay.tsv: every restart of the real result files with interference records
 #    (given as arguments: bench/data/noise-20261202/{aa-probe,ab1,ab2}-*.json.gz and the quick
 #    start of 2026-12-03 from the measurements folder), its sums, and the causes at the level
@@ -11,7 +11,7 @@
 #    probability b), so no restart differs from the others but by chance. Columns: kind,
 #    restarts n, probes (queries) per restart q, window per query ms, p or b, runs, seed, the
 #    restarts marked, the restarts simulated.
-# tests/test_res_noise.c reads both, replays the C rule on the same sums and on the same draws
+# tests/test_res_interf.c reads both, replays the C rule on the same sums and on the same draws
 # (splitmix64, Steele et al. 2014, the generator spelled out below) and asserts the same marks.
 #   python3 tests/data/disturbed_rule.py FILE.json.gz...
 import gzip, json, math, os, sys

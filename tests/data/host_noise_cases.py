@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Synthetic samples of doctor's host-noise check and the verdict the rule of docs/pinning.md
-("host_noise") gives each, computed here without the C code; tests/test_doctor_noise.c feeds
-the samples to doctor_noise_judge and compares. Writes host_noise_cases.json beside itself.
+("host_noise") gives each, computed here without the C code; tests/test_doctor_quiet.c feeds
+the samples to doctor_quiet_judge and compares. Writes host_noise_cases.json beside itself.
 
 The rule (run's for memory contention, result/res.h, with the host's stored floor in place of a
 result file's fastest probe): without a stored floor there is no memory verdict ("none"); with

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Server stabilizers, each optional and independent: ASLR off, nice, SCHED_FIFO, dropping
  * the page cache before a start, InnoDB large pages. Each is recorded in the result file. */
-#ifndef DBT3_STAB_H
-#define DBT3_STAB_H
+#ifndef DBT3_STABILIZERS_H
+#define DBT3_STABILIZERS_H
 #include "base/util.h"
 #include <jansson.h>
 

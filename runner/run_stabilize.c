@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* `stabilize`: candidates, the interleaved experiment, its analysis (runner/run_stab.h). */
-#include "runner/run_stab.h"
+/* `stabilize`: candidates, the interleaved experiment, its analysis (runner/run_stabilize.h). */
+#include "runner/run_stabilize.h"
 #include "base/safe_write.h"
-#include "pinning/stab.h"
+#include "pinning/stabilizers.h"
 #include "result/res.h"
 #include "server/srv.h"
-#include "stats/st_stab.h"
+#include "stats/st_var.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

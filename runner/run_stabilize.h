@@ -2,8 +2,8 @@
 /* `stabilize`: an interleaved A/A experiment per candidate stabilizer (docs/stability.md). Each
  * restart is one `dbt3stab run --restarts 1` of a candidate; the candidates take turns restart
  * by restart, in an order rotated every round, so drift favours none. */
-#ifndef DBT3_RUN_STAB_H
-#define DBT3_RUN_STAB_H
+#ifndef DBT3_RUN_STABILIZE_H
+#define DBT3_RUN_STABILIZE_H
 #include "base/util.h"
 #include <jansson.h>
 #include <signal.h>

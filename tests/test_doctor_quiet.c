@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* doctor's host-noise check (pinning/doctor_noise.c): the verdict on synthetic samples against
+/* doctor's host-noise check (pinning/doctor_quiet.c): the verdict on synthetic samples against
  * tests/data/host_noise_cases.py, the sampling with scripted probes and a mirrored /proc/stat,
  * and the text. Nothing here is timed: the sampling ends by its probe count. */
 #include "harness.h"
-#include "pinning/doctor_noise.h"
+#include "pinning/doctor_quiet.h"
 #include "result/res.h"
 #include <jansson.h>
 #include <math.h>
@@ -27,14 +27,14 @@ static void same(double got, json_t *want)
 	CU_ASSERT(fabs(got - w) <= 1e-12 * fabs(w));
 }
 
-static const char *memory_name(enum doctor_noise_memory m)
+static const char *memory_name(enum doctor_quiet_memory m)
 {
 	static const char *const names[] = {"none", "quiet", "pressed"};
 	return names[m];
 }
 
 /* Each sample of host_noise_cases.json judged as the script judged it. */
-TH_TEST(doctor_noise, judge_matches_the_reference)
+TH_TEST(doctor_quiet, judge_matches_the_reference)
 {
 	json_t *cases = json_load_file(DATA "host_noise_cases.json", 0, NULL);
 	CU_ASSERT_FATAL(json_array_size(cases) >= 10);
@@ -42,7 +42,7 @@ TH_TEST(doctor_noise, judge_matches_the_reference)
 	json_t *c;
 	json_array_foreach(cases, i, c)
 	{
-		struct doctor_noise_sample *s = calloc(1, sizeof(*s));
+		struct doctor_quiet_sample *s = calloc(1, sizeof(*s));
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		json_t *near = json_object_get(c, "near"), *far = json_object_get(c, "far"), *v;
 		size_t k;
@@ -52,8 +52,8 @@ TH_TEST(doctor_noise, judge_matches_the_reference)
 		s->steal_share = json_is_number(st) ? json_number_value(st) : NAN;
 		json_t *fl = json_object_get(c, "floor");
 		struct doctor_floor floor = {.ns = json_number_value(fl)};
-		struct doctor_noise n;
-		doctor_noise_judge(&n, s, json_is_number(fl) ? &floor : NULL);
+		struct doctor_quiet n;
+		doctor_quiet_judge(&n, s, json_is_number(fl) ? &floor : NULL);
 		json_t *w = json_object_get(c, "want");
 		const char *name = json_string_value(json_object_get(c, "name"));
 		if (strcmp(memory_name(n.memory),
@@ -86,12 +86,12 @@ TH_TEST(doctor_noise, judge_matches_the_reference)
 
 /* The check's levels are run's: a probe under pressure, the share of them that makes a restart
  * contended and the probes it needs, and a steal that disturbs a restart. */
-TH_TEST(doctor_noise, levels_are_runs)
+TH_TEST(doctor_quiet, levels_are_runs)
 {
-	CU_ASSERT_DOUBLE_EQUAL(DOCTOR_NOISE_PRESSURE_FACTOR, RES_MEM_PRESSURE_FACTOR, 0);
-	CU_ASSERT_DOUBLE_EQUAL(DOCTOR_NOISE_PRESSED, RES_MEM_SHARE, 0);
-	CU_ASSERT_EQUAL(DOCTOR_NOISE_MIN_JUDGED, RES_MEM_MIN_PROBES);
-	CU_ASSERT_DOUBLE_EQUAL(DOCTOR_NOISE_STEAL, RES_NOISE_SHARE, 0);
+	CU_ASSERT_DOUBLE_EQUAL(DOCTOR_QUIET_PRESSURE_FACTOR, RES_MEM_PRESSURE_FACTOR, 0);
+	CU_ASSERT_DOUBLE_EQUAL(DOCTOR_QUIET_PRESSED, RES_MEM_SHARE, 0);
+	CU_ASSERT_EQUAL(DOCTOR_QUIET_MIN_JUDGED, RES_MEM_MIN_PROBES);
+	CU_ASSERT_DOUBLE_EQUAL(DOCTOR_QUIET_STEAL, RES_INTERF_SHARE, 0);
 }
 
 /* Scripted probes: near answers script[i] (then -1 past the end) and moves the mirrored
@@ -144,7 +144,7 @@ static double scripted_far(void *ctx)
 	return 100.0 + (double)s->far_calls++;
 }
 
-TH_TEST(doctor_noise, sampling_takes_probes_and_steal)
+TH_TEST(doctor_quiet, sampling_takes_probes_and_steal)
 {
 	char *root = th_tempdir("doctor-noise");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -163,11 +163,11 @@ TH_TEST(doctor_noise, sampling_takes_probes_and_steal)
 				 .cpus = cpus,
 				 .n_cpus = 2,
 				 .probe = &p,
-				 .noise_ms = 600000,
-				 .noise_max_probes = 20};
-	struct doctor_noise_sample *out = calloc(1, sizeof(*out));
+				 .quiet_ms = 600000,
+				 .quiet_max_probes = 20};
+	struct doctor_quiet_sample *out = calloc(1, sizeof(*out));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(doctor_noise_sample(out, &env), 0);
+	CU_ASSERT_EQUAL(doctor_quiet_sample(out, &env), 0);
 	CU_ASSERT_EQUAL(out->n_near, 20);
 	for (size_t i = 0; i < out->n_near; i++)
 		CU_ASSERT_DOUBLE_EQUAL(out->near[i], 10.0 + (double)i, 0);
@@ -184,7 +184,7 @@ TH_TEST(doctor_noise, sampling_takes_probes_and_steal)
 	p.ctx = &u;
 	env.n_cpus = 0;
 	env.cpus = NULL;
-	CU_ASSERT_EQUAL(doctor_noise_sample(out, &env), 0);
+	CU_ASSERT_EQUAL(doctor_quiet_sample(out, &env), 0);
 	CU_ASSERT_EQUAL(out->n_near, 5);
 	CU_ASSERT_DOUBLE_EQUAL(out->steal_share, 10.0 / 40.0, 1e-12);
 
@@ -195,14 +195,14 @@ TH_TEST(doctor_noise, sampling_takes_probes_and_steal)
 	unsigned gone[] = {7};
 	env.cpus = gone;
 	env.n_cpus = 1;
-	CU_ASSERT_EQUAL(doctor_noise_sample(out, &env), 0);
+	CU_ASSERT_EQUAL(doctor_quiet_sample(out, &env), 0);
 	CU_ASSERT_EQUAL(out->n_near, 20);
 	CU_ASSERT(isnan(out->steal_share));
 
 	/* the first probe fails: no sample */
 	struct script z = {.root = root, .near = near, .n = 0};
 	p.ctx = &z;
-	CU_ASSERT_EQUAL(doctor_noise_sample(out, &env), -1);
+	CU_ASSERT_EQUAL(doctor_quiet_sample(out, &env), -1);
 	free(out);
 	th_rmtree(root);
 	free(root);
@@ -214,9 +214,9 @@ static size_t fake_restarts(double sd, double effect)
 	return effect < 0.07 ? (sd < 0.15 ? 40 : 0) : 12;
 }
 
-TH_TEST(doctor_noise, text_says_the_evidence)
+TH_TEST(doctor_quiet, text_says_the_evidence)
 {
-	struct doctor_noise_sample *s = calloc(1, sizeof(*s));
+	struct doctor_quiet_sample *s = calloc(1, sizeof(*s));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	/* 5 of 20 at 60 ns, 15 at 12 ns; a floor of 10 ns: 5 of 20 above 20 ns is 25 %, not
 	 * above run's quarter: quiet. One more at 60 ns (6 of 20, 30 %): noisy. */
@@ -228,10 +228,10 @@ TH_TEST(doctor_noise, text_says_the_evidence)
 	struct doctor_env env = {.probe = &p, .restarts = fake_restarts};
 	struct doctor_floor floor = {
 	    .ns = 10.0, .date = "2026-12-03T19:00:00Z", .source = "doctor --tune"};
-	struct doctor_noise n;
+	struct doctor_quiet n;
 	struct doctor_check c = {.name = "host_noise"};
-	doctor_noise_judge(&n, s, &floor);
-	doctor_noise_describe(&c, &n, &env);
+	doctor_quiet_judge(&n, s, &floor);
+	doctor_quiet_describe(&c, &n, &env);
 	fprintf(stderr, "\n%s\n", c.value);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_OK);
 	/* the median of 15 at 12 and 5 at 60 is 12: 1.20x the floor */
@@ -246,8 +246,8 @@ TH_TEST(doctor_noise, text_says_the_evidence)
 	CU_ASSERT_STRING_EQUAL(c.fix, "");
 
 	s->near[5] = 60.0;
-	doctor_noise_judge(&n, s, &floor);
-	doctor_noise_describe(&c, &n, &env);
+	doctor_quiet_judge(&n, s, &floor);
+	doctor_quiet_describe(&c, &n, &env);
 	fprintf(stderr, "%s\n%s\n", c.value, c.fix);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_WARN);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "6 of 20 probes above 2x it (30%)"));
@@ -262,8 +262,8 @@ TH_TEST(doctor_noise, text_says_the_evidence)
 	/* steal: warn with the steal's fix, the memory's verdict after it */
 	s->near[5] = 12.0;
 	s->steal_share = 0.2;
-	doctor_noise_judge(&n, s, &floor);
-	doctor_noise_describe(&c, &n, &env);
+	doctor_quiet_judge(&n, s, &floor);
+	doctor_quiet_describe(&c, &n, &env);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_WARN);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "steal 20.0%: noisy for time verdicts: steal above "
 					       "5%"));
@@ -272,9 +272,9 @@ TH_TEST(doctor_noise, text_says_the_evidence)
 
 	/* no floor: unknown, the raw figures and how to get a floor */
 	s->steal_share = 0.0;
-	doctor_noise_judge(&n, s, NULL);
+	doctor_quiet_judge(&n, s, NULL);
 	snprintf(n.floor_note, sizeof(n.floor_note), "no floor stored for this host");
-	doctor_noise_describe(&c, &n, &env);
+	doctor_quiet_describe(&c, &n, &env);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_UNKNOWN);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "no floor stored for this host (doctor --tune on a "
 					       "quiet host stores one): memory probe fastest 12.0 "
@@ -285,13 +285,13 @@ TH_TEST(doctor_noise, text_says_the_evidence)
 
 	/* no probes: not sampled */
 	struct doctor_env none = {.root = ""};
-	doctor_noise_check(&c, &none);
+	doctor_quiet_check(&c, &none);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_UNKNOWN);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "not sampled"));
 }
 
 /* The floor of a sample: its floor(0.05 n)-th fastest from 0, the fastest below 20 probes. */
-TH_TEST(doctor_noise, floor_is_a_low_order_statistic)
+TH_TEST(doctor_quiet, floor_is_a_low_order_statistic)
 {
 	double v[40];
 	for (int i = 0; i < 40; i++)
@@ -363,7 +363,7 @@ static const double quiet10[10] = {101, 104, 110, 115, 118, 122, 130, 140, 150, 
 static const double twice10[10] = {202, 208, 220, 230, 236, 244, 260, 280, 300, 420};
 
 /* The check with probes v (10 of them: the sample ends by its count) on host root. */
-static void check_with(struct doctor_check *c, struct doctor_noise *n, const char *root,
+static void check_with(struct doctor_check *c, struct doctor_quiet *n, const char *root,
 		       const char *floor_file, const double *v)
 {
 	struct fixed fx = {.v = v, .n = 10};
@@ -374,22 +374,22 @@ static void check_with(struct doctor_check *c, struct doctor_noise *n, const cha
 				 .far_bytes = 256u << 20};
 	struct doctor_env env = {.root = root,
 				 .probe = &p,
-				 .noise_ms = 600000,
-				 .noise_max_probes = 10,
+				 .quiet_ms = 600000,
+				 .quiet_max_probes = 10,
 				 .floor_file = floor_file,
-				 .noise_out = n};
+				 .quiet_out = n};
 	memset(c, 0, sizeof(*c));
 	c->name = "host_noise";
-	doctor_noise_check(c, &env);
+	doctor_quiet_check(c, &env);
 	fprintf(stderr, "\n%s: %s\n", doctor_status_name(c->status), c->value);
 }
 
-TH_TEST(doctor_noise, no_floor_is_unknown_with_the_hint)
+TH_TEST(doctor_quiet, no_floor_is_unknown_with_the_hint)
 {
 	char *root = make_host(), ff[2048];
 	snprintf(ff, sizeof(ff), "%s/home/" DOCTOR_FLOOR_FILE, root);
 	struct doctor_check c;
-	struct doctor_noise n;
+	struct doctor_quiet n;
 	check_with(&c, &n, root, ff, quiet10);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_UNKNOWN);
 	/* the raw figures: fastest 101, median (118 + 122) / 2 = 120 */
@@ -399,7 +399,7 @@ TH_TEST(doctor_noise, no_floor_is_unknown_with_the_hint)
 					       "250 ns)"));
 	CU_ASSERT_FALSE(n.have_floor);
 	CU_ASSERT(isnan(n.pressure));
-	json_t *j = doctor_noise_json(&n);
+	json_t *j = doctor_quiet_json(&n);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "verdict")), "unknown");
 	CU_ASSERT(json_is_null(json_object_get(j, "floor")));
 	CU_ASSERT(json_is_null(json_object_get(j, "pressure")));
@@ -411,13 +411,13 @@ TH_TEST(doctor_noise, no_floor_is_unknown_with_the_hint)
 	free(root);
 }
 
-TH_TEST(doctor_noise, floor_and_quiet_probes_are_quiet)
+TH_TEST(doctor_quiet, floor_and_quiet_probes_are_quiet)
 {
 	char *root = make_host(), ff[2048];
 	snprintf(ff, sizeof(ff), "%s/home/" DOCTOR_FLOOR_FILE, root);
 	write_floor(ff, 100.0, MODEL, 16u << 20);
 	struct doctor_check c;
-	struct doctor_noise n;
+	struct doctor_quiet n;
 	check_with(&c, &n, root, ff, quiet10);
 	/* above 2 x 100 = 200 ns: only 210, 1 of 10 (10 %, not above 25 %): quiet; the median
 	 * 120 is 1.20x the floor */
@@ -428,7 +428,7 @@ TH_TEST(doctor_noise, floor_and_quiet_probes_are_quiet)
 					       "(10%)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, ": quiet for time verdicts"));
 	CU_ASSERT_EQUAL(n.pressured, 1);
-	json_t *j = doctor_noise_json(&n);
+	json_t *j = doctor_quiet_json(&n);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "verdict")), "quiet");
 	json_t *fl = json_object_get(j, "floor");
 	CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(fl, "ns")), 100.0, 0);
@@ -443,13 +443,13 @@ TH_TEST(doctor_noise, floor_and_quiet_probes_are_quiet)
 	free(root);
 }
 
-TH_TEST(doctor_noise, floor_and_twice_the_probes_are_noisy)
+TH_TEST(doctor_quiet, floor_and_twice_the_probes_are_noisy)
 {
 	char *root = make_host(), ff[2048];
 	snprintf(ff, sizeof(ff), "%s/home/" DOCTOR_FLOOR_FILE, root);
 	write_floor(ff, 100.0, MODEL, 16u << 20);
 	struct doctor_check c;
-	struct doctor_noise n;
+	struct doctor_quiet n;
 	check_with(&c, &n, root, ff, twice10);
 	/* all 10 above 200 ns (the fastest is 202): 100 % > 25 %: noisy; the median
 	 * (236 + 244) / 2 = 240 is 2.40x the floor */
@@ -458,7 +458,7 @@ TH_TEST(doctor_noise, floor_and_twice_the_probes_are_noisy)
 					       "floor (100.0 ns"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "10 of 10 probes above 2x it (100%)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, ": noisy for time verdicts: memory contention"));
-	json_t *j = doctor_noise_json(&n);
+	json_t *j = doctor_quiet_json(&n);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "verdict")), "noisy");
 	CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(j, "pressure")), 2.4, 1e-12);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "pressured")), 10);
@@ -468,12 +468,12 @@ TH_TEST(doctor_noise, floor_and_twice_the_probes_are_noisy)
 }
 
 /* A floor of another CPU model or probe size, or one others may write, is not used. */
-TH_TEST(doctor_noise, stale_floor_is_ignored_with_a_note)
+TH_TEST(doctor_quiet, stale_floor_is_ignored_with_a_note)
 {
 	char *root = make_host(), ff[2048];
 	snprintf(ff, sizeof(ff), "%s/home/" DOCTOR_FLOOR_FILE, root);
 	struct doctor_check c;
-	struct doctor_noise n;
+	struct doctor_quiet n;
 	/* a floor of 50 ns would make the quiet probes noisy (all above 100): unknown shows it
 	 * was not used */
 	write_floor(ff, 50.0, "Other CPU B", 16u << 20);
@@ -514,7 +514,7 @@ TH_TEST(doctor_noise, stale_floor_is_ignored_with_a_note)
 
 /* --tune's floor: stored with the model, the size and the date; a higher one later keeps it
  * (a floor only goes down), a lower one replaces it. */
-TH_TEST(doctor_noise, calibration_stores_a_floor_that_only_goes_down)
+TH_TEST(doctor_quiet, calibration_stores_a_floor_that_only_goes_down)
 {
 	char *root = make_host(), ff[2048];
 	snprintf(ff, sizeof(ff), "%s/home/sub/" DOCTOR_FLOOR_FILE, root);
@@ -524,15 +524,15 @@ TH_TEST(doctor_noise, calibration_stores_a_floor_that_only_goes_down)
 	    .near = fixed_near, .far = fixed_far, .ctx = &fx, .near_bytes = 16u << 20};
 	struct doctor_env env = {.root = root,
 				 .probe = &p,
-				 .noise_ms = 600000,
-				 .noise_max_probes = 20,
+				 .quiet_ms = 600000,
+				 .quiet_max_probes = 20,
 				 .floor_file = ff};
 	struct doctor_floor got;
 	struct errbuf err = {{0}};
 	int kept = -1;
 	for (int i = 0; i < 20; i++)
 		v[i] = 119.0 - i; /* 119 ... 100: floor(0.05 x 20) = 1, the second fastest, 101 */
-	CU_ASSERT_EQUAL_FATAL(doctor_noise_calibrate(&got, &kept, &env, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(doctor_quiet_calibrate(&got, &kept, &env, &err), 0);
 	CU_ASSERT_EQUAL(kept, 0);
 	CU_ASSERT_DOUBLE_EQUAL(got.ns, 101.0, 0);
 	json_t *j = json_load_file(ff, 0, NULL);
@@ -549,7 +549,7 @@ TH_TEST(doctor_noise, calibration_stores_a_floor_that_only_goes_down)
 
 	for (int i = 0; i < 20; i++)
 		v[i] = 120.0 + i; /* floor 121: above 101, kept */
-	CU_ASSERT_EQUAL(doctor_noise_calibrate(&got, &kept, &env, &err), 0);
+	CU_ASSERT_EQUAL(doctor_quiet_calibrate(&got, &kept, &env, &err), 0);
 	CU_ASSERT_EQUAL(kept, 1);
 	CU_ASSERT_DOUBLE_EQUAL(got.ns, 101.0, 0);
 	j = json_load_file(ff, 0, NULL);
@@ -558,7 +558,7 @@ TH_TEST(doctor_noise, calibration_stores_a_floor_that_only_goes_down)
 
 	for (int i = 0; i < 20; i++)
 		v[i] = 90.0 + i; /* floor 91: below, replaces it */
-	CU_ASSERT_EQUAL(doctor_noise_calibrate(&got, &kept, &env, &err), 0);
+	CU_ASSERT_EQUAL(doctor_quiet_calibrate(&got, &kept, &env, &err), 0);
 	CU_ASSERT_EQUAL(kept, 0);
 	j = json_load_file(ff, 0, NULL);
 	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(j, "floor_ns")), 91.0, 0);
@@ -566,7 +566,7 @@ TH_TEST(doctor_noise, calibration_stores_a_floor_that_only_goes_down)
 
 	/* the floor judges: quiet10 against 91 ns, above 182 only 210: 1 of 10, quiet */
 	struct doctor_check c;
-	struct doctor_noise n;
+	struct doctor_quiet n;
 	check_with(&c, &n, root, ff, quiet10);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "floor (91.0 ns, doctor --tune"));
@@ -576,7 +576,7 @@ TH_TEST(doctor_noise, calibration_stores_a_floor_that_only_goes_down)
 
 /* A symbolic link another user planted at the floor's name (aiming at a floor file of theirs,
  * or at a file of root's) is neither read through nor replaced, and its aim is left as it was. */
-TH_TEST(doctor_noise, planted_link_is_not_followed_nor_overwritten)
+TH_TEST(doctor_quiet, planted_link_is_not_followed_nor_overwritten)
 {
 	char *root = make_host(), ff[2048], victim[2048], aim[2048];
 	snprintf(ff, sizeof(ff), "%s/home/" DOCTOR_FLOOR_FILE, root);
@@ -590,7 +590,7 @@ TH_TEST(doctor_noise, planted_link_is_not_followed_nor_overwritten)
 	if (geteuid() == 0) /* planted by nobody, as another user would */
 		CU_ASSERT_EQUAL(lchown(ff, 65534, 65534), 0);
 	struct doctor_check c;
-	struct doctor_noise n;
+	struct doctor_quiet n;
 	check_with(&c, &n, root, ff, quiet10);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_UNKNOWN);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "not read: it is a symbolic link"));
@@ -601,13 +601,13 @@ TH_TEST(doctor_noise, planted_link_is_not_followed_nor_overwritten)
 	    .near = fixed_near, .far = fixed_far, .ctx = &fx, .near_bytes = 16u << 20};
 	struct doctor_env env = {.root = root,
 				 .probe = &p,
-				 .noise_ms = 600000,
-				 .noise_max_probes = 10,
+				 .quiet_ms = 600000,
+				 .quiet_max_probes = 10,
 				 .floor_file = ff};
 	struct doctor_floor got;
 	struct errbuf err = {{0}};
 	int kept = -1;
-	CU_ASSERT_EQUAL(doctor_noise_calibrate(&got, &kept, &env, &err), -1);
+	CU_ASSERT_EQUAL(doctor_quiet_calibrate(&got, &kept, &env, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "left as it is: it is a symbolic link"));
 	struct stat st;
 	CU_ASSERT_TRUE(lstat(ff, &st) == 0 && S_ISLNK(st.st_mode));
@@ -627,7 +627,7 @@ TH_TEST(doctor_noise, planted_link_is_not_followed_nor_overwritten)
 
 /* A floor file another user owns is not read (they could make any host look quiet), nor
  * replaced. Needs root, to make a file of another user's. */
-TH_TEST(doctor_noise, floor_of_another_user_is_not_read)
+TH_TEST(doctor_quiet, floor_of_another_user_is_not_read)
 {
 	if (geteuid() != 0) {
 		th_skip("not root: cannot make a file of another user's");
@@ -639,7 +639,7 @@ TH_TEST(doctor_noise, floor_of_another_user_is_not_read)
 	CU_ASSERT_EQUAL(chmod(ff, 0644), 0);
 	CU_ASSERT_EQUAL_FATAL(chown(ff, 65534, 65534), 0);
 	struct doctor_check c;
-	struct doctor_noise n;
+	struct doctor_quiet n;
 	check_with(&c, &n, root, ff, quiet10);
 	CU_ASSERT_EQUAL(c.status, DOCTOR_UNKNOWN);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.value, "it belongs to uid 65534, neither you nor root"));
@@ -658,4 +658,4 @@ TH_TEST(doctor_noise, floor_of_another_user_is_not_read)
 	free(root);
 }
 
-TH_MAIN(doctor_noise)
+TH_MAIN(doctor_quiet)

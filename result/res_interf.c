@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Interference per restart: sums of the query entries' records, the disturbed rule. */
-#include "result/res.h"
 #include "base/util.h"
+#include "result/res.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@ static double num(json_t *o, const char *key)
 	return json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v) : 0;
 }
 
-static void add_record(struct res_noise_restart *r, json_t *rec)
+static void add_record(struct res_interf_restart *r, json_t *rec)
 {
 	r->n_queries++;
 	r->window_ms += num(rec, "window_ms");
@@ -37,7 +37,7 @@ static void add_record(struct res_noise_restart *r, json_t *rec)
 }
 
 /* The probe after a query (0: none) and the pressure count against floor. */
-static void add_probe(struct res_noise_restart *r, json_t *rec, double floor)
+static void add_probe(struct res_interf_restart *r, json_t *rec, double floor)
 {
 	double after = num(rec, "memory_probe_after_ns");
 	if (after <= 0 || floor <= 0)
@@ -69,7 +69,7 @@ static double probe_floor(const struct res_file *res)
 }
 
 /* The calibration probes of res (host.memory_probe.calibration_ns) against floor. */
-static void calib_of(struct res_noise_calib *out, const struct res_file *res, double floor)
+static void calib_of(struct res_interf_calib *out, const struct res_file *res, double floor)
 {
 	json_t *a = json_object_get(json_object_get(res->host, "memory_probe"), "calibration_ns");
 	size_t i;
@@ -86,36 +86,36 @@ static void calib_of(struct res_noise_calib *out, const struct res_file *res, do
 	}
 }
 
-static int memory_pressed(const struct res_noise_restart *r)
+static int memory_pressed(const struct res_interf_restart *r)
 {
 	return r->n_mem >= RES_MEM_MIN_PROBES &&
 	       (double)r->n_mem_pressured > RES_MEM_SHARE * (double)r->n_mem;
 }
 
-static double allowance_ms(const struct res_noise_restart *r)
+static double allowance_ms(const struct res_interf_restart *r)
 {
-	double floor = RES_NOISE_FLOOR_MS_PER_QUERY * (double)r->n_queries;
-	return floor > RES_NOISE_FLOOR_MS ? floor : RES_NOISE_FLOOR_MS;
+	double floor = RES_INTERF_FLOOR_MS_PER_QUERY * (double)r->n_queries;
+	return floor > RES_INTERF_FLOOR_MS ? floor : RES_INTERF_FLOOR_MS;
 }
 
-static int above(double ms, const struct res_noise_restart *r)
+static int above(double ms, const struct res_interf_restart *r)
 {
-	return ms >= allowance_ms(r) && ms > RES_NOISE_SHARE * r->window_ms;
+	return ms >= allowance_ms(r) && ms > RES_INTERF_SHARE * r->window_ms;
 }
 
 /* Others' CPU time taken from the server: on its own PUs when every record of the restart says
  * (a pinned server), else (files before it, an unpinned server) on all the benchmark PUs. */
-static double server_pu_ms(const struct res_noise_restart *r)
+static double server_pu_ms(const struct res_interf_restart *r)
 {
 	return r->n_spu && r->n_spu == r->n_queries ? r->server_pu_other_ms : r->other_cpu_ms;
 }
 
 /* The causes at the level that are disturbances whatever the other restarts had: CPU time
  * taken from the server, by others on its PUs or by the hypervisor (result/res.h). */
-static unsigned absolute_causes(const struct res_noise_restart *r)
+static unsigned absolute_causes(const struct res_interf_restart *r)
 {
-	return (above(server_pu_ms(r), r) ? RES_NOISE_OTHER_CPU : 0u) |
-	       (above(r->steal_ms, r) ? RES_NOISE_STEAL : 0u);
+	return (above(server_pu_ms(r), r) ? RES_INTERF_OTHER_CPU : 0u) |
+	       (above(r->steal_ms, r) ? RES_INTERF_STEAL : 0u);
 }
 
 /* The reference of one restart: the median of the n values v (sorted in place) and 1.4826
@@ -134,24 +134,24 @@ static void median_mad(double *out_med, double *out_sd, double *v, size_t n, dou
 
 /* The three figures the rule compares: other processes' and steal time as shares of the
  * window, the share of the probes under pressure (NaN when fewer than RES_MEM_MIN_PROBES). */
-static double share_of(const struct res_noise_restart *r, int cause)
+static double share_of(const struct res_interf_restart *r, int cause)
 {
-	if (cause == RES_NOISE_MEMORY)
+	if (cause == RES_INTERF_MEMORY)
 		return r->n_mem >= RES_MEM_MIN_PROBES
 			   ? (double)r->n_mem_pressured / (double)r->n_mem
 			   : NAN;
 	if (!(r->window_ms > 0))
 		return 0;
-	return (cause == RES_NOISE_OTHER_CPU ? r->other_cpu_ms : r->steal_ms) / r->window_ms;
+	return (cause == RES_INTERF_OTHER_CPU ? r->other_cpu_ms : r->steal_ms) / r->window_ms;
 }
 
 /* Whether restart r stands out from a reference of median m and scaled MAD sd by the rule in
  * result/res.h (the Hampel identifier, median + 3 scaled MADs: Hampel 1974; Leys et al. 2013,
  * J. Exp. Soc. Psychol. 49:764-766), with a margin and the counting noise. */
-static int unusual(const struct res_noise_restart *r, int cause, double m, double sd)
+static int unusual(const struct res_interf_restart *r, int cause, double m, double sd)
 {
 	double x = share_of(r, cause);
-	if (cause == RES_NOISE_MEMORY) {
+	if (cause == RES_INTERF_MEMORY) {
 		double d = RES_UNUSUAL_MADS * sd > RES_UNUSUAL_MEM_SHARE ? RES_UNUSUAL_MADS * sd
 									 : RES_UNUSUAL_MEM_SHARE;
 		return x > m + d &&
@@ -159,17 +159,17 @@ static int unusual(const struct res_noise_restart *r, int cause, double m, doubl
 	}
 	double d = RES_UNUSUAL_MADS * sd > RES_UNUSUAL_CPU_SHARE ? RES_UNUSUAL_MADS * sd
 								 : RES_UNUSUAL_CPU_SHARE;
-	double ms = cause == RES_NOISE_OTHER_CPU ? r->other_cpu_ms : r->steal_ms;
+	double ms = cause == RES_INTERF_OTHER_CPU ? r->other_cpu_ms : r->steal_ms;
 	double excess = ms - m * r->window_ms, count = 3.0 * sqrt(20.0 * m * r->window_ms);
 	return x > m + d && excess >= allowance_ms(r) && excess >= count;
 }
 
 /* The restarts at cause's level that are unusual against the others (and cal for memory):
  * their causes bit set. v and scratch hold n + 1 doubles. */
-static void classify_cause(struct res_noise_restart *r, size_t n, int cause,
-			   const struct res_noise_calib *cal, double *v, double *scratch)
+static void classify_cause(struct res_interf_restart *r, size_t n, int cause,
+			   const struct res_interf_calib *cal, double *v, double *scratch)
 {
-	int with_cal = cause == RES_NOISE_MEMORY && cal && cal->n >= RES_MEM_MIN_PROBES;
+	int with_cal = cause == RES_INTERF_MEMORY && cal && cal->n >= RES_MEM_MIN_PROBES;
 	int loo = n <= RES_UNUSUAL_LOO_MAX, have = 0;
 	double m = 0, sd = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -194,13 +194,14 @@ static void classify_cause(struct res_noise_restart *r, size_t n, int cause,
 	}
 }
 
-void res_noise_classify(struct res_noise_restart *r, size_t n, const struct res_noise_calib *cal)
+void res_interf_classify(struct res_interf_restart *r, size_t n, const struct res_interf_calib *cal)
 {
-	static const int causes[] = {RES_NOISE_OTHER_CPU, RES_NOISE_STEAL, RES_NOISE_MEMORY};
+	static const int causes[] = {RES_INTERF_OTHER_CPU, RES_INTERF_STEAL, RES_INTERF_MEMORY};
 	double *v = malloc((n + 1) * sizeof(double)), *scratch = malloc((n + 1) * sizeof(double));
 	for (size_t i = 0; i < n; i++) {
-		r[i].level = (above(r[i].other_cpu_ms, &r[i]) ? RES_NOISE_OTHER_CPU : 0) |
-			     (memory_pressed(&r[i]) ? RES_NOISE_MEMORY : 0) | absolute_causes(&r[i]);
+		r[i].level = (above(r[i].other_cpu_ms, &r[i]) ? RES_INTERF_OTHER_CPU : 0) |
+			     (memory_pressed(&r[i]) ? RES_INTERF_MEMORY : 0) |
+			     absolute_causes(&r[i]);
 		/* out of memory: the level alone, as with no reference */
 		r[i].causes = v && scratch ? absolute_causes(&r[i]) : r[i].level;
 	}
@@ -212,33 +213,33 @@ void res_noise_classify(struct res_noise_restart *r, size_t n, const struct res_
 
 static int by_index(const void *a, const void *b)
 {
-	const struct res_noise_restart *x = a, *y = b;
+	const struct res_interf_restart *x = a, *y = b;
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-static struct res_noise_restart *find_or_add(struct res_noise_restart **v, size_t *n, size_t *cap,
-					     int index)
+static struct res_interf_restart *find_or_add(struct res_interf_restart **v, size_t *n, size_t *cap,
+					      int index)
 {
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i].index == index)
 			return &(*v)[i];
 	if (*n == *cap) {
 		size_t c = *cap ? *cap * 2 : 16;
-		struct res_noise_restart *p = realloc(*v, c * sizeof(*p));
+		struct res_interf_restart *p = realloc(*v, c * sizeof(*p));
 		if (!p)
 			return NULL;
 		*v = p;
 		*cap = c;
 	}
-	struct res_noise_restart *r = &(*v)[(*n)++];
+	struct res_interf_restart *r = &(*v)[(*n)++];
 	memset(r, 0, sizeof(*r));
 	r->index = index;
 	return r;
 }
 
-int res_noise_restarts(const struct res_file *res, struct res_noise_restart **out, size_t *n_out)
+int res_interf_restarts(const struct res_file *res, struct res_interf_restart **out, size_t *n_out)
 {
-	struct res_noise_restart *v = NULL;
+	struct res_interf_restart *v = NULL;
 	size_t n = 0, cap = 0;
 	double floor = probe_floor(res);
 	*out = NULL;
@@ -249,7 +250,7 @@ int res_noise_restarts(const struct res_file *res, struct res_noise_restart **ou
 			json_t *rec = json_object_get(rr->extra, "interference");
 			if (!json_is_object(rec))
 				continue;
-			struct res_noise_restart *r = find_or_add(&v, &n, &cap, rr->index);
+			struct res_interf_restart *r = find_or_add(&v, &n, &cap, rr->index);
 			if (!r) {
 				free(v);
 				return -1;
@@ -259,9 +260,9 @@ int res_noise_restarts(const struct res_file *res, struct res_noise_restart **ou
 		}
 	if (n)
 		qsort(v, n, sizeof(*v), by_index);
-	struct res_noise_calib cal;
+	struct res_interf_calib cal;
 	calib_of(&cal, res, floor);
-	res_noise_classify(v, n, cal.n ? &cal : NULL);
+	res_interf_classify(v, n, cal.n ? &cal : NULL);
 	*out = v;
 	*n_out = n;
 	return 0;
@@ -272,30 +273,31 @@ static double share(double ms, double window_ms)
 	return window_ms > 0 ? 100.0 * ms / window_ms : 0;
 }
 
-void res_noise_cause_text(char *out, size_t len, const struct res_noise_restart *r)
+void res_interf_cause_text(char *out, size_t len, const struct res_interf_restart *r)
 {
 	size_t at = 0;
 	int k = 0;
 	out[0] = '\0';
-	if ((r->causes & RES_NOISE_OTHER_CPU) && r->n_spu == r->n_queries && r->n_spu &&
+	if ((r->causes & RES_INTERF_OTHER_CPU) && r->n_spu == r->n_queries && r->n_spu &&
 	    above(r->server_pu_other_ms, r))
 		k = snprintf(out, len, "other processes %.0f%% of the server's PU",
 			     share(r->server_pu_other_ms, r->window_ms));
-	else if (r->causes & RES_NOISE_OTHER_CPU)
+	else if (r->causes & RES_INTERF_OTHER_CPU)
 		k = snprintf(out, len, "other processes %.0f%% of a PU",
 			     share(r->other_cpu_ms, r->window_ms));
 	at = k > 0 && (size_t)k < len ? (size_t)k : 0;
-	if (r->causes & RES_NOISE_STEAL) {
+	if (r->causes & RES_INTERF_STEAL) {
 		k = snprintf(out + at, len - at, "%ssteal %.0f%% of a PU", at ? ", " : "",
 			     share(r->steal_ms, r->window_ms));
 		at += k > 0 && (size_t)k < len - at ? (size_t)k : 0;
 	}
-	if (r->causes & RES_NOISE_MEMORY)
+	if (r->causes & RES_INTERF_MEMORY)
 		snprintf(out + at, len - at, "%smemory contention after %zu of %zu queries",
 			 at ? ", " : "", r->n_mem_pressured, r->n_mem);
 }
 
-size_t res_noise_disturbed_list(const struct res_noise_restart *r, size_t n, char *list, size_t len)
+size_t res_interf_disturbed_list(const struct res_interf_restart *r, size_t n, char *list,
+				 size_t len)
 {
 	size_t count = 0, at = 0;
 	if (len)
@@ -315,16 +317,16 @@ size_t res_noise_disturbed_list(const struct res_noise_restart *r, size_t n, cha
 static json_t *causes_json(unsigned bits)
 {
 	json_t *a = json_array();
-	if (bits & RES_NOISE_OTHER_CPU)
+	if (bits & RES_INTERF_OTHER_CPU)
 		json_array_append_new(a, json_string("other_cpu"));
-	if (bits & RES_NOISE_STEAL)
+	if (bits & RES_INTERF_STEAL)
 		json_array_append_new(a, json_string("steal"));
-	if (bits & RES_NOISE_MEMORY)
+	if (bits & RES_INTERF_MEMORY)
 		json_array_append_new(a, json_string("memory"));
 	return a;
 }
 
-json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
+json_t *res_interf_json(const struct res_interf_restart *r, size_t n)
 {
 	json_t *list = json_array();
 	for (size_t i = 0; i < n; i++) {
@@ -356,9 +358,9 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 		json_array_append_new(list, e);
 	}
 	json_t *top = json_pack(
-	    "{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "disturbed_share", RES_NOISE_SHARE,
-	    "disturbed_floor_ms", RES_NOISE_FLOOR_MS, "disturbed_floor_ms_per_query",
-	    RES_NOISE_FLOOR_MS_PER_QUERY, "unusual_mads", RES_UNUSUAL_MADS, "unusual_cpu_share",
+	    "{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "disturbed_share", RES_INTERF_SHARE,
+	    "disturbed_floor_ms", RES_INTERF_FLOOR_MS, "disturbed_floor_ms_per_query",
+	    RES_INTERF_FLOOR_MS_PER_QUERY, "unusual_mads", RES_UNUSUAL_MADS, "unusual_cpu_share",
 	    RES_UNUSUAL_CPU_SHARE, "unusual_memory_share", RES_UNUSUAL_MEM_SHARE,
 	    "unusual_memory_probes", RES_UNUSUAL_MEM_PROBES, "restarts", list);
 	double floor = 0;
@@ -375,10 +377,10 @@ json_t *res_noise_json(const struct res_noise_restart *r, size_t n)
 
 int res_file_drop_disturbed(struct res_file *res, size_t *out_n)
 {
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n;
 	*out_n = 0;
-	if (res_noise_restarts(res, &r, &n) < 0)
+	if (res_interf_restarts(res, &r, &n) < 0)
 		return -1;
 	for (size_t k = 0; k < n; k++) {
 		if (!r[k].causes)
@@ -395,13 +397,13 @@ int res_file_drop_disturbed(struct res_file *res, size_t *out_n)
 	return 0;
 }
 
-size_t res_noise_line(const struct res_file *res, char *out, size_t len)
+size_t res_interf_line(const struct res_file *res, char *out, size_t len)
 {
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n, count = 0, at = 0;
 	char why[160];
 	out[0] = '\0';
-	if (res_noise_restarts(res, &r, &n) < 0)
+	if (res_interf_restarts(res, &r, &n) < 0)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		count += r[i].causes != 0;
@@ -411,7 +413,7 @@ size_t res_noise_line(const struct res_file *res, char *out, size_t len)
 		for (size_t i = 0, seen = 0; i < n && at < len - 1; i++) {
 			if (!r[i].causes)
 				continue;
-			res_noise_cause_text(why, sizeof(why), &r[i]);
+			res_interf_cause_text(why, sizeof(why), &r[i]);
 			const char *sep = seen ? "; " : "";
 			seen++;
 			k = snprintf(out + at, len - at, "%srestart %d: %s%s", sep, r[i].index + 1,
@@ -423,7 +425,7 @@ size_t res_noise_line(const struct res_file *res, char *out, size_t len)
 	return count;
 }
 
-int res_noise_probe_covariate(const struct res_file *res, double **out, size_t *out_n)
+int res_interf_probe_covariate(const struct res_file *res, double **out, size_t *out_n)
 {
 	size_t n = 0, with = 0;
 	*out = NULL;
@@ -485,14 +487,14 @@ static double probe_median(const struct res_file *res)
 	return m;
 }
 
-static const int host_causes[3] = {RES_NOISE_OTHER_CPU, RES_NOISE_STEAL, RES_NOISE_MEMORY};
+static const int host_causes[3] = {RES_INTERF_OTHER_CPU, RES_INTERF_STEAL, RES_INTERF_MEMORY};
 
-int res_noise_host(struct res_noise_host *out, const struct res_file *res)
+int res_interf_host(struct res_interf_host *out, const struct res_file *res)
 {
-	struct res_noise_restart *r;
+	struct res_interf_restart *r;
 	size_t n;
 	memset(out, 0, sizeof(*out));
-	if (res_noise_restarts(res, &r, &n) < 0)
+	if (res_interf_restarts(res, &r, &n) < 0)
 		return -1;
 	double *v = malloc((n ? n : 1) * sizeof(double));
 	out->probe_median_ns = probe_median(res);
@@ -523,7 +525,7 @@ int res_noise_host(struct res_noise_host *out, const struct res_file *res)
 	return 0;
 }
 
-int res_noise_host_text(char *out, size_t len, const struct res_noise_host *h)
+int res_interf_host_text(char *out, size_t len, const struct res_interf_host *h)
 {
 	static const char *const what[3] = {"other processes", "steal", "memory contention"};
 	size_t at = 0;
@@ -539,7 +541,7 @@ int res_noise_host_text(char *out, size_t len, const struct res_noise_host *h)
 		else
 			snprintf(when, sizeof(when), "in %zu of %zu restarts", h->at_level[c],
 				 h->n);
-		if (host_causes[c] == RES_NOISE_MEMORY)
+		if (host_causes[c] == RES_INTERF_MEMORY)
 			snprintf(fig, sizeof(fig), " %s (probe median %.1f\u00d7 its floor)", when,
 				 h->floor_ns > 0 ? h->probe_median_ns / h->floor_ns : 0);
 		else
@@ -552,7 +554,7 @@ int res_noise_host_text(char *out, size_t len, const struct res_noise_host *h)
 	return count;
 }
 
-json_t *res_noise_host_json(const struct res_noise_host *h)
+json_t *res_interf_host_json(const struct res_interf_host *h)
 {
 	static const char *const keys[3] = {"other_cpu", "steal", "memory"};
 	json_t *o = json_object();
@@ -561,7 +563,7 @@ json_t *res_noise_host_json(const struct res_noise_host *h)
 			continue;
 		json_t *e = json_pack("{s:I, s:I, s:f}", "restarts", (json_int_t)h->at_level[c],
 				      "of", (json_int_t)h->n, "median_share", h->median_share[c]);
-		if (e && host_causes[c] == RES_NOISE_MEMORY) {
+		if (e && host_causes[c] == RES_INTERF_MEMORY) {
 			json_object_set_new(e, "probe_median_ns", json_real(h->probe_median_ns));
 			json_object_set_new(e, "floor_ns", json_real(h->floor_ns));
 		}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The doctor's host-noise check (pinning/doctor_noise.h). */
-#include "pinning/doctor_noise.h"
-#include "pinning/doctor_int.h"
+/* The doctor's host-quietness check (pinning/doctor_quiet.h). */
+#include "pinning/doctor_quiet.h"
 #include "base/text.h"
 #include "base/util.h"
+#include "pinning/doctor_int.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,21 +40,21 @@ static int pus_ticks(const struct doctor_env *env, unsigned long long *steal,
 	return 0;
 }
 
-int doctor_noise_sample(struct doctor_noise_sample *out, const struct doctor_env *env)
+int doctor_quiet_sample(struct doctor_quiet_sample *out, const struct doctor_env *env)
 {
 	const struct doctor_probe *p = env->probe;
 	size_t max =
-	    env->noise_max_probes > 0 ? (size_t)env->noise_max_probes : DOCTOR_NOISE_MAX_PROBES;
-	uint64_t ms = env->noise_ms > 0 ? (uint64_t)env->noise_ms : DOCTOR_NOISE_MS;
+	    env->quiet_max_probes > 0 ? (size_t)env->quiet_max_probes : DOCTOR_QUIET_MAX_PROBES;
+	uint64_t ms = env->quiet_ms > 0 ? (uint64_t)env->quiet_ms : DOCTOR_QUIET_MS;
 	unsigned long long s0, t0, s1, t1;
 	memset(out, 0, sizeof(*out));
 	out->steal_share = NAN;
-	if (max > DOCTOR_NOISE_MAX_PROBES)
-		max = DOCTOR_NOISE_MAX_PROBES;
+	if (max > DOCTOR_QUIET_MAX_PROBES)
+		max = DOCTOR_QUIET_MAX_PROBES;
 	int have0 = pus_ticks(env, &s0, &t0) == 0;
 	uint64_t start = util_now_ns();
 	for (size_t i = 0; out->n_near < max; i++) {
-		if (i % DOCTOR_NOISE_FAR_EVERY == 0 && p->far) {
+		if (i % DOCTOR_QUIET_FAR_EVERY == 0 && p->far) {
 			double f = p->far(p->ctx);
 			if (f > 0)
 				out->far[out->n_far++] = f;
@@ -64,8 +64,8 @@ int doctor_noise_sample(struct doctor_noise_sample *out, const struct doctor_env
 			break;
 		out->near[out->n_near++] = v;
 		uint64_t took = util_now_ns() - start;
-		if (took >= DOCTOR_NOISE_MS_CAP * ms * 1000000u ||
-		    (took >= ms * 1000000u && out->n_near >= DOCTOR_NOISE_MIN_PROBES))
+		if (took >= DOCTOR_QUIET_MS_CAP * ms * 1000000u ||
+		    (took >= ms * 1000000u && out->n_near >= DOCTOR_QUIET_MIN_PROBES))
 			break;
 	}
 	if (have0 && pus_ticks(env, &s1, &t1) == 0 && t1 > t0 && s1 >= s0)
@@ -84,7 +84,7 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
-void doctor_noise_judge(struct doctor_noise *out, const struct doctor_noise_sample *s,
+void doctor_quiet_judge(struct doctor_quiet *out, const struct doctor_quiet_sample *s,
 			const struct doctor_floor *floor)
 {
 	memset(out, 0, sizeof(*out));
@@ -95,7 +95,7 @@ void doctor_noise_judge(struct doctor_noise *out, const struct doctor_noise_samp
 	out->far_ns = median_of(s->far, s->n_far);
 	out->sample_floor_ns = doctor_floor_of(s->near, s->n_near);
 	out->steal_share = s->steal_share;
-	out->steal_high = s->steal_share > DOCTOR_NOISE_STEAL;
+	out->steal_high = s->steal_share > DOCTOR_QUIET_STEAL;
 	for (size_t i = 0; i < s->n_near; i++)
 		if (isnan(out->fastest_ns) || s->near[i] < out->fastest_ns)
 			out->fastest_ns = s->near[i];
@@ -104,25 +104,25 @@ void doctor_noise_judge(struct doctor_noise *out, const struct doctor_noise_samp
 		out->floor = *floor;
 		out->pressure = out->median_ns / floor->ns;
 	}
-	if (floor && s->n_near >= DOCTOR_NOISE_MIN_JUDGED) {
+	if (floor && s->n_near >= DOCTOR_QUIET_MIN_JUDGED) {
 		for (size_t i = 0; i < s->n_near; i++)
-			out->pressured += s->near[i] > DOCTOR_NOISE_PRESSURE_FACTOR * floor->ns;
+			out->pressured += s->near[i] > DOCTOR_QUIET_PRESSURE_FACTOR * floor->ns;
 		out->share = (double)out->pressured / (double)out->n;
-		out->memory = out->share > DOCTOR_NOISE_PRESSED ? DOCTOR_NOISE_MEM_PRESSED
-								: DOCTOR_NOISE_MEM_QUIET;
-		int p = out->memory == DOCTOR_NOISE_MEM_PRESSED;
-		out->noise_lo = p ? DOCTOR_NOISE_PRESSED_LO : DOCTOR_NOISE_QUIET_LO;
-		out->noise_hi = p ? DOCTOR_NOISE_PRESSED_HI : DOCTOR_NOISE_QUIET_HI;
+		out->memory = out->share > DOCTOR_QUIET_PRESSED ? DOCTOR_QUIET_MEM_PRESSED
+								: DOCTOR_QUIET_MEM_QUIET;
+		int p = out->memory == DOCTOR_QUIET_MEM_PRESSED;
+		out->noise_lo = p ? DOCTOR_QUIET_NOISE_PRESSED_LO : DOCTOR_QUIET_NOISE_QUIET_LO;
+		out->noise_hi = p ? DOCTOR_QUIET_NOISE_PRESSED_HI : DOCTOR_QUIET_NOISE_QUIET_HI;
 	}
-	if (out->steal_high || out->memory == DOCTOR_NOISE_MEM_PRESSED)
+	if (out->steal_high || out->memory == DOCTOR_QUIET_MEM_PRESSED)
 		out->status = DOCTOR_WARN;
-	else if (out->memory == DOCTOR_NOISE_MEM_QUIET)
+	else if (out->memory == DOCTOR_QUIET_MEM_QUIET)
 		out->status = DOCTOR_OK;
 	else
 		out->status = DOCTOR_UNKNOWN;
 }
 
-int doctor_noise_floor(struct doctor_floor *out, char *note, size_t len,
+int doctor_quiet_floor(struct doctor_floor *out, char *note, size_t len,
 		       const struct doctor_env *env)
 {
 	struct errbuf err = {{0}};
@@ -176,7 +176,7 @@ static void add_range(char *out, size_t len, size_t lo, size_t hi)
 }
 
 /* The memory part of the value. */
-static void describe_memory(char *v, size_t len, const struct doctor_noise *n,
+static void describe_memory(char *v, size_t len, const struct doctor_quiet *n,
 			    const struct doctor_probe *p)
 {
 	char src[80], date[48];
@@ -194,23 +194,23 @@ static void describe_memory(char *v, size_t len, const struct doctor_noise *n,
 	add(v, len, "memory probe median %.1f ns, %.2fx this host's floor (%.1f ns, %s %s)",
 	    n->median_ns, n->pressure, n->floor.ns, util_term(src, sizeof(src), n->floor.source),
 	    util_term(date, sizeof(date), n->floor.date));
-	if (n->memory == DOCTOR_NOISE_MEM_NONE)
+	if (n->memory == DOCTOR_QUIET_MEM_NONE)
 		add(v, len, "; %zu probes, too few for a share", n->n);
 	else
 		add(v, len, "; %zu of %zu probes above %gx it (%.0f%%)", n->pressured, n->n,
-		    DOCTOR_NOISE_PRESSURE_FACTOR, 100 * n->share);
+		    DOCTOR_QUIET_PRESSURE_FACTOR, 100 * n->share);
 }
 
 /* The verdict and its evidence. */
-static void describe_verdict(char *v, size_t len, const struct doctor_noise *n)
+static void describe_verdict(char *v, size_t len, const struct doctor_quiet *n)
 {
 	if (n->steal_high)
 		add(v, len,
 		    ": noisy for time verdicts: steal above %.0f%% of the PUs' time (run marks "
 		    "such "
 		    "a restart disturbed)",
-		    100 * DOCTOR_NOISE_STEAL);
-	if (n->memory == DOCTOR_NOISE_MEM_PRESSED)
+		    100 * DOCTOR_QUIET_STEAL);
+	if (n->memory == DOCTOR_QUIET_MEM_PRESSED)
 		add(v, len,
 		    "%s memory contention as run calls it (more than %.0f%% of the probes above "
 		    "%gx the floor); expect restart noise about %.0f-%.0f%% (2 runs with 34-57%% "
@@ -218,19 +218,19 @@ static void describe_verdict(char *v, size_t len, const struct doctor_noise *n)
 		    "their probes under pressure; 6 with 0-20%% had 3-13%%; within a run, a "
 		    "restart's share and its noise r = 0.89-0.93)",
 		    n->steal_high ? "; and" : ": noisy for time verdicts:",
-		    100 * DOCTOR_NOISE_PRESSED, DOCTOR_NOISE_PRESSURE_FACTOR, 100 * n->noise_lo,
+		    100 * DOCTOR_QUIET_PRESSED, DOCTOR_QUIET_PRESSURE_FACTOR, 100 * n->noise_lo,
 		    100 * n->noise_hi);
-	else if (n->memory == DOCTOR_NOISE_MEM_QUIET)
+	else if (n->memory == DOCTOR_QUIET_MEM_QUIET)
 		add(v, len,
 		    "%s no memory contention as run calls it (at most %.0f%% of the probes above "
 		    "%gx the floor); expect restart noise about %.0f-%.0f%% (6 runs on two hosts "
 		    "with 0-20%% of their probes under pressure)",
 		    n->steal_high ? "; memory:" : ": quiet for time verdicts:",
-		    100 * DOCTOR_NOISE_PRESSED, DOCTOR_NOISE_PRESSURE_FACTOR, 100 * n->noise_lo,
+		    100 * DOCTOR_QUIET_PRESSED, DOCTOR_QUIET_PRESSURE_FACTOR, 100 * n->noise_lo,
 		    100 * n->noise_hi);
 }
 
-void doctor_noise_describe(struct doctor_check *c, const struct doctor_noise *n,
+void doctor_quiet_describe(struct doctor_check *c, const struct doctor_quiet *n,
 			   const struct doctor_env *env)
 {
 	char *v = c->value;
@@ -250,7 +250,7 @@ void doctor_noise_describe(struct doctor_check *c, const struct doctor_noise *n,
 		add(v, len, " restarts a side here, a 10%% one ");
 		add_range(v, len, env->restarts(n->noise_lo, 0.10),
 			  env->restarts(n->noise_hi, 0.10));
-		add(v, len, " (one query of %d, Holm)", DOCTOR_NOISE_QUERIES);
+		add(v, len, " (one query of %d, Holm)", DOCTOR_QUIET_QUERIES);
 	}
 	if (n->status != DOCTOR_WARN)
 		return;
@@ -262,20 +262,20 @@ void doctor_noise_describe(struct doctor_check *c, const struct doctor_noise *n,
 		       "--adjust-memory");
 }
 
-void doctor_noise_check(struct doctor_check *c, const struct doctor_env *env)
+void doctor_quiet_check(struct doctor_check *c, const struct doctor_env *env)
 {
-	struct doctor_noise_sample *s = calloc(1, sizeof(*s));
-	struct doctor_noise n;
+	struct doctor_quiet_sample *s = calloc(1, sizeof(*s));
+	struct doctor_quiet n;
 	struct doctor_floor fl;
 	char note[512];
-	int have = doctor_noise_floor(&fl, note, sizeof(note), env);
-	int sampled = s && env->probe && doctor_noise_sample(s, env) == 0;
+	int have = doctor_quiet_floor(&fl, note, sizeof(note), env);
+	int sampled = s && env->probe && doctor_quiet_sample(s, env) == 0;
 	if (s && !sampled) {
 		memset(s, 0, sizeof(*s));
 		s->steal_share = NAN;
 	}
 	if (s)
-		doctor_noise_judge(&n, s, have ? &fl : NULL);
+		doctor_quiet_judge(&n, s, have ? &fl : NULL);
 	else
 		memset(&n, 0, sizeof(n));
 	snprintf(n.floor_note, sizeof(n.floor_note), "%s", note);
@@ -283,10 +283,10 @@ void doctor_noise_check(struct doctor_check *c, const struct doctor_env *env)
 			  : s	      ? "no memory probe (it failed)"
 				      : "out of memory";
 	free(s);
-	if (env->noise_out)
-		*env->noise_out = n;
+	if (env->quiet_out)
+		*env->quiet_out = n;
 	if (sampled) {
-		doctor_noise_describe(c, &n, env);
+		doctor_quiet_describe(c, &n, env);
 		return;
 	}
 	c->status = DOCTOR_UNKNOWN;
@@ -294,7 +294,7 @@ void doctor_noise_check(struct doctor_check *c, const struct doctor_env *env)
 	snprintf(c->value, sizeof(c->value), "%s", why);
 }
 
-int doctor_noise_calibrate(struct doctor_floor *out, int *out_kept, const struct doctor_env *env,
+int doctor_quiet_calibrate(struct doctor_floor *out, int *out_kept, const struct doctor_env *env,
 			   struct errbuf *err)
 {
 	struct doctor_env e = *env;
@@ -303,11 +303,11 @@ int doctor_noise_calibrate(struct doctor_floor *out, int *out_kept, const struct
 	*out_kept = 0;
 	if (!env->probe || !env->floor_file)
 		return errbuf_set(err, "no floor taken: no memory probe");
-	e.noise_ms = DOCTOR_FLOOR_TIMES * (env->noise_ms > 0 ? env->noise_ms : DOCTOR_NOISE_MS);
-	struct doctor_noise_sample *s = calloc(1, sizeof(*s));
+	e.quiet_ms = DOCTOR_FLOOR_TIMES * (env->quiet_ms > 0 ? env->quiet_ms : DOCTOR_QUIET_MS);
+	struct doctor_quiet_sample *s = calloc(1, sizeof(*s));
 	if (!s)
 		return errbuf_set(err, "out of memory");
-	if (doctor_noise_sample(s, &e) < 0) {
+	if (doctor_quiet_sample(s, &e) < 0) {
 		free(s);
 		return errbuf_set(err, "no floor taken: the memory probe failed");
 	}
@@ -320,7 +320,7 @@ int doctor_noise_calibrate(struct doctor_floor *out, int *out_kept, const struct
 	util_utc_iso8601(out->date);
 	snprintf(out->source, sizeof(out->source), "doctor --tune");
 	doctor_cpu_model(env->root, out->cpu_model, sizeof(out->cpu_model));
-	if (doctor_noise_floor(&old, note, sizeof(note), env) == 1 && old.ns <= out->ns) {
+	if (doctor_quiet_floor(&old, note, sizeof(note), env) == 1 && old.ns <= out->ns) {
 		*out = old; /* a floor only goes down */
 		*out_kept = 1;
 		return 0;
@@ -333,7 +333,7 @@ static json_t *num(double x)
 	return isnan(x) ? json_null() : json_real(x);
 }
 
-json_t *doctor_noise_json(const struct doctor_noise *n)
+json_t *doctor_quiet_json(const struct doctor_quiet *n)
 {
 	const struct doctor_floor *f = &n->floor;
 	json_t *floor = n->have_floor ? json_pack("{s:f, s:o, s:I, s:I, s:s, s:s, s:s}", "ns",
@@ -342,13 +342,13 @@ json_t *doctor_noise_json(const struct doctor_noise *n)
 						  (json_int_t)f->probe_bytes, "date", f->date,
 						  "source", f->source, "cpu_model", f->cpu_model)
 				      : json_null();
-	int judged = n->memory != DOCTOR_NOISE_MEM_NONE;
+	int judged = n->memory != DOCTOR_QUIET_MEM_NONE;
 	json_t *band =
 	    isnan(n->noise_lo) ? json_null() : json_pack("[f, f]", n->noise_lo, n->noise_hi);
 	json_t *rule =
-	    json_pack("{s:f, s:f, s:i, s:f}", "pressure_factor", DOCTOR_NOISE_PRESSURE_FACTOR,
-		      "share", DOCTOR_NOISE_PRESSED, "min_probes", DOCTOR_NOISE_MIN_JUDGED,
-		      "steal_share", DOCTOR_NOISE_STEAL);
+	    json_pack("{s:f, s:f, s:i, s:f}", "pressure_factor", DOCTOR_QUIET_PRESSURE_FACTOR,
+		      "share", DOCTOR_QUIET_PRESSED, "min_probes", DOCTOR_QUIET_MIN_JUDGED,
+		      "steal_share", DOCTOR_QUIET_STEAL);
 	return json_pack(
 	    "{s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "verdict",
 	    n->status == DOCTOR_WARN ? "noisy"

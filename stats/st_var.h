@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Between-restart variance of a setting against the default's (stabilize, docs/stability.md). */
-#ifndef DBT3_ST_STAB_H
-#define DBT3_ST_STAB_H
+#ifndef DBT3_ST_VAR_H
+#define DBT3_ST_VAR_H
 #include <stddef.h>
 
 /* Sample SD (n - 1) of the natural logs of x[0..n-1] (all > 0); NAN when n < 2. */
@@ -12,8 +12,8 @@ double st_log_sd(const double *x, size_t n);
  * df1, df2)] (the F distribution of the ratio of two independent chi-square variances over
  * their df; e.g. Snedecor & Cochran, Statistical Methods, 8th ed., sec. 6.12). 0, or -1 when
  * a df is not positive or ss2 is 0. */
-int st_var_ratio_ci(double ss1, double df1, double ss2, double df2, double alpha,
-		    double *out_ratio, double *out_lo, double *out_hi);
+int st_var_ratio_ci(double ss1, double df1, double ss2, double df2, double alpha, double *out_ratio,
+		    double *out_lo, double *out_hi);
 
 /* One-sided permutation test that setting A's restarts scatter less than setting B's, the
  * queries of a restart kept together (they share the restart, so they are not independent and

@@ -8,7 +8,7 @@
 /* An "interference" record (a query entry's, or a restart's in $.interference.restarts):
  * times in [0, RES_MAX_TIME_MS] (the query thread's split may be null), counts >= 0 (the query
  * thread's, the I/O bytes and the memory probe's figures optional and may be null). */
-static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
+static int check_interf_members(struct rd *rd, json_t *rec, const char *path)
 {
 	static const char *const times[] = {
 	    "window_ms",     "other_cpu_ms",	    "steal_ms",
@@ -24,7 +24,8 @@ static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 					      "memory_probe_after_ns",
 					      "memory_probes",
 					      "memory_pressured",
-					      "memory_probe_max_ns", "partner_server_cpu_ms",
+					      "memory_probe_max_ns",
+					      "partner_server_cpu_ms",
 					      "server_pu_other_cpu_ms"};
 	char p[256];
 	json_t *v;
@@ -56,23 +57,23 @@ static int check_noise_members(struct rd *rd, json_t *rec, const char *path)
 }
 
 /* A query entry's optional "interference" record. */
-int rd_check_noise_entry(struct rd *rd, json_t *o, const char *path)
+int rd_check_interf_entry(struct rd *rd, json_t *o, const char *path)
 {
 	char p[256];
 	json_t *rec;
 	if (rd_member(rd, o, path, "interference", W_OBJECT | W_OPTIONAL, &rec) < 0)
 		return -1;
 	rd_path_join(p, sizeof(p), path, "interference");
-	return rec ? check_noise_members(rd, rec, p) : 0;
+	return rec ? check_interf_members(rd, rec, p) : 0;
 }
 
 /* The causes of the interference rule. */
-static const char *const noise_causes[] = {"other_cpu", "steal", "memory", NULL};
+static const char *const interf_causes[] = {"other_cpu", "steal", "memory", NULL};
 
-static int noise_cause_known(const char *s)
+static int interf_cause_known(const char *s)
 {
-	for (int m = 0; noise_causes[m]; m++)
-		if (strcmp(s, noise_causes[m]) == 0)
+	for (int m = 0; interf_causes[m]; m++)
+		if (strcmp(s, interf_causes[m]) == 0)
 			return 1;
 	return 0;
 }
@@ -88,7 +89,7 @@ static int check_causes(struct rd *rd, json_t *e, const char *path, const char *
 	json_array_foreach(v, k, c)
 	{
 		snprintf(pc, sizeof(pc), "%s.%s[%zu]", path, key, k);
-		if (!json_is_string(c) || !noise_cause_known(json_string_value(c)))
+		if (!json_is_string(c) || !interf_cause_known(json_string_value(c)))
 			return rd_fail(rd, pc, "not one of other_cpu, steal or memory");
 	}
 	return 0;
@@ -106,7 +107,7 @@ int rd_check_host_contention(struct rd *rd, json_t *host)
 		return -1;
 	json_object_foreach(o, key, e)
 	{
-		if (!noise_cause_known(key))
+		if (!interf_cause_known(key))
 			return rd_fail(rd, "$.host.contention",
 				       "'%.32s' is not one of other_cpu, steal "
 				       "or memory",
@@ -126,7 +127,7 @@ int rd_check_host_contention(struct rd *rd, json_t *host)
 }
 
 /* $.interference (optional): the rule and each restart's sums and verdict. */
-int rd_check_noise_top(struct rd *rd, json_t *root)
+int rd_check_interf_top(struct rd *rd, json_t *root)
 {
 	json_t *top, *list, *e, *v;
 	size_t i;
@@ -162,7 +163,7 @@ int rd_check_noise_top(struct rd *rd, json_t *root)
 		if (!json_is_object(e))
 			return rd_fail(rd, p, "expected an object, found %s", rd_type_name(e));
 		if (rd_int_member(rd, e, p, "index", 0, RES_MAX_RESTARTS - 1, 0, &idx) < 0 ||
-		    check_noise_members(rd, e, p) < 0 ||
+		    check_interf_members(rd, e, p) < 0 ||
 		    rd_member(rd, e, p, "disturbed", W_BOOL, &v) < 0 ||
 		    check_causes(rd, e, p, "causes", 0) < 0 ||
 		    check_causes(rd, e, p, "contention", W_OPTIONAL) < 0)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Between-restart variance of a setting against the default's (stats/st_stab.h). */
-#include "stats/st_stab.h"
+/* Between-restart variance of a setting against the default's (stats/st_var.h). */
+#include "stats/st_var.h"
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Server stabilizers: personality, priority, scheduler, page cache, large pages. */
-#include "pinning/stab.h"
+#include "pinning/stabilizers.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>

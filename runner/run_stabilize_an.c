@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* `stabilize`'s analysis: per candidate the between-restart CoVs, the variance against the
- * default's, the time against the default's, and the recommendation (runner/run_stab.h). */
+ * default's, the time against the default's, and the recommendation (runner/run_stabilize.h). */
 #include "result/res.h"
-#include "runner/run_stab.h"
-#include "stats/st_stab.h"
+#include "runner/run_stabilize.h"
+#include "stats/st_var.h"
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Here, not in run_stab.c: the rounds write these files and this analysis reads them. */
+/* Here, not in run_stabilize.c: the rounds write these files and this analysis reads them. */
 void run_stab_result_path(char *out, size_t len, const struct run_stab_opts *o,
 			  const struct run_stab_cand *c, int round, const char *ext)
 {
@@ -31,7 +31,7 @@ void run_stab_result_path(char *out, size_t len, const struct run_stab_opts *o,
 
 /* The restart means of candidate c, one row per round file found. */
 struct series {
-	double *rows; /* files x MAXQ: restart means (ms) by round and query of ids[], NAN: none */
+	double *rows;  /* files x MAXQ: restart means (ms) by round and query of ids[], NAN: none */
 	double wall_s; /* mean wall time of a restart (started_at .. finished_at of the files) */
 	size_t files;
 	size_t disturbed; /* restarts left out: disturbed by other processes or steal */
@@ -48,13 +48,13 @@ static double restart_mean(const struct res_query *q)
 	return s / (double)q->restarts[0].n_measured;
 }
 
-/* A round file whose restart was disturbed (result/res.h, RES_NOISE_SHARE): another process
+/* A round file whose restart was disturbed (result/res.h, RES_INTERF_SHARE): another process
  * or the hypervisor took the benchmark PUs, so its means measure the neighbour, not the setting
  * (seen on this host: 3-5 s of others in a 48 s restart while engineers started work). */
 static int restart_disturbed(const struct res_file *res)
 {
 	char line[256];
-	return res_noise_line(res, line, sizeof(line)) > 0;
+	return res_interf_line(res, line, sizeof(line)) > 0;
 }
 
 /* Room for one more round in s->rows, every query NAN until measured. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The disturbed rule (result/res_noise.c) against its independent reading in
+/* The disturbed rule (result/res_interf.c) against its independent reading in
  * tests/data/disturbed_rule.py: the real files' restarts replayed, the rate of marking a
  * restart of an undisturbed run on the same simulated draws, and the host-level finding. */
 #include "harness.h"
@@ -16,16 +16,16 @@
 static unsigned causes_parse(const char *s)
 {
 	unsigned c = 0;
-	c |= strstr(s, "other_cpu") ? RES_NOISE_OTHER_CPU : 0u;
-	c |= strstr(s, "steal") ? RES_NOISE_STEAL : 0u;
-	c |= strstr(s, "memory") ? RES_NOISE_MEMORY : 0u;
+	c |= strstr(s, "other_cpu") ? RES_INTERF_OTHER_CPU : 0u;
+	c |= strstr(s, "steal") ? RES_INTERF_STEAL : 0u;
+	c |= strstr(s, "memory") ? RES_INTERF_MEMORY : 0u;
 	return c;
 }
 
 /* One restart of disturbed_replay.tsv. */
 struct replay_row {
 	char file[64];
-	struct res_noise_restart r;
+	struct res_interf_restart r;
 	unsigned level, causes;
 };
 
@@ -33,9 +33,9 @@ static int replay_parse(struct replay_row *out, const char *line)
 {
 	char lv[64], dc[64], spu[64];
 	memset(out, 0, sizeof(*out));
-	if (sscanf(line, "%63s %d %zu %lf %lf %lf %zu %zu %63s %63s %63s", out->file,
-		   &out->r.index, &out->r.n_queries, &out->r.window_ms, &out->r.other_cpu_ms,
-		   &out->r.steal_ms, &out->r.n_mem, &out->r.n_mem_pressured, spu, lv, dc) != 11)
+	if (sscanf(line, "%63s %d %zu %lf %lf %lf %zu %zu %63s %63s %63s", out->file, &out->r.index,
+		   &out->r.n_queries, &out->r.window_ms, &out->r.other_cpu_ms, &out->r.steal_ms,
+		   &out->r.n_mem, &out->r.n_mem_pressured, spu, lv, dc) != 11)
 		return -1;
 	if (strcmp(spu, "-") != 0) { /* every record had the server's PUs apart */
 		char *end;
@@ -53,12 +53,12 @@ static int replay_parse(struct replay_row *out, const char *line)
  * level, 2 are marked: others' CPU time at the absolute floor, the files having no figure of
  * the server's own PUs; of the A/A of 2026-12-02, none of 8): the same level and causes as the
  * script's. */
-TH_TEST(res_noise, real_files_replayed)
+TH_TEST(res_interf, real_files_replayed)
 {
 	FILE *f = fopen(DATA "disturbed_replay.tsv", "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	static struct replay_row rows[128];
-	struct res_noise_restart r[128];
+	struct res_interf_restart r[128];
 	char line[512];
 	size_t n = 0, files = 0, marked = 0, at_level = 0;
 	while (n < 128 && fgets(line, sizeof(line), f))
@@ -68,9 +68,9 @@ TH_TEST(res_noise, real_files_replayed)
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && strcmp(rows[j].file, rows[i].file) == 0; j++)
 			r[j - i] = rows[j].r;
-		res_noise_classify(r, j - i, NULL);
+		res_interf_classify(r, j - i, NULL);
 		for (size_t k = i; k < j; k++) {
-			const struct res_noise_restart *g = &r[k - i];
+			const struct res_interf_restart *g = &r[k - i];
 			if (g->level != rows[k].level || g->causes != rows[k].causes)
 				fprintf(stderr, "%s restart %d: level %u causes %u, script %u %u\n",
 					rows[k].file, g->index, g->level, g->causes, rows[k].level,
@@ -109,7 +109,7 @@ static size_t sm_count(uint64_t *x, size_t n, double p)
 static size_t simulate(int memory, size_t n, size_t q, double wq, double p, size_t runs,
 		       uint64_t seed, size_t *out_total)
 {
-	struct res_noise_restart r[8];
+	struct res_interf_restart r[8];
 	uint64_t x = seed;
 	size_t marked = 0;
 	*out_total = 0;
@@ -127,10 +127,10 @@ static size_t simulate(int memory, size_t n, size_t q, double wq, double p, size
 				    10.0 * (double)sm_count(&x, (size_t)((double)q * wq / 10), p);
 			}
 		}
-		struct res_noise_calib cal = {9, 0};
+		struct res_interf_calib cal = {9, 0};
 		if (memory)
 			cal.pressured = sm_count(&x, 9, p);
-		res_noise_classify(r, n, memory ? &cal : NULL);
+		res_interf_classify(r, n, memory ? &cal : NULL);
 		for (size_t i = 0; i < n; i++)
 			marked += r[i].causes != 0;
 		*out_total += n;
@@ -138,9 +138,9 @@ static size_t simulate(int memory, size_t n, size_t q, double wq, double p, size
 	return marked;
 }
 
-/* The rate of marking a restart of an undisturbed run (docs/interference.md's table): the same counts
- * on the same draws as the script, and at most 2.5% of the restarts in every scenario. */
-TH_TEST(res_noise, undisturbed_runs_rarely_marked)
+/* The rate of marking a restart of an undisturbed run (docs/interference.md's table): the same
+ * counts on the same draws as the script, and at most 2.5% of the restarts in every scenario. */
+TH_TEST(res_interf, undisturbed_runs_rarely_marked)
 {
 	FILE *f = fopen(DATA "disturbed_rate.tsv", "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -152,9 +152,9 @@ TH_TEST(res_noise, undisturbed_runs_rarely_marked)
 		unsigned long long seed;
 		if (line[0] == '#')
 			continue;
-		CU_ASSERT_EQUAL_FATAL(sscanf(line, "%15s %zu %zu %lf %lf %zu %llu %zu %zu %lf", kind,
-					     &n, &q, &wq, &p, &runs, &seed, &want, &want_total,
-					     &exact),
+		CU_ASSERT_EQUAL_FATAL(sscanf(line, "%15s %zu %zu %lf %lf %zu %llu %zu %zu %lf",
+					     kind, &n, &q, &wq, &p, &runs, &seed, &want,
+					     &want_total, &exact),
 				      10);
 		CU_ASSERT_FATAL(n <= 8);
 		size_t got = simulate(strcmp(kind, "memory") == 0, n, q, wq, p, runs,
@@ -185,9 +185,9 @@ TH_TEST(res_noise, undisturbed_runs_rarely_marked)
 
 /* The rule's edges on hand-made restarts: a reference of one restart, a restart alone, the
  * calibration in the memory reference, and contention everywhere (nothing unusual). */
-TH_TEST(res_noise, unusual_against_the_others_and_the_calibration)
+TH_TEST(res_interf, unusual_against_the_others_and_the_calibration)
 {
-	struct res_noise_restart r[3];
+	struct res_interf_restart r[3];
 	memset(r, 0, sizeof(r));
 	for (int i = 0; i < 3; i++) {
 		r[i].index = i;
@@ -198,43 +198,43 @@ TH_TEST(res_noise, unusual_against_the_others_and_the_calibration)
 	/* a hog in restart 2 of 2: 400 of 1000 ms against 10 */
 	r[0].other_cpu_ms = 10;
 	r[1].other_cpu_ms = 400;
-	res_noise_classify(r, 2, NULL);
+	res_interf_classify(r, 2, NULL);
 	CU_ASSERT_EQUAL(r[0].causes, 0);
-	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU);
+	CU_ASSERT_EQUAL(r[1].causes, RES_INTERF_OTHER_CPU);
 	/* a hog on the server's PU in both: each restart lost the PU's time, both are marked (a
 	 * file without the server's PUs apart counts all the benchmark PUs so) */
 	r[0].other_cpu_ms = 380;
-	res_noise_classify(r, 2, NULL);
-	CU_ASSERT_EQUAL(r[0].causes, RES_NOISE_OTHER_CPU);
-	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU);
+	res_interf_classify(r, 2, NULL);
+	CU_ASSERT_EQUAL(r[0].causes, RES_INTERF_OTHER_CPU);
+	CU_ASSERT_EQUAL(r[1].causes, RES_INTERF_OTHER_CPU);
 	for (int i = 0; i < 2; i++) {
 		r[i].n_spu = 4;
 		r[i].server_pu_other_ms = 380;
 	}
-	res_noise_classify(r, 2, NULL);
-	CU_ASSERT_EQUAL(r[0].causes & r[1].causes, RES_NOISE_OTHER_CPU);
+	res_interf_classify(r, 2, NULL);
+	CU_ASSERT_EQUAL(r[0].causes & r[1].causes, RES_INTERF_OTHER_CPU);
 	/* the same others on the client's PU only, the server's PU idle: at the level in both,
 	 * unusual in neither, so the host's and not a restart's */
 	r[0].server_pu_other_ms = 10;
 	r[1].server_pu_other_ms = 20;
-	res_noise_classify(r, 2, NULL);
-	CU_ASSERT_EQUAL(r[0].level, RES_NOISE_OTHER_CPU);
+	res_interf_classify(r, 2, NULL);
+	CU_ASSERT_EQUAL(r[0].level, RES_INTERF_OTHER_CPU);
 	CU_ASSERT_EQUAL(r[0].causes | r[1].causes, 0);
 	/* 40 ms on the server's PU of 1000: below the level (80 ms for 4 query windows) */
 	r[1].server_pu_other_ms = 40;
-	res_noise_classify(r, 2, NULL);
+	res_interf_classify(r, 2, NULL);
 	CU_ASSERT_EQUAL(r[1].causes, 0);
 	/* steal at the level in both: the hypervisor took the time in each, both marked */
 	r[0].other_cpu_ms = r[1].other_cpu_ms = 0;
 	r[0].steal_ms = r[1].steal_ms = 200;
-	res_noise_classify(r, 2, NULL);
-	CU_ASSERT_EQUAL(r[0].causes & r[1].causes, RES_NOISE_STEAL);
+	res_interf_classify(r, 2, NULL);
+	CU_ASSERT_EQUAL(r[0].causes & r[1].causes, RES_INTERF_STEAL);
 	r[0].steal_ms = r[1].steal_ms = 0;
 	/* alone, the level decides (nothing to compare with) */
 	r[1].other_cpu_ms = 400;
 	r[1].server_pu_other_ms = 0;
-	res_noise_classify(&r[1], 1, NULL);
-	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_OTHER_CPU);
+	res_interf_classify(&r[1], 1, NULL);
+	CU_ASSERT_EQUAL(r[1].causes, RES_INTERF_OTHER_CPU);
 	/* memory: 4 of 4 probes in restart 2 of 3, the others none */
 	for (int i = 0; i < 3; i++) {
 		r[i].n_spu = 0;
@@ -242,26 +242,26 @@ TH_TEST(res_noise, unusual_against_the_others_and_the_calibration)
 	}
 	r[0].other_cpu_ms = r[1].other_cpu_ms = 0;
 	r[1].n_mem_pressured = 4;
-	res_noise_classify(r, 3, NULL);
+	res_interf_classify(r, 3, NULL);
 	CU_ASSERT_EQUAL(r[0].causes | r[2].causes, 0);
-	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_MEMORY);
+	CU_ASSERT_EQUAL(r[1].causes, RES_INTERF_MEMORY);
 	/* 4 of 4 in restarts 1 and 2, the calibration at start under pressure too: restart 3's
 	 * quiet is the odd one, and nothing is marked */
 	r[0].n_mem_pressured = 4;
-	struct res_noise_calib cal = {9, 8};
-	res_noise_classify(r, 3, &cal);
-	CU_ASSERT_EQUAL(r[0].level, RES_NOISE_MEMORY);
+	struct res_interf_calib cal = {9, 8};
+	res_interf_classify(r, 3, &cal);
+	CU_ASSERT_EQUAL(r[0].level, RES_INTERF_MEMORY);
 	CU_ASSERT_EQUAL(r[0].causes | r[1].causes | r[2].causes, 0);
 	/* restart 2 alone with a quiet calibration: it stands out from the calibration */
 	cal.pressured = 0;
-	res_noise_classify(&r[1], 1, &cal);
-	CU_ASSERT_EQUAL(r[1].causes, RES_NOISE_MEMORY);
+	res_interf_classify(&r[1], 1, &cal);
+	CU_ASSERT_EQUAL(r[1].causes, RES_INTERF_MEMORY);
 	/* 2 of 4 (the level) against a quiet reference: fewer than 3 probes above it */
 	r[0].n_mem_pressured = 0;
 	r[1].n_mem_pressured = 2;
-	res_noise_classify(r, 3, NULL);
-	CU_ASSERT_EQUAL(r[1].level, RES_NOISE_MEMORY);
+	res_interf_classify(r, 3, NULL);
+	CU_ASSERT_EQUAL(r[1].level, RES_INTERF_MEMORY);
 	CU_ASSERT_EQUAL(r[1].causes, 0);
 }
 
-TH_MAIN(res_noise)
+TH_MAIN(res_interf)
