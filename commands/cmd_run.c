@@ -247,6 +247,13 @@ static const struct cli_opt options[] = {
 	     "connections at once, each running the queries once in TPC-H's order for its "
 	     "stream number, and with --refresh a refresh stream of S RF1/RF2 pairs; entries "
 	     "T:Q1 ... (one time per stream), T:stream (each stream's time)"),
+    {.kind = CLI_OPT_FLAG,
+     .name = "no-analyze",
+     .off = OFF(plan.no_analyze),
+     .tags = T(PLAN),
+     .help = "do not run each query once more under ANALYZE after its measured executions in "
+	     "every restart (the per-table rows compare attributes a work change to; "
+	     "docs/explain.md)"},
     PLAN_INT("restarts", restarts, 1, RES_MAX_RESTARTS, T(PLAN) | T(FIXED) | T(RESTARTS),
 	     "server starts (default 5)"),
     PLAN_INT("warmup", warmup, 0, RES_MAX_RUNS, T(PLAN) | T(FIXED) | T(WARMUP),

@@ -2,6 +2,7 @@
 /* The strict reader of result files: every member docs/result-format.md defines is checked for its
  * type, range and agreement with the plan; the first failure is one line with its JSON path. */
 #include "result/res.h"
+#include "result/res_analyze.h"
 #include "result/res_counts.h"
 #include "result/res_read_int.h"
 #include <ctype.h>
@@ -133,14 +134,16 @@ static int check_restart_optional(struct rd *rd, json_t *o, const char *path);
  * measured run each; and a side-by-side entry's record of its pair (res_sbs_check). */
 static int check_counts(struct rd *rd, json_t *o, const char *path, size_t n_measured)
 {
-	static const char *const members[] = {"work", "instructions", "side_by_side"};
+	static const char *const members[] = {"work", "instructions", "side_by_side", "analyze"};
 	char p[400], key[RES_MAX_NAME + 1], msg[160];
 	json_t *rec;
 	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
 		if (rd_member(rd, o, path, members[i], W_OBJECT | W_OPTIONAL, &rec) < 0)
 			return -1;
-		if (!rec || (i < 2 ? res_counts_check(rec, n_measured, key, sizeof(key), msg, sizeof(msg))
-				   : res_sbs_check(rec, key, sizeof(key), msg, sizeof(msg))) == 0)
+		if (!rec || (i < 2   ? res_counts_check(rec, n_measured, key, sizeof(key), msg,
+								sizeof(msg))
+			     : i == 2 ? res_sbs_check(rec, key, sizeof(key), msg, sizeof(msg))
+				      : res_analyze_check(rec, key, sizeof(key), msg, sizeof(msg))) == 0)
 			continue;
 		if (*key)
 			snprintf(p, sizeof(p), "%s.%s.%s", path, members[i], key);
@@ -418,6 +421,8 @@ static const struct mspec plan_more[] = {
     {"first_look", M_INT, 1, 128, 0, NULL},
     {"min_restarts", M_INT, 1, RES_MAX_RESTARTS, 0, NULL},
     {"costs_from", M_STR, 1, 4096, 0, NULL},
+    {"analyze", M_BOOL, 0, 0, 0, NULL},
+    {"analyze_source", M_STR, 1, 64, 0, NULL},
 };
 
 /* $.budget, the outcome of run --budget (optional; these members required when present). */

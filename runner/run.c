@@ -42,6 +42,8 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 		json_object_set_new(o, "instructions", json_true());
 		json_object_set_new(o, "instructions_tol", json_real(p->instr_tol));
 	}
+	if (p->no_analyze)
+		json_object_set_new(o, "analyze", json_false());
 	if (p->side_by_side) /* run_sbs_open adds the clones and pools */
 		json_object_set_new(o, "side_by_side",
 				    json_pack("{s:s}", "order", run_sbs_order_name(p->seed_given)));

@@ -58,6 +58,8 @@ struct run_plan {
 			   * (runner/run_sbs.h) */
 	int refresh; /* --refresh: RF1 and RF2 after the queries of every restart (docs/run.md) */
 	int streams; /* --streams S: the throughput test after them, 0 without (docs/run.md) */
+	int no_analyze; /* --no-analyze: no ANALYZE execution per query and restart
+			 * (docs/explain.md, "Where the rows went") */
 };
 
 /* What the command line gave, for run_plan_instr_defaults. */

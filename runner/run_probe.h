@@ -22,6 +22,9 @@ enum run_probe_id {
 	RUN_PROBE_INTERF, /* interference around each query: "interference" (docs/run.md) */
 	RUN_PROBE_MEM,	  /* the memory probe before and after that window */
 	RUN_PROBE_INSTR,  /* instructions per execution: "instructions" (docs/work.md) */
+	/* per-table actuals, one ANALYZE execution after every other record: "analyze"
+	 * (docs/explain.md) */
+	RUN_PROBE_ANALYZE,
 	RUN_PROBES
 };
 
@@ -72,7 +75,7 @@ struct run_probe {
 
 /* The rows (each in its runner/run_probe_<name>.c). */
 extern const struct run_probe run_probe_cpu, run_probe_work, run_probe_interf, run_probe_mem,
-    run_probe_instr;
+    run_probe_instr, run_probe_analyze;
 
 /* The table walked for a session or the run. */
 void run_probes_start(struct run_state *c);
