@@ -5,6 +5,7 @@
 #define DBT3_RPT_H
 #include "base/util.h"
 #include "result/res.h"
+#include "result/res_analyze.h"
 #include "stats/st.h"
 #include "stats/st_instr.h"
 #include "stats/st_lend.h"
@@ -136,6 +137,43 @@ void rpt_work_query_line(char *buf, size_t n, const struct rpt_query *q);
  * records in both files. */
 void rpt_work_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md);
 
+/* ---- where the rows went (rpt_analyze.c, docs/explain.md "Where the rows went") ---- */
+
+/* A table whose rows examined (r_loops x r_rows) changed: 0 on a side whose plan lacks it, NaN
+ * where that side's server did not count it. */
+struct rpt_arows {
+	const struct res_atable *old, *new; /* NULL: not in that side's plan */
+	double old_rows, new_rows;
+};
+
+/* An estimate error of 10x or more (res_analyze_estimate_off) in one side's plan. */
+struct rpt_aest {
+	const struct res_atable *t;
+	int new_side; /* 0: the old file's, 1: the new file's */
+};
+
+/* A query's per-table actuals in two files: each side's first ok restart with a record. */
+struct rpt_analyze {
+	struct res_analyze old, new;
+	int compared; /* both files have a record for the query */
+	int varies;   /* a side's restarts differ in a table's rows examined (the rule's) */
+	struct rpt_arows *rows; /* the tables whose rows examined changed, old plan's order, then
+				 * the new plan's others */
+	size_t n_rows;
+	struct rpt_aest *est;
+	size_t n_est;
+};
+
+/* Builds a from the restarts of old and new. -1 on out of memory. */
+int rpt_analyze_build(struct rpt_analyze *a, const struct res_query *old,
+		      const struct res_query *new);
+void rpt_analyze_release(struct rpt_analyze *a);
+/* {"varies", "tables": [{"table", "occurrence", "old", "new"}], "estimate_errors": [{"table",
+ * "side", "estimated", "read"}]}, or null when not compared. */
+json_t *rpt_analyze_json(const struct rpt_analyze *a);
+/* Rows as text with a space every three digits: "1 000", "5 694", "not counted". */
+void rpt_analyze_fmt_rows(char *buf, size_t n, double v);
+
 /* ---- instruction counts (rpt_instr.c, docs/work.md "Instructions") ---- */
 
 /* The rule's constants (stats/st_instr.h; docs/statistics.md, "Instructions"). */
@@ -168,6 +206,12 @@ void rpt_instr_query_line(char *buf, size_t n, const struct rpt_query *q);
 /* compare's instructions section (text: prefix "  ", Markdown: "- "); nothing when no query
  * has counts in both files. */
 void rpt_instr_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md);
+
+/* compare's per-table rows section (docs/explain.md): for each query whose work changed, the
+ * tables whose rows examined changed and the estimate errors, at most three lines a query;
+ * nothing when no such query. */
+#define RPT_ANALYZE_TABLES 6
+void rpt_analyze_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md);
 
 /* Warning flags of one query (either side). */
 enum rpt_warn {
@@ -222,6 +266,7 @@ struct rpt_query {
 				    * borrows on seq_base's df (rpt_seq_replay); df 0: none */
 	struct rpt_work work;	   /* the work counters of both files */
 	struct rpt_instr instr;	   /* the instruction counts of both files */
+	struct rpt_analyze analyze; /* the per-table actuals of both files */
 };
 
 struct rpt_compare_opts {
@@ -289,6 +334,8 @@ struct rpt_compare {
 	size_t n_work_compared;	       /* queries with work records in both files */
 	size_t n_instr_changed;	       /* queries whose instructions changed (findings: exit 1) */
 	size_t n_instr_compared;       /* queries with instruction counts in both files */
+	size_t n_analyze_changed;      /* queries whose work changed and with it a table's rows
+					* examined (not a finding of its own) */
 	size_t n_adjusted;	       /* --adjust-memory: queries whose test was adjusted */
 	double adjust_sd_ratio;	       /* ... the median of their residual sd over the unadjusted */
 };

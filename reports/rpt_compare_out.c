@@ -400,6 +400,7 @@ static void signals_and_warnings(FILE *f, const struct rpt_compare *c, int md)
 {
 	rpt_work_write(f, c, md ? "- " : "  ", md);
 	plans_write(f, c, md ? "- " : "  ", md);
+	rpt_analyze_write(f, c, md ? "- " : "  ", md);
 	rpt_instr_write(f, c, md ? "- " : "  ", md);
 	if (count_warnings(c)) {
 		fputs(md ? "\n**Warnings**\n\n" : "\nwarnings:\n", f);
@@ -638,6 +639,7 @@ static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q
 	json_object_set_new(jq, "work",
 			    q->work.compared ? rpt_work_json(&q->work, 1) : json_null());
 	json_object_set_new(jq, "instructions", rpt_instr_json(&q->instr));
+	json_object_set_new(jq, "analyze", rpt_analyze_json(&q->analyze));
 	json_object_set_new(jq, "warnings", warn_json(q->warn));
 	json_object_set_new(jq, "sequential", rpt_seq_query_json(c, q));
 	return jq;
@@ -696,6 +698,8 @@ json_t *rpt_compare_to_json(const struct rpt_compare *c)
 	json_object_set_new(o, "work",
 			    json_pack("{s:I, s:I}", "compared", (json_int_t)c->n_work_compared,
 				      "changed", (json_int_t)c->n_work_changed));
+	json_object_set_new(o, "analyze",
+			    json_pack("{s:I}", "rows_changed", (json_int_t)c->n_analyze_changed));
 	json_object_set_new(o, "instructions",
 			    json_pack("{s:I, s:I}", "compared", (json_int_t)c->n_instr_compared,
 				      "changed", (json_int_t)c->n_instr_changed));

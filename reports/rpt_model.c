@@ -152,6 +152,7 @@ void rpt_compare_free(struct rpt_compare *c)
 		rpt_side_release(&c->queries[i].new);
 		rpt_work_release(&c->queries[i].work);
 		rpt_plan_free(c->queries[i].plan_diff);
+		rpt_analyze_release(&c->queries[i].analyze);
 	}
 	free(c->queries);
 	for (size_t i = 0; i < c->n_warnings; i++)
@@ -635,6 +636,9 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 			goto oom;
 		c->n_instr_compared += q->instr.compared;
 		c->n_instr_changed += q->instr.changed;
+		if (rpt_analyze_build(&q->analyze, qa, qb) < 0)
+			goto oom;
+		c->n_analyze_changed += q->work.changed && q->analyze.n_rows > 0;
 	}
 	verdicts = calloc(c->n_queries ? c->n_queries : 1, sizeof(*verdicts));
 	if (!verdicts)

@@ -279,9 +279,9 @@ int res_analyze_from_json(struct res_analyze *out, const json_t *rec)
 	json_t *e;
 	json_array_foreach(json_object_get(rec, "tables"), i, e)
 	{
-		struct res_atable *t = res_analyze_add_table(
-		    out, json_string_value(json_object_get(e, "table")),
-		    (long)json_integer_value(json_object_get(e, "select")));
+		struct res_atable *t =
+		    res_analyze_add_table(out, json_string_value(json_object_get(e, "table")),
+					  (long)json_integer_value(json_object_get(e, "select")));
 		if (!t)
 			goto oom;
 		t->r_loops = member_num(e, "r_loops");
@@ -323,8 +323,7 @@ static int check_name(const json_t *o, const char *k)
 static int check_select(const json_t *o)
 {
 	json_t *v = json_object_get(o, "select");
-	return json_is_integer(v) && json_integer_value(v) >= -1 &&
-		       json_integer_value(v) < 1000000
+	return json_is_integer(v) && json_integer_value(v) >= -1 && json_integer_value(v) < 1000000
 		   ? 0
 		   : -1;
 }
@@ -341,7 +340,7 @@ static int check_num(const json_t *o, const char *k, double hi)
 
 static int check_table(const json_t *e)
 {
-	static const char *const known[] = {"table",	"select", "r_loops",  "r_rows",
+	static const char *const known[] = {"table",	  "select", "r_loops",	"r_rows",
 					    "r_filtered", "rows",   "filtered", NULL};
 	const char *k;
 	json_t *v;

@@ -12,13 +12,13 @@
 /* One table as the execution read it; NaN where the output does not say. */
 struct res_atable {
 	char *alias;
-	int occurrence;	  /* 0 for the alias's first table in document order, 1 for the next */
-	long select_id;	  /* the query block that joins it; -1 when none is said */
-	double r_loops;	  /* times the table was read (scans or lookups) */
-	double r_rows;	  /* rows read per loop (average) */
-	double r_filtered;  /* percent of them the table's condition kept */
-	double rows;	  /* the optimizer's estimate of rows per loop */
-	double filtered;  /* its estimate of r_filtered, percent */
+	int occurrence;	   /* 0 for the alias's first table in document order, 1 for the next */
+	long select_id;	   /* the query block that joins it; -1 when none is said */
+	double r_loops;	   /* times the table was read (scans or lookups) */
+	double r_rows;	   /* rows read per loop (average) */
+	double r_filtered; /* percent of them the table's condition kept */
+	double rows;	   /* the optimizer's estimate of rows per loop */
+	double filtered;   /* its estimate of r_filtered, percent */
 };
 
 /* A temporary table, filesort, materialization or expression cache and its numeric r_ members

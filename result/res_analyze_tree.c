@@ -3,8 +3,8 @@
  * iterator lines as the MySQL 8.0 reference manual documents them ("EXPLAIN ANALYZE", "Obtaining
  * Information with EXPLAIN ANALYZE"):
  *     -> Filter: (t3.pk > 17)  (cost=1.26 rows=5) (actual time=0.013..0.016 rows=5 loops=1)
- *         -> Index range scan on t3 using PRIMARY  (cost=1.26 rows=5) (actual time=... rows=5 loops=1)
- * an iterator that never ran says "(never executed)". */
+ *         -> Index range scan on t3 using PRIMARY  (cost=1.26 rows=5) (actual time=... rows=5
+ * loops=1) an iterator that never ran says "(never executed)". */
 #include "result/res_analyze.h"
 #include <ctype.h>
 #include <math.h>

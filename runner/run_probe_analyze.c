@@ -64,9 +64,9 @@ static enum run_exec_status analyze_fetch(struct analyze_probe *p, const struct 
 	enum run_exec_status st = RUN_EXEC_OK;
 	if (q->pre)
 		st = run_exec_simple(p->s->conn, q->pre, err);
-	if (st == RUN_EXEC_OK && asprintf(&sql, "%s %s",
-					  p->mysql ? "EXPLAIN ANALYZE" : "ANALYZE FORMAT=JSON",
-					  q->sql) < 0) {
+	if (st == RUN_EXEC_OK &&
+	    asprintf(&sql, "%s %s", p->mysql ? "EXPLAIN ANALYZE" : "ANALYZE FORMAT=JSON", q->sql) <
+		0) {
 		errbuf_set(err, "out of memory");
 		return RUN_EXEC_ERROR;
 	}
