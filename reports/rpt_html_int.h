@@ -56,6 +56,9 @@ struct rpt_html_row {
 	const char *test;      /* "pooled", "welch", "pooled+baseline", ... (static) */
 	int plan_changed, wrong;
 	const struct rpt_plan *plan_diff; /* the structural plan diff, or NULL */
+	/* the per-table rows of a query whose work changed and with it a table's rows examined,
+	 * or NULL */
+	const struct rpt_analyze *analyze;
 	int bound; /* +1: ratio is a lower bound (new always timed out), -1 an upper bound, 0 none
 		    */
 	const char *why; /* reason for inconclusive / wrong-result, or NULL (static) */
@@ -129,6 +132,11 @@ void rpt_html_esc(FILE *out, const char *s);
 struct rpt_plan;
 void rpt_html_plan_diff(FILE *out, const struct rpt_plan *p, const char *old_name,
 			const char *new_name);
+/* rpt_html_analyze.c: a table of the tables whose rows examined changed, and the estimate
+ * errors. */
+struct rpt_analyze;
+void rpt_html_analyze(FILE *out, const struct rpt_analyze *a, const char *old_name,
+		      const char *new_name);
 void rpt_html_esc_limited(FILE *out, const char *s, size_t max);
 char *rpt_html_cut(const char *s, size_t max);
 void rpt_html_fmt_ms(char *buf, size_t n, double ms);

@@ -362,6 +362,9 @@ void rpt_html_queries_write(FILE *out, const struct rpt_html_page *pg)
 		fprintf(out, "<div class=\"chart\" data-chart=\"warmup\" data-q=\"%zu\"></div>", q);
 		fputs("</div>\n", out);
 		write_plans(out, pg, q);
+		if (pg->compare && pg->rows[q].analyze && pg->n_sides == 2)
+			rpt_html_analyze(out, pg->rows[q].analyze, pg->sides[0].name,
+					 pg->sides[1].name);
 		fputs("</article>\n", out);
 	}
 	fputs("</div>\n", out);

@@ -29,3 +29,10 @@ echo '$ dbt3stab compare dec-on.json dec-off.json --format json (files without r
 "$DBT3STAB" compare dec-on.json dec-off.json --format json |
   python3 -c 'import json,sys
 print([q["analyze"] for q in json.load(sys.stdin)["queries"]])'
+tmp=$(mktemp -d)
+echo '$ dbt3stab compare analyze-ab-on.json analyze-ab-off.json --format html -o p.html'
+"$DBT3STAB" compare analyze-ab-on.json analyze-ab-off.json --format html -o "$tmp/p.html"
+echo "exit=$?"
+grep -c '<div class="analyze">' "$tmp/p.html"
+grep -o '<tr><td>[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*</td></tr>' "$tmp/p.html"
+rm -rf "$tmp"
