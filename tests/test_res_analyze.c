@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "reports/rpt.h"
 #include "result/res_analyze.h"
+#include "tests/th_schema.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,6 +305,52 @@ TH_TEST(res_analyze, malformed_records_are_refused)
 				0, NULL);
 	CU_ASSERT_EQUAL(res_analyze_check(ok, key, sizeof(key), msg, sizeof(msg)), 0);
 	json_decref(ok);
+}
+
+/* The result files that carry the records are valid against docs/result.schema.json and read. */
+TH_TEST(res_analyze, fixture_files_are_valid_results)
+{
+	static const char *const files[] = {"analyze-ab-on.json", "analyze-ab-off.json",
+					    "analyze-aa-on.json", "analyze-aa-on2.json"};
+	for (size_t i = 0; i < 4; i++) {
+		char path[256];
+		snprintf(path, sizeof(path), DIR "%s", files[i]);
+		res_file_free(th_result_read_valid(path));
+	}
+}
+
+/* A record out of bounds: the reader refuses the file with one line naming the member, and the
+ * schema agrees. */
+TH_TEST(res_analyze, reader_refuses_a_bad_record)
+{
+	json_t *doc = json_load_file(DIR "analyze-ab-off.json", 0, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	json_t *t = json_array_get(
+	    json_object_get(
+		json_object_get(
+		    json_array_get(
+			json_object_get(json_array_get(json_object_get(doc, "queries"), 0),
+					"restarts"),
+			0),
+		    "analyze"),
+		"tables"),
+	    0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	json_object_set_new(t, "r_filtered", json_integer(250));
+	char *dir = th_tempdir("analyze");
+	char path[512];
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	CU_ASSERT_EQUAL_FATAL(json_dump_file(doc, path, 0), 0);
+	struct res_file *rf = NULL;
+	struct errbuf err;
+	CU_ASSERT_EQUAL(res_file_read(&rf, path, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$.queries[0].restarts[0].analyze.tables[0]"));
+	json_t *schema = json_load_file(DBT3_SOURCE_DIR "/docs/result.schema.json", 0, NULL);
+	CU_ASSERT_EQUAL(th_schema_validate(schema, doc, &err), -1);
+	json_decref(schema);
+	json_decref(doc);
+	th_rmtree(dir);
+	free(dir);
 }
 
 TH_MAIN(res_analyze)
