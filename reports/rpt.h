@@ -261,11 +261,11 @@ struct rpt_query {
 	size_t n_pairs; /* restart indices ok on both sides (rpt_query_pairs) */
 	int sbs;	/* side by side, paired: a pair is the mean log ratio of its alternated
 			 * executions (rpt_query_pairs) */
-	struct st_seq_state seq;   /* --sequential: the replay over the pairs in file order */
-	struct st_prior seq_prior; /* --sequential with --baseline: the variance this query's test
-				    * borrows on seq_base's df (rpt_seq_replay); df 0: none */
-	struct rpt_work work;	   /* the work counters of both files */
-	struct rpt_instr instr;	   /* the instruction counts of both files */
+	struct st_seq_state seq;    /* --sequential: the replay over the pairs in file order */
+	struct st_prior seq_prior;  /* --sequential with --baseline: the variance this query's test
+				     * borrows on seq_base's df (rpt_seq_replay); df 0: none */
+	struct rpt_work work;	    /* the work counters of both files */
+	struct rpt_instr instr;	    /* the instruction counts of both files */
 	struct rpt_analyze analyze; /* the per-table actuals of both files */
 };
 
