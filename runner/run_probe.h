@@ -45,6 +45,7 @@ struct run_probe_query {
 	int wmax, runs;		/* executions planned at most: warm-up, measured */
 	size_t nw, nm;		/* record: executions recorded, warm-up and measured */
 	struct res_restart *rr; /* record: the query's entry (extra an object) */
+	int ended_well;		/* record: no execution timed out, failed or lost the server */
 };
 
 /* A row; a NULL callback does nothing. st is the probe's state on the session (what open made);

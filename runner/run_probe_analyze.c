@@ -99,7 +99,7 @@ static void analyze_record(void *st, struct run_state *c, const struct run_probe
 	struct errbuf err;
 	struct res_analyze a;
 	char *text = NULL;
-	if (p->lost || q->nm == 0)
+	if (p->lost || q->nm == 0 || !q->ended_well)
 		return;
 	enum run_exec_status s = analyze_fetch(p, &c->queries[q->num], &text, &err);
 	if (s != RUN_EXEC_OK) {

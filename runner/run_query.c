@@ -139,7 +139,7 @@ int run_side_steady(const struct run_state *c, const struct run_side *s)
 /* The window closes: the probes' records into the entry. */
 void run_side_end(struct run_state *c, struct run_side *s)
 {
-	struct run_probe_query q = {s->num, 0, 0, s->nw, s->nm, &s->rr};
+	struct run_probe_query q = {s->num, 0, 0, s->nw, s->nm, &s->rr, s->st == RUN_EXEC_OK};
 	run_probes_record(c, &s->t->sess, &q);
 }
 
