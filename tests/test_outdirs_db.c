@@ -155,18 +155,6 @@ TH_TEST(outdirs_db, history_store_is_no_planted_link)
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "outdirs") < 0)
-		return 2;
-	if (geteuid() == 0 && th_user_make(user, sizeof(user), "dbt3o") == 0 &&
-	    th_sh(out, sizeof(out), "'%s' server init -q --datadir '%s'", DBT3_BINARY, db.inst) !=
-		0) {
-		fprintf(stderr, "server init: %s\n", out);
-		th_db_end(&db);
-		th_user_remove();
-		return 1;
-	}
-	int rc = th_run("outdirs_db", th_cases(), argc, argv);
-	th_db_end(&db);
-	th_user_remove();
-	return rc;
+	return th_user_db_main(&db, user, sizeof(user), "dbt3o", "outdirs", "outdirs_db",
+			       th_cases(), argc, argv);
 }

@@ -266,18 +266,6 @@ TH_TEST(srv_hostile_db, f8_other_user_reads_a_read_only_store)
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "hostile") < 0)
-		return 2;
-	if (geteuid() == 0 && th_user_make(user, sizeof(user), "dbt3h") == 0 &&
-	    th_sh(out, sizeof(out), "'%s' server init -q --datadir '%s'", DBT3_BINARY, db.inst) !=
-		0) {
-		fprintf(stderr, "server init: %s\n", out);
-		th_db_end(&db);
-		th_user_remove();
-		return 1;
-	}
-	int rc = th_run("srv_hostile_db", th_cases(), argc, argv);
-	th_db_end(&db);
-	th_user_remove();
-	return rc;
+	return th_user_db_main(&db, user, sizeof(user), "dbt3h", "hostile", "srv_hostile_db",
+			       th_cases(), argc, argv);
 }

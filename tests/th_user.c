@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The second OS user of the security tests (tests/th_user.h). */
 #include "tests/th_user.h"
+#include "tests/harness.h"
+#include "tests/th_db.h"
 #include "tests/th_spawn.h"
 #include <signal.h>
 #include <stdio.h>
@@ -47,4 +49,24 @@ int th_user_make(char *out, size_t len, const char *prefix)
 	signal(SIGTERM, on_signal);
 	snprintf(out, len, "%s", made);
 	return 0;
+}
+
+int th_user_db_main(struct th_db *db, char *user, size_t len, const char *prefix, const char *tag,
+		    const char *suite, const struct th_case *cases, int argc, char **argv)
+{
+	char out[1 << 14];
+	if (th_db_begin(db, tag) < 0)
+		return 2;
+	if (geteuid() == 0 && th_user_make(user, len, prefix) == 0 &&
+	    th_sh(out, sizeof(out), "'%s' server init -q --datadir '%s'", DBT3_BINARY, db->inst) !=
+		0) {
+		fprintf(stderr, "server init: %s\n", out);
+		th_db_end(db);
+		th_user_remove();
+		return 1;
+	}
+	int rc = th_run(suite, cases, argc, argv);
+	th_db_end(db);
+	th_user_remove();
+	return rc;
 }
