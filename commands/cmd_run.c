@@ -11,6 +11,7 @@
 #include "result/res.h"
 #include "result/res_dir.h"
 #include "runner/run.h"
+#include "runner/run_budget.h"
 #include "runner/run_prior.h"
 #include "runner/run_report.h"
 #include "runner/run_sbs.h"
@@ -719,7 +720,7 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 		return cli_usage_error(cmd,
 				       "--resume takes the plan and scale from the file: drop %s",
 				       plan_opt ? plan_opt : "-s");
-	if (plan->budget_s > 0 && fixed_opt)
+	if (run_budget_on(plan) && fixed_opt)
 		return cli_usage_error(
 		    cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
 		    fixed_opt);
@@ -728,18 +729,18 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 	if (a->sbs_opt == 1 && (plan->redo_disturbed || plan->instructions))
 		return cli_usage_error(cmd, "%s works restart by restart, not with --side-by-side",
 				       plan->redo_disturbed ? "--redo-disturbed" : "--instructions");
-	if (plan->budget_s > 0 && plan->redo_disturbed)
+	if (run_budget_on(plan) && plan->redo_disturbed)
 		return cli_usage_error(cmd,
 				       "--redo-disturbed works with the fixed protocol, not with "
 				       "--budget");
-	if ((plan->refresh || plan->streams) && (plan->budget_s > 0 || a->sbs_opt == 1))
+	if ((plan->refresh || plan->streams) && (run_budget_on(plan) || a->sbs_opt == 1))
 		return cli_usage_error(cmd, "%s works with the fixed protocol, not with %s",
 				       plan->refresh ? "--refresh" : "--streams",
-				       plan->budget_s > 0 ? "--budget" : "--side-by-side");
+				       run_budget_on(plan) ? "--budget" : "--side-by-side");
 	if (plan->refresh && scale_given && plan->scale < 0.01)
 		return cli_usage_error(cmd, "--refresh needs scale factor 0.01 or above: dbgen's "
 					    "update sets are empty below it");
-	if (plan->budget_s <= 0 && budget_opt)
+	if (!run_budget_on(plan) && budget_opt)
 		return cli_usage_error(cmd, "%s needs --budget", budget_opt);
 	if (plan->warmup_min > plan->warmup_max || plan->runs_min > plan->runs_max) {
 		int w = plan->warmup_min > plan->warmup_max;
@@ -907,7 +908,7 @@ static int measure(struct target_set *ts, struct run_args *a)
 
 	const char *path = a->resume ? a->resume : a->output;
 	resume_command(a->note.resume_cmd, sizeof(a->note.resume_cmd), path, a->argc, a->argv, 0);
-	prepare_interrupt_note(&a->note, ts, path, a->resume != NULL, a->plan.budget_s > 0);
+	prepare_interrupt_note(&a->note, ts, path, a->resume != NULL, run_budget_on(&a->plan));
 	sigchain_push_exit(SIGCHAIN_STOP | SIGCHAIN_HUP);
 	struct progress d;
 	progress_init(&d, stderr, progress_mode(stderr, a->quiet), 100000000u);

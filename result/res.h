@@ -231,7 +231,7 @@ double res_restart_cost_s(const struct res_file *res);
  * exceeds the median m of the reference -- the run's other restarts, and for memory the
  * calibration probes taken before the first start -- by more than RES_UNUSUAL_MADS scaled
  * MADs (1.4826 MAD) and by RES_UNUSUAL_CPU_SHARE (CPU, steal) or RES_UNUSUAL_MEM_SHARE
- * (memory), and by more than the counting noise: the excess over m times the window at least
+ * (memory), and by more than the counting error: the excess over m times the window at least
  * the level's tick allowance and 3 sd of the difference of two tick counts at m
  * (sqrt(2 m window / 10 ms) ticks); for memory at least RES_UNUSUAL_MEM_PROBES probes more
  * than m times its probes. With no reference (one restart) the level alone decides. */

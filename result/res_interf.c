@@ -147,7 +147,7 @@ static double share_of(const struct res_interf_restart *r, int cause)
 
 /* Whether restart r stands out from a reference of median m and scaled MAD sd by the rule in
  * result/res.h (the Hampel identifier, median + 3 scaled MADs: Hampel 1974; Leys et al. 2013,
- * J. Exp. Soc. Psychol. 49:764-766), with a margin and the counting noise. */
+ * J. Exp. Soc. Psychol. 49:764-766), with a margin and the counting error. */
 static int unusual(const struct res_interf_restart *r, int cause, double m, double sd)
 {
 	double x = share_of(r, cause);

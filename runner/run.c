@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The run protocol (docs/run.md): targets, the fixed loop, the results (parts in run_*.c). */
+#include "runner/run_budget.h"
 #include "runner/run_int.h"
 #include "runner/run_sbs.h"
 
@@ -9,7 +10,7 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 	json_t *o = json_object(), *qs = json_array();
 	/* With --budget: the pairs so far (raised before each pair) and the upper bounds, so that
 	 * the data always agrees with the plan as the reader checks. */
-	int budget = p->budget_s > 0;
+	int budget = run_budget_on(p);
 	json_object_set_new(o, "restarts", json_integer(budget ? 1 : p->restarts));
 	json_object_set_new(o, "warmup", json_integer(budget ? p->warmup_max : p->warmup));
 	json_object_set_new(o, "runs", json_integer(budget ? p->runs_max : p->runs));
@@ -47,8 +48,8 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 	if (p->side_by_side) /* run_sbs_open adds the clones and pools */
 		json_object_set_new(o, "side_by_side",
 				    json_pack("{s:s}", "order", run_sbs_order_name(p->seed_given)));
-	if (p->budget_s > 0) {
-		json_object_set_new(o, "budget_s", json_real(p->budget_s));
+	if (budget) {
+		json_object_set_new(o, "budget_s", json_real(run_budget_total_s(p)));
 		json_object_set_new(o, "detect", json_real(p->detect));
 		json_object_set_new(o, "alpha", json_real(p->alpha));
 		json_object_set_new(o, "warmup_min", json_integer(p->warmup_min));
@@ -227,9 +228,9 @@ static int measure_all(struct run_state *c, struct errbuf *err)
 	int *vorder = calloc((size_t)c->n_targets, sizeof(int));
 	if (!vorder)
 		return errbuf_set(err, "out of memory");
-	int rc = plan->budget_s > 0 ? run_budget_loop(c, vorder, err) : fixed_loop(c, vorder, err);
+	int rc = run_budget_on(plan) ? run_budget_loop(c, vorder, err) : fixed_loop(c, vorder, err);
 	free(vorder);
-	if (rc == 0 && plan->redo_disturbed > 0 && plan->budget_s <= 0 && !c->sbs)
+	if (rc == 0 && plan->redo_disturbed > 0 && !run_budget_on(plan) && !c->sbs)
 		rc = redo_disturbed(c, err);
 	return rc;
 }
@@ -269,7 +270,7 @@ int run_execute(const struct run_plan *plan, struct run_target *targets, int n_t
 	c.hooks = hooks;
 	c.n_targets = n_targets;
 	c.t0 = util_now_ns();
-	c.prog.restarts = plan->budget_s > 0 ? 0 : plan->restarts;
+	c.prog.restarts = run_budget_on(plan) ? 0 : plan->restarts;
 	c.ts = calloc((size_t)n_targets, sizeof(*c.ts));
 	if (!c.ts)
 		return errbuf_set(err, "out of memory");

@@ -2,8 +2,24 @@
 /* Planning a run inside a time budget: the rules of runner/run_budget.h. */
 #include "runner/run_budget.h"
 #include "base/util.h"
+#include "runner/run_plan.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+
+int run_budget_on(const struct run_plan *p)
+{
+	return p->budget_s > 0;
+}
+
+double run_budget_total_s(const struct run_plan *p)
+{
+	return p->budget_s;
+}
+
+double run_budget_left_s(const struct run_plan *p, double elapsed_s)
+{
+	return p->budget_s - elapsed_s;
+}
 
 double run_warmup_tol(double cov_within)
 {

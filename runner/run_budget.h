@@ -6,6 +6,18 @@
 #define DBT3_RUN_BUDGET_H
 #include <stddef.h>
 
+/* ---- the plan's budget ------------------------------------------------------------------ */
+
+struct run_plan;
+
+/* The budget is decided here and in runner/run_budget_loop.c; other files ask these instead of
+ * reading plan->budget_s. 1 when the plan runs under --budget, 0 for the fixed protocol. */
+int run_budget_on(const struct run_plan *p);
+/* The budget (s; 0: none), for messages and the result file's plan. */
+double run_budget_total_s(const struct run_plan *p);
+/* The budget less elapsed_s (s; negative once over). */
+double run_budget_left_s(const struct run_plan *p, double elapsed_s);
+
 /* ---- warm-up --------------------------------------------------------------------------- */
 
 /* Executions in each of the two windows the warm-up rule compares. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What one run_execute call shares: events, progress, checkpoints. */
+#include "runner/run_budget.h"
 #include "runner/run_int.h"
 #include "runner/run_report.h"
 
@@ -45,8 +46,9 @@ void run_progress_tell(struct run_state *c)
 	if (!c->hooks || !c->hooks->progress)
 		return;
 	c->prog.elapsed_ns = util_now_ns() - c->t0;
-	c->prog.eta_s = c->next ? fmax(0, c->plan->budget_s - (double)c->prog.elapsed_ns / 1e9)
-				: eta_seconds(c);
+	c->prog.eta_s = c->next
+			    ? fmax(0, run_budget_left_s(c->plan, (double)c->prog.elapsed_ns / 1e9))
+			    : eta_seconds(c);
 	c->hooks->progress(c->hooks->arg, &c->prog);
 }
 

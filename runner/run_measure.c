@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* One restart of a target: each query measured, paced and recorded (docs/run.md). */
-#include "runner/run_int.h"
 #include "result/res_counts.h"
+#include "runner/run_budget.h"
+#include "runner/run_int.h"
 
 struct query_execs run_shape_of(const struct run_state *c, int num)
 {
@@ -67,7 +68,7 @@ void run_warn_owed_over(struct run_state *c, int left)
 					      sh.rmin, c->next[i].active};
 	}
 	double per = run_budget_restart_cost(startstop, least, (size_t)p->n_queries);
-	if (run_budget_fits(elapsed, left * per, p->budget_s * 1.05))
+	if (run_budget_fits(elapsed, left * per, run_budget_total_s(p) * 1.05))
 		return;
 	c->owed_warned = 1;
 	run_event(c,
@@ -75,7 +76,7 @@ void run_warn_owed_over(struct run_state *c, int left)
 		  "will end near %.0f s of its %.0f s budget (fewer --queries, a lower "
 		  "--warmup-min or --runs-min, or a larger --budget would fit)",
 		  left, left == 1 ? "" : "s", left == 1 ? "s" : "", left * per,
-		  elapsed + left * per, p->budget_s);
+		  elapsed + left * per, run_budget_total_s(p));
 }
 
 /* Starts the pacing of restart r when it is owed (docs/run.md, "--min-restarts", "The last
@@ -95,7 +96,7 @@ void run_pace_start(struct run_state *c, int r, const int *order)
 	if (n < 1)
 		return;
 	run_pace_shares(cost, n, c->pace_cum);
-	double left = p->budget_s - (double)(util_now_ns() - c->t0) / 1e9;
+	double left = run_budget_left_s(p, (double)(util_now_ns() - c->t0) / 1e9);
 	c->pace_t0 = util_now_ns();
 	c->pace_ns = left > 0 ? (uint64_t)(left / owed * 1e9) : 1;
 	c->pace_i = 0;
@@ -258,7 +259,7 @@ int run_restart(struct run_state *c, struct run_target_state *t, int r, struct e
 	if (c->next)
 		run_event(c, "%s%srestart %d done (elapsed %.0f s of %.0f s%s)",
 			  t->t->name ? t->t->name : "", t->t->name ? ": " : "", r + 1,
-			  (double)(util_now_ns() - c->t0) / 1e9, c->plan->budget_s, dist);
+			  (double)(util_now_ns() - c->t0) / 1e9, run_budget_total_s(c->plan), dist);
 	else
 		run_event(c, "%s%srestart %d of %d done%s", t->t->name ? t->t->name : "",
 			  t->t->name ? ": " : "", r + 1, c->plan->restarts,

@@ -2,6 +2,7 @@
 /* Side by side (docs/run.md, "Side by side"): both variants' servers up at once, each on its
  * clone of the data, every query's executions alternated between them, both restarted together
  * for the next pair. */
+#include "runner/run_budget.h"
 #include "runner/run_int.h"
 #include "runner/run_sbs.h"
 #include "server/srv_clone.h"
@@ -246,7 +247,7 @@ int run_sbs_restart(struct run_state *c, int r, struct errbuf *err)
 		   run_interf_disturbed(c->ts[1].t->res, r, why, sizeof(why));
 	if (c->next)
 		run_event(c, "pair %d side by side done (elapsed %.0f s of %.0f s%s)", r + 1,
-			  (double)(util_now_ns() - c->t0) / 1e9, c->plan->budget_s,
+			  (double)(util_now_ns() - c->t0) / 1e9, run_budget_total_s(c->plan),
 			  dist ? ", disturbed so far" : "");
 	else
 		run_event(c, "pair %d of %d side by side done%s", r + 1, c->plan->restarts,

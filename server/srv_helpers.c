@@ -80,6 +80,20 @@ double srv_now_s(void)
 	return (double)util_now_ns() / 1e9;
 }
 
+int srv_fork_piped(int fds[2], pid_t *out_pid, struct errbuf *err)
+{
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return errbuf_errno(err, errno, "cannot create a pipe");
+	*out_pid = fork();
+	if (*out_pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return errbuf_errno(err, e, "cannot fork");
+	}
+	return 0;
+}
+
 int srv_run_capture(char *const argv[], const struct srv_ident *id, const char *const *env,
 		    size_t cap, char **out, struct errbuf *err)
 {
@@ -91,15 +105,9 @@ int srv_run_capture(char *const argv[], const struct srv_ident *id, const char *
 			return -1;
 		id = &server;
 	}
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return errbuf_errno(err, errno, "cannot create a pipe");
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(fds[0]);
-		close(fds[1]);
-		return errbuf_errno(err, e, "cannot fork");
-	}
+	pid_t pid;
+	if (srv_fork_piped(fds, &pid, err) < 0)
+		return -1;
 	if (pid == 0) {
 		setpgid(0, 0); /* Ctrl-C reaches dbt3stab, whose handler stops the whole group */
 		int devnull = open("/dev/null", O_RDONLY);

@@ -63,6 +63,9 @@ int srv_absolute(char *out, size_t len, const char *path);
 int srv_canonical(char *out, size_t len, const char *path);
 uint64_t srv_ram_bytes(void);
 double srv_now_s(void);
+/* A pipe (both ends close-on-exec) into fds and a fork: *out_pid is the child's pid in the
+ * parent and 0 in the child. 0, or -1 with err set and both ends closed when either failed. */
+int srv_fork_piped(int fds[2], pid_t *out_pid, struct errbuf *err);
 /* What an initializer or `--version` prints that is kept. */
 #define SRV_CAPTURE_MAX 65535
 

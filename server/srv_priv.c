@@ -2,6 +2,7 @@
 /* Work done as the server's user in a forked child (server/srv_priv.h). */
 #include "server/srv_priv.h"
 #include "base/sigchain.h"
+#include "server/srv_int.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -87,15 +88,9 @@ int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *ou
 		 size_t out_len, struct errbuf *err)
 {
 	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return errbuf_errno(err, errno, "cannot create a pipe");
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(fds[0]);
-		close(fds[1]);
-		return errbuf_errno(err, e, "cannot fork");
-	}
+	pid_t pid;
+	if (srv_fork_piped(fds, &pid, err) < 0)
+		return -1;
 	if (pid == 0) {
 		close(fds[0]);
 		child_run(fds[1], id, fn, arg, out_len);

@@ -6,6 +6,7 @@
 #include "tests/harness.h"
 #include "tests/th_db.h"
 #include "tests/th_spawn.h"
+#include "tests/th_user.h"
 #include <errno.h>
 #include <pwd.h>
 #include <signal.h>
@@ -18,37 +19,6 @@
 static struct th_db db;
 static char user[32]; /* the second OS user, "" when none was made */
 static char out[1 << 14];
-
-static void remove_user(void)
-{
-	char ignored[512];
-	if (!user[0])
-		return;
-	th_sh(ignored, sizeof(ignored), "userdel '%s'", user);
-	user[0] = '\0';
-}
-
-static void on_signal(int sig)
-{
-	remove_user();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* useradd of a system user with no home and no login shell, removed at exit or on a signal. */
-static int make_user(void)
-{
-	snprintf(user, sizeof(user), "dbt3h%d", (int)getpid() % 1000000);
-	if (th_sh(out, sizeof(out), "useradd -M -N -r -s /usr/sbin/nologin '%s'", user) != 0) {
-		fprintf(stderr, "useradd %s: %s\n", user, out);
-		user[0] = '\0';
-		return -1;
-	}
-	atexit(remove_user);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	return 0;
-}
 
 /* Runs the shell line as who (runuser, no login shell needed); its exit code, output in out. */
 #define AS(who, fmt, ...) th_sh(out, sizeof(out), "runuser -u '%s' -- sh -c \"" fmt "\"", who, \
@@ -296,18 +266,6 @@ TH_TEST(srv_hostile_db, f8_other_user_reads_a_read_only_store)
 
 int main(int argc, char **argv)
 {
-	if (th_db_begin(&db, "hostile") < 0)
-		return 2;
-	if (geteuid() == 0 && make_user() == 0 &&
-	    th_sh(out, sizeof(out), "'%s' server init -q --datadir '%s'", DBT3_BINARY, db.inst) !=
-		0) {
-		fprintf(stderr, "server init: %s\n", out);
-		th_db_end(&db);
-		remove_user();
-		return 1;
-	}
-	int rc = th_run("srv_hostile_db", th_cases(), argc, argv);
-	th_db_end(&db);
-	remove_user();
-	return rc;
+	return th_user_db_main(&db, user, sizeof(user), "dbt3h", "hostile", "srv_hostile_db",
+			       th_cases(), argc, argv);
 }
