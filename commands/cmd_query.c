@@ -117,8 +117,10 @@ int cmd_query(int argc, char **argv)
 		rc = CLI_SERVER;
 		goto out;
 	}
-	if (a.qo.sf == 0)
+	if (a.qo.sf == 0) {
 		a.qo.sf = fp.sf;
+		cli_info(a.quiet, "scale factor %g, from the loaded data", fp.sf);
+	}
 	if (fabs(fp.sf - a.qo.sf) > 1e-9 * fmax(1, fp.sf)) { /* as run refuses it */
 		cli_error("the loaded data is scale factor %g, not %g", fp.sf, a.qo.sf);
 		rc = CLI_USAGE;
