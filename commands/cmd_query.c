@@ -36,7 +36,7 @@ static const struct cli_opt options[] = {
     CMD_ROW_SCALE(struct query_args, qo.sf, 0,
 		  "the loaded scale factor (default; another is refused)"),
     CMD_QRY_SEED_GROUP(struct query_args, qo),
-    CLI_ROW_CALL("format", "F", take_format, struct query_args, fmt,
+    CLI_ROW_ENUM("format", "F", take_format, struct query_args, fmt, "table|tbl|json",
 		 "--format takes table, tbl or json, not '%s'", "table (default), tbl or json"),
     CLI_ROW_STRING("database", 0, "NAME", struct query_args, db, "database (default dbt3)"),
     CLI_ROW_FLAG("explain", 0, struct query_args, explain,
