@@ -53,6 +53,8 @@ struct cli_opt {
 	int code;	  /* for fn: which option of a shared parser */
 	cli_opt_fn fn;
 	const struct cli_opt *table; /* CLI_OPT_GROUP */
+	const char *values; /* the words an enumerated argument takes, '|' between them, for the
+			       man pages and shell completion (dbt3stab --describe-options) */
 };
 
 /* The rows every command has: -h/--help and -q/--quiet (text: what quiet leaves out), into the
@@ -93,6 +95,13 @@ struct cli_opt {
 	{                                                                                          \
 		.kind = CLI_OPT_CALL, .name = n, .arg = a, .fn = f, .off = offsetof(t, m),         \
 		.bad = msg, .help = text                                                           \
+	}
+
+/* CLI_ROW_CALL of an argument taking one of the words vals ("a|b|c", the row's .values). */
+#define CLI_ROW_ENUM(n, a, f, t, m, vals, msg, text)                                               \
+	{                                                                                          \
+		.kind = CLI_OPT_CALL, .name = n, .arg = a, .fn = f, .off = offsetof(t, m),         \
+		.values = vals, .bad = msg, .help = text                                           \
 	}
 
 /* The rows of another table (a fragment several commands share) into member m of type t, under

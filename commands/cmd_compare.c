@@ -73,6 +73,7 @@ static const struct cli_opt options[] = {
      .arg = "S",
      .off = OFF(cmp.spending),
      .fn = take_spending,
+     .values = "obf|pocock",
      .tags = 1u << TAG_SEQ,
      .bad = "bad --spending '%s' (obf or pocock)",
      .help = "with --sequential: its alpha spending: obf (default) or pocock (spends more at "

@@ -3,6 +3,7 @@
 #include "base/cli.h"
 #include "base/text.h"
 #include "commands/cmd.h"
+#include "commands/cmd_describe.h"
 #include "commands/cmd_output.h"
 #include "commands/cmd_stat_opts.h"
 #include "history/hist.h"
@@ -53,9 +54,13 @@ static const struct cli_opt options[] = {
     CLI_ROW_NUM(CLI_OPT_DOUBLE, "alpha", "A", struct hargs, det.alpha, 1e-12, 0.5, CMD_ALPHA_BAD,
 		"check, report: CI level 1-A and level of the newest verdict, Bonferroni over the "
 		"queries (default 0.05)"),
-    CLI_ROW_STRING("format", 0, "F", struct hargs, format,
-		   "export: csv (default) or json; check: text (default), markdown, json, junit "
-		   "or html"),
+    {.kind = CLI_OPT_STRING,
+     .name = "format",
+     .arg = "F",
+     .off = offsetof(struct hargs, format),
+     .values = "csv|json|text|markdown|junit|html",
+     .help = "export: csv (default) or json; check: text (default), markdown, json, junit "
+	     "or html"},
     CLI_ROW_STRING("output", 'o', "FILE", struct hargs, output,
 		   "write to FILE instead of standard output"),
     CLI_ROW_QUIET(struct hargs, quiet, "no progress lines on standard error"),
@@ -593,6 +598,8 @@ int cmd_history(int argc, char **argv)
 		usage(stdout);
 		return CLI_OK;
 	}
+	if (argc == 2 && !strcmp(argv[1], CMD_DESCRIBE_ARG)) /* the build's doc generator */
+		return parse_args(&a, argc, argv, &help);
 	size_t k = 0, n = sizeof(subcommands) / sizeof(subcommands[0]);
 	while (k < n && strcmp(argv[1], subcommands[k].name))
 		k++;

@@ -36,7 +36,7 @@ static const struct cli_opt options[] = {
     CMD_ROW_SCALE(struct query_args, qo.sf, 0,
 		  "the loaded scale factor (default; another is refused)"),
     CMD_QRY_SEED_GROUP(struct query_args, qo),
-    CLI_ROW_CALL("format", "F", take_format, struct query_args, fmt,
+    CLI_ROW_ENUM("format", "F", take_format, struct query_args, fmt, "table|tbl|json",
 		 "--format takes table, tbl or json, not '%s'", "table (default), tbl or json"),
     CLI_ROW_STRING("database", 0, "NAME", struct query_args, db, "database (default dbt3)"),
     CLI_ROW_FLAG("explain", 0, struct query_args, explain,
@@ -117,8 +117,10 @@ int cmd_query(int argc, char **argv)
 		rc = CLI_SERVER;
 		goto out;
 	}
-	if (a.qo.sf == 0)
+	if (a.qo.sf == 0) {
 		a.qo.sf = fp.sf;
+		cli_info(a.quiet, "scale factor %g, from the loaded data", fp.sf);
+	}
 	if (fabs(fp.sf - a.qo.sf) > 1e-9 * fmax(1, fp.sf)) { /* as run refuses it */
 		cli_error("the loaded data is scale factor %g, not %g", fp.sf, a.qo.sf);
 		rc = CLI_USAGE;

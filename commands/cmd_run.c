@@ -5,6 +5,7 @@
 #include "base/safe_write.h"
 #include "base/sigchain.h"
 #include "commands/cmd.h"
+#include "commands/cmd_scale.h"
 #include "commands/cmd_pin_opts.h"
 #include "commands/cmd_srv_args.h"
 #include "pinning/pin.h"
@@ -144,7 +145,7 @@ static int take_profile(void *dst, const struct cli_opt *row, const char *arg, s
 
 static const struct cli_opt options[] = {
     CMD_ROW_SCALE(struct run_args, plan.scale, T(SCALE),
-		  "scale factor of the loaded data (required)"),
+		  "scale factor of the loaded data (default: read from the data)"),
     CLI_ROW_STRING("output", 'o', "PATH", struct run_args, output,
 		   "result file (with --variant: a directory, one NAME.json per variant)"),
     {.kind = CLI_OPT_DURATION,
@@ -307,9 +308,9 @@ static const struct cli_opt options[] = {
 
 static void usage(FILE *f)
 {
-	fputs("usage: dbt3stab run -s SF -o result.json [options] [server options] [placement "
+	fputs("usage: dbt3stab run [-s SF] -o result.json [options] [server options] [placement "
 	      "options]\n"
-	      "       dbt3stab run -s SF -o DIR --variant NAME:mysqld=PATH[,option=value...] ...\n"
+	      "       dbt3stab run [-s SF] -o DIR --variant NAME:mysqld=PATH[,option=value...] ...\n"
 	      "       dbt3stab run --resume result.json|DIR [--variant ...] [server options] "
 	      "[placement options]\n"
 	      "\n"
@@ -749,10 +750,10 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 				       w ? "warmup" : "runs",
 				       w ? plan->warmup_max : plan->runs_max);
 	}
-	if (!a->resume && !scale_given)
-		return cli_usage_error(cmd, "the scale factor (-s SF) is required");
 	if (!a->resume && !a->output)
 		return cli_usage_error(cmd, "the output (-o PATH) is required");
+	if (!a->resume && !scale_given)
+		a->plan.scale = 0; /* cmd_run: from the loaded data */
 	if ((a->output && !*a->output) || (a->resume && !*a->resume))
 		return cli_usage_error(cmd, "an empty path for %s", a->resume ? "--resume" : "-o");
 	if (a->resume && (a->force || a->output))
@@ -962,6 +963,9 @@ int cmd_run(int argc, char **argv)
 
 	int rc = parse_args(&a, argc, argv);
 	if (rc || a.help)
+		goto out;
+	if (!a.resume && !(a.plan.scale > 0) && /* the database run measures: dbt3 */
+	    (rc = cmd_scale_loaded(&a.plan.scale, &a.sopts, "dbt3", a.quiet, "run")))
 		goto out;
 	if (a.plan.costs_from && run_prior_costs(a.plan.costs_from, a.plan.scale, a.plan.instructions,
 						 a.plan.prior_ms, &a.plan.prior_fixed_s, &err) < 0) {

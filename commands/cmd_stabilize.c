@@ -4,6 +4,7 @@
 #include "base/cli_opt.h"
 #include "base/sigchain.h"
 #include "commands/cmd.h"
+#include "commands/cmd_scale.h"
 #include "runner/run_stabilize.h"
 #include <limits.h>
 #include <math.h>
@@ -23,7 +24,7 @@ struct stabilize_args {
 #define OFF(m) offsetof(struct stabilize_args, m)
 
 static const struct cli_opt options[] = {
-    CMD_ROW_SCALE(struct stabilize_args, o.scale, 0, "scale factor of the loaded data (required)"),
+    CMD_ROW_SCALE(struct stabilize_args, o.scale, 0, "scale factor of the loaded data (default: read from the data)"),
     CLI_ROW_NUM(CLI_OPT_DURATION, "budget", "DURATION", struct stabilize_args, o.budget_s, 0, 0,
 		"bad --budget '%s' (e.g. 30m)",
 		"stop starting rounds when the next would not fit (at least 3 rounds)"),
@@ -57,7 +58,7 @@ static const struct cli_opt options[] = {
 
 static void usage(FILE *f)
 {
-	fputs("usage: dbt3stab stabilize -s SF [options]\n"
+	fputs("usage: dbt3stab stabilize [-s SF] [options]\n"
 	      "\n"
 	      "An interleaved A/A experiment per candidate stabilizer: each candidate gets one\n"
 	      "server restart per round ('dbt3stab run --restarts 1'), in an order rotated\n"
@@ -250,6 +251,22 @@ static int stabilize(struct run_stab_opts *o, const char *list, int analyze, int
 	return rc;
 }
 
+/* No -s: the scale factor of the data in the instance the runs measure. 0 or a CLI_* code. */
+static int scale_loaded(struct run_stab_opts *o, int quiet)
+{
+	struct srv_opts so;
+	srv_opts_init(&so);
+	int rc = CLI_OK;
+	if (o->port && cli_parse_long(o->port, 0, 65535, &so.port) < 0)
+		rc = cli_usage_error("stabilize", "bad --port '%s'", o->port);
+	else if (o->datadir && !(so.datadir = strdup(o->datadir)))
+		rc = cli_usage_error("stabilize", "out of memory");
+	if (rc == CLI_OK) /* the database the runs measure: dbt3 */
+		rc = cmd_scale_loaded(&o->scale, &so, "dbt3", quiet, "stabilize");
+	srv_opts_release(&so);
+	return rc;
+}
+
 int cmd_stabilize(int argc, char **argv)
 {
 	struct stabilize_args a = {
@@ -259,8 +276,8 @@ int cmd_stabilize(int argc, char **argv)
 	int rc = cmd_parse(&p, options, usage, 0, argc, argv);
 	if (rc != CLI_OK || p.help)
 		return rc;
-	if (!(o->scale > 0))
-		return cli_usage_error("stabilize", "the scale factor (-s SF) is required");
+	if (!(o->scale > 0) && !a.analyze && (rc = scale_loaded(o, a.quiet)))
+		return rc;
 	if (o->rounds && o->budget_s > 0)
 		return cli_usage_error("stabilize", "--rounds and --budget: give one");
 	if (!*o->dir)

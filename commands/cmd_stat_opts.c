@@ -55,13 +55,13 @@ const struct cli_opt cmd_stat_options[] = {
     CLI_ROW_FLAG("min-effect-test", 0, STAT_T, min_effect_test,
 		 "flag only when the change exceeds min-effect with confidence (H0 ratio <= 1 + "
 		 "E); default: significant and estimated >= E"),
-    CLI_ROW_CALL("alternative", "A", take_alternative, STAT_T, alt,
+    CLI_ROW_ENUM("alternative", "A", take_alternative, STAT_T, alt, "greater|two-sided",
 		 "bad --alternative '%s' (greater or two-sided)",
 		 "greater (default: regressions one-sided, improvements tested as a family of "
 		 "their own) or two-sided"),
-    CLI_ROW_CALL("correction", "C", take_correction, STAT_T, correction,
+    CLI_ROW_ENUM("correction", "C", take_correction, STAT_T, correction, "holm|bh|none",
 		 "bad --correction '%s' (holm, bh or none)", "holm (default), bh or none"),
-    CLI_ROW_CALL("method", "M", take_method, STAT_T, method,
+    CLI_ROW_ENUM("method", "M", take_method, STAT_T, method, "auto|welch|pooled|eb",
 		 "bad --method '%s' (auto, welch, pooled or eb)",
 		 "auto (default: pooled t with equal restarts a side and no evidence of unequal "
 		 "variances, else Welch); welch; pooled; eb (experimental moderated t: can exceed "

@@ -2,6 +2,7 @@
 /* dbt3stab: a restart-aware DBT-3 query regression suite for MySQL and MariaDB. */
 #include "base/cli.h"
 #include "commands/cmd.h"
+#include "commands/cmd_describe.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,8 @@ static int dispatch(int argc, char **argv)
 		printf("dbt3stab %s\n", DBT3STAB_VERSION);
 		return CLI_OK;
 	}
+	if (argc == 2 && strcmp(name, CMD_DESCRIBE_ARG) == 0) /* the build's doc generator */
+		return cmd_describe_commands(stdout) < 0 ? CLI_IO : CLI_OK;
 	const struct cmd *c = cmd_find(name);
 	if (!c) {
 		cli_error("unknown %s '%s' (see 'dbt3stab --help')",
