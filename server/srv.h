@@ -71,9 +71,9 @@ struct srv_opts {
 	char *basedir; /* installation directory, for the binary and the initializer */
 	long port; /* managed: 0 = socket only (skip_networking), else TCP on 127.0.0.1; external:
 		      0 = 3306 */
-	char *socket; /* external server's socket (a managed one uses DIR/mysqld.sock) */
-	char *host;   /* external server's host */
-	char *user;   /* external server's user (managed: root) */
+	char *socket;  /* external server's socket (a managed one uses DIR/mysqld.sock) */
+	char *host;    /* external server's host */
+	char *user;    /* external server's user (managed: root) */
 	char *defaults_extra_file; /* user option file: !include'd by my.cnf, read by the client
 				      when external */
 	double start_timeout;	   /* seconds to wait for the first ping (default 120) */
@@ -147,7 +147,7 @@ char *srv_config_render(const struct srv_kv *kv, size_t n, const char *defaults_
  * data is the loaded data's tablespace files; before a load, SRV_DATA_BYTES_PER_SF x SF.
  */
 #define SRV_POOL_RULE                                                                              \
-	"pool = data x 1.25 (adaptive hash index, change buffer) + 128 MiB, rounded up to 128 "    \
+	"pool = data x 1.25 (adaptive hash index, change buffer) + 128 MiB, rounded up to 128 "   \
 	"MiB, at most 75% of RAM leaving 4 GiB (at least 50% of RAM)"
 #define SRV_POOL_MARGIN (UINT64_C(128) << 20)
 #define SRV_DATA_BYTES_PER_SF (2.6 * 1073741824.0) /* measured: SF 0.1 loads 256 MiB of .ibd */
@@ -316,13 +316,13 @@ int srv_free_port(struct errbuf *err);
 #define SRV_VG_TIMEOUT_SCALE 10
 /* glibc picks memcpy, strlen, ... by CPU features and cache sizes: pinned to the x86-64
  * baseline (SSE2) and fixed sizes; other architectures ignore the x86 names. */
-#define SRV_VG_TUNABLES                                                                            \
-	"glibc.cpu.hwcaps=-AVX,-AVX2,-AVX512F,-AVX512BW,-AVX512CD,-AVX512DQ,-AVX512VL,-ERMS,"      \
-	"-FSRM,-SSSE3,-SSE4_1,-SSE4_2,-BMI1,-BMI2,-LZCNT,-MOVBE,-POPCNT,-RTM,-EVEX,"               \
+#define SRV_VG_TUNABLES                                                                           \
+	"glibc.cpu.hwcaps=-AVX,-AVX2,-AVX512F,-AVX512BW,-AVX512CD,-AVX512DQ,-AVX512VL,-ERMS,"     \
+	"-FSRM,-SSSE3,-SSE4_1,-SSE4_2,-BMI1,-BMI2,-LZCNT,-MOVBE,-POPCNT,-RTM,-EVEX,"              \
 	"-AVX_Fast_Unaligned_Load,-Fast_Unaligned_Copy,-Fast_Copy_Backward,"                       \
 	"-Prefer_No_VZEROUPPER,-Prefer_ERMS,-Prefer_FSRM:"                                         \
-	"glibc.cpu.x86_data_cache_size=32768:glibc.cpu.x86_shared_cache_size=1048576:"             \
-	"glibc.cpu.x86_non_temporal_threshold=786432:glibc.cpu.x86_rep_movsb_threshold=2048:"      \
+	"glibc.cpu.x86_data_cache_size=32768:glibc.cpu.x86_shared_cache_size=1048576:"            \
+	"glibc.cpu.x86_non_temporal_threshold=786432:glibc.cpu.x86_rep_movsb_threshold=2048:"     \
 	"glibc.cpu.x86_rep_stosb_threshold=2048"
 
 /* Sends n Valgrind monitor commands (e.g. "status internal", "zero") to the running server

@@ -12,12 +12,8 @@
 /* Callgrind counts instructions inside the server's command dispatch only (background threads
  * and connection handling stay out); no cache or branch simulation (counts only). */
 static const char *const vg_tool_options[] = {
-    "--tool=callgrind",
-    "--cache-sim=no",
-    "--branch-sim=no",
-    "--collect-atstart=no",
-    "--toggle-collect=" SRV_VG_COLLECT,
-    "--vgdb=yes",
+    "--tool=callgrind",	    "--cache-sim=no", "--branch-sim=no", "--collect-atstart=no",
+    "--toggle-collect=" SRV_VG_COLLECT, "--vgdb=yes",
 };
 
 /* The whole environment of the server and of vgdb: nothing of the caller's (its size moves the
@@ -27,8 +23,11 @@ static const char *const vg_tool_options[] = {
 #define VG_CAPTURE_MAX (1u << 20)
 
 static const char *const vg_env[] = {
-    "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C", "LC_ALL=C",
-    "GLIBC_TUNABLES=" SRV_VG_TUNABLES,	  NULL,
+    "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
+    "LANG=C",
+    "LC_ALL=C",
+    "GLIBC_TUNABLES=" SRV_VG_TUNABLES,
+    NULL,
 };
 
 const char *const *srv_vg_env(void)
@@ -46,11 +45,10 @@ static int vg_find(struct srv *s, char out[PATHLEN], const char *name, struct er
 {
 	(void)s;
 	if (srv_find_in_path(out, name) < 0)
-		return errbuf_set(
-		    err,
-		    "run --instructions needs Valgrind: '%s' not found (apt-get install "
-		    "valgrind; scripts/install-deps installs it)",
-		    name);
+		return errbuf_set(err,
+				  "run --instructions needs Valgrind: '%s' not found (apt-get install "
+				  "valgrind; scripts/install-deps installs it)",
+				  name);
 	return 0;
 }
 
@@ -74,7 +72,8 @@ int srv_vg_cmd_build(struct srv_vg_cmd *c, struct srv *s, char *defaults_arg, st
 	return 0;
 }
 
-int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out, struct errbuf *err)
+int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
+		   struct errbuf *err)
 {
 	char vgdb[PATHLEN], prefix[PATHLEN + 32], pid[40];
 	char *argv[40];
@@ -108,11 +107,10 @@ int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
 		srv_describe_status(why, sizeof(why), st);
 		srv_excerpt(text, excerpt, sizeof(excerpt));
 		free(text);
-		return errbuf_set(
-		    err,
-		    "cannot reach the server's Valgrind (pid %d) through vgdb as user "
-		    "'%s' (%s): %s",
-		    (int)s->pid, s->ident.name, why, excerpt);
+		return errbuf_set(err,
+				  "cannot reach the server's Valgrind (pid %d) through vgdb as user "
+				  "'%s' (%s): %s",
+				  (int)s->pid, s->ident.name, why, excerpt);
 	}
 	*out = text;
 	return 0;
