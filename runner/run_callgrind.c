@@ -3,6 +3,7 @@
 #include "runner/run_callgrind.h"
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,12 +24,14 @@ struct cg_tab {
 };
 
 struct cg_parser {
-	struct cg_tab t;
-	int npos;	 /* position columns of a cost line ("positions:"), 1 by default */
-	size_t cur, cfn; /* the current function and the called one, index + 1 (0: none) */
-	int call;	 /* the next cost line is a call's (after "calls=") */
-	int events;	 /* an "events:" line naming Ir first was read */
-	long long total; /* "totals:" or "summary:", -1 without */
+	struct cg_tab t;	  /* the functions, by object and name ("OB\x01NAME") */
+	struct cg_tab names, obs; /* the compressed names of functions and of objects */
+	size_t ob, cob;		  /* the current object, the called function's (index + 1) */
+	int npos;		  /* position columns of a cost line ("positions:"), 1 by default */
+	size_t cur, cfn;	  /* the current function and the called one, index + 1 (0: none) */
+	int call;		  /* the next cost line is a call's (after "calls=") */
+	int events;		  /* an "events:" line naming Ir first was read */
+	long long total;	  /* "totals:" or "summary:", -1 without */
 	struct errbuf *err;
 };
 
@@ -97,11 +100,10 @@ static void tab_release(struct cg_tab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* A name field "(id) name", "(id)" or "name" (p[0..len)): the function's index + 1, or 0
- * with the parser's err set. */
-static size_t name_ref(struct cg_parser *ps, const char *p, size_t len)
+/* A name field "(id) name", "(id)" or "name" (p[0..len)) of t's namespace: its index + 1 in
+ * t, or 0 with the parser's err set. */
+static size_t name_ref(struct cg_parser *ps, struct cg_tab *t, const char *p, size_t len)
 {
-	struct cg_tab *t = &ps->t;
 	if (len == 0 || p[0] != '(')
 		return len ? tab_find(t, p, len)
 			   : (errbuf_set(ps->err, "an empty function name"), 0);
@@ -137,6 +139,25 @@ static size_t name_ref(struct cg_parser *ps, const char *p, size_t len)
 	if (!t->id[id])
 		errbuf_set(ps->err, "out of memory");
 	return t->id[id];
+}
+
+/* The function named by the field p[0..len) in object ob (index + 1, 0: none). */
+static size_t fn_ref(struct cg_parser *ps, size_t ob, const char *p, size_t len)
+{
+	size_t k = name_ref(ps, &ps->names, p, len);
+	if (!k)
+		return 0;
+	const char *name = ps->names.f[k - 1].name;
+	size_t nl = strlen(name);
+	char *key = malloc(nl + 24);
+	if (!key)
+		return (errbuf_set(ps->err, "out of memory"), 0);
+	int kl = snprintf(key, nl + 24, "%zu\x01%s", ob, name);
+	size_t r = tab_find(&ps->t, key, (size_t)kl);
+	free(key);
+	if (!r)
+		errbuf_set(ps->err, "out of memory");
+	return r;
 }
 
 /* Skips one position of a cost line ("123", "+3", "-3", "*", "0x1f"); NULL when p holds none. */
@@ -233,16 +254,21 @@ static int assign_line(struct cg_parser *ps, const char *p, const char *end)
 		len--;
 	if (len >= 3 && strncmp(p, "fn=", 3) == 0) {
 		ps->call = 0;
-		return (ps->cur = name_ref(ps, p + 3, len - 3)) ? 0 : -1;
+		return (ps->cur = fn_ref(ps, ps->ob, p + 3, len - 3)) ? 0 : -1;
 	}
 	if (len >= 4 && strncmp(p, "cfn=", 4) == 0)
-		return (ps->cfn = name_ref(ps, p + 4, len - 4)) ? 0 : -1;
+		return (ps->cfn = fn_ref(ps, ps->cob ? ps->cob : ps->ob, p + 4, len - 4)) ? 0 : -1;
 	if (len >= 4 && strncmp(p, "jfn=", 4) == 0) /* may define a compressed name */
-		return name_ref(ps, p + 4, len - 4) ? 0 : -1;
+		return name_ref(ps, &ps->names, p + 4, len - 4) ? 0 : -1;
+	if (len >= 3 && strncmp(p, "ob=", 3) == 0)
+		return (ps->ob = name_ref(ps, &ps->obs, p + 3, len - 3)) ? 0 : -1;
+	if (len >= 4 && strncmp(p, "cob=", 4) == 0)
+		return (ps->cob = name_ref(ps, &ps->obs, p + 4, len - 4)) ? 0 : -1;
 	if (len >= 6 && strncmp(p, "calls=", 6) == 0) {
 		if (!ps->cfn)
 			return errbuf_set(ps->err, "a 'calls=' line without 'cfn='");
 		ps->call = 1;
+		ps->cob = 0; /* a "cob=" names the object of the next call only */
 	}
 	return 0;
 }
@@ -292,17 +318,18 @@ static int merge_levels(const struct cg_tab *t, const struct run_cg_syms *syms, 
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct cg_fn *f = &t->f[i];
-		size_t bl = base_len(f->name);
-		const char *sn = sym_name(syms, f->name, bl);
-		size_t k = sn ? tab_find(m, sn, strlen(sn)) : tab_find(m, f->name, bl);
+		const char *name = strchr(f->name, '\x01') + 1;
+		size_t bl = base_len(name);
+		const char *sn = sym_name(syms, name, bl);
+		size_t k = sn ? tab_find(m, sn, strlen(sn)) : tab_find(m, name, bl);
 		if (!k)
 			return -1;
 		struct cg_fn *g = &m->f[k - 1];
 		g->resolved |= sn != NULL;
 		long long incl = f->self + f->out;
 		g->self += f->self;
-		if (bl == strlen(f->name))
-			g->incl_base = incl;
+		if (bl == strlen(name) && incl > g->incl_base)
+			g->incl_base = incl; /* one name in several objects: the largest */
 		if (incl > g->incl_max)
 			g->incl_max = incl;
 	}
@@ -387,6 +414,8 @@ int run_cg_parse(const char *text, size_t len, const struct run_cg_syms *syms,
 		profile_fill(out, &merged, ps.total);
 	}
 	tab_release(&ps.t);
+	tab_release(&ps.names);
+	tab_release(&ps.obs);
 	tab_release(&merged);
 	return rc;
 }

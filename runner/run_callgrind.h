@@ -47,11 +47,12 @@ void run_cg_syms_free(struct run_cg_syms *sy);
 
 /* Reads callgrind's output text (len bytes; format of callgrind_format(5): name compression
  * "(id) name", fl=/fi=/fe=/fn=, cfn=/calls= lines, subposition compression) into out. A
- * function's self count is the sum of its cost lines; its inclusive count is that plus the
- * costs of its calls to other functions. Recursion levels callgrind names "f'2" count as f (their
- * self added, f's own inclusive kept). A function callgrind names by its address "0x..." that
- * starts a function of syms (NULL: none) takes that function's name. -1 (err) on text that is not a
- * callgrind profile of Ir. */
+ * function (an object's name) has as self count the sum of its cost lines and as inclusive
+ * count that plus the costs of its calls to other functions; kept by name, a name's self counts
+ * are added over its objects and the largest inclusive count is its own. Recursion levels callgrind
+ * names "f'2" count as f (their self added, f's own inclusive kept). A function callgrind names by
+ * its address "0x..." that starts a function of syms (NULL: none) takes that function's name. -1
+ * (err) on text that is not a callgrind profile of Ir. */
 int run_cg_parse(const char *text, size_t len, const struct run_cg_syms *syms,
 		 struct run_cg_profile *out, struct errbuf *err);
 
