@@ -151,6 +151,7 @@ void rpt_compare_free(struct rpt_compare *c)
 		rpt_side_release(&c->queries[i].old);
 		rpt_side_release(&c->queries[i].new);
 		rpt_work_release(&c->queries[i].work);
+		rpt_funcs_release(&c->queries[i].funcs);
 		rpt_plan_free(c->queries[i].plan_diff);
 	}
 	free(c->queries);
@@ -632,6 +633,8 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		c->n_work_compared += q->work.compared;
 		c->n_work_changed += q->work.changed;
 		if (rpt_instr_build(&q->instr, qa, qb) < 0)
+			goto oom;
+		if (rpt_funcs_build(&q->funcs, qa, qb, &q->instr) < 0)
 			goto oom;
 		c->n_instr_compared += q->instr.compared;
 		c->n_instr_changed += q->instr.changed;

@@ -3,9 +3,13 @@
  * the PMU's where the host has one, read around every execution; the measured ones' counts as
  * the entry's "instructions", and with --instructions the counts end the warm-up. */
 #include "result/res_counts.h"
+#include "result/res_funcs.h"
 #include "runner/run_callgrind.h"
 #include "runner/run_int.h"
 #include <string.h>
+
+_Static_assert(RUN_CG_MAX == RES_FUNCS_MAX && RUN_CG_NAME == RES_FUNCS_NAME_MAX,
+	       "the profile kept is what the reader takes");
 
 struct instr_probe {
 	struct run_instr *in;
