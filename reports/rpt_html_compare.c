@@ -102,6 +102,7 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		r->test = rpt_test_name(q->test.kind);
 		r->plan_changed = q->plan_changed;
 		r->plan_diff = q->plan_diff;
+		r->funcs = &q->funcs;
 		r->wrong = q->result_changed && !q->data_differs;
 		r->why = q->why;
 		if (q->bound && isfinite(q->bound_ratio)) {

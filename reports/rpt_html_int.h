@@ -56,6 +56,7 @@ struct rpt_html_row {
 	const char *test;      /* "pooled", "welch", "pooled+baseline", ... (static) */
 	int plan_changed, wrong;
 	const struct rpt_plan *plan_diff; /* the structural plan diff, or NULL */
+	const struct rpt_funcs *funcs;	  /* the functions that moved most, or NULL */
 	int bound; /* +1: ratio is a lower bound (new always timed out), -1 an upper bound, 0 none
 		    */
 	const char *why; /* reason for inconclusive / wrong-result, or NULL (static) */
