@@ -569,6 +569,21 @@ static int data_check(struct rpt_compare *c, const struct rpt_file_info *a,
 			   a->path, b->path, x ? x : "none", y ? y : "none");
 }
 
+/* The query's work counters, instruction counts and functions, counted into c. -1 on out of
+ * memory. */
+static int signals_build(struct rpt_compare *c, struct rpt_query *q, const struct res_query *qa,
+			 const struct res_query *qb)
+{
+	if (rpt_work_build(&q->work, qa, qb) < 0 || rpt_instr_build(&q->instr, qa, qb) < 0 ||
+	    rpt_funcs_build(&q->funcs, qa, qb, &q->instr) < 0)
+		return -1;
+	c->n_work_compared += q->work.compared;
+	c->n_work_changed += q->work.changed;
+	c->n_instr_compared += q->instr.compared;
+	c->n_instr_changed += q->instr.changed;
+	return 0;
+}
+
 int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 		      const struct rpt_file_info *new, const struct rpt_file_info *baseline,
 		      const struct rpt_compare_opts *opts, struct errbuf *err)
@@ -628,16 +643,8 @@ int rpt_compare_build(struct rpt_compare **out, const struct rpt_file_info *old,
 			goto fail;
 		q->warn = rpt_side_warn(&q->old) | rpt_side_warn(&q->new);
 		compare_fingerprints(q);
-		if (rpt_work_build(&q->work, qa, qb) < 0)
+		if (signals_build(c, q, qa, qb) < 0)
 			goto oom;
-		c->n_work_compared += q->work.compared;
-		c->n_work_changed += q->work.changed;
-		if (rpt_instr_build(&q->instr, qa, qb) < 0)
-			goto oom;
-		if (rpt_funcs_build(&q->funcs, qa, qb, &q->instr) < 0)
-			goto oom;
-		c->n_instr_compared += q->instr.compared;
-		c->n_instr_changed += q->instr.changed;
 	}
 	verdicts = calloc(c->n_queries ? c->n_queries : 1, sizeof(*verdicts));
 	if (!verdicts)
