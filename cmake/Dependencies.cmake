@@ -24,6 +24,7 @@ dbt3_require(GSL MODULES gsl DEBIAN libgsl-dev DESCRIPTION "GNU Scientific Libra
 dbt3_require(JANSSON MODULES jansson DEBIAN libjansson-dev DESCRIPTION "jansson JSON library")
 dbt3_require(SQLITE MODULES sqlite3 DEBIAN libsqlite3-dev
              DESCRIPTION "SQLite (the history store)")
+dbt3_require(ZLIB MODULES zlib DEBIAN zlib1g-dev DESCRIPTION "zlib (the server's symbol list)")
 dbt3_require(CRYPTO MODULES libcrypto DEBIAN libssl-dev DESCRIPTION "OpenSSL libcrypto (SHA-256)")
 if(BUILD_TESTS)
   dbt3_require(CUNIT MODULES cunit DEBIAN libcunit1-dev DESCRIPTION "CUnit")

@@ -9,6 +9,7 @@
 #include "commands/cmd_pin_opts.h"
 #include "commands/cmd_srv_args.h"
 #include "pinning/pin.h"
+#include "result/res_funcs.h"
 #include "result/res.h"
 #include "result/res_dir.h"
 #include "runner/run.h"
@@ -502,6 +503,8 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 			return -1;
 	}
 	size_t tokens = res_plan_tokens(plan->restarts, plan->n_queries, plan->warmup, plan->runs);
+	if (plan->instructions) /* each entry's profile by function */
+		tokens += res_funcs_tokens(plan->restarts, plan->n_queries);
 	if (tokens > RES_MAX_TOKENS)
 		return errbuf_set(err,
 				  "%d restarts of %d queries with %d warm-up and %d measured runs "

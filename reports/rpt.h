@@ -213,6 +213,48 @@ void rpt_instr_write(FILE *f, const struct rpt_compare *c, const char *prefix, i
 #define RPT_ANALYZE_TABLES 6
 void rpt_analyze_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md);
 
+/* ---- functions (rpt_funcs.c, docs/work.md "Which functions") ---- */
+
+#define RPT_FUNCS_FLOOR 0.005 /* a function's change must exceed 0.5 % of the query's count */
+#define RPT_FUNCS_COVER 0.80  /* listed until the functions cover 80 % of the query's change */
+#define RPT_FUNCS_MAX 40      /* functions listed at most */
+
+struct rpt_fn_diff {
+	char *name;
+	double old, new; /* self instructions per execution, mean over the restarts */
+	double share;	 /* (new - old) / the query's whole difference */
+};
+
+struct rpt_funcs {
+	int compared;		  /* the query's count changed and both files have profiles */
+	double old_total, new_total; /* the profiles' totals, mean over the restarts */
+	size_t n_changed;	  /* functions changed by the rule */
+	size_t n;		  /* listed (the largest changes first) */
+	struct rpt_fn_diff *fn;
+	double covered; /* the listed differences' sum / the query's whole difference */
+};
+
+/* The rule: a function's self count changed when |new - old| > bound x max(old, new) +
+ * RPT_FUNCS_FLOOR x total, bound the query's instructions bound (rpt_instr_changed), total
+ * the larger of the two profiles' totals. */
+int rpt_funcs_fn_changed(double old, double new, double bound, double total);
+
+/* Builds out for a query whose instructions changed (in): -1 on out of memory. */
+int rpt_funcs_build(struct rpt_funcs *out, const struct res_query *a, const struct res_query *b,
+		    const struct rpt_instr *in);
+void rpt_funcs_release(struct rpt_funcs *f);
+
+/* {"old_total", "new_total", "changed", "covered", "list": [{"name", "old", "new", "diff",
+ * "share"}]}, or null when not compared. */
+json_t *rpt_funcs_json(const struct rpt_funcs *f);
+
+/* At most 2 lines under the query's instructions line: the functions that moved most. */
+void rpt_funcs_write(FILE *f, const struct rpt_funcs *fs, const char *id, const char *prefix,
+		     int md);
+
+/* The differential table of the HTML report (a <table>), nothing when not compared. */
+void rpt_funcs_html(FILE *f, const struct rpt_funcs *fs);
+
 /* Warning flags of one query (either side). */
 enum rpt_warn {
 	RPT_W_NOT_STEADY = 1 << 0,
@@ -267,6 +309,7 @@ struct rpt_query {
 	struct rpt_work work;	    /* the work counters of both files */
 	struct rpt_instr instr;	    /* the instruction counts of both files */
 	struct rpt_analyze analyze; /* the per-table actuals of both files */
+	struct rpt_funcs funcs;	    /* the functions whose self counts moved most */
 };
 
 struct rpt_compare_opts {

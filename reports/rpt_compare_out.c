@@ -640,6 +640,7 @@ static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q
 			    q->work.compared ? rpt_work_json(&q->work, 1) : json_null());
 	json_object_set_new(jq, "instructions", rpt_instr_json(&q->instr));
 	json_object_set_new(jq, "analyze", rpt_analyze_json(&q->analyze));
+	json_object_set_new(jq, "functions", rpt_funcs_json(&q->funcs));
 	json_object_set_new(jq, "warnings", warn_json(q->warn));
 	json_object_set_new(jq, "sequential", rpt_seq_query_json(c, q));
 	return jq;

@@ -59,6 +59,7 @@ struct rpt_html_row {
 	/* the per-table rows of a query whose work changed and with it a table's rows examined,
 	 * or NULL */
 	const struct rpt_analyze *analyze;
+	const struct rpt_funcs *funcs;	  /* the functions that moved most, or NULL */
 	int bound; /* +1: ratio is a lower bound (new always timed out), -1 an upper bound, 0 none
 		    */
 	const char *why; /* reason for inconclusive / wrong-result, or NULL (static) */

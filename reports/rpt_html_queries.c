@@ -271,6 +271,19 @@ static int show_plans(const struct rpt_html_page *pg, size_t q)
 	return show;
 }
 
+/* compare: the functions whose self instructions moved most (rpt_funcs_html). */
+static void write_funcs(FILE *out, const struct rpt_html_page *pg, size_t q)
+{
+	const struct rpt_funcs *f = pg->compare ? pg->rows[q].funcs : NULL;
+	if (!f || !f->compared || !f->n)
+		return;
+	fputs("<div class=\"funcs\"><h4>Functions (self instructions per execution, the largest "
+	      "changes)</h4>\n",
+	      out);
+	rpt_funcs_html(out, f);
+	fputs("</div>\n", out);
+}
+
 static void write_plans(FILE *out, const struct rpt_html_page *pg, size_t q)
 {
 	if (!show_plans(pg, q))
@@ -365,6 +378,7 @@ void rpt_html_queries_write(FILE *out, const struct rpt_html_page *pg)
 		if (pg->compare && pg->rows[q].analyze && pg->n_sides == 2)
 			rpt_html_analyze(out, pg->rows[q].analyze, pg->sides[0].name,
 					 pg->sides[1].name);
+		write_funcs(out, pg, q);
 		fputs("</article>\n", out);
 	}
 	fputs("</div>\n", out);

@@ -74,6 +74,9 @@ void rpt_instr_write(FILE *f, const struct rpt_compare *c, const char *prefix, i
 		rpt_instr_query_line(line, sizeof(line), &c->queries[i]);
 		if (*line)
 			fprintf(f, "%s%s\n", prefix, line);
+		if (*line)
+			rpt_funcs_write(f, &c->queries[i].funcs, c->queries[i].id, md ? "  - " : "    ",
+					md);
 	}
 }
 

@@ -151,6 +151,7 @@ void rpt_compare_free(struct rpt_compare *c)
 		rpt_side_release(&c->queries[i].old);
 		rpt_side_release(&c->queries[i].new);
 		rpt_work_release(&c->queries[i].work);
+		rpt_funcs_release(&c->queries[i].funcs);
 		rpt_plan_free(c->queries[i].plan_diff);
 		rpt_analyze_release(&c->queries[i].analyze);
 	}
@@ -569,12 +570,13 @@ static int data_check(struct rpt_compare *c, const struct rpt_file_info *a,
 			   a->path, b->path, x ? x : "none", y ? y : "none");
 }
 
-/* A query's other signals than its time: work counters, instructions, per-table rows; -1 on
- * out of memory. */
+/* A query's other signals than its time: work counters, instructions, functions, per-table
+ * rows, counted into c; -1 on out of memory. */
 static int build_signals(struct rpt_compare *c, struct rpt_query *q, const struct res_query *qa,
 			 const struct res_query *qb)
 {
 	if (rpt_work_build(&q->work, qa, qb) < 0 || rpt_instr_build(&q->instr, qa, qb) < 0 ||
+	    rpt_funcs_build(&q->funcs, qa, qb, &q->instr) < 0 ||
 	    rpt_analyze_build(&q->analyze, qa, qb) < 0)
 		return -1;
 	c->n_work_compared += q->work.compared;

@@ -4,6 +4,7 @@
 #include "result/res.h"
 #include "result/res_analyze.h"
 #include "result/res_counts.h"
+#include "result/res_funcs.h"
 #include "result/res_read_int.h"
 #include <ctype.h>
 #include <math.h>
@@ -452,9 +453,15 @@ static int check_restart_optional(struct rd *rd, json_t *o, const char *path)
 	char p[320];
 	json_t *a, *e;
 	size_t i;
+	char msg[160];
 	if (check_specs(rd, o, path, restart_more, sizeof(restart_more) / sizeof(restart_more[0])) <
 		0 ||
-	    rd_member(rd, o, path, "row_count_changes", W_ARRAY | W_OPTIONAL, &a) < 0)
+	    rd_member(rd, o, path, "functions", W_OBJECT | W_OPTIONAL, &a) < 0)
+		return -1;
+	snprintf(p, sizeof(p), "%s.functions", path);
+	if (a && res_funcs_check(a, msg, sizeof(msg)) < 0)
+		return rd_fail(rd, p, "%s", msg);
+	if (rd_member(rd, o, path, "row_count_changes", W_ARRAY | W_OPTIONAL, &a) < 0)
 		return -1;
 	json_array_foreach(a, i, e)
 	{

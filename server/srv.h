@@ -331,6 +331,15 @@ int srv_free_port(struct errbuf *err);
 int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
 		   struct errbuf *err);
 
+/* Has callgrind dump what it counted since the last "zero" (monitor command "dump", into the
+ * instance's DIR/tmp/callgrind.out.N) and reads the dump in a child that has become the server's
+ * user (root never opens it): fn(arg, text, len, out, err) there, whose out_len bytes of out come
+ * back; the child removes the dump files. -1 (err) when vgdb, the dump or fn fails. */
+typedef int (*srv_vg_dump_fn)(void *arg, const char *text, size_t len, void *out,
+			      struct errbuf *err);
+int srv_vg_dump(struct srv *s, srv_vg_dump_fn fn, void *arg, void *out, size_t out_len,
+		struct errbuf *err);
+
 /* The server record's "valgrind": {"tool","binary","version","options","environment","aslr",
  * "timeout_scale"}; NULL (err) when Valgrind is not installed. Caller decrefs. */
 json_t *srv_vg_json(struct srv *s, struct errbuf *err);

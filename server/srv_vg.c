@@ -3,6 +3,8 @@
  * the fixed environment, the options it needs, and monitor commands sent through vgdb as the
  * server's user. */
 #include "server/srv_int.h"
+#include "server/srv_priv.h"
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -112,6 +114,111 @@ int srv_vg_monitor(struct srv *s, const char *const *cmds, size_t n, char **out,
 	}
 	*out = text;
 	return 0;
+}
+
+/* What the child that reads a dump works on. */
+struct vg_dump_job {
+	const char *instdir;
+	srv_vg_dump_fn fn;
+	void *arg;
+};
+
+#define VG_DUMP_MAX ((size_t)1 << 30) /* a dump larger than this is refused */
+#define VG_DUMP_PREFIX "callgrind.out."
+
+/* The number of a dump file "callgrind.out.N", or -1 for another name. */
+static long dump_number(const char *name)
+{
+	size_t k = sizeof(VG_DUMP_PREFIX) - 1;
+	if (strncmp(name, VG_DUMP_PREFIX, k) != 0 || !name[k])
+		return -1;
+	long v = 0;
+	for (const char *p = name + k; *p; p++) {
+		if (*p < '0' || *p > '9' || v > 100000000)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v;
+}
+
+/* Reads the regular file name in directory fd whole (at most VG_DUMP_MAX bytes). */
+static int dump_read(int dfd, const char *name, char **out, size_t *out_len, struct errbuf *err)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > VG_DUMP_MAX) {
+		int e = fd < 0 ? errno : EINVAL;
+		if (fd >= 0)
+			close(fd);
+		return errbuf_errno(err, e, "cannot read callgrind's dump '%s'", name);
+	}
+	size_t cap = (size_t)st.st_size, n = 0;
+	char *buf = malloc(cap + 1);
+	ssize_t r = 1;
+	while (buf && n < cap && (r = read(fd, buf + n, cap - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		n += (size_t)r;
+	}
+	int e = errno;
+	close(fd);
+	if (!buf || r < 0) {
+		free(buf);
+		return errbuf_errno(err, buf ? e : ENOMEM, "cannot read callgrind's dump '%s'",
+				    name);
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*out_len = n;
+	return 0;
+}
+
+/* In the child, as the server's user: the newest dump of DIR/tmp read, every dump removed, and
+ * the reader's summary into out. */
+static int dump_child(void *arg, void *out, struct errbuf *err)
+{
+	const struct vg_dump_job *j = arg;
+	char dir[PATHLEN + 8], best[NAME_MAX + 1] = "";
+	long bn = -1;
+	snprintf(dir, sizeof(dir), "%s/tmp", j->instdir);
+	DIR *d = opendir(dir);
+	if (!d)
+		return errbuf_errno(err, errno, "cannot open '%s'", dir);
+	for (struct dirent *e; (e = readdir(d));) {
+		long v = dump_number(e->d_name);
+		if (v > bn) {
+			bn = v;
+			snprintf(best, sizeof(best), "%s", e->d_name);
+		}
+	}
+	char *text = NULL;
+	size_t len = 0;
+	int rc = bn < 0 ? errbuf_set(err, "callgrind wrote no dump into '%s'", dir)
+			: dump_read(dirfd(d), best, &text, &len, err);
+	rewinddir(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (dump_number(e->d_name) >= 0 && unlinkat(dirfd(d), e->d_name, 0) < 0 && rc == 0)
+			rc = errbuf_errno(err, errno, "cannot remove '%s/%s'", dir, e->d_name);
+	closedir(d);
+	if (rc == 0)
+		rc = j->fn(j->arg, text, len, out, err);
+	free(text);
+	return rc;
+}
+
+int srv_vg_dump(struct srv *s, srv_vg_dump_fn fn, void *arg, void *out, size_t out_len,
+		struct errbuf *err)
+{
+	static const char *const dump[] = {"dump"};
+	char *text = NULL;
+	if (srv_vg_monitor(s, dump, 1, &text, err) < 0)
+		return -1;
+	free(text);
+	struct vg_dump_job j = {s->instdir, fn, arg};
+	return srv_priv_run(&s->ident, dump_child, &j, out, out_len, err);
 }
 
 /* The first line of `valgrind --version` ("valgrind-3.19.0"), or "" */

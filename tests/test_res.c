@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "result/res.h"
 #include "result/res_counts.h"
+#include "result/res_funcs.h"
 #include "tests/harness.h"
 #include <math.h>
 #include <stdio.h>
@@ -209,6 +210,23 @@ static const struct {
     {"\"not_steady\":false,\"error\":null},",
      "\"not_steady\":false,\"error\":null,\"instructions_tol\":2},",
      "'bad.json': $.queries[0].restarts[0].instructions_tol: 2 out of range (above 0, at most 1)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"functions\":{\"total\":9,\"named\":9,"
+     "\"resolved\":0,\"unnamed\":0,\"list\":[[\"f\",-1,3]]}},",
+     "'bad.json': $.queries[0].restarts[0].functions: list[0]: expected [name, self, inclusive] "
+     "with counts"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"functions\":{\"total\":9,\"named\":9,"
+     "\"resolved\":0,\"list\":[]}},",
+     "'bad.json': $.queries[0].restarts[0].functions: unnamed: expected a count"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"functions\":{\"total\":9,\"named\":9,"
+     "\"resolved\":0,\"unnamed\":0,\"list\":[[\"\",1,3]]}},",
+     "'bad.json': $.queries[0].restarts[0].functions: list[0]: a name of 0 bytes (1 to 383)"},
+    {"\"not_steady\":false,\"error\":null},",
+     "\"not_steady\":false,\"error\":null,\"functions\":{\"total\":9,\"named\":9,"
+     "\"resolved\":0,\"unnamed\":0,\"list\":[],\"x\":1}},",
+     "'bad.json': $.queries[0].restarts[0].functions: unknown member \"x\""},
     /* the level's floor per query window, under its name and its name before 2026-12-03 */
     {"\"pinning\":{},", "\"pinning\":{}," INTERFERENCE("disturbed_floor_ms_per_query", "-1"),
      "'bad.json': $.interference.disturbed_floor_ms_per_query: -1 out of range (at least 0, at "
@@ -319,6 +337,33 @@ TH_TEST(res, work_counts_round_trip)
 	res_counts_release(&c2);
 	res_counts_release(&c);
 	res_file_free(res2);
+	res_file_free(res);
+	free(again);
+	free(text);
+}
+
+/* A profile by function is read back as written. */
+TH_TEST(res, functions_round_trip)
+{
+	char *text = replaced("\"not_steady\":false,\"error\":null},",
+			      "\"not_steady\":false,\"error\":null,\"functions\":{\"total\":100,"
+			      "\"named\":90,\"resolved\":80,\"unnamed\":10,\"list\":[[\"row_search_"
+			      "mvcc(unsigned char*)\",50,90],[\"0x00000000000000a0\",10,10]]}},");
+	struct res_file *res = NULL;
+	struct errbuf err = {""};
+	static struct res_funcs f;
+	CU_ASSERT_EQUAL_FATAL(res_file_parse(&res, text, strlen(text), "f.json", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(res_funcs_get(&f, &res->queries[0].restarts[0]), 1);
+	CU_ASSERT_EQUAL(f.total, 100);
+	CU_ASSERT_EQUAL(f.resolved, 80);
+	CU_ASSERT_EQUAL_FATAL(f.n, 2);
+	CU_ASSERT_STRING_EQUAL(f.fn[0].name, "row_search_mvcc(unsigned char*)");
+	CU_ASSERT_EQUAL(f.fn[0].incl, 90);
+	CU_ASSERT_EQUAL(f.fn[1].self, 10);
+	CU_ASSERT_EQUAL(res_funcs_get(&f, &res->queries[0].restarts[1]), 0);
+	char *again = res_file_dumps(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+	CU_ASSERT_PTR_NOT_NULL(strstr(again, "row_search_mvcc(unsigned char*)"));
 	res_file_free(res);
 	free(again);
 	free(text);

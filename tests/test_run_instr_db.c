@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* run --instructions at SF 0.01 on a real private MariaDB under Valgrind callgrind: every
  * measured execution has a positive count, the same run position counts the same in two
- * restarts (within 0.5 %), the warm-up ended on the rule, the server record names Valgrind; and
- * a run without it records the PMU's counts or why there are none. */
+ * restarts (within 0.5 %), the warm-up ended on the rule, the server record names Valgrind; the
+ * profile by function is recorded and sane; and a run without it records the PMU's counts or why
+ * there are none. */
 #include "harness.h"
 #include "base/util.h"
 #include "result/res.h"
 #include "result/res_counts.h"
+#include "result/res_funcs.h"
 #include "tests/th_db.h"
 #include "tests/th_schema.h"
 #include "tests/th_spawn.h"
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct th_db db; /* one loaded instance shared by the cases (made in main) */
 static int loaded;
@@ -88,6 +91,63 @@ TH_TEST(run_instr_db, counts_recorded_positive_and_steady)
 		res_counts_release(&c[0]);
 		res_counts_release(&c[1]);
 	}
+	res_file_free(res);
+}
+
+/* Callgrind dump files left in the instance's tmp dir. */
+static int dumps_left(void)
+{
+	char dir[4300];
+	snprintf(dir, sizeof(dir), "%s/tmp", db.inst);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+	while (d && (de = readdir(d)) != NULL)
+		n += strncmp(de->d_name, "callgrind.out.", 14) == 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* One restart of Q6: its profile by function adds up, names dispatch_command as holding nearly
+ * all of it, keeps only functions of 0.5 % or more, and with Debian's symbol list names them
+ * all; the dump is gone. */
+TH_TEST(run_instr_db, profile_by_function_recorded)
+{
+	CU_ASSERT_FATAL(loaded);
+	const char *args[] = {"--instructions", "--restarts", "1",	   "--warmup", "2",
+			      "--runs",		"1",	      "--queries", "6",	       NULL};
+	struct res_file *res = run_read("funcs", args);
+	static struct res_funcs f;
+	struct res_counts c;
+	CU_ASSERT_EQUAL_FATAL(res->n_queries, 1);
+	const struct res_restart *r = &res->queries[0].restarts[0];
+	CU_ASSERT_EQUAL_FATAL(res_funcs_get(&f, r), 1);
+	CU_ASSERT_EQUAL_FATAL(res_counts_get(&c, r, "instructions"), 1);
+	double ir = (double)c.v[0];
+	fprintf(stderr, "Q6: %lld in the dump, %.0f counted, %zu functions, %lld named (%lld from "
+			"the symbol list), %lld unnamed\n",
+		f.total, ir, f.n, f.named, f.resolved, f.unnamed);
+	CU_ASSERT(f.total >= ir && f.total <= 1.05 * ir); /* the dump counts a little of itself */
+	CU_ASSERT_EQUAL(f.named + f.unnamed, f.total);
+	CU_ASSERT(f.resolved <= f.named);
+	CU_ASSERT(f.n >= 5);
+	int dispatch = 0;
+	for (size_t i = 0; i < f.n; i++) {
+		CU_ASSERT(f.fn[i].self <= f.fn[i].incl && f.fn[i].incl <= f.total);
+		CU_ASSERT(f.fn[i].self >= 0.005 * f.total || f.fn[i].incl >= 0.005 * f.total);
+		if (i)
+			CU_ASSERT(f.fn[i - 1].self >= f.fn[i].self);
+		if (strncmp(f.fn[i].name, "dispatch_command(", 17) == 0)
+			dispatch = f.fn[i].incl >= 0.9 * f.total;
+	}
+	CU_ASSERT_TRUE(dispatch);
+	const char *bin = json_string_value(json_object_get(res->server, "binary"));
+	if (access("/usr/share/doc/mariadb-server/mariadbd.sym.gz", R_OK) == 0 && bin &&
+	    strcmp(bin, "/usr/sbin/mariadbd") == 0)
+		CU_ASSERT_EQUAL(f.unnamed, 0);
+	CU_ASSERT_EQUAL(dumps_left(), 0);
+	res_counts_release(&c);
 	res_file_free(res);
 }
 
