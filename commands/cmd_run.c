@@ -224,6 +224,13 @@ static const struct cli_opt options[] = {
 	     "with --budget --warmup-min 2 --warmup-max 10 --runs-min 2 --runs-max 2, and the "
 	     "counts decide a query first (docs/work.md)"},
     {.kind = CLI_OPT_FLAG,
+     .name = "optimizer-trace",
+     .off = OFF(plan.optimizer_trace),
+     .tags = T(PLAN),
+     .help = "once per restart and query, untimed, after its measured runs: the optimizer "
+	     "trace of EXPLAIN of the query, kept as its decision summary (join orders "
+	     "considered, their costs, the chosen one; docs/explain.md)"},
+    {.kind = CLI_OPT_FLAG,
      .name = "side-by-side",
      .off = OFF(sbs_opt),
      .tags = T(PLAN), /* --resume refuses it */
