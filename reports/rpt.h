@@ -227,6 +227,7 @@ enum rpt_warn {
 };
 
 struct rpt_plan;
+struct rpt_trace;
 
 struct rpt_query {
 	const char *id;
@@ -267,6 +268,8 @@ struct rpt_query {
 	struct rpt_work work;	    /* the work counters of both files */
 	struct rpt_instr instr;	    /* the instruction counts of both files */
 	struct rpt_analyze analyze; /* the per-table actuals of both files */
+	struct rpt_trace *trace;    /* a changed plan's optimizer trace summaries of both files
+				     * (reports/rpt_trace.h), or NULL */
 };
 
 struct rpt_compare_opts {
