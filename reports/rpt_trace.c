@@ -124,7 +124,7 @@ void rpt_trace_found_text(char *buf, size_t len, const struct res_tblock *b,
 
 /* "ORDER cost C (OTHER's order here: ...)" of side a against the other side's block b. */
 static void side_text(char *buf, size_t len, const struct res_tblock *a, const struct res_tblock *b,
-		      const char *other)
+		      const char *other, const char *bt)
 {
 	char order[512], c[64], found[160];
 	if (!a) {
@@ -137,7 +137,7 @@ static void side_text(char *buf, size_t len, const struct res_tblock *a, const s
 		rpt_trace_found_text(found, sizeof(found), a, b->order, b->n_order);
 	else
 		snprintf(found, sizeof(found), "no such block there");
-	put(buf, len, "%s %s (%s's order here: %s)", order, c, other, found);
+	put(buf, len, "%s%s%s %s (%s's order here: %s)", bt, order, bt, c, other, found);
 }
 
 /* One side at the parting step: "nation,supplier rows 500 cost 631.049 extended". */
@@ -206,10 +206,9 @@ size_t rpt_trace_write(FILE *f, const char *id, const struct rpt_trace *t, const
 	const struct res_tblock *o = res_tsum_block(&t->old, sid),
 				*n = res_tsum_block(&t->new, sid);
 	const char *bt = md ? "`" : "";
-	side_text(a, sizeof(a), o, n, "new");
-	side_text(b, sizeof(b), n, o, "old");
-	fprintf(f, "%s%s trace #%ld: old %s%s%s; new %s%s%s\n", prefix, id, sid, bt, a, bt, bt, b,
-		bt);
+	side_text(a, sizeof(a), o, n, "new", bt);
+	side_text(b, sizeof(b), n, o, "old", bt);
+	fprintf(f, "%s%s trace #%ld: old %s; new %s\n", prefix, id, sid, a, b);
 	part_text(line, sizeof(line), &t->part);
 	fprintf(f, "%s%s trace: %s\n", prefix, id, line);
 	return RPT_TRACE_LINES;

@@ -71,17 +71,21 @@ static json_t *table_name(const char *s)
 	return json_string(s);
 }
 
-/* A number kept to 7 significant digits (the summary is compact), or null. */
-static json_t *num7(json_t *v)
+/* A number kept to 7 significant digits (the summary is compact): an integer when whole. */
+static json_t *num7_of(double v)
 {
 	char buf[64];
-	if (!json_is_number(v))
-		return json_null();
-	snprintf(buf, sizeof(buf), "%.7g", json_number_value(v));
+	snprintf(buf, sizeof(buf), "%.7g", v);
 	double d = strtod(buf, NULL);
 	if (d == floor(d) && fabs(d) < 1e15)
 		return json_integer((json_int_t)d);
 	return json_real(d);
+}
+
+/* The trace's number so, or null. */
+static json_t *num7(json_t *v)
+{
+	return json_is_number(v) ? num7_of(json_number_value(v)) : json_null();
 }
 
 static enum res_tstep_outcome outcome_of(json_t *e)
@@ -239,7 +243,7 @@ static void set_costs(json_t *summary)
 		long k = b->n_order ? res_tblock_find(b, b->order, b->n_order, &len) : -1;
 		if (k >= 0 && len == b->n_order && !isnan(b->steps[k].cost))
 			json_object_set_new(json_array_get(json_object_get(summary, "blocks"), i),
-					    "cost", json_real(b->steps[k].cost));
+					    "cost", num7_of(b->steps[k].cost));
 	}
 	res_tsum_release(&s);
 }
