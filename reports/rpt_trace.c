@@ -55,12 +55,26 @@ void rpt_trace_free(struct rpt_trace *t)
 	free(t);
 }
 
+/* The chosen plan's order in the search's terms (res_tblock_chosen_path). */
+struct path {
+	const char *t[64];
+	size_t n;
+};
+
+static void path_of(struct path *p, const struct res_tblock *b)
+{
+	p->n = b ? res_tblock_chosen_path(b, p->t, 64) : 0;
+}
+
 static int orders_equal(const struct res_tblock *a, const struct res_tblock *b)
 {
-	if (a->n_order != b->n_order)
+	struct path pa, pb;
+	path_of(&pa, a);
+	path_of(&pb, b);
+	if (pa.n != pb.n)
 		return 0;
-	for (size_t i = 0; i < a->n_order; i++)
-		if (strcmp(a->order[i], b->order[i]) != 0)
+	for (size_t i = 0; i < pa.n; i++)
+		if (strcmp(pa.t[i], pb.t[i]) != 0)
 			return 0;
 	return 1;
 }
@@ -127,14 +141,17 @@ static void side_text(char *buf, size_t len, const struct res_tblock *a, const s
 		      const char *other, const char *bt)
 {
 	char order[512], c[64], found[160];
+	struct path pa, pb;
 	if (!a) {
 		put(buf, len, "no block");
 		return;
 	}
-	join(order, sizeof(order), a->order, a->n_order);
+	path_of(&pa, a);
+	path_of(&pb, b);
+	join(order, sizeof(order), pa.t, pa.n);
 	cost_text(c, sizeof(c), a->cost);
 	if (b)
-		rpt_trace_found_text(found, sizeof(found), a, b->order, b->n_order);
+		rpt_trace_found_text(found, sizeof(found), a, pb.t, pb.n);
 	else
 		snprintf(found, sizeof(found), "no such block there");
 	put(buf, len, "%s%s%s %s (%s's order here: %s)", bt, order, bt, c, other, found);
@@ -233,11 +250,13 @@ static json_t *num_or_null(double v)
 static json_t *found_json(const struct res_tblock *a, const struct res_tblock *b)
 {
 	size_t got = 0;
-	long i = a && b && b->n_order ? res_tblock_find(a, b->order, b->n_order, &got) : -1;
+	struct path pb;
+	path_of(&pb, b);
+	long i = a && b && pb.n ? res_tblock_find(a, pb.t, pb.n, &got) : -1;
 	if (i < 0)
 		return json_null();
-	return json_pack("{s:I, s:I, s:o, s:s}", "tables", (json_int_t)got, "of",
-			 (json_int_t)b->n_order, "cost", num_or_null(a->steps[i].cost), "outcome",
+	return json_pack("{s:I, s:I, s:o, s:s}", "tables", (json_int_t)got, "of", (json_int_t)pb.n,
+			 "cost", num_or_null(a->steps[i].cost), "outcome",
 			 res_tstep_words(a->steps[i].outcome));
 }
 
@@ -245,7 +264,12 @@ static json_t *side_json(const struct res_tblock *b)
 {
 	if (!b)
 		return json_null();
-	return json_pack("{s:o, s:o, s:O, s:I}", "order", order_json(b), "cost",
+	struct path p;
+	json_t *pj = json_array();
+	path_of(&p, b);
+	for (size_t i = 0; i < p.n; i++)
+		json_array_append_new(pj, json_string(p.t[i]));
+	return json_pack("{s:o, s:o, s:o, s:O, s:I}", "order", order_json(b), "path", pj, "cost",
 			 num_or_null(b->cost), "semijoin", b->semijoin ? b->semijoin : json_null(),
 			 "steps", (json_int_t)b->n_steps);
 }
@@ -302,14 +326,16 @@ json_t *rpt_trace_json(const struct rpt_trace *t)
 static void html_cell(FILE *out, const struct res_tblock *a, const struct res_tblock *b)
 {
 	char order[512], c[64], found[160];
+	struct path pa, pb;
+	path_of(&pa, a);
+	path_of(&pb, b);
 	fputs("<td class=\"mono\">", out);
 	if (a) {
-		join(order, sizeof(order), a->order, a->n_order);
+		join(order, sizeof(order), pa.t, pa.n);
 		cost_text(c, sizeof(c), a->cost);
 		rpt_html_escape(out, order);
 		fprintf(out, " <span class=\"muted\">%s</span><br>", c);
-		rpt_trace_found_text(found, sizeof(found), a, b ? b->order : NULL,
-				     b ? b->n_order : 0);
+		rpt_trace_found_text(found, sizeof(found), a, pb.t, pb.n);
 		fputs("<span class=\"muted\">the other's order here: ", out);
 		rpt_html_escape(out, found);
 		fputs("</span>", out);

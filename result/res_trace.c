@@ -191,15 +191,32 @@ static json_t *semijoin_of(json_t *arr)
 
 static void walk(struct sum *sm, json_t *node, json_t *block);
 
+/* A block's first best_join_order is its own; MariaDB writes a materialized derived table's
+ * later, among its parent's steps: a later one goes to the first block nested in this one
+ * (optimized while its steps were written) that has none yet. */
+static void order_set(struct sum *sm, json_t *block, json_t *order)
+{
+	size_t i, n = json_array_size(sm->blocks);
+	json_t *b = block;
+	for (i = 0; i < n && json_array_get(sm->blocks, i) != block; i++)
+		;
+	while (b && json_array_size(json_object_get(b, "best_join_order")) > 0)
+		b = ++i < n ? json_array_get(sm->blocks, i) : NULL;
+	if (b)
+		json_object_set_new(b, "best_join_order", order);
+	else
+		json_decref(order);
+}
+
 static void walk_member(struct sum *sm, const char *key, json_t *v, json_t *block)
 {
 	if (strcmp(key, "join_optimization") == 0 && json_is_object(v)) {
 		json_t *id = json_object_get(v, "select_id");
 		if (!id)
 			id = json_object_get(v, "select#");
-		json_t *b = json_pack("{s:I, s:[], s:[], s:n, s:[]}", "select_id",
+		json_t *b = json_pack("{s:I, s:[], s:[], s:n, s:n, s:[]}", "select_id",
 				      (json_int_t)json_integer_value(id), "plans",
-				      "best_join_order", "cost", "semijoin");
+				      "best_join_order", "chosen_step", "cost", "semijoin");
 		json_array_append_new(sm->blocks, b);
 		walk(sm, json_object_get(v, "steps"), b);
 	} else if (strcmp(key, "execution_plan_for_potential_materialization") == 0) {
@@ -207,7 +224,7 @@ static void walk_member(struct sum *sm, const char *key, json_t *v, json_t *bloc
 	} else if (strcmp(key, "considered_execution_plans") == 0 && block) {
 		plans_add(sm, json_object_get(block, "plans"), v, 0);
 	} else if (strcmp(key, "best_join_order") == 0 && block) {
-		json_object_set_new(block, "best_join_order", order_of(v, 0));
+		order_set(sm, block, order_of(v, 0));
 	} else if (strcmp(key, "refine_plan") == 0 && block &&
 		   json_array_size(json_object_get(block, "best_join_order")) == 0) {
 		json_object_set_new(block, "best_join_order", order_of(v, 1));
@@ -230,8 +247,16 @@ static void walk(struct sum *sm, json_t *node, json_t *block)
 	}
 }
 
-/* Each block's cost: that of the complete step of its chosen order (res_tblock_find). */
-static void set_costs(json_t *summary)
+static int complete(enum res_tstep_outcome o)
+{
+	return o == RES_T_COMPLETE || o == RES_T_CHOSEN;
+}
+
+/* Each block's chosen step: the one whose path is its chosen order (a complete one first), else
+ * its last complete step (a semi-join nest materialized, "<subqueryN>" in the order: the search
+ * reaches a complete plan only when it is cheaper than the best so far, MySQL marks it chosen);
+ * and its cost. */
+static void set_chosen(json_t *summary)
 {
 	struct res_tsum s;
 	struct errbuf err;
@@ -239,11 +264,18 @@ static void set_costs(json_t *summary)
 		return;
 	for (size_t i = 0; i < s.n_blocks; i++) {
 		const struct res_tblock *b = &s.blocks[i];
+		json_t *o = json_array_get(json_object_get(summary, "blocks"), i);
 		size_t len = 0;
 		long k = b->n_order ? res_tblock_find(b, b->order, b->n_order, &len) : -1;
-		if (k >= 0 && len == b->n_order && !isnan(b->steps[k].cost))
-			json_object_set_new(json_array_get(json_object_get(summary, "blocks"), i),
-					    "cost", num7_of(b->steps[k].cost));
+		if (k < 0 || len != b->n_order)
+			for (k = (long)b->n_steps - 1; k >= 0 && !complete(b->steps[k].outcome);
+			     k--)
+				;
+		if (k < 0)
+			continue;
+		json_object_set_new(o, "chosen_step", json_integer(k));
+		if (!isnan(b->steps[k].cost))
+			json_object_set_new(o, "cost", num7_of(b->steps[k].cost));
 	}
 	res_tsum_release(&s);
 }
@@ -267,7 +299,7 @@ int res_trace_summarize(json_t **out, const char *trace, size_t len, long long m
 			 "blocks", sm.blocks);
 	if (!*out)
 		return errbuf_set(err, "out of memory");
-	set_costs(*out);
+	set_chosen(*out);
 	return 0;
 }
 
@@ -311,6 +343,10 @@ static int read_block(struct res_tblock *b, json_t *o)
 		return -1;
 	b->select_id = (long)json_integer_value(json_object_get(o, "select_id"));
 	b->cost = json_is_number(cost) ? json_number_value(cost) : NAN;
+	json_t *ch = json_object_get(o, "chosen_step");
+	if (ch && !json_is_integer(ch) && !json_is_null(ch))
+		return -1;
+	b->chosen = json_is_integer(ch) ? (long)json_integer_value(ch) : -1;
 	b->steps = calloc(json_array_size(plans) + 1, sizeof(*b->steps));
 	b->order = calloc(json_array_size(order) + 1, sizeof(*b->order));
 	if (!b->steps || !b->order)
@@ -329,7 +365,7 @@ static int read_block(struct res_tblock *b, json_t *o)
 		b->n_order++;
 	}
 	json_array_foreach(b->semijoin, i, e) if (!json_is_string(e)) return -1;
-	return 0;
+	return b->chosen < -1 || b->chosen >= (long)b->n_steps ? -1 : 0;
 }
 
 static long long int_of(json_t *o, const char *k)
@@ -396,11 +432,6 @@ size_t res_tblock_path(const struct res_tblock *b, size_t i, const char **out, s
 		if (b->steps[k].depth == want)
 			out[want--] = b->steps[k].table;
 	return n;
-}
-
-static int complete(enum res_tstep_outcome o)
-{
-	return o == RES_T_COMPLETE || o == RES_T_CHOSEN;
 }
 
 long res_tblock_find(const struct res_tblock *b, const char *const *order, size_t n,
@@ -490,4 +521,14 @@ void res_tsum_part(struct res_tpart *out, const struct res_tsum *old, const stru
 		}
 	}
 	memset(out, 0, sizeof(*out));
+}
+
+size_t res_tblock_chosen_path(const struct res_tblock *b, const char **out, size_t max)
+{
+	if (b->chosen >= 0)
+		return res_tblock_path(b, (size_t)b->chosen, out, max);
+	size_t n = b->n_order < max ? b->n_order : max;
+	for (size_t i = 0; i < n; i++)
+		out[i] = b->order[i];
+	return n;
 }

@@ -14,9 +14,10 @@
 
 /* The summary of a trace text as the JSON a restart stores as "optimizer_trace":
  * {"trace_bytes", "missing_bytes", "plans_dropped", "blocks": [{"select_id", "plans":
- * [[depth, table, rows, cost, outcome(, semijoin strategy)]...], "best_join_order", "cost",
- * "semijoin"}]}. missing_bytes is the server's MISSING_BYTES_BEYOND_MAX_MEM_SIZE (a truncated
- * trace does not parse: -1 and err). *out is a new reference. */
+ * [[depth, table, rows, cost, outcome(, semijoin strategy)]...], "best_join_order",
+ * "chosen_step", "cost", "semijoin"}]}. missing_bytes is the server's
+ * MISSING_BYTES_BEYOND_MAX_MEM_SIZE (a truncated trace does not parse: -1 and err). *out is a new
+ * reference. */
 int res_trace_summarize(json_t **out, const char *trace, size_t len, long long missing_bytes,
 			struct errbuf *err);
 
@@ -50,7 +51,9 @@ struct res_tblock {
 	size_t n_steps;
 	const char **order; /* best_join_order (MySQL: refine_plan's tables); n_order may be 0 */
 	size_t n_order;
-	double cost;	  /* cost_for_plan of the complete step of that order; NaN: not found */
+	long chosen;	  /* the step of the chosen plan (its path: the order in the search's
+			   * terms), -1 when not found */
+	double cost;	  /* cost_for_plan of that step; NaN: not found */
 	json_t *semijoin; /* array of strings, borrowed */
 };
 
@@ -68,6 +71,10 @@ void res_tsum_release(struct res_tsum *s);
 
 /* The block of select_id, or NULL. */
 const struct res_tblock *res_tsum_block(const struct res_tsum *s, long select_id);
+
+/* The chosen plan's join order as the search built it (the chosen step's path), else
+ * best_join_order: into out[] (at most max), its length. */
+size_t res_tblock_chosen_path(const struct res_tblock *b, const char **out, size_t max);
 
 /* The path of step i of b (its prefix and its table) into out[] (at most max): its length. */
 size_t res_tblock_path(const struct res_tblock *b, size_t i, const char **out, size_t max);

@@ -67,8 +67,8 @@ TH_TEST(res_trace, summaries_are_what_the_script_derives)
 	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
 		for (int side = 0; side < 2; side++) {
 			json_t *s = summary_of(side ? "off" : "on", queries[i]);
-			json_t *want = json_object_get(json_object_get(e, queries[i]),
-						       side ? "new" : "old");
+			json_t *want =
+			    json_object_get(json_object_get(e, queries[i]), side ? "new" : "old");
 			if (!json_equal(s, want)) {
 				char *a = json_dumps(s, JSON_COMPACT);
 				fprintf(stderr, "%s %s: %s\n", queries[i], side ? "off" : "on", a);
@@ -78,6 +78,63 @@ TH_TEST(res_trace, summaries_are_what_the_script_derives)
 			json_decref(s);
 		}
 	json_decref(e);
+}
+
+/* Q15: a materialized derived table's best_join_order is written among its parent's steps; it
+ * is the derived block's, not the parent's. */
+TH_TEST(res_trace, derived_tables_get_their_own_order)
+{
+	json_t *e = expected(), *s = summary_of("on", "Q15");
+	struct res_tsum t;
+	struct errbuf err;
+	CU_ASSERT(json_equal(s, json_object_get(json_object_get(e, "Q15"), "old")));
+	CU_ASSERT_EQUAL_FATAL(res_tsum_read(&t, s, &err), 0);
+	static const struct {
+		long id;
+		const char *first;
+		size_t n;
+	} want[] = {
+	    {1, "supplier", 2}, {2, "<derived4>", 1}, {3, "lineitem", 1}, {4, "lineitem", 1}};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct res_tblock *b = res_tsum_block(&t, want[i].id);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+		CU_ASSERT_EQUAL_FATAL(b->n_order, want[i].n);
+		CU_ASSERT_STRING_EQUAL(b->order[0], want[i].first);
+		CU_ASSERT(b->chosen >= 0 && !isnan(b->cost));
+	}
+	res_tsum_release(&t);
+	json_decref(s);
+	json_decref(e);
+}
+
+/* A semi-join nest materialized: the order names "<subquery2>", which no step does; the chosen
+ * step is the last complete one (the search completes a plan only when it is cheaper). */
+TH_TEST(res_trace, materialized_nest_takes_the_last_complete_step)
+{
+	static const char trace[] =
+	    "{\"steps\": [{\"join_optimization\": {\"select_id\": 1, \"steps\": ["
+	    "{\"considered_execution_plans\": ["
+	    "{\"plan_prefix\": [], \"table\": \"nation\", \"rows_for_plan\": 25, "
+	    "\"cost_for_plan\": 6, \"rest_of_plan\": ["
+	    "{\"plan_prefix\": [\"nation\"], \"table\": \"partsupp\", \"rows_for_plan\": 80, "
+	    "\"cost_for_plan\": 90, \"semijoin_strategy_choice\": [{\"chosen_strategy\": "
+	    "\"SJ-Materialization\"}]}]},"
+	    "{\"plan_prefix\": [], \"table\": \"partsupp\", \"rows_for_plan\": 80, "
+	    "\"cost_for_plan\": 100, \"pruned_by_cost\": true}]},"
+	    "{\"best_join_order\": [\"nation\", \"<subquery2>\"]}]}}]}";
+	json_t *s = NULL;
+	struct res_tsum t;
+	struct errbuf err;
+	const char *p[64];
+	CU_ASSERT_EQUAL_FATAL(res_trace_summarize(&s, trace, strlen(trace), 0, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(res_tsum_read(&t, s, &err), 0);
+	CU_ASSERT_EQUAL(t.blocks[0].chosen, 1);
+	CU_ASSERT_DOUBLE_EQUAL(t.blocks[0].cost, 90, 1e-9);
+	CU_ASSERT_STRING_EQUAL(t.blocks[0].steps[1].sj, "SJ-Materialization");
+	CU_ASSERT_EQUAL_FATAL(res_tblock_chosen_path(&t.blocks[0], p, 64), 2);
+	CU_ASSERT_STRING_EQUAL(p[1], "partsupp");
+	res_tsum_release(&t);
+	json_decref(s);
 }
 
 /* The order of `b` (select_id) in side `in`, against the script's {tables, cost, outcome}. */
