@@ -10,6 +10,7 @@
 #include "pinning/pin.h"
 #include "result/res.h"
 #include "result/res_dir.h"
+#include "result/res_trace.h"
 #include "runner/run.h"
 #include "runner/run_budget.h"
 #include "runner/run_prior.h"
@@ -508,13 +509,16 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 			return -1;
 	}
 	size_t tokens = res_plan_tokens(plan->restarts, plan->n_queries, plan->warmup, plan->runs);
+	if (plan->optimizer_trace) /* the trace summaries */
+		tokens += res_trace_tokens(plan->restarts, plan->n_queries);
 	if (tokens > RES_MAX_TOKENS)
 		return errbuf_set(err,
-				  "%d restarts of %d queries with %d warm-up and %d measured runs "
+				  "%d restarts of %d queries with %d warm-up and %d measured runs%s "
 				  "make a result file of about %zu JSON values, more than a reader "
 				  "takes (%d; docs/result-format.md)",
-				  plan->restarts, plan->n_queries, plan->warmup, plan->runs, tokens,
-				  RES_MAX_TOKENS);
+				  plan->restarts, plan->n_queries, plan->warmup, plan->runs,
+				  plan->optimizer_trace ? " and their optimizer trace summaries" : "",
+				  tokens, RES_MAX_TOKENS);
 	if (!output)
 		return 0;
 	struct stat st;

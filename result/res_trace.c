@@ -532,3 +532,9 @@ size_t res_tblock_chosen_path(const struct res_tblock *b, const char **out, size
 		out[i] = b->order[i];
 	return n;
 }
+
+size_t res_trace_tokens(long restarts, long n_queries)
+{
+	double n = (double)restarts * (double)n_queries * 400.0;
+	return n > 1e15 ? (size_t)1e15 : (size_t)n;
+}

@@ -21,6 +21,10 @@
 int res_trace_summarize(json_t **out, const char *trace, size_t len, long long missing_bytes,
 			struct errbuf *err);
 
+/* About how many JSON keys and values the summaries of a run add (400 per query and restart:
+ * the 22 queries' summaries at SF 0.1 hold about 6 000 together, Q8's 2 400 of them). */
+size_t res_trace_tokens(long restarts, long n_queries);
+
 /* A step's outcome: extended (the search went on from it), a complete plan (MySQL: kept as the
  * best so far or not), or pruned. */
 enum res_tstep_outcome {
