@@ -224,13 +224,10 @@ static const struct cli_opt options[] = {
 	     "when two counts agree within 0.2%; defaults --restarts 2 --warmup 10 --runs 2; "
 	     "with --budget --warmup-min 2 --warmup-max 10 --runs-min 2 --runs-max 2, and the "
 	     "counts decide a query first (docs/work.md)"},
-    {.kind = CLI_OPT_FLAG,
-     .name = "optimizer-trace",
-     .off = OFF(plan.optimizer_trace),
-     .tags = T(PLAN),
-     .help = "once per restart and query, untimed, after its measured runs: the optimizer "
-	     "trace of EXPLAIN of the query, kept as its decision summary (join orders "
-	     "considered, their costs, the chosen one; docs/explain.md)"},
+    {.kind = CLI_OPT_FLAG, .name = "optimizer-trace", .off = OFF(plan.optimizer_trace),
+     .tags = T(PLAN), .help = "once per restart and query, untimed, after its measured runs: the "
+			      "optimizer trace of EXPLAIN of the query as its decision summary "
+			      "(join orders considered, costs, the chosen one; docs/explain.md)"},
     {.kind = CLI_OPT_FLAG,
      .name = "side-by-side",
      .off = OFF(sbs_opt),
@@ -508,9 +505,8 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 		if (ts->variants[i].mysqld && run_binary_check(what, ts->variants[i].mysqld, err) < 0)
 			return -1;
 	}
-	size_t tokens = res_plan_tokens(plan->restarts, plan->n_queries, plan->warmup, plan->runs);
-	if (plan->optimizer_trace) /* the trace summaries */
-		tokens += res_trace_tokens(plan->restarts, plan->n_queries);
+	size_t tokens = res_plan_tokens(plan->restarts, plan->n_queries, plan->warmup, plan->runs) +
+			(plan->optimizer_trace ? res_trace_tokens(plan->restarts, plan->n_queries) : 0);
 	if (tokens > RES_MAX_TOKENS)
 		return errbuf_set(err,
 				  "%d restarts of %d queries with %d warm-up and %d measured runs%s "
