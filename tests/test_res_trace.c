@@ -4,6 +4,7 @@
  * with its own code (expected.json), and a MySQL 8 trace in the manual's documented form. */
 #include "harness.h"
 #include "reports/rpt_trace.h"
+#include "result/res.h"
 #include "result/res_trace.h"
 #include <math.h>
 #include <stdio.h>
@@ -290,6 +291,33 @@ TH_TEST(res_trace, malformed_summaries_are_refused)
 		}
 		json_decref(j);
 	}
+}
+
+/* A result file's summaries survive the reader and the writer unchanged (what run --resume and
+ * compare read back). */
+TH_TEST(res_trace, summaries_round_trip_through_a_result_file)
+{
+	struct res_file *a = NULL, *b = NULL;
+	struct errbuf err;
+	char *dir = th_tempdir("trace"), path[512];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&a, DIR "trace-on.json", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(res_file_write(a, path, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(res_file_read(&b, path, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(a->n_queries, b->n_queries);
+	size_t with = 0;
+	for (size_t i = 0; i < a->n_queries; i++) {
+		json_t *x = json_object_get(a->queries[i].restarts[0].extra, "optimizer_trace");
+		json_t *y = json_object_get(b->queries[i].restarts[0].extra, "optimizer_trace");
+		CU_ASSERT(json_equal(x, y) || (!x && !y));
+		with += x != NULL;
+	}
+	CU_ASSERT_EQUAL(with, 3);
+	res_file_free(a);
+	res_file_free(b);
+	th_rmtree(dir);
+	free(dir);
 }
 
 TH_MAIN(res_trace)
