@@ -12,6 +12,7 @@
 #include "result/res_funcs.h"
 #include "result/res.h"
 #include "result/res_dir.h"
+#include "result/res_trace.h"
 #include "runner/run.h"
 #include "runner/run_budget.h"
 #include "runner/run_prior.h"
@@ -225,6 +226,10 @@ static const struct cli_opt options[] = {
 	     "when two counts agree within 0.2%; defaults --restarts 2 --warmup 10 --runs 2; "
 	     "with --budget --warmup-min 2 --warmup-max 10 --runs-min 2 --runs-max 2, and the "
 	     "counts decide a query first (docs/work.md)"},
+    {.kind = CLI_OPT_FLAG, .name = "optimizer-trace", .off = OFF(plan.optimizer_trace),
+     .tags = T(PLAN), .help = "once per restart and query, untimed, after its measured runs: the "
+			      "optimizer trace of EXPLAIN of the query as its decision summary "
+			      "(join orders considered, costs, the chosen one; docs/explain.md)"},
     {.kind = CLI_OPT_FLAG,
      .name = "side-by-side",
      .off = OFF(sbs_opt),
@@ -505,13 +510,16 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 	size_t tokens = res_plan_tokens(plan->restarts, plan->n_queries, plan->warmup, plan->runs);
 	if (plan->instructions) /* each entry's profile by function */
 		tokens += res_funcs_tokens(plan->restarts, plan->n_queries);
+	if (plan->optimizer_trace) /* each entry's trace summary */
+		tokens += res_trace_tokens(plan->restarts, plan->n_queries);
 	if (tokens > RES_MAX_TOKENS)
 		return errbuf_set(err,
-				  "%d restarts of %d queries with %d warm-up and %d measured runs "
+				  "%d restarts of %d queries with %d warm-up and %d measured runs%s "
 				  "make a result file of about %zu JSON values, more than a reader "
 				  "takes (%d; docs/result-format.md)",
-				  plan->restarts, plan->n_queries, plan->warmup, plan->runs, tokens,
-				  RES_MAX_TOKENS);
+				  plan->restarts, plan->n_queries, plan->warmup, plan->runs,
+				  plan->optimizer_trace ? " and their optimizer trace summaries" : "",
+				  tokens, RES_MAX_TOKENS);
 	if (!output)
 		return 0;
 	struct stat st;

@@ -269,6 +269,7 @@ enum rpt_warn {
 };
 
 struct rpt_plan;
+struct rpt_trace;
 
 struct rpt_query {
 	const char *id;
@@ -310,6 +311,8 @@ struct rpt_query {
 	struct rpt_instr instr;	    /* the instruction counts of both files */
 	struct rpt_analyze analyze; /* the per-table actuals of both files */
 	struct rpt_funcs funcs;	    /* the functions whose self counts moved most */
+	struct rpt_trace *trace;    /* a changed plan's optimizer trace summaries of both files
+				     * (reports/rpt_trace.h), or NULL */
 };
 
 struct rpt_compare_opts {

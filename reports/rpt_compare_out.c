@@ -5,6 +5,7 @@
 #include "reports/rpt_format.h"
 #include "reports/rpt_html.h"
 #include "reports/rpt_plan.h"
+#include "reports/rpt_trace.h"
 #include "reports/rpt_table.h"
 #include <math.h>
 #include <stdlib.h>
@@ -394,6 +395,22 @@ static void plans_write(FILE *f, const struct rpt_compare *c, const char *prefix
 			rpt_plan_write(f, c->queries[i].id, c->queries[i].plan_diff, prefix, md);
 }
 
+/* Why the optimizer chose each changed plan, where both files have its trace summary. */
+static void traces_write(FILE *f, const struct rpt_compare *c, const char *prefix, int md)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_queries; i++)
+		n += c->queries[i].trace != NULL;
+	if (!n)
+		return;
+	fprintf(f, "\n%s (run --optimizer-trace; docs/explain.md): %zu quer%s\n%s",
+		md ? "**Why the optimizer chose it**" : "optimizer traces of changed plans", n,
+		n == 1 ? "y" : "ies", md ? "\n" : "");
+	for (size_t i = 0; i < c->n_queries; i++)
+		if (c->queries[i].trace)
+			rpt_trace_write(f, c->queries[i].id, c->queries[i].trace, prefix, md);
+}
+
 /* After the verdicts (md: as Markdown): the work, plan and instruction lines, then the
  * warnings. */
 static void signals_and_warnings(FILE *f, const struct rpt_compare *c, int md)
@@ -401,6 +418,7 @@ static void signals_and_warnings(FILE *f, const struct rpt_compare *c, int md)
 	rpt_work_write(f, c, md ? "- " : "  ", md);
 	plans_write(f, c, md ? "- " : "  ", md);
 	rpt_analyze_write(f, c, md ? "- " : "  ", md);
+	traces_write(f, c, md ? "- " : "  ", md);
 	rpt_instr_write(f, c, md ? "- " : "  ", md);
 	if (count_warnings(c)) {
 		fputs(md ? "\n**Warnings**\n\n" : "\nwarnings:\n", f);
@@ -636,6 +654,7 @@ static json_t *query_json(const struct rpt_compare *c, const struct rpt_query *q
 	}
 	json_object_set_new(plan, "diff", q->plan_diff ? rpt_plan_json(q->plan_diff) : json_null());
 	json_object_set_new(jq, "plan", plan);
+	json_object_set_new(jq, "optimizer_trace", rpt_trace_json(q->trace));
 	json_object_set_new(jq, "work",
 			    q->work.compared ? rpt_work_json(&q->work, 1) : json_null());
 	json_object_set_new(jq, "instructions", rpt_instr_json(&q->instr));

@@ -104,6 +104,7 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 		r->plan_diff = q->plan_diff;
 		r->analyze = q->work.changed && q->analyze.n_rows ? &q->analyze : NULL;
 		r->funcs = &q->funcs;
+		r->trace = q->trace;
 		r->wrong = q->result_changed && !q->data_differs;
 		r->why = q->why;
 		if (q->bound && isfinite(q->bound_ratio)) {

@@ -11,6 +11,8 @@
 #include "stats/st_instr.h"
 #include <stdio.h>
 
+struct rpt_trace;
+
 #define RPT_HTML_MAX_SIDES 16
 /* The longest legend name and header label, in bytes: a label is free text of any length, and a
  * legend name is repeated on every chart, so a longer one is cut (with "...") to keep the page's
@@ -60,6 +62,7 @@ struct rpt_html_row {
 	 * or NULL */
 	const struct rpt_analyze *analyze;
 	const struct rpt_funcs *funcs;	  /* the functions that moved most, or NULL */
+	const struct rpt_trace *trace;	  /* the optimizer traces of a changed plan, or NULL */
 	int bound; /* +1: ratio is a lower bound (new always timed out), -1 an upper bound, 0 none
 		    */
 	const char *why; /* reason for inconclusive / wrong-result, or NULL (static) */

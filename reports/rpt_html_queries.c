@@ -3,6 +3,7 @@
 #include "reports/rpt.h"
 #include "reports/rpt_html.h"
 #include "reports/rpt_html_int.h"
+#include "reports/rpt_trace.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,8 @@ static void write_plans(FILE *out, const struct rpt_html_page *pg, size_t q)
 	if (pg->compare && pg->rows[q].plan_diff && pg->n_sides == 2)
 		rpt_html_plan_diff(out, pg->rows[q].plan_diff, pg->sides[0].name,
 				   pg->sides[1].name);
+	if (pg->compare && pg->rows[q].trace && pg->n_sides == 2)
+		rpt_trace_html(out, pg->rows[q].trace, pg->sides[0].name, pg->sides[1].name);
 	fputs("<div class=\"side-by-side\">", out);
 	for (size_t s = 0; s < pg->n_sides; s++) {
 		const struct rpt_html_fig *f = &pg->figs[q * pg->n_sides + s];

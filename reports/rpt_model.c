@@ -3,6 +3,7 @@
 #include "base/util.h"
 #include "reports/rpt.h"
 #include "reports/rpt_plan.h"
+#include "reports/rpt_trace.h"
 #include "stats/st_restart_summary.h"
 #include <math.h>
 #include <stdarg.h>
@@ -154,6 +155,7 @@ void rpt_compare_free(struct rpt_compare *c)
 		rpt_funcs_release(&c->queries[i].funcs);
 		rpt_plan_free(c->queries[i].plan_diff);
 		rpt_analyze_release(&c->queries[i].analyze);
+		rpt_trace_free(c->queries[i].trace);
 	}
 	free(c->queries);
 	for (size_t i = 0; i < c->n_warnings; i++)
@@ -250,6 +252,8 @@ static void compare_fingerprints(struct rpt_query *q)
 		q->old.plan = na->plan;
 	}
 	diff_plans(q);
+	if (q->plan_changed && rpt_trace_build(&q->trace, a, b) < 0)
+		q->trace = NULL;
 }
 
 static void test_none(struct st_test *t)

@@ -45,6 +45,8 @@ json_t *run_plan_to_json(const struct run_plan *p, const char *variant_name,
 	}
 	if (p->no_analyze)
 		json_object_set_new(o, "analyze", json_false());
+	if (p->optimizer_trace)
+		json_object_set_new(o, "optimizer_trace", json_true());
 	if (p->side_by_side) /* run_sbs_open adds the clones and pools */
 		json_object_set_new(o, "side_by_side",
 				    json_pack("{s:s}", "order", run_sbs_order_name(p->seed_given)));

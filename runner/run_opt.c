@@ -223,6 +223,7 @@ int run_plan_from_result(struct run_plan *out, const struct res_file *res, struc
 	out->scale = res_file_scale_factor(res);
 	out->instructions = json_is_true(json_object_get(p, "instructions"));
 	out->no_analyze = json_is_false(json_object_get(p, "analyze"));
+	out->optimizer_trace = json_is_true(json_object_get(p, "optimizer_trace"));
 	json_t *itol = json_object_get(p, "instructions_tol");
 	if (json_is_number(itol) && json_number_value(itol) > 0 && json_number_value(itol) < 1)
 		out->instr_tol = json_number_value(itol);

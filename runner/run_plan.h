@@ -54,6 +54,9 @@ struct run_plan {
 	 * are within instr_tol. Without it, the PMU's counts where the host has one. */
 	int instructions;
 	double instr_tol;
+	/* --optimizer-trace (docs/explain.md): each query's optimizer trace once per restart,
+	 * untimed, kept as its decision summary */
+	int optimizer_trace;
 	int side_by_side; /* two variants' servers up at once, executions alternated
 			   * (runner/run_sbs.h) */
 	int refresh; /* --refresh: RF1 and RF2 after the queries of every restart (docs/run.md) */

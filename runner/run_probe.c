@@ -7,6 +7,7 @@ static const struct run_probe *const probes[] = {
     [RUN_PROBE_CPU] = &run_probe_cpu,	    [RUN_PROBE_WORK] = &run_probe_work,
     [RUN_PROBE_INTERF] = &run_probe_interf, [RUN_PROBE_MEM] = &run_probe_mem,
     [RUN_PROBE_INSTR] = &run_probe_instr,   [RUN_PROBE_ANALYZE] = &run_probe_analyze,
+    [RUN_PROBE_TRACE] = &run_probe_trace,
 };
 _Static_assert(sizeof(probes) / sizeof(probes[0]) == RUN_PROBES, "a row per enum run_probe_id");
 

@@ -25,6 +25,7 @@ enum run_probe_id {
 	/* per-table actuals, one ANALYZE execution after every other record: "analyze"
 	 * (docs/explain.md) */
 	RUN_PROBE_ANALYZE,
+	RUN_PROBE_TRACE,  /* run --optimizer-trace: "optimizer_trace" (docs/explain.md) */
 	RUN_PROBES
 };
 
@@ -76,7 +77,7 @@ struct run_probe {
 
 /* The rows (each in its runner/run_probe_<name>.c). */
 extern const struct run_probe run_probe_cpu, run_probe_work, run_probe_interf, run_probe_mem,
-    run_probe_instr, run_probe_analyze;
+    run_probe_instr, run_probe_analyze, run_probe_trace;
 
 /* The table walked for a session or the run. */
 void run_probes_start(struct run_state *c);
