@@ -212,3 +212,30 @@ const char *util_size_human(char *out, size_t n, uint64_t bytes)
 		snprintf(out, n, "%.0f %s", v, units[u]);
 	return out;
 }
+
+/* Appends " WORD" to out (of len, holding at): s as it is when no shell treats any of its
+ * characters specially, else in single quotes (a ' as '\''). The new length; len when it does
+ * not fit. */
+size_t util_shell_word(char *out, size_t len, size_t at, const char *s)
+{
+	int plain = *s && s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				   "0123456789_@%+=:,./-")] == '\0';
+	if (at >= len)
+		return len;
+	out[at++] = ' ';
+	if (!plain && at < len)
+		out[at++] = '\'';
+	for (; *s && at < len; s++) {
+		if (*s == '\'' && !plain) {
+			at += (size_t)snprintf(out + at, len - at, "'\\''");
+			continue;
+		}
+		out[at++] = *s;
+	}
+	if (!plain && at < len)
+		out[at++] = '\'';
+	if (at >= len)
+		return len;
+	out[at] = '\0';
+	return at;
+}

@@ -41,4 +41,9 @@ const char *util_redact(char *out, size_t n, const char *s);
  * below 10, none above; rounded, never "1024 KiB"); into out (n bytes), returns out. */
 const char *util_size_human(char *out, size_t n, uint64_t bytes);
 
+/* Appends " WORD" to out (of len, holding at): s as it is when no shell treats any of its
+ * characters specially, else in single quotes (a ' as '\''). The new length; len when it does
+ * not fit. */
+size_t util_shell_word(char *out, size_t len, size_t at, const char *s);
+
 #endif

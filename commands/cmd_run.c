@@ -4,6 +4,7 @@
 #include "base/progress.h"
 #include "base/safe_write.h"
 #include "base/sigchain.h"
+#include "base/text.h"
 #include "commands/cmd.h"
 #include "commands/cmd_scale.h"
 #include "commands/cmd_pin_opts.h"
@@ -588,33 +589,6 @@ static const char *const *interrupt_note(void *ctx)
 	return kept ? in->kept : intr_none;
 }
 
-/* Appends " WORD" to out (of len, holding at): s as it is when no shell treats any of its
- * characters specially, else in single quotes (a ' as '\''). The new length; len when it does
- * not fit. */
-static size_t shell_word(char *out, size_t len, size_t at, const char *s)
-{
-	int plain = *s && s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				   "0123456789_@%+=:,./-")] == '\0';
-	if (at >= len)
-		return len;
-	out[at++] = ' ';
-	if (!plain && at < len)
-		out[at++] = '\'';
-	for (; *s && at < len; s++) {
-		if (*s == '\'' && !plain) {
-			at += (size_t)snprintf(out + at, len - at, "'\\''");
-			continue;
-		}
-		out[at++] = *s;
-	}
-	if (!plain && at < len)
-		out[at++] = '\'';
-	if (at >= len)
-		return len;
-	out[at] = '\0';
-	return at;
-}
-
 /* What resume_command keeps of the command line. */
 struct resume_words {
 	char *out;
@@ -632,7 +606,7 @@ static void keep_for_resume(void *ctx, const struct cli_opt *row, char *const *w
 	if (w->no_variants && strcmp(row->name, "variant") == 0)
 		return;
 	for (int i = 0; i < n && w->at < w->len; i++)
-		w->at = shell_word(w->out, w->len, w->at, words[i]);
+		w->at = util_shell_word(w->out, w->len, w->at, words[i]);
 }
 
 /* The command that continues an interrupted run: --resume PATH and the options of the command
@@ -645,7 +619,7 @@ static void resume_command(char *out, size_t len, const char *path, int argc, ch
 {
 	struct resume_words w = {out, len, (size_t)snprintf(out, len, "dbt3stab run --resume"),
 				 no_variants};
-	w.at = shell_word(out, len, w.at, path);
+	w.at = util_shell_word(out, len, w.at, path);
 	if (cli_opts_scan(options, argc, argv, keep_for_resume, &w) < 0)
 		w.at = len;
 	if (w.at >= len)
@@ -693,7 +667,7 @@ static int resume_variants(const struct target_set *ts, const struct run_args *a
 	resume_command(cmd, sizeof(cmd), a->resume, a->argc, a->argv, 1);
 	size_t at = strlen(cmd);
 	for (int i = 0; i < ts->n_variants && at < sizeof(cmd); i++)
-		at = shell_word(cmd, sizeof(cmd), shell_word(cmd, sizeof(cmd), at, "--variant"),
+		at = util_shell_word(cmd, sizeof(cmd), util_shell_word(cmd, sizeof(cmd), at, "--variant"),
 				file[i]);
 	cli_error("'%s': %s (--resume runs only the binaries its command line names); to resume "
 		  "with the file's: %s",
