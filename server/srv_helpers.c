@@ -60,7 +60,8 @@ int srv_canonical(char *out, size_t len, const char *path)
 	while (n > 1 && abs[n - 1] == '/')
 		abs[--n] = '\0';
 	char *slash = strrchr(abs, '/');
-	snprintf(parent, sizeof(parent), "%.*s", slash && slash > abs ? (int)(slash - abs) : 1, abs);
+	snprintf(parent, sizeof(parent), "%.*s", slash && slash > abs ? (int)(slash - abs) : 1,
+		 abs);
 	if (!slash || !realpath(parent, real))
 		return snprintf(out, len, "%s", abs) < (int)len ? 0 : -1;
 	return snprintf(out, len, "%s%s%s", real, strcmp(real, "/") ? "/" : "", slash + 1) <
@@ -266,6 +267,16 @@ ssize_t srv_read_small(const char *path, char *buf, size_t n)
 	close(fd);
 	buf[r > 0 ? r : 0] = '\0';
 	return r;
+}
+
+int srv_server_ident(const struct srv *s, struct srv_ident *out)
+{
+	struct errbuf ignored;
+	if (s->have_ident) {
+		*out = s->ident;
+		return 0;
+	}
+	return srv_ident_get(out, SRV_SERVER_USER, &ignored);
 }
 
 char *srv_error_log_tail(const struct srv *s, int nlines)

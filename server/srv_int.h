@@ -2,11 +2,11 @@
 /* Private to server/: the handle and the helpers server/srv*.c share. */
 #ifndef DBT3_SRV_INT_H
 #define DBT3_SRV_INT_H
+#include "base/safe_write.h"
 #include "server/srv.h"
 #include "server/srv_secure.h"
-#include "base/safe_write.h"
-#include <fcntl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +75,8 @@ void srv_excerpt(const char *text, char *out, size_t budget);
 void srv_log_excerpt(const struct srv *s, char *out, size_t budget);
 void srv_describe_status(char *out, size_t len, int status);
 ssize_t srv_read_small(const char *path, char *buf, size_t n);
+/* Who the server runs as: s->ident when looked up, else srv_ident_get (no reach check); 0 or -1. */
+int srv_server_ident(const struct srv *s, struct srv_ident *out);
 
 /* srv_lock.c */
 int srv_instance_lock(struct srv *s, int create, struct errbuf *err);
@@ -114,8 +116,7 @@ struct srv_vg_cmd {
 	char valgrind[PATHLEN], prefix[PATHLEN + 32], out[PATHLEN + 32];
 	char *argv[16]; /* valgrind, its options, the server binary, defaults_arg, NULL */
 };
-int srv_vg_cmd_build(struct srv_vg_cmd *c, struct srv *s, char *defaults_arg,
-		     struct errbuf *err);
+int srv_vg_cmd_build(struct srv_vg_cmd *c, struct srv *s, char *defaults_arg, struct errbuf *err);
 const char *const *srv_vg_env(void);
 
 /* srv.c */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Work done as the server's user in a forked child (server/srv_priv.h). */
 #include "server/srv_priv.h"
+#include "base/safe_write.h"
 #include "base/sigchain.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -47,8 +48,7 @@ static int read_all(int fd, void *buf, size_t len)
 }
 
 /* The child: default signals, the switch of user, the work, the reply; never returns. */
-static void child_run(int fd, const struct srv_ident *id, srv_priv_fn fn, void *arg,
-		      size_t out_len)
+static void child_run(int fd, const struct srv_ident *id, srv_priv_fn fn, void *arg, size_t out_len)
 {
 	struct priv_reply r;
 	memset(&r, 0, sizeof(r));
@@ -57,8 +57,8 @@ static void child_run(int fd, const struct srv_ident *id, srv_priv_fn fn, void *
 	if (out_len && !out) {
 		r.rc = errbuf_set(&r.err, "out of memory");
 	} else if (srv_ident_become(id) < 0) {
-		r.rc = errbuf_errno(&r.err, errno, "cannot switch to the server user '%s'",
-				    id->name);
+		r.rc =
+		    errbuf_errno(&r.err, errno, "cannot switch to the server user '%s'", id->name);
 	} else {
 		r.rc = fn(arg, out, &r.err) < 0 ? -1 : 0;
 	}
@@ -83,8 +83,8 @@ static int child_wait(pid_t pid, struct errbuf *err)
 	return 0;
 }
 
-int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *out,
-		 size_t out_len, struct errbuf *err)
+int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *out, size_t out_len,
+		 struct errbuf *err)
 {
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -112,8 +112,9 @@ int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *ou
 	if (got < 0) {
 		if (waited < 0)
 			*err = werr;
-		return waited < 0 ? -1
-				  : errbuf_set(err, "a child working as the server's user sent no answer");
+		return waited < 0
+			   ? -1
+			   : errbuf_set(err, "a child working as the server's user sent no answer");
 	}
 	if (r.rc < 0) {
 		r.err.msg[sizeof(r.err.msg) - 1] = '\0';
@@ -125,4 +126,65 @@ int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *ou
 		return -1;
 	}
 	return 0;
+}
+
+/* The small file's bytes as the child read them. */
+struct priv_small {
+	ssize_t len;
+	char text[4096];
+};
+
+static ssize_t read_small_regular(const char *path, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	int fd = util_openat_regular(AT_FDCWD, path, O_RDONLY, 0);
+	if (fd < 0)
+		return -1;
+	ssize_t k = read(fd, buf, n - 1);
+	close(fd);
+	buf[k > 0 ? k : 0] = '\0';
+	return k;
+}
+
+static int read_child(void *arg, void *out, struct errbuf *err)
+{
+	struct priv_small *r = out;
+	r->len = read_small_regular(arg, r->text, sizeof(r->text));
+	return r->len < 0 ? errbuf_errno(err, errno, "cannot read '%s'", (const char *)arg) : 0;
+}
+
+ssize_t srv_priv_read(const struct srv_ident *id, const char *path, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!id->drop) /* the caller's own identity: no child needed */
+		return read_small_regular(path, buf, n);
+	struct priv_small *r = malloc(sizeof(*r));
+	struct errbuf ignored;
+	if (!r)
+		return -1;
+	ssize_t len = -1;
+	if (srv_priv_run(id, read_child, (void *)path, r, sizeof(*r), &ignored) == 0 &&
+	    r->len >= 0) {
+		len = r->len < (ssize_t)n ? r->len : (ssize_t)n - 1;
+		memcpy(buf, r->text, (size_t)len);
+		buf[len] = '\0';
+	}
+	free(r);
+	return len;
+}
+
+static int unlink_child(void *arg, void *out, struct errbuf *err)
+{
+	(void)out;
+	if (unlink(arg) < 0 && errno != ENOENT)
+		return errbuf_errno(err, errno, "cannot remove '%s'", (const char *)arg);
+	return 0;
+}
+
+int srv_priv_unlink(const struct srv_ident *id, const char *path)
+{
+	struct errbuf ignored;
+	if (!id->drop)
+		return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+	return srv_priv_run(id, unlink_child, (void *)path, NULL, 0, &ignored);
 }
