@@ -159,6 +159,24 @@ TH_TEST(outdirs_db, run_variants_follow_no_link_and_need_a_stable_directory)
 	CU_ASSERT_EQUAL(secret_entries(), 0);
 }
 
+/* run -o FILE rewrites the file by path at each checkpoint: a file in a directory of the second
+ * user's is refused before the server starts (that user could swap the directory between two
+ * checkpoints), with one line and exit 2; nothing is written there. */
+TH_TEST(outdirs_db, run_file_needs_a_stable_directory)
+{
+	if (setup("runf") < 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(AS("mkdir -m 777 '%s/theirs'", pub), 0);
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out),
+			      "'%s' run -q -s 0.01 --datadir '%s' --port %s -o '%s/theirs/r.json'",
+			      DBT3_BINARY, db.inst, db.portarg, pub),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "belongs to uid"));
+	CU_ASSERT_EQUAL(th_count(out, "\n"), 1);
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out), "ls -A '%s/theirs' | wc -l", pub), 0);
+	CU_ASSERT_EQUAL(atoi(out), 0);
+}
+
 /* history add --db pub/store.sqlite, a dangling link the second user planted, makes no store
  * where it points. */
 TH_TEST(outdirs_db, history_store_is_no_planted_link)
