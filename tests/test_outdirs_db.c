@@ -202,6 +202,22 @@ TH_TEST(outdirs_db, history_store_is_no_planted_link)
 	CU_ASSERT_EQUAL(secret_entries(), 0);
 }
 
+/* The default history store lives in the state directory (DBT3STAB_HOME): a link the second
+ * user planted there is not followed, and no store is made where it points. */
+TH_TEST(outdirs_db, history_state_dir_is_no_planted_link)
+{
+	if (setup("state") < 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(AS("ln -s '%s' '%s/home'", secret, pub), 0);
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out),
+			      "DBT3STAB_HOME='%s/home' '%s' history add -q "
+			      "'%s/tests/data/cmp_old.json'",
+			      pub, DBT3_BINARY, DBT3_SOURCE_DIR),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "symbolic link"));
+	CU_ASSERT_EQUAL(secret_entries(), 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (th_db_begin(&db, "outdirs") < 0)
