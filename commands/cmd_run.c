@@ -19,6 +19,7 @@
 #include "stats/st_seq.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ struct run_args {
 	const char *variant_specs[MAX_VARIANTS];
 	int n_variants, quiet, no_table, force, help;
 	int sbs_opt; /* --side-by-side 1, --restart-paired 0, neither -1 */
-	int argc;    /* the command line as given (before --profile is expanded) */
+	int argc; /* the command line as given (before --profile is expanded) */
 	char **argv;
 	struct intr_note note; /* what an interrupt says (base/sigchain.h) */
 };
@@ -489,8 +490,7 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 		return -1;
 	for (int i = 0; i < ts->n_variants; i++) {
 		snprintf(what, sizeof(what), "variant '%s': mysqld", ts->variants[i].name);
-		if (ts->variants[i].mysqld &&
-		    run_binary_check(what, ts->variants[i].mysqld, err) < 0)
+		if (ts->variants[i].mysqld && run_binary_check(what, ts->variants[i].mysqld, err) < 0)
 			return -1;
 	}
 	size_t tokens = res_plan_tokens(plan->restarts, plan->n_queries, plan->warmup, plan->runs);
@@ -514,26 +514,6 @@ static int check_arguments(const struct target_set *ts, const struct run_plan *p
 	return 0;
 }
 
-/* The directory of a result file -o FILE, which each checkpoint rewrites by path (a temp file
- * renamed over it): one nobody but root and the caller can rename entries of, so that nobody can
- * swap it for another between checkpoints (util_outdir_open, UTIL_OUTDIR_STABLE; it exists:
- * util_out_check made a file in it). */
-static int file_dir_stable(const char *output, struct errbuf *err)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(output, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == output ? 1 : (int)(slash - output),
-			 output);
-	int dfd = util_outdir_open(dir, UTIL_OUTDIR_STABLE, NULL, err);
-	if (dfd < 0)
-		return -1;
-	close(dfd);
-	return 0;
-}
-
 /* The output directory of variants (made here, removed again when a file cannot be written in
  * it) and a trial of each result file. */
 static int create_outputs(const struct target_set *ts, const char *output, int n_variants,
@@ -548,8 +528,7 @@ static int create_outputs(const struct target_set *ts, const char *output, int n
 		close(dfd);
 	}
 	for (int i = 0; i < ts->n; i++)
-		if (util_out_check(ts->targets[i].out_path, NULL, 0, output_free, &force, err) <
-		    0) {
+		if (util_out_check(ts->targets[i].out_path, NULL, 0, output_free, &force, err) < 0) {
 			char why[sizeof(err->msg)];
 			snprintf(why, sizeof(why), "%s", err->msg);
 			errbuf_set(err, "cannot write the result file: %.900s", why);
@@ -557,7 +536,13 @@ static int create_outputs(const struct target_set *ts, const char *output, int n
 				rmdir(output);
 			return -1;
 		}
-	return output && !n_variants ? file_dir_stable(output, err) : 0;
+	if (output && !n_variants) { /* -o FILE: rewritten by path, its directory must stay */
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s", output);
+		int dfd = util_outdir_open(dirname(dir), UTIL_OUTDIR_STABLE, NULL, err);
+		return dfd < 0 ? -1 : close(dfd);
+	}
+	return 0;
 }
 
 /* Nonzero when res holds at least one restart of a query. */
@@ -596,7 +581,7 @@ static const char *const *interrupt_note(void *ctx)
 static size_t shell_word(char *out, size_t len, size_t at, const char *s)
 {
 	int plain = *s && s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				      "0123456789_@%+=:,./-")] == '\0';
+				   "0123456789_@%+=:,./-")] == '\0';
 	if (at >= len)
 		return len;
 	out[at++] = ' ';
@@ -726,8 +711,7 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 {
 	const char *cmd = "run";
 	const struct run_plan *plan = &a->plan;
-	const char *plan_opt = cli_opts_given(p, TAG_PLAN),
-		   *fixed_opt = cli_opts_given(p, TAG_FIXED);
+	const char *plan_opt = cli_opts_given(p, TAG_PLAN), *fixed_opt = cli_opts_given(p, TAG_FIXED);
 	const char *budget_opt = cli_opts_given(p, TAG_BUDGET);
 	int scale_given = cli_opts_given(p, TAG_SCALE) != NULL;
 	struct errbuf err = {{0}};
@@ -740,12 +724,10 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 		    cmd, "--budget plans the restarts, warm-up and runs itself: drop %s",
 		    fixed_opt);
 	if (a->sbs_opt == 1 && a->n_variants != 2)
-		return cli_usage_error(cmd,
-				       "--side-by-side measures two variants: give two --variant");
+		return cli_usage_error(cmd, "--side-by-side measures two variants: give two --variant");
 	if (a->sbs_opt == 1 && (plan->redo_disturbed || plan->instructions))
 		return cli_usage_error(cmd, "%s works restart by restart, not with --side-by-side",
-				       plan->redo_disturbed ? "--redo-disturbed"
-							    : "--instructions");
+				       plan->redo_disturbed ? "--redo-disturbed" : "--instructions");
 	if (plan->budget_s > 0 && plan->redo_disturbed)
 		return cli_usage_error(cmd,
 				       "--redo-disturbed works with the fixed protocol, not with "
@@ -778,11 +760,10 @@ static int check_args(struct run_args *a, const struct cli_parse *p)
 	if (pin_opts_check(&a->popts, &err) < 0)
 		return cli_usage_error(cmd, "%s", err.msg);
 	if (!a->resume) /* RUN_SBS_DEFAULT: the one place the default is set */
-		a->plan.side_by_side = a->sbs_opt >= 0
-					   ? a->sbs_opt
-					   : a->n_variants == 2 && RUN_SBS_DEFAULT &&
-						 !plan->instructions && !plan->redo_disturbed &&
-						 !plan->refresh && !plan->streams;
+		a->plan.side_by_side =
+		    a->sbs_opt >= 0 ? a->sbs_opt
+				    : a->n_variants == 2 && RUN_SBS_DEFAULT && !plan->instructions &&
+					  !plan->redo_disturbed && !plan->refresh && !plan->streams;
 	return 0;
 }
 
@@ -796,12 +777,9 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	static const struct {
 		int tag;
 		unsigned bit;
-	} given[] = {{TAG_RESTARTS, RUN_GIVEN_RESTARTS},
-		     {TAG_WARMUP, RUN_GIVEN_WARMUP},
-		     {TAG_RUNS, RUN_GIVEN_RUNS},
-		     {TAG_WARMUP_MIN, RUN_GIVEN_WARMUP_MIN},
-		     {TAG_WARMUP_MAX, RUN_GIVEN_WARMUP_MAX},
-		     {TAG_RUNS_MIN, RUN_GIVEN_RUNS_MIN},
+	} given[] = {{TAG_RESTARTS, RUN_GIVEN_RESTARTS},	 {TAG_WARMUP, RUN_GIVEN_WARMUP},
+		     {TAG_RUNS, RUN_GIVEN_RUNS},		 {TAG_WARMUP_MIN, RUN_GIVEN_WARMUP_MIN},
+		     {TAG_WARMUP_MAX, RUN_GIVEN_WARMUP_MAX}, {TAG_RUNS_MIN, RUN_GIVEN_RUNS_MIN},
 		     {TAG_RUNS_MAX, RUN_GIVEN_RUNS_MAX}};
 	unsigned bits = 0;
 	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
@@ -915,7 +893,8 @@ static int measure(struct target_set *ts, struct run_args *a)
 	}
 	if ((a->plan.side_by_side && sbs_check(ts, a, &err) < 0) ||
 	    pin_ctx_init(&pin, &a->popts, &err) < 0 ||
-	    create_outputs(ts, output, a->n_variants, a->force || a->resume, made_dirs, &err) < 0) {
+	    create_outputs(ts, output, a->n_variants, a->force || a->resume, made_dirs, &err) <
+		0) {
 		cli_error("%s", err.msg);
 		pin_ctx_free(pin);
 		return CLI_USAGE;
@@ -956,10 +935,10 @@ static int measure(struct target_set *ts, struct run_args *a)
 				cli_info(a->quiet, "wrote '%s'", ts->targets[i].out_path);
 	}
 	pin_ctx_free(pin);
-	return r == 0					 ? CLI_OK
-	       : r == RUN_E_SERVER			 ? CLI_SERVER
+	return r == 0		   ? CLI_OK
+	       : r == RUN_E_SERVER ? CLI_SERVER
 	       : r == RUN_E_NODATA || r == RUN_E_REFUSED ? CLI_USAGE
-							 : CLI_FOUND;
+				   : CLI_FOUND;
 }
 
 int cmd_run(int argc, char **argv)
@@ -983,9 +962,8 @@ int cmd_run(int argc, char **argv)
 	int rc = parse_args(&a, argc, argv);
 	if (rc || a.help)
 		goto out;
-	if (a.plan.costs_from &&
-	    run_prior_costs(a.plan.costs_from, a.plan.scale, a.plan.instructions, a.plan.prior_ms,
-			    &a.plan.prior_fixed_s, &err) < 0) {
+	if (a.plan.costs_from && run_prior_costs(a.plan.costs_from, a.plan.scale, a.plan.instructions,
+						 a.plan.prior_ms, &a.plan.prior_fixed_s, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = CLI_USAGE;
 		goto out;

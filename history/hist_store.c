@@ -44,7 +44,7 @@ static const char *const migration_3[] = {"ALTER TABLE hist_restarts ADD COLUMN 
 static const char *const migration_4[] = {
     "ALTER TABLE hist_restarts ADD COLUMN instructions LONGTEXT", NULL};
 static const char *const *const migrations[HIST_SCHEMA_VERSION] = {migration_1, migration_2,
-								   migration_3, migration_4};
+								    migration_3, migration_4};
 
 struct hist_db *hist_store_db(struct hist_store *st)
 {
@@ -87,20 +87,18 @@ static int schema_version(struct hist_store *st, long long *out, struct errbuf *
 				  hist_db_name(st->db), v);
 	if (v > 0)
 		return (int)(*out = v, 0);
-	if (hist_db_exec(
-		st->db,
-		hist_db_kind(st->db) == HIST_DB_SQLITE
-		    ? "SELECT count(*) FROM sqlite_master WHERE name = 'hist_series'"
-		    : "SELECT count(*) FROM information_schema.tables WHERE table_schema = "
-		      "DATABASE() AND table_name = 'hist_series'",
-		NULL, 0, hist_row_int, &tables, err) < 0)
+	if (hist_db_exec(st->db,
+			 hist_db_kind(st->db) == HIST_DB_SQLITE
+			     ? "SELECT count(*) FROM sqlite_master WHERE name = 'hist_series'"
+			     : "SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+			       "DATABASE() AND table_name = 'hist_series'",
+			 NULL, 0, hist_row_int, &tables, err) < 0)
 		return -1;
 	if (tables)
-		return errbuf_set(
-		    err,
-		    "history store '%s' is corrupt: it has tables but no schema version "
-		    "(restore it from a backup)",
-		    hist_db_name(st->db));
+		return errbuf_set(err,
+				  "history store '%s' is corrupt: it has tables but no schema version "
+				  "(restore it from a backup)",
+				  hist_db_name(st->db));
 	return 0;
 }
 
@@ -121,8 +119,8 @@ static int migrate_locked(struct hist_store *st, struct errbuf *err)
 				return -1;
 		struct hist_arg a = HIST_INT(n);
 		if (hist_db_exec(st->db, "DELETE FROM hist_schema", NULL, 0, NULL, NULL, err) < 0 ||
-		    hist_db_exec(st->db, "INSERT INTO hist_schema (version) VALUES (?)", &a, 1,
-				 NULL, NULL, err) < 0)
+		    hist_db_exec(st->db, "INSERT INTO hist_schema (version) VALUES (?)", &a, 1, NULL,
+				 NULL, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -147,8 +145,8 @@ static int migrate(struct hist_store *st, struct errbuf *err)
 		return rc;
 	}
 	long long got = 0;
-	if (hist_db_exec(db, "SELECT GET_LOCK('dbt3stab_history_schema', 60)", NULL, 0,
-			 hist_row_int, &got, err) < 0)
+	if (hist_db_exec(db, "SELECT GET_LOCK('dbt3stab_history_schema', 60)", NULL, 0, hist_row_int,
+			 &got, err) < 0)
 		return -1;
 	if (got != 1)
 		return errbuf_set(err, "history store '%s': schema lock not granted in 60 s",
@@ -165,30 +163,27 @@ static int check_readable(struct hist_store *st, struct errbuf *err)
 {
 	long long v = 0;
 	long long has = 0;
-	const char *probe =
-	    hist_db_kind(st->db) == HIST_DB_SQLITE
-		? "SELECT count(*) FROM sqlite_master WHERE name = 'hist_schema'"
-		: "SELECT count(*) FROM information_schema.tables WHERE table_schema = "
-		  "DATABASE() AND table_name = 'hist_schema'";
+	const char *probe = hist_db_kind(st->db) == HIST_DB_SQLITE
+				? "SELECT count(*) FROM sqlite_master WHERE name = 'hist_schema'"
+				: "SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+				  "DATABASE() AND table_name = 'hist_schema'";
 	if (hist_db_exec(st->db, probe, NULL, 0, hist_row_int, &has, err) < 0)
 		return -1;
 	if (!has)
-		return errbuf_set(err,
-				  "history store '%s' holds no dbt3stab history (add a result "
-				  "first: dbt3stab history add)",
+		return errbuf_set(err, "history store '%s' holds no dbt3stab history (add a result "
+				       "first: dbt3stab history add)",
 				  hist_db_name(st->db));
 	if (schema_version(st, &v, err) < 0)
 		return -1;
 	st->version_before = (int)v;
 	if (v != HIST_SCHEMA_VERSION)
-		return errbuf_set(
-		    err,
-		    "history store '%s' has schema version %lld, this dbt3stab reads %d: "
-		    "%s",
-		    hist_db_name(st->db), v, HIST_SCHEMA_VERSION,
-		    v > HIST_SCHEMA_VERSION ? "use a newer dbt3stab"
-					    : "upgrade it by adding a result "
-					      "(dbt3stab history add)");
+		return errbuf_set(err,
+				  "history store '%s' has schema version %lld, this dbt3stab reads %d: "
+				  "%s",
+				  hist_db_name(st->db), v, HIST_SCHEMA_VERSION,
+				  v > HIST_SCHEMA_VERSION ? "use a newer dbt3stab"
+							  : "upgrade it by adding a result "
+							    "(dbt3stab history add)");
 	return 0;
 }
 
@@ -214,14 +209,13 @@ static int store_open(struct hist_store **out, const char *location, int read_on
 			return errbuf_set(err, "out of memory");
 		location = def;
 	}
-	/* a store not made yet is made, empty, as before (a first nightly check says "no results")
-	 */
+	/* a store not made yet is made, empty, as before (a first nightly check says "no results") */
 	if (read_only && strncmp(location, "mysql://", 8) != 0 && access(location, F_OK) != 0 &&
 	    errno == ENOENT)
 		read_only = 0;
 	struct hist_store *st = calloc(1, sizeof(*st));
-	int rc =
-	    st ? hist_db_open(&st->db, location, read_only, err) : errbuf_set(err, "out of memory");
+	int rc = st ? hist_db_open(&st->db, location, read_only, err)
+		    : errbuf_set(err, "out of memory");
 	free(def);
 	if (rc == 0)
 		rc = read_only ? check_readable(st, err) : migrate(st, err);

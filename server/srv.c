@@ -182,8 +182,7 @@ static int init_target_check(const struct srv *s, struct errbuf *err)
 	struct stat st;
 	char path[PATHLEN + 32];
 	if (lstat(s->instdir, &st) < 0)
-		return errno == ENOENT ? 0
-				       : errbuf_errno(err, errno, "cannot use '%s'", s->instdir);
+		return errno == ENOENT ? 0 : errbuf_errno(err, errno, "cannot use '%s'", s->instdir);
 	if (!S_ISDIR(st.st_mode))
 		return errbuf_set(err, "'%s' is not a directory", s->instdir);
 	uid_t owner = st.st_uid;
@@ -207,11 +206,10 @@ static int init_target_check(const struct srv *s, struct errbuf *err)
 	if (d)
 		closedir(d);
 	if (!empty)
-		return errbuf_set(
-		    err,
-		    "'%s' is not empty and not a dbt3stab instance: give a new or empty "
-		    "directory as --datadir",
-		    s->instdir);
+		return errbuf_set(err,
+				  "'%s' is not empty and not a dbt3stab instance: give a new or empty "
+				  "directory as --datadir",
+				  s->instdir);
 	if (s->ident.drop && owner != s->ident.uid)
 		return errbuf_set(err,
 				  "'%s' is yours and dbt3stab gives an instance directory to user "

@@ -60,8 +60,7 @@ int srv_canonical(char *out, size_t len, const char *path)
 	while (n > 1 && abs[n - 1] == '/')
 		abs[--n] = '\0';
 	char *slash = strrchr(abs, '/');
-	snprintf(parent, sizeof(parent), "%.*s", slash && slash > abs ? (int)(slash - abs) : 1,
-		 abs);
+	snprintf(parent, sizeof(parent), "%.*s", slash && slash > abs ? (int)(slash - abs) : 1, abs);
 	if (!slash || !realpath(parent, real))
 		return snprintf(out, len, "%s", abs) < (int)len ? 0 : -1;
 	return snprintf(out, len, "%s%s%s", real, strcmp(real, "/") ? "/" : "", slash + 1) <

@@ -2,11 +2,11 @@
 /* Private to server/: the handle and the helpers server/srv*.c share. */
 #ifndef DBT3_SRV_INT_H
 #define DBT3_SRV_INT_H
-#include "base/safe_write.h"
 #include "server/srv.h"
 #include "server/srv_secure.h"
-#include <errno.h>
+#include "base/safe_write.h"
 #include <fcntl.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,7 +116,8 @@ struct srv_vg_cmd {
 	char valgrind[PATHLEN], prefix[PATHLEN + 32], out[PATHLEN + 32];
 	char *argv[16]; /* valgrind, its options, the server binary, defaults_arg, NULL */
 };
-int srv_vg_cmd_build(struct srv_vg_cmd *c, struct srv *s, char *defaults_arg, struct errbuf *err);
+int srv_vg_cmd_build(struct srv_vg_cmd *c, struct srv *s, char *defaults_arg,
+		     struct errbuf *err);
 const char *const *srv_vg_env(void);
 
 /* srv.c */

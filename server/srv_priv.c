@@ -48,7 +48,8 @@ static int read_all(int fd, void *buf, size_t len)
 }
 
 /* The child: default signals, the switch of user, the work, the reply; never returns. */
-static void child_run(int fd, const struct srv_ident *id, srv_priv_fn fn, void *arg, size_t out_len)
+static void child_run(int fd, const struct srv_ident *id, srv_priv_fn fn, void *arg,
+		      size_t out_len)
 {
 	struct priv_reply r;
 	memset(&r, 0, sizeof(r));
@@ -57,8 +58,8 @@ static void child_run(int fd, const struct srv_ident *id, srv_priv_fn fn, void *
 	if (out_len && !out) {
 		r.rc = errbuf_set(&r.err, "out of memory");
 	} else if (srv_ident_become(id) < 0) {
-		r.rc =
-		    errbuf_errno(&r.err, errno, "cannot switch to the server user '%s'", id->name);
+		r.rc = errbuf_errno(&r.err, errno, "cannot switch to the server user '%s'",
+				    id->name);
 	} else {
 		r.rc = fn(arg, out, &r.err) < 0 ? -1 : 0;
 	}
@@ -83,8 +84,8 @@ static int child_wait(pid_t pid, struct errbuf *err)
 	return 0;
 }
 
-int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *out, size_t out_len,
-		 struct errbuf *err)
+int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *out,
+		 size_t out_len, struct errbuf *err)
 {
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -112,9 +113,8 @@ int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *ou
 	if (got < 0) {
 		if (waited < 0)
 			*err = werr;
-		return waited < 0
-			   ? -1
-			   : errbuf_set(err, "a child working as the server's user sent no answer");
+		return waited < 0 ? -1
+				  : errbuf_set(err, "a child working as the server's user sent no answer");
 	}
 	if (r.rc < 0) {
 		r.err.msg[sizeof(r.err.msg) - 1] = '\0';

@@ -55,8 +55,9 @@ static int runs_our_cnf(const struct srv *s, pid_t pid)
 	snprintf(want, sizeof(want), "--defaults-file=%s", s->cnf);
 	buf[r < (ssize_t)sizeof(buf) ? r : (ssize_t)sizeof(buf) - 1] = '\0';
 	for (ssize_t i = 0; i < r; i += (ssize_t)strlen(buf + i) + 1)
-		if (strcmp(buf + i, want) == 0 || (strncmp(buf + i, "--defaults-file=", 16) == 0 &&
-						   same_file(buf + i + 16, s->cnf)))
+		if (strcmp(buf + i, want) == 0 ||
+		    (strncmp(buf + i, "--defaults-file=", 16) == 0 &&
+		     same_file(buf + i + 16, s->cnf)))
 			return 1;
 	return 0;
 }
