@@ -24,6 +24,7 @@
 #include "stats/st_seq.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -556,6 +557,12 @@ static int create_outputs(const struct target_set *ts, const char *output, int n
 				rmdir(output);
 			return -1;
 		}
+	if (output && !n_variants) { /* -o FILE: rewritten by path, its directory must stay */
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s", output);
+		int dfd = util_outdir_open(dirname(dir), UTIL_OUTDIR_STABLE, NULL, err);
+		return dfd < 0 ? -1 : close(dfd);
+	}
 	return 0;
 }
 

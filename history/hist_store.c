@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The history store: one versioned schema in SQLite or MySQL/MariaDB (docs/history.md), created
  * and migrated on open; results added whole, in one transaction each. */
+#include "base/safe_write.h"
 #include "history/hist.h"
 #include "history/hist_db.h"
 #include <errno.h>
@@ -192,12 +193,16 @@ static int store_open(struct hist_store **out, const char *location, int read_on
 	char *def = NULL;
 	*out = NULL;
 	if (!location) {
+		/* made without following a link another user planted, and one nobody else can
+		 * rename entries of: the store and its -wal and -shm files are opened by path */
 		char *dir = util_state_dir();
-		if (!dir || util_mkdir_p(dir) < 0) {
-			errbuf_errno(err, errno, "cannot create '%s'", dir ? dir : "state directory");
+		int dfd = dir ? util_outdir_open(dir, UTIL_OUTDIR_STABLE, NULL, err)
+			      : errbuf_set(err, "out of memory");
+		if (dfd < 0) {
 			free(dir);
 			return -1;
 		}
+		close(dfd);
 		int n = asprintf(&def, "%s/history.sqlite", dir);
 		free(dir);
 		if (n < 0)

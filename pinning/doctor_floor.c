@@ -110,11 +110,12 @@ int doctor_floor_save(const struct doctor_floor *f, const char *path, struct err
 		return errbuf_set(err, "out of memory");
 	if (slash && slash != dir) {
 		*slash = '\0';
-		if (util_mkdir_p(dir) < 0) {
-			int e = errno;
+		int dfd = util_outdir_open(dir, UTIL_OUTDIR_STABLE, NULL, err);
+		if (dfd < 0) { /* a link planted at a component, another user's directory */
 			free(dir);
-			return errbuf_errno(err, e, "cannot create '%s'", path);
+			return -1;
 		}
+		close(dfd);
 	}
 	free(dir);
 	/* the rename would replace a link, never follow it; still, what another user put there

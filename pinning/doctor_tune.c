@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* doctor --tune / --reset: write the quiet values, keep the previous ones in a state file. */
+#include "base/safe_write.h"
 #include "pinning/doctor.h"
 #include "pinning/doctor_int.h"
 #include <errno.h>
@@ -60,13 +61,15 @@ static int state_save(const char *state_file, json_t *st, struct errbuf *err)
 	if (!text)
 		return errbuf_set(err, "out of memory");
 	char *dir = strdup(state_file), *slash = dir ? strrchr(dir, '/') : NULL;
-	if (slash) {
+	int rc = 0;
+	if (slash && slash != dir) { /* made as gen -o makes its directory, rewritten by path */
 		*slash = '\0';
-		if (*dir)
-			util_mkdir_p(dir);
+		int dfd = util_outdir_open(dir, UTIL_OUTDIR_STABLE, NULL, err);
+		rc = dfd < 0 ? -1 : close(dfd);
 	}
 	free(dir);
-	int rc = util_write_atomic(state_file, text, strlen(text), err);
+	if (rc == 0)
+		rc = util_write_atomic(state_file, text, strlen(text), err);
 	free(text);
 	return rc;
 }

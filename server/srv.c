@@ -157,7 +157,7 @@ int srv_instance_check(const struct srv_opts *o, struct errbuf *err)
 
 int srv_access_check(const struct srv *s, struct errbuf *err)
 {
-	if (s->external)
+	if (s->external || geteuid() == 0) /* root opens nothing in DIR to find out */
 		return 0;
 	int fd = open(s->pidfile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {

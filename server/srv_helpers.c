@@ -276,6 +276,16 @@ ssize_t srv_read_small(const char *path, char *buf, size_t n)
 	return r;
 }
 
+int srv_server_ident(const struct srv *s, struct srv_ident *out)
+{
+	struct errbuf ignored;
+	if (s->have_ident) {
+		*out = s->ident;
+		return 0;
+	}
+	return srv_ident_get(out, SRV_SERVER_USER, &ignored);
+}
+
 char *srv_error_log_tail(const struct srv *s, int nlines)
 {
 	char *text = NULL;

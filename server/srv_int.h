@@ -78,6 +78,8 @@ void srv_excerpt(const char *text, char *out, size_t budget);
 void srv_log_excerpt(const struct srv *s, char *out, size_t budget);
 void srv_describe_status(char *out, size_t len, int status);
 ssize_t srv_read_small(const char *path, char *buf, size_t n);
+/* Who the server runs as: s->ident when looked up, else srv_ident_get (no reach check); 0 or -1. */
+int srv_server_ident(const struct srv *s, struct srv_ident *out);
 
 /* srv_lock.c */
 int srv_instance_lock(struct srv *s, int create, struct errbuf *err);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Launching the server as its user and stopping it: option file, log, fork/exec. */
-#include "server/srv_int.h"
 #include "base/sigchain.h"
+#include "server/srv_int.h"
+#include "server/srv_priv.h"
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -55,24 +57,33 @@ int srv_write_cnf(struct srv *s, const struct srv_kv *overlay, size_t n_overlay,
 	return 0;
 }
 
-/* Opens the server's log for the child's stdout and stderr, owned by the server's user, with a
- * marker so the tail shows only this start's lines when the server dies early. The fd or -1. */
-static int open_start_log(struct srv *s, struct errbuf *err)
+/* What the child sends up the error pipe when it does not exec: the step that failed and its
+ * errno. */
+enum launch_step { STEP_HOOK = 1, STEP_USER, STEP_LOG, STEP_EXEC };
+struct launch_fail {
+	int step, err;
+};
+
+/* In the child, as the server's user: the pid file a former start left removed, the log opened
+ * for appending (made 0640 when missing) with stdout and stderr pointed at it and the start
+ * marker written. A link, FIFO or file with a second link at the log's name is refused; a file
+ * the server's user cannot write there (one root made, or root's own moved to the name) is
+ * removed and made new: root never opens, creates or gives away a file at these names. 0, or
+ * -1 with errno set. */
+static int child_log(const struct srv *s, const char *marker)
 {
-	int logfd = util_openat_regular(AT_FDCWD, s->log, O_WRONLY | O_APPEND | O_CREAT, 0640);
-	if (logfd < 0 && (errno == EINVAL || errno == ELOOP))
-		return errbuf_set(err, "refusing '%s': not a regular file with one link", s->log);
-	if (logfd < 0)
-		return errbuf_errno(err, errno, "cannot open '%s'", s->log);
-	if (s->ident.drop && fchown(logfd, s->ident.uid, s->ident.gid) < 0) {
-		int e = errno;
-		close(logfd);
-		return errbuf_errno(err, e, "cannot give '%s' to user '%s'", s->log, s->ident.name);
-	}
-	char stamp[32];
-	util_utc_iso8601(stamp);
-	dprintf(logfd, START_MARKER " '%s' at %s ----\n", s->binary, stamp);
-	return logfd;
+	if (unlink(s->pidfile) < 0 && errno != ENOENT && errno != EACCES)
+		return -1;
+	int fd = util_openat_regular(AT_FDCWD, s->log, O_WRONLY | O_APPEND | O_CREAT, 0640);
+	if (fd < 0 && errno == EACCES && unlink(s->log) == 0)
+		fd = util_openat_regular(AT_FDCWD, s->log, O_WRONLY | O_APPEND | O_CREAT, 0640);
+	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		return -1;
+	if (fd > 2)
+		close(fd);
+	ssize_t w = write(1, marker, strlen(marker));
+	(void)w;
+	return 0;
 }
 
 /* In the child, after the switch of user (which clears it): SIGTERM when the thread that forked
@@ -87,12 +98,14 @@ static int die_with_parent(pid_t parent)
 	return 0;
 }
 
-/* The child after fork: default signals, its own session, stdin from /dev/null and stdout and
- * stderr to the log, the start hook, the server's user, then exec; on failure the errno (-1: the
- * hook failed) goes up the error pipe. parent: the tool's pid, taken before the fork; env: the
- * server's environment (server_env). */
+/* The child after fork: default signals, its own session, stdin from /dev/null, stdout and
+ * stderr to hookfd (what the start hook says), the start hook, the server's user, stdout and
+ * stderr to the log (child_log), then exec; on failure the step and its errno go up the error
+ * pipe. parent: the tool's pid, taken before the fork; env: the server's environment
+ * (server_env); marker: the log's start line. */
 static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launch, char **argv,
-				   char *const *env, int logfd, int errfd, pid_t parent)
+				   char *const *env, int hookfd, int errfd, pid_t parent,
+				   const char *marker)
 {
 	int vg = s->o->valgrind;
 	sigset_t none;
@@ -102,31 +115,35 @@ static _Noreturn void launch_child(struct srv *s, const struct srv_launch *launc
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0)
 		dup2(devnull, 0);
-	dup2(logfd, 1);
-	dup2(logfd, 2);
+	dup2(hookfd, 1);
+	dup2(hookfd, 2);
 	pthread_sigmask(SIG_SETMASK, &none, NULL);
-	int code = 0;
+	struct launch_fail f = {STEP_USER, 0};
 	if (launch && launch->child_hook && launch->child_hook(launch->arg) != 0) {
-		code = -1;
+		f.step = STEP_HOOK;
 	} else if (srv_ident_become(&s->ident) < 0) { /* after the hook: it may need root */
-		code = errno;
+		f.err = errno;
 	} else if ((!launch || !launch->outlive) && die_with_parent(parent) < 0) {
-		code = errno;
-	} else if (vg && personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE) ==
-			     -1) {
-		code = errno;
+		f.err = errno;
+	} else if (child_log(s, marker) < 0) {
+		f.step = STEP_LOG;
+		f.err = errno;
+	} else if (vg &&
+		   personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE) == -1) {
+		f.err = errno;
 	} else if (vg && chdir("/") < 0) { /* Debian's valgrind script exports PWD: a fixed one */
-		code = errno;
+		f.err = errno;
 	} else {
+		f.step = STEP_EXEC;
 		close_range(3, ~0U,
 			    CLOSE_RANGE_CLOEXEC); /* only the error pipe survives, until exec */
 		if (vg)
 			execve(argv[0], argv, (char *const *)srv_vg_env());
 		else
 			execve(argv[0], argv, env); /* the preload only here, after the drop */
-		code = errno;
+		f.err = errno;
 	}
-	ssize_t w = write(errfd, &code, sizeof(code));
+	ssize_t w = write(errfd, &f, sizeof(f));
 	(void)w;
 	_exit(127);
 }
@@ -184,39 +201,61 @@ static char **server_env(const char *preload, char **out_extra)
 	return env;
 }
 
+/* The child did not exec: reaped, and err says what failed (f, what the start hook wrote to
+ * hookfd). -1. */
+static int launch_failed(struct srv *s, pid_t pid, const struct launch_fail *f, int hookfd,
+			 struct errbuf *err)
+{
+	int st;
+	waitpid(pid, &st, 0);
+	s->reaped = 1;
+	s->wstatus = st;
+	srv_reg_remove(pid);
+	if (f->step == STEP_HOOK) {
+		char said[2048], excerpt[700];
+		ssize_t n = pread(hookfd, said, sizeof(said) - 1, 0);
+		said[n > 0 ? n : 0] = '\0';
+		srv_excerpt(said, excerpt, sizeof(excerpt));
+		return errbuf_set(err, "the start hook failed before running '%s': %s", s->binary,
+				  excerpt[0] ? excerpt : "(it said nothing)");
+	}
+	if (f->step == STEP_LOG && (f->err == EINVAL || f->err == ELOOP))
+		return errbuf_set(err, "refusing '%s': not a regular file with one link", s->log);
+	if (f->step == STEP_LOG)
+		return errbuf_errno(err, f->err, "cannot open '%s' as user '%s'", s->log,
+				    s->ident.name);
+	return errbuf_errno(err, f->err, "cannot run '%s' as user '%s'", s->binary, s->ident.name);
+}
+
 /* Writes my.cnf and runs the server as its user until it answers (srv_start). */
 int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct errbuf *err)
 {
-	unlink(s->pidfile); /* stale */
 	if (srv_write_cnf(s, launch ? launch->overlay : NULL, launch ? launch->n_overlay : 0, err) <
 	    0)
 		return -1;
-	int logfd = open_start_log(s, err);
-	if (logfd < 0)
-		return -1;
-
+	char stamp[32], marker[PATHLEN + 128];
+	util_utc_iso8601(stamp);
+	snprintf(marker, sizeof(marker), START_MARKER " '%s' at %s ----\n", s->binary, stamp);
 	char defaults[PATHLEN + 32];
 	snprintf(defaults, sizeof(defaults), "--defaults-file=%s", s->cnf);
 	char *plain[] = {s->binary, defaults, NULL}, **argv = plain;
 	struct srv_vg_cmd *vg = NULL;
 	if (s->o->valgrind) {
-		if (!(vg = malloc(sizeof(*vg)))) {
-			close(logfd);
+		if (!(vg = malloc(sizeof(*vg))))
 			return errbuf_set(err, "out of memory");
-		}
 		if (srv_vg_cmd_build(vg, s, defaults, err) < 0) {
 			free(vg);
-			close(logfd);
 			return -1;
 		}
 		argv = vg->argv;
 	}
 	char *preload_var;
 	char **env = server_env(s->o->valgrind ? NULL : s->o->preload, &preload_var);
-	int fds[2];
-	if (!env || pipe2(fds, O_CLOEXEC) < 0) {
+	int fds[2] = {-1, -1}, hookfd = memfd_create("dbt3stab-start-hook", MFD_CLOEXEC);
+	if (!env || hookfd < 0 || pipe2(fds, O_CLOEXEC) < 0) {
 		int e = env ? errno : ENOMEM;
-		close(logfd);
+		if (hookfd >= 0)
+			close(hookfd);
 		free(vg);
 		free(env);
 		free(preload_var);
@@ -228,16 +267,16 @@ int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct err
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		launch_child(s, launch, argv, env, logfd, fds[1], parent);
+		launch_child(s, launch, argv, env, hookfd, fds[1], parent, marker);
 	int fork_errno = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);
-	close(logfd);
 	free(vg);
 	free(env);
 	free(preload_var);
 	if (pid < 0) {
 		close(fds[0]);
+		close(hookfd);
 		return errbuf_errno(err, fork_errno, "cannot fork");
 	}
 	s->pid = pid;
@@ -246,28 +285,14 @@ int srv_launch_server(struct srv *s, const struct srv_launch *launch, struct err
 	s->detached = 0;
 	s->wstatus = 0;
 	srv_reg_add(pid);
-	int code = 0;
+	struct launch_fail f;
 	ssize_t r;
-	while ((r = read(fds[0], &code, sizeof(code))) < 0 && errno == EINTR)
+	while ((r = read(fds[0], &f, sizeof(f))) < 0 && errno == EINTR)
 		;
 	close(fds[0]);
-	if (r > 0) {
-		int st;
-		waitpid(pid, &st, 0);
-		s->reaped = 1;
-		s->wstatus = st;
-		srv_reg_remove(pid);
-		if (code == -1) {
-			char log[700];
-			srv_log_excerpt(s, log, sizeof(log));
-			errbuf_set(err, "the start hook failed before running '%s': %s", s->binary,
-				   log);
-			return -1;
-		}
-		return errbuf_errno(err, code, "cannot run '%s' as user '%s'", s->binary,
-				    s->ident.name);
-	}
-	return wait_answer(s, err);
+	int rc = r > 0 ? launch_failed(s, pid, &f, hookfd, err) : 0;
+	close(hookfd);
+	return r > 0 ? rc : wait_answer(s, err);
 }
 
 /* SHUTDOWN (or SIGTERM), wait, SIGKILL; the caller holds the instance lock. */
@@ -293,7 +318,9 @@ int srv_stop_locked(struct srv *s, struct errbuf *err)
 		srv_sleep_ms(50);
 	}
 	srv_kill_and_reap(s);
-	unlink(s->pidfile);
+	struct srv_ident id;
+	if (srv_server_ident(s, &id) == 0) /* the pid file is the server user's to remove */
+		srv_priv_unlink(&id, s->pidfile);
 	return errbuf_set(err, "the server (pid %d) did not shut down within %g s and was killed",
 			  (int)s->pid, timeout);
 }

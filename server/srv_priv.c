@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Work done as the server's user in a forked child (server/srv_priv.h). */
 #include "server/srv_priv.h"
+#include "base/safe_write.h"
 #include "base/sigchain.h"
 #include "server/srv_int.h"
 #include <errno.h>
@@ -120,4 +121,65 @@ int srv_priv_run(const struct srv_ident *id, srv_priv_fn fn, void *arg, void *ou
 		return -1;
 	}
 	return 0;
+}
+
+/* The small file's bytes as the child read them. */
+struct priv_small {
+	ssize_t len;
+	char text[4096];
+};
+
+static ssize_t read_small_regular(const char *path, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	int fd = util_openat_regular(AT_FDCWD, path, O_RDONLY, 0);
+	if (fd < 0)
+		return -1;
+	ssize_t k = read(fd, buf, n - 1);
+	close(fd);
+	buf[k > 0 ? k : 0] = '\0';
+	return k;
+}
+
+static int read_child(void *arg, void *out, struct errbuf *err)
+{
+	struct priv_small *r = out;
+	r->len = read_small_regular(arg, r->text, sizeof(r->text));
+	return r->len < 0 ? errbuf_errno(err, errno, "cannot read '%s'", (const char *)arg) : 0;
+}
+
+ssize_t srv_priv_read(const struct srv_ident *id, const char *path, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!id->drop) /* the caller's own identity: no child needed */
+		return read_small_regular(path, buf, n);
+	struct priv_small *r = malloc(sizeof(*r));
+	struct errbuf ignored;
+	if (!r)
+		return -1;
+	ssize_t len = -1;
+	if (srv_priv_run(id, read_child, (void *)path, r, sizeof(*r), &ignored) == 0 &&
+	    r->len >= 0) {
+		len = r->len < (ssize_t)n ? r->len : (ssize_t)n - 1;
+		memcpy(buf, r->text, (size_t)len);
+		buf[len] = '\0';
+	}
+	free(r);
+	return len;
+}
+
+static int unlink_child(void *arg, void *out, struct errbuf *err)
+{
+	(void)out;
+	if (unlink(arg) < 0 && errno != ENOENT)
+		return errbuf_errno(err, errno, "cannot remove '%s'", (const char *)arg);
+	return 0;
+}
+
+int srv_priv_unlink(const struct srv_ident *id, const char *path)
+{
+	struct errbuf ignored;
+	if (!id->drop)
+		return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+	return srv_priv_run(id, unlink_child, (void *)path, NULL, 0, &ignored);
 }

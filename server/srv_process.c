@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* The server process: alive, reaped, crashed, killed. */
 #include "server/srv_int.h"
+#include "server/srv_priv.h"
 #include <dirent.h>
 #include <signal.h>
 #include <sys/wait.h>
 
-/* The pid file, which the server's user writes: a regular file only (a link or a FIFO planted
- * there is not followed, nor waited on). */
+/* The pid file, which the server's user writes, read by a child that has become that user
+ * (srv_priv_read): a regular file only (a link or a FIFO planted there is not followed, nor
+ * waited on), and never a file root can read but that user cannot (a hard link to one, a path
+ * through a link it planted). */
 static pid_t read_pidfile(const struct srv *s)
 {
 	char text[32];
-	int fd = util_openat_regular(AT_FDCWD, s->pidfile, O_RDONLY, 0);
-	if (fd < 0)
+	struct srv_ident id;
+	if (srv_server_ident(s, &id) < 0 || srv_priv_read(&id, s->pidfile, text, sizeof(text)) <= 0)
 		return 0;
-	ssize_t k = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	text[k > 0 ? k : 0] = '\0';
 	char *end;
 	long v = strtol(text, &end, 10);
 	return v > 1 && v < INT_MAX ? (pid_t)v : 0;

@@ -18,9 +18,19 @@ int srv_need_ident(struct srv *s, struct errbuf *err)
 	return 0;
 }
 
-/* chown -R of a tree the server writes (a datadir an older version made as root), through
- * directory descriptors opened O_NOFOLLOW: an entry swapped for a link meanwhile is the link's
- * own (fchownat AT_SYMLINK_NOFOLLOW), never its target's. Takes dirfd. */
+/* A directory whose entries nobody but root can change: root's, not group or world writable. */
+static int root_locked(const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* chown -R of a tree an older version made as root (the datadir), through directory descriptors
+ * opened O_NOFOLLOW, depth first: a directory is given away only after its entries, so while root
+ * works in it, it is still root's and nobody else can add, rename or swap an entry. Only root's
+ * own entries change owner; a directory root cannot vouch for (another user's, or writable by
+ * others) is not entered, a link's target is never touched (fchownat AT_SYMLINK_NOFOLLOW), and a
+ * file with a second hard link is left alone: it may be a file outside the tree. dirfd must be
+ * root_locked; taken. */
 static int chown_tree_at(int dirfd, uid_t uid, gid_t gid, int depth)
 {
 	DIR *d = fdopendir(dirfd);
@@ -32,25 +42,60 @@ static int chown_tree_at(int dirfd, uid_t uid, gid_t gid, int depth)
 	int rc = 0;
 	while (rc == 0 && (e = readdir(d))) {
 		struct stat st;
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != 0)
 			continue;
-		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if ((st.st_uid != uid || st.st_gid != gid) &&
-		    fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
-			rc = -1;
-		if (rc == 0 && S_ISDIR(st.st_mode) && depth < 16) {
+		if (S_ISDIR(st.st_mode)) {
+			if (!root_locked(&st) || depth >= 16)
+				continue;
 			int sub = openat(dirfd, e->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			rc = sub < 0 ? -1 : chown_tree_at(sub, uid, gid, depth + 1);
+		} else if (st.st_nlink > 1) {
+			continue;
 		}
+		if (rc == 0 && fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -1;
 	}
 	closedir(d);
 	return rc;
 }
 
+/* DIR/data, made as root by an older version, given to the server's user: its tree first
+ * (chown_tree_at), then itself. Only a datadir root vouches for (root_locked) is walked. */
+static int chown_datadir(int instfd, const struct srv_ident *id)
+{
+	int dfd = openat(instfd, "data", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (dfd < 0 || fstat(dfd, &st) < 0) {
+		int e = errno;
+		if (dfd >= 0)
+			close(dfd);
+		errno = e;
+		return -1;
+	}
+	if (!root_locked(&st)) {
+		close(dfd);
+		errno = EPERM;
+		return -1;
+	}
+	int keep = dup(dfd);
+	int rc = keep < 0 ? -1 : chown_tree_at(dfd, id->uid, id->gid, 0);
+	if (keep < 0)
+		close(dfd);
+	if (rc == 0 && fchown(keep, id->uid, id->gid) < 0)
+		rc = -1;
+	int e = errno;
+	if (keep >= 0)
+		close(keep);
+	errno = e;
+	return rc;
+}
+
 /* DIR/name as a directory of mode 0700 owned by the server's user: made when missing, opened
- * O_NOFOLLOW and changed through its descriptor (a link planted at the name is refused). */
+ * O_NOFOLLOW and changed through its descriptor (a link or FIFO planted at the name is refused),
+ * and only when it is root's (made now, or by an older version) or already that user's: a
+ * directory of any other user's is refused, never given away. */
 static int own_subdir(int instfd, const char *name, const struct srv_ident *id)
 {
 	if (mkdirat(instfd, name, 0700) < 0 && errno != EEXIST)
@@ -58,34 +103,30 @@ static int own_subdir(int instfd, const char *name, const struct srv_ident *id)
 	int fd = openat(instfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	int rc = fchmod(fd, 0700) < 0 || (id->drop && fchown(fd, id->uid, id->gid) < 0) ? -1 : 0;
+	struct stat st;
+	int rc = fstat(fd, &st);
+	if (rc == 0 && st.st_uid != 0 && st.st_uid != id->uid) {
+		rc = -1;
+		errno = EPERM;
+	}
+	if (rc == 0 && (fchmod(fd, 0700) < 0 ||
+			(id->drop && st.st_uid != id->uid && fchown(fd, id->uid, id->gid) < 0)))
+		rc = -1;
 	int e = errno;
 	close(fd);
 	errno = e;
 	return rc;
 }
 
-/* A file the server writes (log, pid file) given to its user, if it is a regular file with one
- * link (a hard link planted there is someone else's file: left alone). */
-static int own_file(int instfd, const char *name, const struct srv_ident *id)
-{
-	int fd = util_openat_regular(instfd, name, O_WRONLY, 0);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	int rc = fchown(fd, id->uid, id->gid);
-	close(fd);
-	return rc;
-}
-
 /* The modes and owners of docs/server.md, also on an instance an older version made: DIR 0700
  * owned by the server's user (it holds the socket), DIR/tmp and DIR/files (secure_file_priv)
- * 0700, the datadir and the error log the server's. Everything inside DIR, which the server's
- * user owns, is reached through DIR's descriptor without following links. */
+ * 0700, the datadir the server's (the error log and the pid file are made by the server's user
+ * itself, srv_launch.c). Everything inside DIR, which the server's user owns, is reached through
+ * DIR's descriptor without following links. */
 int srv_prepare_instance(struct srv *s, struct errbuf *err)
 {
 	const struct srv_ident *id = &s->ident;
 	static const char *const subdirs[] = {"tmp", "files", NULL};
-	static const char *const files[] = {"error.log", "mysqld.pid", NULL};
 	int instfd = open(s->instdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (instfd < 0 || fchmod(instfd, 0700) < 0 ||
 	    (id->drop && fchown(instfd, id->uid, id->gid) < 0)) {
@@ -101,22 +142,9 @@ int srv_prepare_instance(struct srv *s, struct errbuf *err)
 					  subdirs[i]);
 	struct stat st;
 	if (rc == 0 && id->drop && fstatat(instfd, "data", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISDIR(st.st_mode) && st.st_uid != id->uid) {
-		int dfd = openat(instfd, "data", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (dfd >= 0 && fchown(dfd, id->uid, id->gid) < 0) {
-			int e = errno;
-			close(dfd);
-			dfd = -1;
-			errno = e;
-		}
-		if (dfd < 0 || chown_tree_at(dfd, id->uid, id->gid, 0) < 0)
-			rc = errbuf_errno(err, errno, "cannot give '%s' to user '%s'", s->datadir,
-					  id->name);
-	}
-	for (int i = 0; rc == 0 && id->drop && files[i]; i++)
-		if (own_file(instfd, files[i], id) < 0)
-			rc = errbuf_errno(err, errno, "cannot give '%s/%s' to user '%s'",
-					  s->instdir, files[i], id->name);
+	    S_ISDIR(st.st_mode) && st.st_uid != id->uid && chown_datadir(instfd, id) < 0)
+		rc =
+		    errbuf_errno(err, errno, "cannot give '%s' to user '%s'", s->datadir, id->name);
 	close(instfd);
 	return rc;
 }

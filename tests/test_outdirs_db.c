@@ -128,6 +128,24 @@ TH_TEST(outdirs_db, run_variants_follow_no_link_and_need_a_stable_directory)
 	CU_ASSERT_EQUAL(secret_entries(), 0);
 }
 
+/* run -o FILE rewrites the file by path at each checkpoint: a file in a directory of the second
+ * user's is refused before the server starts (that user could swap the directory between two
+ * checkpoints), with one line and exit 2; nothing is written there. */
+TH_TEST(outdirs_db, run_file_needs_a_stable_directory)
+{
+	if (setup("runf") < 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(AS("mkdir -m 777 '%s/theirs'", pub), 0);
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out),
+			      "'%s' run -q -s 0.01 --datadir '%s' --port %s -o '%s/theirs/r.json'",
+			      DBT3_BINARY, db.inst, db.portarg, pub),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "belongs to uid"));
+	CU_ASSERT_EQUAL(th_count(out, "\n"), 1);
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out), "ls -A '%s/theirs' | wc -l", pub), 0);
+	CU_ASSERT_EQUAL(atoi(out), 0);
+}
+
 /* history add --db pub/store.sqlite, a dangling link the second user planted, makes no store
  * where it points. */
 TH_TEST(outdirs_db, history_store_is_no_planted_link)
@@ -148,6 +166,22 @@ TH_TEST(outdirs_db, history_store_is_no_planted_link)
 	CU_ASSERT_EQUAL(th_sh(out, sizeof(out),
 			      "'%s' history add -q --db '%s' '%s/tests/data/cmp_old.json'",
 			      DBT3_BINARY, root_dir, DBT3_SOURCE_DIR),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "symbolic link"));
+	CU_ASSERT_EQUAL(secret_entries(), 0);
+}
+
+/* The default history store lives in the state directory (DBT3STAB_HOME): a link the second
+ * user planted there is not followed, and no store is made where it points. */
+TH_TEST(outdirs_db, history_state_dir_is_no_planted_link)
+{
+	if (setup("state") < 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(AS("ln -s '%s' '%s/home'", secret, pub), 0);
+	CU_ASSERT_EQUAL(th_sh(out, sizeof(out),
+			      "DBT3STAB_HOME='%s/home' '%s' history add -q "
+			      "'%s/tests/data/cmp_old.json'",
+			      pub, DBT3_BINARY, DBT3_SOURCE_DIR),
 			2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "symbolic link"));
 	CU_ASSERT_EQUAL(secret_entries(), 0);
