@@ -53,6 +53,39 @@ static void free_notes(char **notes, size_t n_own)
 	free(notes);
 }
 
+/* One query's row of the page: its verdict, figures and what explains a change. */
+static void fill_row(struct rpt_html_row *r, const struct rpt_compare *cmp,
+		     const struct rpt_query *q)
+{
+	int tested = q->test.kind != ST_TEST_NONE;
+	r->verdict = rpt_verdict_name(q->verdict);
+	r->old_ms = q->old.gmean_ms;
+	r->new_ms = q->new.gmean_ms;
+	r->ratio = isfinite(q->test.ratio) && q->test.ratio > 0 ? q->test.ratio
+		   : r->old_ms > 0				? r->new_ms / r->old_ms
+								: NAN;
+	r->lo = tested ? q->test.ci_lo : NAN;
+	r->hi = tested ? q->test.ci_hi : NAN;
+	r->p = tested ? q->test.p : NAN;
+	r->p_adj = tested ? (cmp->opts.alt == ST_GREATER && q->test.diff < 0 ? q->p_adj_impr
+									     : q->p_adj)
+			  : NAN;
+	r->sim_lo = tested ? q->test.ci_sim_lo : NAN;
+	r->sim_hi = tested ? q->test.ci_sim_hi : NAN;
+	r->test = rpt_test_name(q->test.kind);
+	r->plan_changed = q->plan_changed;
+	r->plan_diff = q->plan_diff;
+	r->analyze = q->work.changed && q->analyze.n_rows ? &q->analyze : NULL;
+	r->funcs = &q->funcs;
+	r->trace = q->trace;
+	r->wrong = q->result_changed && !q->data_differs;
+	r->why = q->why;
+	if (q->bound && isfinite(q->bound_ratio)) {
+		r->ratio = q->bound_ratio;
+		r->bound = q->bound;
+	}
+}
+
 int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errbuf *err)
 {
 	const struct res_file *files[2] = {cmp->old.res, cmp->new.res};
@@ -81,37 +114,8 @@ int rpt_html_write_compare(FILE *out, const struct rpt_compare *cmp, struct errb
 	pg.rows = calloc(cmp->n_queries + 1, sizeof(*pg.rows));
 	if (!pg.rows)
 		goto oom;
-	for (size_t i = 0; i < cmp->n_queries; i++) {
-		const struct rpt_query *q = &cmp->queries[i];
-		struct rpt_html_row *r = &pg.rows[i];
-		int tested = q->test.kind != ST_TEST_NONE;
-		r->verdict = rpt_verdict_name(q->verdict);
-		r->old_ms = q->old.gmean_ms;
-		r->new_ms = q->new.gmean_ms;
-		r->ratio = isfinite(q->test.ratio) && q->test.ratio > 0 ? q->test.ratio
-			   : r->old_ms > 0				? r->new_ms / r->old_ms
-									: NAN;
-		r->lo = tested ? q->test.ci_lo : NAN;
-		r->hi = tested ? q->test.ci_hi : NAN;
-		r->p = tested ? q->test.p : NAN;
-		r->p_adj = tested ? (cmp->opts.alt == ST_GREATER && q->test.diff < 0 ? q->p_adj_impr
-										     : q->p_adj)
-				  : NAN;
-		r->sim_lo = tested ? q->test.ci_sim_lo : NAN;
-		r->sim_hi = tested ? q->test.ci_sim_hi : NAN;
-		r->test = rpt_test_name(q->test.kind);
-		r->plan_changed = q->plan_changed;
-		r->plan_diff = q->plan_diff;
-		r->analyze = q->work.changed && q->analyze.n_rows ? &q->analyze : NULL;
-		r->funcs = &q->funcs;
-		r->trace = q->trace;
-		r->wrong = q->result_changed && !q->data_differs;
-		r->why = q->why;
-		if (q->bound && isfinite(q->bound_ratio)) {
-			r->ratio = q->bound_ratio;
-			r->bound = q->bound;
-		}
-	}
+	for (size_t i = 0; i < cmp->n_queries; i++)
+		fill_row(&pg.rows[i], cmp, &cmp->queries[i]);
 	if (cmp->have_overall) {
 		pg.overall.valid = 1;
 		pg.overall.ratio = cmp->overall.ratio;
