@@ -29,7 +29,7 @@ one() { # label, extra options: prints the wall seconds
 	"$bin" run -s "$sf" --datadir "$datadir" -o "$work/$1.json" "${opts[@]}" "${@:2}" -q \
 		>"$work/$1.log" 2>&1 || bench_die "run $1 failed: $(tail -1 "$work/$1.log")"
 	t1=$(bench_now)
-	rm -f "$work/$1.json"
+	[[ -n ${keep-} ]] && mv "$work/$1.json" "$work/$1.$(bench_now).json" || rm -f "$work/$1.json"
 	echo "$t0 $t1" | awk '{printf "%.2f", $2 - $1}'
 }
 

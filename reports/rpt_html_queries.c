@@ -314,6 +314,45 @@ static void write_plans(FILE *out, const struct rpt_html_page *pg, size_t q)
 	fputs("</div></div>\n", out);
 }
 
+/* compare: the work counters' and the instructions' lines of the query (as the text says them;
+ * "" when none). */
+static void why_lines(char work[1024], char instr[1024], const struct rpt_html_page *pg, size_t q)
+{
+	*work = *instr = '\0';
+	if (!pg->compare || !pg->cmp || q >= pg->cmp->n_queries)
+		return;
+	rpt_work_query_line(work, 1024, &pg->cmp->queries[q]);
+	rpt_instr_query_line(instr, 1024, &pg->cmp->queries[q]);
+}
+
+/* The query's card below its time: why it changed (work counters, instructions, the plans
+ * and their diff with the optimizer's reasons, where the rows went, which functions), each
+ * part only where the files hold it; nothing when none is there. */
+static void write_why(FILE *out, const struct rpt_html_page *pg, size_t q)
+{
+	char work[1024], instr[1024];
+	int rows = pg->compare && pg->rows[q].analyze && pg->n_sides == 2;
+	const struct rpt_funcs *f = pg->compare ? pg->rows[q].funcs : NULL;
+	int funcs = f && f->compared && f->n;
+	why_lines(work, instr, pg, q);
+	if (!*work && !*instr && !show_plans(pg, q) && !rows && !funcs)
+		return;
+	fputs("<section class=\"why\"><h4>Why</h4>\n", out);
+	if (*work || *instr) {
+		fputs("<p class=\"why-lines\">", out);
+		rpt_html_esc(out, work + strspn(work, " "));
+		if (*work && *instr)
+			fputs("<br>", out);
+		rpt_html_esc(out, instr + strspn(instr, " "));
+		fputs("</p>\n", out);
+	}
+	write_plans(out, pg, q);
+	if (rows)
+		rpt_html_analyze(out, pg->rows[q].analyze, pg->sides[0].name, pg->sides[1].name);
+	write_funcs(out, pg, q);
+	fputs("</section>\n", out);
+}
+
 void rpt_html_queries_write(FILE *out, const struct rpt_html_page *pg)
 {
 	char a[32], b[32], c[32];
@@ -377,11 +416,7 @@ void rpt_html_queries_write(FILE *out, const struct rpt_html_page *pg)
 		fprintf(out, "<div class=\"chart\" data-chart=\"means\" data-q=\"%zu\"></div>", q);
 		fprintf(out, "<div class=\"chart\" data-chart=\"warmup\" data-q=\"%zu\"></div>", q);
 		fputs("</div>\n", out);
-		write_plans(out, pg, q);
-		if (pg->compare && pg->rows[q].analyze && pg->n_sides == 2)
-			rpt_html_analyze(out, pg->rows[q].analyze, pg->sides[0].name,
-					 pg->sides[1].name);
-		write_funcs(out, pg, q);
+		write_why(out, pg, q);
 		fputs("</article>\n", out);
 	}
 	fputs("</div>\n", out);
