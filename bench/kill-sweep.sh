@@ -3,7 +3,7 @@
 # Kill sweep (SQLite's crash tests, done to whole runs): a `run --refresh` and a side-by-side A/A
 # run, each killed at POINTS places spread evenly over its statements (counted in the servers'
 # general log) and right after each statement that writes the data, once per signal; after each kill the run is completed with `run --resume` (a new
-# run where the killed one left no file). After every kill and every recovery it checks:
+# run where the killed one left no result file). After every kill and every recovery it checks:
 #   servers  every mariadbd still running on the instance or its clones is listed by
 #            `server status --datadir DIR --json`, and none is left after the recovery
 #   data     row counts and CHECKSUM TABLE of orders and lineitem equal the loaded ones
@@ -125,7 +125,9 @@ sweep_point() {
 	wait "$pid" || rc_kill=$?
 	listed=ok
 	servers_listed || listed=UNLISTED
-	if [ -e "$o" ]; then
+	# A file, or a directory holding one, is resumed; a run killed before its first checkpoint
+	# left none (an empty output directory at most): a new run.
+	if [ -f "$o" ] || compgen -G "$o/*.json" >/dev/null; then
 		# shellcheck disable=SC2046
 		"$bin" run --resume "$o" $(resume_args "$m") "${srv[@]}" -q --no-table >/dev/null 2>&1 &&
 			rc_rec=0 || rc_rec=$?
