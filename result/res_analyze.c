@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ANALYZE FORMAT=JSON read into per-table actuals, their record and the rule (res_analyze.h). */
 #include "result/res_analyze.h"
+#include "result/res_explain.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,20 +59,6 @@ void res_analyze_release(struct res_analyze *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* A number, or a string that is one (MySQL writes "filtered": "4.00"); NaN otherwise. */
-static double number(const json_t *v)
-{
-	if (json_is_number(v))
-		return json_number_value(v);
-	if (json_is_string(v)) {
-		char *end;
-		double d = strtod(json_string_value(v), &end);
-		if (end != json_string_value(v) && *end == '\0')
-			return d;
-	}
-	return NAN;
-}
-
 static void set_num(json_t *o, const char *k, double v)
 {
 	if (isnan(v))
@@ -124,8 +111,8 @@ static int table_of(struct res_analyze *a, json_t *t, long sel)
 	if (!x)
 		return -1;
 	json_t *rows = json_object_get(t, "rows");
-	x->rows = number(rows ? rows : json_object_get(t, "rows_examined_per_scan"));
-	x->filtered = number(json_object_get(t, "filtered"));
+	x->rows = res_json_number(rows ? rows : json_object_get(t, "rows_examined_per_scan"));
+	x->filtered = res_json_number(json_object_get(t, "filtered"));
 	/* MariaDB reads an index_subquery or unique_subquery table in the subquery engine, which
 	 * ANALYZE does not count (r_loops 0): not counted, rather than none read. */
 	const char *access = json_string_value(json_object_get(t, "access_type"));
@@ -133,9 +120,9 @@ static int table_of(struct res_analyze *a, json_t *t, long sel)
 	if (access && strstr(access, "_subquery") && json_is_integer(loops) &&
 	    json_integer_value(loops) == 0)
 		return 0;
-	x->r_loops = number(loops);
-	x->r_rows = number(json_object_get(t, "r_rows"));
-	x->r_filtered = number(json_object_get(t, "r_filtered"));
+	x->r_loops = res_json_number(loops);
+	x->r_rows = res_json_number(json_object_get(t, "r_rows"));
+	x->r_filtered = res_json_number(json_object_get(t, "r_filtered"));
 	return 0;
 }
 

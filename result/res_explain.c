@@ -161,7 +161,7 @@ static char *joined(json_t *o, const char *key)
 	return s;
 }
 
-static double number(json_t *v)
+double res_json_number(const json_t *v)
 {
 	if (json_is_number(v))
 		return json_number_value(v);
@@ -234,8 +234,8 @@ static void add_table(struct walk *w, json_t *t, long sel, int position)
 	x->ref = joined(s, "ref");
 	x->members = table_members(s);
 	json_t *rows = json_object_get(t, "rows");
-	x->rows = number(rows ? rows : json_object_get(t, "rows_examined_per_scan"));
-	x->filtered = number(json_object_get(t, "filtered"));
+	x->rows = res_json_number(rows ? rows : json_object_get(t, "rows_examined_per_scan"));
+	x->filtered = res_json_number(json_object_get(t, "filtered"));
 	x->condition = json_object_get(t, "attached_condition") != NULL;
 	json_decref(s);
 	if (!x->alias || !x->members)

@@ -16,6 +16,9 @@ json_t *res_explain_shape_tree(json_t *plan);
  * order (what plan_sha256 hashes); *out is malloc'd, the caller frees. */
 int res_explain_shape(const char *explain_json, char **out, struct errbuf *err);
 
+/* A JSON number, or a string that is one (MySQL 8 writes "filtered": "4.00"); NaN otherwise. */
+double res_json_number(const json_t *v);
+
 /* One table of a plan, found by its alias (MariaDB and MySQL: table_name). */
 struct res_xtable {
 	char *alias;
