@@ -129,11 +129,12 @@ sweep_point() {
 	# left none (an empty output directory at most): a new run.
 	if [ -f "$o" ] || compgen -G "$o/*.json" >/dev/null; then
 		# shellcheck disable=SC2046
-		"$bin" run --resume "$o" $(resume_args "$m") "${srv[@]}" -q --no-table >/dev/null 2>&1 &&
-			rc_rec=0 || rc_rec=$?
+		"$bin" run --resume "$o" $(resume_args "$m") "${srv[@]}" -q --no-table \
+			>/dev/null 2>"$work/recover.err" && rc_rec=0 || rc_rec=$?
 	else
 		# shellcheck disable=SC2086
-		"$bin" run "${common[@]}" "${srv[@]}" -o "$o" $a >/dev/null 2>&1 && rc_rec=0 || rc_rec=$?
+		"$bin" run "${common[@]}" "${srv[@]}" -o "$o" $a >/dev/null 2>"$work/recover.err" &&
+			rc_rec=0 || rc_rec=$?
 	fi
 	[ -z "$(live_servers)" ] || listed="LEFT:$(live_servers | tr '\n' ,)"
 	data=ok
@@ -144,7 +145,7 @@ sweep_point() {
 	else
 		"$bin" summary "$o" >/dev/null 2>&1 || file=BAD
 	fi
-	[ "$rc_rec" = 0 ] || file="$file(rc $rc_rec)"
+	[ "$rc_rec" = 0 ] || file="$file(rc $rc_rec: $(tail -1 "$work/recover.err" | cut -c1-100))"
 	[ "$listed$data$file" = okokok ] || fails=$((fails + 1))
 	printf '%-8s %-5s %3d %6d %6d %5d %-10s %-8s %s\n' "$m" "$g" "$k" "$target" "$seen" \
 		"$rc_kill" "$listed" "$data" "$file"
