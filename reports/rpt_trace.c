@@ -305,9 +305,9 @@ static json_t *part_json(const struct res_tpart *p)
 
 json_t *rpt_trace_json(const struct rpt_trace *t)
 {
-	json_t *blocks = json_array();
 	if (!t)
 		return json_null();
+	json_t *blocks = json_array();
 	for (size_t i = 0; i < t->old.n_blocks; i++)
 		block_json(blocks, t, t->old.blocks[i].select_id);
 	for (size_t i = 0; i < t->new.n_blocks; i++)
