@@ -34,8 +34,9 @@ static struct res_file *run_read(const char *name, const char *const *args)
 	return th_result_read_valid(out);
 }
 
-/* Nothing of Valgrind's left in the instance's tmp dir once the server stopped. */
-static int vgdb_fifos_left(void)
+/* Files in the instance's tmp dir whose names begin with prefix: Valgrind's "vgdb-" FIFOs,
+ * callgrind's "callgrind.out." dumps; none should be left once the server stopped. */
+static int tmp_files_left(const char *prefix)
 {
 	char dir[4300];
 	snprintf(dir, sizeof(dir), "%s/tmp", db.inst);
@@ -43,7 +44,7 @@ static int vgdb_fifos_left(void)
 	struct dirent *de;
 	int n = 0;
 	while (d && (de = readdir(d)) != NULL)
-		n += strncmp(de->d_name, "vgdb-", 5) == 0;
+		n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
 	if (d)
 		closedir(d);
 	return n;
@@ -63,7 +64,7 @@ TH_TEST(run_instr_db, counts_recorded_positive_and_steady)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(version);
 	CU_ASSERT_EQUAL(strncmp(version, "valgrind-", 9), 0);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(vg, "aslr")), "off");
-	CU_ASSERT_EQUAL(vgdb_fifos_left(), 0);
+	CU_ASSERT_EQUAL(tmp_files_left("vgdb-"), 0);
 	CU_ASSERT_EQUAL_FATAL(res->n_queries, 3);
 	for (size_t q = 0; q < res->n_queries; q++) {
 		struct res_query *qq = &res->queries[q];
@@ -92,21 +93,6 @@ TH_TEST(run_instr_db, counts_recorded_positive_and_steady)
 		res_counts_release(&c[1]);
 	}
 	res_file_free(res);
-}
-
-/* Callgrind dump files left in the instance's tmp dir. */
-static int dumps_left(void)
-{
-	char dir[4300];
-	snprintf(dir, sizeof(dir), "%s/tmp", db.inst);
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-	while (d && (de = readdir(d)) != NULL)
-		n += strncmp(de->d_name, "callgrind.out.", 14) == 0;
-	if (d)
-		closedir(d);
-	return n;
 }
 
 /* One restart of Q6: its profile by function adds up, names dispatch_command as holding nearly
@@ -146,7 +132,7 @@ TH_TEST(run_instr_db, profile_by_function_recorded)
 	if (access("/usr/share/doc/mariadb-server/mariadbd.sym.gz", R_OK) == 0 && bin &&
 	    strcmp(bin, "/usr/sbin/mariadbd") == 0)
 		CU_ASSERT_EQUAL(f.unnamed, 0);
-	CU_ASSERT_EQUAL(dumps_left(), 0);
+	CU_ASSERT_EQUAL(tmp_files_left("callgrind.out."), 0);
 	res_counts_release(&c);
 	res_file_free(res);
 }
